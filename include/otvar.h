@@ -1,0 +1,423 @@
+/*
+ * otvar.h - the one public header of otvar, an OpenType Font Variations engine.
+ *
+ * Objects and threads
+ *   otv_face      an opened font: immutable after open, may be shared by any number of threads.
+ *   otv_location  a point of the design space bound to one face: normalized coordinates, caches and
+ *                 scratch memory. Belongs to one thread at a time. Many locations per face.
+ *
+ * Conventions
+ *   - Every fallible call returns otv_status (OTV_E_OK == 0). Calls on a face take an
+ *     `otv_error *err` (may be NULL) that receives the first error: code, table tag, byte offset
+ *     inside that table, and a one-line message. Calls on a location record their error in the
+ *     location (otv_location_last_error).
+ *   - Lists are caller-allocated and paged: the return value is the total number of items; `*count`
+ *     is the capacity of `out` on input and the number written on output.
+ *   - Pointers returned by a face live as long as the face.
+ *   - No global mutable state. The header compiles as C99 and as C++.
+ */
+#ifndef OTVAR_H
+#define OTVAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define OTV_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#  define OTV_API __attribute__((visibility("default")))
+#else
+#  define OTV_API
+#endif
+
+#define OTV_VERSION_MAJOR 0
+#define OTV_VERSION_MINOR 1
+#define OTV_VERSION_PATCH 0
+/** otv_version - "MAJOR.MINOR.PATCH" of the library actually linked. Since: 0.1 */
+OTV_API const char *otv_version(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The one list of status codes, expanded into the enum and into otv_status_str().
+ * Codes are append-only: never renumber. */
+#define OTV_STATUS_LIST(X)                                                                     \
+  X(OK, 0, "ok")                                                                               \
+  X(NOMEM, 1, "out of memory")                                                                 \
+  X(IO, 2, "cannot read file")                                                                 \
+  X(UNSUPPORTED, 3, "not supported")                                                           \
+  X(TRUNCATED, 4, "data ends early")                                                           \
+  X(BAD_OFFSET, 5, "offset out of range")                                                      \
+  X(BAD_VALUE, 6, "invalid value")                                                             \
+  X(NO_TABLE, 7, "table missing")                                                              \
+  X(ARG, 8, "invalid argument")                                                                \
+  X(NOT_FOUND, 9, "not found")                                                                 \
+  X(SMALL_BUFFER, 10, "buffer too small")                                                      \
+  X(LIMIT, 11, "resource limit exceeded")
+
+typedef enum otv_status {
+#define OTV_X_(name, val, str) OTV_E_##name = val,
+  OTV_STATUS_LIST(OTV_X_)
+#undef OTV_X_
+} otv_status;
+
+/** otv_error - where and why a call failed. table is a tag (0: the file as a whole); offset is
+ *  the byte offset inside that table (or the file). msg is one line without trailing newline. */
+typedef struct otv_error {
+  otv_status code;
+  uint32_t table;
+  uint64_t offset;
+  char msg[112];
+} otv_error;
+
+/** otv_status_str - static English text for a status code ("offset out of range"). Since: 0.1 */
+OTV_API const char *otv_status_str(otv_status s);
+
+/** otv_error_format - print `gvar+0x1a2c: offset out of range (glyph 17 data)` into buf
+ *  (always NUL-terminated when cap > 0). Returns the length it needed, like snprintf. Since: 0.1 */
+OTV_API size_t otv_error_format(const otv_error *e, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Basic types                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef int32_t otv_fixed;   /* 16.16 */
+typedef int16_t otv_f2dot14; /* 2.14: normalized coordinates, -16384..16384 */
+
+#define OTV_TAG(a, b, c, d)                                                                    \
+  ((uint32_t)(uint8_t)(a) << 24 | (uint32_t)(uint8_t)(b) << 16 | (uint32_t)(uint8_t)(c) << 8 |  \
+   (uint32_t)(uint8_t)(d))
+
+/** otv_tag_from_string - "wght" -> tag; shorter strings are padded with spaces. Returns false
+ *  for an empty string, one longer than 4 or with bytes outside 0x20..0x7E. Since: 0.1 */
+OTV_API bool otv_tag_from_string(const char *s, uint32_t *out);
+/** otv_tag_to_string - tag -> 4 chars + NUL (buf has room for 5). Since: 0.1 */
+OTV_API void otv_tag_to_string(uint32_t tag, char buf[5]);
+
+/** Allocator: one function for malloc/realloc/free. new_len 0 frees ptr (and returns NULL).
+ *  old_len is the size passed when ptr was obtained (0 for a new block). */
+typedef void *(*otv_realloc_fn)(void *ud, void *ptr, size_t old_len, size_t new_len);
+
+typedef struct otv_options {
+  otv_realloc_fn realloc_fn; /* NULL: libc */
+  void *ud;
+  unsigned flags; /* reserved, 0 */
+} otv_options;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Face                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct otv_face otv_face;
+typedef struct otv_location otv_location;
+
+/** otv_face_open_memory - open face `index` of a font (or TrueType Collection) in memory.
+ *  Zero-copy: the bytes are borrowed and must stay valid and unchanged until otv_face_close.
+ *  opt may be NULL. WOFF/WOFF2 are rejected with OTV_E_UNSUPPORTED. The table directory and every
+ *  table that later calls trust are validated here; per-glyph data is validated on use.
+ *  Since: 0.1 */
+OTV_API otv_status otv_face_open_memory(const void *data, size_t len, unsigned index,
+                                        const otv_options *opt, otv_face **out, otv_error *err);
+
+/** otv_face_open_file - as otv_face_open_memory on the file's bytes (mapped read-only; the face
+ *  owns the mapping). Since: 0.1 */
+OTV_API otv_status otv_face_open_file(const char *path, unsigned index, const otv_options *opt,
+                                      otv_face **out, otv_error *err);
+
+/** otv_face_close - free the face and everything it owns. NULL is ignored. All locations of the
+ *  face must have been destroyed before. Since: 0.1 */
+OTV_API void otv_face_close(otv_face *face);
+
+/** otv_font_face_count - number of faces in a font file's bytes (1 for a plain sfnt, numFonts for
+ *  a collection, 0 when the bytes are not a font). Since: 0.1 */
+OTV_API unsigned otv_font_face_count(const void *data, size_t len);
+
+typedef enum otv_flavour {
+  OTV_FLAVOUR_NONE = 0, /* no outlines (e.g. bitmap-only) */
+  OTV_FLAVOUR_GLYF = 1, /* TrueType glyf/loca */
+  OTV_FLAVOUR_CFF = 2,  /* 'CFF ' */
+  OTV_FLAVOUR_CFF2 = 3  /* 'CFF2' */
+} otv_flavour;
+
+typedef struct otv_face_info {
+  otv_flavour flavour;
+  uint32_t glyph_count;   /* maxp.numGlyphs */
+  uint16_t units_per_em;  /* head.unitsPerEm */
+  uint16_t axis_count;    /* fvar axes (0: not variable) */
+  uint16_t instance_count;/* fvar named instances */
+  uint16_t avar_version;  /* 0: no avar, 1 or 2 */
+  uint16_t table_count;
+  uint16_t reserved;
+} otv_face_info;
+
+/** otv_face_get_info - summary numbers of the face. Since: 0.1 */
+OTV_API void otv_face_get_info(const otv_face *face, otv_face_info *out);
+
+typedef struct otv_table_record {
+  uint32_t tag;
+  uint32_t checksum;
+  uint32_t offset; /* from the start of the file */
+  uint32_t length;
+} otv_table_record;
+
+/** otv_face_tables - the table directory, sorted by tag (paged list). Since: 0.1 */
+OTV_API unsigned otv_face_tables(const otv_face *face, unsigned start, unsigned *count,
+                                 otv_table_record *out);
+
+/** otv_face_table - bytes of a table (borrowed from the font data), or NULL with *len = 0 when
+ *  the face has no such table. len may be NULL. Since: 0.1 */
+OTV_API const uint8_t *otv_face_table(const otv_face *face, uint32_t tag, size_t *len);
+
+/** otv_face_glyph_for_char - nominal glyph of a Unicode code point from cmap (formats 4 and 12,
+ *  plus format 14 when vs is a variation selector; vs = 0 for none). 0 (.notdef) when unmapped.
+ *  Since: 0.1 */
+OTV_API uint32_t otv_face_glyph_for_char(const otv_face *face, uint32_t cp, uint32_t vs);
+
+/* ------------------------------------------------------------------------------------------ */
+/* fvar: axes and named instances                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+#define OTV_AXIS_FLAG_HIDDEN 0x0001u
+
+typedef struct otv_axis {
+  uint32_t tag;
+  double min_value; /* user coordinates, exact values of the 16.16 fields */
+  double default_value;
+  double max_value;
+  uint16_t flags;   /* OTV_AXIS_FLAG_HIDDEN */
+  uint16_t name_id; /* axisNameID */
+  uint16_t index;
+  uint16_t reserved;
+} otv_axis;
+
+/** otv_face_axes - the fvar axes in font order (paged list). Returns the axis count. Since: 0.1 */
+OTV_API unsigned otv_face_axes(const otv_face *face, unsigned start, unsigned *count,
+                               otv_axis *out);
+
+typedef struct otv_named_instance {
+  uint16_t subfamily_name_id;
+  uint16_t postscript_name_id; /* 0xFFFF when absent (instanceSize without the field, or 0xFFFF) */
+  uint16_t flags;
+  uint16_t index;
+} otv_named_instance;
+
+/** otv_face_named_instances - fvar named instances (paged list). Returns their count. Since: 0.1 */
+OTV_API unsigned otv_face_named_instances(const otv_face *face, unsigned start, unsigned *count,
+                                          otv_named_instance *out);
+
+/** otv_face_named_instance_coords - user coordinates of a named instance, one per axis in axis
+ *  order; writes min(cap, axis_count) values. Returns OTV_E_NOT_FOUND for a bad index.
+ *  Since: 0.1 */
+OTV_API otv_status otv_face_named_instance_coords(const otv_face *face, unsigned instance,
+                                                  double *coords, unsigned cap, otv_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* name                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/** otv_face_name - a name record as UTF-8. Prefers Windows Unicode (platform 3, encodings 1/10)
+ *  English (US, then any English), then any Windows Unicode language, then Unicode platform 0,
+ *  then Mac Roman English. Writes at most cap-1 bytes plus NUL (never splitting a UTF-8
+ *  sequence); *out_len (may be NULL) receives the full length needed. OTV_E_NOT_FOUND when the
+ *  font has no such name. Since: 0.1 */
+OTV_API otv_status otv_face_name(const otv_face *face, uint16_t name_id, char *buf, size_t cap,
+                                 size_t *out_len, otv_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* STAT                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct otv_stat_info {
+  bool present;
+  uint16_t minor_version;
+  uint16_t design_axis_count;
+  uint16_t axis_value_count;
+  uint16_t elided_fallback_name_id; /* 0xFFFF when absent (version 1.0) */
+} otv_stat_info;
+
+typedef struct otv_stat_axis {
+  uint32_t tag;
+  uint16_t name_id;
+  uint16_t ordering;
+} otv_stat_axis;
+
+#define OTV_STAT_OLDER_SIBLING_FONT_ATTRIBUTE 0x0001u
+#define OTV_STAT_ELIDABLE_AXIS_VALUE_NAME 0x0002u
+
+typedef struct otv_stat_value {
+  uint16_t format;      /* 1..4 */
+  uint16_t flags;
+  uint16_t name_id;     /* valueNameID */
+  uint16_t axis_index;  /* formats 1-3 */
+  double value;         /* formats 1-3 (nominal value for format 2) */
+  double range_min;     /* format 2 */
+  double range_max;     /* format 2 */
+  double linked_value;  /* format 3 */
+  uint16_t record_count;/* format 4: number of (axis_index, value) records */
+  uint16_t index;       /* position in the STAT axis value list */
+} otv_stat_value;
+
+typedef struct otv_stat_axis_value_record {
+  uint16_t axis_index;
+  double value;
+} otv_stat_axis_value_record;
+
+/** otv_face_stat - STAT header summary (present = false when there is no STAT). Since: 0.1 */
+OTV_API void otv_face_stat(const otv_face *face, otv_stat_info *out);
+/** otv_face_stat_axes - STAT design axes (paged list). Since: 0.1 */
+OTV_API unsigned otv_face_stat_axes(const otv_face *face, unsigned start, unsigned *count,
+                                    otv_stat_axis *out);
+/** otv_face_stat_values - STAT axis value tables (paged list). Since: 0.1 */
+OTV_API unsigned otv_face_stat_values(const otv_face *face, unsigned start, unsigned *count,
+                                      otv_stat_value *out);
+/** otv_face_stat_value_records - the axis value records of a format 4 value (paged list; 0 for
+ *  other formats or a bad index). Since: 0.1 */
+OTV_API unsigned otv_face_stat_value_records(const otv_face *face, unsigned value_index,
+                                             unsigned start, unsigned *count,
+                                             otv_stat_axis_value_record *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Location                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct otv_axis_value {
+  uint32_t tag;
+  double value;
+} otv_axis_value;
+
+/** otv_location_create - a new location at the default of every axis. The face must outlive it.
+ *  Since: 0.1 */
+OTV_API otv_status otv_location_create(const otv_face *face, otv_location **out, otv_error *err);
+/** otv_location_destroy - free a location. NULL is ignored. Since: 0.1 */
+OTV_API void otv_location_destroy(otv_location *loc);
+/** otv_location_face - the face a location belongs to. Since: 0.1 */
+OTV_API const otv_face *otv_location_face(const otv_location *loc);
+/** otv_location_last_error - the first error recorded since the last successful setter, or an
+ *  error with code OTV_E_OK. Since: 0.1 */
+OTV_API const otv_error *otv_location_last_error(const otv_location *loc);
+
+/**
+ * otv_location_set_user - set the location from user-space axis values.
+ * Unlisted axes take their default; values are clamped to the axis range, normalized, mapped
+ * through avar v1 then v2, and rounded to F2Dot14 where the spec says. Unknown tags are ignored
+ * (as HarfBuzz does); a NaN value is OTV_E_ARG. When a tag appears more than once the last wins.
+ * Since: 0.1
+ */
+OTV_API otv_status otv_location_set_user(otv_location *loc, const otv_axis_value *vals, size_t n);
+/** otv_location_set_user_coords - as otv_location_set_user with one value per axis in axis order
+ *  (n may be less than the axis count: the rest take their default). Since: 0.1 */
+OTV_API otv_status otv_location_set_user_coords(otv_location *loc, const double *coords,
+                                                unsigned n);
+/** otv_location_set_named - set the location to a named instance. Since: 0.1 */
+OTV_API otv_status otv_location_set_named(otv_location *loc, unsigned instance);
+/** otv_location_set_normalized - set final normalized coordinates (after avar) directly, one per
+ *  axis in axis order; values are clamped to [-16384, 16384]; missing axes are 0. Since: 0.1 */
+OTV_API otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coords,
+                                               unsigned n);
+/** otv_location_reset - back to the default location. Since: 0.1 */
+OTV_API void otv_location_reset(otv_location *loc);
+/** otv_location_normalized - copy the final normalized coordinates; returns the axis count.
+ *  Since: 0.1 */
+OTV_API unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsigned cap);
+/** otv_location_is_default - true when every normalized coordinate is 0. Since: 0.1 */
+OTV_API bool otv_location_is_default(const otv_location *loc);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Outlines                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A pen receives one glyph outline in font units, y up. Every contour starts with move_to and
+ *  ends with close_path; implied on-curve points are explicit. Any callback may be NULL. */
+typedef struct otv_pen {
+  void (*move_to)(void *ctx, float x, float y);
+  void (*line_to)(void *ctx, float x, float y);
+  void (*quad_to)(void *ctx, float cx, float cy, float x, float y);
+  void (*cubic_to)(void *ctx, float c1x, float c1y, float c2x, float c2y, float x, float y);
+  void (*close_path)(void *ctx);
+} otv_pen;
+
+/* Flags for the outline calls. */
+#define OTV_OUTLINE_ROUND 0x0001u /* round every varied coordinate to an integer with
+                                     floor(x + 0.5), as a static instance stores it */
+
+/** otv_glyph_outline - draw glyph gid at the location into the pen. Coordinates are unrounded
+ *  (default + sum of scalar x delta, in float) unless flags has OTV_OUTLINE_ROUND. Composites are
+ *  flattened. No allocation once the location's scratch has grown to the font's largest glyph.
+ *  Since: 0.1 */
+OTV_API otv_status otv_glyph_outline(otv_location *loc, uint32_t gid, unsigned flags,
+                                     const otv_pen *pen, void *ctx);
+
+typedef struct otv_point {
+  float x, y;
+} otv_point;
+
+/* Point flags of otv_glyph_points. */
+#define OTV_POINT_ON_CURVE 0x01u
+#define OTV_POINT_CUBIC 0x80u /* off-curve point of a cubic segment (CFF/CFF2) */
+
+/* Glyph flags of otv_glyph_points. */
+#define OTV_GLYPH_COMPOSITE 0x0001u
+#define OTV_GLYPH_OVERLAP_SIMPLE 0x0002u   /* glyf flag OVERLAP_SIMPLE on the first point */
+#define OTV_GLYPH_OVERLAP_COMPOUND 0x0004u /* composite flag OVERLAP_COMPOUND on a component */
+
+typedef struct otv_glyph_points {
+  /* in: caller-owned buffers and their capacities (may be NULL with cap 0 to ask the size) */
+  otv_point *points;      /* point_cap entries; the 4 phantom points follow the outline points */
+  uint8_t *point_flags;   /* point_cap entries (may be NULL) */
+  uint16_t *contour_ends; /* contour_cap entries: index of each contour's last point */
+  unsigned point_cap;
+  unsigned contour_cap;
+  /* out */
+  unsigned point_count;   /* outline points, excluding the 4 phantom points */
+  unsigned contour_count;
+  uint32_t glyph_flags;   /* OTV_GLYPH_* */
+} otv_glyph_points;
+
+/** otv_glyph_points - the varied points of a glyph (composites flattened) into caller buffers,
+ *  followed by the 4 phantom points (left, right, top, bottom origin) for TrueType glyphs.
+ *  When a buffer is too small, returns OTV_E_SMALL_BUFFER with point_count and contour_count
+ *  set to what is needed (point_cap must hold point_count + 4). Since: 0.1 */
+OTV_API otv_status otv_glyph_points_get(otv_location *loc, uint32_t gid, unsigned flags,
+                                        otv_glyph_points *io);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Metrics                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+#define OTV_METRICS_ROUND 0x0001u /* round the result with floor(x + 0.5) */
+
+typedef struct otv_glyph_metrics {
+  float advance;  /* horizontal: advance width; vertical: advance height */
+  float side_a;   /* horizontal: left side bearing; vertical: top side bearing */
+  float side_b;   /* horizontal: right side bearing; vertical: bottom side bearing */
+  float origin;   /* vertical only: y of the vertical origin (VORG / VVAR / derived) */
+} otv_glyph_metrics;
+
+/** otv_glyph_h_metrics - horizontal metrics of a glyph at the location (hmtx + HVAR, or gvar
+ *  phantom points when HVAR is absent). Since: 0.1 */
+OTV_API otv_status otv_glyph_h_metrics(otv_location *loc, uint32_t gid, unsigned flags,
+                                       otv_glyph_metrics *out);
+/** otv_glyph_v_metrics - vertical metrics (vmtx + VVAR, VORG, or phantom points). Since: 0.1 */
+OTV_API otv_status otv_glyph_v_metrics(otv_location *loc, uint32_t gid, unsigned flags,
+                                       otv_glyph_metrics *out);
+/** otv_glyph_advances - advances of many glyphs at once (flags: OTV_METRICS_ROUND,
+ *  OTV_METRICS_VERTICAL). Since: 0.1 */
+#define OTV_METRICS_VERTICAL 0x0002u
+OTV_API otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
+                                      unsigned flags, float *out);
+
+/** otv_font_metric - a font-wide value at the location, named by its MVAR value tag ('hasc',
+ *  'xhgt', 'unds', ...): the base value from OS/2, hhea, vhea or post plus the MVAR delta.
+ *  OTV_E_NOT_FOUND when the font has no base value for that tag. Since: 0.1 */
+OTV_API otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OTVAR_H */

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# README command (2): build everything and run the whole test suite.
+#  1. installs missing Debian packages (scripts/deps.sh)
+#  2. fetches the real variable fonts the differential tests use (tests/fetch-fonts.sh, cached)
+#  3. builds with AddressSanitizer + UndefinedBehaviorSanitizer and runs every CTest test:
+#     unit, oracle (HarfBuzz, FreeType, fontTools), CLI, and the replay of fuzz regressions
+#  4. builds the libFuzzer targets with clang and runs each for a short smoke period
+# Environment: OTV_FUZZ_SECONDS (default 30 per target; 0 skips the smoke run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+B=build-test
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON >/dev/null
+ninja -C "$B"
+bash tests/fetch-fonts.sh "$B/fonts-cache"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$B" --output-on-failure -j2
+secs=${OTV_FUZZ_SECONDS:-30}
+if [ "$secs" != 0 ]; then
+  F=build-fuzz
+  CC=clang cmake -S . -B "$F" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_FUZZ=ON -DOTV_ORACLE=OFF -DOTV_BENCH=OFF >/dev/null
+  ninja -C "$F"
+  bash fuzz/smoke.sh "$F" "$secs"
+fi

@@ -1,0 +1,82 @@
+/*
+ * ivs.h - the shared variation formats of otvarcommonformats: region scalars,
+ * ItemVariationStore and DeltaSetIndexMap. Used by avar v2, HVAR, VVAR, MVAR, CFF2 and GDEF.
+ */
+#ifndef OTV_IVS_H
+#define OTV_IVS_H
+
+/* One ItemVariationData subtable, validated at parse. */
+typedef struct otv_ivd {
+  const uint8_t *rows;          /* item_count rows of row_len bytes (in range: checked at parse) */
+  const uint8_t *region_indexes;/* region_index_count u16 (checked at parse, each < region_count) */
+  uint16_t item_count;
+  uint16_t word_count;          /* number of "word" (or "long" when long_words) columns */
+  uint16_t region_index_count;
+  bool long_words;              /* wordDeltaCount & 0x8000: 32-bit and 16-bit columns */
+  uint32_t row_len;
+} otv_ivd;
+
+typedef struct otv_ivs {
+  bool present;
+  uint16_t axis_count;
+  uint16_t region_count;
+  const uint8_t *regions;       /* region_count * axis_count * 3 F2Dot14 (checked at parse) */
+  uint16_t data_count;
+  otv_ivd *data;                /* data_count entries, owned by the face allocator */
+} otv_ivs;
+
+/* Parse an ItemVariationStore at byte `off` of table span `tab` (tag for errors). A NULL offset
+ * is the caller's business (it leaves *out zeroed). axis_count is fvar's: a store whose regions
+ * name more axes is OTV_E_BAD_VALUE. */
+otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t off,
+                         uint16_t axis_count, otv_ivs *out, otv_error *err);
+void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs);
+
+/* Scalar of one region axis (spec: otvarcommonformats "Algorithm for interpolation of
+ * instance values"), and of a whole region at normalized coords. */
+static inline float otv_axis_scalar(int coord, int start, int peak, int end)
+{
+  if (start > peak || peak > end) return 1.0f;
+  if (start < 0 && end > 0 && peak != 0) return 1.0f;
+  if (peak == 0 || coord == peak) return 1.0f;
+  if (coord <= start || coord >= end) return 0.0f;
+  if (coord < peak) return (float)(coord - start) / (float)(peak - start);
+  return (float)(end - coord) / (float)(end - peak);
+}
+
+/* Fill scalars[region_count] for normalized coords[axis_count]. */
+void otv_ivs_region_scalars(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
+                            float *scalars);
+
+/* sum(scalar x delta) of item (outer, inner); 0 when the indices are out of range (as HarfBuzz
+ * and FreeType do: a missing delta set means no variation). scalars from otv_ivs_region_scalars. */
+float otv_ivs_delta(const otv_ivs *ivs, const float *scalars, uint32_t outer, uint32_t inner);
+
+/* Per-location lazily computed region scalars of one store. */
+typedef struct otv_ivs_cache {
+  float *scalars;
+  size_t cap;
+  uint32_t serial; /* location serial the scalars belong to; 0: never computed */
+} otv_ivs_cache;
+
+/* Scalars of ivs at the location, recomputed only when the location changed; NULL on NOMEM
+ * (recorded in the location). */
+const float *otv_ivs_cache_get(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache *c);
+void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c);
+
+/* DeltaSetIndexMap (formats 0 and 1). */
+typedef struct otv_dsim {
+  bool present;
+  uint8_t entry_size;   /* 1..4 bytes */
+  uint8_t inner_bits;   /* 1..16 */
+  uint32_t map_count;
+  const uint8_t *entries; /* map_count * entry_size (checked at parse) */
+} otv_dsim;
+
+otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out,
+                          otv_error *err);
+/* Map an index to (outer, inner). Past the end the last entry is used (spec); an empty map gives
+ * outer = idx >> 16, inner = idx & 0xFFFF. Absent map: outer 0, inner idx (implicit mapping). */
+void otv_dsim_map(const otv_dsim *m, uint32_t idx, uint32_t *outer, uint32_t *inner);
+
+#endif /* OTV_IVS_H */

@@ -1,0 +1,131 @@
+/*
+ * location.c - the location object: a point of the design space bound to a face, holding the
+ * normalized coordinates and every per-location cache. Setting coordinates bumps `serial`, which
+ * is how the table modules' caches know they are stale.
+ */
+#include "internal.h"
+
+otv_status otv_location_create(const otv_face *face, otv_location **out, otv_error *err)
+{
+  if (!face || !out) return OTV_FAIL(err, ARG, 0, 0, "face or out is NULL");
+  *out = NULL;
+  otv_location *loc = otv_mem_calloc(&face->al, 1, sizeof *loc);
+  if (!loc) return OTV_FAIL(err, NOMEM, 0, 0, "location");
+  loc->face = face;
+  loc->al = face->al;
+  loc->axis_count = face->fvar.axis_count;
+  loc->coords = otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1,
+                               sizeof *loc->coords);
+  loc->user = otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1, sizeof *loc->user);
+  if (!loc->coords || !loc->user) {
+    otv_location_destroy(loc);
+    return OTV_FAIL(err, NOMEM, 0, 0, "location coordinates");
+  }
+  otv_location_reset(loc);
+  *out = loc;
+  return OTV_E_OK;
+}
+
+void otv_location_destroy(otv_location *loc)
+{
+  if (!loc) return;
+  otv_metrics_loc_free(loc);
+  otv_cff_loc_free(loc);
+  otv_glyf_loc_free(loc);
+  size_t n = loc->axis_count ? loc->axis_count : 1;
+  otv_mem_free(&loc->al, loc->coords, n * sizeof *loc->coords);
+  otv_mem_free(&loc->al, loc->user, n * sizeof *loc->user);
+  otv_alloc al = loc->al;
+  otv_mem_free(&al, loc, sizeof *loc);
+}
+
+const otv_face *otv_location_face(const otv_location *loc) { return loc->face; }
+
+const otv_error *otv_location_last_error(const otv_location *loc) { return &loc->last_error; }
+
+/* The coordinates changed: invalidate every cache. serial 0 is reserved for "never computed". */
+static void changed(otv_location *loc)
+{
+  loc->serial++;
+  if (loc->serial == 0) loc->serial = 1;
+  loc->is_default = true;
+  for (unsigned i = 0; i < loc->axis_count; i++)
+    if (loc->coords[i]) loc->is_default = false;
+  memset(&loc->last_error, 0, sizeof loc->last_error);
+}
+
+void otv_location_reset(otv_location *loc)
+{
+  for (unsigned i = 0; i < loc->axis_count; i++) {
+    loc->coords[i] = 0;
+    loc->user[i] = otv_fvar_axis_default(loc->face, i);
+  }
+  changed(loc);
+}
+
+/* Normalize loc->user into loc->coords (fvar.c does default normalization + avar). */
+static otv_status apply_user(otv_location *loc)
+{
+  memset(&loc->last_error, 0, sizeof loc->last_error);
+  otv_status s = otv_fvar_normalize(loc->face, loc->user, loc->coords, &loc->al,
+                                    &loc->last_error);
+  if (s) return s;
+  otv_error keep = loc->last_error;
+  changed(loc);
+  loc->last_error = keep;
+  return OTV_E_OK;
+}
+
+otv_status otv_location_set_user(otv_location *loc, const otv_axis_value *vals, size_t n)
+{
+  if (n && !vals) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "vals is NULL");
+  for (size_t i = 0; i < n; i++)
+    if (vals[i].value != vals[i].value)
+      return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "value %zu is NaN", i);
+  for (unsigned a = 0; a < loc->axis_count; a++) loc->user[a] = otv_fvar_axis_default(loc->face, a);
+  for (size_t i = 0; i < n; i++)
+    for (unsigned a = 0; a < loc->axis_count; a++)
+      if (otv_fvar_axis_tag(loc->face, a) == vals[i].tag) loc->user[a] = vals[i].value;
+  return apply_user(loc);
+}
+
+otv_status otv_location_set_user_coords(otv_location *loc, const double *coords, unsigned n)
+{
+  if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
+  for (unsigned a = 0; a < n && a < loc->axis_count; a++)
+    if (coords[a] != coords[a]) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coordinate %u is NaN", a);
+  for (unsigned a = 0; a < loc->axis_count; a++)
+    loc->user[a] = a < n ? coords[a] : otv_fvar_axis_default(loc->face, a);
+  return apply_user(loc);
+}
+
+otv_status otv_location_set_named(otv_location *loc, unsigned instance)
+{
+  memset(&loc->last_error, 0, sizeof loc->last_error);
+  otv_status s = otv_face_named_instance_coords(loc->face, instance, loc->user, loc->axis_count,
+                                                &loc->last_error);
+  if (s) return s;
+  return apply_user(loc);
+}
+
+otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coords, unsigned n)
+{
+  if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
+  for (unsigned a = 0; a < loc->axis_count; a++) {
+    int v = a < n ? coords[a] : 0;
+    if (v < -16384) v = -16384;
+    if (v > 16384) v = 16384;
+    loc->coords[a] = (otv_f2dot14)v;
+    loc->user[a] = otv_fvar_axis_default(loc->face, a);
+  }
+  changed(loc);
+  return OTV_E_OK;
+}
+
+unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsigned cap)
+{
+  for (unsigned a = 0; a < cap && a < loc->axis_count; a++) out[a] = loc->coords[a];
+  return loc->axis_count;
+}
+
+bool otv_location_is_default(const otv_location *loc) { return loc->is_default; }

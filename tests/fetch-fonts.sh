@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fetches real variable fonts (all OFL) for the differential tests and benchmarks into DIR
+# (default build-test/fonts-cache). Cached: a font already there is not fetched again.
+# Debian packages (apt-get download): fonts-inter-variable (Inter roman/italic, TrueType),
+#   fonts-karla (Karla variable + static CFF), pango1.0-tests (Cantarell-VF.otf, CFF2).
+# npm packages (npm pack): source-serif, source-sans (TrueType and CFF2 variable builds),
+#   @fontsource-variable/roboto-flex and recursive (WOFF2, decompressed with Debian's woff2).
+# A font that cannot be fetched is reported and skipped; tests that need it say so.
+set -uo pipefail
+DIR=${1:-build-test/fonts-cache}
+mkdir -p "$DIR"
+DIR=$(cd "$DIR" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+have() { [ -s "$DIR/$1" ]; }
+
+deb_font() { # package, path inside the package, output name
+  have "$3" && return 0
+  (cd "$WORK" && apt-get download "$1" >/dev/null 2>&1) || { echo "fetch-fonts: cannot download $1" >&2; return 0; }
+  mkdir -p "$WORK/x-$1"
+  dpkg -x "$WORK"/"$1"_*.deb "$WORK/x-$1"
+  if [ -f "$WORK/x-$1/$2" ]; then cp "$WORK/x-$1/$2" "$DIR/$3"; else echo "fetch-fonts: $2 not in $1" >&2; fi
+}
+
+npm_font() { # package, path inside the package (glob ok), output name
+  have "$3" && return 0
+  command -v npm >/dev/null || { echo "fetch-fonts: npm missing, skipping $1" >&2; return 0; }
+  local d="$WORK/npm-$(echo "$1" | tr '/@' '__')"
+  mkdir -p "$d"
+  (cd "$d" && npm pack "$1" --silent >/dev/null 2>&1) || { echo "fetch-fonts: cannot npm pack $1" >&2; return 0; }
+  tar -xzf "$d"/*.tgz -C "$d"
+  local src
+  src=$(ls $d/package/$2 2>/dev/null | head -1)
+  [ -n "$src" ] || { echo "fetch-fonts: $2 not in $1" >&2; return 0; }
+  case "$src" in
+    *.woff2) cp "$src" "$WORK/tmp.woff2" && woff2_decompress "$WORK/tmp.woff2" >/dev/null && cp "$WORK/tmp.ttf" "$DIR/$3" ;;
+    *) cp "$src" "$DIR/$3" ;;
+  esac
+}
+
+deb_font fonts-inter-variable usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf Inter-roman.var.ttf
+deb_font fonts-karla "usr/share/fonts/truetype/karla-variable/Karla-Italic[wght].ttf" Karla-Italic-VF.ttf
+deb_font fonts-karla usr/share/fonts/truetype/karla/Karla-Regular.otf Karla-Regular.otf
+deb_font pango1.0-tests usr/libexec/installed-tests/pango/fonts/Cantarell-VF.otf Cantarell-VF.otf
+npm_font source-serif "VAR/SourceSerif4Variable-Roman.ttf" SourceSerif4Variable-Roman.ttf
+npm_font source-serif "VAR/SourceSerif4Variable-Roman.otf" SourceSerif4Variable-Roman.otf
+npm_font source-sans "VF/SourceSans3VF-Upright.ttf" SourceSans3VF-Upright.ttf
+npm_font source-sans "VF/SourceSans3VF-Upright.otf" SourceSans3VF-Upright.otf
+npm_font @fontsource-variable/roboto-flex "files/roboto-flex-latin-full-normal.woff2" RobotoFlex-latin.ttf
+npm_font @fontsource-variable/recursive "files/recursive-latin-full-normal.woff2" Recursive-latin.ttf
+ls "$DIR"
+exit 0

@@ -1,0 +1,128 @@
+/*
+ * harness.h - the unit-test harness: CHECK / CHECK_EQ print file:line and both values and count
+ * failures; main() returns non-zero when any check failed. Include once per test executable.
+ * Also: fixture helpers (read a test font, a counting/failing allocator).
+ */
+#ifndef OTV_HARNESS_H
+#define OTV_HARNESS_H
+
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int h_checks, h_failures;
+
+#define CHECK(cond)                                                                           \
+  do {                                                                                        \
+    h_checks++;                                                                               \
+    if (!(cond)) {                                                                            \
+      h_failures++;                                                                           \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+    }                                                                                         \
+  } while (0)
+
+#define CHECK_EQ(a, b)                                                                        \
+  do {                                                                                        \
+    long long h_a = (long long)(a), h_b = (long long)(b);                                     \
+    h_checks++;                                                                               \
+    if (h_a != h_b) {                                                                         \
+      h_failures++;                                                                           \
+      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %lld, %s = %lld\n", __FILE__, __LINE__,   \
+              #a, h_a, #b, h_b);                                                              \
+    }                                                                                         \
+  } while (0)
+
+#define CHECK_NEAR(a, b, eps)                                                                 \
+  do {                                                                                        \
+    double h_a = (double)(a), h_b = (double)(b);                                              \
+    h_checks++;                                                                               \
+    if (!(h_a - h_b <= (eps) && h_b - h_a <= (eps))) {                                        \
+      h_failures++;                                                                           \
+      fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g\n", __FILE__, __LINE__, \
+              #a, h_a, #b, h_b);                                                              \
+    }                                                                                         \
+  } while (0)
+
+#define CHECK_STR(a, b)                                                                       \
+  do {                                                                                        \
+    const char *h_a = (a), *h_b = (b);                                                        \
+    h_checks++;                                                                               \
+    if (strcmp(h_a, h_b)) {                                                                   \
+      h_failures++;                                                                           \
+      fprintf(stderr, "%s:%d: CHECK_STR failed: %s = \"%s\", %s = \"%s\"\n", __FILE__,        \
+              __LINE__, #a, h_a, #b, h_b);                                                    \
+    }                                                                                         \
+  } while (0)
+
+/* Call at the end of main(). A test that checked nothing fails. */
+static inline int h_done(const char *name)
+{
+  printf("%s: %d checks, %d failed\n", name, h_checks, h_failures);
+  if (h_checks == 0) {
+    fprintf(stderr, "%s: no checks ran\n", name);
+    return 1;
+  }
+  return h_failures ? 1 : 0;
+}
+
+/* Read a whole file (malloc'd); exits the test on failure. */
+static inline uint8_t *h_read_file(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "cannot open %s\n", path);
+    exit(1);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
+  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    fprintf(stderr, "cannot read %s\n", path);
+    exit(1);
+  }
+  fclose(f);
+  *len = (size_t)n;
+  return buf;
+}
+
+/* Path of a test font: $OTV_FONTS/name (tests/fonts). Static buffer. */
+static inline const char *h_font(const char *name)
+{
+  static char buf[4096];
+  const char *dir = getenv("OTV_FONTS");
+  snprintf(buf, sizeof buf, "%s/%s", dir ? dir : "tests/fonts", name);
+  return buf;
+}
+
+/* A counting allocator that fails the Nth allocation (fail_at = 0: never) and tracks live
+ * blocks and bytes. */
+typedef struct h_alloc {
+  long calls, fail_at, live_blocks;
+  long long live_bytes;
+} h_alloc;
+
+static inline void *h_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+{
+  h_alloc *a = ud;
+  if (new_len == 0) {
+    if (ptr) {
+      a->live_blocks--;
+      a->live_bytes -= (long long)old_len;
+    }
+    free(ptr);
+    return NULL;
+  }
+  a->calls++;
+  if (a->fail_at && a->calls == a->fail_at) return NULL;
+  void *p = realloc(ptr, new_len);
+  if (p) {
+    if (!ptr) a->live_blocks++;
+    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
+  }
+  return p;
+}
+
+#endif

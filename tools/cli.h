@@ -1,0 +1,68 @@
+/*
+ * cli.h - helpers shared by the otvar subcommands: exit codes, font opening with one-line
+ * errors, --var / --named / --glyphs parsing, and safe output files (temp file + rename).
+ */
+#ifndef OTV_CLI_H
+#define OTV_CLI_H
+
+#include "otvar.h"
+
+#include <stdio.h>
+
+/* Every subcommand: int otv_cmd_<name>(argc, argv) and its one-line summary. */
+#define OTV_CMD(name)                                                                          \
+  int otv_cmd_##name(int argc, char **argv);                                                   \
+  extern const char otv_cmd_##name##_summary[];
+#include "otv_cmds.h"
+#undef OTV_CMD
+
+enum { OTV_EXIT_OK = 0, OTV_EXIT_FONT = 1, OTV_EXIT_USAGE = 2 };
+
+/* Print `otvar: <what>: <error>` on stderr. */
+void cli_error(const char *what, const otv_error *e);
+/* Print `otvar: <cmd>: <printf message>` on stderr. */
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Open a font file (face index) or print the error and return NULL. */
+otv_face *cli_open_face(const char *path, unsigned index);
+
+/* True when argv[i] is --help or -h. */
+int cli_is_help(const char *arg);
+
+/* Parse "wght=700,wdth=80" (commas or spaces; tags padded to 4) into vals (cap entries).
+ * Returns the count, or -1 (with a message on stderr) on a malformed list. */
+int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int cap);
+
+/* Check axis tags and ranges of a user location against the font: unknown tag or a value outside
+ * [min, max] is a usage error (message on stderr, returns false). */
+int cli_check_var(const char *cmd, const otv_face *face, const otv_axis_value *vals, int n);
+
+/* Resolve --named N|NAME to an instance index (by number, or by subfamily name, case-insensitive).
+ * Returns -1 with a message on stderr when not found. */
+int cli_find_named(const char *cmd, const otv_face *face, const char *arg);
+
+/* Parse "all" or "GID,GID-GID,..." into a freshly malloc'd array (*out, *n). "all" means every
+ * glyph. Returns 0, or -1 with a message on stderr. */
+int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
+                     size_t *n);
+
+/* Decode UTF-8 into code points (malloc'd). Returns -1 on invalid UTF-8. */
+int cli_utf8_decode(const char *s, uint32_t **out, size_t *n);
+
+/* Safe output: write into a temp file in the target's directory, then rename over the target.
+ * cli_out_open refuses to write over `input` (same file) and, unless force, over an existing
+ * file. Returns NULL with a message on stderr. */
+typedef struct cli_out {
+  FILE *f;
+  char *tmp_path;
+  char *path;
+} cli_out;
+int cli_out_open(const char *cmd, const char *path, const char *input, int force, cli_out *o);
+/* Close and rename (ok) or close and remove the temp file (!ok). Returns 0 on success. */
+int cli_out_close(cli_out *o, int ok);
+
+#endif

@@ -1,0 +1,273 @@
+/*
+ * util_cli.c - helpers shared by the otvar subcommands (see cli.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void cli_error(const char *what, const otv_error *e)
+{
+  char buf[256];
+  otv_error_format(e, buf, sizeof buf);
+  fprintf(stderr, "otvar: %s: %s\n", what, buf);
+}
+
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, "otvar: %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+otv_face *cli_open_face(const char *path, unsigned index)
+{
+  otv_face *face = NULL;
+  otv_error e = {0};
+  if (otv_face_open_file(path, index, NULL, &face, &e)) {
+    cli_error(path, &e);
+    return NULL;
+  }
+  return face;
+}
+
+int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
+
+int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int cap)
+{
+  int n = 0;
+  const char *p = spec;
+  while (*p) {
+    while (*p == ',' || *p == ' ') p++;
+    if (!*p) break;
+    const char *eq = strchr(p, '=');
+    if (!eq || eq == p || eq - p > 4) {
+      cli_usage_error(cmd, "bad axis setting '%s' (expected TAG=VALUE)", p);
+      return -1;
+    }
+    char tag[5] = {0};
+    memcpy(tag, p, (size_t)(eq - p));
+    uint32_t t;
+    if (!otv_tag_from_string(tag, &t)) {
+      cli_usage_error(cmd, "bad axis tag '%s'", tag);
+      return -1;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(eq + 1, &end);
+    if (end == eq + 1 || errno || v != v || (*end && *end != ',' && *end != ' ')) {
+      cli_usage_error(cmd, "bad value for axis '%s'", tag);
+      return -1;
+    }
+    if (n >= cap) {
+      cli_usage_error(cmd, "too many axis settings");
+      return -1;
+    }
+    vals[n].tag = t;
+    vals[n].value = v;
+    n++;
+    p = end;
+  }
+  return n;
+}
+
+int cli_check_var(const char *cmd, const otv_face *face, const otv_axis_value *vals, int n)
+{
+  otv_axis axes[64];
+  unsigned cnt = 64;
+  otv_face_axes(face, 0, &cnt, axes);
+  for (int i = 0; i < n; i++) {
+    char tag[5];
+    otv_tag_to_string(vals[i].tag, tag);
+    unsigned a;
+    for (a = 0; a < cnt; a++)
+      if (axes[a].tag == vals[i].tag) break;
+    if (a == cnt) {
+      cli_usage_error(cmd, "the font has no axis '%s'", tag);
+      return 0;
+    }
+    if (vals[i].value < axes[a].min_value || vals[i].value > axes[a].max_value) {
+      cli_usage_error(cmd, "%s=%g is outside the axis range %g..%g", tag, vals[i].value,
+                      axes[a].min_value, axes[a].max_value);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int cli_find_named(const char *cmd, const otv_face *face, const char *arg)
+{
+  unsigned total = otv_face_named_instances(face, 0, NULL, NULL);
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (*arg && !*end) {
+    if (v < 0 || (unsigned long)v >= total) {
+      cli_usage_error(cmd, "named instance %ld: the font has %u", v, total);
+      return -1;
+    }
+    return (int)v;
+  }
+  for (unsigned i = 0; i < total; i++) {
+    otv_named_instance ni;
+    unsigned one = 1;
+    otv_face_named_instances(face, i, &one, &ni);
+    char name[256];
+    if (one && !otv_face_name(face, ni.subfamily_name_id, name, sizeof name, NULL, NULL) &&
+        !strcasecmp(name, arg))
+      return (int)i;
+  }
+  cli_usage_error(cmd, "no named instance called '%s'", arg);
+  return -1;
+}
+
+int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
+                     size_t *n)
+{
+  size_t cap = 64, len = 0;
+  uint32_t *g = malloc(cap * sizeof *g);
+  if (!g) return -1;
+  if (!strcmp(spec, "all")) {
+    free(g);
+    g = malloc((glyph_count ? glyph_count : 1) * sizeof *g);
+    if (!g) return -1;
+    for (uint32_t i = 0; i < glyph_count; i++) g[i] = i;
+    *out = g;
+    *n = glyph_count;
+    return 0;
+  }
+  const char *p = spec;
+  while (*p) {
+    char *end;
+    errno = 0;
+    unsigned long a = strtoul(p, &end, 10), b;
+    if (end == p || errno) goto bad;
+    b = a;
+    if (*end == '-') {
+      p = end + 1;
+      b = strtoul(p, &end, 10);
+      if (end == p || errno) goto bad;
+    }
+    if (a > b || b >= glyph_count) {
+      cli_usage_error(cmd, "glyph range %lu-%lu is outside the font's %u glyphs", a, b,
+                      glyph_count);
+      free(g);
+      return -1;
+    }
+    for (unsigned long i = a; i <= b; i++) {
+      if (len == cap) {
+        uint32_t *ng = realloc(g, 2 * cap * sizeof *g);
+        if (!ng) {
+          free(g);
+          return -1;
+        }
+        g = ng;
+        cap *= 2;
+      }
+      g[len++] = (uint32_t)i;
+    }
+    if (*end == ',') end++;
+    else if (*end) goto bad;
+    p = end;
+  }
+  *out = g;
+  *n = len;
+  return 0;
+bad:
+  cli_usage_error(cmd, "bad glyph list '%s' (expected all or GID,GID-GID,...)", spec);
+  free(g);
+  return -1;
+}
+
+int cli_utf8_decode(const char *s, uint32_t **out, size_t *n)
+{
+  size_t len = strlen(s), k = 0;
+  uint32_t *cps = malloc((len ? len : 1) * sizeof *cps);
+  if (!cps) return -1;
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    uint32_t c = *p++;
+    int extra = 0;
+    if (c >= 0xF0 && c < 0xF5) { c &= 0x07; extra = 3; }
+    else if (c >= 0xE0) { c &= 0x0F; extra = 2; if (c > 0x0F) goto bad; }
+    else if (c >= 0xC2 && c < 0xE0) { c &= 0x1F; extra = 1; }
+    else if (c >= 0x80) goto bad;
+    for (int i = 0; i < extra; i++) {
+      if ((*p & 0xC0) != 0x80) goto bad;
+      c = c << 6 | (*p++ & 0x3F);
+    }
+    if (c > 0x10FFFF || (c >= 0xD800 && c < 0xE000)) goto bad;
+    cps[k++] = c;
+  }
+  *out = cps;
+  *n = k;
+  return 0;
+bad:
+  free(cps);
+  return -1;
+}
+
+int cli_out_open(const char *cmd, const char *path, const char *input, int force, cli_out *o)
+{
+  memset(o, 0, sizeof *o);
+  struct stat st_out, st_in;
+  if (input && stat(path, &st_out) == 0 && stat(input, &st_in) == 0 &&
+      st_out.st_dev == st_in.st_dev && st_out.st_ino == st_in.st_ino) {
+    cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
+    return -1;
+  }
+  if (!force && access(path, F_OK) == 0) {
+    cli_usage_error(cmd, "'%s' exists (use --force to overwrite)", path);
+    return -1;
+  }
+  size_t n = strlen(path);
+  o->path = malloc(n + 1);
+  o->tmp_path = malloc(n + 16);
+  if (!o->path || !o->tmp_path) goto fail;
+  memcpy(o->path, path, n + 1);
+  snprintf(o->tmp_path, n + 16, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(o->tmp_path);
+  if (fd < 0) {
+    fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+    goto fail;
+  }
+  fchmod(fd, 0644);
+  o->f = fdopen(fd, "wb");
+  if (!o->f) {
+    close(fd);
+    unlink(o->tmp_path);
+    goto fail;
+  }
+  return 0;
+fail:
+  free(o->path);
+  free(o->tmp_path);
+  memset(o, 0, sizeof *o);
+  return -1;
+}
+
+int cli_out_close(cli_out *o, int ok)
+{
+  int rc = 0;
+  if (o->f && fclose(o->f) != 0) ok = 0, rc = -1;
+  if (ok && rename(o->tmp_path, o->path) != 0) {
+    fprintf(stderr, "otvar: cannot rename to '%s': %s\n", o->path, strerror(errno));
+    ok = 0;
+    rc = -1;
+  }
+  if (!ok) {
+    unlink(o->tmp_path);
+    if (rc == 0) rc = -1;
+  }
+  free(o->path);
+  free(o->tmp_path);
+  memset(o, 0, sizeof *o);
+  return ok ? 0 : rc;
+}
