@@ -3,7 +3,7 @@
 # (fuzz/corpus/<target>/ plus the test fonts). Fails when a target finds a crash, leak or hang.
 # Usage: fuzz/smoke.sh BUILD_DIR SECONDS
 set -euo pipefail
-B=$1; SECS=$2
+B=$(cd "$1" && pwd); SECS=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 status=0
 for bin in "$B"/fuzz_*; do
