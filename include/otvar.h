@@ -417,6 +417,68 @@ OTV_API otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, s
  *  OTV_E_NOT_FOUND when the font has no base value for that tag. Since: 0.1 */
 OTV_API otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, float *out);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Rasterizer                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* An anti-aliased scanline rasterizer: exact area coverage (signed area accumulated per pixel,
+ * as FreeType's smooth rasterizer does), non-zero winding (or even-odd), quadratic and cubic
+ * curves flattened to within 1/16 pixel, 8-bit coverage into a caller-owned buffer.
+ *
+ * Use: create one rasterizer, set a transform, draw one or more outlines into it through the pen
+ * (otv_raster_pen() with the rasterizer as ctx, e.g. as the pen of otv_glyph_outline), then
+ * otv_raster_render() composites their coverage into a buffer and empties the path. Overlapping
+ * contours (OVERLAP_SIMPLE glyphs, several glyphs drawn into one path) are filled once: coverage
+ * is the accumulated signed area, its magnitude clamped to 1, so there are no seams and no
+ * double coverage. Its buffers grow to the largest path seen and are reused: no allocation per
+ * glyph after warm-up. One thread at a time; any number of rasterizers. Libc + libm only. */
+typedef struct otv_raster otv_raster;
+
+/** otv_transform - affine map from outline units to device pixels (origin at the top-left of
+ *  the buffer, y down): px = xx*x + xy*y + dx, py = yx*x + yy*y + dy. For font units (y up) at
+ *  `scale` pixels per unit with the baseline origin at (ox, oy): {scale, 0, 0, -scale, ox, oy};
+ *  a synthetic oblique slanting by s (e.g. 0.2) sets xy = s * scale. */
+typedef struct otv_transform {
+  double xx, xy, yx, yy, dx, dy;
+} otv_transform;
+
+/** otv_raster_box - integer pixel bounds: x_min <= x < x_max, y_min <= y < y_max. */
+typedef struct otv_raster_box {
+  int32_t x_min, y_min, x_max, y_max;
+} otv_raster_box;
+
+/* Flags of otv_raster_render. */
+#define OTV_RASTER_EVEN_ODD 0x0001u /* even-odd fill rule instead of non-zero winding */
+#define OTV_RASTER_REPLACE 0x0002u  /* write coverage over the path's bounds instead of
+                                       compositing (dst + c - dst*c/255) */
+
+/** otv_raster_create - a rasterizer with an identity transform and an empty path, allocating
+ *  through opt (may be NULL: libc). Since: 0.1 */
+OTV_API otv_status otv_raster_create(const otv_options *opt, otv_raster **out);
+/** otv_raster_destroy - free a rasterizer. NULL is ignored. Since: 0.1 */
+OTV_API void otv_raster_destroy(otv_raster *r);
+/** otv_raster_set_transform - transform applied to the points given to the pen from now on
+ *  (NULL: identity). Non-finite entries are OTV_E_ARG (the transform is unchanged). Since: 0.1 */
+OTV_API otv_status otv_raster_set_transform(otv_raster *r, const otv_transform *t);
+/** otv_raster_pen - pen callbacks that add to the rasterizer's path; pass the otv_raster as ctx.
+ *  A move_to closes any open contour. The returned pointer is static. Since: 0.1 */
+OTV_API const otv_pen *otv_raster_pen(void);
+/** otv_raster_bounds - pixel bounds of the path drawn since the last render/reset (device
+ *  space, before clipping). Returns false for an empty path. Since: 0.1 */
+OTV_API bool otv_raster_bounds(const otv_raster *r, otv_raster_box *out);
+/** otv_raster_reset - discard the path (and any error recorded while drawing it). Since: 0.1 */
+OTV_API void otv_raster_reset(otv_raster *r);
+/**
+ * otv_raster_render - rasterize the path into buf (width x height bytes, rows `stride` bytes
+ * apart, 0 = none, 255 = full coverage), clipped to the buffer, then empty the path. By default
+ * coverage c is composited onto the buffer (dst + c - dst*c/255: exact c on a zeroed buffer);
+ * pixels outside the path's bounds are never touched. Returns OTV_E_NOMEM when a buffer could not
+ * grow while drawing or rendering, OTV_E_BAD_VALUE when the pen received non-finite coordinates,
+ * OTV_E_ARG for a NULL buffer or stride < width; the path is emptied in every case. Since: 0.1
+ */
+OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsigned height,
+                                     size_t stride, unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif
