@@ -1,18 +1,41 @@
 /*
  * fvar.h - fvar (axes, named instances) and avar (v1 segment maps, v2 axisIndexMap + IVS), and
- * the user -> normalized coordinate pipeline. Implemented in fvar.c, avar.c and coords.c.
+ * the user -> normalized coordinate pipeline. Implemented in fvar.c (fvar parsing and the public
+ * accessors), avar.c (avar parsing and mapping) and coords.c (the normalization pipeline).
  */
 #ifndef OTV_FVAR_H
 #define OTV_FVAR_H
+
+/* One decoded VariationAxisRecord. */
+typedef struct otv_fvar_axis {
+  uint32_t tag;
+  otv_fixed min_value, default_value, max_value; /* raw 16.16 fields */
+  uint16_t flags;
+  uint16_t name_id;
+  /* The range used for normalization, in binary32 as the reference implementations evaluate it:
+   * min is lowered to default and max raised to default when the font has them out of order
+   * (spec: minValue <= defaultValue <= maxValue). */
+  float nmin, ndef, nmax;
+} otv_fvar_axis;
+
+/* One avar v1 SegmentMaps record (per axis). */
+typedef struct otv_avar_seg {
+  const uint8_t *maps; /* count AxisValueMap records of 4 bytes (in range: checked at parse) */
+  uint16_t count;      /* 0: identity (no map, or an invalid map ignored per spec) */
+} otv_avar_seg;
 
 typedef struct otv_fvar {
   bool present;
   uint16_t axis_count;
   uint16_t instance_count;
   uint16_t instance_size;
-  const uint8_t *axes;      /* axis_count x 20 bytes (checked in otv_fvar_parse) */
+  const uint8_t *axes;      /* axis records (stride axisSize >= 20; use `axis` instead) */
   const uint8_t *instances; /* instance_count x instance_size bytes (checked) */
   uint16_t avar_version;    /* 0: no avar */
+  otv_fvar_axis *axis;      /* axis_count decoded records (face allocator) */
+  otv_avar_seg *seg;        /* axis_count segment maps when avar is present (face allocator) */
+  otv_dsim avar_map;        /* avar v2 axisIndexMap (present = false: implicit i -> i) */
+  otv_ivs avar_ivs;         /* avar v2 ItemVariationStore (present = false: no v2 deltas) */
 } otv_fvar;
 
 otv_status otv_fvar_parse(otv_face *f, otv_error *err); /* fvar and avar */
@@ -22,5 +45,14 @@ double otv_fvar_axis_default(const otv_face *f, unsigned axis);
 /* user[axis_count] -> out[axis_count]: clamp, default normalization, avar v1, avar v2. */
 otv_status otv_fvar_normalize(const otv_face *f, const double *user, otv_f2dot14 *out,
                               const otv_alloc *al, otv_error *err);
+
+/* avar.c: parse avar against the already parsed fvar (absent avar leaves avar_version 0). */
+otv_status otv_avar_parse(otv_face *f, otv_error *err);
+void otv_avar_free(otv_face *f);
+/* avar v1: map one default-normalized F2Dot14 value through a segment map. */
+int otv_avar_map_v1(const otv_avar_seg *seg, int v);
+/* avar v2: coords[axis_count] holds the v1 output on entry, the final coordinates on return.
+ * scratch holds avar_ivs.region_count floats. */
+void otv_avar_apply_v2(const otv_fvar *fv, otv_f2dot14 *coords, float *scratch);
 
 #endif

@@ -1,0 +1,168 @@
+/*
+ * avar.c - the axis variations table (spec: avar), versions 1 and 2.
+ *
+ * Version 1: one SegmentMaps per axis, piecewise-linear maps of F2Dot14 normalized values.
+ *   spec: "All of the axisValueMaps records for a given axis must have different fromCoordinate
+ *   values, and axisValueMaps records must be arranged in increasing order of the fromCoordinate
+ *   value. If the fromCoordinate value of a record is less than or equal to the fromCoordinate
+ *   value of a previous record in the array, then the given record may be ignored." We ignore it.
+ *   A non-empty map must contain the mappings -1 -> -1, 0 -> 0 and +1 -> +1; a map without them
+ *   is invalid and ignored (the default normalization is used for that axis), as the spec
+ *   prescribes. Such fallbacks are applied, not reported.
+ * Version 2: after the segment maps, an axisIndexMap (DeltaSetIndexMap, optional: implicit
+ *   index = axis index) and an ItemVariationStore whose deltas, evaluated at the v1 output, are
+ *   added to it (rounded to F2Dot14, halves up) and clamped to [-1, +1] (src/ivs.c does the store).
+ *
+ * avar.axisCount must equal fvar.axisCount (spec); a mismatch is reported as BAD_VALUE.
+ */
+#include "internal.h"
+
+#define F2_ONE 16384
+
+void otv_avar_free(otv_face *f)
+{
+  otv_fvar *fv = &f->fvar;
+  if (fv->seg) otv_mem_free(&f->al, fv->seg, (size_t)fv->axis_count * sizeof *fv->seg);
+  fv->seg = NULL;
+  otv_ivs_free(&f->al, &fv->avar_ivs);
+  memset(&fv->avar_map, 0, sizeof fv->avar_map);
+}
+
+/* The fromCoordinate/toCoordinate of record i (in range: maps span checked at parse). */
+static int from_at(const otv_avar_seg *s, unsigned i) { return otv_peek_i16(s->maps + 4 * (size_t)i); }
+static int to_at(const otv_avar_seg *s, unsigned i) { return otv_peek_i16(s->maps + 4 * (size_t)i + 2); }
+
+/* A map is valid when, ignoring records whose fromCoordinate does not increase, it holds the
+ * three required mappings. */
+static bool seg_valid(const otv_avar_seg *s)
+{
+  bool m1 = false, z = false, p1 = false;
+  int last = INT32_MIN;
+  for (unsigned i = 0; i < s->count; i++) {
+    int fr = from_at(s, i), to = to_at(s, i);
+    if (fr <= last) continue; /* spec: may be ignored */
+    last = fr;
+    if (fr == -F2_ONE && to == -F2_ONE) m1 = true;
+    if (fr == 0 && to == 0) z = true;
+    if (fr == F2_ONE && to == F2_ONE) p1 = true;
+  }
+  return m1 && z && p1;
+}
+
+int otv_avar_map_v1(const otv_avar_seg *s, int v)
+{
+  if (!s->count) return v;
+  /* Valid maps hold -1 and +1 and v is in [-1, +1], so v lies between two kept records. Find
+   * the first kept record with fromCoordinate >= v and the kept one before it. */
+  int last = INT32_MIN, pf = 0, pt = 0;
+  bool have_prev = false;
+  for (unsigned i = 0; i < s->count; i++) {
+    int fr = from_at(s, i), to = to_at(s, i);
+    if (fr <= last) continue;
+    last = fr;
+    if (fr == v) return to;
+    if (fr > v) {
+      if (!have_prev) return v; /* unreachable for a valid map: v >= -1 = first kept record */
+      /* spec: to[i-1] + (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]), rounded
+       * to F2Dot14. Evaluated in binary32 and rounded to nearest with halves up
+       * (floor(x + 0.5)), which is how HarfBuzz evaluates it: results are identical to it
+       * (tests/oracle/test_normalize.c). */
+      float d = (float)(to - pt) * (float)(v - pf);
+      float r = (float)pt + d / (float)(fr - pf);
+      return (int)floorf(r + 0.5f);
+    }
+    pf = fr;
+    pt = to;
+    have_prev = true;
+  }
+  return v; /* unreachable for a valid map: v <= +1 = last kept record */
+}
+
+otv_status otv_avar_parse(otv_face *f, otv_error *err)
+{
+  otv_fvar *fv = &f->fvar;
+  otv_span tab = otv_face_span(f, OTV_T_AVAR);
+  if (!tab.p || !fv->present) return OTV_E_OK; /* avar without fvar has nothing to map */
+  otv_rd r = otv_rd_init(tab, 0);
+  uint16_t major = otv_rd_u16(&r);
+  uint16_t minor = otv_rd_u16(&r);
+  otv_rd_skip(&r, 2); /* reserved */
+  uint16_t axis_count = otv_rd_u16(&r);
+  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, OTV_T_AVAR, 0, &r, "avar header");
+  if (major != 1 && major != 2)
+    return OTV_FAIL(err, UNSUPPORTED, OTV_T_AVAR, 0, "avar version %u.%u", major, minor);
+  if (axis_count != fv->axis_count)
+    return OTV_FAIL(err, BAD_VALUE, OTV_T_AVAR, 6, "axisCount %u, fvar has %u axes", axis_count,
+                    fv->axis_count);
+  if (axis_count) {
+    fv->seg = otv_mem_calloc(&f->al, axis_count, sizeof *fv->seg);
+    if (!fv->seg) return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "segment maps");
+  }
+  for (unsigned a = 0; a < axis_count; a++) {
+    size_t at = r.pos;
+    uint16_t n = otv_rd_u16(&r);
+    const uint8_t *maps = otv_rd_take(&r, (size_t)n * 4);
+    if (!otv_rd_ok(&r)) {
+      otv_avar_free(f);
+      return OTV_FAIL(err, TRUNCATED, OTV_T_AVAR, at, "segment map of axis %u (%u records)", a,
+                      n);
+    }
+    fv->seg[a].maps = maps;
+    fv->seg[a].count = n;
+    if (n && !seg_valid(&fv->seg[a])) fv->seg[a].count = 0; /* spec: invalid map, ignored */
+  }
+  if (major == 2) {
+    size_t at = r.pos;
+    uint32_t map_off = otv_rd_u32(&r);
+    uint32_t store_off = otv_rd_u32(&r);
+    if (!otv_rd_ok(&r)) {
+      otv_avar_free(f);
+      return OTV_FAIL_RD(err, OTV_T_AVAR, 0, &r, "avar 2 offsets");
+    }
+    otv_status s = OTV_E_OK;
+    if (map_off) {
+      if (map_off >= tab.len)
+        s = OTV_FAIL(err, BAD_OFFSET, OTV_T_AVAR, at, "axisIndexMapOffset 0x%x past the end (%zu)",
+                     map_off, tab.len);
+      else
+        s = otv_dsim_parse(tab, OTV_T_AVAR, map_off, &fv->avar_map, err);
+    }
+    if (!s && store_off) {
+      if (store_off >= tab.len)
+        s = OTV_FAIL(err, BAD_OFFSET, OTV_T_AVAR, at + 4, "varStoreOffset 0x%x past the end (%zu)",
+                     store_off, tab.len);
+      else
+        s = otv_ivs_parse(&f->al, tab, OTV_T_AVAR, store_off, fv->axis_count, &fv->avar_ivs, err);
+    }
+    if (s) {
+      otv_avar_free(f);
+      return s;
+    }
+  }
+  fv->avar_version = major;
+  return OTV_E_OK;
+}
+
+void otv_avar_apply_v2(const otv_fvar *fv, otv_f2dot14 *coords, float *scratch)
+{
+  const otv_ivs *ivs = &fv->avar_ivs;
+  if (!ivs->present) return;
+  /* Every delta is evaluated at the v1 output: compute all region scalars first. */
+  otv_ivs_region_scalars(ivs, coords, fv->axis_count, scratch);
+  otv_f2dot14 out[OTV_MAX_AXES];
+  for (unsigned a = 0; a < fv->axis_count; a++) {
+    uint32_t outer, inner;
+    otv_dsim_map(&fv->avar_map, a, &outer, &inner);
+    float delta = otv_ivs_delta(ivs, scratch, outer, inner);
+    /* deltas are F2Dot14 units: round (halves up, as everywhere in the pipeline), add, clamp
+     * to [-1, +1]. A delta beyond +-4 can only clamp: bound it first so the rounding stays in
+     * range. */
+    if (delta > 65536.0f) delta = 65536.0f;
+    if (delta < -65536.0f) delta = -65536.0f;
+    long v = coords[a] + (long)floorf(delta + 0.5f);
+    if (v < -F2_ONE) v = -F2_ONE;
+    if (v > F2_ONE) v = F2_ONE;
+    out[a] = (otv_f2dot14)v;
+  }
+  memcpy(coords, out, (size_t)fv->axis_count * sizeof *coords);
+}

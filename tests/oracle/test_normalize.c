@@ -1,0 +1,237 @@
+/*
+ * test_normalize.c - differential test of user -> normalized coordinates against HarfBuzz
+ * (hb_font_set_variations, then hb_font_get_var_coords_normalized): for every test font with
+ * fvar (tests/fonts, fonts/, and the cached real fonts in $OTV_FONT_CACHE), 2000 random user
+ * locations with a fixed seed. Axis values are drawn from: exact min/default/max, uniform values
+ * inside and outside the range (clamping), values mapping right on and one float step around
+ * every avar segment boundary and around half-steps of the F2Dot14 grid, and unlisted axes
+ * (default). Equality must be exact. Also checks a few hand-computed avar 2 values.
+ */
+#include "harness.h"
+
+#include <dirent.h>
+#include <float.h>
+#include <hb-ot.h>
+#include <hb.h>
+
+#define LOCATIONS 2000
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void)
+{
+  /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+static double unit(void) { return rnd() / 4294967296.0; }
+
+/* User value (as float) whose default normalization is n/16384 on axis x. */
+static float user_at(const otv_axis *x, double n)
+{
+  double lo = x->min_value < x->default_value ? x->min_value : x->default_value;
+  double hi = x->max_value > x->default_value ? x->max_value : x->default_value;
+  double d = x->default_value;
+  return (float)(n < 0 ? d + n * (d - lo) : d + n * (hi - d));
+}
+
+static float pick_value(const otv_face *face, const otv_axis *x, unsigned a)
+{
+  const otv_fvar *fv = &face->fvar;
+  float v;
+  switch (rnd() % 8) {
+  case 0: return (float)x->min_value;
+  case 1: return (float)x->default_value;
+  case 2: return (float)x->max_value;
+  case 3: { /* outside the range: clamping */
+    double span = x->max_value - x->min_value + 1;
+    return (float)(rnd() & 1 ? x->max_value + unit() * span : x->min_value - unit() * span);
+  }
+  case 4: { /* on or next to an avar segment boundary */
+    if (fv->seg && fv->seg[a].count) {
+      const otv_avar_seg *s = &fv->seg[a];
+      unsigned i = rnd() % s->count;
+      int from = otv_peek_i16(s->maps + 4 * i);
+      v = user_at(x, from / 16384.0);
+      int step = (int)(rnd() % 5) - 2;
+      for (; step < 0; step++) v = nextafterf(v, -FLT_MAX);
+      for (; step > 0; step--) v = nextafterf(v, FLT_MAX);
+      return v;
+    }
+    break;
+  }
+  case 5: { /* around a half step of the F2Dot14 grid: where rounding decides */
+    int k = (int)(rnd() % 32769) - 16384;
+    v = user_at(x, (k + 0.5) / 16384.0);
+    int step = (int)(rnd() % 3) - 1;
+    if (step < 0) v = nextafterf(v, -FLT_MAX);
+    if (step > 0) v = nextafterf(v, FLT_MAX);
+    return v;
+  }
+  default: break;
+  }
+  return (float)(x->min_value + unit() * (x->max_value - x->min_value));
+}
+
+static long compared_total;
+
+static void check_font(const char *path)
+{
+  size_t len;
+  uint8_t *data = h_read_file(path, &len);
+  unsigned faces = otv_font_face_count(data, len);
+  for (unsigned fi = 0; fi < (faces ? faces : 1); fi++) {
+    otv_face *face = NULL;
+    otv_error e = {0};
+    if (otv_face_open_memory(data, len, fi, NULL, &face, &e)) {
+      char buf[200];
+      otv_error_format(&e, buf, sizeof buf);
+      fprintf(stderr, "%s: cannot open: %s\n", path, buf);
+      CHECK(0);
+      continue;
+    }
+    unsigned n_axes = otv_face_axes(face, 0, NULL, NULL);
+    if (!n_axes) {
+      otv_face_close(face);
+      continue;
+    }
+    otv_axis axes[OTV_MAX_AXES];
+    unsigned cnt = OTV_MAX_AXES;
+    otv_face_axes(face, 0, &cnt, axes);
+    hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
+                                     NULL, NULL);
+    hb_face_t *hface = hb_face_create(blob, fi);
+    hb_font_t *font = hb_font_create(hface);
+    CHECK_EQ(hb_ot_var_get_axis_count(hface), n_axes);
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+    long compared = 0, mismatches = 0;
+    for (int it = 0; it < LOCATIONS && loc; it++) {
+      otv_axis_value vals[OTV_MAX_AXES];
+      hb_variation_t hv[OTV_MAX_AXES];
+      unsigned n = 0;
+      for (unsigned a = 0; a < n_axes; a++) {
+        if (it > 0 && rnd() % 6 == 0) continue; /* unlisted: default */
+        float v = it == 0 ? (float)axes[a].default_value : pick_value(face, &axes[a], a);
+        vals[n].tag = axes[a].tag;
+        vals[n].value = v;
+        hv[n].tag = axes[a].tag;
+        hv[n].value = v;
+        n++;
+      }
+      hb_font_set_variations(font, hv, n);
+      unsigned hn = 0;
+      const int *hc = hb_font_get_var_coords_normalized(font, &hn);
+      CHECK_EQ(otv_location_set_user(loc, vals, n), OTV_E_OK);
+      otv_f2dot14 oc[OTV_MAX_AXES];
+      otv_location_normalized(loc, oc, OTV_MAX_AXES);
+      for (unsigned a = 0; a < n_axes; a++) {
+        int want = a < hn && hc ? hc[a] : 0;
+        if (oc[a] != want) {
+          if (mismatches++ < 10) {
+            char tag[5];
+            otv_tag_to_string(axes[a].tag, tag);
+            double uv = axes[a].default_value;
+            for (unsigned i = 0; i < n; i++)
+              if (vals[i].tag == axes[a].tag) uv = vals[i].value;
+            fprintf(stderr, "%s: location %d axis %s user %.9g: otvar %d, HarfBuzz %d\n", path,
+                    it, tag, uv, oc[a], want);
+          }
+        }
+      }
+      compared++;
+    }
+    CHECK_EQ(mismatches, 0);
+    printf("%s (face %u, %u axes, avar %u): %ld locations compared, %ld mismatches\n", path, fi,
+           n_axes, face->fvar.avar_version, compared, mismatches);
+    compared_total += compared;
+    otv_location_destroy(loc);
+    hb_font_destroy(font);
+    hb_face_destroy(hface);
+    hb_blob_destroy(blob);
+    otv_face_close(face);
+  }
+  free(data);
+}
+
+static int has_font_ext(const char *n)
+{
+  size_t l = strlen(n);
+  return l > 4 && (!strcmp(n + l - 4, ".ttf") || !strcmp(n + l - 4, ".otf") ||
+                   !strcmp(n + l - 4, ".ttc"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int check_dir(const char *dir)
+{
+  DIR *d = dir ? opendir(dir) : NULL;
+  if (!d) return 0;
+  char *names[512];
+  int n = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) && n < 512)
+    if (has_font_ext(de->d_name)) names[n++] = strdup(de->d_name);
+  closedir(d);
+  qsort(names, (size_t)n, sizeof *names, cmp_str);
+  for (int i = 0; i < n; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    check_font(path);
+    free(names[i]);
+  }
+  return n;
+}
+
+/* Hand-computed avar 2 values on avar2checker.ttf (fontations test data). Its avar, decoded by
+ * hand from the bytes (fontTools 4.38 cannot read avar 2): version 2.0, two axes AVAR and AVWK
+ * (fvar: 0..100, default 0) with empty segment maps; axisIndexMap format 0, 1-byte entries with
+ * 1 inner bit: axis 0 -> (0,0), axis 1 -> (0,1); one region peaking at AVAR=+1 (start 0, peak 1,
+ * end 1; AVWK 0,0,0); item (0,0) delta 0, item (0,1) delta 16384 (word column). So
+ * AVAR' = AVAR and AVWK' = clamp(AVWK + 16384 * AVAR/16384). */
+static void test_avar2_hand(void)
+{
+  otv_face *face = NULL;
+  if (otv_face_open_file(h_font("avar2checker.ttf"), 0, NULL, &face, NULL)) {
+    CHECK(0);
+    return;
+  }
+  CHECK_EQ(face->fvar.avar_version, 2);
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+  struct { double avar, avwk; int want_avar, want_avwk; } cases[] = {
+      {0, 0, 0, 0}, {100, 0, 16384, 16384}, {50, 0, 8192, 8192}, {50, 50, 8192, 16384},
+      {0, 50, 0, 8192}, {25, 0, 4096, 4096},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && loc; i++) {
+    double u[2] = {cases[i].avar, cases[i].avwk};
+    CHECK_EQ(otv_location_set_user_coords(loc, u, 2), OTV_E_OK);
+    otv_f2dot14 c[2];
+    otv_location_normalized(loc, c, 2);
+    CHECK_EQ(c[0], cases[i].want_avar);
+    CHECK_EQ(c[1], cases[i].want_avwk);
+  }
+  otv_location_destroy(loc);
+  otv_face_close(face);
+}
+
+int main(void)
+{
+  const char *fonts = getenv("OTV_FONTS");
+  const char *root = getenv("OTV_ROOT");
+  const char *cache = getenv("OTV_FONT_CACHE");
+  CHECK(check_dir(fonts ? fonts : "tests/fonts") > 0);
+  if (root) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/fonts", root);
+    check_dir(p);
+  }
+  if (!check_dir(cache)) printf("SKIP cached real fonts: none in %s\n", cache ? cache : "(unset)");
+  test_avar2_hand();
+  printf("%ld locations compared in total\n", compared_total);
+  return h_done("test_normalize");
+}
