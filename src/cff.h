@@ -1,19 +1,101 @@
 /*
  * cff.h - CFF and CFF2 outlines: INDEXes, DICTs, FDSelect, the Type 2 charstring interpreter with
  * blend and vsindex. Implemented in cff.c (tables) and charstring.c (interpreter).
+ *
+ * Output conventions (both flavours):
+ *   - Coordinates are in font units; the FontMatrix is not applied (as HarfBuzz and FreeType
+ *     with FT_LOAD_NO_SCALE do for the usual 0.001 matrix with 1000 units per em).
+ *   - Pen: one move_to per contour, line_to / cubic_to per segment, and when the last point of a
+ *     contour differs from its first an explicit line_to back to the start, then close_path
+ *     (HarfBuzz's draw semantics). A moveto with no segment after it draws nothing.
+ *   - Points (otv_glyph_points_get): per contour the start point (OTV_POINT_ON_CURVE), then per
+ *     segment its points: cubic control points flagged OTV_POINT_CUBIC, end points
+ *     OTV_POINT_ON_CURVE. When the last point of a contour equals its first it is dropped, as
+ *     FreeType's outline does. CFF glyphs have NO phantom points: point_cap must hold
+ *     point_count (the +4 of TrueType is not needed, though it does no harm).
  */
 #ifndef OTV_CFF_H
 #define OTV_CFF_H
+
+/* An INDEX (CFF: u16 count; CFF2: u32 count). Header and offset array checked at parse; element
+ * offsets are checked when an element is fetched. */
+typedef struct otv_cff_index {
+  uint32_t count;
+  uint8_t off_size;         /* 1..4 */
+  const uint8_t *offsets;   /* (count + 1) * off_size bytes (checked at parse) */
+  const uint8_t *data;      /* element data: offsets are 1-based from data - 1 */
+  uint32_t data_len;        /* last offset - 1 (checked to fit the table at parse) */
+  size_t end;               /* table offset just past the INDEX */
+} otv_cff_index;
+
+/* One Font DICT (CFF2, CID-keyed CFF) or the Top DICT's Private (name-keyed CFF). */
+typedef struct otv_cff_fd {
+  otv_cff_index subrs;      /* local Subrs (count 0: none) */
+  uint16_t vsindex;         /* Private DICT vsindex (CFF2), default 0 */
+} otv_cff_fd;
+
 typedef struct otv_cff {
   bool present;
+  bool cff2;
+  uint32_t tag;             /* OTV_T_CFF or OTV_T_CFF2, for errors */
+  otv_span tab;
+  otv_cff_index charstrings;
+  otv_cff_index gsubrs;
+  uint32_t fd_count;
+  otv_cff_fd *fds;          /* fd_count entries, face allocator */
+  uint8_t fdselect_format;  /* 0: none (every glyph uses FD 0); else 0/3/4 with has_fdselect */
+  bool has_fdselect;
+  otv_span fdselect;        /* the FDSelect data after its format byte (sizes checked at parse) */
+  uint32_t fdselect_ranges; /* format 3/4: number of ranges */
+  otv_ivs ivs;              /* CFF2 VariationStore (present false when absent) */
+  uint32_t *vs_off;         /* ivs.data_count + 1 offsets into the per-location vs scalars */
+  /* seac support (name-keyed CFF): charset */
+  bool cid;                 /* CID-keyed CFF */
+  uint8_t charset_format;   /* 0, 1, 2; 255: predefined ISOAdobe (id 0) or none */
+  otv_span charset;         /* data after the format byte */
 } otv_cff;
+
+/* Per location: the region scalars of the VariationStore and, per vsindex, the scalars of that
+ * ItemVariationData's regions in column order, so that blend is a plain dot product. */
 typedef struct otv_cff_loc {
-  int unused;
+  otv_ivs_cache regions;
+  float *vs;                /* vs_off[data_count] entries */
+  size_t vs_cap;
+  uint32_t serial;          /* location serial vs belongs to; 0: never computed */
+  bool zero;                /* every scalar is 0 (default location): blend drops the deltas */
 } otv_cff_loc;
+
 otv_status otv_cff_parse(otv_face *f, otv_error *err);
 void otv_cff_free(otv_face *f);
 void otv_cff_loc_free(otv_location *loc);
 otv_status otv_cff_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
                            void *ctx);
 otv_status otv_cff_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io);
+
+/* ---- shared between cff.c and charstring.c ---- */
+/* Element i of an INDEX: false when its offsets are out of order or out of range. */
+bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out);
+/* Font DICT index of a glyph (FDSelect); false when FDSelect names a missing FD. */
+bool otv_cff_fd_of(const otv_cff *c, uint32_t gid, uint32_t *fd);
+/* Per-vsindex scalars at the location (NULL on NOMEM, recorded in the location). */
+const float *otv_cff_vs_scalars(otv_location *loc);
+/* Glyph id of a Standard Encoding code through the charset (seac); false when absent. */
+bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid);
+
+/* Charstring output sink. */
+typedef struct otv_cs_sink {
+  const otv_pen *pen;       /* pen mode when non-NULL */
+  void *ctx;
+  otv_glyph_points *io;     /* points mode when pen is NULL */
+  bool round;
+  bool open;                /* a contour has a segment */
+  bool moved;               /* a moveto is pending (position below) */
+  float start_x, start_y;   /* first point of the open contour */
+  float last_x, last_y;     /* last emitted point */
+  unsigned points, contours, contour_first;
+} otv_cs_sink;
+
+/* Run glyph gid's charstring into the sink. */
+otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink);
+
 #endif

@@ -1,0 +1,553 @@
+/*
+ * charstring.c - the Type 2 charstring interpreter for 'CFF ' and CFF2 glyphs.
+ * Spec: Adobe TN 5177 (Type 2 Charstring Format) and OpenType "CFF2 Charstring Format".
+ *
+ * One interpreter for both flavours. CFF2 differences: no width, no endchar/return (a charstring
+ * or subroutine ends with its data), operand stack of 513, vsindex and blend. CFF differences:
+ * the optional width operand before the first stack-clearing operator, endchar (with seac),
+ * return, operand stack of 48.
+ *
+ * Blend is a dot product with per-vsindex scalars computed once per location (cff.c). Every loop
+ * is bounded by the data; subroutine calls by OTV_MAX_SUBR_DEPTH, and the whole glyph by an
+ * operation budget (nested subroutines could otherwise multiply the work without bound).
+ * Errors name the table and the byte offset inside it.
+ */
+#include "internal.h"
+
+#define CS_MAX_OPS 2000000u /* bytes decoded per glyph, over all subroutine calls */
+
+typedef struct cs_frame {
+  const uint8_t *p, *end;
+} cs_frame;
+
+typedef struct cs {
+  otv_location *loc;
+  const otv_cff *c;
+  otv_cs_sink *out;
+  uint32_t gid;
+  double x, y;    /* current point (before translation) */
+  double tx, ty;  /* translation (seac accent) */
+  unsigned sp, max;
+  unsigned nstems;
+  bool width_done;
+  bool cff2;
+  bool zero;      /* blend scalars all zero */
+  const float *vs_all;
+  const float *vs; /* scalars of the current vsindex */
+  unsigned vs_k;
+  const otv_cff_index *lsubrs;
+  uint32_t budget;
+  bool seac;
+  double seac_args[4];
+  double st[OTV_MAX_STACK_CFF2]; /* double: 16.16 operands and sums stay exact */
+} cs;
+
+/* ---- output ---- */
+
+static float rnd(const otv_cs_sink *o, double v) { return o->round ? (float)floor(v + 0.5) : (float)v; }
+
+static otv_status put_point(cs *s, float x, float y, uint8_t flag)
+{
+  otv_cs_sink *o = s->out;
+  otv_glyph_points *io = o->io;
+  if (o->points >= OTV_MAX_POINTS)
+    return otv_loc_fail(s->loc, OTV_E_LIMIT, s->c->tag, 0, "glyph %u: more than %u points",
+                        s->gid, OTV_MAX_POINTS);
+  if (io && o->points < io->point_cap && io->points) {
+    io->points[o->points].x = x;
+    io->points[o->points].y = y;
+    if (io->point_flags) io->point_flags[o->points] = flag;
+  }
+  o->points++;
+  return OTV_E_OK;
+}
+
+static void sink_close(otv_cs_sink *o)
+{
+  if (!o->open) return;
+  o->open = false;
+  if (o->pen) {
+    if (o->last_x != o->start_x || o->last_y != o->start_y) {
+      if (o->pen->line_to) o->pen->line_to(o->ctx, o->start_x, o->start_y);
+    }
+    if (o->pen->close_path) o->pen->close_path(o->ctx);
+    return;
+  }
+  otv_glyph_points *io = o->io;
+  /* FreeType's convention: a last point equal to the first (always on-curve here) is dropped */
+  if (o->points - o->contour_first > 1 && o->last_x == o->start_x && o->last_y == o->start_y)
+    o->points--;
+  if (o->contours < io->contour_cap && io->contour_ends)
+    io->contour_ends[o->contours] = (uint16_t)(o->points - 1);
+  o->contours++;
+}
+
+static otv_status sink_open(cs *s)
+{
+  otv_cs_sink *o = s->out;
+  if (o->open) return OTV_E_OK;
+  o->open = true;
+  o->last_x = o->start_x;
+  o->last_y = o->start_y;
+  if (o->pen) {
+    if (o->pen->move_to) o->pen->move_to(o->ctx, o->start_x, o->start_y);
+    return OTV_E_OK;
+  }
+  o->contour_first = o->points;
+  return put_point(s, o->start_x, o->start_y, OTV_POINT_ON_CURVE);
+}
+
+static void move_to(cs *s, double x, double y)
+{
+  otv_cs_sink *o = s->out;
+  sink_close(o);
+  s->x = x;
+  s->y = y;
+  o->start_x = rnd(o, x + s->tx);
+  o->start_y = rnd(o, y + s->ty);
+}
+
+static otv_status line_to(cs *s, double x, double y)
+{
+  otv_cs_sink *o = s->out;
+  otv_status st = sink_open(s);
+  if (st) return st;
+  s->x = x;
+  s->y = y;
+  float ox = rnd(o, x + s->tx), oy = rnd(o, y + s->ty);
+  o->last_x = ox;
+  o->last_y = oy;
+  if (o->pen) {
+    if (o->pen->line_to) o->pen->line_to(o->ctx, ox, oy);
+    return OTV_E_OK;
+  }
+  return put_point(s, ox, oy, OTV_POINT_ON_CURVE);
+}
+
+static otv_status curve_to(cs *s, double x1, double y1, double x2, double y2, double x3,
+                           double y3)
+{
+  otv_cs_sink *o = s->out;
+  otv_status st = sink_open(s);
+  if (st) return st;
+  s->x = x3;
+  s->y = y3;
+  float a = rnd(o, x1 + s->tx), b = rnd(o, y1 + s->ty);
+  float c = rnd(o, x2 + s->tx), d = rnd(o, y2 + s->ty);
+  float e = rnd(o, x3 + s->tx), f = rnd(o, y3 + s->ty);
+  o->last_x = e;
+  o->last_y = f;
+  if (o->pen) {
+    if (o->pen->cubic_to) o->pen->cubic_to(o->ctx, a, b, c, d, e, f);
+    return OTV_E_OK;
+  }
+  if ((st = put_point(s, a, b, OTV_POINT_CUBIC))) return st;
+  if ((st = put_point(s, c, d, OTV_POINT_CUBIC))) return st;
+  return put_point(s, e, f, OTV_POINT_ON_CURVE);
+}
+
+/* ---- operators ---- */
+
+#define TRY(x)                                                                                \
+  do {                                                                                        \
+    otv_status t_ = (x);                                                                      \
+    if (t_) return t_;                                                                        \
+  } while (0)
+
+/* A curve from the current point with relative offsets. */
+static otv_status rcurve(cs *s, double dxa, double dya, double dxb, double dyb, double dxc,
+                         double dyc)
+{
+  double x1 = s->x + dxa, y1 = s->y + dya;
+  double x2 = x1 + dxb, y2 = y1 + dyb;
+  return curve_to(s, x1, y1, x2, y2, x2 + dxc, y2 + dyc);
+}
+
+/* hvcurveto / vhcurveto: curves alternating between horizontal and vertical tangents; the last
+ * one takes an optional fifth operand. */
+static otv_status alt_curves(cs *s, unsigned i, bool h)
+{
+  const double *a = s->st;
+  while (s->sp - i >= 4) {
+    double extra = (s->sp - i == 5) ? a[i + 4] : 0.0;
+    if (h) {
+      double x1 = s->x + a[i], y1 = s->y;
+      double x2 = x1 + a[i + 1], y2 = y1 + a[i + 2];
+      TRY(curve_to(s, x1, y1, x2, y2, x2 + extra, y2 + a[i + 3]));
+    } else {
+      double x1 = s->x, y1 = s->y + a[i];
+      double x2 = x1 + a[i + 1], y2 = y1 + a[i + 2];
+      TRY(curve_to(s, x1, y1, x2, y2, x2 + a[i + 3], y2 + extra));
+    }
+    i += 4;
+    h = !h;
+  }
+  return OTV_E_OK;
+}
+
+/* The optional CFF width operand: true (and drop it) when this is the first stack-clearing
+ * operator and the operand count says there is one more than the operator takes. */
+static unsigned width_base(cs *s, bool extra)
+{
+  if (s->cff2 || s->width_done) return 0;
+  s->width_done = true;
+  return extra ? 1 : 0;
+}
+
+static otv_status fail_at(cs *s, const uint8_t *at, otv_status code, const char *what)
+{
+  return otv_loc_fail(s->loc, code, s->c->tag, (uint64_t)(at - s->c->tab.p), "glyph %u: %s",
+                      s->gid, what);
+}
+
+static void set_vsindex(cs *s, unsigned vsindex)
+{
+  const otv_cff *c = s->c;
+  s->vs_k = c->ivs.data[vsindex].region_index_count;
+  s->vs = s->vs_all ? s->vs_all + c->vs_off[vsindex] : NULL;
+}
+
+static uint32_t subr_bias(uint32_t count)
+{
+  return count < 1240 ? 107u : count < 33900 ? 1131u : 32768u;
+}
+
+/* Interpret one glyph's charstring into the sink. */
+static otv_status run(cs *s, otv_span glyph)
+{
+  cs_frame fr[OTV_MAX_SUBR_DEPTH + 1];
+  unsigned depth = 0;
+  const uint8_t *p = glyph.p, *end = glyph.p + glyph.len;
+  double *st = s->st;
+  for (;;) {
+    if (p >= end) {
+      if (depth == 0) break;
+      depth--;
+      p = fr[depth].p;
+      end = fr[depth].end;
+      continue;
+    }
+    if (++s->budget > CS_MAX_OPS)
+      return fail_at(s, p, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
+    const uint8_t *at = p;
+    unsigned b0 = *p++; /* in range: p < end, end within the charstring's INDEX element */
+    if (b0 >= 32 || b0 == 28) {
+      double v;
+      if (b0 == 28) {
+        if (end - p < 2) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
+        v = otv_peek_i16(p);
+        p += 2;
+      } else if (b0 <= 246) {
+        v = (int)b0 - 139;
+      } else if (b0 <= 254) {
+        if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
+        int b1 = *p++;
+        v = (b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108);
+      } else { /* 255: 16.16 fixed */
+        if (end - p < 4) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
+        v = otv_peek_i32(p) / 65536.0;
+        p += 4;
+      }
+      if (s->sp >= s->max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
+      st[s->sp++] = v;
+      continue;
+    }
+    unsigned sp = s->sp, b = 0;
+    switch (b0) {
+    case 1:  /* hstem */
+    case 3:  /* vstem */
+    case 18: /* hstemhm */
+    case 23: /* vstemhm */
+      b = width_base(s, (sp & 1) != 0);
+      s->nstems += (sp - b) / 2;
+      break;
+    case 19: /* hintmask */
+    case 20: /* cntrmask */
+    {
+      b = width_base(s, (sp & 1) != 0);
+      s->nstems += (sp - b) / 2; /* operands here are implicit vstem hints */
+      size_t bytes = (s->nstems + 7) / 8;
+      if ((size_t)(end - p) < bytes) return fail_at(s, at, OTV_E_TRUNCATED, "hintmask bytes");
+      p += bytes;
+      break;
+    }
+    case 21: /* rmoveto */
+      b = width_base(s, sp > 2);
+      if (sp - b < 2) return fail_at(s, at, OTV_E_BAD_VALUE, "rmoveto: stack underflow");
+      move_to(s, s->x + st[b], s->y + st[b + 1]);
+      break;
+    case 22: /* hmoveto */
+    case 4:  /* vmoveto */
+      b = width_base(s, sp > 1);
+      if (sp - b < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "moveto: stack underflow");
+      if (b0 == 22)
+        move_to(s, s->x + st[b], s->y);
+      else
+        move_to(s, s->x, s->y + st[b]);
+      break;
+    case 5: /* rlineto */
+      if (sp < 2) return fail_at(s, at, OTV_E_BAD_VALUE, "rlineto: stack underflow");
+      for (unsigned i = 0; i + 2 <= sp; i += 2) TRY(line_to(s, s->x + st[i], s->y + st[i + 1]));
+      break;
+    case 6: /* hlineto */
+    case 7: /* vlineto */
+    {
+      if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "hlineto/vlineto: stack underflow");
+      bool h = b0 == 6;
+      for (unsigned i = 0; i < sp; i++, h = !h) {
+        if (h)
+          TRY(line_to(s, s->x + st[i], s->y));
+        else
+          TRY(line_to(s, s->x, s->y + st[i]));
+      }
+      break;
+    }
+    case 8: /* rrcurveto */
+      if (sp < 6) return fail_at(s, at, OTV_E_BAD_VALUE, "rrcurveto: stack underflow");
+      for (unsigned i = 0; i + 6 <= sp; i += 6)
+        TRY(rcurve(s, st[i], st[i + 1], st[i + 2], st[i + 3], st[i + 4], st[i + 5]));
+      break;
+    case 24: /* rcurveline */
+    {
+      if (sp < 8) return fail_at(s, at, OTV_E_BAD_VALUE, "rcurveline: stack underflow");
+      unsigned i = 0;
+      for (; sp - i >= 8; i += 6)
+        TRY(rcurve(s, st[i], st[i + 1], st[i + 2], st[i + 3], st[i + 4], st[i + 5]));
+      TRY(line_to(s, s->x + st[i], s->y + st[i + 1]));
+      break;
+    }
+    case 25: /* rlinecurve */
+    {
+      if (sp < 8) return fail_at(s, at, OTV_E_BAD_VALUE, "rlinecurve: stack underflow");
+      unsigned i = 0;
+      for (; sp - i >= 8; i += 2) TRY(line_to(s, s->x + st[i], s->y + st[i + 1]));
+      TRY(rcurve(s, st[i], st[i + 1], st[i + 2], st[i + 3], st[i + 4], st[i + 5]));
+      break;
+    }
+    case 26: /* vvcurveto: dx1? {dya dxb dyb dyc}+ */
+    case 27: /* hhcurveto: dy1? {dxa dxb dyb dxc}+ */
+    {
+      if (sp < 4) return fail_at(s, at, OTV_E_BAD_VALUE, "vvcurveto/hhcurveto: stack underflow");
+      unsigned i = 0;
+      double d1 = 0;
+      if (sp & 1) d1 = st[i++];
+      for (; sp - i >= 4; i += 4, d1 = 0) {
+        if (b0 == 26)
+          TRY(rcurve(s, d1, st[i], st[i + 1], st[i + 2], 0, st[i + 3]));
+        else
+          TRY(rcurve(s, st[i], d1, st[i + 1], st[i + 2], st[i + 3], 0));
+      }
+      break;
+    }
+    case 30: /* vhcurveto */
+    case 31: /* hvcurveto */
+      if (sp < 4) return fail_at(s, at, OTV_E_BAD_VALUE, "vhcurveto/hvcurveto: stack underflow");
+      TRY(alt_curves(s, 0, b0 == 31));
+      break;
+    case 10: /* callsubr */
+    case 29: /* callgsubr */
+    {
+      const otv_cff_index *ix = b0 == 10 ? s->lsubrs : &s->c->gsubrs;
+      if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
+      double idx = (double)st[sp - 1] + subr_bias(ix->count);
+      s->sp = sp - 1;
+      otv_span sub;
+      if (!(idx >= 0 && idx < (double)ix->count) || !otv_cff_index_get(ix, (uint32_t)idx, &sub))
+        return fail_at(s, at, OTV_E_BAD_VALUE,
+                       b0 == 10 ? "callsubr: no such local subroutine"
+                                : "callgsubr: no such global subroutine");
+      if (depth >= OTV_MAX_SUBR_DEPTH)
+        return fail_at(s, at, OTV_E_LIMIT, "subroutines nested more than 10 deep");
+      fr[depth].p = p;
+      fr[depth].end = end;
+      depth++;
+      p = sub.p;
+      end = sub.p + sub.len;
+      continue; /* the stack is not cleared */
+    }
+    case 11: /* return (CFF only) */
+      if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "return is not a CFF2 operator");
+      if (depth == 0) goto done;
+      depth--;
+      p = fr[depth].p;
+      end = fr[depth].end;
+      continue;
+    case 14: /* endchar (CFF only) */
+      if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "endchar is not a CFF2 operator");
+      b = width_base(s, sp == 1 || sp == 5);
+      if (sp - b == 4) { /* seac: adx ady bchar achar */
+        s->seac = true;
+        for (unsigned i = 0; i < 4; i++) s->seac_args[i] = st[b + i];
+      }
+      goto done;
+    case 15: /* vsindex (CFF2) */
+    {
+      if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex is a CFF2 operator");
+      if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: stack underflow");
+      double v = st[sp - 1];
+      if (!s->c->ivs.present || !(v >= 0 && v < (double)s->c->ivs.data_count))
+        return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: no such ItemVariationData");
+      set_vsindex(s, (unsigned)v);
+      break;
+    }
+    case 16: /* blend (CFF2): n*(k+1)+1 operands -> n */
+    {
+      if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "blend is a CFF2 operator");
+      if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
+      double nv = st[--sp];
+      unsigned k = s->vs_k;
+      if (!(nv >= 0 && nv <= (double)sp) || (size_t)nv * (k + 1) > sp)
+        return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
+      unsigned n = (unsigned)nv;
+      unsigned base = sp - n * (k + 1);
+      if (!s->zero && k) {
+        const double *d = st + base + n;
+        const float *vs = s->vs;
+        for (unsigned i = 0; i < n; i++, d += k) {
+          double acc = 0.0;
+          for (unsigned j = 0; j < k; j++) acc += d[j] * vs[j];
+          st[base + i] += acc;
+        }
+      }
+      s->sp = base + n;
+      continue; /* results stay on the stack */
+    }
+    case 12: {
+      if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "escape operator");
+      unsigned b1 = *p++;
+      switch (b1) {
+      case 0: /* dotsection (deprecated): ignored */
+        break;
+      case 35: /* flex: 12 operands + fd */
+        if (sp < 13) return fail_at(s, at, OTV_E_BAD_VALUE, "flex: stack underflow");
+        TRY(rcurve(s, st[0], st[1], st[2], st[3], st[4], st[5]));
+        TRY(rcurve(s, st[6], st[7], st[8], st[9], st[10], st[11]));
+        break;
+      case 34: /* hflex: dx1 dx2 dy2 dx3 dx4 dx5 dx6 */
+      {
+        if (sp < 7) return fail_at(s, at, OTV_E_BAD_VALUE, "hflex: stack underflow");
+        double y0 = s->y;
+        double x1 = s->x + st[0], x2 = x1 + st[1], y2 = y0 + st[2], x3 = x2 + st[3];
+        TRY(curve_to(s, x1, y0, x2, y2, x3, y2));
+        double x4 = x3 + st[4], x5 = x4 + st[5], x6 = x5 + st[6];
+        TRY(curve_to(s, x4, y2, x5, y0, x6, y0));
+        break;
+      }
+      case 36: /* hflex1: dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
+      {
+        if (sp < 9) return fail_at(s, at, OTV_E_BAD_VALUE, "hflex1: stack underflow");
+        double y0 = s->y;
+        double x1 = s->x + st[0], y1 = y0 + st[1];
+        double x2 = x1 + st[2], y2 = y1 + st[3];
+        double x3 = x2 + st[4];
+        TRY(curve_to(s, x1, y1, x2, y2, x3, y2));
+        double x4 = x3 + st[5], x5 = x4 + st[6], y5 = y2 + st[7];
+        TRY(curve_to(s, x4, y2, x5, y5, x5 + st[8], y0));
+        break;
+      }
+      case 37: /* flex1: dx1 dy1 ... dx5 dy5 d6 */
+      {
+        if (sp < 11) return fail_at(s, at, OTV_E_BAD_VALUE, "flex1: stack underflow");
+        double x0 = s->x, y0 = s->y;
+        double x1 = x0 + st[0], y1 = y0 + st[1];
+        double x2 = x1 + st[2], y2 = y1 + st[3];
+        double x3 = x2 + st[4], y3 = y2 + st[5];
+        double x4 = x3 + st[6], y4 = y3 + st[7];
+        double x5 = x4 + st[8], y5 = y4 + st[9];
+        double dx = x5 - x0, dy = y5 - y0;
+        double x6, y6;
+        if (fabs(dx) > fabs(dy)) {
+          x6 = x5 + st[10];
+          y6 = y0;
+        } else {
+          x6 = x0;
+          y6 = y5 + st[10];
+        }
+        TRY(curve_to(s, x1, y1, x2, y2, x3, y3));
+        TRY(curve_to(s, x4, y4, x5, y5, x6, y6));
+        break;
+      }
+      default:
+        /* The arithmetic and storage operators of Type 2 (and, or, add, put, get, ...) were
+         * removed from CFF2 and are not used by CFF fonts in practice: not supported. */
+        return fail_at(s, at, OTV_E_UNSUPPORTED, "escaped operator not supported");
+      }
+      break;
+    }
+    default:
+      return fail_at(s, at, OTV_E_BAD_VALUE, "reserved operator");
+    }
+    s->sp = 0; /* every other operator clears the stack */
+  }
+done:
+  return OTV_E_OK;
+}
+
+static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
+{
+  const otv_cff *c = s->c;
+  otv_span glyph;
+  if (!otv_cff_index_get(&c->charstrings, gid, &glyph))
+    return otv_loc_fail(s->loc, OTV_E_BAD_OFFSET, c->tag, 0,
+                        "glyph %u: no charstring (CharStrings INDEX has %u, or bad offsets)", gid,
+                        c->charstrings.count);
+  uint32_t fd = 0;
+  if (!otv_cff_fd_of(c, gid, &fd))
+    return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: FDSelect names a missing "
+                        "Font DICT", gid);
+  s->lsubrs = &c->fds[fd].subrs;
+  s->sp = 0;
+  s->x = s->y = 0;
+  s->tx = tx;
+  s->ty = ty;
+  s->nstems = 0;
+  s->width_done = false;
+  s->seac = false;
+  s->vs = NULL;
+  s->vs_k = 0;
+  if (s->cff2 && c->ivs.present) {
+    unsigned vsi = c->fds[fd].vsindex;
+    if (vsi < c->ivs.data_count) set_vsindex(s, vsi);
+  }
+  otv_status st = run(s, glyph);
+  sink_close(s->out);
+  return st;
+}
+
+otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
+{
+  const otv_cff *c = &loc->face->cff;
+  if (!c->present)
+    return otv_loc_fail(loc, OTV_E_NO_TABLE, OTV_T_CFF2, 0, "no CFF or CFF2 outlines");
+  cs s;
+  s.loc = loc;
+  s.c = c;
+  s.out = sink;
+  s.gid = gid;
+  s.cff2 = c->cff2;
+  s.max = c->cff2 ? OTV_MAX_STACK_CFF2 : OTV_MAX_STACK_CFF;
+  s.budget = 0;
+  s.vs_all = NULL;
+  s.zero = true;
+  if (c->cff2 && c->ivs.present) {
+    s.vs_all = otv_cff_vs_scalars(loc);
+    if (!s.vs_all && !loc->cff.zero) return OTV_E_NOMEM;
+    s.zero = loc->cff.zero;
+  }
+  otv_status st = run_glyph(&s, gid, 0, 0);
+  if (st || !s.seac) return st;
+  /* seac (CFF): the base and accent glyphs by Standard Encoding code, accent offset by
+   * (adx, ady). The charset maps the codes' standard names to glyphs. */
+  double adx = s.seac_args[0], ady = s.seac_args[1];
+  double bc = s.seac_args[2], ac = s.seac_args[3];
+  uint32_t base, accent;
+  if (!(bc >= 0 && bc < 256 && ac >= 0 && ac < 256) ||
+      !otv_cff_seac_glyph(c, (unsigned)bc, &base) || !otv_cff_seac_glyph(c, (unsigned)ac, &accent))
+    return otv_loc_fail(loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: seac components not found",
+                        gid);
+  if ((st = run_glyph(&s, base, 0, 0))) return st;
+  if (s.seac) return otv_loc_fail(loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: nested seac", gid);
+  if ((st = run_glyph(&s, accent, adx, ady))) return st;
+  if (s.seac) return otv_loc_fail(loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: nested seac", gid);
+  return OTV_E_OK;
+}
