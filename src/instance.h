@@ -1,0 +1,139 @@
+/*
+ * instance.h - static instances: the big-endian writer and sfnt assembly (write.c), and the
+ * pieces of the instancer (instance.c orchestration, instance_glyf.c, instance_tables.c,
+ * instance_layout.c, instance_cff.c).
+ */
+#ifndef OTV_INSTANCE_H
+#define OTV_INSTANCE_H
+
+#include "internal.h"
+
+/* ---- growable big-endian byte buffer (write.c) ---- */
+/* Errors are sticky: after a failed growth every append is a no-op and failed is set. */
+typedef struct otv_buf {
+  uint8_t *p;
+  size_t len, cap;
+  const otv_alloc *al;
+  bool failed;
+} otv_buf;
+
+void otv_buf_init(otv_buf *b, const otv_alloc *al);
+void otv_buf_free(otv_buf *b);
+bool otv_buf_reserve(otv_buf *b, size_t extra);
+void otv_buf_u8(otv_buf *b, uint8_t v);
+void otv_buf_u16(otv_buf *b, uint16_t v);
+void otv_buf_u32(otv_buf *b, uint32_t v);
+void otv_buf_bytes(otv_buf *b, const void *p, size_t n);
+void otv_buf_zeros(otv_buf *b, size_t n);
+/* Pad with zeros to a multiple of 4 bytes. */
+void otv_buf_pad4(otv_buf *b);
+/* Overwrite already-written bytes (off + 2/4 <= len: internal invariant). */
+void otv_buf_put_u16(otv_buf *b, size_t off, uint16_t v);
+void otv_buf_put_u32(otv_buf *b, size_t off, uint32_t v);
+
+static inline void otv_put_u16(uint8_t *p, uint16_t v)
+{
+  p[0] = (uint8_t)(v >> 8);
+  p[1] = (uint8_t)v;
+}
+static inline void otv_put_u32(uint8_t *p, uint32_t v)
+{
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+/* ---- sfnt assembly (write.c) ---- */
+typedef struct otv_sfnt_table {
+  uint32_t tag;
+  const uint8_t *data; /* len bytes; for 'head' the checkSumAdjustment field is rewritten */
+  size_t len;
+} otv_sfnt_table;
+
+/* Table checksum (spec: otff "Calculating Checksums"): sum of big-endian uint32 words, the last
+ * one zero-padded. */
+uint32_t otv_sfnt_checksum(const uint8_t *p, size_t len);
+
+/* Write an sfnt with the given tables into out (appended to an empty buffer): header with
+ * searchRange/entrySelector/rangeShift, directory sorted by tag, each table 4-byte aligned and
+ * zero-padded, checksums, and head.checkSumAdjustment = 0xB1B0AFBA - whole-file sum (computed
+ * with the field zeroed). Duplicate tags, more than 0xFFFF tables, a 'head' shorter than 12
+ * bytes or a file past 4 GiB are OTV_E_ARG / OTV_E_LIMIT. `tables` is sorted in place. */
+otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *tables,
+                          unsigned count, otv_error *err);
+
+/* ---- tuple variation stores (gvar, cvar) summed at a location (instance_glyf.c) ---- */
+/* Scratch for decoding one store; grown, never shrunk. */
+typedef struct otv_tvs_scratch {
+  uint16_t *shared_pts, *pts;
+  size_t shared_cap, pts_cap;
+  double *dx, *dy;       /* one tuple's deltas (scaled) */
+  uint8_t *has;          /* point has an explicit delta in this tuple */
+  size_t d_cap;
+} otv_tvs_scratch;
+struct otv_inst;
+/* Sum the deltas of a tuple variation store at the instancer's location into acc_x/acc_y
+ * (n entries; acc_y NULL for cvar, whose values are one-dimensional). `data` is the whole
+ * GlyphVariationData (gvar) or the cvar table; `hdr` the offset of tupleVariationCount.
+ * shared: the gvar shared tuples (axis_count F2Dot14 each; NULL for cvar). For gvar, orig_x/y are
+ * the default coordinates and ends[end_count] the contour ends of a simple glyph (IUP); points a
+ * tuple leaves out of a composite or cvar get no delta. Deltas are scaled and summed in double
+ * in the order fontTools' instancer uses, so that rounding the result matches it. */
+otv_status otv_inst_tvs_sum(struct otv_inst *in, otv_span data, size_t hdr, uint32_t tag,
+                            size_t tab_off, const uint8_t *shared, uint16_t shared_count,
+                            unsigned n, const double *orig_x, const double *orig_y,
+                            const uint16_t *ends, unsigned end_count, double *acc_x,
+                            double *acc_y);
+/* The per-axis tent scalars (spec: otvarcommonformats, "Algorithm for interpolation of
+ * instance values") of a region at the instancer's location, for the axes whose peak is not 0,
+ * in axis-tag order (as fontTools pins them) and without the scalars equal to 1: a delta is then
+ * scaled by multiplying it by each in turn, as fontTools does, so that its rounding matches.
+ * Returns the number of scalars, or -1 when the region does not apply (some scalar is 0).
+ * start/peak/end: axis_count F2Dot14 values each. */
+int otv_inst_region_scalars(const struct otv_inst *in, const int16_t *start, const int16_t *peak,
+                            const int16_t *end, double *out);
+static inline double otv_inst_scale(double d, const double *s, int k)
+{
+  for (int j = 0; j < k; j++) d *= s[j];
+  return d;
+}
+
+/* The instancer's working state (instance.c). */
+typedef struct otv_inst {
+  otv_location *loc;
+  const otv_face *face;
+  const otv_alloc *al;
+  otv_error *err;
+  unsigned flags;                 /* OTV_INSTANCE_* */
+  unsigned axis_count;
+  const otv_f2dot14 *coords;      /* final normalized coordinates of the location */
+  uint32_t axis_tags[OTV_MAX_AXES];
+  uint8_t axis_order[OTV_MAX_AXES]; /* axis indices sorted by tag (fontTools' pinning order) */
+  uint32_t glyph_count;
+  /* outputs of otv_inst_glyf */
+  uint16_t *adv_w, *adv_h;        /* glyph_count each (adv_h: only with vmtx) */
+  int16_t *lsb, *tsb;
+  int16_t (*bbox)[4];             /* xMin yMin xMax yMax per glyph */
+  uint8_t *has_outline;           /* numberOfContours != 0 */
+  uint32_t max_points, max_contours, max_comp_points, max_comp_contours, max_comp_elements;
+  uint16_t max_comp_depth;
+  otv_buf glyf, loca, hmtx, vmtx;
+  int16_t loca_format;
+  uint16_t num_h_metrics, num_v_metrics;
+  bool has_vmtx;
+  /* replaced tables (instance_tables.c, instance_layout.c) */
+  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub;
+  bool drop_gdef_store;
+  otv_tvs_scratch tvs;
+} otv_inst;
+
+/* glyf + loca (+ hmtx/vmtx from phantom points) at the location (instance_glyf.c). On success the
+ * outputs are in the inst. */
+otv_status otv_inst_glyf(otv_inst *in);
+/* head/hhea/vhea/maxp/OS2/post/cvt/name (instance_tables.c). */
+otv_status otv_inst_tables(otv_inst *in);
+/* GDEF/GPOS/GSUB (instance_layout.c). */
+otv_status otv_inst_layout(otv_inst *in);
+
+#endif
