@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# test_info.sh - the `otvar info` and `otvar normalize` command lines: --help, exit codes
+# (0 ok, 1 bad font, 2 bad usage), one-line errors on stderr, output shapes.
+# Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
+set -u
+OTVAR=${OTVAR:-build/otvar}
+FONTS=${OTV_FONTS:-tests/fonts}
+ROOT=${OTV_ROOT:-.}
+KARLA=$ROOT/fonts/Karla-VF.ttf
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+checks=0
+
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+
+# expect RC DESC -- CMD...: run, compare the exit code, keep stdout/stderr in $TMP/out, $TMP/err
+expect() {
+  local want=$1 desc=$2
+  shift 3
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, expected $want ($(head -c 300 "$TMP/err"))"; fi
+}
+one_line_err() {
+  local n
+  n=$(wc -l <"$TMP/err")
+  if [ "$n" -eq 1 ] && grep -q '^otvar: ' "$TMP/err"; then ok; else bad "$1: stderr is not one 'otvar: ...' line: $(cat "$TMP/err")"; fi
+}
+empty_err() { if [ ! -s "$TMP/err" ]; then ok; else bad "$1: unexpected stderr: $(cat "$TMP/err")"; fi; }
+has() { if grep -q -- "$2" "$TMP/out"; then ok; else bad "$1: output lacks '$2'"; fi; }
+
+# ---- help ----
+for cmd in info normalize; do
+  expect 0 "$cmd --help" -- "$OTVAR" $cmd --help
+  has "$cmd --help" "usage: otvar $cmd"
+  empty_err "$cmd --help"
+  expect 0 "$cmd -h" -- "$OTVAR" $cmd -h
+done
+
+# ---- usage errors: exit 2, one line ----
+expect 2 "info without FONT" -- "$OTVAR" info
+one_line_err "info without FONT"
+expect 2 "info unknown option" -- "$OTVAR" info --frobnicate "$KARLA"
+one_line_err "info unknown option"
+expect 2 "info two fonts" -- "$OTVAR" info "$KARLA" "$KARLA"
+one_line_err "info two fonts"
+expect 2 "info --index without value" -- "$OTVAR" info "$KARLA" --index
+one_line_err "info --index without value"
+expect 2 "info --index not a number" -- "$OTVAR" info "$KARLA" --index x
+one_line_err "info --index not a number"
+expect 2 "info --var unknown axis" -- "$OTVAR" info "$KARLA" --var wdth=100
+one_line_err "info --var unknown axis"
+expect 2 "info --var malformed" -- "$OTVAR" info "$KARLA" --var wght
+one_line_err "info --var malformed"
+expect 2 "info --named missing" -- "$OTVAR" info "$KARLA" --named NoSuchInstance
+one_line_err "info --named missing"
+expect 2 "normalize without FONT" -- "$OTVAR" normalize
+one_line_err "normalize without FONT"
+expect 2 "normalize unknown option" -- "$OTVAR" normalize --frobnicate "$KARLA"
+one_line_err "normalize unknown option"
+expect 2 "normalize unknown axis" -- "$OTVAR" normalize "$KARLA" wdth=100
+one_line_err "normalize unknown axis"
+expect 2 "normalize malformed value" -- "$OTVAR" normalize "$KARLA" wght=abc
+one_line_err "normalize malformed value"
+
+# ---- bad fonts: exit 1, one line naming the file ----
+printf 'this is not a font at all' >"$TMP/bad.ttf"
+head -c 100 "$KARLA" >"$TMP/truncated.ttf"
+for f in "$TMP/bad.ttf" "$TMP/truncated.ttf" "$TMP/missing.ttf" "$TMP"; do
+  expect 1 "info $f" -- "$OTVAR" info "$f"
+  one_line_err "info $f"
+  if grep -qF "$f" "$TMP/err"; then ok; else bad "info $f: error does not name the file"; fi
+  expect 1 "info --json $f" -- "$OTVAR" info --json "$f"
+  if [ ! -s "$TMP/out" ]; then ok; else bad "info --json $f: wrote output for a bad font"; fi
+  expect 1 "normalize $f" -- "$OTVAR" normalize "$f" wght=300
+  one_line_err "normalize $f"
+done
+expect 1 "info --index 1 of a single font" -- "$OTVAR" info "$KARLA" --index 1
+one_line_err "info --index 1"
+
+# ---- good fonts ----
+expect 0 "info Karla" -- "$OTVAR" info "$KARLA"
+empty_err "info Karla"
+has "info Karla" "flavour: glyf"
+has "info Karla" "wght \"Weight\" min 200 default 400 max 800"
+has "info Karla" "named instances (6)"
+has "info Karla" "STAT: version 1.1"
+expect 0 "info --json Karla" -- "$OTVAR" info --json "$KARLA"
+if /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["axes"][0]["tag"]=="wght" and d["otvar_info_version"]==1' "$TMP/out"; then ok; else bad "info --json Karla: not the documented JSON"; fi
+expect 0 "info --var" -- "$OTVAR" info "$KARLA" --var wght=800
+has "info --var" "location: wght=800 (16384)"
+expect 0 "info --named" -- "$OTVAR" info --json "$KARLA" --named Bold
+if /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["location"]["user"]==[700]' "$TMP/out"; then ok; else bad "info --named Bold: location"; fi
+expect 0 "info --metrics" -- "$OTVAR" info --json "$KARLA" --var wght=300 --metrics
+if /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d["metrics"], dict)' "$TMP/out"; then ok; else bad "info --json --metrics: not JSON with a metrics object"; fi
+for f in "$FONTS"/*.ttf "$FONTS"/*.otf; do
+  expect 0 "info $f" -- "$OTVAR" info "$f"
+  expect 0 "info --json $f" -- "$OTVAR" info --json "$f"
+done
+
+# ---- normalize: one line per axis, TAG USER NORMALIZED ----
+expect 0 "normalize Karla" -- "$OTVAR" normalize "$KARLA" wght=300
+empty_err "normalize Karla"
+if grep -Eq '^wght 300 -?[0-9]+$' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ]; then ok; else bad "normalize Karla: $(cat "$TMP/out")"; fi
+# Extremes and default are fixed by the spec (avar maps must keep -1, 0, +1); out-of-range clamps.
+for pair in "200 -16384" "400 0" "800 16384" "1000 16384" "-5 -16384"; do
+  set -- $pair
+  expect 0 "normalize wght=$1" -- "$OTVAR" normalize "$KARLA" "wght=$1"
+  if [ "$(cat "$TMP/out")" = "wght $1 $2" ]; then ok; else bad "normalize wght=$1: '$(cat "$TMP/out")', expected 'wght $1 $2'"; fi
+done
+# Unlisted axes default; the listed ones in font order; commas allowed.
+expect 0 "normalize 2 axes" -- "$OTVAR" normalize "$FONTS/Roboto-Variable.ABC.ttf" wdth=75,wght=900
+if [ "$(cat "$TMP/out")" = "$(printf 'wght 900 16384\nwdth 75 -16384')" ]; then ok; else bad "normalize Roboto: $(cat "$TMP/out")"; fi
+expect 0 "normalize defaults" -- "$OTVAR" normalize "$FONTS/STATInstancerTest.ttf"
+if [ "$(cat "$TMP/out")" = "$(printf 'wght 400 0\nwdth 100 0\nital 0 0')" ]; then ok; else bad "normalize defaults: $(cat "$TMP/out")"; fi
+# avar 2 (hand-computed, see tests/oracle/test_normalize.c): AVWK follows AVAR.
+expect 0 "normalize avar2" -- "$OTVAR" normalize "$FONTS/avar2checker.ttf" AVAR=50
+if [ "$(cat "$TMP/out")" = "$(printf 'AVAR 50 8192\nAVWK 0 8192')" ]; then ok; else bad "normalize avar2: $(cat "$TMP/out")"; fi
+
+echo "test_info.sh: $checks checks, $fails failed"
+[ "$fails" -eq 0 ] && [ "$checks" -gt 0 ]
