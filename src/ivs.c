@@ -65,9 +65,10 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
     v->item_count = item_count;
     v->region_index_count = region_index_count;
     if (v->word_count > region_index_count) {
+      unsigned wc = v->word_count; /* v dies with out->data */
       otv_ivs_free(al, out);
       return OTV_FAIL(err, BAD_VALUE, tag, d, "ItemVariationData: wordDeltaCount %u > "
-                      "regionIndexCount %u", v->word_count, region_index_count);
+                      "regionIndexCount %u", wc, region_index_count);
     }
     otv_span idx;
     if (!otv_span_array(tab, dr.pos, region_index_count, 2, &idx)) {
@@ -80,9 +81,10 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
     v->row_len = (uint32_t)(v->word_count * big + (region_index_count - v->word_count) * small);
     otv_span rows;
     if (!otv_span_array(tab, dr.pos + idx.len, item_count, v->row_len, &rows)) {
+      uint32_t row_len = v->row_len; /* v dies with out->data */
       otv_ivs_free(al, out);
       return OTV_FAIL(err, TRUNCATED, tag, dr.pos + idx.len,
-                      "ItemVariationData: %u rows of %u bytes", item_count, v->row_len);
+                      "ItemVariationData: %u rows of %u bytes", item_count, row_len);
     }
     v->rows = rows.p;
   }
