@@ -1,11 +1,590 @@
-/* glyf.c - placeholder until the glyf/gvar module lands (issue 3). */
+/*
+ * glyf.c - TrueType outlines at a location (spec: glyf, loca, gvar "Phantom points",
+ * hmtx/vmtx for the phantom point defaults). Decodes simple and composite glyphs into the
+ * location's scratch arrays, applies gvar deltas (gvar.c) at every level of a composite, then
+ * hands the flattened outline to a pen or to caller buffers.
+ *
+ * Flattening (one top-level call): points are appended to loc->glyf.pts. Each glyph level
+ * appends its outline points followed by its 4 phantom points; a composite loads each component
+ * (recursively) at the end of the array, keeps the component's phantoms when USE_MY_METRICS,
+ * drops them, transforms and offsets the component's points, and finally appends its own 4
+ * phantom points. A composite's own "points" (component offsets, then phantoms: what its gvar
+ * deltas move) live on a separate stack (cstk) so nesting needs no allocation per glyph.
+ */
 #include "internal.h"
-otv_status otv_glyf_parse(otv_face *f, otv_error *err) { (void)f; (void)err; return OTV_E_OK; }
-void otv_glyf_free(otv_face *f) { (void)f; }
-void otv_glyf_loc_free(otv_location *loc) { (void)loc; }
-otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen, void *ctx)
-{ (void)flags; (void)pen; (void)ctx; return otv_loc_fail(loc, OTV_E_UNSUPPORTED, OTV_T_GLYF, 0, "glyph %u", gid); }
-otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io)
-{ (void)flags; (void)io; return otv_loc_fail(loc, OTV_E_UNSUPPORTED, OTV_T_GLYF, 0, "glyph %u", gid); }
+
+#include <stdlib.h>
+
+#define T_GLYF OTV_T_GLYF
+#define T_LOCA OTV_T_LOCA
+
+/* spec: simple glyph flags */
+#define ON_CURVE_POINT 0x01u
+#define X_SHORT_VECTOR 0x02u
+#define Y_SHORT_VECTOR 0x04u
+#define REPEAT_FLAG 0x08u
+#define X_IS_SAME_OR_POSITIVE 0x10u
+#define Y_IS_SAME_OR_POSITIVE 0x20u
+#define OVERLAP_SIMPLE 0x40u
+/* spec: composite glyph flags */
+#define ARG_1_AND_2_ARE_WORDS 0x0001u
+#define ARGS_ARE_XY_VALUES 0x0002u
+#define ROUND_XY_TO_GRID 0x0004u
+#define WE_HAVE_A_SCALE 0x0008u
+#define MORE_COMPONENTS 0x0020u
+#define WE_HAVE_AN_X_AND_Y_SCALE 0x0040u
+#define WE_HAVE_A_TWO_BY_TWO 0x0080u
+#define WE_HAVE_INSTRUCTIONS 0x0100u
+#define USE_MY_METRICS 0x0200u
+#define OVERLAP_COMPOUND 0x0400u
+#define SCALED_COMPONENT_OFFSET 0x0800u
+#define UNSCALED_COMPONENT_OFFSET 0x1000u
+
+/* Components processed in one top-level call: bounds the work of a deep tree that references
+ * the same glyphs many times (depth alone allows 2^16 loads). */
+#define MAX_COMPONENT_LOADS 65536u
+
+otv_status otv_glyf_parse(otv_face *f, otv_error *err)
+{
+  otv_glyf *g = &f->glyf;
+  memset(g, 0, sizeof *g);
+  if (f->flavour != OTV_FLAVOUR_GLYF) return OTV_E_OK;
+  g->glyf = otv_face_span(f, T_GLYF);
+  otv_span loca = otv_face_span(f, T_LOCA);
+  if (!loca.p) return OTV_FAIL(err, NO_TABLE, T_LOCA, 0, "loca is required with glyf");
+  if (f->index_to_loc_format != 0 && f->index_to_loc_format != 1)
+    return OTV_FAIL(err, BAD_VALUE, OTV_T_HEAD, 50, "indexToLocFormat %d",
+                    f->index_to_loc_format);
+  g->loca_long = f->index_to_loc_format == 1;
+  if (!otv_span_array(loca, 0, (size_t)f->glyph_count + 1, g->loca_long ? 4 : 2, &g->loca))
+    return OTV_FAIL(err, TRUNCATED, T_LOCA, 0, "loca: %u entries of %u bytes",
+                    f->glyph_count + 1, g->loca_long ? 4u : 2u);
+
+  /* hhea/hmtx and vhea/vmtx, minimally: numberOf{H,V}Metrics; entries are read checked on use */
+  otv_span hhea = otv_face_span(f, OTV_T_HHEA);
+  otv_rd r = otv_rd_init(hhea, 4);
+  int16_t hasc = otv_rd_i16(&r), hdesc = otv_rd_i16(&r);
+  r.pos = 34;
+  uint16_t nhm = otv_rd_u16(&r);
+  if (hhea.p && otv_rd_ok(&r)) {
+    g->hmtx = otv_face_span(f, OTV_T_HMTX);
+    g->num_h_metrics = g->hmtx.p ? nhm : 0;
+  }
+  otv_span vhea = otv_face_span(f, OTV_T_VHEA);
+  r = otv_rd_init(vhea, 34);
+  uint16_t nvm = otv_rd_u16(&r);
+  g->vmtx = otv_face_span(f, OTV_T_VMTX);
+  if (vhea.p && g->vmtx.p && otv_rd_ok(&r) && nvm) {
+    g->has_vmtx = true;
+    g->num_v_metrics = nvm;
+  }
+  /* Without vmtx the vertical phantoms follow FreeType's convention: top origin at the
+   * ascender, advance height ascender - descender, from OS/2 typo values else hhea. */
+  otv_span os2 = otv_face_span(f, OTV_T_OS2);
+  r = otv_rd_init(os2, 68);
+  int16_t tasc = otv_rd_i16(&r), tdesc = otv_rd_i16(&r);
+  if (os2.p && otv_rd_ok(&r)) {
+    g->v_ascender = tasc;
+    g->v_descender = tdesc;
+  } else {
+    g->v_ascender = hasc;
+    g->v_descender = hdesc;
+  }
+
+  otv_status s = otv_gvar_parse(f, err);
+  if (s) return s;
+  g->present = true;
+  return OTV_E_OK;
+}
+
+void otv_glyf_free(otv_face *f) { memset(&f->glyf, 0, sizeof f->glyf); }
+
+void otv_glyf_loc_free(otv_location *loc)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  const otv_alloc *al = &loc->al;
+  otv_gvar_loc_free(loc);
+  otv_mem_free(al, c->pts, c->pts_cap * sizeof(otv_point));
+  otv_mem_free(al, c->tags, c->tags_cap);
+  otv_mem_free(al, c->ends, c->ends_cap * sizeof(uint16_t));
+  otv_mem_free(al, c->cstk, c->cstk_cap * sizeof(otv_point));
+  memset(c, 0, sizeof *c);
+}
+
+/* ---- hmtx / vmtx defaults of the phantom points ---- */
+
+static void long_metric(otv_span tab, uint16_t n_long, uint32_t gid, int *adv, int *side)
+{
+  *adv = 0;
+  *side = 0;
+  if (!tab.p || n_long == 0) return;
+  otv_rd r = otv_rd_init(tab, 4 * (size_t)(gid < n_long ? gid : n_long - 1u));
+  uint16_t a = otv_rd_u16(&r);
+  int16_t sb = otv_rd_i16(&r);
+  if (gid >= n_long) {
+    r.pos = 4 * (size_t)n_long + 2 * (size_t)(gid - n_long);
+    sb = otv_rd_i16(&r);
+  }
+  /* lenient: a short hmtx/vmtx reads as 0 (the metrics module reports it) */
+  if (!otv_rd_ok(&r)) return;
+  *adv = a;
+  *side = sb;
+}
+
+static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_max,
+                             otv_point ph[4])
+{
+  int adv, lsb, vadv, tsb;
+  long_metric(g->hmtx, g->num_h_metrics, gid, &adv, &lsb);
+  if (g->has_vmtx) {
+    long_metric(g->vmtx, g->num_v_metrics, gid, &vadv, &tsb);
+  } else {
+    vadv = abs((int)g->v_ascender - (int)g->v_descender);
+    tsb = g->v_ascender - y_max;
+  }
+  float left = (float)(x_min - lsb), top = (float)(y_max + tsb);
+  ph[0].x = left;
+  ph[0].y = 0.0f;
+  ph[1].x = left + (float)adv;
+  ph[1].y = 0.0f;
+  ph[2].x = 0.0f;
+  ph[2].y = top;
+  ph[3].x = 0.0f;
+  ph[3].y = top - (float)vadv;
+}
+
+/* ---- glyph data ---- */
+
+static otv_status glyph_data(otv_location *loc, uint32_t gid, otv_span *out)
+{
+  const otv_glyf *g = &loc->face->glyf;
+  size_t a, b;
+  /* in range: loca holds glyph_count + 1 entries (checked in otv_glyf_parse); gid checked by
+   * the caller against glyph_count */
+  if (g->loca_long) {
+    a = otv_peek_u32(g->loca.p + 4 * (size_t)gid);
+    b = otv_peek_u32(g->loca.p + 4 * (size_t)gid + 4);
+  } else {
+    a = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid);
+    b = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid + 2);
+  }
+  size_t at = (size_t)gid * (g->loca_long ? 4 : 2);
+  if (b < a)
+    return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_LOCA, at,
+                        "glyph %u: offsets decrease (0x%zx, 0x%zx)", gid, a, b);
+  if (!otv_span_sub(g->glyf, a, b - a, out))
+    return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_LOCA, at,
+                        "glyph %u: data 0x%zx..0x%zx past the glyf end (0x%zx)", gid, a, b,
+                        g->glyf.len);
+  return OTV_E_OK;
+}
+
+static bool reserve_pts(otv_location *loc, size_t need)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  return !otv_mem_reserve(&loc->al, (void **)&c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
+         !otv_mem_reserve(&loc->al, (void **)&c->tags, &c->tags_cap, need, 1);
+}
+
+static inline void round_points(otv_point *p, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++) {
+    p[i].x = otv_round(p[i].x);
+    p[i].y = otv_round(p[i].y);
+  }
+}
+
+static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags);
+
+static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int contours,
+                              unsigned flags)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  const otv_glyf *g = &loc->face->glyf;
+  size_t glyph_at = (size_t)(d.p - g->glyf.p);
+  unsigned base = c->n_pts, ebase = c->n_ends;
+  otv_rd r = otv_rd_init(d, 0);
+  int x_min = 0, y_max = 0;
+  unsigned np = 0, nc = (unsigned)contours;
+  const uint8_t *endp = NULL;
+  if (d.len) {
+    otv_rd_skip(&r, 2);
+    x_min = otv_rd_i16(&r);
+    otv_rd_skip(&r, 2);
+    otv_rd_skip(&r, 2);
+    y_max = otv_rd_i16(&r);
+    endp = otv_rd_take(&r, 2 * (size_t)nc);
+    unsigned ilen = otv_rd_u16(&r);
+    otv_rd_skip(&r, ilen);
+    if (!otv_rd_ok(&r))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, glyph_at + r.bad_at,
+                          "glyph %u: header of %u contours", gid, nc);
+    if (nc) np = (unsigned)otv_peek_u16(endp + 2 * (nc - 1)) + 1u;
+  }
+  if ((size_t)base + np > OTV_MAX_POINTS)
+    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points",
+                        gid, OTV_MAX_POINTS);
+  if (!reserve_pts(loc, (size_t)base + np + 4) ||
+      otv_mem_reserve(&loc->al, (void **)&c->ends, &c->ends_cap, (size_t)ebase + nc + 1,
+                      sizeof(uint16_t)))
+    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+  otv_point *pts = c->pts + base;
+  uint8_t *tags = c->tags + base;
+  uint16_t *ends = c->ends + ebase;
+  /* contour ends, strictly increasing (spec) */
+  for (unsigned i = 0; i < nc; i++) {
+    unsigned e = otv_peek_u16(endp + 2 * i); /* in range: taken above */
+    if (i > 0 && e <= ends[i - 1])
+      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + 10 + 2 * i,
+                          "glyph %u: endPtsOfContours[%u] = %u not increasing", gid, i, e);
+    ends[i] = (uint16_t)e;
+  }
+  if (np) {
+    /* flags, with repeats; then the byte sizes of the x and y arrays */
+    size_t xlen = 0, ylen = 0;
+    unsigned i = 0;
+    while (i < np) {
+      const uint8_t *q = otv_rd_take(&r, 1);
+      if (!q) break;
+      unsigned fl = *q, rep = 1;
+      if (fl & REPEAT_FLAG) {
+        const uint8_t *q2 = otv_rd_take(&r, 1);
+        if (!q2) break;
+        rep += *q2;
+        if (rep > np - i) rep = np - i; /* spec: repeats past the last point are ignored */
+      }
+      size_t xs = fl & X_SHORT_VECTOR ? 1 : fl & X_IS_SAME_OR_POSITIVE ? 0 : 2;
+      size_t ys = fl & Y_SHORT_VECTOR ? 1 : fl & Y_IS_SAME_OR_POSITIVE ? 0 : 2;
+      xlen += xs * rep;
+      ylen += ys * rep;
+      for (unsigned k = 0; k < rep; k++) tags[i++] = (uint8_t)fl;
+    }
+    const uint8_t *xs, *ys;
+    if (!otv_rd_ok(&r) || !(xs = otv_rd_take(&r, xlen)) || !(ys = otv_rd_take(&r, ylen)))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, glyph_at + r.bad_at,
+                          "glyph %u: flags and coordinates of %u points", gid, np);
+    if (tags[0] & OVERLAP_SIMPLE) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
+    /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes */
+    int x = 0, y = 0;
+    for (i = 0; i < np; i++) {
+      unsigned fl = tags[i];
+      if (fl & X_SHORT_VECTOR) {
+        int v = *xs++;
+        x += fl & X_IS_SAME_OR_POSITIVE ? v : -v;
+      } else if (!(fl & X_IS_SAME_OR_POSITIVE)) {
+        x += otv_peek_i16(xs);
+        xs += 2;
+      }
+      pts[i].x = (float)x;
+    }
+    for (i = 0; i < np; i++) {
+      unsigned fl = tags[i];
+      if (fl & Y_SHORT_VECTOR) {
+        int v = *ys++;
+        y += fl & Y_IS_SAME_OR_POSITIVE ? v : -v;
+      } else if (!(fl & Y_IS_SAME_OR_POSITIVE)) {
+        y += otv_peek_i16(ys);
+        ys += 2;
+      }
+      pts[i].y = (float)y;
+      tags[i] = (uint8_t)(fl & ON_CURVE_POINT);
+    }
+  }
+  default_phantoms(g, gid, x_min, y_max, pts + np);
+  memset(tags + np, 0, 4);
+  otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc);
+  if (s) return s;
+  if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(pts, np + 4);
+  for (unsigned i = 0; i < nc; i++) ends[i] = (uint16_t)(ends[i] + base);
+  c->n_pts = base + np + 4;
+  c->n_ends = ebase + nc;
+  return OTV_E_OK;
+}
+
+/* One component record, decoded. */
+typedef struct comp {
+  unsigned flags;
+  uint32_t gid;
+  int arg1, arg2;
+  float m[4]; /* xx, yx (scale01), xy (scale10), yy */
+  bool has_matrix;
+} comp;
+
+static bool read_comp(otv_rd *r, comp *o)
+{
+  o->flags = otv_rd_u16(r);
+  o->gid = otv_rd_u16(r);
+  if (o->flags & ARG_1_AND_2_ARE_WORDS) {
+    if (o->flags & ARGS_ARE_XY_VALUES) {
+      o->arg1 = otv_rd_i16(r);
+      o->arg2 = otv_rd_i16(r);
+    } else {
+      o->arg1 = otv_rd_u16(r);
+      o->arg2 = otv_rd_u16(r);
+    }
+  } else if (o->flags & ARGS_ARE_XY_VALUES) {
+    o->arg1 = (int8_t)otv_rd_u8(r);
+    o->arg2 = (int8_t)otv_rd_u8(r);
+  } else {
+    o->arg1 = otv_rd_u8(r);
+    o->arg2 = otv_rd_u8(r);
+  }
+  o->has_matrix = true;
+  o->m[1] = o->m[2] = 0.0f;
+  if (o->flags & WE_HAVE_A_SCALE) {
+    o->m[0] = o->m[3] = (float)otv_rd_i16(r) / 16384.0f;
+  } else if (o->flags & WE_HAVE_AN_X_AND_Y_SCALE) {
+    o->m[0] = (float)otv_rd_i16(r) / 16384.0f;
+    o->m[3] = (float)otv_rd_i16(r) / 16384.0f;
+  } else if (o->flags & WE_HAVE_A_TWO_BY_TWO) {
+    o->m[0] = (float)otv_rd_i16(r) / 16384.0f;
+    o->m[1] = (float)otv_rd_i16(r) / 16384.0f;
+    o->m[2] = (float)otv_rd_i16(r) / 16384.0f;
+    o->m[3] = (float)otv_rd_i16(r) / 16384.0f;
+  } else {
+    o->m[0] = o->m[3] = 1.0f;
+    o->has_matrix = false;
+  }
+  return otv_rd_ok(r);
+}
+
+static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, unsigned depth,
+                                 unsigned flags)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  const otv_face *f = loc->face;
+  size_t glyph_at = (size_t)(d.p - f->glyf.glyf.p);
+  otv_rd r = otv_rd_init(d, 2);
+  int x_min = otv_rd_i16(&r);
+  otv_rd_skip(&r, 4);
+  int y_max = otv_rd_i16(&r);
+  /* first pass: count and validate the component records */
+  size_t recs = r.pos;
+  unsigned k = 0;
+  comp cp;
+  do {
+    size_t at = r.pos;
+    if (!read_comp(&r, &cp))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, glyph_at + r.bad_at,
+                          "glyph %u: component %u", gid, k);
+    if (cp.gid >= f->glyph_count)
+      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + at + 2,
+                          "glyph %u: component glyph %u of %u", gid, cp.gid, f->glyph_count);
+    if (cp.flags & OVERLAP_COMPOUND) c->glyph_flags |= OTV_GLYPH_OVERLAP_COMPOUND;
+    k++;
+  } while (cp.flags & MORE_COMPONENTS);
+
+  /* own points: component offsets then phantoms, varied by this glyph's gvar data */
+  unsigned own = c->cstk_top;
+  if (otv_mem_reserve(&loc->al, (void **)&c->cstk, &c->cstk_cap, (size_t)own + k + 4,
+                      sizeof(otv_point)))
+    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
+  c->cstk_top = own + k + 4;
+  r.pos = recs;
+  for (unsigned i = 0; i < k; i++) {
+    read_comp(&r, &cp); /* validated in the first pass */
+    bool xy = (cp.flags & ARGS_ARE_XY_VALUES) != 0;
+    c->cstk[own + i].x = xy ? (float)cp.arg1 : 0.0f;
+    c->cstk[own + i].y = xy ? (float)cp.arg2 : 0.0f;
+  }
+  default_phantoms(&f->glyf, gid, x_min, y_max, c->cstk + own + k);
+  otv_status s = otv_gvar_apply(loc, gid, c->cstk + own, k + 4, NULL, 0);
+  if (s) return s;
+  if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(c->cstk + own, k + 4);
+
+  /* second pass: load, transform and place each component */
+  unsigned first = c->n_pts; /* this composite's first flattened point */
+  r.pos = recs;
+  for (unsigned i = 0; i < k; i++) {
+    read_comp(&r, &cp);
+    if (++c->budget > MAX_COMPONENT_LOADS)
+      return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at,
+                          "glyph %u: more than %u component loads", gid, MAX_COMPONENT_LOADS);
+    for (unsigned a = 0; a <= depth; a++)
+      if (c->gid_stack[a] == cp.gid)
+        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at,
+                            "glyph %u: component %u refers back to glyph %u", gid, i, cp.gid);
+    c->gid_stack[depth + 1] = cp.gid;
+    unsigned m = c->n_pts;
+    s = load(loc, cp.gid, depth + 1, flags);
+    if (s) return s;
+    unsigned n = c->n_pts - m - 4; /* the component's outline points */
+    otv_point *p = c->pts + m;
+    if (cp.flags & USE_MY_METRICS) memcpy(c->cstk + own + k, p + n, 4 * sizeof *p);
+    if (cp.has_matrix)
+      for (unsigned j = 0; j < n; j++) {
+        float x = p[j].x, y = p[j].y;
+        p[j].x = cp.m[0] * x + cp.m[2] * y;
+        p[j].y = cp.m[1] * x + cp.m[3] * y;
+      }
+    float dx, dy;
+    if (cp.flags & ARGS_ARE_XY_VALUES) {
+      dx = c->cstk[own + i].x;
+      dy = c->cstk[own + i].y;
+      /* SCALED_COMPONENT_OFFSET (and not UNSCALED): the offset goes through the matrix too */
+      if (cp.has_matrix && (cp.flags & (SCALED_COMPONENT_OFFSET | UNSCALED_COMPONENT_OFFSET)) ==
+                               SCALED_COMPONENT_OFFSET) {
+        float x = dx, y = dy;
+        dx = cp.m[0] * x + cp.m[2] * y;
+        dy = cp.m[1] * x + cp.m[3] * y;
+      }
+      /* ROUND_XY_TO_GRID rounds to the pixel grid when hinting; in font units without hinting
+       * (as FreeType's NO_SCALE|NO_HINTING and HarfBuzz draw) the offset is kept as is. */
+    } else {
+      /* point matching: parent point arg1 (flattened so far) meets component point arg2 */
+      unsigned p1 = (unsigned)cp.arg1, p2 = (unsigned)cp.arg2;
+      if (p1 >= m - first || p2 >= n)
+        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at,
+                            "glyph %u: component %u matches points %u and %u of %u and %u", gid,
+                            i, p1, p2, m - first, n);
+      dx = c->pts[first + p1].x - p[p2].x;
+      dy = c->pts[first + p1].y - p[p2].y;
+    }
+    if (dx != 0.0f || dy != 0.0f)
+      for (unsigned j = 0; j < n; j++) {
+        p[j].x += dx;
+        p[j].y += dy;
+      }
+    c->n_pts = m + n; /* drop the component's phantoms */
+  }
+  if (!reserve_pts(loc, (size_t)c->n_pts + 4))
+    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+  memcpy(c->pts + c->n_pts, c->cstk + own + k, 4 * sizeof(otv_point));
+  memset(c->tags + c->n_pts, 0, 4);
+  c->n_pts += 4;
+  c->cstk_top = own;
+  return OTV_E_OK;
+}
+
+static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags)
+{
+  if (depth > OTV_MAX_COMPONENT_DEPTH)
+    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: components nested deeper than %u",
+                        gid, OTV_MAX_COMPONENT_DEPTH);
+  otv_span d;
+  otv_status s = glyph_data(loc, gid, &d);
+  if (s) return s;
+  int contours = 0;
+  if (d.len) {
+    if (d.len < 10)
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, (size_t)(d.p - loc->face->glyf.glyf.p),
+                          "glyph %u: %zu bytes, header needs 10", gid, d.len);
+    contours = otv_peek_i16(d.p); /* in range: d.len >= 10 */
+  }
+  if (contours < 0) {
+    if (depth == 0) loc->glyf.glyph_flags |= OTV_GLYPH_COMPOSITE;
+    return load_composite(loc, gid, d, depth, flags);
+  }
+  return load_simple(loc, gid, d, contours, flags);
+}
+
+/* Flatten glyph gid into loc->glyf.pts (outline points then 4 phantoms). */
+static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  if (!loc->face->glyf.present)
+    return otv_loc_fail(loc, OTV_E_NO_TABLE, T_GLYF, 0, "no glyf table");
+  c->n_pts = c->n_ends = c->cstk_top = c->budget = 0;
+  c->glyph_flags = 0;
+  c->gid_stack[0] = gid;
+  otv_status s = load(loc, gid, 0, flags);
+  if (s) return s;
+  if (OTV_NEVER(c->n_pts < 4)) return OTV_E_ARG;
+  return OTV_E_OK;
+}
+
+/* ---- output ---- */
+
+static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
+{
+  const otv_point *pts = c->pts;
+  const uint8_t *tags = c->tags;
+  unsigned first = 0;
+  for (unsigned ci = 0; ci < c->n_ends; ci++) {
+    unsigned last = c->ends[ci];
+    if (last < first) continue; /* defensive: ends are increasing */
+    otv_point start = pts[first], cur;
+    unsigned i = first, limit = last;
+    if (!(tags[first] & ON_CURVE_POINT)) {
+      if (tags[last] & ON_CURVE_POINT) {
+        start = pts[last];
+        limit = last - 1;
+      } else {
+        start.x = (pts[first].x + pts[last].x) * 0.5f;
+        start.y = (pts[first].y + pts[last].y) * 0.5f;
+      }
+    } else {
+      i = first + 1;
+    }
+    if (pen->move_to) pen->move_to(ctx, start.x, start.y);
+    cur = start;
+    bool have_ctrl = false;
+    otv_point ctrl = {0, 0};
+    /* limit = last - 1 only when last > first: no underflow */
+    for (; i <= limit; i++) {
+      otv_point p = pts[i];
+      if (tags[i] & ON_CURVE_POINT) {
+        if (have_ctrl) {
+          if (pen->quad_to) pen->quad_to(ctx, ctrl.x, ctrl.y, p.x, p.y);
+          have_ctrl = false;
+        } else if (pen->line_to) {
+          pen->line_to(ctx, p.x, p.y);
+        }
+      } else {
+        if (have_ctrl) {
+          otv_point mid = {(ctrl.x + p.x) * 0.5f, (ctrl.y + p.y) * 0.5f};
+          if (pen->quad_to) pen->quad_to(ctx, ctrl.x, ctrl.y, mid.x, mid.y);
+        }
+        ctrl = p;
+        have_ctrl = true;
+      }
+      cur = p;
+    }
+    if (have_ctrl) {
+      if (pen->quad_to) pen->quad_to(ctx, ctrl.x, ctrl.y, start.x, start.y);
+    } else if ((cur.x != start.x || cur.y != start.y) && pen->line_to) {
+      pen->line_to(ctx, start.x, start.y);
+    }
+    if (pen->close_path) pen->close_path(ctx);
+    first = last + 1;
+  }
+}
+
+otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
+                            void *ctx)
+{
+  otv_status s = load_top(loc, gid, flags);
+  if (s) return s;
+  emit(&loc->glyf, pen, ctx);
+  return OTV_E_OK;
+}
+
+otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
+                           otv_glyph_points *io)
+{
+  otv_status s = load_top(loc, gid, flags);
+  if (s) return s;
+  const otv_glyf_loc *c = &loc->glyf;
+  unsigned n = c->n_pts - 4;
+  io->point_count = n;
+  io->contour_count = c->n_ends;
+  io->glyph_flags = c->glyph_flags;
+  if (io->point_cap < c->n_pts || !io->points || io->contour_cap < c->n_ends ||
+      (c->n_ends && !io->contour_ends))
+    return OTV_E_SMALL_BUFFER;
+  memcpy(io->points, c->pts, c->n_pts * sizeof(otv_point));
+  if (io->point_flags) memcpy(io->point_flags, c->tags, c->n_pts);
+  if (c->n_ends) memcpy(io->contour_ends, c->ends, c->n_ends * sizeof(uint16_t));
+  return OTV_E_OK;
+}
+
 otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4])
-{ (void)ph; return otv_loc_fail(loc, OTV_E_UNSUPPORTED, OTV_T_GLYF, 0, "glyph %u", gid); }
+{
+  if (gid >= loc->face->glyph_count)
+    return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
+                        loc->face->glyph_count);
+  otv_status s = load_top(loc, gid, 0);
+  if (s) return s;
+  memcpy(ph, loc->glyf.pts + loc->glyf.n_pts - 4, 4 * sizeof(otv_point));
+  return OTV_E_OK;
+}

@@ -1,15 +1,75 @@
 /*
  * glyf.h - TrueType outlines: glyf/loca and gvar (tuple variations, IUP, phantom points,
- * composites). Implemented in glyf.c and gvar.c.
+ * composites). Implemented in glyf.c (glyf/loca decoding, composites, pen output, phantom
+ * defaults from hmtx/vmtx) and gvar.c (gvar parsing, tuple scalars, packed points/deltas, IUP).
+ *
+ * Output conventions:
+ *   - Pen: one move_to per contour; implied on-curve midpoints explicit; a contour that starts
+ *     off-curve starts at its last point when that is on-curve, else at the midpoint of last and
+ *     first (FreeType's FT_Outline_Decompose order); line_to back to the start when the last
+ *     point drawn differs from it (HarfBuzz's draw semantics), then close_path.
+ *   - Points: the flattened outline points, then the 4 phantom points.
  */
 #ifndef OTV_GLYF_H
 #define OTV_GLYF_H
+
+/* gvar, parsed at open (header, offsets array and shared tuples checked). */
+typedef struct otv_gvar {
+  bool present;
+  bool long_offsets;
+  uint16_t axis_count;          /* == fvar axis count (checked) */
+  uint16_t shared_tuple_count;
+  uint32_t glyph_count;         /* glyphCount (may be < maxp.numGlyphs: the rest have no data) */
+  otv_span tab;                 /* the whole table */
+  const uint8_t *shared_tuples; /* shared_tuple_count x axis_count F2Dot14 (checked at parse) */
+  const uint8_t *offsets;       /* glyph_count + 1 offsets (checked at parse) */
+  size_t data_off;              /* glyphVariationDataArrayOffset */
+} otv_gvar;
+
 typedef struct otv_glyf {
   bool present;
+  bool loca_long;               /* head.indexToLocFormat == 1 */
+  otv_span glyf;
+  otv_span loca;                /* (glyph_count + 1) entries (checked at parse) */
+  otv_gvar gvar;
+  /* hmtx/hhea and vmtx/vhea, read minimally for the phantom point defaults */
+  otv_span hmtx, vmtx;
+  uint16_t num_h_metrics, num_v_metrics;
+  bool has_vmtx;
+  int16_t v_ascender, v_descender; /* OS/2 typo (else hhea) ascender/descender: vertical default */
 } otv_glyf;
+
+/* Per-location cache and scratch. Grown with otv_mem_reserve, never shrunk; freed with the
+ * location. */
 typedef struct otv_glyf_loc {
-  int unused;
+  /* shared tuple scalars (non-intermediate use), valid while serial == loc->serial */
+  float *shared_scalars;
+  size_t shared_cap;
+  uint32_t serial;
+  /* the flattened glyph being built */
+  otv_point *pts;
+  uint8_t *tags;
+  size_t pts_cap, tags_cap;
+  uint16_t *ends;
+  size_t ends_cap;
+  /* composite own points (component offsets + phantoms), a stack across nesting levels */
+  otv_point *cstk;
+  size_t cstk_cap;
+  /* gvar scratch: accumulated deltas, one tuple's deltas, touched marks, point numbers */
+  otv_point *acc;
+  otv_point *td;
+  uint8_t *touched;
+  size_t acc_cap, td_cap, touched_cap;
+  uint16_t *pn_shared, *pn_priv;
+  size_t pn_shared_cap, pn_priv_cap;
+  otv_point *dl; /* one sparse tuple's deltas in point-number order */
+  size_t dl_cap;
+  /* state of one top-level call */
+  unsigned n_pts, n_ends, cstk_top, budget;
+  uint32_t glyph_flags;
+  uint32_t gid_stack[OTV_MAX_COMPONENT_DEPTH + 1];
 } otv_glyf_loc;
+
 otv_status otv_glyf_parse(otv_face *f, otv_error *err);
 void otv_glyf_free(otv_face *f);
 void otv_glyf_loc_free(otv_location *loc);
@@ -20,4 +80,17 @@ otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
 /* The 4 phantom points of a glyph at the location (left origin, advance, top origin, bottom),
  * for metrics when HVAR/VVAR are absent. */
 otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4]);
+
+/* ---- gvar.c ---- */
+otv_status otv_gvar_parse(otv_face *f, otv_error *err);
+/* Add the gvar deltas of glyph gid at the location to pts[0..n) (n includes the 4 phantom
+ * points, which are last). For a simple glyph, ends[0..end_count) are its contour ends (indices
+ * into pts) and untouched points get inferred deltas (IUP); a composite passes end_count 0
+ * (its points are component offsets: untouched ones get no delta). Uses only the gvar scratch
+ * of loc->glyf (pts must not point into it). */
+otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
+                          const uint16_t *ends, unsigned end_count);
+/* Free the gvar part of the location scratch. */
+void otv_gvar_loc_free(otv_location *loc);
+
 #endif
