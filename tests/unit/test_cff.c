@@ -1,0 +1,956 @@
+/*
+ * test_cff.c - CFF2 and CFF (v1) tables and the Type 2 charstring interpreter on hand-built
+ * fonts. Expected points are computed by hand from the Type 2 / CFF2 charstring specs (each
+ * fixture's comment shows the arithmetic). Also: blend with three regions and two
+ * ItemVariationData (vsindex switches, Private DICT vsindex), subroutines and bias, hint-mask
+ * byte counting, hostile charstrings (errors naming the table and an offset inside it),
+ * truncation and bad-offset sweeps, and the allocation-failure loop.
+ */
+#include "harness.h"
+
+/* ---- byte buffers ---- */
+typedef struct buf {
+  uint8_t d[16384];
+  size_t n;
+} buf;
+static void b8(buf *b, unsigned v) { b->d[b->n++] = (uint8_t)v; }
+static void b16(buf *b, unsigned v) { b8(b, v >> 8); b8(b, v & 0xFF); }
+static void b32(buf *b, uint32_t v) { b16(b, v >> 16); b16(b, v & 0xFFFF); }
+static void bmem(buf *b, const void *p, size_t n) { memcpy(b->d + b->n, p, n); b->n += n; }
+static void put32(buf *b, size_t at, uint32_t v)
+{
+  b->d[at] = (uint8_t)(v >> 24), b->d[at + 1] = (uint8_t)(v >> 16);
+  b->d[at + 2] = (uint8_t)(v >> 8), b->d[at + 3] = (uint8_t)v;
+}
+
+/* A charstring/bytes list element. */
+typedef struct blob {
+  const uint8_t *p;
+  size_t n;
+} blob;
+#define BLOB(...) {(const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__})}
+
+/* INDEX (cff2: u32 count) with offSize 2. */
+static void b_index(buf *b, const blob *items, size_t count, bool cff2)
+{
+  if (cff2)
+    b32(b, (uint32_t)count);
+  else
+    b16(b, (unsigned)count);
+  if (!count) return;
+  b8(b, 2);
+  unsigned off = 1;
+  b16(b, off);
+  for (size_t i = 0; i < count; i++) {
+    off += (unsigned)items[i].n;
+    b16(b, off);
+  }
+  for (size_t i = 0; i < count; i++) bmem(b, items[i].p, items[i].n);
+}
+
+/* DICT integer operand, always 5 bytes (29 + i32) so offsets can be patched. Returns the offset
+ * of the i32. */
+static size_t d_int(buf *b, int32_t v)
+{
+  b8(b, 29);
+  size_t at = b->n;
+  b32(b, (uint32_t)v);
+  return at;
+}
+
+/* ---- sfnt wrapper: tables sorted by tag ---- */
+typedef struct table {
+  const char *tag;
+  const uint8_t *p;
+  size_t n;
+} table;
+
+static size_t make_sfnt(uint8_t *out, size_t cap, const table *t, unsigned count)
+{
+  buf *b = calloc(1, sizeof *b);
+  b32(b, 0x4F54544Fu); /* 'OTTO' */
+  b16(b, count);
+  b16(b, 0), b16(b, 0), b16(b, 0);
+  size_t off = 12 + 16 * (size_t)count;
+  for (unsigned i = 0; i < count; i++) {
+    bmem(b, t[i].tag, 4);
+    b32(b, 0);
+    b32(b, (uint32_t)off);
+    b32(b, (uint32_t)t[i].n);
+    off += (t[i].n + 3) & ~(size_t)3;
+  }
+  for (unsigned i = 0; i < count; i++) {
+    bmem(b, t[i].p, t[i].n);
+    while (b->n & 3) b8(b, 0);
+  }
+  size_t n = b->n;
+  if (n > cap) abort();
+  memcpy(out, b->d, n);
+  free(b);
+  return n;
+}
+
+static uint8_t head_tab[54], maxp_tab[6];
+static void common_tables(unsigned glyphs)
+{
+  memset(head_tab, 0, sizeof head_tab);
+  head_tab[0] = 0, head_tab[1] = 1;                         /* version 1.0 */
+  head_tab[12] = 0x5F, head_tab[13] = 0x0F, head_tab[14] = 0x3C, head_tab[15] = 0xF5; /* magic */
+  head_tab[18] = 1000 >> 8, head_tab[19] = 1000 & 0xFF;     /* unitsPerEm */
+  maxp_tab[0] = 0, maxp_tab[1] = 0, maxp_tab[2] = 0x50, maxp_tab[3] = 0; /* version 0.5 */
+  maxp_tab[4] = (uint8_t)(glyphs >> 8), maxp_tab[5] = (uint8_t)glyphs;
+}
+
+/* fvar with two axes 'aaaa' and 'bbbb', each -1..0..1 (so user value = normalized value). */
+static size_t make_fvar(uint8_t *out)
+{
+  buf b = {{0}, 0};
+  b16(&b, 1), b16(&b, 0), b16(&b, 16), b16(&b, 2), b16(&b, 2), b16(&b, 20), b16(&b, 0), b16(&b, 12);
+  const char *tags[2] = {"aaaa", "bbbb"};
+  for (int i = 0; i < 2; i++) {
+    bmem(&b, tags[i], 4);
+    b32(&b, 0xFFFF0000u), b32(&b, 0), b32(&b, 0x00010000u);
+    b16(&b, 0), b16(&b, 256);
+  }
+  memcpy(out, b.d, b.n);
+  return b.n;
+}
+
+/* ---- the CFF2 fixture ---- */
+
+/* ItemVariationStore, 2 axes, 3 regions, 2 ItemVariationData:
+ *   R0: axis a tent (0, 1, 1), axis b (0,0,0)  -> scalar = a for a in (0, 1]
+ *   R1: axis b tent (0, 1, 1)                  -> scalar = b
+ *   R2: axis a tent (0, 0.5, 1)                -> 2a for a <= 0.5, 2 - 2a above
+ *   data 0: regions [R0, R1]; data 1: regions [R2, R0, R1]. */
+static void b_ivs(buf *b)
+{
+  size_t start = b->n;
+  b16(b, 1);        /* format */
+  b32(b, 0);        /* regionListOffset (patched) */
+  b16(b, 2);        /* itemVariationDataCount */
+  size_t d0 = b->n;
+  b32(b, 0), b32(b, 0);
+  put32(b, start + 2, (uint32_t)(b->n - start));
+  b16(b, 2), b16(b, 3); /* axisCount, regionCount */
+  static const int16_t regs[3][2][3] = {
+      {{0, 16384, 16384}, {0, 0, 0}},
+      {{0, 0, 0}, {0, 16384, 16384}},
+      {{0, 8192, 16384}, {0, 0, 0}},
+  };
+  for (int r = 0; r < 3; r++)
+    for (int a = 0; a < 2; a++)
+      for (int k = 0; k < 3; k++) b16(b, (uint16_t)regs[r][a][k]);
+  put32(b, d0, (uint32_t)(b->n - start));
+  b16(b, 0), b16(b, 0), b16(b, 2), b16(b, 0), b16(b, 1);
+  put32(b, d0 + 4, (uint32_t)(b->n - start));
+  b16(b, 0), b16(b, 0), b16(b, 3), b16(b, 2), b16(b, 0), b16(b, 1);
+}
+
+typedef struct cff2_fix {
+  const blob *glyphs;
+  size_t glyph_count;
+  const blob *gsubrs;
+  size_t gsubr_count;
+  const blob *lsubrs;
+  size_t lsubr_count;
+  int priv_vsindex; /* -1: none */
+  bool no_vstore;
+} cff2_fix;
+
+/* Offsets of the patchable fields (table offsets of their i32) for the bad-offset sweep. */
+static size_t fld_charstrings, fld_fdarray, fld_vstore, fld_priv_size, fld_priv_off, fld_subrs;
+
+static size_t make_cff2(const cff2_fix *fx, uint8_t *out)
+{
+  buf *b = calloc(1, sizeof *b);
+  b8(b, 2), b8(b, 0), b8(b, 5), b16(b, 0); /* header; topDictLength patched */
+  size_t top = b->n;
+  fld_charstrings = d_int(b, 0), b8(b, 17);
+  fld_fdarray = d_int(b, 0), b8(b, 12), b8(b, 36);
+  if (!fx->no_vstore) fld_vstore = d_int(b, 0), b8(b, 24);
+  size_t top_len = b->n - top;
+  b->d[3] = (uint8_t)(top_len >> 8), b->d[4] = (uint8_t)top_len;
+  b_index(b, fx->gsubrs, fx->gsubr_count, true);
+  if (!fx->no_vstore) {
+    put32(b, fld_vstore, (uint32_t)b->n);
+    size_t len_at = b->n;
+    b16(b, 0);
+    b_ivs(b);
+    size_t l = b->n - len_at - 2;
+    b->d[len_at] = (uint8_t)(l >> 8), b->d[len_at + 1] = (uint8_t)l;
+  }
+  put32(b, fld_charstrings, (uint32_t)b->n);
+  b_index(b, fx->glyphs, fx->glyph_count, true);
+  put32(b, fld_fdarray, (uint32_t)b->n);
+  /* FDArray: one Font DICT with Private (size, offset) */
+  buf fd = {{0}, 0};
+  size_t fd_size = d_int(&fd, 0), fd_off = d_int(&fd, 0);
+  b8(&fd, 18);
+  blob fdb = {fd.d, fd.n};
+  size_t fda = b->n;
+  b_index(b, &fdb, 1, true);
+  size_t fd_data = fda + 4 + 1 + 4; /* count, offSize, 2 offsets */
+  fld_priv_size = fd_data + fd_size;
+  fld_priv_off = fd_data + fd_off;
+  size_t priv = b->n;
+  fld_subrs = d_int(b, 0) , b8(b, 19);
+  if (fx->priv_vsindex >= 0) b8(b, (unsigned)(fx->priv_vsindex + 139)), b8(b, 22);
+  size_t priv_len = b->n - priv;
+  put32(b, fld_priv_size, (uint32_t)priv_len);
+  put32(b, fld_priv_off, (uint32_t)priv);
+  put32(b, fld_subrs, (uint32_t)(b->n - priv));
+  b_index(b, fx->lsubrs, fx->lsubr_count, true);
+  size_t n = b->n;
+  memcpy(out, b->d, n);
+  free(b);
+  return n;
+}
+
+static uint8_t font_buf[32768];
+static size_t font_len;
+
+static void build_cff2_font(const uint8_t *cff2, size_t cff2_len, unsigned glyphs)
+{
+  static uint8_t fvar[128];
+  size_t fvar_len = make_fvar(fvar);
+  common_tables(glyphs);
+  table t[4] = {{"CFF2", cff2, cff2_len},
+                {"fvar", fvar, fvar_len},
+                {"head", head_tab, sizeof head_tab},
+                {"maxp", maxp_tab, sizeof maxp_tab}};
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 4);
+}
+
+/* ---- collecting outlines ---- */
+typedef struct pts {
+  otv_point p[256];
+  uint8_t f[256];
+  uint16_t ends[32];
+  otv_glyph_points io;
+} pts;
+
+static otv_status get_points(otv_location *loc, uint32_t gid, pts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->io.points = o->p;
+  o->io.point_flags = o->f;
+  o->io.contour_ends = o->ends;
+  o->io.point_cap = 256;
+  o->io.contour_cap = 32;
+  return otv_glyph_points_get(loc, gid, 0, &o->io);
+}
+
+/* expected: triples x, y, flag ('o' on-curve, 'c' cubic control) */
+typedef struct ept {
+  float x, y;
+  char k;
+} ept;
+
+static void check_points(const pts *o, const ept *want, unsigned n, const unsigned *ends,
+                         unsigned ncont, int line)
+{
+  h_checks++;
+  bool ok = o->io.point_count == n && o->io.contour_count == ncont;
+  for (unsigned i = 0; ok && i < n; i++) {
+    uint8_t fl = want[i].k == 'o' ? OTV_POINT_ON_CURVE : OTV_POINT_CUBIC;
+    if (fabsf(o->p[i].x - want[i].x) > 1e-3f || fabsf(o->p[i].y - want[i].y) > 1e-3f ||
+        o->f[i] != fl)
+      ok = false;
+  }
+  for (unsigned i = 0; ok && i < ncont; i++)
+    if (o->ends[i] != ends[i]) ok = false;
+  if (!ok) {
+    h_failures++;
+    fprintf(stderr, "line %d: points differ: got %u points %u contours:", line,
+            o->io.point_count, o->io.contour_count);
+    for (unsigned i = 0; i < o->io.point_count && i < 256; i++)
+      fprintf(stderr, " (%g,%g,%c)", o->p[i].x, o->p[i].y, o->f[i] & 1 ? 'o' : 'c');
+    fprintf(stderr, " ends:");
+    for (unsigned i = 0; i < o->io.contour_count && i < 32; i++) fprintf(stderr, " %u", o->ends[i]);
+    fprintf(stderr, "\n");
+  }
+}
+#define CHECK_POINTS(o, want, ends) \
+  check_points((o), (want), sizeof(want) / sizeof((want)[0]), (ends), sizeof(ends) / sizeof((ends)[0]), __LINE__)
+
+/* Pen recording into a string, for the pen-form checks. */
+typedef struct rec {
+  char s[4096];
+  size_t n;
+} rec;
+static void r_app(rec *r, const char *fmt, double a, double b)
+{
+  if (r->n + 64 > sizeof r->s) return; /* long outlines (sweeps) are cut */
+  r->n += (size_t)snprintf(r->s + r->n, sizeof r->s - r->n, fmt, a, b);
+}
+static void r_move(void *c, float x, float y) { r_app(c, "M%g,%g ", x, y); }
+static void r_line(void *c, float x, float y) { r_app(c, "L%g,%g ", x, y); }
+static void r_cubic(void *c, float a, float b, float cc, float d, float e, float f)
+{
+  r_app(c, "C%g,%g ", a, b);
+  r_app(c, "%g,%g ", cc, d);
+  r_app(c, "%g,%g ", e, f);
+}
+static void r_close(void *c)
+{
+  r_app(c, "Z ", 0, 0);
+}
+static const otv_pen r_pen = {r_move, r_line, NULL, r_cubic, r_close};
+
+/* ---- charstring byte helpers: small ints are 1 byte (v + 139), -107..107 ---- */
+#define N(v) (uint8_t)((v) + 139)
+/* operators */
+enum {
+  HSTEM = 1, VSTEM = 3, VMOVETO = 4, RLINETO = 5, HLINETO = 6, VLINETO = 7, RRCURVETO = 8,
+  CALLSUBR = 10, RETURN = 11, ENDCHAR = 14, VSINDEX = 15, BLEND = 16, HSTEMHM = 18,
+  HINTMASK = 19, CNTRMASK = 20, RMOVETO = 21, HMOVETO = 22, VSTEMHM = 23, RCURVELINE = 24,
+  RLINECURVE = 25, VVCURVETO = 26, HHCURVETO = 27, CALLGSUBR = 29, VHCURVETO = 30,
+  HVCURVETO = 31, ESC = 12
+};
+
+/* glyph 0: lines. Start (10,20); rlineto +30,+40 -> (40,60); hlineto 5 6 7 -> (45,60) (45,66)
+ * (52,66); vlineto 1 2 -> (52,67) (54,67). Open contour: closed by the end of the charstring. */
+static const blob g_lines = BLOB(N(10), N(20), RMOVETO, N(30), N(40), RLINETO, N(5), N(6), N(7),
+                                 HLINETO, N(1), N(2), VLINETO);
+static const ept e_lines[] = {{10, 20, 'o'}, {40, 60, 'o'}, {45, 60, 'o'}, {45, 66, 'o'},
+                              {52, 66, 'o'}, {52, 67, 'o'}, {54, 67, 'o'}};
+static const unsigned c_lines[] = {6};
+
+/* glyph 1: curves, from (0,0):
+ *   rrcurveto 1 2 3 4 5 6        c(1,2) c(4,6) (9,12)
+ *   hvcurveto 10 20 30 40        c(19,12) c(39,42) (39,82)
+ *   vhcurveto 1 2 3 4 5          c(39,83) c(41,86) (45,91)   (5th operand: final dy... dx)
+ *   hhcurveto 2 3 4 5 6 (dy1=2)  c(48,93) c(52,98) (58,98)
+ *   vvcurveto 7 8 9 10 11 (dx1)  c(65,106) c(74,116) (74,127)
+ *   rcurveline 1 1 2 2 3 3 4 4   c(75,128) c(77,130) (80,133) line (84,137)
+ *   rlinecurve 1 0 0 1 2 2 3 3 4 4  lines (85,137) (85,138) c(87,140) c(90,143) (94,147) */
+static const blob g_curves = BLOB(
+    N(0), N(0), RMOVETO, N(1), N(2), N(3), N(4), N(5), N(6), RRCURVETO, N(10), N(20), N(30),
+    N(40), HVCURVETO, N(1), N(2), N(3), N(4), N(5), VHCURVETO, N(2), N(3), N(4), N(5), N(6),
+    HHCURVETO, N(7), N(8), N(9), N(10), N(11), VVCURVETO, N(1), N(1), N(2), N(2), N(3), N(3),
+    N(4), N(4), RCURVELINE, N(1), N(0), N(0), N(1), N(2), N(2), N(3), N(3), N(4), N(4),
+    RLINECURVE);
+static const ept e_curves[] = {
+    {0, 0, 'o'},    {1, 2, 'c'},     {4, 6, 'c'},     {9, 12, 'o'},   {19, 12, 'c'},
+    {39, 42, 'c'},  {39, 82, 'o'},   {39, 83, 'c'},   {41, 86, 'c'},  {45, 91, 'o'},
+    {48, 93, 'c'},  {52, 98, 'c'},   {58, 98, 'o'},   {65, 106, 'c'}, {74, 116, 'c'},
+    {74, 127, 'o'}, {75, 128, 'c'},  {77, 130, 'c'},  {80, 133, 'o'}, {84, 137, 'o'},
+    {85, 137, 'o'}, {85, 138, 'o'},  {87, 140, 'c'},  {90, 143, 'c'}, {94, 147, 'o'}};
+static const unsigned c_curves[] = {24};
+
+/* glyph 2: flex family, from (0,0):
+ *   flex 10 0 10 5 10 5 10 -5 10 -5 10 0 fd=50:  c(10,0) c(20,5) (30,10) c(40,5) c(50,0) (60,0)
+ *   hflex 10 10 5 10 10 10 10:   c(70,0) c(80,5) (90,5) c(100,5) c(110,0) (120,0)
+ *   hflex1 10 2 10 3 10 10 10 -3 10:  c(130,2) c(140,5) (150,5) c(160,5) c(170,2) (180,0)
+ *   flex1 10 1 (x5) 10: |dx|=50 > |dy|=5 -> last (240,0):
+ *         c(190,1) c(200,2) (210,3) c(220,4) c(230,5) (240,0)
+ *   flex1 1 10 (x5) 7: |dx|=5 < |dy|=50 -> last (x0, y5+7) = (240,57):
+ *         c(241,10) c(242,20) (243,30) c(244,40) c(245,50) (240,57) */
+static const blob g_flex = BLOB(
+    N(0), N(0), RMOVETO,
+    N(10), N(0), N(10), N(5), N(10), N(5), N(10), N(-5), N(10), N(-5), N(10), N(0), N(50), ESC, 35,
+    N(10), N(10), N(5), N(10), N(10), N(10), N(10), ESC, 34,
+    N(10), N(2), N(10), N(3), N(10), N(10), N(10), N(-3), N(10), ESC, 36,
+    N(10), N(1), N(10), N(1), N(10), N(1), N(10), N(1), N(10), N(1), N(10), ESC, 37,
+    N(1), N(10), N(1), N(10), N(1), N(10), N(1), N(10), N(1), N(10), N(7), ESC, 37);
+static const ept e_flex[] = {
+    {0, 0, 'o'},     {10, 0, 'c'},    {20, 5, 'c'},   {30, 10, 'o'},  {40, 5, 'c'},
+    {50, 0, 'c'},    {60, 0, 'o'},    {70, 0, 'c'},   {80, 5, 'c'},   {90, 5, 'o'},
+    {100, 5, 'c'},   {110, 0, 'c'},   {120, 0, 'o'},  {130, 2, 'c'},  {140, 5, 'c'},
+    {150, 5, 'o'},   {160, 5, 'c'},   {170, 2, 'c'},  {180, 0, 'o'},  {190, 1, 'c'},
+    {200, 2, 'c'},   {210, 3, 'o'},   {220, 4, 'c'},  {230, 5, 'c'},  {240, 0, 'o'},
+    {241, 10, 'c'},  {242, 20, 'c'},  {243, 30, 'o'}, {244, 40, 'c'}, {245, 50, 'c'},
+    {240, 57, 'o'}};
+static const unsigned c_flex[] = {30};
+
+/* glyph 3: hints. hstemhm with 8 operands (4 stems), vstemhm with 6 (3 stems), then hintmask
+ * with 4 operands (2 implicit vstems): 9 stems -> 2 mask bytes. The mask bytes 0x05 0x15 would
+ * be rlineto/rmoveto if miscounted. Then cntrmask (no operands, still 2 bytes), two contours with
+ * a moveto between (closing the first), and 28-form and 255-form (16.16) operands:
+ *   rmoveto (28: 300, 255: 0.5)  -> (300, 0.5); rlineto 10 0 -> (310, 0.5); the charstring's
+ *   lineto back to the start (rlineto -10 0) makes the last point equal the first: dropped.
+ *   hmoveto 100 -> (400, 0.5): new contour; vlineto 20 -> (400, 20.5). */
+static const blob g_hints = BLOB(
+    N(1), N(2), N(3), N(4), N(5), N(6), N(7), N(8), HSTEMHM, N(1), N(2), N(3), N(4), N(5), N(6),
+    VSTEMHM, N(1), N(2), N(3), N(4), HINTMASK, 0x05, 0x15, CNTRMASK, 0xFF, 0x80, 28, 0x01, 0x2C,
+    255, 0x00, 0x00, 0x80, 0x00, RMOVETO, N(10), N(0), RLINETO, N(-10), N(0), RLINETO, HINTMASK,
+    0x00, 0x15, N(100), HMOVETO, N(20), VLINETO);
+static const ept e_hints[] = {{300, 0.5f, 'o'}, {310, 0.5f, 'o'}, {400, 0.5f, 'o'},
+                              {400, 20.5f, 'o'}};
+static const unsigned c_hints[] = {1, 3};
+
+/* glyph 4: subroutines. Local subr 0 = "10 10 rlineto"; global subr 0 = "20 0 rlineto" then calls
+ * local subr 0 (-107 + bias 107 = 0). 0 0 rmoveto; callgsubr -107 -> (20,0) then (30,10);
+ * callsubr -107 -> (40,20). Operands before a call stay on the stack: "5" callsubr(-106 -> local
+ * 1 = "5 rlineto" needs 2 operands: 5 pushed before the call + 5 in the subr -> (45,25). */
+static const blob g_subrs = BLOB(N(0), N(0), RMOVETO, N(-107), CALLGSUBR, N(-107), CALLSUBR,
+                                 N(5), N(-106), CALLSUBR);
+static const blob lsubrs[] = {BLOB(N(10), N(10), RLINETO), BLOB(N(5), RLINETO)};
+static const ept e_subrs[] = {{0, 0, 'o'}, {20, 0, 'o'}, {30, 10, 'o'}, {40, 20, 'o'},
+                              {45, 25, 'o'}};
+static const unsigned c_subrs[] = {4};
+
+/* glyph 5: blend with the Private DICT vsindex (0: regions R0, R1; k = 2):
+ *   100 200 | 10 20 | 40 -8 | 2 blend rmoveto
+ *     x = 100 + 10 s0 + 20 s1, y = 200 + 40 s0 - 8 s1
+ *   then 50 | 6 4 | 1 blend hlineto: dx = 50 + 6 s0 + 4 s1 */
+static const blob g_blend0 = BLOB(N(100), 28, 0, 200, N(10), N(20), N(40), N(-8), N(2), BLEND,
+                                  RMOVETO, N(50), N(6), N(4), N(1), BLEND, HLINETO);
+/* glyph 6: vsindex 1 (regions R2, R0, R1; k = 3):
+ *   1 vsindex; 50 | 6 4 -2 | 1 blend hmoveto: x = 50 + 6 s2 + 4 s0 - 2 s1
+ *   0 | 0 0 0 | 10 | 1 2 3 | 2 blend rlineto: dx = 0, dy = 10 + s2 + 2 s0 + 3 s1 */
+static const blob g_blend1 = BLOB(N(1), VSINDEX, N(50), N(6), N(4), N(-2), N(1), BLEND, HMOVETO,
+                                  N(0), N(10), N(0), N(0), N(0), N(1), N(2), N(3), N(2), BLEND,
+                                  RLINETO);
+
+/* hostile glyphs (7..) */
+static const blob g_underflow = BLOB(N(0), N(0), RMOVETO, N(5), RLINETO);
+static const blob g_recurse = BLOB(N(0), N(0), RMOVETO, N(-106), CALLGSUBR); /* gsubr 1 calls itself */
+static const blob g_fanout = BLOB(N(-105), CALLGSUBR);                        /* gsubr 2 -> 3 -> 4 */
+static const blob g_trunc = BLOB(N(0), N(0), RMOVETO, 28, 0x01);
+static const blob g_endchar = BLOB(N(0), N(0), RMOVETO, ENDCHAR);
+static const blob g_badblend = BLOB(N(1), N(2), N(3), BLEND);  /* 3 values need 9 operands */
+static const blob g_badvsindex = BLOB(N(2), VSINDEX);          /* only data 0 and 1 */
+static const blob g_badsubr = BLOB(N(50), CALLSUBR);           /* local subr 157 */
+static const blob g_reserved = BLOB(N(0), N(0), 2);            /* operator 2 is reserved */
+static const blob g_hintmask_trunc = BLOB(N(1), N(2), HSTEM, HINTMASK); /* mask byte missing */
+static const blob g_nomove = BLOB(N(3), N(4), RLINETO);        /* no moveto: starts at (0,0) */
+static uint8_t g_overflow_bytes[520];
+static uint8_t gsubr_fan[3][600];
+static const blob gs_0 = BLOB(N(20), N(0), RLINETO, N(-107), CALLSUBR);
+static const blob gs_1 = BLOB(N(-106), CALLGSUBR);
+static const blob g_trivial = BLOB(N(0), N(0), RMOVETO);
+static bool with_fanout = true; /* the fan-out glyph costs the whole budget: not in the sweeps */
+
+static blob glyphs[20];
+static blob gsubrs[5];
+static size_t nglyphs, ngsubrs;
+
+static void setup_glyphs(void)
+{
+  nglyphs = 0;
+  glyphs[nglyphs++] = g_lines;    /* 0 */
+  glyphs[nglyphs++] = g_curves;   /* 1 */
+  glyphs[nglyphs++] = g_flex;     /* 2 */
+  glyphs[nglyphs++] = g_hints;    /* 3 */
+  glyphs[nglyphs++] = g_subrs;    /* 4 */
+  glyphs[nglyphs++] = g_blend0;   /* 5 */
+  glyphs[nglyphs++] = g_blend1;   /* 6 */
+  glyphs[nglyphs++] = g_underflow;/* 7 */
+  glyphs[nglyphs++] = g_recurse;  /* 8 */
+  glyphs[nglyphs++] = with_fanout ? g_fanout : g_trivial; /* 9 */
+  glyphs[nglyphs++] = g_trunc;    /* 10 */
+  glyphs[nglyphs++] = g_endchar;  /* 11 */
+  glyphs[nglyphs++] = g_badblend; /* 12 */
+  glyphs[nglyphs++] = g_badvsindex; /* 13 */
+  glyphs[nglyphs++] = g_badsubr;  /* 14 */
+  glyphs[nglyphs++] = g_reserved; /* 15 */
+  for (int i = 0; i < 514; i++) g_overflow_bytes[i] = N(1); /* 514 operands > 513 */
+  glyphs[nglyphs++] = (blob){g_overflow_bytes, 514};        /* 16 */
+  glyphs[nglyphs++] = g_hintmask_trunc; /* 17 */
+  glyphs[nglyphs++] = g_nomove;   /* 18 */
+  ngsubrs = 0;
+  gsubrs[ngsubrs++] = gs_0; /* 0 */
+  gsubrs[ngsubrs++] = gs_1; /* 1: calls itself */
+  /* 2 calls 3 (300 times), 3 calls 4 (300 times), 4 has 200 hstems: 18M operators, which the
+   * per-glyph budget stops (depth stays at 3). */
+  for (int i = 0; i < 300; i++) {
+    gsubr_fan[0][2 * i] = N(-104), gsubr_fan[0][2 * i + 1] = CALLGSUBR;
+    gsubr_fan[1][2 * i] = N(-103), gsubr_fan[1][2 * i + 1] = CALLGSUBR;
+  }
+  for (int i = 0; i < 200; i++)
+    gsubr_fan[2][3 * i] = N(1), gsubr_fan[2][3 * i + 1] = N(2), gsubr_fan[2][3 * i + 2] = HSTEM;
+  gsubrs[ngsubrs++] = (blob){gsubr_fan[0], 600};
+  gsubrs[ngsubrs++] = (blob){gsubr_fan[1], 600};
+  gsubrs[ngsubrs++] = (blob){gsubr_fan[2], 600};
+}
+
+static uint8_t cff2_tab[16384];
+static size_t cff2_len;
+
+static void build_default_cff2(void)
+{
+  setup_glyphs();
+  cff2_fix fx = {glyphs, nglyphs, gsubrs, ngsubrs, lsubrs, 2, 0, false};
+  cff2_len = make_cff2(&fx, cff2_tab);
+  build_cff2_font(cff2_tab, cff2_len, (unsigned)nglyphs);
+}
+
+static void expect_error(otv_location *loc, uint32_t gid, otv_status code, uint32_t tag,
+                         size_t tab_len, int line)
+{
+  /* last_error keeps the first error since the last setter: set the same coordinates again */
+  otv_f2dot14 c[8] = {0};
+  unsigned na = otv_location_normalized(loc, c, 8);
+  otv_location_set_normalized(loc, c, na < 8 ? na : 8);
+  pts o;
+  otv_status s = get_points(loc, gid, &o);
+  const otv_error *e = otv_location_last_error(loc);
+  h_checks++;
+  if (s != code || e->table != tag || e->offset >= tab_len) {
+    h_failures++;
+    char b[200];
+    otv_error_format(e, b, sizeof b);
+    fprintf(stderr, "line %d: glyph %u: status %d (want %d): %s\n", line, gid, s, code, b);
+  }
+  /* the pen form gives the same error */
+  rec r = {{0}, 0};
+  CHECK_EQ(otv_glyph_outline(loc, gid, 0, &r_pen, &r), code);
+}
+
+static void test_cff2_fixture(void)
+{
+  build_default_cff2();
+  otv_face *f = NULL;
+  otv_error err = {0};
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+  if (!f) {
+    char b[200];
+    otv_error_format(&err, b, sizeof b);
+    fprintf(stderr, "open: %s\n", b);
+    return;
+  }
+  otv_face_info info;
+  otv_face_get_info(f, &info);
+  CHECK_EQ(info.flavour, OTV_FLAVOUR_CFF2);
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  pts o;
+  CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
+  CHECK_POINTS(&o, e_lines, c_lines);
+  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+  CHECK_POINTS(&o, e_curves, c_curves);
+  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+  CHECK_POINTS(&o, e_flex, c_flex);
+  CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
+  CHECK_POINTS(&o, e_hints, c_hints);
+  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
+  CHECK_POINTS(&o, e_subrs, c_subrs);
+
+  /* pen form of glyph 0 (explicit closing line) and glyph 3 (no closing line: last == first) */
+  rec r = {{0}, 0};
+  CHECK_EQ(otv_glyph_outline(loc, 0, 0, &r_pen, &r), OTV_E_OK);
+  CHECK_STR(r.s, "M10,20 L40,60 L45,60 L45,66 L52,66 L52,67 L54,67 L10,20 Z ");
+  r.n = 0;
+  CHECK_EQ(otv_glyph_outline(loc, 3, 0, &r_pen, &r), OTV_E_OK);
+  CHECK_STR(r.s, "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
+  r.n = 0;
+  CHECK_EQ(otv_glyph_outline(loc, 3, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
+  CHECK_STR(r.s, "M300,1 L310,1 L300,1 Z M400,1 L400,21 L400,1 Z ");
+  r.n = 0;
+  CHECK_EQ(otv_glyph_outline(loc, 18, 0, &r_pen, &r), OTV_E_OK);
+  CHECK_STR(r.s, "M0,0 L3,4 L0,0 Z ");
+
+  /* blend at the default: deltas dropped */
+  {
+    static const ept want5[] = {{100, 200, 'o'}, {150, 200, 'o'}};
+    static const ept want6[] = {{50, 0, 'o'}, {50, 10, 'o'}};
+    static const unsigned ends[] = {1};
+    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want5, ends);
+    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want6, ends);
+  }
+  /* a = 0.75, b = 0.25: s0 = 0.75, s1 = 0.25, s2 = 2 - 1.5 = 0.5
+   * glyph 5: x = 100 + 7.5 + 5 = 112.5, y = 200 + 30 - 2 = 228; dx = 50 + 4.5 + 1 = 55.5
+   * glyph 6: x = 50 + 3 + 3 - 0.5 = 55.5; dy = 10 + 0.5 + 1.5 + 0.75 = 12.75 */
+  {
+    otv_f2dot14 c[2] = {12288, 4096};
+    CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
+    static const ept want5[] = {{112.5f, 228, 'o'}, {168, 228, 'o'}};
+    static const ept want6[] = {{55.5f, 0, 'o'}, {55.5f, 12.75f, 'o'}};
+    static const unsigned ends[] = {1};
+    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want5, ends);
+    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want6, ends);
+    /* non-blend glyphs do not move */
+    CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+    CHECK_POINTS(&o, e_flex, c_flex);
+  }
+  /* a = 0.25, b = 1: s0 = 0.25, s1 = 1, s2 = 0.5
+   * glyph 5: x = 100 + 2.5 + 20 = 122.5, y = 200 + 10 - 8 = 202; dx = 50 + 1.5 + 4 = 55.5
+   * glyph 6: x = 50 + 3 + 1 - 2 = 52; dy = 10 + 0.5 + 0.5 + 3 = 14 */
+  {
+    otv_f2dot14 c[2] = {4096, 16384};
+    CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
+    static const ept want5[] = {{122.5f, 202, 'o'}, {178, 202, 'o'}};
+    static const ept want6[] = {{52, 0, 'o'}, {52, 14, 'o'}};
+    static const unsigned ends[] = {1};
+    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want5, ends);
+    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want6, ends);
+  }
+  /* a = -0.5, b = -1: every region is 0 (peaks are positive) -> the defaults */
+  {
+    otv_f2dot14 c[2] = {-8192, -16384};
+    CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
+    static const ept want5[] = {{100, 200, 'o'}, {150, 200, 'o'}};
+    static const unsigned ends[] = {1};
+    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
+    CHECK_POINTS(&o, want5, ends);
+  }
+
+  /* too-small buffers: SMALL_BUFFER with the needed sizes */
+  {
+    otv_point p[3];
+    uint16_t e1[1];
+    otv_glyph_points io = {p, NULL, e1, 3, 1, 0, 0, 0};
+    CHECK_EQ(otv_glyph_points_get(loc, 0, 0, &io), OTV_E_SMALL_BUFFER);
+    CHECK_EQ(io.point_count, 7);
+    CHECK_EQ(io.contour_count, 1);
+    otv_glyph_points q = {NULL, NULL, NULL, 0, 0, 0, 0, 0};
+    CHECK_EQ(otv_glyph_points_get(loc, 1, 0, &q), OTV_E_SMALL_BUFFER);
+    CHECK_EQ(q.point_count, 25);
+  }
+
+  /* hostile charstrings: errors naming CFF2 and an offset inside it */
+  uint32_t T = OTV_TAG('C', 'F', 'F', '2');
+  expect_error(loc, 7, OTV_E_BAD_VALUE, T, cff2_len, __LINE__);
+  expect_error(loc, 8, OTV_E_LIMIT, T, cff2_len, __LINE__);
+  expect_error(loc, 9, OTV_E_LIMIT, T, cff2_len, __LINE__);
+  expect_error(loc, 10, OTV_E_TRUNCATED, T, cff2_len, __LINE__);
+  expect_error(loc, 11, OTV_E_BAD_VALUE, T, cff2_len, __LINE__);
+  expect_error(loc, 12, OTV_E_BAD_VALUE, T, cff2_len, __LINE__);
+  expect_error(loc, 13, OTV_E_BAD_VALUE, T, cff2_len, __LINE__);
+  expect_error(loc, 14, OTV_E_BAD_VALUE, T, cff2_len, __LINE__);
+  expect_error(loc, 15, OTV_E_BAD_VALUE, T, cff2_len, __LINE__);
+  expect_error(loc, 16, OTV_E_LIMIT, T, cff2_len, __LINE__);
+  expect_error(loc, 17, OTV_E_TRUNCATED, T, cff2_len, __LINE__);
+
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
+/* Private DICT vsindex 1: glyph 5's blend then uses k = 3 regions (R2, R0, R1), so its
+ * 2-value blend needs 2 * 4 + 1 = 9 operands but has 7: an error; glyph 6 sets vsindex 1 itself
+ * and is unchanged. A glyph written for vsindex 1 without the operator works. */
+static void test_private_vsindex(void)
+{
+  setup_glyphs();
+  /* 50 | 6 4 -2 | 1 blend hmoveto 0 10 rlineto with the Private DICT's vsindex 1:
+   * a = 0.75, b = 0.25 -> x = 50 + 3 + 3 - 0.5 = 55.5 */
+  blob gl[3] = {g_blend0, g_blend1,
+                BLOB(N(50), N(6), N(4), N(-2), N(1), BLEND, HMOVETO, N(0), N(10), RLINETO)};
+  cff2_fix fx = {gl, 3, gsubrs, ngsubrs, lsubrs, 2, 1, false};
+  cff2_len = make_cff2(&fx, cff2_tab);
+  build_cff2_font(cff2_tab, cff2_len, 3);
+  otv_face *f = NULL;
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  otv_f2dot14 c[2] = {12288, 4096};
+  CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
+  pts o;
+  expect_error(loc, 0, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
+  static const ept want6[] = {{55.5f, 0, 'o'}, {55.5f, 12.75f, 'o'}};
+  static const ept want2[] = {{55.5f, 0, 'o'}, {55.5f, 10, 'o'}};
+  static const unsigned ends[] = {1};
+  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+  CHECK_POINTS(&o, want6, ends);
+  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+  CHECK_POINTS(&o, want2, ends);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
+/* Open, then draw every glyph at a location: must not crash; errors must name CFF2. */
+static void open_and_draw(const uint8_t *font, size_t len, const otv_options *opt,
+                          otv_status *open_status, otv_error *err)
+{
+  otv_face *f = NULL;
+  *open_status = otv_face_open_memory(font, len, 0, opt, &f, err);
+  if (*open_status) return;
+  otv_location *loc = NULL;
+  if (otv_location_create(f, &loc, NULL) == OTV_E_OK) {
+    otv_f2dot14 c[2] = {12288, 4096};
+    otv_location_set_normalized(loc, c, 2);
+    otv_face_info info;
+    otv_face_get_info(f, &info);
+    for (uint32_t g = 0; g < info.glyph_count; g++) {
+      rec r = {{0}, 0};
+      otv_glyph_outline(loc, g, 0, &r_pen, &r);
+      pts o;
+      get_points(loc, g, &o);
+    }
+    otv_location_destroy(loc);
+  }
+  otv_face_close(f);
+}
+
+static void test_sweeps(void)
+{
+  with_fanout = false;
+  build_default_cff2();
+  with_fanout = true;
+  uint32_t T = OTV_TAG('C', 'F', 'F', '2');
+  /* truncation sweep: every prefix of the CFF2 table fails to open, naming CFF2 */
+  static uint8_t tab[16384];
+  memcpy(tab, cff2_tab, cff2_len);
+  size_t full = cff2_len;
+  long fails = 0;
+  for (size_t n = 0; n < full; n++) {
+    build_cff2_font(tab, n, (unsigned)nglyphs);
+    otv_error e = {0};
+    otv_status s;
+    open_and_draw(font_buf, font_len, NULL, &s, &e);
+    if (s == OTV_E_OK || e.table != T) {
+      if (fails++ < 5) fprintf(stderr, "truncated to %zu: status %d table %08x\n", n, s, e.table);
+    }
+  }
+  CHECK_EQ(fails, 0);
+  /* bad-offset sweep over every offset field */
+  size_t fields[6] = {fld_charstrings, fld_fdarray, fld_vstore, fld_priv_size, fld_priv_off,
+                      fld_subrs};
+  uint32_t vals[] = {0, 1, (uint32_t)full - 1, (uint32_t)full, (uint32_t)full + 1, 0xFFFF,
+                     0x7FFFFFFF, 0xFFFFFFFF, 0x80000000u};
+  for (int fi = 0; fi < 6; fi++) {
+    for (size_t vi = 0; vi < sizeof vals / sizeof vals[0]; vi++) {
+      memcpy(tab, cff2_tab, full);
+      buf b;
+      memcpy(b.d, tab, full);
+      b.n = full;
+      put32(&b, fields[fi], vals[vi]);
+      build_cff2_font(b.d, full, (unsigned)nglyphs);
+      otv_error e = {0};
+      otv_status s;
+      open_and_draw(font_buf, font_len, NULL, &s, &e);
+      h_checks++;
+      if (s != OTV_E_OK && e.table != T) {
+        h_failures++;
+        fprintf(stderr, "field %d = %u: status %d names table %08x\n", fi, vals[vi], s, e.table);
+      }
+    }
+  }
+  /* random byte corruption of the whole table (fixed seed): no crash, errors name CFF2 */
+  uint32_t seed = 0xC0FFEEu;
+  for (int it = 0; it < 3000; it++) {
+    memcpy(tab, cff2_tab, full);
+    for (int k = 0; k < 3; k++) {
+      seed = seed * 1103515245u + 12345u;
+      size_t at = (seed >> 8) % full;
+      seed = seed * 1103515245u + 12345u;
+      tab[at] = (uint8_t)(seed >> 16);
+    }
+    build_cff2_font(tab, full, (unsigned)nglyphs);
+    otv_error e = {0};
+    otv_status s;
+    open_and_draw(font_buf, font_len, NULL, &s, &e);
+    if (s != OTV_E_OK) CHECK_EQ(e.table, T);
+  }
+}
+
+static void test_alloc_failures(void)
+{
+  build_default_cff2();
+  for (long n = 1; n < 200; n++) {
+    h_alloc a = {0, n, 0, 0};
+    otv_options opt = {h_realloc, &a, 0};
+    otv_face *f = NULL;
+    otv_status s = otv_face_open_memory(font_buf, font_len, 0, &opt, &f, NULL);
+    bool done = false;
+    if (s == OTV_E_OK) {
+      otv_location *loc = NULL;
+      s = otv_location_create(f, &loc, NULL);
+      if (s == OTV_E_OK) {
+        otv_f2dot14 c[2] = {12288, 4096};
+        s = otv_location_set_normalized(loc, c, 2);
+        pts o;
+        if (s == OTV_E_OK) s = get_points(loc, 5, &o);
+        if (s == OTV_E_OK) {
+          static const ept want5[] = {{112.5f, 228, 'o'}, {168, 228, 'o'}};
+          static const unsigned ends[] = {1};
+          CHECK_POINTS(&o, want5, ends);
+          done = true;
+        }
+        otv_location_destroy(loc);
+      }
+      otv_face_close(f);
+    }
+    CHECK(s == OTV_E_OK || s == OTV_E_NOMEM);
+    CHECK_EQ(a.live_blocks, 0);
+    if (done) break;
+  }
+}
+
+/* ---- CFF (v1) fixture: name-keyed, charset format 0, widths, endchar, return, seac ---- */
+
+/* glyph 1 "A" (SID 34): width 500 then 10 20 rmoveto 100 0 rlineto 0 100 rlineto endchar
+ *   -> (10,20) (110,20) (110,120)
+ * glyph 2 "B" (SID 35): width 400 with hstem (3 operands: odd -> width), 5 5 rmoveto 10 hlineto
+ *   -> (5,5) (15,5)
+ * glyph 3 "C" (SID 36): seac 250 300 65('A') 66('B') endchar
+ *   -> A's points, then B's moved by (250,300): (255,305) (265,305)
+ * glyph 4 "D" (SID 37): 0 0 rmoveto -107 callsubr (local 0: 0 100 rlineto return)
+ *   100 0 rlineto endchar -> (0,0) (0,100) (100,100); then an unreachable 5 5 rlineto
+ * glyph 5 "E": hmoveto with width: 300 7 hmoveto 3 vlineto endchar -> (7,0) (7,3)
+ * glyph 6: vsindex is not a CFF operator -> error */
+static const blob c1_glyphs[] = {
+    BLOB(ENDCHAR),
+    BLOB(28, 0x01, 0xF4, N(10), N(20), RMOVETO, N(100), N(0), RLINETO, N(0), N(100), RLINETO,
+         ENDCHAR),
+    BLOB(28, 0x01, 0x90, N(0), N(50), HSTEM, N(5), N(5), RMOVETO, N(10), HLINETO, ENDCHAR),
+    BLOB(28, 0x00, 0xFA, 28, 0x01, 0x2C, N(65), N(66), ENDCHAR),
+    BLOB(N(0), N(0), RMOVETO, N(-107), CALLSUBR, N(100), N(0), RLINETO, ENDCHAR, N(5), N(5),
+         RLINETO),
+    BLOB(28, 0x01, 0x2C, N(7), HMOVETO, N(3), VLINETO, ENDCHAR),
+    BLOB(N(0), VSINDEX),
+};
+static const blob c1_subrs[] = {BLOB(N(0), N(100), RLINETO, RETURN)};
+
+static size_t make_cff1(uint8_t *out)
+{
+  buf *b = calloc(1, sizeof *b);
+  b8(b, 1), b8(b, 0), b8(b, 4), b8(b, 4); /* header */
+  blob name = {(const uint8_t *)"Test", 4};
+  b_index(b, &name, 1, false);
+  buf top = {{0}, 0};
+  size_t t_charset = d_int(&top, 0);
+  b8(&top, 15);
+  size_t t_cs = d_int(&top, 0);
+  b8(&top, 17);
+  size_t t_psize = d_int(&top, 0), t_poff = d_int(&top, 0);
+  b8(&top, 18);
+  blob topb = {top.d, top.n};
+  size_t top_index = b->n;
+  b_index(b, &topb, 1, false);
+  size_t top_data = top_index + 2 + 1 + 4;
+  b_index(b, NULL, 0, false); /* String INDEX */
+  b_index(b, NULL, 0, false); /* Global Subr INDEX */
+  put32(b, top_data + t_charset, (uint32_t)b->n);
+  b8(b, 0); /* charset format 0: SIDs of glyphs 1.. */
+  for (unsigned sid = 34; sid < 34 + 6; sid++) b16(b, sid);
+  put32(b, top_data + t_cs, (uint32_t)b->n);
+  b_index(b, c1_glyphs, sizeof c1_glyphs / sizeof c1_glyphs[0], false);
+  size_t priv = b->n;
+  size_t p_subrs = d_int(b, 0);
+  b8(b, 19);
+  put32(b, top_data + t_psize, (uint32_t)(b->n - priv));
+  put32(b, top_data + t_poff, (uint32_t)priv);
+  put32(b, p_subrs, (uint32_t)(b->n - priv));
+  b_index(b, c1_subrs, 1, false);
+  size_t n = b->n;
+  memcpy(out, b->d, n);
+  free(b);
+  return n;
+}
+
+static void test_cff1_fixture(void)
+{
+  static uint8_t cff[4096];
+  size_t cff_len = make_cff1(cff);
+  unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
+  common_tables(ng);
+  table t[3] = {{"CFF ", cff, cff_len},
+                {"head", head_tab, sizeof head_tab},
+                {"maxp", maxp_tab, sizeof maxp_tab}};
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  otv_face *f = NULL;
+  otv_error err = {0};
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+  if (!f) {
+    char b[200];
+    otv_error_format(&err, b, sizeof b);
+    fprintf(stderr, "open CFF: %s\n", b);
+    return;
+  }
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  pts o;
+  CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
+  CHECK_EQ(o.io.point_count, 0);
+  CHECK_EQ(o.io.contour_count, 0);
+  static const ept wA[] = {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}};
+  static const unsigned eA[] = {2};
+  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wA, eA);
+  static const ept wB[] = {{5, 5, 'o'}, {15, 5, 'o'}};
+  static const unsigned eB[] = {1};
+  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wB, eB);
+  static const ept wC[] = {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}, {255, 305, 'o'},
+                           {265, 305, 'o'}};
+  static const unsigned eC[] = {2, 4};
+  CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wC, eC);
+  static const ept wD[] = {{0, 0, 'o'}, {0, 100, 'o'}, {100, 100, 'o'}};
+  static const unsigned eD[] = {2};
+  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wD, eD);
+  static const ept wE[] = {{7, 0, 'o'}, {7, 3, 'o'}};
+  CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wE, eB);
+  expect_error(loc, 6, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', ' '), cff_len, __LINE__);
+  rec r = {{0}, 0};
+  CHECK_EQ(otv_glyph_outline(loc, 3, 0, &r_pen, &r), OTV_E_OK);
+  CHECK_STR(r.s, "M10,20 L110,20 L110,120 L10,20 Z M255,305 L265,305 L255,305 Z ");
+  otv_location_destroy(loc);
+  otv_face_close(f);
+
+  /* truncation sweep of the CFF table */
+  long bad = 0;
+  for (size_t n = 0; n < cff_len; n++) {
+    t[0].n = n;
+    font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+    otv_error e = {0};
+    otv_status s;
+    open_and_draw(font_buf, font_len, NULL, &s, &e);
+    if (s == OTV_E_OK || e.table != OTV_TAG('C', 'F', 'F', ' ')) {
+      if (bad++ < 5) fprintf(stderr, "CFF truncated to %zu: status %d table %08x\n", n, s, e.table);
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+/* Real fonts: CFF2 test fonts open and draw every glyph at several locations; the points form
+ * agrees with the pen form (same on-curve points in the same order). */
+static void test_real_fonts(void)
+{
+  static const char *const fonts[] = {"AdobeVFPrototype_vsindex.otf", "NotoSansJP-VF.subset.otf",
+                                      "cantarell_vf_trimmed.ttf", "CFF2Instancer-VF-1.otf"};
+  for (size_t i = 0; i < sizeof fonts / sizeof fonts[0]; i++) {
+    otv_face *f = NULL;
+    otv_error e = {0};
+    CHECK_EQ(otv_face_open_file(h_font(fonts[i]), 0, NULL, &f, &e), OTV_E_OK);
+    if (!f) continue;
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    otv_face_info info;
+    otv_face_get_info(f, &info);
+    CHECK_EQ(info.flavour, OTV_FLAVOUR_CFF2);
+    for (int l = 0; l < 3; l++) {
+      otv_f2dot14 c[4] = {(otv_f2dot14)(l * 8000 - 8000), (otv_f2dot14)(l * 5000), 0, 0};
+      otv_location_set_normalized(loc, c, 4);
+      for (uint32_t g = 0; g < info.glyph_count; g++) {
+        rec r = {{0}, 0};
+        CHECK_EQ(otv_glyph_outline(loc, g, 0, &r_pen, &r), OTV_E_OK);
+        static otv_point p[4096];
+        static uint8_t fl[4096];
+        static uint16_t ends[512];
+        otv_glyph_points io = {p, fl, ends, 4096, 512, 0, 0, 0};
+        CHECK_EQ(otv_glyph_points_get(loc, g, 0, &io), OTV_E_OK);
+        /* every M in the pen output is a contour start in the points */
+        unsigned moves = 0;
+        for (size_t k = 0; k < r.n; k++) moves += r.s[k] == 'M';
+        CHECK_EQ(moves, io.contour_count);
+        if (io.contour_count) CHECK_EQ(ends[io.contour_count - 1], io.point_count - 1);
+      }
+    }
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+}
+
+int main(void)
+{
+  test_cff2_fixture();
+  test_private_vsindex();
+  test_cff1_fixture();
+  test_sweeps();
+  test_alloc_failures();
+  test_real_fonts();
+  return h_done("test_cff");
+}
