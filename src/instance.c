@@ -1,0 +1,186 @@
+/*
+ * instance.c - static instances: otv_instance_create runs the table instancers and assembles
+ * the sfnt. Which tables are rebuilt, copied or dropped is decided here.
+ *
+ * Reference behaviour: fontTools' varLib.instancer making a full instance (every axis pinned);
+ * spec pages: otvaroverview ("Variation data tables and miscellaneous requirements").
+ */
+#include "instance.h"
+
+/* Tables that only exist for variations: dropped from a static instance. */
+static bool is_variation_table(uint32_t tag)
+{
+  switch (tag) {
+  case OTV_T_FVAR:
+  case OTV_T_GVAR:
+  case OTV_T_AVAR:
+  case OTV_T_HVAR:
+  case OTV_T_VVAR:
+  case OTV_T_MVAR:
+  case OTV_T_CVAR:
+  case OTV_T_STAT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void inst_free(otv_inst *in)
+{
+  const otv_alloc *al = in->al;
+  size_t n = in->glyph_count ? in->glyph_count : 1;
+  if (in->adv_w) otv_mem_free(al, in->adv_w, n * sizeof *in->adv_w);
+  if (in->adv_h) otv_mem_free(al, in->adv_h, n * sizeof *in->adv_h);
+  if (in->lsb) otv_mem_free(al, in->lsb, n * sizeof *in->lsb);
+  if (in->tsb) otv_mem_free(al, in->tsb, n * sizeof *in->tsb);
+  if (in->bbox) otv_mem_free(al, in->bbox, n * sizeof *in->bbox);
+  if (in->has_outline) otv_mem_free(al, in->has_outline, n);
+  otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head, &in->hhea,
+                     &in->vhea, &in->maxp, &in->os2, &in->post, &in->cvt, &in->name,
+                     &in->gdef, &in->gpos, &in->gsub};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
+  otv_tvs_scratch *t = &in->tvs;
+  if (t->shared_pts) otv_mem_free(al, t->shared_pts, t->shared_cap * sizeof *t->shared_pts);
+  if (t->pts) otv_mem_free(al, t->pts, t->pts_cap * sizeof *t->pts);
+  if (t->dx) otv_mem_free(al, t->dx, t->d_cap * sizeof(double));
+  if (t->dy) otv_mem_free(al, t->dy, t->d_cap * sizeof(double));
+  if (t->has) otv_mem_free(al, t->has, t->d_cap);
+}
+
+/* The rebuilt version of a table, or NULL to copy it as it is. */
+static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
+{
+  switch (tag) {
+  case OTV_T_GLYF: return &in->glyf;
+  case OTV_T_LOCA: return &in->loca;
+  case OTV_T_HMTX: return &in->hmtx;
+  case OTV_T_VMTX: return in->has_vmtx ? &in->vmtx : NULL;
+  case OTV_T_HEAD: return &in->head;
+  case OTV_T_HHEA: return &in->hhea;
+  case OTV_T_VHEA: return in->vhea.len ? &in->vhea : NULL;
+  case OTV_T_MAXP: return in->maxp.len ? &in->maxp : NULL;
+  case OTV_T_OS2: return in->os2.len ? &in->os2 : NULL;
+  case OTV_T_POST: return in->post.len ? &in->post : NULL;
+  case OTV_TAG('c', 'v', 't', ' '): return in->cvt.len ? &in->cvt : NULL;
+  case OTV_T_NAME: return in->name.len ? &in->name : NULL;
+  case OTV_TAG('G', 'D', 'E', 'F'): return in->gdef.len ? &in->gdef : NULL;
+  case OTV_TAG('G', 'P', 'O', 'S'): return in->gpos.len ? &in->gpos : NULL;
+  case OTV_TAG('G', 'S', 'U', 'B'): return in->gsub.len ? &in->gsub : NULL;
+  default: return NULL;
+  }
+}
+
+static int cmp_axis(const void *a, const void *b, const uint32_t *tags)
+{
+  uint32_t x = tags[*(const uint8_t *)a], y = tags[*(const uint8_t *)b];
+  return x < y ? -1 : x > y;
+}
+
+static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
+{
+  const otv_face *f = in->face;
+  if (!f->fvar.present || !f->fvar.axis_count)
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_FVAR, 0, "not a variable font (no fvar)");
+  if (f->flavour == OTV_FLAVOUR_CFF2)
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0,
+                    "instancing CFF2 fonts is not supported yet");
+  if (f->flavour != OTV_FLAVOUR_GLYF)
+    return OTV_FAIL(in->err, UNSUPPORTED, 0, 0, "instancing needs glyf outlines");
+  in->axis_count = in->loc->axis_count;
+  if (in->axis_count > OTV_MAX_AXES) return OTV_FAIL(in->err, LIMIT, OTV_T_FVAR, 0, "axes");
+  in->coords = in->loc->coords;
+  in->glyph_count = f->glyph_count;
+  for (unsigned i = 0; i < in->axis_count; i++) {
+    in->axis_tags[i] = otv_fvar_axis_tag(f, i);
+    in->axis_order[i] = (uint8_t)i;
+  }
+  /* insertion sort by tag (stable: duplicate tags keep font order) */
+  for (unsigned i = 1; i < in->axis_count; i++)
+    for (unsigned j = i; j > 0 && cmp_axis(&in->axis_order[j - 1], &in->axis_order[j],
+                                           in->axis_tags) > 0;
+         j--) {
+      uint8_t t = in->axis_order[j];
+      in->axis_order[j] = in->axis_order[j - 1];
+      in->axis_order[j - 1] = t;
+    }
+  otv_status st = otv_inst_glyf(in);
+  if (st) return st;
+  if ((st = otv_inst_tables(in))) return st;
+  if ((st = otv_inst_layout(in))) return st;
+
+  /* assemble */
+  otv_sfnt_table tabs[256];
+  unsigned n = 0;
+  unsigned total = otv_face_tables(f, 0, NULL, NULL);
+  for (unsigned i = 0; i < total; i++) {
+    otv_table_record rec;
+    unsigned one = 1;
+    otv_face_tables(f, i, &one, &rec);
+    if (!one || is_variation_table(rec.tag)) continue;
+    if (n == sizeof tabs / sizeof *tabs)
+      return OTV_FAIL(in->err, LIMIT, 0, 0, "more than %u tables", n);
+    otv_buf *b = rebuilt(in, rec.tag);
+    tabs[n].tag = rec.tag;
+    if (b) {
+      tabs[n].data = b->p;
+      tabs[n].len = b->len;
+    } else {
+      tabs[n].data = otv_face_table(f, rec.tag, &tabs[n].len);
+    }
+    n++;
+  }
+  otv_buf font;
+  otv_buf_init(&font, in->al);
+  st = otv_sfnt_write(&font, 0x00010000u, tabs, n, in->err);
+  if (st) {
+    otv_buf_free(&font);
+    return st;
+  }
+  *out = font.p;
+  *out_len = font.len;
+  /* the caller frees with the buffer's capacity unknown: shrink to the exact length */
+  if (font.cap != font.len) {
+    uint8_t *p = otv_mem_realloc(in->al, font.p, font.cap, font.len ? font.len : 1);
+    if (p) *out = p;
+    else {
+      /* keep the larger block: free it with its capacity now and fail */
+      otv_buf_free(&font);
+      return OTV_FAIL(in->err, NOMEM, 0, 0, "font buffer");
+    }
+  }
+  return OTV_E_OK;
+}
+
+otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out, size_t *out_len)
+{
+  if (!loc || !out || !out_len) return OTV_E_ARG;
+  *out = NULL;
+  *out_len = 0;
+  otv_inst in;
+  memset(&in, 0, sizeof in);
+  otv_error err = {0};
+  in.loc = loc;
+  in.face = loc->face;
+  in.al = &loc->al;
+  in.err = &err;
+  in.flags = flags;
+  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
+                     &in.vhea, &in.maxp, &in.os2, &in.post, &in.cvt, &in.name,
+                     &in.gdef, &in.gpos, &in.gsub};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
+  otv_status st = run(&in, out, out_len);
+  inst_free(&in);
+  if (st) {
+    *out = NULL;
+    *out_len = 0;
+    if (err.code == OTV_E_OK) err.code = st;
+    return otv_loc_fail(loc, err.code, err.table, err.offset, "%s", err.msg);
+  }
+  return OTV_E_OK;
+}
+
+void otv_instance_free(otv_location *loc, uint8_t *data, size_t len)
+{
+  if (!loc || !data) return;
+  otv_mem_free(&loc->al, data, len ? len : 1);
+}

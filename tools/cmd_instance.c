@@ -1,0 +1,364 @@
+/*
+ * cmd_instance.c - `otvar instance`: cut static fonts out of a variable font.
+ *
+ *   otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]
+ *   otvar instance FONT --all-named -d DIR [-j N] [--force]
+ *
+ * Each output is written to a temp file then renamed (cli_out_open/cli_out_close): no partial
+ * file is ever left, the input is never overwritten, an existing output only with --force.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char otv_cmd_instance_summary[] = "write static fonts (instances) of a variable font";
+
+static void usage(void)
+{
+  printf(
+      "usage: otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]\n"
+      "       otvar instance FONT --all-named -d DIR [-j N] [--force]\n"
+      "\n"
+      "Writes a complete static font at a location of the variable font FONT: outlines varied\n"
+      "and rounded, metrics and font-wide values updated, variation tables removed.\n"
+      "\n"
+      "  --var TAG=VALUE,...  user-space axis values (unlisted axes: default)\n"
+      "  --named N|NAME       a named instance, by index or subfamily name\n"
+      "  -o OUT               output file\n"
+      "  --all-named          one file per named instance into -d DIR (created if missing)\n"
+      "  -d DIR               output directory for --all-named\n"
+      "  -j N                 threads for --all-named (default 1)\n"
+      "  --update-names       update the name table and style bits from STAT\n"
+      "  --no-overlap-flags   don't set the OVERLAP_SIMPLE/OVERLAP_COMPOUND glyf flags\n"
+      "  --force              overwrite existing outputs\n"
+      "  -q, --quiet          print nothing on success\n");
+}
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Write one instance at loc into path. Returns 0, or an exit code with a message printed. */
+static int write_one(otv_location *loc, unsigned flags, const char *path, const char *input,
+                     int force, size_t *out_len)
+{
+  uint8_t *data = NULL;
+  size_t len = 0;
+  if (otv_instance_create(loc, flags, &data, &len)) {
+    cli_error(input, otv_location_last_error(loc));
+    return OTV_EXIT_FONT;
+  }
+  cli_out o;
+  if (cli_out_open("instance", path, input, force, &o)) {
+    otv_instance_free(loc, data, len);
+    return OTV_EXIT_FONT;
+  }
+  int ok = fwrite(data, 1, len, o.f) == len;
+  otv_instance_free(loc, data, len);
+  if (!ok) fprintf(stderr, "otvar: instance: cannot write '%s': %s\n", path, strerror(errno));
+  if (cli_out_close(&o, ok) || !ok) return OTV_EXIT_FONT;
+  *out_len = len;
+  return 0;
+}
+
+static void user_string(const otv_face *face, const double *user, char *buf, size_t cap)
+{
+  otv_axis axes[64];
+  unsigned n = 64;
+  otv_face_axes(face, 0, &n, axes);
+  size_t at = 0;
+  buf[0] = 0;
+  for (unsigned a = 0; a < n && at < cap; a++) {
+    char tag[5];
+    otv_tag_to_string(axes[a].tag, tag);
+    int k = snprintf(buf + at, cap - at, "%s%s=%g", a ? "," : "", tag, user[a]);
+    if (k < 0) break;
+    at += (size_t)k;
+  }
+}
+
+/* ---- --all-named ---- */
+
+typedef struct job {
+  const otv_face *face;
+  const char *input, *dir, *base;
+  unsigned flags;
+  int force, quiet, progress;
+  unsigned count;
+  char **paths;
+  pthread_mutex_t mu;
+  unsigned next, done;
+  int rc;
+} job;
+
+static void progress(job *j)
+{
+  /* caller holds the lock */
+  if (!j->progress) return;
+  unsigned w = 40, filled = j->count ? j->done * w / j->count : w;
+  fprintf(stderr, "\r[");
+  for (unsigned i = 0; i < w; i++) fputc(i < filled ? '#' : ' ', stderr);
+  fprintf(stderr, "] %u/%u", j->done, j->count);
+  if (j->done == j->count) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static void *worker(void *arg)
+{
+  job *j = arg;
+  otv_location *loc = NULL;
+  otv_error e = {0};
+  if (otv_location_create(j->face, &loc, &e)) {
+    pthread_mutex_lock(&j->mu);
+    cli_error(j->input, &e);
+    j->rc = OTV_EXIT_FONT;
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+  }
+  for (;;) {
+    pthread_mutex_lock(&j->mu);
+    unsigned i = j->next < j->count ? j->next++ : j->count;
+    pthread_mutex_unlock(&j->mu);
+    if (i >= j->count) break;
+    int rc = OTV_EXIT_FONT;
+    size_t len = 0;
+    if (otv_location_set_named(loc, i) == OTV_E_OK)
+      rc = write_one(loc, j->flags, j->paths[i], j->input, j->force, &len);
+    else
+      cli_error(j->input, otv_location_last_error(loc));
+    pthread_mutex_lock(&j->mu);
+    if (rc) j->rc = rc;
+    j->done++;
+    if (!rc && !j->quiet && !j->progress) printf("%s (%zu bytes)\n", j->paths[i], len);
+    progress(j);
+    pthread_mutex_unlock(&j->mu);
+  }
+  otv_location_destroy(loc);
+  return NULL;
+}
+
+/* File name part from a subfamily name: letters, digits, '-' and '_' kept, the rest dropped. */
+static void clean_name(const char *s, char *out, size_t cap)
+{
+  size_t k = 0;
+  for (; *s && k + 1 < cap; s++) {
+    unsigned char c = (unsigned char)*s;
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+        c == '_' || c >= 0x80)
+      out[k++] = (char)c;
+  }
+  out[k] = 0;
+}
+
+static int all_named(const otv_face *face, const char *input, const char *dir, unsigned threads,
+                     unsigned flags, int force, int quiet)
+{
+  unsigned count = otv_face_named_instances(face, 0, NULL, NULL);
+  if (!count) {
+    fprintf(stderr, "otvar: instance: %s: the font has no named instances\n", input);
+    return OTV_EXIT_FONT;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "otvar: instance: cannot create directory '%s': %s\n", dir, strerror(errno));
+    return OTV_EXIT_FONT;
+  }
+  /* base name of the input without its extension */
+  const char *slash = strrchr(input, '/');
+  const char *b = slash ? slash + 1 : input;
+  char base[256];
+  snprintf(base, sizeof base, "%s", b);
+  char *dot = strrchr(base, '.');
+  if (dot && dot != base) *dot = 0;
+  const char *ext = "ttf";
+  job j;
+  memset(&j, 0, sizeof j);
+  j.face = face, j.input = input, j.dir = dir, j.base = base, j.flags = flags;
+  j.force = force, j.quiet = quiet, j.count = count;
+  j.progress = !quiet && isatty(2);
+  j.paths = calloc(count, sizeof *j.paths);
+  if (!j.paths) return OTV_EXIT_FONT;
+  for (unsigned i = 0; i < count; i++) {
+    otv_named_instance ni;
+    unsigned one = 1;
+    otv_face_named_instances(face, i, &one, &ni);
+    char name[256] = "", clean[256] = "";
+    if (one) otv_face_name(face, ni.subfamily_name_id, name, sizeof name, NULL, NULL);
+    clean_name(name, clean, sizeof clean);
+    if (!clean[0]) snprintf(clean, sizeof clean, "instance%u", i);
+    size_t n = strlen(dir) + strlen(base) + strlen(clean) + 32;
+    j.paths[i] = malloc(n);
+    if (!j.paths[i]) {
+      j.rc = OTV_EXIT_FONT;
+      goto out;
+    }
+    snprintf(j.paths[i], n, "%s/%s-%s.%s", dir, base, clean, ext);
+    /* two instances with the same name: number the later ones */
+    for (unsigned k = 0; k < i; k++)
+      if (!strcmp(j.paths[k], j.paths[i])) {
+        snprintf(j.paths[i], n, "%s/%s-%s-%u.%s", dir, base, clean, i, ext);
+        break;
+      }
+  }
+  pthread_mutex_init(&j.mu, NULL);
+  if (threads < 1) threads = 1;
+  if (threads > count) threads = count;
+  if (threads > 64) threads = 64;
+  pthread_t tids[64];
+  unsigned started = 0;
+  for (unsigned t = 1; t < threads; t++)
+    if (pthread_create(&tids[started], NULL, worker, &j) == 0) started++;
+  worker(&j);
+  for (unsigned t = 0; t < started; t++) pthread_join(tids[t], NULL);
+  pthread_mutex_destroy(&j.mu);
+out:
+  for (unsigned i = 0; i < count; i++) free(j.paths[i]);
+  free(j.paths);
+  return j.rc;
+}
+
+int otv_cmd_instance(int argc, char **argv)
+{
+  const char *path = NULL, *out = NULL, *dir = NULL, *var = NULL, *named = NULL;
+  int force = 0, all = 0, quiet = 0;
+  unsigned threads = 1, flags = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (cli_is_help(a)) {
+      usage();
+      return OTV_EXIT_OK;
+    } else if (!strcmp(a, "--var") && i + 1 < argc) {
+      var = argv[++i];
+    } else if (!strncmp(a, "--var=", 6)) {
+      var = a + 6;
+    } else if (!strcmp(a, "--named") && i + 1 < argc) {
+      named = argv[++i];
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (!strcmp(a, "-d") && i + 1 < argc) {
+      dir = argv[++i];
+    } else if (!strcmp(a, "-j") && i + 1 < argc) {
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v < 1 || v > 64) {
+        cli_usage_error("instance", "-j needs a number from 1 to 64");
+        return OTV_EXIT_USAGE;
+      }
+      threads = (unsigned)v;
+    } else if (!strcmp(a, "--all-named")) {
+      all = 1;
+    } else if (!strcmp(a, "--force")) {
+      force = 1;
+    } else if (!strcmp(a, "--update-names")) {
+      flags |= OTV_INSTANCE_UPDATE_NAMES;
+    } else if (!strcmp(a, "--no-overlap-flags")) {
+      flags |= OTV_INSTANCE_NO_OVERLAP_FLAGS;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = 1;
+    } else if (a[0] == '-' || path) {
+      cli_usage_error("instance", "unexpected argument '%s' (see --help)", a);
+      return OTV_EXIT_USAGE;
+    } else {
+      path = a;
+    }
+  }
+  if (!path) {
+    cli_usage_error("instance", "missing FONT (see --help)");
+    return OTV_EXIT_USAGE;
+  }
+  if (all ? (!dir || out || var || named) : (!out || dir)) {
+    cli_usage_error("instance", all ? "--all-named needs -d DIR (and no -o, --var, --named)"
+                                    : "missing -o OUT (or --all-named -d DIR)");
+    return OTV_EXIT_USAGE;
+  }
+  if (var && named) {
+    cli_usage_error("instance", "--var and --named cannot be combined");
+    return OTV_EXIT_USAGE;
+  }
+  otv_face *face = cli_open_face(path, 0);
+  if (!face) return OTV_EXIT_FONT;
+  int rc = OTV_EXIT_OK;
+  otv_location *loc = NULL;
+  otv_face_info info;
+  otv_face_get_info(face, &info);
+  if (!info.axis_count) {
+    fprintf(stderr, "otvar: instance: %s: not a variable font (no fvar table)\n", path);
+    rc = OTV_EXIT_FONT;
+    goto done;
+  }
+  if (all) {
+    double t0 = now_ms();
+    rc = all_named(face, path, dir, threads, flags, force, quiet);
+    if (!rc && !quiet)
+      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, dir, now_ms() - t0);
+    goto done;
+  }
+  otv_error e = {0};
+  if (otv_location_create(face, &loc, &e)) {
+    cli_error(path, &e);
+    rc = OTV_EXIT_FONT;
+    goto done;
+  }
+  if (named) {
+    int ni = cli_find_named("instance", face, named);
+    if (ni < 0) {
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    if (otv_location_set_named(loc, (unsigned)ni)) {
+      cli_error(path, otv_location_last_error(loc));
+      rc = OTV_EXIT_FONT;
+      goto done;
+    }
+  } else if (var) {
+    otv_axis_value vals[64];
+    int n = cli_parse_var("instance", var, vals, 64);
+    if (n < 0 || !cli_check_var("instance", face, vals, n)) {
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    if (otv_location_set_user(loc, vals, (size_t)n)) {
+      cli_error(path, otv_location_last_error(loc));
+      rc = OTV_EXIT_FONT;
+      goto done;
+    }
+  }
+  double t0 = now_ms();
+  size_t len = 0;
+  rc = write_one(loc, flags, out, path, force, &len);
+  if (!rc && !quiet) {
+    char desc[512];
+    double user[64];
+    unsigned na = info.axis_count < 64 ? info.axis_count : 64;
+    /* user coordinates as set: named instance coords or the --var values over the defaults */
+    otv_axis axes[64];
+    unsigned n = 64;
+    otv_face_axes(face, 0, &n, axes);
+    for (unsigned a = 0; a < na; a++) user[a] = axes[a].default_value;
+    if (named) {
+      otv_face_named_instance_coords(face, (unsigned)cli_find_named("instance", face, named), user,
+                                     na, NULL);
+    } else if (var) {
+      otv_axis_value vals[64];
+      int nv = cli_parse_var("instance", var, vals, 64);
+      for (int k = 0; k < nv; k++)
+        for (unsigned a = 0; a < na; a++)
+          if (axes[a].tag == vals[k].tag) user[a] = vals[k].value;
+    }
+    user_string(face, user, desc, sizeof desc);
+    printf("wrote %s: %u glyphs at %s, %zu bytes, %.1f ms\n", out, info.glyph_count, desc, len,
+           now_ms() - t0);
+  }
+done:
+  otv_location_destroy(loc);
+  otv_face_close(face);
+  return rc;
+}
