@@ -479,6 +479,32 @@ OTV_API void otv_raster_reset(otv_raster *r);
 OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsigned height,
                                      size_t stride, unsigned flags);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Instancing                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Flags of otv_instance_create. */
+#define OTV_INSTANCE_UPDATE_NAMES 0x0001u     /* name table and style bits from STAT, as
+                                                 fontTools' instancer --update-name-table */
+#define OTV_INSTANCE_NO_OVERLAP_FLAGS 0x0002u /* don't set OVERLAP_SIMPLE / OVERLAP_COMPOUND */
+
+/**
+ * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
+ * the location's coordinates: glyf with the varied outlines rounded with floor(x + 0.5) (as
+ * fontTools' instancer), composites kept, bounding boxes, loca, hmtx/vmtx from the phantom
+ * points, head/hhea/vhea/maxp recomputed, MVAR applied to OS/2, hhea, vhea and post, cvar to
+ * cvt, OS/2 usWeightClass/usWidthClass and post.italicAngle from wght/wdth/slnt, and the
+ * variation tables (fvar, gvar, avar, HVAR, VVAR, MVAR, cvar, STAT) removed with the name records
+ * only they used. Every other table is copied as it is. *out is allocated with the allocator
+ * of the face's options; free it with otv_instance_free. The face is not modified; any number
+ * of threads may instance one face, each with its own location. Fonts without fvar are
+ * OTV_E_UNSUPPORTED. Errors are recorded in the location. Since: 0.1
+ */
+OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out,
+                                       size_t *out_len);
+/** otv_instance_free - free a font returned by otv_instance_create. NULL is ignored. Since: 0.1 */
+OTV_API void otv_instance_free(otv_location *loc, uint8_t *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
