@@ -128,6 +128,10 @@ typedef struct otv_inst {
   otv_tvs_scratch tvs;
 } otv_inst;
 
+/* sum(scalar x delta) of an ItemVariationStore item at the location, in double, regions in
+ * region-list order (as fontTools' instancer sums them); 0 for indices out of range. */
+double otv_inst_ivs_delta(const otv_inst *in, const otv_ivs *ivs, uint32_t outer, uint32_t inner);
+
 /* glyf + loca (+ hmtx/vmtx from phantom points) at the location (instance_glyf.c). On success the
  * outputs are in the inst. */
 otv_status otv_inst_glyf(otv_inst *in);

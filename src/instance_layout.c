@@ -1,11 +1,380 @@
 /*
- * instance_layout.c - GDEF/GPOS/GSUB of a static instance. Spec: GDEF ("Item variation store"),
- * chapter2 ("Device and VariationIndex tables", "FeatureVariations table").
+ * instance_layout.c - GDEF/GPOS/GSUB of a static instance.
+ *
+ * Spec: GDEF ("Item variation store", "Caret value format 3"), GPOS ("Value record", "Anchor
+ * format 3"), chapter2 ("Device and VariationIndex tables", "FeatureVariations table",
+ * "ConditionSet", "FeatureTableSubstitution").
+ *
+ * - Every VariationIndex device table reached from a GPOS value record, a GPOS anchor or a GDEF
+ *   caret adds round(delta) (delta summed in double, as fontTools) to the value it varies, and
+ *   its offset is set to NULL (the record layout is kept, so the tables are patched in place;
+ *   fontTools instead drops the device fields from ValueFormat). A value varied by a device but
+ *   absent from the record (ValueFormat without it) cannot receive the delta in place: it is
+ *   left at 0, which only fonts not made by the usual tools have.
+ * - GDEF's ItemVariationStore is dropped (version back to 1.2 or 1.0).
+ * - FeatureVariations: the first FeatureVariationRecord whose ConditionSet matches the location
+ *   has its feature substitutions applied to the FeatureList; the FeatureVariations are then
+ *   removed and the version set back to 1.0. The table is rebuilt as a new header, a new
+ *   FeatureList and the old table body (every other offset is relative to a sub-table, so the
+ *   body is valid as it is, moved by a constant).
  */
 #include "instance.h"
 
+#define T_GDEF OTV_TAG('G', 'D', 'E', 'F')
+#define T_GPOS OTV_TAG('G', 'P', 'O', 'S')
+#define T_GSUB OTV_TAG('G', 'S', 'U', 'B')
+
+typedef struct lay {
+  otv_inst *in;
+  otv_buf *b;          /* the table copy being patched */
+  otv_ivs ivs;         /* GDEF's store (present false: none) */
+  uint8_t *seen;       /* one bit per byte offset: structure already patched */
+  size_t seen_len;
+  uint32_t tag;
+} lay;
+
+static bool has(const lay *l, size_t off, size_t n) { return off <= l->b->len && n <= l->b->len - off; }
+static unsigned u16(const lay *l, size_t off) { return has(l, off, 2) ? otv_peek_u16(l->b->p + off) : 0; }
+static uint32_t u32(const lay *l, size_t off) { return has(l, off, 4) ? otv_peek_u32(l->b->p + off) : 0; }
+static void put16(lay *l, size_t off, unsigned v)
+{
+  if (has(l, off, 2)) otv_put_u16(l->b->p + off, (uint16_t)v);
+}
+
+/* First visit of a structure at off (false when it was patched already). */
+static bool first_visit(lay *l, size_t off)
+{
+  if (off >= 8 * l->seen_len) return false;
+  uint8_t m = (uint8_t)(1u << (off & 7));
+  if (l->seen[off >> 3] & m) return false;
+  l->seen[off >> 3] |= m;
+  return true;
+}
+
+/* Delta of the device table at dev (0 when it is not a VariationIndex table). */
+static int device_delta(lay *l, size_t dev, bool *is_var)
+{
+  *is_var = false;
+  if (!has(l, dev, 6) || u16(l, dev + 4) != 0x8000) return 0;
+  *is_var = true;
+  if (!l->ivs.present) return 0;
+  double d = otv_inst_ivs_delta(l->in, &l->ivs, u16(l, dev), u16(l, dev + 2));
+  return (int)floor(d + 0.5);
+}
+
+/* spec: ValueRecord fields in order; value bits 0-3, device bits 4-7 */
+static unsigned vr_size(unsigned fmt)
+{
+  unsigned n = 0;
+  for (unsigned b = 0; b < 8; b++)
+    if (fmt & (1u << b)) n += 2;
+  return n;
+}
+
+static void patch_value_record(lay *l, size_t rec, unsigned fmt, size_t base)
+{
+  size_t field[8];
+  size_t at = rec;
+  for (unsigned b = 0; b < 8; b++) {
+    field[b] = SIZE_MAX;
+    if (fmt & (1u << b)) {
+      field[b] = at;
+      at += 2;
+    }
+  }
+  for (unsigned b = 4; b < 8; b++) {
+    if (field[b] == SIZE_MAX) continue;
+    unsigned off = u16(l, field[b]);
+    if (!off) continue;
+    bool var;
+    int d = device_delta(l, base + off, &var);
+    if (!var) continue;
+    size_t v = field[b - 4];
+    if (v != SIZE_MAX && d) put16(l, v, (unsigned)(otv_peek_i16(l->b->p + v) + d));
+    put16(l, field[b], 0);
+  }
+}
+
+static void patch_anchor(lay *l, size_t a)
+{
+  if (!has(l, a, 10) || u16(l, a) != 3 || !first_visit(l, a)) return;
+  for (unsigned k = 0; k < 2; k++) {
+    unsigned off = u16(l, a + 6 + 2 * k);
+    if (!off) continue;
+    bool var;
+    int d = device_delta(l, a + off, &var);
+    if (!var) continue;
+    if (d) put16(l, a + 2 + 2 * k, (unsigned)(otv_peek_i16(l->b->p + a + 2 + 2 * k) + d));
+    put16(l, a + 6 + 2 * k, 0);
+  }
+}
+
+/* Anchors of a MarkArray (markCount, {class, anchorOffset}). */
+static void patch_mark_array(lay *l, size_t ma)
+{
+  if (!ma || !first_visit(l, ma)) return;
+  unsigned n = u16(l, ma);
+  for (unsigned i = 0; i < n && has(l, ma + 2 + 4 * (size_t)i, 4); i++) {
+    unsigned off = u16(l, ma + 2 + 4 * (size_t)i + 2);
+    if (off) patch_anchor(l, ma + off);
+  }
+}
+
+/* An array of records of `per` anchor offsets (BaseArray, Mark2Array, LigatureAttach). */
+static void patch_anchor_matrix(lay *l, size_t arr, unsigned per)
+{
+  if (!arr || !first_visit(l, arr)) return;
+  unsigned n = u16(l, arr);
+  for (size_t i = 0; i < (size_t)n * per && has(l, arr + 2 + 2 * i, 2); i++) {
+    unsigned off = u16(l, arr + 2 + 2 * i);
+    if (off) patch_anchor(l, arr + off);
+  }
+}
+
+static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth)
+{
+  if (!has(l, st, 2) || depth > 2 || !first_visit(l, st)) return;
+  unsigned fmt = u16(l, st);
+  switch (type) {
+  case 1:
+    if (fmt == 1) {
+      patch_value_record(l, st + 6, u16(l, st + 4), st);
+    } else if (fmt == 2) {
+      unsigned vf = u16(l, st + 4), n = u16(l, st + 6), sz = vr_size(vf);
+      for (unsigned i = 0; i < n && has(l, st + 8 + (size_t)i * sz, sz); i++)
+        patch_value_record(l, st + 8 + (size_t)i * sz, vf, st);
+    }
+    break;
+  case 2: {
+    unsigned vf1 = u16(l, st + 4), vf2 = u16(l, st + 6);
+    unsigned s1 = vr_size(vf1), s2 = vr_size(vf2);
+    if (fmt == 1) {
+      unsigned n = u16(l, st + 8);
+      for (unsigned i = 0; i < n && has(l, st + 10 + 2 * (size_t)i, 2); i++) {
+        size_t ps = st + u16(l, st + 10 + 2 * (size_t)i);
+        if (!first_visit(l, ps)) continue;
+        unsigned pc = u16(l, ps);
+        size_t rs = 2 + (size_t)s1 + s2;
+        /* device offsets in a PairSet's value records are from the PairSet (as HarfBuzz and
+         * fontTools read them) */
+        for (unsigned k = 0; k < pc && has(l, ps + 2 + k * rs, rs); k++) {
+          patch_value_record(l, ps + 2 + k * rs + 2, vf1, ps);
+          patch_value_record(l, ps + 2 + k * rs + 2 + s1, vf2, ps);
+        }
+      }
+    } else if (fmt == 2) {
+      size_t c1 = u16(l, st + 12), c2 = u16(l, st + 14), rs = (size_t)s1 + s2;
+      for (size_t i = 0; i < c1 * c2 && has(l, st + 16 + i * rs, rs); i++) {
+        patch_value_record(l, st + 16 + i * rs, vf1, st);
+        patch_value_record(l, st + 16 + i * rs + s1, vf2, st);
+      }
+    }
+    break;
+  }
+  case 3: {
+    unsigned n = u16(l, st + 4);
+    for (unsigned i = 0; i < n && has(l, st + 6 + 4 * (size_t)i, 4); i++)
+      for (unsigned k = 0; k < 2; k++) {
+        unsigned off = u16(l, st + 6 + 4 * (size_t)i + 2 * k);
+        if (off) patch_anchor(l, st + off);
+      }
+    break;
+  }
+  case 4:
+  case 6: {
+    unsigned classes = u16(l, st + 6);
+    unsigned ma = u16(l, st + 8), ba = u16(l, st + 10);
+    if (ma) patch_mark_array(l, st + ma);
+    if (ba) patch_anchor_matrix(l, st + ba, classes);
+    break;
+  }
+  case 5: {
+    unsigned classes = u16(l, st + 6);
+    unsigned ma = u16(l, st + 8), la = u16(l, st + 10);
+    if (ma) patch_mark_array(l, st + ma);
+    if (la && first_visit(l, st + la)) {
+      size_t arr = st + la;
+      unsigned n = u16(l, arr);
+      for (unsigned i = 0; i < n && has(l, arr + 2 + 2 * (size_t)i, 2); i++) {
+        unsigned off = u16(l, arr + 2 + 2 * (size_t)i);
+        if (off) patch_anchor_matrix(l, arr + off, classes);
+      }
+    }
+    break;
+  }
+  case 9:
+    if (fmt == 1) {
+      unsigned t = u16(l, st + 2);
+      uint32_t off = u32(l, st + 4);
+      if (t != 9 && off) patch_gpos_subtable(l, t, st + off, depth + 1);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+static void patch_gpos(lay *l)
+{
+  size_t ll = u16(l, 8);
+  if (!ll) return;
+  unsigned n = u16(l, ll);
+  for (unsigned i = 0; i < n && has(l, ll + 2 + 2 * (size_t)i, 2); i++) {
+    size_t lk = ll + u16(l, ll + 2 + 2 * (size_t)i);
+    unsigned type = u16(l, lk), sc = u16(l, lk + 4);
+    for (unsigned k = 0; k < sc && has(l, lk + 6 + 2 * (size_t)k, 2); k++)
+      patch_gpos_subtable(l, type, lk + u16(l, lk + 6 + 2 * (size_t)k), 0);
+  }
+}
+
+static void patch_gdef_carets(lay *l)
+{
+  size_t lc = u16(l, 8);
+  if (!lc) return;
+  unsigned n = u16(l, lc + 2);
+  for (unsigned i = 0; i < n && has(l, lc + 4 + 2 * (size_t)i, 2); i++) {
+    size_t lg = lc + u16(l, lc + 4 + 2 * (size_t)i);
+    unsigned cc = u16(l, lg);
+    for (unsigned k = 0; k < cc && has(l, lg + 2 + 2 * (size_t)k, 2); k++) {
+      size_t cv = lg + u16(l, lg + 2 + 2 * (size_t)k);
+      if (u16(l, cv) != 3 || !first_visit(l, cv)) continue;
+      unsigned off = u16(l, cv + 4);
+      if (!off) continue;
+      bool var;
+      int d = device_delta(l, cv + off, &var);
+      if (!var) continue;
+      if (d) put16(l, cv + 2, (unsigned)(otv_peek_i16(l->b->p + cv + 2) + d));
+      put16(l, cv + 4, 0);
+    }
+  }
+}
+
+/* The FeatureVariationRecord matching the location: its FeatureTableSubstitution offset
+ * (absolute in the table), or 0. */
+static size_t matching_substitution(lay *l, size_t fv)
+{
+  otv_inst *in = l->in;
+  uint32_t n = u32(l, fv + 4);
+  for (uint32_t i = 0; i < n && has(l, fv + 8 + 8 * (size_t)i, 8); i++) {
+    size_t rec = fv + 8 + 8 * (size_t)i;
+    uint32_t cs = u32(l, rec), ts = u32(l, rec + 4);
+    bool match = true;
+    if (cs) {
+      size_t set = fv + cs;
+      unsigned cc = u16(l, set);
+      for (unsigned k = 0; k < cc && match; k++) {
+        size_t c = set + u32(l, set + 2 + 4 * (size_t)k);
+        if (u16(l, c) != 1) {
+          match = false; /* spec: an unknown condition format does not match */
+          break;
+        }
+        unsigned axis = u16(l, c + 2);
+        int lo = (int16_t)u16(l, c + 4), hi = (int16_t)u16(l, c + 6);
+        int v = axis < in->axis_count ? in->coords[axis] : 0;
+        if (v < lo || v > hi) match = false;
+      }
+    }
+    if (match) return ts ? fv + ts : 0;
+  }
+  return 0;
+}
+
+/* Resolve FeatureVariations of a GSUB/GPOS copy in l->b: rebuilds it into out. */
+static otv_status resolve_feature_variations(lay *l, otv_buf *out)
+{
+  otv_inst *in = l->in;
+  size_t fv = u32(l, 10);
+  size_t fl = u16(l, 6);
+  size_t subst = fv ? matching_substitution(l, fv) : 0;
+  unsigned nf = fl ? u16(l, fl) : 0;
+  size_t F = 2 + 6 * (size_t)nf;
+  size_t shift = 10 + F;
+  unsigned sl = u16(l, 4), ll = u16(l, 8);
+  if ((sl && shift + sl > 0xFFFF) || (ll && shift + ll > 0xFFFF))
+    return OTV_FAIL(in->err, LIMIT, l->tag, 4, "table too large to drop FeatureVariations");
+  otv_buf_u16(out, 1);
+  otv_buf_u16(out, 0);
+  otv_buf_u16(out, (uint16_t)(sl ? shift + sl : 0));
+  otv_buf_u16(out, (uint16_t)(fl ? 10 : 0));
+  otv_buf_u16(out, (uint16_t)(ll ? shift + ll : 0));
+  otv_buf_u16(out, (uint16_t)nf);
+  for (unsigned i = 0; i < nf; i++) {
+    size_t rec = fl + 2 + 6 * (size_t)i;
+    if (!has(l, rec, 6)) return OTV_FAIL(in->err, TRUNCATED, l->tag, rec, "feature record %u", i);
+    size_t target = fl + u16(l, rec + 4); /* absolute in the old table */
+    if (subst) {
+      unsigned sc = u16(l, subst + 4);
+      for (unsigned k = 0; k < sc && has(l, subst + 6 + 6 * (size_t)k, 6); k++)
+        if (u16(l, subst + 6 + 6 * (size_t)k) == i)
+          target = subst + u32(l, subst + 6 + 6 * (size_t)k + 2);
+    }
+    size_t rel = F + 0 + target; /* from the new FeatureList at 10 to old offset target */
+    if (rel > 0xFFFF)
+      return OTV_FAIL(in->err, LIMIT, l->tag, rec, "feature %u too far to reference", i);
+    otv_buf_bytes(out, l->b->p + rec, 4);
+    otv_buf_u16(out, (uint16_t)rel);
+  }
+  otv_buf_bytes(out, l->b->p, l->b->len);
+  if (out->failed) return OTV_FAIL(in->err, NOMEM, l->tag, 0, "layout buffer");
+  return OTV_E_OK;
+}
+
+static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_ivs *ivs)
+{
+  size_t len = 0;
+  const uint8_t *p = otv_face_table(in->face, tag, &len);
+  if (!p || len < 10) return OTV_E_OK;
+  uint16_t minor = otv_peek_u16(p + 2);
+  bool fv = tag != T_GDEF && minor >= 1 && len >= 14 && otv_peek_u32(p + 10);
+  bool dev = (tag == T_GPOS || tag == T_GDEF) && ivs->present;
+  if (!fv && !dev && !(tag == T_GDEF && minor >= 3)) return OTV_E_OK;
+  otv_buf work;
+  otv_buf_init(&work, in->al);
+  otv_buf_bytes(&work, p, len);
+  lay l;
+  memset(&l, 0, sizeof l);
+  l.in = in, l.b = &work, l.ivs = *ivs, l.tag = tag;
+  l.seen_len = len / 8 + 1;
+  l.seen = otv_mem_calloc(in->al, l.seen_len, 1);
+  otv_status st = OTV_E_OK;
+  if (work.failed || !l.seen) {
+    st = OTV_FAIL(in->err, NOMEM, tag, 0, "layout copy");
+    goto done;
+  }
+  if (tag == T_GPOS && dev) patch_gpos(&l);
+  if (tag == T_GDEF) {
+    if (dev) patch_gdef_carets(&l);
+    if (minor >= 3 && len >= 18) {
+      /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
+      otv_put_u32(work.p + 14, 0);
+      otv_put_u16(work.p + 2, (uint16_t)(otv_peek_u16(work.p + 12) ? 2 : 0));
+    }
+  }
+  if (fv) {
+    st = resolve_feature_variations(&l, dst);
+  } else {
+    otv_buf_bytes(dst, work.p, work.len);
+    if (dst->failed) st = OTV_FAIL(in->err, NOMEM, tag, 0, "layout buffer");
+  }
+done:
+  if (l.seen) otv_mem_free(in->al, l.seen, l.seen_len);
+  otv_buf_free(&work);
+  return st;
+}
+
 otv_status otv_inst_layout(otv_inst *in)
 {
-  (void)in;
-  return OTV_E_OK;
+  otv_ivs ivs;
+  memset(&ivs, 0, sizeof ivs);
+  otv_span gdef = otv_face_span(in->face, T_GDEF);
+  if (gdef.len >= 18 && otv_peek_u16(gdef.p + 2) >= 3 && otv_peek_u32(gdef.p + 14)) {
+    otv_status st = otv_ivs_parse(in->al, gdef, T_GDEF, otv_peek_u32(gdef.p + 14),
+                                  (uint16_t)in->axis_count, &ivs, in->err);
+    if (st) return st;
+  }
+  otv_status st = do_table(in, T_GDEF, &in->gdef, &ivs);
+  if (!st) st = do_table(in, T_GPOS, &in->gpos, &ivs);
+  if (!st) st = do_table(in, T_GSUB, &in->gsub, &ivs);
+  otv_ivs_free(in->al, &ivs);
+  return st;
 }

@@ -59,7 +59,7 @@ static const mvar_field MVAR_FIELDS[] = {
 
 /* sum(scalar x delta) of an ItemVariationStore item in double, regions in region-list order
  * (the order in which fontTools' instancer sums them). */
-static double ivs_delta(const otv_inst *in, const otv_ivs *ivs, uint32_t outer, uint32_t inner)
+double otv_inst_ivs_delta(const otv_inst *in, const otv_ivs *ivs, uint32_t outer, uint32_t inner)
 {
   if (outer >= ivs->data_count) return 0;
   const otv_ivd *v = &ivs->data[outer];
@@ -123,7 +123,7 @@ static otv_status apply_mvar(otv_inst *in)
     uint32_t tag = otv_peek_u32(p);
     for (size_t k = 0; k < sizeof MVAR_FIELDS / sizeof *MVAR_FIELDS; k++) {
       if (MVAR_FIELDS[k].tag != tag) continue;
-      double d = ivs_delta(in, &ivs, otv_peek_u16(p + 4), otv_peek_u16(p + 6));
+      double d = otv_inst_ivs_delta(in, &ivs, otv_peek_u16(p + 4), otv_peek_u16(p + 6));
       if (d == 0) break;
       otv_buf *b = MVAR_FIELDS[k].table == OTV_T_OS2    ? &in->os2
                    : MVAR_FIELDS[k].table == OTV_T_HHEA ? &in->hhea
