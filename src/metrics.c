@@ -250,12 +250,18 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
   /* CFF outlines have their origin at x = 0 and no phantom points: hmtx/vmtx side bearings are
    * only informational there (and often stale), so the bounds decide unless HVAR/VVAR gives a
    * varied value. */
-  if (f->flavour != OTV_FLAVOUR_GLYF && !(varied && xv->side_a.present)) side_known = false;
+  /* Without outlines there are no bounds to derive a bearing from: the default stays. */
+  if (f->flavour == OTV_FLAVOUR_NONE) side_known = true;
+  bool cff = f->flavour == OTV_FLAVOUR_CFF || f->flavour == OTV_FLAVOUR_CFF2;
+  if (cff && !(varied && xv->side_a.present)) side_known = false;
 
   /* Bounds: needed for the far side bearing, and for the near one when nothing varies it. */
   cbox b;
-  otv_status s = glyph_cbox(loc, gid, &b);
-  if (s) return s;
+  memset(&b, 0, sizeof b);
+  if (f->flavour != OTV_FLAVOUR_NONE) {
+    otv_status s = glyph_cbox(loc, gid, &b);
+    if (s) return s;
+  } /* a font without outlines (bitmap-only): every glyph is empty */
   float origin = 0.0f;
   if (!vertical) {
     if (!side_known) {
