@@ -37,9 +37,11 @@ typedef struct t_alloc {
   long long live_bytes, peak_bytes;
 } t_alloc;
 
+static int g_trace_alloc; /* OTV_HOSTILE_TRACE: print every allocator call */
 static void *t_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
   t_alloc *a = ud;
+  if (g_trace_alloc && !new_len) fprintf(stderr, "  realloc(%#lx, %zu -> 0)\n", (unsigned long)(uintptr_t)ptr, old_len);
   if (new_len == 0) {
     if (ptr) {
       a->live_blocks--;
@@ -49,7 +51,9 @@ static void *t_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
     return NULL;
   }
   a->calls++;
+  uintptr_t was = (uintptr_t)ptr;
   void *p = realloc(ptr, new_len);
+  if (g_trace_alloc) fprintf(stderr, "  realloc(%#lx, %zu -> %zu) = %p\n", (unsigned long)was, old_len, new_len, p);
   if (p) {
     if (!ptr) a->live_blocks++;
     a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
@@ -312,9 +316,92 @@ static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int ligh
   if (s != OTV_E_ARG) fail_case(r, "%s: glyph id 0xFFFFFFFF is not OTV_E_ARG", "otv_glyph_outline", otv_location_last_error(loc));
 }
 
-/* Everything on one opened face. */
-static void face_pass(run *r, otv_face *f)
+#ifdef OTV_RASTER_EVEN_ODD
+/* The raster pen behind the pen-call budget. */
+static otv_raster *g_ras;
+static void rp_move(void *c, float x, float y) { pen_tick(c); otv_raster_pen()->move_to(g_ras, x, y); }
+static void rp_line(void *c, float x, float y) { pen_tick(c); otv_raster_pen()->line_to(g_ras, x, y); }
+static void rp_quad(void *c, float a, float b, float x, float y)
+{ pen_tick(c); otv_raster_pen()->quad_to(g_ras, a, b, x, y); }
+static void rp_cubic(void *c, float a, float b, float d, float e, float x, float y)
+{ pen_tick(c); otv_raster_pen()->cubic_to(g_ras, a, b, d, e, x, y); }
+static void rp_close(void *c) { pen_tick(c); otv_raster_pen()->close_path(g_ras); }
+static const otv_pen RPEN = {rp_move, rp_line, rp_quad, rp_cubic, rp_close};
+
+/* Render every drawn glyph (first 64) through the rasterizer into a 64x64 buffer. */
+static void raster_pass(run *r, otv_location *loc, uint32_t glyph_count, unsigned upem)
 {
+  otv_raster *ras = NULL;
+  if (otv_raster_create(NULL, &ras)) {
+    fail_case(r, "%s failed", "otv_raster_create", NULL);
+    return;
+  }
+  double sc = 48.0 / (upem ? upem : 1000);
+  otv_transform t = {sc, 0.2 * sc, 0, -sc, 8, 52};
+  otv_raster_set_transform(ras, &t);
+  static uint8_t img[64 * 64];
+  g_ras = ras;
+  for (uint32_t g = 0; g < glyph_count && g < 64; g++) {
+    r->pen_calls = 0;
+    r->jumped = 0;
+    volatile otv_status s = OTV_E_LIMIT;
+    if (setjmp(r->jb) == 0) s = otv_glyph_outline(loc, g, 0, &RPEN, r);
+    loc_clear();
+    memset(img, 0, sizeof img);
+    otv_status rs = otv_raster_render(ras, img, 64, 64, 64, g & 1 ? OTV_RASTER_EVEN_ODD : 0);
+    if (rs != OTV_E_OK && rs != OTV_E_BAD_VALUE)
+      fail_case(r, "%s: unexpected status", "otv_raster_render", NULL);
+    if (!s && !rs) {
+      uint64_t sum = 0;
+      for (size_t i = 0; i < sizeof img; i++) sum += img[i];
+      dg_u(r, sum);
+    }
+  }
+  otv_raster_destroy(ras);
+}
+#endif
+
+#ifdef OTV_INSTANCE_UPDATE_NAMES
+/* Instance at the current location; the output must open and draw. */
+static void instance_pass(run *r, otv_location *loc, t_alloc *al)
+{
+  uint8_t *out = NULL;
+  size_t out_len = 0;
+  otv_status s = otv_instance_create(loc, 0, &out, &out_len);
+  note(r, s, otv_location_last_error(loc), "otv_instance_create");
+  if (s) {
+    if (out) fail_case(r, "%s failed but returned bytes", "otv_instance_create", NULL);
+    return;
+  }
+  otv_options opt = {t_realloc, al, 0};
+  otv_face *f = NULL;
+  otv_error e = {0};
+  otv_status os = otv_face_open_memory(out, out_len, 0, &opt, &f, &e);
+  if (os) {
+    fail_case(r, "%s: the instance does not open again", "otv_instance_create", &e);
+  } else {
+    otv_location *l2 = NULL;
+    if (!otv_location_create(f, &l2, NULL)) {
+      otv_face_info info;
+      otv_face_get_info(f, &info);
+      if (info.axis_count) fail_case(r, "%s: the instance still has axes", "otv_instance_create", NULL);
+      for (uint32_t g = 0; g < info.glyph_count && g < 64; g++) {
+        r->pen_calls = 0;
+        r->jumped = 0;
+        if (setjmp(r->jb) == 0) otv_glyph_outline(l2, g, 0, &PEN, r);
+      }
+      otv_location_destroy(l2);
+    }
+    otv_face_close(f);
+  }
+  otv_instance_free(loc, out, out_len);
+}
+#endif
+
+/* Everything on one opened face. */
+static void face_pass(run *r, otv_face *f, t_alloc *al)
+{
+  (void)al;
   otv_face_info info;
   otv_face_get_info(f, &info);
   dg_u(r, info.flavour);
@@ -475,6 +562,12 @@ static void face_pass(run *r, otv_face *f)
       if (out[a] < -16384 || out[a] > 16384) fail_case(r, "%s: normalized coordinate outside [-1, 1]", "otv_location_normalized", NULL);
     }
     if (ac && pass != 2) glyph_pass(r, loc, info.glyph_count, light || pass >= 3);
+#ifdef OTV_INSTANCE_UPDATE_NAMES
+    if (pass == 1 && !light) instance_pass(r, loc, al);
+#endif
+#ifdef OTV_RASTER_EVEN_ODD
+    if (pass == 1) raster_pass(r, loc, info.glyph_count, info.units_per_em);
+#endif
   }
   free(user);
   free(axes);
@@ -500,7 +593,7 @@ static void run_bytes(run *r, const uint8_t *data, size_t len, int *opened, otv_
     if ((int)s < 0 || (int)s > OTV_E_LIMIT) fail_case(r, "%s returned an unknown status", "open", &e);
     return;
   }
-  face_pass(r, f);
+  face_pass(r, f, al);
   otv_face_close(f);
 }
 
@@ -812,6 +905,7 @@ int main(void)
   const char *filter = getenv("OTV_HOSTILE_FILTER");
   const char *skip = getenv("OTV_HOSTILE_SKIP"); /* names (substrings of this list) to skip */
   int verbose = getenv("OTV_HOSTILE_VERBOSE") != NULL;
+  g_trace_alloc = getenv("OTV_HOSTILE_TRACE") != NULL;
   char line[1024];
   int ncases = 0, ncrash = 0;
   while (fgets(line, sizeof line, m)) {
