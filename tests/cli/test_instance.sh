@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# test_instance.sh - `otvar instance`: every output is a valid font (OpenType Sanitizer, FreeType
+# and HarfBuzz load and draw it, fontTools decompiles every table, hb-subset accepts it), the
+# safe-output rules (temp + rename, no overwrite without --force, never the input, no partial
+# file on error), bad inputs give one error line and a non-zero exit, --all-named with -j 2.
+set -u
+: "${OTVAR:?}" "${OTV_FONTS:?}"
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+
+# Validate one output font: ots-sanitize, FreeType + HarfBuzz (hb-view renders through FreeType
+# funcs when asked), fontTools decompiles every table, hb-subset keeps it loadable.
+validate() {
+  local f=$1 what=$2 use_ots=${3:-1}
+  if [ "$use_ots" = 1 ] && command -v ots-sanitize >/dev/null; then
+    if ots-sanitize "$f" >"$T/ots.log" 2>&1; then ok; else bad "$what: ots-sanitize: $(head -3 "$T/ots.log" | tr '\n' ' ')"; fi
+  fi
+  if command -v hb-view >/dev/null; then
+    if hb-view --font-funcs=ft "$f" "Hamburgefonstiv 0123" -o "$T/v.png" 2>"$T/hb.log" && [ -s "$T/v.png" ]; then ok
+    else bad "$what: hb-view (FreeType) failed: $(head -2 "$T/hb.log")"; fi
+    if hb-shape "$f" "AVATAR office" >/dev/null 2>"$T/hb.log"; then ok; else bad "$what: hb-shape failed"; fi
+  fi
+  if $PY - "$f" >"$T/tt.log" 2>&1 <<'EOF'
+import sys
+from fontTools.ttLib import TTFont
+f = TTFont(sys.argv[1])
+for tag in f.keys():
+    if tag != "GlyphOrder":
+        f[tag]  # decompile every table
+for g in f.getGlyphOrder():
+    f["glyf"][g].expand(f["glyf"]) if "glyf" in f else None
+assert "fvar" not in f and "gvar" not in f
+EOF
+  then ok; else bad "$what: fontTools decompile: $(tail -2 "$T/tt.log" | tr '\n' ' ')"; fi
+  if command -v hb-subset >/dev/null; then
+    if hb-subset "$f" --text="Hamburg" -o "$T/sub.ttf" 2>"$T/sub.log" && [ -s "$T/sub.ttf" ]; then ok
+    else bad "$what: hb-subset rejected it: $(head -2 "$T/sub.log")"; fi
+  fi
+}
+
+# 1. named instances and a user location of every TrueType test font
+for src in "$OTV_FONTS"/*.ttf; do
+  b=$(basename "$src" .ttf)
+  "$OTVAR" tables "$src" >"$T/tables" 2>/dev/null
+  grep -q '^CFF2 ' "$T/tables" && continue   # CFF2 (cantarell_vf_trimmed.ttf): see part 2
+  # trimmed test fonts without OS/2 (OTS rejects their sources too): no OTS check
+  use_ots=1
+  grep -q '^OS/2 ' "$T/tables" || use_ots=0
+  if ! "$OTVAR" instance "$src" --named 0 -o "$T/$b.ttf" -q 2>"$T/err"; then
+    if grep -q "has 0\|no named" "$T/err"; then
+      "$OTVAR" instance "$src" -o "$T/$b.ttf" -q 2>"$T/err" || { bad "$b: default instance failed: $(cat "$T/err")"; continue; }
+    else
+      bad "$b: instance failed: $(cat "$T/err")"; continue
+    fi
+  fi
+  ok
+  validate "$T/$b.ttf" "$b" $use_ots
+  # and at a user location away from the named instances
+  axis=$("$OTVAR" normalize "$src" 2>/dev/null | head -1 | cut -d' ' -f1)
+  if [ -n "$axis" ] && "$OTVAR" instance "$src" --var "$axis=$("$PY" -c "
+from fontTools.ttLib import TTFont; import sys
+a = TTFont(sys.argv[1])['fvar'].axes[0]; print(round(a.minValue + 0.37 * (a.maxValue - a.minValue), 3))" "$src")" \
+      -o "$T/$b.loc.ttf" -q 2>"$T/err"; then
+    validate "$T/$b.loc.ttf" "$b at $axis" $use_ots
+  else
+    bad "$b: instance at a user location failed: $(cat "$T/err")"
+  fi
+done
+
+# 2. CFF2 fonts: refused with one clear line (not supported yet), no output file
+"$OTVAR" instance "$OTV_FONTS/cantarell_vf_trimmed.ttf" -o "$T/cff2.otf" 2>"$T/err"
+rc=$?
+if [ $rc -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -e "$T/cff2.otf" ]; then ok; else bad "CFF2: rc=$rc $(cat "$T/err")"; fi
+
+# 3. bad inputs: one line on stderr, non-zero exit, no file left
+R="$OTV_FONTS/Roboto-Variable.ABC.ttf"
+head -c 3000 "$R" >"$T/trunc.ttf"
+expect_error() { # description, expected exit code, command...
+  local what=$1 want=$2
+  shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$T/err")
+  if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ]; then ok; else bad "$what: rc=$rc (want $want), $lines stderr lines: $(cat "$T/err")"; fi
+  if ls "$T"/bad.ttf* >/dev/null 2>&1; then bad "$what: left a file: $(ls "$T"/bad.ttf*)"; rm -f "$T"/bad.ttf*; else ok; fi
+}
+expect_error "truncated font" 1 "$OTVAR" instance "$T/trunc.ttf" -o "$T/bad.ttf"
+expect_error "not a variable font" 1 "$OTVAR" instance "$T/Roboto-Variable.ABC.ttf" -o "$T/bad.ttf"
+expect_error "unknown axis" 2 "$OTVAR" instance "$R" --var XXXX=3 -o "$T/bad.ttf"
+expect_error "value out of range" 2 "$OTVAR" instance "$R" --var wght=5000 -o "$T/bad.ttf"
+expect_error "malformed --var" 2 "$OTVAR" instance "$R" --var wght -o "$T/bad.ttf"
+expect_error "unknown named instance" 2 "$OTVAR" instance "$R" --named NoSuchStyle -o "$T/bad.ttf"
+expect_error "missing -o" 2 "$OTVAR" instance "$R"
+expect_error "unwritable path" 1 "$OTVAR" instance "$R" -o "/nonexistent-dir/x/bad.ttf"
+expect_error "missing file" 1 "$OTVAR" instance "$T/nope.ttf" -o "$T/bad.ttf"
+
+# 4. no overwrite without --force; never the input
+cp "$R" "$T/in.ttf"
+sum_in=$(md5sum <"$T/in.ttf")
+echo keep >"$T/exists.ttf"
+"$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/exists.ttf" -q 2>"$T/err"
+if [ $? -ne 0 ] && [ "$(cat "$T/exists.ttf")" = keep ]; then ok; else bad "overwrote without --force"; fi
+"$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/exists.ttf" -q --force 2>"$T/err"
+if [ $? -eq 0 ] && [ "$(head -c 4 "$T/exists.ttf" | od -An -tx1 | tr -d ' ')" = 00010000 ]; then ok; else bad "--force did not write"; fi
+"$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/in.ttf" --force -q 2>"$T/err"
+if [ $? -ne 0 ] && [ "$(md5sum <"$T/in.ttf")" = "$sum_in" ]; then ok; else bad "wrote over the input"; fi
+if ls "$T"/*.tmp-* >/dev/null 2>&1; then bad "temp files left: $(ls "$T"/*.tmp-*)"; else ok; fi
+
+# 5. --all-named, 2 threads: one valid file per named instance, same bytes as one by one
+"$OTVAR" instance "$R" --all-named -d "$T/all" -j 2 -q 2>"$T/err"
+if [ $? -eq 0 ]; then ok; else bad "--all-named failed: $(cat "$T/err")"; fi
+count=$(ls "$T/all" | wc -l)
+want=$($PY -c "from fontTools.ttLib import TTFont; import sys; print(len(TTFont(sys.argv[1])['fvar'].instances))" "$R")
+if [ "$count" -eq "$want" ]; then ok; else bad "--all-named wrote $count files, want $want"; fi
+first=$(ls "$T/all" | head -1)
+validate "$T/all/$first" "all-named $first"
+"$OTVAR" instance "$R" --named 5 -o "$T/n5.ttf" -q
+name5=$($PY -c "
+from fontTools.ttLib import TTFont; import sys
+f = TTFont(sys.argv[1]); i = f['fvar'].instances[5]
+print(f['name'].getDebugName(i.subfamilyNameID).replace(' ', ''))" "$R")
+if cmp -s "$T/n5.ttf" "$T/all/Roboto-Variable.ABC-$name5.ttf"; then ok; else bad "--all-named -j 2 output differs from --named 5 ($name5)"; fi
+# rerun without --force: refuses, with --force: fine
+"$OTVAR" instance "$R" --all-named -d "$T/all" -q 2>/dev/null && bad "--all-named overwrote without --force" || ok
+"$OTVAR" instance "$R" --all-named -d "$T/all" -j 2 -q --force && ok || bad "--all-named --force failed"
+
+# 6. deterministic output
+"$OTVAR" instance "$R" --var wght=333,wdth=90 -o "$T/d1.ttf" -q
+"$OTVAR" instance "$R" --var wght=333,wdth=90 -o "$T/d2.ttf" -q
+cmp -s "$T/d1.ttf" "$T/d2.ttf" && ok || bad "two runs differ"
+
+echo "test_instance.sh: $checks checks, $fails failed"
+[ "$fails" -eq 0 ] && [ "$checks" -gt 0 ]
