@@ -196,6 +196,21 @@ static inline void round_points(otv_point *p, unsigned n)
 
 static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags);
 
+/* A coordinate's kind from its flag bits: (SHORT_VECTOR | IS_SAME_OR_POSITIVE << 1):
+ * 0 = int16 delta, 1 = negative byte, 2 = same as previous, 3 = positive byte. */
+static const uint8_t coord_size[4] = {2, 1, 0, 1};
+/* Per flag byte: x kind | y kind << 2 | ON_CURVE_POINT << 4 (built from the spec bits). */
+#define K_(f) ((((f) >> 1 & 1) | ((f) >> 3 & 2)) | (((f) >> 2 & 1) | ((f) >> 4 & 2)) << 2 | ((f) & 1) << 4)
+#define K4_(f) K_(f), K_((f) + 1), K_((f) + 2), K_((f) + 3)
+#define K16_(f) K4_(f), K4_((f) + 4), K4_((f) + 8), K4_((f) + 12)
+#define K64_(f) K16_(f), K16_((f) + 16), K16_((f) + 32), K16_((f) + 48)
+static const uint8_t flag_kind[256] = {K64_(0), K64_(64), K64_(128), K64_(192)};
+#undef K_
+#undef K4_
+#undef K16_
+#undef K64_
+static const int coord_sign[4] = {0, -1, 0, 1};
+
 static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int contours,
                               unsigned flags)
 {
@@ -243,51 +258,57 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     /* flags, with repeats; then the byte sizes of the x and y arrays */
     size_t xlen = 0, ylen = 0;
     unsigned i = 0;
-    while (i < np) {
-      const uint8_t *q = otv_rd_take(&r, 1);
-      if (!q) break;
-      unsigned fl = *q, rep = 1;
+    const uint8_t *q = d.p + r.pos, *qend = d.p + d.len;
+    while (i < np && q < qend) {
+      unsigned fl = *q++, rep = 1;
       if (fl & REPEAT_FLAG) {
-        const uint8_t *q2 = otv_rd_take(&r, 1);
-        if (!q2) break;
-        rep += *q2;
+        if (q >= qend) break;
+        rep += *q++;
         if (rep > np - i) rep = np - i; /* spec: repeats past the last point are ignored */
       }
-      size_t xs = fl & X_SHORT_VECTOR ? 1 : fl & X_IS_SAME_OR_POSITIVE ? 0 : 2;
-      size_t ys = fl & Y_SHORT_VECTOR ? 1 : fl & Y_IS_SAME_OR_POSITIVE ? 0 : 2;
-      xlen += xs * rep;
-      ylen += ys * rep;
-      for (unsigned k = 0; k < rep; k++) tags[i++] = (uint8_t)fl;
+      unsigned kind = flag_kind[fl];
+      xlen += coord_size[kind & 3] * rep;
+      ylen += coord_size[kind >> 2 & 3] * rep;
+      for (unsigned k = 0; k < rep; k++) tags[i + k] = (uint8_t)kind;
+      i += rep;
+      if (i == rep && (fl & OVERLAP_SIMPLE)) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
     }
+    r.pos = (size_t)(q - d.p);
     const uint8_t *xs, *ys;
-    if (!otv_rd_ok(&r) || !(xs = otv_rd_take(&r, xlen)) || !(ys = otv_rd_take(&r, ylen)))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, glyph_at + r.bad_at,
+    if (i < np || !(xs = otv_rd_take(&r, xlen)) || !(ys = otv_rd_take(&r, ylen)))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF,
+                          glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
                           "glyph %u: flags and coordinates of %u points", gid, np);
-    if (tags[0] & OVERLAP_SIMPLE) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
-    /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes */
+    /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes. The
+     * branch-free loop reads 2 bytes for every point (using 0, 1 or 2 of them): it needs one
+     * spare byte after the y array inside the glyf table, which all glyphs but a last one at
+     * the very end of the table have. */
     int x = 0, y = 0;
-    for (i = 0; i < np; i++) {
-      unsigned fl = tags[i];
-      if (fl & X_SHORT_VECTOR) {
-        int v = *xs++;
-        x += fl & X_IS_SAME_OR_POSITIVE ? v : -v;
-      } else if (!(fl & X_IS_SAME_OR_POSITIVE)) {
-        x += otv_peek_i16(xs);
-        xs += 2;
+    size_t end_at = (size_t)(ys + ylen - g->glyf.p);
+    if (otv_span_has(g->glyf, end_at, 1)) {
+      for (i = 0; i < np; i++) {
+        unsigned t = tags[i], kx = t & 3, ky = t >> 2 & 3;
+        int lx = otv_peek_i16(xs), sx = xs[0] * coord_sign[kx];
+        int ly = otv_peek_i16(ys), sy = ys[0] * coord_sign[ky];
+        x += kx == 0 ? lx : sx;
+        y += ky == 0 ? ly : sy;
+        xs += coord_size[kx];
+        ys += coord_size[ky];
+        pts[i].x = (float)x;
+        pts[i].y = (float)y;
+        tags[i] = (uint8_t)(t >> 4);
       }
-      pts[i].x = (float)x;
-    }
-    for (i = 0; i < np; i++) {
-      unsigned fl = tags[i];
-      if (fl & Y_SHORT_VECTOR) {
-        int v = *ys++;
-        y += fl & Y_IS_SAME_OR_POSITIVE ? v : -v;
-      } else if (!(fl & Y_IS_SAME_OR_POSITIVE)) {
-        y += otv_peek_i16(ys);
-        ys += 2;
+    } else {
+      for (i = 0; i < np; i++) {
+        unsigned t = tags[i], kx = t & 3, ky = t >> 2 & 3;
+        x += kx == 0 ? otv_peek_i16(xs) : kx == 2 ? 0 : xs[0] * coord_sign[kx];
+        y += ky == 0 ? otv_peek_i16(ys) : ky == 2 ? 0 : ys[0] * coord_sign[ky];
+        xs += coord_size[kx];
+        ys += coord_size[ky];
+        pts[i].x = (float)x;
+        pts[i].y = (float)y;
+        tags[i] = (uint8_t)(t >> 4);
       }
-      pts[i].y = (float)y;
-      tags[i] = (uint8_t)(fl & ON_CURVE_POINT);
     }
   }
   default_phantoms(g, gid, x_min, y_max, pts + np);

@@ -220,6 +220,55 @@ static bool read_deltas(otv_rd *r, unsigned count, float *out, size_t stride)
   return true;
 }
 
+/* As read_deltas, adding scale x delta to acc[i * stride] (zero runs are skipped). The hot path
+ * for tuples that cover every point: no intermediate buffer. */
+static bool add_deltas(otv_rd *r, unsigned count, float *acc, size_t stride, float scale)
+{
+  /* raw pointers into the reader's span; every read is checked against end */
+  const uint8_t *q = r->s.p + r->pos, *end = r->s.p + r->s.len;
+  unsigned i = 0;
+  bool ok = true;
+  while (i < count) {
+    if (q >= end) {
+      ok = false;
+      break;
+    }
+    unsigned ctl = *q++;
+    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
+    if (run > count - i) {
+      ok = false;
+      break;
+    }
+    float *o = acc + i * stride;
+    unsigned kind = ctl & (DELTAS_ARE_ZERO | DELTAS_ARE_WORDS);
+    size_t bytes = kind == DELTAS_ARE_ZERO ? 0 : kind == DELTAS_ARE_WORDS ? 2 * (size_t)run
+                   : kind ? 4 * (size_t)run : run;
+    if ((size_t)(end - q) < bytes) {
+      ok = false;
+      break;
+    }
+    /* in range: bytes checked just above */
+    switch (kind) {
+    case DELTAS_ARE_ZERO:
+      break;
+    case DELTAS_ARE_WORDS:
+      for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)otv_peek_i16(q + 2 * k);
+      break;
+    case DELTAS_ARE_ZERO | DELTAS_ARE_WORDS: /* 32-bit deltas */
+      for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)otv_peek_i32(q + 4 * k);
+      break;
+    default:
+      for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)(int8_t)q[k];
+      break;
+    }
+    q += bytes;
+    i += run;
+  }
+  r->pos = (size_t)(q - r->s.p);
+  if (!ok && r->bad_at == SIZE_MAX) r->bad_at = r->pos;
+  return ok;
+}
+
 /* Infer the deltas of untouched points of one contour [first, last] for one coordinate
  * (spec: "Inferred deltas for un-referenced point numbers"). orig is the default coordinate of
  * each point (x or y of pts, stride 2 floats), d the tuple's deltas (same stride). */
@@ -415,13 +464,9 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
                           "glyph %u: tuple %u has no point numbers", gid, t);
     }
     if (all) {
-      if (!read_deltas(&tr, n, &td[0].x, 2) || !read_deltas(&tr, n, &td[0].y, 2))
+      if (!add_deltas(&tr, n, &acc[0].x, 2, s) || !add_deltas(&tr, n, &acc[0].y, 2, s))
         return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, tdata_at + tr.pos,
                             "glyph %u: tuple %u deltas for %u points", gid, t, n);
-      for (unsigned p = 0; p < n; p++) {
-        acc[p].x += s * td[p].x;
-        acc[p].y += s * td[p].y;
-      }
       continue;
     }
     /* sparse: the deltas of the listed points, in list order */
