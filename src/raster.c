@@ -29,6 +29,9 @@
 #include "internal.h"
 
 #include <float.h>
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
 
 #define RASTER_TOL (1.0 / 16.0)     /* flattening tolerance, pixels */
 #define RASTER_MAX_PIECES 1024      /* most line pieces per curve (a curve ~1e5 px long) */
@@ -46,10 +49,14 @@ struct otv_raster {
   size_t seg_count, seg_cap;
   float *acc;
   size_t acc_cap;
+  uint64_t *mask;
+  size_t mask_cap;
   float min_x, min_y, max_x, max_y; /* bounds of segment end points (device space) */
   float start_x, start_y, cur_x, cur_y; /* device space */
   bool open;                        /* a contour is open (move_to seen, not closed) */
   otv_status status;                /* sticky error of the current path */
+  float guard;                      /* NaN once a non-finite point was given */
+  float fxx, fxy, fyx, fyy, fdx, fdy; /* the transform in float */
 };
 
 /* ---- path building ---- */
@@ -59,34 +66,49 @@ static void path_clear(otv_raster *r)
   r->seg_count = 0;
   r->open = false;
   r->status = OTV_E_OK;
+  r->guard = 0.0f;
   r->min_x = r->min_y = FLT_MAX;
   r->max_x = r->max_y = -FLT_MAX;
 }
 
-static float clampc(double v)
+
+/* Transform a point (float math: device coordinates are clamped to +-2^22, where a float still
+ * resolves 1/2 pixel, and glyph-sized ones resolve far below 1/256 pixel). A non-finite result
+ * turns r->guard into a NaN, which render reports as BAD_VALUE; the clamp keeps later arithmetic
+ * bounded either way (x86 min/max return the bound for a NaN). */
+static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 {
-  if (v > RASTER_COORD_LIMIT) v = RASTER_COORD_LIMIT;
-  if (v < -RASTER_COORD_LIMIT) v = -RASTER_COORD_LIMIT;
-  return (float)v;
+  float px = r->fxx * x + r->fxy * y + r->fdx;
+  float py = r->fyx * x + r->fyy * y + r->fdy;
+  r->guard += (px - px) + (py - py);
+  const float lim = (float)RASTER_COORD_LIMIT;
+  px = px > lim ? lim : px;
+  px = px < -lim ? -lim : px;
+  py = py > lim ? lim : py;
+  py = py < -lim ? -lim : py;
+  if (px != px) px = 0.0f; /* NaN: the path is rejected at render anyway */
+  if (py != py) py = 0.0f;
+  *ox = px;
+  *oy = py;
 }
 
-/* Transform a point; false (and a sticky BAD_VALUE) for non-finite input. */
-static bool xform(otv_raster *r, float x, float y, float *ox, float *oy)
+static inline void bbox_add(otv_raster *r, float x, float y)
 {
-  double px = r->t.xx * x + r->t.xy * y + r->t.dx;
-  double py = r->t.yx * x + r->t.yy * y + r->t.dy;
-  if (!isfinite(px) || !isfinite(py)) {
-    if (!r->status) r->status = OTV_E_BAD_VALUE;
-    return false;
-  }
-  *ox = clampc(px);
-  *oy = clampc(py);
-  return true;
+  if (x < r->min_x) r->min_x = x;
+  if (x > r->max_x) r->max_x = x;
+  if (y < r->min_y) r->min_y = y;
+  if (y > r->max_y) r->max_y = y;
 }
 
-static void add_seg(otv_raster *r, float x0, float y0, float x1, float y1)
+/* Append the segment from the current point to (x, y), which becomes the current point. The
+ * bounds take every end point (a contour's first point when it is moved to). */
+static inline void line_dev(otv_raster *r, float x, float y)
 {
-  if (y0 == y1) return; /* horizontal: adds no area */
+  float x0 = r->cur_x, y0 = r->cur_y;
+  r->cur_x = x;
+  r->cur_y = y;
+  bbox_add(r, x, y);
+  if (y0 == y) return; /* horizontal: adds no area */
   if (r->seg_count == r->seg_cap) {
     if (r->status) return;
     void *p = r->segs;
@@ -99,23 +121,8 @@ static void add_seg(otv_raster *r, float x0, float y0, float x1, float y1)
   seg *s = &r->segs[r->seg_count++];
   s->x0 = x0;
   s->y0 = y0;
-  s->x1 = x1;
-  s->y1 = y1;
-  if (x0 < r->min_x) r->min_x = x0;
-  if (x0 > r->max_x) r->max_x = x0;
-  if (x1 < r->min_x) r->min_x = x1;
-  if (x1 > r->max_x) r->max_x = x1;
-  if (y0 < r->min_y) r->min_y = y0;
-  if (y0 > r->max_y) r->max_y = y0;
-  if (y1 < r->min_y) r->min_y = y1;
-  if (y1 > r->max_y) r->max_y = y1;
-}
-
-static void line_dev(otv_raster *r, float x, float y)
-{
-  add_seg(r, r->cur_x, r->cur_y, x, y);
-  r->cur_x = x;
-  r->cur_y = y;
+  s->x1 = x;
+  s->y1 = y;
 }
 
 static void close_contour(otv_raster *r)
@@ -130,26 +137,33 @@ static void pen_move(void *ctx, float x, float y)
   otv_raster *r = ctx;
   float px, py;
   close_contour(r);
-  if (!xform(r, x, y, &px, &py)) return;
+  xform(r, x, y, &px, &py);
   r->start_x = r->cur_x = px;
   r->start_y = r->cur_y = py;
   r->open = true;
+  bbox_add(r, px, py);
 }
 
 static void pen_line(void *ctx, float x, float y)
 {
   otv_raster *r = ctx;
   float px, py;
-  if (!r->open || !xform(r, x, y, &px, &py)) return;
+  if (!r->open) return;
+  xform(r, x, y, &px, &py);
   line_dev(r, px, py);
 }
 
-static unsigned pieces_for(double l, double k)
+/* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
+ * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
+static inline unsigned pieces_for(double l2, double k)
 {
-  /* n = ceil(sqrt(k * L / tol)), at least 1 */
-  double n = ceil(sqrt(k * l / RASTER_TOL));
-  if (!(n >= 1)) return 1;
-  if (n > RASTER_MAX_PIECES) return RASTER_MAX_PIECES;
+  double q = k * k * l2 * (1.0 / (RASTER_TOL * RASTER_TOL));
+  if (q <= 1.0) return 1;
+  if (q <= 16.0) return 2;
+  if (q <= 81.0) return 3;
+  if (q <= 256.0) return 4;
+  double n = ceil(sqrt(sqrt(q)));
+  if (!(n <= RASTER_MAX_PIECES)) return RASTER_MAX_PIECES;
   return (unsigned)n;
 }
 
@@ -157,18 +171,23 @@ static void pen_quad(void *ctx, float cx, float cy, float x, float y)
 {
   otv_raster *r = ctx;
   float x1, y1, x2, y2;
-  if (!r->open || !xform(r, cx, cy, &x1, &y1) || !xform(r, x, y, &x2, &y2)) return;
-  double x0 = r->cur_x, y0 = r->cur_y;
-  double ddx = x0 - 2.0 * x1 + x2, ddy = y0 - 2.0 * y1 + y2;
-  unsigned n = pieces_for(sqrt(ddx * ddx + ddy * ddy), 0.25);
-  /* B(t) = (ddx t + 2 (x1 - x0)) t + x0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
-   * two thirds of each piece's sagitta, so the polyline keeps the curve's area (see
-   * shift_note) */
-  double bx = 2.0 * (x1 - x0), by = 2.0 * (y1 - y0), inv = 1.0 / n;
-  double sx = -ddx * inv * inv / 6.0, sy = -ddy * inv * inv / 6.0;
+  if (!r->open) return;
+  xform(r, cx, cy, &x1, &y1);
+  xform(r, x, y, &x2, &y2);
+  float x0 = r->cur_x, y0 = r->cur_y;
+  float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
+  unsigned n = pieces_for((double)ddx * ddx + (double)ddy * ddy, 0.25);
+  if (n == 1) {
+    line_dev(r, x2, y2);
+    return;
+  }
+  /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
+   * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
+  float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0), inv = 1.0f / (float)n;
+  float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
   for (unsigned i = 1; i < n; i++) {
-    double t = i * inv;
-    line_dev(r, (float)((ddx * t + bx) * t + x0 + sx), (float)((ddy * t + by) * t + y0 + sy));
+    float t = (float)i * inv;
+    line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy);
   }
   line_dev(r, x2, y2);
 }
@@ -177,24 +196,29 @@ static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, flo
 {
   otv_raster *r = ctx;
   float x1, y1, x2, y2, x3, y3;
-  if (!r->open || !xform(r, c1x, c1y, &x1, &y1) || !xform(r, c2x, c2y, &x2, &y2) ||
-      !xform(r, x, y, &x3, &y3))
+  if (!r->open) return;
+  xform(r, c1x, c1y, &x1, &y1);
+  xform(r, c2x, c2y, &x2, &y2);
+  xform(r, x, y, &x3, &y3);
+  float x0 = r->cur_x, y0 = r->cur_y;
+  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
+  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
+  unsigned n = pieces_for(fmax((double)ax * ax + (double)ay * ay, (double)bx * bx + (double)by * by),
+                          0.75);
+  if (n == 1) {
+    line_dev(r, x3, y3);
     return;
-  double x0 = r->cur_x, y0 = r->cur_y;
-  double ax = x0 - 2.0 * x1 + x2, ay = y0 - 2.0 * y1 + y2;
-  double bx = x1 - 2.0 * x2 + x3, by = y1 - 2.0 * y2 + y3;
-  double l = fmax(sqrt(ax * ax + ay * ay), sqrt(bx * bx + by * by));
-  unsigned n = pieces_for(l, 0.75);
-  /* power basis: B(t) = ((px t + qx) t + rx) t + x0, B''(t) = 6 px t + 2 qx; interior vertices
-   * move by -h^2/12 B''(t) (see shift_note) */
-  double px = x3 - x0 + 3.0 * (x1 - x2), py = y3 - y0 + 3.0 * (y1 - y2);
-  double qx = 3.0 * ax, qy = 3.0 * ay;
-  double rx = 3.0 * (x1 - x0), ry = 3.0 * (y1 - y0), inv = 1.0 / n, k = -inv * inv / 12.0;
+  }
+  /* power basis: B(t) = ((p t + q) t + s) t + p0, B''(t) = 6 p t + 2 q; interior vertices
+   * move by -h^2/12 B''(t) (shift_note) */
+  float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
+  float qx = 3.0f * ax, qy = 3.0f * ay;
+  float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0), inv = 1.0f / (float)n;
+  float k = -inv * inv / 12.0f;
   for (unsigned i = 1; i < n; i++) {
-    double t = i * inv;
-    double sx = k * (6.0 * px * t + 2.0 * qx), sy = k * (6.0 * py * t + 2.0 * qy);
-    line_dev(r, (float)(((px * t + qx) * t + rx) * t + x0 + sx),
-             (float)(((py * t + qy) * t + ry) * t + y0 + sy));
+    float t = (float)i * inv;
+    float sx = k * (6.0f * px * t + 2.0f * qx), sy = k * (6.0f * py * t + 2.0f * qy);
+    line_dev(r, ((px * t + qx) * t + rx) * t + x0 + sx, ((py * t + qy) * t + ry) * t + y0 + sy);
   }
   line_dev(r, x3, y3);
 }
@@ -207,43 +231,76 @@ const otv_pen *otv_raster_pen(void) { return &raster_pen; }
 
 /* ---- accumulation ---- */
 
+/* The band being accumulated: `rows` rows of row_len cells (a multiple of 8, at least w + 2),
+ * and per row a bit mask of the 8-cell blocks that received something, so the readout can skip
+ * untouched runs (constant coverage: empty, or full inside a stem). */
+typedef struct band {
+  float *acc;
+  uint64_t *mask;
+  size_t row_len, mwords;
+  float w;
+  int rows;
+} band;
+
+static inline void mark(uint64_t *m, size_t c0, size_t c1)
+{
+  size_t b0 = c0 >> 3, b1 = c1 >> 3;
+  m[b0 >> 6] |= (uint64_t)1 << (b0 & 63);
+  for (size_t b = b0 + 1; b <= b1; b++) m[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+#if defined(__GNUC__)
+#  define RASTER_INLINE static inline __attribute__((always_inline))
+#else
+#  define RASTER_INLINE static inline
+#endif
+
 /* Add a piece of edge lying inside one pixel row, from x = xa to x = xb (either order), of
- * signed height d, to the accumulation row a (cells 0..w+1). Parts left of 0 count as lying on
- * x = 0 (they cover the whole row to their right); parts right of w cover nothing visible. */
-static void acc_span(float *a, float w, float xa, float xb, float d)
+ * signed height d, to the accumulation row a (cells 0..w+1). With clip, parts left of 0 count as
+ * lying on x = 0 (they cover the whole row to their right) and parts right of w are dropped;
+ * without, 0 <= x <= w is known (the path lies inside the buffer). With use_mask, the 8-cell
+ * blocks touched are marked in m for the sparse readout. */
+RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, float d,
+                            bool clip, bool use_mask)
 {
   if (xa > xb) {
     float t = xa;
     xa = xb;
     xb = t;
   }
-  if (xb <= 0.0f) {
-    a[0] += d;
-    return;
-  }
-  if (xa >= w) return;
-  if (xa < 0.0f || xb > w) {
-    float len = xb - xa;
-    if (xa < 0.0f) {
-      float dl = d * (-xa / len);
-      a[0] += dl;
-      d -= dl;
-      len = xb;
-      xa = 0.0f;
+  if (clip) {
+    if (xb <= 0.0f) {
+      a[0] += d;
+      if (use_mask) mark(m, 0, 0);
+      return;
     }
-    if (xb > w) {
-      d *= (w - xa) / len;
-      xb = w;
+    if (xa >= w) return;
+    if (xa < 0.0f || xb > w) {
+      float len = xb - xa;
+      if (xa < 0.0f) {
+        float dl = d * (-xa / len);
+        a[0] += dl;
+        d -= dl;
+        len = xb;
+        xa = 0.0f;
+      }
+      if (xb > w) {
+        d *= (w - xa) / len;
+        xb = w;
+      }
     }
   }
   int ia = (int)xa, ib = (int)xb;
   if (ib == ia || (ib == ia + 1 && (float)ib == xb)) {
     /* within one pixel (xb may sit on the pixel's right border) */
-    float m = 0.5f * (xa + xb) - (float)ia;
-    a[ia] += d * (1.0f - m);
-    a[ia + 1] += d * m;
+    float m1 = 0.5f * (xa + xb) - (float)ia;
+    float dm = d * m1;
+    a[ia] += d - dm;
+    a[ia + 1] += dm;
+    if (use_mask) mark(m, (size_t)ia, (size_t)ia + 1);
     return;
   }
+  if (use_mask) mark(m, (size_t)ia, (size_t)ib + 1);
   float dydx = d / (xb - xa);
   /* first pixel: from xa to ia + 1 */
   float f = (float)(ia + 1) - xa;
@@ -262,8 +319,8 @@ static void acc_span(float *a, float w, float xa, float xb, float d)
 }
 
 /* Accumulate one segment (coordinates relative to the band: rows 0..rows-1, columns 0..w-1). */
-static void acc_seg(float *acc, size_t row_len, float w, int rows, float x0, float y0, float x1,
-                    float y1)
+RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1, bool clip,
+                           bool use_mask)
 {
   float dir = 1.0f;
   if (y0 > y1) {
@@ -275,24 +332,56 @@ static void acc_seg(float *acc, size_t row_len, float w, int rows, float x0, flo
     y1 = t;
     dir = -1.0f;
   }
-  float fr = (float)rows;
+  float fr = (float)B->rows;
   if (y1 <= 0.0f || y0 >= fr || y0 == y1) return;
-  float dxdy = (x1 - x0) / (y1 - y0);
   float ys = y0 < 0.0f ? 0.0f : y0, ye = y1 > fr ? fr : y1;
-  int row = (int)ys, last = (int)ceilf(ye) - 1;
-  if (row == last) {
-    acc_span(acc + (size_t)row * row_len, w, x0 + (ys - y0) * dxdy, x0 + (ye - y0) * dxdy,
-             dir * (ye - ys));
+  int row = (int)ys, last = (int)ye; /* ys, ye >= 0: truncation is floor */
+  if ((float)last == ye) last--;     /* ye on a row boundary belongs to the row above */
+  if (row == last && ys == y0 && ye == y1) {
+    acc_span(B->acc + (size_t)row * B->row_len, B->mask + (size_t)row * B->mwords, B->w, x0, x1,
+             dir * (y1 - y0), clip, use_mask);
     return;
   }
-  float ya = ys, xa = x0 + (ys - y0) * dxdy;
-  for (; row <= last; row++) {
-    float yb = row == last ? ye : (float)(row + 1);
-    float xb = row == last ? x0 + (ye - y0) * dxdy : x0 + (yb - y0) * dxdy;
-    acc_span(acc + (size_t)row * row_len, w, xa, xb, dir * (yb - ya));
+  float dxdy = (x1 - x0) / (y1 - y0);
+  float ya = ys, xa = ys == y0 ? x0 : x0 + (ys - y0) * dxdy;
+  float xe = ye == y1 ? x1 : x0 + (ye - y0) * dxdy;
+  float *a = B->acc + (size_t)row * B->row_len;
+  uint64_t *m = B->mask + (size_t)row * B->mwords;
+  for (; row < last; row++) {
+    float yb = (float)(row + 1);
+    float xb = x0 + (yb - y0) * dxdy;
+    acc_span(a, m, B->w, xa, xb, dir * (yb - ya), clip, use_mask);
     ya = yb;
     xa = xb;
+    a += B->row_len;
+    m += B->mwords;
   }
+  acc_span(a, m, B->w, xa, xe, dir * (ye - ya), clip, use_mask);
+}
+
+/* All segments of the path crossing the band, with the span variant fixed at compile time. */
+RASTER_INLINE void acc_all(const otv_raster *r, const band *B, float ox, float oy, bool clip,
+                           bool use_mask)
+{
+  float fby1 = oy + (float)B->rows;
+  for (size_t i = 0; i < r->seg_count; i++) {
+    const seg *s = &r->segs[i];
+    if ((s->y0 >= fby1 && s->y1 >= fby1) || (s->y0 <= oy && s->y1 <= oy)) continue;
+    acc_seg(B, s->x0 - ox, s->y0 - oy, s->x1 - ox, s->y1 - oy, clip, use_mask);
+  }
+}
+
+static void acc_clip(const otv_raster *r, const band *B, float ox, float oy)
+{
+  acc_all(r, B, ox, oy, true, true);
+}
+static void acc_sparse(const otv_raster *r, const band *B, float ox, float oy)
+{
+  acc_all(r, B, ox, oy, false, true);
+}
+static void acc_dense(const otv_raster *r, const band *B, float ox, float oy)
+{
+  acc_all(r, B, ox, oy, false, false);
 }
 
 static inline unsigned cov8(float s, bool even_odd)
@@ -307,12 +396,143 @@ static inline unsigned cov8(float s, bool even_odd)
   return (unsigned)(c * 255.0f + 0.5f);
 }
 
+/* dst "over" coverage: d + c - round(d * c / 255) (exact division trick for t <= 65025+128) */
+static inline unsigned blend(unsigned d, unsigned c)
+{
+  unsigned t = d * c + 128;
+  return d + c - ((t + (t >> 8)) >> 8);
+}
+
+/* A run of n pixels of one coverage (no edge in it). */
+static void fill_run(uint8_t *d, size_t n, float sum, bool even_odd, bool replace)
+{
+  unsigned c = cov8(sum, even_odd);
+  if (replace || c == 255) {
+    memset(d, (int)c, n);
+  } else if (c) {
+    for (size_t i = 0; i < n; i++) d[i] = (uint8_t)blend(d[i], c);
+  }
+}
+
+/* Cells x0..x1-1 (x1 - x0 <= 8, an 8-cell block) of a row: running sum, coverage into d; the
+ * cells are zeroed. Returns the running sum after them. */
+RASTER_INLINE float block(float *a, uint8_t *d, size_t x0, size_t x1, float sum, bool even_odd,
+                   bool replace)
+{
+  size_t x = x0;
+#if defined(__SSE2__)
+  if (!even_odd) {
+    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
+    const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+    const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
+    __m128 carry = _mm_set1_ps(sum);
+    for (; x + 4 <= x1; x += 4) {
+      __m128 v = _mm_loadu_ps(a + x);
+      _mm_storeu_ps(a + x, _mm_setzero_ps());
+      /* inclusive prefix sum of the 4 lanes, plus the carry of the previous ones */
+      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
+      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
+      v = _mm_add_ps(v, carry);
+      carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
+      __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
+      __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
+      __m128i c16 = _mm_packs_epi32(ci, zero); /* 4 x u16 in the low half */
+      uint32_t out, old = 0;
+      if (!replace) memcpy(&old, d + x, 4);
+      if (!old) {
+        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
+      } else {
+        __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
+        __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
+        t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+        __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
+        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
+      }
+      memcpy(d + x, &out, 4);
+    }
+    sum = _mm_cvtss_f32(carry);
+  }
+#endif
+  for (; x < x1; x++) {
+    sum += a[x];
+    a[x] = 0.0f;
+    unsigned c = cov8(sum, even_odd);
+    d[x] = (uint8_t)(replace ? c : blend(d[x], c));
+  }
+  return sum;
+}
+
+#if defined(__GNUC__)
+#  define CTZ64(v) ((unsigned)__builtin_ctzll(v))
+#else
+static unsigned CTZ64(uint64_t v)
+{
+  unsigned n = 0;
+  while (!(v & 1)) v >>= 1, n++;
+  return n;
+}
+#endif
+
+/* Turn one accumulation row into coverage: blocks that received edges are summed cell by cell,
+ * the runs between them have the constant coverage of the running sum. The row and its mask are
+ * left zeroed for the next render. */
+static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t w,
+                        bool even_odd, bool replace)
+{
+  float sum = 0.0f;
+  size_t x = 0;
+  for (size_t wi = 0; wi < mwords; wi++) {
+    uint64_t bits = m[wi];
+    m[wi] = 0;
+    while (bits) {
+      size_t bx = (wi * 64 + CTZ64(bits)) << 3;
+      bits &= bits - 1;
+      if (bx >= w) {
+        memset(a + bx, 0, 8 * sizeof(float)); /* cells w, w+1: nothing visible */
+        continue;
+      }
+      if (bx > x) fill_run(d + x, bx - x, sum, even_odd, replace);
+      size_t end = bx + 8 < w ? bx + 8 : w;
+      sum = block(a, d, bx, end, sum, even_odd, replace);
+      if (end < bx + 8) memset(a + end, 0, (bx + 8 - end) * sizeof(float));
+      x = end;
+    }
+  }
+  if (x < w) fill_run(d + x, w - x, sum, even_odd, replace);
+}
+
+/* Dense readout of a narrow row (no mask): every block in turn. */
+static void readout_dense(float *a, size_t row_len, uint8_t *d, size_t w, bool even_odd,
+                          bool replace)
+{
+  float sum = 0.0f;
+  for (size_t bx = 0; bx < w; bx += 8) {
+    size_t end = bx + 8 < w ? bx + 8 : w;
+    sum = block(a, d, bx, end, sum, even_odd, replace);
+  }
+  for (size_t x = w; x < row_len; x++) a[x] = 0.0f;
+}
+
+static otv_status grow(otv_raster *r, void **p, size_t *cap, size_t need, size_t elem)
+{
+  if (need <= *cap) return OTV_E_OK;
+  size_t old = *cap;
+  uint8_t *q = otv_mem_realloc(&r->al, *p, old * elem, need * elem);
+  if (!q) return OTV_E_NOMEM;
+  /* invariant: accumulation cells and masks are all zero between renders */
+  memset(q + old * elem, 0, (need - old) * elem);
+  *p = q;
+  *cap = need;
+  return OTV_E_OK;
+}
+
 otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsigned height,
                              size_t stride, unsigned flags)
 {
   if (!r) return OTV_E_ARG;
   close_contour(r);
   otv_status st = r->status;
+  if (!st && r->guard != r->guard) st = OTV_E_BAD_VALUE;
   if (!st && (!buf || stride < width) && width && height) st = OTV_E_ARG;
   if (st || r->seg_count == 0 || !width || !height || width > INT32_MAX || height > INT32_MAX) {
     path_clear(r);
@@ -328,56 +548,39 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
     path_clear(r);
     return OTV_E_OK;
   }
-  size_t w = (size_t)(rx1 - rx0), row_len = w + 2;
-  size_t band = RASTER_BAND_CELLS / row_len;
-  if (band < 1) band = 1;
-  if (band > (size_t)(ry1 - ry0)) band = (size_t)(ry1 - ry0);
-  size_t need = band * row_len;
-  if (need > r->acc_cap) {
-    size_t old = r->acc_cap;
-    float *p = otv_mem_realloc(&r->al, r->acc, old * sizeof(float), need * sizeof(float));
-    if (!p) {
-      path_clear(r);
-      return OTV_E_NOMEM;
-    }
-    /* invariant: the accumulation buffer is all zeros between renders */
-    memset(p + old, 0, (need - old) * sizeof(float));
-    r->acc = p;
-    r->acc_cap = need;
+  size_t w = (size_t)(rx1 - rx0);
+  band B;
+  B.row_len = (w + 2 + 7) & ~(size_t)7;
+  B.mwords = (B.row_len / 8 + 63) / 64;
+  B.w = (float)w;
+  size_t rows = RASTER_BAND_CELLS / B.row_len;
+  if (rows < 1) rows = 1;
+  if (rows > (size_t)(ry1 - ry0)) rows = (size_t)(ry1 - ry0);
+  if (grow(r, (void **)&r->acc, &r->acc_cap, rows * B.row_len, sizeof(float)) ||
+      grow(r, (void **)&r->mask, &r->mask_cap, rows * B.mwords, sizeof(uint64_t))) {
+    path_clear(r);
+    return OTV_E_NOMEM;
   }
+  B.acc = r->acc;
+  B.mask = r->mask;
   bool even_odd = (flags & OTV_RASTER_EVEN_ODD) != 0, replace = (flags & OTV_RASTER_REPLACE) != 0;
-  float fw = (float)w, ox = (float)rx0;
-  for (long by = ry0; by < ry1; by += (long)band) {
-    int rows = (int)(ry1 - by < (long)band ? ry1 - by : (long)band);
-    float oy = (float)by, fby1 = oy + (float)rows;
-    for (size_t i = 0; i < r->seg_count; i++) {
-      const seg *s = &r->segs[i];
-      if ((s->y0 >= fby1 && s->y1 >= fby1) || (s->y0 <= oy && s->y1 <= oy)) continue;
-      acc_seg(r->acc, row_len, fw, rows, s->x0 - ox, s->y0 - oy, s->x1 - ox, s->y1 - oy);
-    }
-    for (int y = 0; y < rows; y++) {
-      float *a = r->acc + (size_t)y * row_len;
+  float ox = (float)rx0;
+  /* no clipping in x when the path lies inside the buffer's columns; narrow regions are read out
+   * densely (marking blocks would cost more than it saves) */
+  bool clip = fx0 < 0 || fx1 > (double)width, dense = !clip && w <= 48;
+  for (long by = ry0; by < ry1; by += (long)rows) {
+    B.rows = (int)(ry1 - by < (long)rows ? ry1 - by : (long)rows);
+    float oy = (float)by;
+    if (clip) acc_clip(r, &B, ox, oy);
+    else if (dense) acc_dense(r, &B, ox, oy);
+    else acc_sparse(r, &B, ox, oy);
+    for (int y = 0; y < B.rows; y++) {
       uint8_t *d = buf + (size_t)(by + y) * stride + (size_t)rx0;
-      float sum = 0.0f;
-      if (replace) {
-        for (size_t x = 0; x < w; x++) {
-          sum += a[x];
-          a[x] = 0.0f;
-          d[x] = (uint8_t)cov8(sum, even_odd);
-        }
-      } else {
-        for (size_t x = 0; x < w; x++) {
-          sum += a[x];
-          a[x] = 0.0f;
-          unsigned c = cov8(sum, even_odd);
-          if (c) {
-            unsigned o = d[x];
-            d[x] = (uint8_t)(o + c - (o * c + 127) / 255);
-          }
-        }
-      }
-      a[w] = 0.0f;
-      a[w + 1] = 0.0f;
+      if (dense)
+        readout_dense(B.acc + (size_t)y * B.row_len, B.row_len, d, w, even_odd, replace);
+      else
+        readout_row(B.acc + (size_t)y * B.row_len, B.mask + (size_t)y * B.mwords, B.mwords, d, w,
+                    even_odd, replace);
     }
   }
   path_clear(r);
@@ -385,6 +588,16 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
 }
 
 /* ---- object ---- */
+
+static void set_float(otv_raster *r)
+{
+  r->fxx = (float)r->t.xx;
+  r->fxy = (float)r->t.xy;
+  r->fyx = (float)r->t.yx;
+  r->fyy = (float)r->t.yy;
+  r->fdx = (float)r->t.dx;
+  r->fdy = (float)r->t.dy;
+}
 
 otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
 {
@@ -396,6 +609,7 @@ otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
   if (!r) return OTV_E_NOMEM;
   r->al = al;
   r->t = (otv_transform){1, 0, 0, 1, 0, 0};
+  set_float(r);
   path_clear(r);
   *out = r;
   return OTV_E_OK;
@@ -407,20 +621,24 @@ void otv_raster_destroy(otv_raster *r)
   otv_alloc al = r->al;
   otv_mem_free(&al, r->segs, r->seg_cap * sizeof(seg));
   otv_mem_free(&al, r->acc, r->acc_cap * sizeof(float));
+  otv_mem_free(&al, r->mask, r->mask_cap * sizeof(uint64_t));
   otv_mem_free(&al, r, sizeof *r);
 }
+
 
 otv_status otv_raster_set_transform(otv_raster *r, const otv_transform *t)
 {
   if (!r) return OTV_E_ARG;
   if (!t) {
     r->t = (otv_transform){1, 0, 0, 1, 0, 0};
+    set_float(r);
     return OTV_E_OK;
   }
   if (!isfinite(t->xx) || !isfinite(t->xy) || !isfinite(t->yx) || !isfinite(t->yy) ||
       !isfinite(t->dx) || !isfinite(t->dy))
     return OTV_E_ARG;
   r->t = *t;
+  set_float(r);
   return OTV_E_OK;
 }
 

@@ -1,0 +1,297 @@
+/*
+ * bench_raster.c - otvar's rasterizer vs FreeType's smooth rasterizer on the same outlines.
+ *
+ * Every glyph of each font (real variable fonts from $OTV_FONT_CACHE, else tests/fonts and
+ * fonts/Karla-VF.ttf; or the files given as arguments) is loaded once by FreeType unscaled and
+ * unhinted, scaled to 26.6 at 16, 48 and 160 px, and kept twice: as an FT_Outline and as a
+ * recorded path (the same points, decomposed by FT_Outline_Decompose). Only rasterization is timed:
+ *   FreeType: clear the glyph's bitmap, FT_Outline_Get_Bitmap (8-bit gray, the smooth rasterizer
+ *             of FT_RENDER_MODE_NORMAL);
+ *   otvar:    clear the glyph's bitmap, replay the path into otv_raster_pen() (curve flattening
+ *             included), otv_raster_render.
+ * Prints glyphs/second for both and the ratio, and the allocations otvar made after warm-up.
+ * Usage: bench_raster [FONT...]
+ */
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+#include FT_BITMAP_H
+
+#include "otvar.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { OP_MOVE, OP_LINE, OP_QUAD, OP_CUBIC, OP_CLOSE };
+
+typedef struct path {
+  uint8_t *ops;
+  float *xy;
+  size_t nops, nxy, cap_ops, cap_xy;
+} path;
+
+typedef struct glyph {
+  FT_Outline o; /* 26.6, bitmap origin at 0,0 */
+  size_t op0, op1, xy0;
+  int w, h;
+} glyph;
+
+static FT_Library ft;
+static path P;
+static int in_contour;
+
+static void put_op(int op)
+{
+  if (P.nops == P.cap_ops) {
+    P.cap_ops = P.cap_ops ? 2 * P.cap_ops : 4096;
+    P.ops = realloc(P.ops, P.cap_ops);
+  }
+  P.ops[P.nops++] = (uint8_t)op;
+}
+static void put_xy(const FT_Vector *v)
+{
+  if (P.nxy + 2 > P.cap_xy) {
+    P.cap_xy = P.cap_xy ? 2 * P.cap_xy : 8192;
+    P.xy = realloc(P.xy, P.cap_xy * sizeof(float));
+  }
+  P.xy[P.nxy++] = (float)v->x;
+  P.xy[P.nxy++] = (float)v->y;
+}
+static int r_move(const FT_Vector *to, void *u)
+{
+  (void)u;
+  if (in_contour) put_op(OP_CLOSE);
+  put_op(OP_MOVE);
+  put_xy(to);
+  in_contour = 1;
+  return 0;
+}
+static int r_line(const FT_Vector *to, void *u)
+{
+  (void)u;
+  put_op(OP_LINE);
+  put_xy(to);
+  return 0;
+}
+static int r_conic(const FT_Vector *c, const FT_Vector *to, void *u)
+{
+  (void)u;
+  put_op(OP_QUAD);
+  put_xy(c);
+  put_xy(to);
+  return 0;
+}
+static int r_cubic(const FT_Vector *c1, const FT_Vector *c2, const FT_Vector *to, void *u)
+{
+  (void)u;
+  put_op(OP_CUBIC);
+  put_xy(c1);
+  put_xy(c2);
+  put_xy(to);
+  return 0;
+}
+static const FT_Outline_Funcs rec_funcs = {r_move, r_line, r_conic, r_cubic, 0, 0};
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct counting {
+  long calls;
+} counting;
+static void *count_realloc(void *ud, void *p, size_t old_len, size_t new_len)
+{
+  (void)old_len;
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
+  ((counting *)ud)->calls++;
+  return realloc(p, new_len);
+}
+
+static glyph *G;
+static size_t ng, capg;
+
+static void load_font(const char *file, double px)
+{
+  FT_Face face;
+  if (FT_New_Face(ft, file, 0, &face)) {
+    fprintf(stderr, "skip %s (FreeType cannot open it)\n", file);
+    return;
+  }
+  double scale = px / face->units_per_EM;
+  for (FT_Long g = 0; g < face->num_glyphs; g++) {
+    if (FT_Load_Glyph(face, (FT_UInt)g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING) ||
+        face->glyph->format != FT_GLYPH_FORMAT_OUTLINE || face->glyph->outline.n_points == 0)
+      continue;
+    FT_Outline *src = &face->glyph->outline;
+    if (ng == capg) {
+      capg = capg ? 2 * capg : 4096;
+      G = realloc(G, capg * sizeof *G);
+    }
+    glyph *gl = &G[ng];
+    FT_Outline_New(ft, (FT_UInt)src->n_points, src->n_contours, &gl->o);
+    FT_Outline_Copy(src, &gl->o);
+    for (int i = 0; i < gl->o.n_points; i++) {
+      gl->o.points[i].x = (FT_Pos)lround(src->points[i].x * scale * 64);
+      gl->o.points[i].y = (FT_Pos)lround(src->points[i].y * scale * 64);
+    }
+    FT_BBox cb;
+    FT_Outline_Get_CBox(&gl->o, &cb);
+    FT_Pos x0 = cb.xMin & ~63, y0 = cb.yMin & ~63;
+    gl->w = (int)((((cb.xMax + 63) & ~63) - x0) >> 6);
+    gl->h = (int)((((cb.yMax + 63) & ~63) - y0) >> 6);
+    if (gl->w <= 0 || gl->h <= 0) {
+      FT_Outline_Done(ft, &gl->o);
+      continue;
+    }
+    FT_Outline_Translate(&gl->o, -x0, -y0);
+    gl->op0 = P.nops;
+    gl->xy0 = P.nxy;
+    in_contour = 0;
+    FT_Outline_Decompose(&gl->o, &rec_funcs, NULL);
+    if (in_contour) put_op(OP_CLOSE);
+    gl->op1 = P.nops;
+    ng++;
+  }
+  FT_Done_Face(face);
+}
+
+static void replay(otv_raster *r, const glyph *gl)
+{
+  const otv_pen *pen = otv_raster_pen();
+  const float *v = P.xy + gl->xy0;
+  for (size_t i = gl->op0; i < gl->op1; i++) {
+    switch (P.ops[i]) {
+    case OP_MOVE: pen->move_to(r, v[0], v[1]); v += 2; break;
+    case OP_LINE: pen->line_to(r, v[0], v[1]); v += 2; break;
+    case OP_QUAD: pen->quad_to(r, v[0], v[1], v[2], v[3]); v += 4; break;
+    case OP_CUBIC: pen->cubic_to(r, v[0], v[1], v[2], v[3], v[4], v[5]); v += 6; break;
+    default: pen->close_path(r); break;
+    }
+  }
+}
+
+static int add_dir(const char *dir, char **files, int n, int cap)
+{
+  DIR *d = opendir(dir);
+  if (!d) return n;
+  struct dirent *e;
+  while ((e = readdir(d)) && n < cap) {
+    size_t l = strlen(e->d_name);
+    if (l < 5 || (strcmp(e->d_name + l - 4, ".ttf") && strcmp(e->d_name + l - 4, ".otf")))
+      continue;
+    char *p = malloc(strlen(dir) + l + 2);
+    sprintf(p, "%s/%s", dir, e->d_name);
+    files[n++] = p;
+  }
+  closedir(d);
+  return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+  char *files[256];
+  int nf = 0;
+  for (int i = 1; i < argc && nf < 256; i++) files[nf++] = argv[i];
+  if (!nf) {
+    const char *cache = getenv("OTV_FONT_CACHE");
+    if (cache) nf = add_dir(cache, files, nf, 256);
+    if (!nf) {
+      nf = add_dir("tests/fonts", files, nf, 256);
+      nf = add_dir("fonts", files, nf, 256);
+    }
+    qsort(files, (size_t)nf, sizeof *files, cmp_str);
+  }
+  if (!nf) {
+    fprintf(stderr, "bench_raster: no fonts (set OTV_FONT_CACHE or run from the source tree)\n");
+    return 1;
+  }
+  FT_Init_FreeType(&ft);
+  printf("fonts:");
+  for (int i = 0; i < nf; i++) printf(" %s", strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i]);
+  printf("\n");
+  counting cnt = {0};
+  otv_options opt = {count_realloc, &cnt, 0};
+  otv_raster *r;
+  otv_raster_create(&opt, &r);
+  otv_transform t = {1.0 / 64, 0, 0, -1.0 / 64, 0, 0};
+  static double sizes[] = {16, 48, 160};
+  if (getenv("OTV_BENCH_SIZE")) sizes[0] = sizes[1] = sizes[2] = atof(getenv("OTV_BENCH_SIZE"));
+  printf("%-6s %8s %14s %14s %8s %s\n", "size", "glyphs", "FreeType g/s", "otvar g/s", "ratio",
+         "otvar allocs after warm-up");
+  for (size_t s = 0; s < 3; s++) {
+    for (size_t i = 0; i < ng; i++) FT_Outline_Done(ft, &G[i].o);
+    ng = 0;
+    P.nops = P.nxy = 0;
+    for (int i = 0; i < nf; i++) load_font(files[i], sizes[s]);
+    size_t maxpix = 1;
+    for (size_t i = 0; i < ng; i++)
+      if ((size_t)G[i].w * G[i].h > maxpix) maxpix = (size_t)G[i].w * G[i].h;
+    uint8_t *buf = malloc(maxpix);
+    /* warm-up (and the allocation count after it) */
+    for (size_t i = 0; i < ng; i++) {
+      t.dy = G[i].h;
+      otv_raster_set_transform(r, &t);
+      replay(r, &G[i]);
+      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
+    }
+    long calls0 = cnt.calls;
+    int reps = sizes[s] < 20 ? 6 : sizes[s] < 100 ? 3 : 1;
+    double best_ft = 1e30, best_ot = 1e30;
+    const char *only = getenv("OTV_BENCH_ONLY"); /* "freetype" or "otvar": profiling one side */
+    int do_ft = !only || !strcmp(only, "freetype"), do_ot = !only || !strcmp(only, "otvar");
+    for (int round = 0; round < 3; round++) {
+      double t0 = now();
+      for (int k = 0; k < reps && do_ft; k++)
+        for (size_t i = 0; i < ng; i++) {
+          FT_Bitmap bm;
+          FT_Bitmap_Init(&bm);
+          bm.rows = (unsigned)G[i].h;
+          bm.width = (unsigned)G[i].w;
+          bm.pitch = G[i].w;
+          bm.buffer = buf;
+          bm.num_grays = 256;
+          bm.pixel_mode = FT_PIXEL_MODE_GRAY;
+          memset(buf, 0, (size_t)G[i].w * G[i].h);
+          FT_Outline_Get_Bitmap(ft, &G[i].o, &bm);
+        }
+      double t1 = now();
+      for (int k = 0; k < reps && do_ot; k++)
+        for (size_t i = 0; i < ng; i++) {
+          memset(buf, 0, (size_t)G[i].w * G[i].h);
+          t.dy = G[i].h;
+          otv_raster_set_transform(r, &t);
+          replay(r, &G[i]);
+          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
+        }
+      double t2 = now();
+      if (t1 - t0 < best_ft) best_ft = t1 - t0;
+      if (t2 - t1 < best_ot) best_ot = t2 - t1;
+    }
+    double n = (double)ng * reps;
+    printf("%-6g %8zu %14.0f %14.0f %7.2fx %ld\n", sizes[s], ng, n / best_ft, n / best_ot,
+           best_ft / best_ot, cnt.calls - calls0);
+    free(buf);
+  }
+  for (size_t i = 0; i < ng; i++) FT_Outline_Done(ft, &G[i].o);
+  otv_raster_destroy(r);
+  FT_Done_FreeType(ft);
+  free(G);
+  free(P.ops);
+  free(P.xy);
+  return 0;
+}
