@@ -23,25 +23,38 @@ void otv_avar_free(otv_face *f)
 {
   otv_fvar *fv = &f->fvar;
   if (fv->seg) otv_mem_free(&f->al, fv->seg, (size_t)fv->axis_count * sizeof *fv->seg);
+  if (fv->seg_pool) otv_mem_free(&f->al, fv->seg_pool, fv->seg_pool_len * sizeof *fv->seg_pool);
   fv->seg = NULL;
+  fv->seg_pool = NULL;
+  fv->seg_pool_len = 0;
   otv_ivs_free(&f->al, &fv->avar_ivs);
   memset(&fv->avar_map, 0, sizeof fv->avar_map);
 }
 
-/* The fromCoordinate/toCoordinate of record i (in range: maps span checked at parse). */
-static int from_at(const otv_avar_seg *s, unsigned i) { return otv_peek_i16(s->maps + 4 * (size_t)i); }
-static int to_at(const otv_avar_seg *s, unsigned i) { return otv_peek_i16(s->maps + 4 * (size_t)i + 2); }
+/* Keep the records whose fromCoordinate increases (spec: the others may be ignored) as pairs
+ * into out (room for n pairs); returns how many were kept. maps: n records of 4 bytes, in range
+ * (checked by the caller). */
+static unsigned keep_increasing(const uint8_t *maps, unsigned n, int16_t *out)
+{
+  int last = INT32_MIN;
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; i++) {
+    int fr = otv_peek_i16(maps + 4 * (size_t)i), to = otv_peek_i16(maps + 4 * (size_t)i + 2);
+    if (fr <= last) continue;
+    last = fr;
+    out[2 * k] = (int16_t)fr;
+    out[2 * k + 1] = (int16_t)to;
+    k++;
+  }
+  return k;
+}
 
-/* A map is valid when, ignoring records whose fromCoordinate does not increase, it holds the
- * three required mappings. */
-static bool seg_valid(const otv_avar_seg *s)
+/* A map is valid when its kept records hold the three required mappings. */
+static bool seg_valid(const int16_t *m, unsigned n)
 {
   bool m1 = false, z = false, p1 = false;
-  int last = INT32_MIN;
-  for (unsigned i = 0; i < s->count; i++) {
-    int fr = from_at(s, i), to = to_at(s, i);
-    if (fr <= last) continue; /* spec: may be ignored */
-    last = fr;
+  for (unsigned i = 0; i < n; i++) {
+    int fr = m[2 * i], to = m[2 * i + 1];
     if (fr == -F2_ONE && to == -F2_ONE) m1 = true;
     if (fr == 0 && to == 0) z = true;
     if (fr == F2_ONE && to == F2_ONE) p1 = true;
@@ -51,31 +64,24 @@ static bool seg_valid(const otv_avar_seg *s)
 
 int otv_avar_map_v1(const otv_avar_seg *s, int v)
 {
-  if (!s->count) return v;
-  /* Valid maps hold -1 and +1 and v is in [-1, +1], so v lies between two kept records. Find
-   * the first kept record with fromCoordinate >= v and the kept one before it. */
-  int last = INT32_MIN, pf = 0, pt = 0;
-  bool have_prev = false;
-  for (unsigned i = 0; i < s->count; i++) {
-    int fr = from_at(s, i), to = to_at(s, i);
-    if (fr <= last) continue;
-    last = fr;
-    if (fr == v) return to;
-    if (fr > v) {
-      if (!have_prev) return v; /* unreachable for a valid map: v >= -1 = first kept record */
-      /* spec: to[i-1] + (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]), rounded
-       * to F2Dot14. Evaluated in binary32 and rounded to nearest with halves up
-       * (floor(x + 0.5)), which is how HarfBuzz evaluates it: results are identical to it
-       * (tests/oracle/test_normalize.c). */
-      float d = (float)(to - pt) * (float)(v - pf);
-      float r = (float)pt + d / (float)(fr - pf);
-      return (int)floorf(r + 0.5f);
-    }
-    pf = fr;
-    pt = to;
-    have_prev = true;
-  }
-  return v; /* unreachable for a valid map: v <= +1 = last kept record */
+  const int16_t *m = s->map;
+  unsigned n = s->count;
+  if (!n) return v;
+  /* Valid maps hold -1 and +1 and v is in [-1, +1], so v lies between two records: find the
+   * first with fromCoordinate >= v. */
+  unsigned i = 0;
+  while (i < n && m[2 * i] < v) i++;
+  if (i == n) return v;         /* unreachable for a valid map: v <= +1 = last record */
+  if (m[2 * i] == v) return m[2 * i + 1];
+  if (i == 0) return v;         /* unreachable for a valid map: v >= -1 = first record */
+  int pf = m[2 * i - 2], pt = m[2 * i - 1], fr = m[2 * i], to = m[2 * i + 1];
+  /* spec: to[i-1] + (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]), rounded to
+   * F2Dot14. Evaluated in binary32 and rounded to nearest with halves up (floor(x + 0.5)),
+   * which is how HarfBuzz evaluates it: results are identical to it
+   * (tests/oracle/test_normalize.c). */
+  float d = (float)(to - pt) * (float)(v - pf);
+  float r = (float)pt + d / (float)(fr - pf);
+  return otv_round_half_up(r);
 }
 
 otv_status otv_avar_parse(otv_face *f, otv_error *err)
@@ -94,22 +100,43 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
   if (axis_count != fv->axis_count)
     return OTV_FAIL(err, BAD_VALUE, OTV_T_AVAR, 6, "axisCount %u, fvar has %u axes", axis_count,
                     fv->axis_count);
+  /* First pass: check the extents and count the records. */
+  size_t total = 0;
+  size_t maps_start = r.pos;
+  for (unsigned a = 0; a < axis_count; a++) {
+    size_t at = r.pos;
+    uint16_t n = otv_rd_u16(&r);
+    otv_rd_skip(&r, (size_t)n * 4);
+    if (!otv_rd_ok(&r))
+      return OTV_FAIL(err, TRUNCATED, OTV_T_AVAR, at, "segment map of axis %u (%u records)", a,
+                      n);
+    total += n;
+  }
   if (axis_count) {
     fv->seg = otv_mem_calloc(&f->al, axis_count, sizeof *fv->seg);
     if (!fv->seg) return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "segment maps");
   }
-  for (unsigned a = 0; a < axis_count; a++) {
-    size_t at = r.pos;
-    uint16_t n = otv_rd_u16(&r);
-    const uint8_t *maps = otv_rd_take(&r, (size_t)n * 4);
-    if (!otv_rd_ok(&r)) {
+  if (total) {
+    fv->seg_pool = otv_mem_calloc(&f->al, 2 * total, sizeof *fv->seg_pool);
+    if (!fv->seg_pool) {
       otv_avar_free(f);
-      return OTV_FAIL(err, TRUNCATED, OTV_T_AVAR, at, "segment map of axis %u (%u records)", a,
-                      n);
+      return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "segment maps");
     }
-    fv->seg[a].maps = maps;
-    fv->seg[a].count = n;
-    if (n && !seg_valid(&fv->seg[a])) fv->seg[a].count = 0; /* spec: invalid map, ignored */
+    fv->seg_pool_len = 2 * total;
+  }
+  /* Second pass: decode the kept records; an invalid map is ignored (spec). */
+  size_t pos = maps_start, used = 0;
+  for (unsigned a = 0; a < axis_count; a++) {
+    /* in range: every map's extent was checked in the first pass */
+    unsigned n = otv_peek_u16(tab.p + pos);
+    int16_t *out = fv->seg_pool + 2 * used;
+    unsigned kept = n ? keep_increasing(tab.p + pos + 2, n, out) : 0;
+    if (kept && seg_valid(out, kept)) {
+      fv->seg[a].map = out;
+      fv->seg[a].count = (uint16_t)kept;
+      used += kept;
+    }
+    pos += 2 + 4 * (size_t)n;
   }
   if (major == 2) {
     size_t at = r.pos;
@@ -159,7 +186,7 @@ void otv_avar_apply_v2(const otv_fvar *fv, otv_f2dot14 *coords, float *scratch)
      * range. */
     if (delta > 65536.0f) delta = 65536.0f;
     if (delta < -65536.0f) delta = -65536.0f;
-    long v = coords[a] + (long)floorf(delta + 0.5f);
+    long v = coords[a] + otv_round_half_up(delta);
     if (v < -F2_ONE) v = -F2_ONE;
     if (v > F2_ONE) v = F2_ONE;
     out[a] = (otv_f2dot14)v;

@@ -33,7 +33,7 @@ static int default_normalize(const otv_fvar_axis *x, double user)
   if (v == x->ndef) return 0;
   float n = v < x->ndef ? (v - x->ndef) / (x->ndef - x->nmin) : (v - x->ndef) / (x->nmax - x->ndef);
   /* |n| <= 1 here: v is inside the clamped range */
-  return (int)floorf(n * 16384.0f + 0.5f);
+  return otv_round_half_up(n * 16384.0f);
 }
 
 otv_status otv_fvar_normalize(const otv_face *f, const double *user, otv_f2dot14 *out,
@@ -52,11 +52,16 @@ otv_status otv_fvar_normalize(const otv_face *f, const double *user, otv_f2dot14
     tmp[a] = (otv_f2dot14)v;
   }
   if (fv->avar_ivs.present && fv->avar_ivs.region_count) {
+    /* Region scalars: on the stack for the usual store sizes, allocated beyond. */
     size_t n = fv->avar_ivs.region_count;
-    float *scratch = otv_mem_alloc(al, n * sizeof *scratch);
-    if (!scratch) return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "avar 2 region scalars");
+    float stack[256];
+    float *scratch = stack;
+    if (n > sizeof stack / sizeof stack[0]) {
+      scratch = otv_mem_alloc(al, n * sizeof *scratch);
+      if (!scratch) return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "avar 2 region scalars");
+    }
     otv_avar_apply_v2(fv, tmp, scratch);
-    otv_mem_free(al, scratch, n * sizeof *scratch);
+    if (scratch != stack) otv_mem_free(al, scratch, n * sizeof *scratch);
   }
   memcpy(out, tmp, (size_t)fv->axis_count * sizeof *out);
   return OTV_E_OK;

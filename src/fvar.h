@@ -18,10 +18,11 @@ typedef struct otv_fvar_axis {
   float nmin, ndef, nmax;
 } otv_fvar_axis;
 
-/* One avar v1 SegmentMaps record (per axis). */
+/* One avar v1 SegmentMaps record (per axis), decoded at open: only the records the spec keeps
+ * (strictly increasing fromCoordinate), as (from, to) pairs. */
 typedef struct otv_avar_seg {
-  const uint8_t *maps; /* count AxisValueMap records of 4 bytes (in range: checked at parse) */
-  uint16_t count;      /* 0: identity (no map, or an invalid map ignored per spec) */
+  const int16_t *map; /* count (fromCoordinate, toCoordinate) pairs, in the face's seg_pool */
+  uint16_t count;     /* 0: identity (no map, or an invalid map ignored per spec) */
 } otv_avar_seg;
 
 typedef struct otv_fvar {
@@ -34,9 +35,20 @@ typedef struct otv_fvar {
   uint16_t avar_version;    /* 0: no avar */
   otv_fvar_axis *axis;      /* axis_count decoded records (face allocator) */
   otv_avar_seg *seg;        /* axis_count segment maps when avar is present (face allocator) */
+  int16_t *seg_pool;        /* the decoded pairs of every segment map (face allocator) */
+  size_t seg_pool_len;      /* int16_t entries in seg_pool */
   otv_dsim avar_map;        /* avar v2 axisIndexMap (present = false: implicit i -> i) */
   otv_ivs avar_ivs;         /* avar v2 ItemVariationStore (present = false: no v2 deltas) */
 } otv_fvar;
+
+/* Round to nearest with halves up, floor(x + 0.5), the rounding of every F2Dot14 conversion of
+ * the normalization pipeline (see coords.c). For |x| < 2^30. */
+static inline int otv_round_half_up(float x)
+{
+  float t = x + 0.5f;
+  int i = (int)t; /* truncates toward zero */
+  return i - (t < (float)i);
+}
 
 otv_status otv_fvar_parse(otv_face *f, otv_error *err); /* fvar and avar */
 void otv_fvar_free(otv_face *f);

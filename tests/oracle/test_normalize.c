@@ -52,7 +52,7 @@ static float pick_value(const otv_face *face, const otv_axis *x, unsigned a)
     if (fv->seg && fv->seg[a].count) {
       const otv_avar_seg *s = &fv->seg[a];
       unsigned i = rnd() % s->count;
-      int from = otv_peek_i16(s->maps + 4 * i);
+      int from = s->map[2 * i];
       v = user_at(x, from / 16384.0);
       int step = (int)(rnd() % 5) - 2;
       for (; step < 0; step++) v = nextafterf(v, -FLT_MAX);
