@@ -14,7 +14,8 @@
  */
 #include "internal.h"
 
-#define CS_MAX_OPS 2000000u /* bytes decoded per glyph, over all subroutine calls */
+#define CS_MAX_OPS 100000u /* operands + operators per glyph, over all subroutine calls (HarfBuzz
+                              * stops at 10000 operators; real glyphs use a few thousand) */
 
 typedef struct cs_frame {
   const uint8_t *p, *end;
