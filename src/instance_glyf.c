@@ -39,38 +39,52 @@ int otv_inst_region_scalars(const otv_inst *in, const int16_t *start, const int1
 
 /* ---- tuple variation store ---- */
 
-/* Grow two double arrays (and an optional byte array) sharing one capacity to >= need. */
+/* Grow two double arrays (and an optional byte array) sharing one capacity to >= need. On
+ * failure the old arrays are left as they were (so they are freed with the right size). */
 static bool grow_d2(const otv_alloc *al, double **a, double **b, uint8_t **c, size_t *cap,
                     size_t need)
 {
   if (need <= *cap) return true;
   size_t nc = *cap ? *cap : 64;
   while (nc < need) nc *= 2;
-  double *na = otv_mem_realloc(al, *a, *cap * sizeof(double), nc * sizeof(double));
-  if (!na) return false;
-  *a = na;
-  double *nb = otv_mem_realloc(al, *b, *cap * sizeof(double), nc * sizeof(double));
-  if (!nb) return false; /* *a is bigger than *cap: freed with the larger size below */
-  *b = nb;
-  if (c) {
-    uint8_t *ncp = otv_mem_realloc(al, *c, *cap, nc);
-    if (!ncp) return false;
-    *c = ncp;
+  double *na = otv_mem_alloc(al, nc * sizeof(double));
+  double *nb = otv_mem_alloc(al, nc * sizeof(double));
+  uint8_t *ncp = c ? otv_mem_alloc(al, nc) : NULL;
+  if (!na || !nb || (c && !ncp)) {
+    if (na) otv_mem_free(al, na, nc * sizeof(double));
+    if (nb) otv_mem_free(al, nb, nc * sizeof(double));
+    if (ncp) otv_mem_free(al, ncp, nc);
+    return false;
   }
+  if (*cap) {
+    memcpy(na, *a, *cap * sizeof(double));
+    memcpy(nb, *b, *cap * sizeof(double));
+    if (c) memcpy(ncp, *c, *cap);
+    otv_mem_free(al, *a, *cap * sizeof(double));
+    otv_mem_free(al, *b, *cap * sizeof(double));
+    if (c) otv_mem_free(al, *c, *cap);
+  }
+  *a = na, *b = nb;
+  if (c) *c = ncp;
   *cap = nc;
   return true;
 }
 
 /* Packed point numbers at r; *count = 0 means all points. Numbers >= n are kept (ignored when
  * applied). */
-static bool read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count)
+static bool read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
+                        bool *nomem)
 {
+  *nomem = false;
   unsigned c = otv_rd_u8(r);
   if (c & 0x80) c = (c & 0x7F) << 8 | otv_rd_u8(r);
   if (!otv_rd_ok(r)) return false;
   *count = c;
   if (!c) return true;
-  if (otv_mem_reserve(in->al, (void **)buf, cap, c, sizeof **buf)) return false;
+  if (otv_mem_reserve(in->al, (void **)buf, cap, c, sizeof **buf)) {
+    *nomem = true;
+    return false;
+  }
   unsigned got = 0, last = 0;
   while (got < c) {
     unsigned ctl = otv_rd_u8(r);
@@ -175,8 +189,9 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
   unsigned shared_n = 0;
   bool shared_all = false;
   if (tvc & 0x8000) {
-    if (!read_points(&dr, in, &sc->shared_pts, &sc->shared_cap, &shared_n))
-      return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + (dr.bad_at == SIZE_MAX ? dr.pos : dr.bad_at),
+    bool nomem;
+    if (!read_points(&dr, in, &sc->shared_pts, &sc->shared_cap, &shared_n, &nomem))
+      return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers") : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + (dr.bad_at == SIZE_MAX ? dr.pos : dr.bad_at),
                       "shared point numbers");
     shared_all = shared_n == 0;
   }
@@ -219,8 +234,9 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
     unsigned pn = shared_n;
     bool all = shared_all || !(tvc & 0x8000);
     if (ti & 0x2000) {
-      if (!read_points(&tr, in, &sc->pts, &sc->pts_cap, &pn))
-        return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
+      bool nomem;
+      if (!read_points(&tr, in, &sc->pts, &sc->pts_cap, &pn, &nomem))
+        return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers") : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
       pts = sc->pts;
       all = pn == 0;
     } else if (!(tvc & 0x8000)) {
@@ -368,21 +384,8 @@ static void h_metric(const gctx *c, uint32_t gid, bool vert, int *adv, int *sb)
 
 static otv_status reserve_coords(gctx *c, size_t extra)
 {
-  size_t need = c->used + extra;
-  if (need <= c->cap) return OTV_E_OK;
-  size_t ncap = c->cap ? c->cap : 4096;
-  while (ncap < need) ncap *= 2;
-  double *nx = otv_mem_realloc(c->in->al, c->x, c->cap * sizeof(double), ncap * sizeof(double));
-  if (!nx) return OTV_E_NOMEM;
-  c->x = nx;
-  double *ny = otv_mem_realloc(c->in->al, c->y, c->cap * sizeof(double), ncap * sizeof(double));
-  if (!ny) return OTV_E_NOMEM;
-  c->y = ny;
-  uint8_t *no = otv_mem_realloc(c->in->al, c->on, c->cap, ncap);
-  if (!no) return OTV_E_NOMEM;
-  c->on = no;
-  c->cap = ncap;
-  return OTV_E_OK;
+  return grow_d2(c->in->al, &c->x, &c->y, &c->on, &c->cap, c->used + extra) ? OTV_E_OK
+                                                                              : OTV_E_NOMEM;
 }
 
 /* Apply gvar of gid to (ox, oy)[n] (phantoms last). */
@@ -909,7 +912,7 @@ static otv_status write_metrics(otv_inst *in, otv_buf *b, const uint16_t *adv, c
 static void gctx_free(gctx *c)
 {
   const otv_alloc *al = c->in->al;
-  if (c->g) otv_mem_free(al, c->g, c->in->glyph_count * sizeof *c->g);
+  if (c->g) otv_mem_free(al, c->g, (c->in->glyph_count ? c->in->glyph_count : 1) * sizeof *c->g);
   if (c->x) otv_mem_free(al, c->x, c->cap * sizeof(double));
   if (c->y) otv_mem_free(al, c->y, c->cap * sizeof(double));
   if (c->on) otv_mem_free(al, c->on, c->cap);

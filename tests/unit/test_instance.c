@@ -1,0 +1,265 @@
+/*
+ * test_instance.c - otv_instance_create: the instance's glyph points equal otvar's own runtime
+ * points of the variable font at that location (rounded); the output is a valid sfnt without
+ * variation tables; corrupted inputs fail cleanly; allocation failures leak nothing.
+ */
+#include "harness.h"
+#include "instance.h"
+
+static otv_face *open_buf(const uint8_t *p, size_t n, const otv_options *o)
+{
+  otv_face *f = NULL;
+  if (otv_face_open_memory(p, n, 0, o, &f, NULL)) return NULL;
+  return f;
+}
+
+typedef struct pts {
+  otv_point p[4096];
+  uint8_t fl[4096];
+  uint16_t ends[1024];
+  otv_glyph_points io;
+} pts;
+
+static otv_status get_points(otv_location *loc, uint32_t gid, unsigned flags, pts *s)
+{
+  memset(&s->io, 0, sizeof s->io);
+  s->io.points = s->p;
+  s->io.point_flags = s->fl;
+  s->io.contour_ends = s->ends;
+  s->io.point_cap = 4096;
+  s->io.contour_cap = 1024;
+  return otv_glyph_points_get(loc, gid, flags, &s->io);
+}
+
+/* Compare every glyph of the instance (at its default) with the VF at loc, rounded. Simple
+ * glyphs must be equal; flattened composites within 1 unit (the runtime rounds each flattened
+ * point, the instance rounds the component offset and the component's points separately). */
+static void compare_outlines(const char *name, otv_location *vloc, const uint8_t *inst, size_t len)
+{
+  otv_face *f = open_buf(inst, len, NULL);
+  CHECK(f != NULL);
+  if (!f) return;
+  otv_face_info info;
+  otv_face_get_info(f, &info);
+  CHECK_EQ(info.axis_count, 0);
+  CHECK(!otv_face_has(f, OTV_T_GVAR) && !otv_face_has(f, OTV_T_FVAR) && !otv_face_has(f, OTV_T_HVAR));
+  otv_location *il = NULL;
+  CHECK_EQ(otv_location_create(f, &il, NULL), OTV_E_OK);
+  static pts a, b;
+  unsigned bad = 0, composite_off = 0;
+  for (uint32_t g = 0; g < info.glyph_count && il; g++) {
+    otv_status s1 = get_points(vloc, g, OTV_OUTLINE_ROUND, &a);
+    otv_status s2 = get_points(il, g, OTV_OUTLINE_ROUND, &b);
+    CHECK_EQ(s1, s2);
+    if (s1 || s2) continue;
+    CHECK_EQ(a.io.point_count, b.io.point_count);
+    CHECK_EQ(a.io.contour_count, b.io.contour_count);
+    if (a.io.point_count != b.io.point_count) continue;
+    bool comp = a.io.glyph_flags & OTV_GLYPH_COMPOSITE;
+    for (unsigned i = 0; i < a.io.point_count; i++) {
+      float dx = fabsf(a.p[i].x - b.p[i].x), dy = fabsf(a.p[i].y - b.p[i].y);
+      if (dx == 0 && dy == 0) continue;
+      if (comp && dx <= 1 && dy <= 1) {
+        composite_off++;
+        continue;
+      }
+      if (bad++ < 5)
+        fprintf(stderr, "%s glyph %u point %u: VF (%g, %g), instance (%g, %g)\n", name, g, i,
+                a.p[i].x, a.p[i].y, b.p[i].x, b.p[i].y);
+    }
+    /* advances: the instance's hmtx against the VF's varied phantom points (as fontTools and
+     * hb-subset make them; HVAR can disagree, e.g. for .notdef of Roboto, whose gvar has no
+     * phantom deltas where HVAR has a delta) */
+    unsigned np = a.io.point_count;
+    if (!get_points(vloc, g, 0, &a) && !get_points(il, g, 0, &b)) {
+      float adv = floorf(a.p[np + 1].x - a.p[np].x + 0.5f);
+      float adv_i = b.p[np + 1].x - b.p[np].x; /* integers in the instance */
+      if (adv < 0) adv = 0;
+      if (adv != adv_i && bad++ < 5)
+        fprintf(stderr, "%s glyph %u advance: VF %g, instance %g\n", name, g, adv, adv_i);
+    }
+  }
+  CHECK_EQ(bad, 0);
+  if (composite_off) printf("%s: %u composite points off by 1 (rounding order)\n", name, composite_off);
+  otv_location_destroy(il);
+  otv_face_close(f);
+}
+
+static void test_font(const char *name, const char *var)
+{
+  size_t len;
+  uint8_t *data = h_read_file(h_font(name), &len);
+  otv_face *f = open_buf(data, len, NULL);
+  CHECK(f != NULL);
+  if (!f) {
+    free(data);
+    return;
+  }
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  otv_axis axes[16];
+  unsigned na = 16;
+  otv_face_axes(f, 0, &na, axes);
+  /* a few locations: default, each named instance up to 3, and a fixed user location */
+  unsigned ni = otv_face_named_instances(f, 0, NULL, NULL);
+  for (int k = -1; k < 4 && loc; k++) {
+    if (k == -1) otv_location_reset(loc);
+    else if (k < 3 && (unsigned)k < ni) otv_location_set_named(loc, (unsigned)k);
+    else if (k == 3) {
+      otv_axis_value v[16];
+      for (unsigned a = 0; a < na; a++) {
+        v[a].tag = axes[a].tag;
+        v[a].value = axes[a].min_value + 0.3 * (axes[a].max_value - axes[a].min_value);
+      }
+      otv_location_set_user(loc, v, na);
+    } else continue;
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    otv_status st = otv_instance_create(loc, 0, &out, &olen);
+    CHECK_EQ(st, OTV_E_OK);
+    if (st) {
+      fprintf(stderr, "%s: %s\n", name, otv_location_last_error(loc)->msg);
+      continue;
+    }
+    CHECK_EQ(otv_sfnt_checksum(out, olen), 0xB1B0AFBAu);
+    compare_outlines(name, loc, out, olen);
+    otv_instance_free(loc, out, olen);
+  }
+  (void)var;
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  free(data);
+}
+
+/* Non-variable and CFF2 fonts are refused with an error in the location. */
+static void test_refused(void)
+{
+  size_t len;
+  uint8_t *data = h_read_file(h_font("Roboto-Variable.ABC.ttf"), &len);
+  otv_face *f = open_buf(data, len, NULL);
+  otv_location *loc = NULL;
+  otv_location_create(f, &loc, NULL);
+  uint8_t *out = NULL;
+  size_t olen = 0;
+  CHECK_EQ(otv_instance_create(loc, 0, &out, &olen), OTV_E_OK);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  /* the instance itself is not variable */
+  f = open_buf(out, olen, NULL);
+  CHECK(f != NULL);
+  if (f) {
+    otv_location_create(f, &loc, NULL);
+    uint8_t *o2 = NULL;
+    size_t l2 = 0;
+    CHECK_EQ(otv_instance_create(loc, 0, &o2, &l2), OTV_E_UNSUPPORTED);
+    CHECK(o2 == NULL);
+    CHECK_EQ(otv_location_last_error(loc)->code, OTV_E_UNSUPPORTED);
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+  free(out);
+  free(data);
+  CHECK_EQ(otv_instance_create(NULL, 0, &out, &olen), OTV_E_ARG);
+}
+
+/* Corrupt bytes inside glyf, gvar, cvar, MVAR, GPOS...: an error or a font, never a crash (run
+ * under ASan/UBSan), and any font produced reopens. */
+static void test_corruption(const char *name)
+{
+  size_t len;
+  uint8_t *data = h_read_file(h_font(name), &len);
+  uint8_t *copy = malloc(len);
+  unsigned seed = 12345, produced = 0, failed = 0;
+  for (int iter = 0; iter < 300; iter++) {
+    memcpy(copy, data, len);
+    for (int k = 0; k < 8; k++) {
+      seed = seed * 1103515245u + 12345u;
+      size_t at = 12 + (seed >> 8) % (len - 12);
+      seed = seed * 1103515245u + 12345u;
+      copy[at] = (uint8_t)(seed >> 16);
+    }
+    otv_face *f = open_buf(copy, len, NULL);
+    if (!f) continue;
+    otv_location *loc = NULL;
+    if (otv_location_create(f, &loc, NULL) == OTV_E_OK) {
+      otv_location_set_named(loc, 1);
+      uint8_t *out = NULL;
+      size_t olen = 0;
+      if (otv_instance_create(loc, 0, &out, &olen) == OTV_E_OK) {
+        produced++;
+        otv_face *g = open_buf(out, olen, NULL);
+        CHECK(g != NULL);
+        otv_face_close(g);
+        otv_instance_free(loc, out, olen);
+      } else {
+        failed++;
+        CHECK(otv_location_last_error(loc)->code != OTV_E_OK);
+      }
+    }
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+  printf("%s corruption: %u instanced, %u refused\n", name, produced, failed);
+  CHECK(produced + failed > 0);
+  free(copy);
+  free(data);
+}
+
+/* Fail the Nth allocation for N = 1, 2, ... until instancing succeeds: NOMEM each time, no
+ * leak. */
+static void test_alloc_failures(const char *name)
+{
+  size_t len;
+  uint8_t *data = h_read_file(h_font(name), &len);
+  h_alloc ha = {0};
+  otv_options o = {h_realloc, &ha, 0};
+  otv_face *f = open_buf(data, len, &o);
+  CHECK(f != NULL);
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  otv_location_set_named(loc, 2);
+  long base_blocks = ha.live_blocks;
+  for (long n = 1; n < 100000; n++) {
+    ha.calls = 0;
+    ha.fail_at = n;
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    otv_status st = otv_instance_create(loc, 0, &out, &olen);
+    ha.fail_at = 0;
+    if (st == OTV_E_OK) {
+      otv_instance_free(loc, out, olen);
+      CHECK_EQ(ha.live_blocks, base_blocks);
+      printf("%s: instancing succeeded once %ld allocations could succeed\n", name, n);
+      break;
+    }
+    CHECK_EQ(st, OTV_E_NOMEM);
+    CHECK(out == NULL);
+    if (ha.live_blocks != base_blocks) {
+      CHECK_EQ(ha.live_blocks, base_blocks);
+      break;
+    }
+  }
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  CHECK_EQ(ha.live_blocks, 0);
+  free(data);
+}
+
+int main(void)
+{
+  test_font("Roboto-Variable.ABC.ttf", NULL);
+  test_font("Roboto-Variable.composite.ttf", NULL);
+  test_font("NotoSans-VF.abc.ttf", NULL);
+  test_font("SourceSerifVariable-Roman-VVAR.abc.ttf", NULL);
+  test_font("Muli-ABC.ttf", NULL);
+  test_font("Handjet.ttf", NULL);
+  test_font("PartialInstancerTest-VF.ttf", NULL);
+  test_font("SparseMasters-VF.ttf", NULL);
+  test_font("vazirmatn_var_trimmed.ttf", NULL);
+  test_font("material_symbols_subset.ttf", NULL);
+  test_refused();
+  test_corruption("PartialInstancerTest-VF.ttf");
+  test_corruption("Roboto-Variable.composite.ttf");
+  test_alloc_failures("PartialInstancerTest-VF.ttf");
+  return h_done("test_instance");
+}
