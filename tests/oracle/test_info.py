@@ -14,8 +14,10 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 
 from fontTools.ttLib import TTFont
+from fontTools.ttLib.ttCollection import TTCollection
 
 OTVAR = os.environ.get("OTVAR", "build/otvar")
 failures = []
@@ -74,13 +76,14 @@ def flavour(font):
     return "none"
 
 
-def compare(path, index=0):
+def compare(path, index=0, faces=1):
     out = subprocess.run([OTVAR, "info", "--json", "--index", str(index), path],
                          capture_output=True, text=True)
     check(out.returncode == 0, "%s: otvar info exit %d: %s" % (path, out.returncode, out.stderr))
     if out.returncode:
         return
     j = json.loads(out.stdout)
+    eq((j["face_index"], j["face_count"]), (index, faces), path + " face index/count")
     font = TTFont(path, fontNumber=index, lazy=True)
     w = os.path.basename(path)
     eq(j["flavour"], flavour(font), w + " flavour")
@@ -95,6 +98,8 @@ def compare(path, index=0):
                (entry.offset, entry.length, entry.checkSum), w + " table " + tag)
     for key, value in j["names"].items():
         eq(value, name_of(font, int(key)), w + " name %s" % key)
+    for nid in (1, 2, 4, 6, 16, 17, 25):
+        eq(j["names"].get(str(nid)), name_of(font, nid), w + " name %d" % nid)
 
     if "fvar" not in font:
         eq(j["axes"], [], w + " axes of a static font")
@@ -193,6 +198,20 @@ def main():
     for path in test_fonts + fonts_in(os.path.join(root, "fonts")) + cache:
         compare(path)
         n += 1
+    # a TrueType Collection of two test fonts, built by fontTools: --index selects the face
+    picks = [p for p in test_fonts if os.path.basename(p) in
+             ("Roboto-Variable.ABC.ttf", "STATInstancerTest.ttf")]
+    if len(picks) == 2:
+        with tempfile.TemporaryDirectory() as d:
+            ttc = os.path.join(d, "two.ttc")
+            coll = TTCollection()
+            coll.fonts = [TTFont(p) for p in picks]
+            coll.save(ttc)
+            for i in range(2):
+                compare(ttc, i, 2)
+                n += 1
+    else:
+        check(False, "TTC test fonts missing")
     print("test_info: %d fonts, %d checks, %d failed" % (n, checks, len(failures)))
     return 1 if failures or checks == 0 else 0
 
