@@ -1,0 +1,287 @@
+/*
+ * cmd_render.c - `otvar render FONT --text STR`: text at any location of the design space as an
+ * anti-aliased PNG (otvar's rasterizer) or as SVG. Simple layout (render.h): cmap, advances at
+ * the location, `kern` pairs; no shaping.
+ */
+#include "cli.h"
+#include "render.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char otv_cmd_render_summary[] = "draw text at a location as PNG or SVG";
+
+#define MAX_SIZE 2000.0
+#define MAX_PIXELS (64u << 20)
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+      "usage: otvar render FONT --text STR [--var TAG=VALUE,...|--named N|NAME] [--size PX]\n"
+      "                   [-o OUT.png|OUT.svg] [--fg RRGGBB] [--bg RRGGBB|none] [--slant S]\n"
+      "                   [--no-kern] [--index N] [--force]\n"
+      "\n"
+      "Draws STR (UTF-8; newlines start new lines) with the font at the location: --var sets user\n"
+      "coordinates (tags shorter than 4 characters are padded with spaces), --named picks a named\n"
+      "instance; default: the default location. One glyph per character through cmap, advances at\n"
+      "the location (HVAR, else phantom points), pair kerning from a `kern` table when present.\n"
+      "No shaping (ligatures, marks, scripts needing GSUB/GPOS): see docs/render.md for HarfBuzz.\n"
+      "\n"
+      "  --size PX      pixels per em, 1..%g (default 64)\n"
+      "  -o FILE        .svg writes vector paths, anything else a PNG (default render.png);\n"
+      "                 written to a temp file then renamed; --force replaces an existing file\n"
+      "  --fg, --bg     text and background colours (default 000000 on ffffff); --bg none gives\n"
+      "                 a transparent RGBA PNG. Gray colours give an 8-bit gray PNG.\n"
+      "  --slant S      synthetic oblique: x += S * y (e.g. 0.2)\n"
+      "  --no-kern      ignore the kern table\n"
+      "\n"
+      "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage (unknown axis, a character the\n"
+      "font has no glyph for, a bad size, an unwritable output).\n",
+      MAX_SIZE);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+  size_t a = strlen(s), b = strlen(suf);
+  if (a < b) return 0;
+  for (size_t i = 0; i < b; i++) {
+    char c = s[a - b + i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != suf[i]) return 0;
+  }
+  return 1;
+}
+
+int otv_cmd_render(int argc, char **argv)
+{
+  const char *font = NULL, *text = NULL, *var = NULL, *named = NULL, *out = "render.png";
+  const char *fg_s = "000000", *bg_s = "ffffff";
+  double size = 64, slant = 0;
+  int kern = 1, force = 0;
+  unsigned index = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (cli_is_help(a)) {
+      usage(stdout);
+      return OTV_EXIT_OK;
+    } else if (!strcmp(a, "--text") && more) text = argv[++i];
+    else if (!strcmp(a, "--var") && more) var = argv[++i];
+    else if (!strcmp(a, "--named") && more) named = argv[++i];
+    else if (!strcmp(a, "-o") && more) out = argv[++i];
+    else if (!strcmp(a, "--fg") && more) fg_s = argv[++i];
+    else if (!strcmp(a, "--bg") && more) bg_s = argv[++i];
+    else if (!strcmp(a, "--force")) force = 1;
+    else if (!strcmp(a, "--no-kern")) kern = 0;
+    else if ((!strcmp(a, "--size") || !strcmp(a, "--slant") || !strcmp(a, "--index")) && more) {
+      char *end;
+      errno = 0;
+      double v = strtod(argv[++i], &end);
+      if (end == argv[i] || *end || errno || v != v) {
+        cli_usage_error("render", "bad number '%s' for %s", argv[i], a);
+        return OTV_EXIT_USAGE;
+      }
+      if (!strcmp(a, "--size")) size = v;
+      else if (!strcmp(a, "--slant")) slant = v;
+      else if (v < 0 || v > 65535 || v != floor(v)) {
+        cli_usage_error("render", "bad face index '%s'", argv[i]);
+        return OTV_EXIT_USAGE;
+      } else index = (unsigned)v;
+    } else if (a[0] == '-' && a[1]) {
+      cli_usage_error("render", "unknown or incomplete option '%s' (try --help)", a);
+      return OTV_EXIT_USAGE;
+    } else if (!font) font = a;
+    else {
+      cli_usage_error("render", "unexpected argument '%s'", a);
+      return OTV_EXIT_USAGE;
+    }
+  }
+  if (!font || !text) {
+    cli_usage_error("render", "need FONT and --text STR (try --help)");
+    return OTV_EXIT_USAGE;
+  }
+  if (!(size >= 1 && size <= MAX_SIZE)) {
+    cli_usage_error("render", "--size %g: must be between 1 and %g pixels per em", size, MAX_SIZE);
+    return OTV_EXIT_USAGE;
+  }
+  if (!(fabs(slant) <= 4)) {
+    cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
+    return OTV_EXIT_USAGE;
+  }
+  if (var && named) {
+    cli_usage_error("render", "--var and --named exclude each other");
+    return OTV_EXIT_USAGE;
+  }
+  uint32_t fg, bg = 0xFFFFFF;
+  int transparent = !strcmp(bg_s, "none");
+  if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
+    cli_usage_error("render", "bad colour '%s' (expected RRGGBB)",
+                    pic_parse_color(fg_s, &fg) ? fg_s : bg_s);
+    return OTV_EXIT_USAGE;
+  }
+  int svg = ends_with(out, ".svg");
+
+  int rc = OTV_EXIT_FONT;
+  otv_face *face = NULL;
+  otv_location *loc = NULL;
+  otv_raster *ras = NULL;
+  uint32_t *cps = NULL;
+  size_t ncp = 0, nlines = 0;
+  txt_line *lines = NULL;
+  uint8_t *cov = NULL;
+
+  face = cli_open_face(font, index);
+  if (!face) goto done;
+  otv_error e = {0};
+  if (otv_location_create(face, &loc, &e)) {
+    cli_error(font, &e);
+    goto done;
+  }
+  if (var) {
+    otv_axis_value vals[64];
+    int n = cli_parse_var("render", var, vals, 64);
+    if (n < 0 || !cli_check_var("render", face, vals, n)) {
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    if (otv_location_set_user(loc, vals, (size_t)n)) {
+      cli_error(font, otv_location_last_error(loc));
+      goto done;
+    }
+  } else if (named) {
+    int ni = cli_find_named("render", face, named);
+    if (ni < 0) {
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    if (otv_location_set_named(loc, (unsigned)ni)) {
+      cli_error(font, otv_location_last_error(loc));
+      goto done;
+    }
+  }
+  if (cli_utf8_decode(text, &cps, &ncp)) {
+    cli_usage_error("render", "--text is not valid UTF-8");
+    rc = OTV_EXIT_USAGE;
+    goto done;
+  }
+  /* lines */
+  lines = calloc(ncp + 1, sizeof *lines);
+  if (!lines) goto nomem;
+  for (size_t s0 = 0, i = 0; i <= ncp; i++) {
+    if (i < ncp && cps[i] != '\n') continue;
+    size_t end = i > s0 && cps[i - 1] == '\r' ? i - 1 : i;
+    uint32_t missing = 0;
+    int lr = txt_layout(loc, cps + s0, end - s0, kern, 0, &lines[nlines], &missing);
+    if (lr == -2) goto nomem;
+    if (lr == -1) {
+      char ch[8] = "";
+      if (missing >= 0x20 && missing < 0x7F) snprintf(ch, sizeof ch, " '%c'", (char)missing);
+      cli_usage_error("render", "%s has no glyph for U+%04X%s", font, (unsigned)missing, ch);
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    nlines++;
+    s0 = i + 1;
+  }
+
+  otv_face_info info;
+  otv_face_get_info(face, &info);
+  double scale = size / (info.units_per_em ? info.units_per_em : 1000);
+  float asc, desc, gap;
+  txt_vmetrics(loc, &asc, &desc, &gap);
+  double line_h = ceil((asc - desc + gap) * scale);
+  /* pass 1: ink bounds of every line (baselines at y = asc * scale + k * line_h), united with
+   * the advance boxes */
+  if (otv_raster_create(NULL, &ras)) goto nomem;
+  double bx0 = 0, by0 = 0, bx1 = 1, by1 = 1;
+  for (size_t k = 0; k < nlines; k++) {
+    double base = ceil(asc * scale) + (double)k * line_h;
+    bx1 = fmax(bx1, lines[k].width * scale);
+    by1 = fmax(by1, base - desc * scale);
+    otv_status st = txt_draw(loc, &lines[k], scale, 0, base, slant, ras, NULL);
+    if (st) {
+      cli_error(font, otv_location_last_error(loc));
+      goto done;
+    }
+    otv_raster_box b;
+    if (otv_raster_bounds(ras, &b)) {
+      bx0 = fmin(bx0, b.x_min);
+      by0 = fmin(by0, b.y_min);
+      bx1 = fmax(bx1, b.x_max);
+      by1 = fmax(by1, b.y_max);
+    }
+    otv_raster_reset(ras);
+  }
+  double margin = ceil(fmax(2, size * 0.125));
+  double fw = ceil(bx1 - bx0 + 2 * margin), fh = ceil(by1 - by0 + 2 * margin);
+  if (fw > 32767 || fh > 32767 || fw * fh > MAX_PIXELS) {
+    cli_usage_error("render", "the picture would be %.0fx%.0f pixels: use a smaller --size or "
+                              "shorter text", fw, fh);
+    rc = OTV_EXIT_USAGE;
+    goto done;
+  }
+  unsigned w = (unsigned)fw, h = (unsigned)fh;
+  double ox = margin - bx0, oy = margin - by0;
+
+  cli_out o;
+  if (cli_out_open("render", out, font, force, &o)) {
+    rc = OTV_EXIT_USAGE;
+    goto done;
+  }
+  int ok = 1;
+  if (svg) {
+    svg_pen sp;
+    memset(&sp, 0, sizeof sp);
+    sp.f = o.f;
+    fprintf(o.f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
+            "viewBox=\"0 0 %u %u\">\n",
+            w, h, w, h);
+    if (!transparent) fprintf(o.f, "<rect width=\"%u\" height=\"%u\" fill=\"#%06X\"/>\n", w, h, bg);
+    for (size_t k = 0; k < nlines && ok; k++) {
+      double base = ceil(asc * scale) + (double)k * line_h;
+      fprintf(o.f, "<path fill=\"#%06X\" d=\"", fg);
+      if (txt_draw(loc, &lines[k], scale, ox, oy + base, slant, NULL, &sp)) {
+        cli_error(font, otv_location_last_error(loc));
+        ok = 0;
+      }
+      fprintf(o.f, "\"/>\n");
+    }
+    fprintf(o.f, "</svg>\n");
+  } else {
+    cov = calloc((size_t)w * h, 1);
+    if (!cov) {
+      cli_out_close(&o, 0);
+      goto nomem;
+    }
+    for (size_t k = 0; k < nlines && ok; k++) {
+      double base = ceil(asc * scale) + (double)k * line_h;
+      otv_status st = txt_draw(loc, &lines[k], scale, ox, oy + base, slant, ras, NULL);
+      if (!st) st = otv_raster_render(ras, cov, w, h, w, 0);
+      if (st) {
+        cli_error(font, otv_location_last_error(loc));
+        ok = 0;
+      }
+    }
+    pic_layer layer = {cov, fg};
+    if (ok && pic_write_png(o.f, w, h, bg, transparent, &layer, 1)) ok = 0;
+  }
+  if (cli_out_close(&o, ok) || !ok) goto done;
+  rc = OTV_EXIT_OK;
+  goto done;
+nomem:
+  fprintf(stderr, "otvar: render: out of memory\n");
+  rc = OTV_EXIT_FONT;
+done:
+  for (size_t k = 0; k < nlines; k++) txt_line_free(&lines[k]);
+  free(lines);
+  free(cps);
+  free(cov);
+  otv_raster_destroy(ras);
+  otv_location_destroy(loc);
+  otv_face_close(face);
+  return rc;
+}
