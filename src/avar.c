@@ -14,6 +14,11 @@
  *   added to it (rounded to F2Dot14, halves up) and clamped to [-1, +1] (src/ivs.c does the store).
  *
  * avar.axisCount must equal fvar.axisCount (spec); a mismatch is reported as BAD_VALUE.
+ *
+ * Where this differs from HarfBuzz 6.0 (the oracle of tests/oracle/test_normalize.c, which
+ * agrees exactly on every test font): HarfBuzz applies invalid segment maps as they are and
+ * maps the first min(avar, fvar) axes on an axisCount mismatch; we follow the spec. No test
+ * font has either defect.
  */
 #include "internal.h"
 
