@@ -1,0 +1,504 @@
+/*
+ * cmd_specimen.c - `otvar specimen FONT`: one PNG showing the design space: the family name and
+ * axes, a row per named instance (labelled with its name and coordinates), and for each axis a
+ * sweep from its minimum to its maximum (labelled with the values), in a sample text the font
+ * covers. Labels are drawn with the font itself when it has every character they need, else with
+ * the bundled fonts/Karla-VF.ttf (or --label-font).
+ */
+#include "cli.h"
+#include "render.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char otv_cmd_specimen_summary[] = "a PNG of the design space: named instances, axis sweeps";
+
+#define MAX_AXES 64
+#define MAX_INSTANCES 40
+#define MAX_PIXELS (64u << 20)
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+      "usage: otvar specimen FONT [-o OUT.png] [--text SAMPLE] [--size PX] [--steps N]\n"
+      "                     [--fg RRGGBB] [--bg RRGGBB|none] [--label-font FILE] [--index N]\n"
+      "                     [--force]\n"
+      "\n"
+      "Draws one picture of the font's design space: a row per named instance (its name and\n"
+      "coordinates above it), then for each axis a sweep of N steps from the axis minimum to its\n"
+      "maximum, the other axes at their defaults, each step labelled with its value. The sample\n"
+      "text is the first of a few pangram-like candidates the font covers (or --text), else the\n"
+      "first characters its cmap maps. Labels use the font itself when it has their characters,\n"
+      "else the bundled Karla (fonts/Karla-VF.ttf beside the sources, $OTVAR_LABEL_FONT, or\n"
+      "--label-font).\n"
+      "\n"
+      "  -o FILE       output PNG (default specimen.png; temp file + rename; --force replaces)\n"
+      "  --size PX     sample size in pixels per em, 8..400 (default 40)\n"
+      "  --steps N     steps per axis sweep, 2..15 (default 7)\n"
+      "  --fg, --bg    colours (default 000000 on ffffff; --bg none: transparent)\n"
+      "\n"
+      "Exit status: 0 ok, 1 bad font, 2 bad usage.\n");
+}
+
+/* ---- the drawing context: one pass measures, the second draws ---- */
+
+typedef struct font_ref {
+  otv_face *face;
+  otv_location *loc;
+  int own; /* face/loc owned (label font opened separately) */
+} font_ref;
+
+typedef struct spec {
+  font_ref main, label;
+  int label_skip; /* label font lacks some label characters: skip them */
+  otv_raster *ras;
+  uint8_t *cov_text, *cov_label; /* canvas layers (draw pass) */
+  unsigned w, h;
+  double width;  /* widest line so far (measure pass) */
+  double y;      /* top of the next line */
+  double margin;
+  int draw;
+  const char *path;
+  int failed;
+} spec;
+
+/* Draw (or measure) UTF-8 text with a font at its current location: top-left at (x, S->y) of
+ * the line box, `px` pixels per em. Returns the advance width in pixels. */
+static double put_text(spec *S, font_ref *fr, const char *text, double x, double px, int is_label)
+{
+  uint32_t *cps;
+  size_t n;
+  if (cli_utf8_decode(text, &cps, &n)) return 0;
+  txt_line line;
+  uint32_t missing;
+  int skip = is_label ? S->label_skip : 1;
+  if (txt_layout(fr->loc, cps, n, 1, skip, &line, &missing)) {
+    free(cps);
+    return 0;
+  }
+  free(cps);
+  otv_face_info info;
+  otv_face_get_info(fr->face, &info);
+  double scale = px / (info.units_per_em ? info.units_per_em : 1000);
+  float asc, desc, gap;
+  txt_vmetrics(fr->loc, &asc, &desc, &gap);
+  double wpx = line.width * scale;
+  if (S->draw) {
+    if (txt_draw(fr->loc, &line, scale, x, S->y + asc * scale, 0, S->ras, NULL) ||
+        otv_raster_render(S->ras, is_label ? S->cov_label : S->cov_text, S->w, S->h, S->w, 0)) {
+      otv_raster_reset(S->ras);
+      S->failed = 1;
+    }
+  } else if (x + wpx > S->width) {
+    S->width = x + wpx;
+  }
+  txt_line_free(&line);
+  return wpx;
+}
+
+/* Height of a line of `px` pixels per em in a font (ascender - descender, times 1.2). */
+static double line_height(font_ref *fr, double px)
+{
+  otv_face_info info;
+  otv_face_get_info(fr->face, &info);
+  float asc, desc, gap;
+  txt_vmetrics(fr->loc, &asc, &desc, &gap);
+  return ceil((asc - desc) * px / (info.units_per_em ? info.units_per_em : 1000) * 1.15);
+}
+
+static void fmt_num(char *buf, size_t cap, double v)
+{
+  snprintf(buf, cap, "%.5g", fabs(v) < 1e-9 ? 0.0 : v);
+}
+
+typedef struct layout_in {
+  const char *sample, *short_sample;
+  double size;
+  int steps;
+  otv_axis axes[MAX_AXES];
+  unsigned axis_count;
+  unsigned inst_count;
+  char family[128];
+} layout_in;
+
+static void run_pass(spec *S, layout_in *L)
+{
+  double m = S->margin, lab = fmax(11, round(L->size * 0.3));
+  S->y = m;
+  char buf[512];
+  /* title */
+  put_text(S, &S->label, L->family, m, lab * 1.8, 1);
+  S->y += line_height(&S->label, lab * 1.8);
+  /* the axes, four to a line */
+  size_t o = 0;
+  buf[0] = 0;
+  for (unsigned a = 0; a < L->axis_count; a++) {
+    char tag[5], v0[32], v1[32], vd[32];
+    otv_tag_to_string(L->axes[a].tag, tag);
+    fmt_num(v0, sizeof v0, L->axes[a].min_value);
+    fmt_num(v1, sizeof v1, L->axes[a].max_value);
+    fmt_num(vd, sizeof vd, L->axes[a].default_value);
+    o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s %s..%s (default %s)",
+                          a % 4 ? ", " : "", tag, v0, v1, vd);
+    if (a % 4 == 3 || a + 1 == L->axis_count || o > sizeof buf - 80) {
+      put_text(S, &S->label, buf, m, lab, 1);
+      S->y += line_height(&S->label, lab);
+      o = 0;
+      buf[0] = 0;
+    }
+  }
+  if (L->axis_count == 0) {
+    put_text(S, &S->label, "not a variable font: no fvar axes", m, lab, 1);
+    S->y += line_height(&S->label, lab);
+  }
+  S->y += line_height(&S->label, lab) * 0.6;
+
+  /* named instances */
+  unsigned shown = L->inst_count < MAX_INSTANCES ? L->inst_count : MAX_INSTANCES;
+  for (unsigned i = 0; i < shown; i++) {
+    otv_named_instance ni;
+    unsigned one = 1;
+    otv_face_named_instances(S->main.face, i, &one, &ni);
+    char name[128] = "";
+    if (!one || otv_face_name(S->main.face, ni.subfamily_name_id, name, sizeof name, NULL, NULL))
+      snprintf(name, sizeof name, "instance %u", i);
+    double coords[MAX_AXES];
+    otv_face_named_instance_coords(S->main.face, i, coords, MAX_AXES, NULL);
+    /* the coordinates that differ from the default */
+    o = (size_t)snprintf(buf, sizeof buf, "%s ", name);
+    int any = 0;
+    for (unsigned a = 0; a < L->axis_count && o < sizeof buf - 48; a++) {
+      if (coords[a] == L->axes[a].default_value) continue;
+      char tag[5], v[32];
+      otv_tag_to_string(L->axes[a].tag, tag);
+      fmt_num(v, sizeof v, coords[a]);
+      o += (size_t)snprintf(buf + o, sizeof buf - o, " %s=%s", tag, v);
+      any = 1;
+    }
+    if (!any) snprintf(buf + o, sizeof buf - o, " (default location)");
+    put_text(S, &S->label, buf, m, lab, 1);
+    S->y += line_height(&S->label, lab);
+    otv_location_set_named(S->main.loc, i);
+    put_text(S, &S->main, L->sample, m, L->size, 0);
+    S->y += line_height(&S->main, L->size) + lab * 0.5;
+  }
+  if (L->inst_count > shown) {
+    snprintf(buf, sizeof buf, "... and %u more named instances", L->inst_count - shown);
+    put_text(S, &S->label, buf, m, lab, 1);
+    S->y += line_height(&S->label, lab);
+  }
+  otv_location_reset(S->main.loc);
+
+  /* axis sweeps: cell width = the widest short sample over the sweep */
+  for (unsigned a = 0; a < L->axis_count; a++) {
+    const otv_axis *ax = &L->axes[a];
+    if (ax->flags & OTV_AXIS_FLAG_HIDDEN) continue;
+    char tag[5], v0[32], v1[32], axname[96] = "";
+    otv_tag_to_string(ax->tag, tag);
+    fmt_num(v0, sizeof v0, ax->min_value);
+    fmt_num(v1, sizeof v1, ax->max_value);
+    otv_face_name(S->main.face, ax->name_id, axname, sizeof axname, NULL, NULL);
+    snprintf(buf, sizeof buf, "%s%s%s%s  %s .. %s", tag, *axname ? " (" : "", axname,
+             *axname ? ")" : "", v0, v1);
+    S->y += lab * 0.5;
+    put_text(S, &S->label, buf, m, lab, 1);
+    S->y += line_height(&S->label, lab);
+    double cell = 0;
+    int save = S->draw;
+    S->draw = 0;
+    double save_w = S->width;
+    for (int k = 0; k < L->steps; k++) {
+      double v = ax->min_value + (ax->max_value - ax->min_value) * k / (L->steps - 1);
+      otv_axis_value av = {ax->tag, v};
+      otv_location_set_user(S->main.loc, &av, 1);
+      cell = fmax(cell, put_text(S, &S->main, L->short_sample, 0, L->size, 0));
+    }
+    S->width = save_w;
+    S->draw = save;
+    cell += L->size * 0.4;
+    double row_y = S->y;
+    for (int k = 0; k < L->steps; k++) {
+      double v = ax->min_value + (ax->max_value - ax->min_value) * k / (L->steps - 1);
+      otv_axis_value av = {ax->tag, v};
+      otv_location_set_user(S->main.loc, &av, 1);
+      S->y = row_y;
+      put_text(S, &S->main, L->short_sample, m + k * cell, L->size, 0);
+      S->y = row_y + line_height(&S->main, L->size);
+      char val[32];
+      fmt_num(val, sizeof val, v);
+      put_text(S, &S->label, val, m + k * cell, lab * 0.9, 1);
+    }
+    if (!S->draw && m + L->steps * cell > S->width) S->width = m + L->steps * cell;
+    S->y = row_y + line_height(&S->main, L->size) + line_height(&S->label, lab) + lab * 0.5;
+    otv_location_reset(S->main.loc);
+  }
+  S->y += m;
+}
+
+/* The bundled label font: fonts/Karla-VF.ttf of the source tree this file was compiled from. */
+static int open_label_font(const char *path, font_ref *fr)
+{
+  char buf[4096];
+  if (!path) path = getenv("OTVAR_LABEL_FONT");
+  if (!path) {
+    const char *src = __FILE__, *slash = strrchr(src, '/');
+    if (!slash) return -1;
+    snprintf(buf, sizeof buf, "%.*s/../fonts/Karla-VF.ttf", (int)(slash - src), src);
+    path = buf;
+  }
+  if (otv_face_open_file(path, 0, NULL, &fr->face, NULL)) return -1;
+  if (otv_location_create(fr->face, &fr->loc, NULL)) {
+    otv_face_close(fr->face);
+    fr->face = NULL;
+    return -1;
+  }
+  fr->own = 1;
+  return 0;
+}
+
+/* A sample the font covers: a candidate, else its first mapped letters/digits. */
+static void pick_sample(const otv_face *face, char *out, size_t cap, char *shrt, size_t scap)
+{
+  static const char *cands[] = {"Hamburgefonstiv", "The quick brown fox", "Handgloves",
+                                "ABCDEFGHIJK", "abcdefghijk", "0123456789"};
+  static const char *shorts[] = {"Ag", "Aa", "ag", "AB", "ab", "12"};
+  for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++)
+    if (txt_covers(face, cands[i])) {
+      snprintf(out, cap, "%s", cands[i]);
+      for (size_t k = 0; k < sizeof shorts / sizeof shorts[0]; k++)
+        if (txt_covers(face, shorts[k])) {
+          snprintf(shrt, scap, "%s", shorts[k]);
+          return;
+        }
+      snprintf(shrt, scap, "%.2s", cands[i]);
+      return;
+    }
+  /* first mapped code points (skipping controls and spaces), as UTF-8 */
+  size_t o = 0;
+  int count = 0;
+  for (uint32_t cp = 0x21; cp < 0x30000 && count < 12 && o + 5 < cap; cp++) {
+    if (cp >= 0xD800 && cp < 0xE000) continue;
+    if (!otv_face_glyph_for_char(face, cp, 0)) continue;
+    if (cp < 0x80) out[o++] = (char)cp;
+    else if (cp < 0x800) {
+      out[o++] = (char)(0xC0 | cp >> 6);
+      out[o++] = (char)(0x80 | (cp & 63));
+    } else if (cp < 0x10000) {
+      out[o++] = (char)(0xE0 | cp >> 12);
+      out[o++] = (char)(0x80 | (cp >> 6 & 63));
+      out[o++] = (char)(0x80 | (cp & 63));
+    } else {
+      out[o++] = (char)(0xF0 | cp >> 18);
+      out[o++] = (char)(0x80 | (cp >> 12 & 63));
+      out[o++] = (char)(0x80 | (cp >> 6 & 63));
+      out[o++] = (char)(0x80 | (cp & 63));
+    }
+    if (count == 1) {
+      memcpy(shrt, out, o < scap ? o : scap - 1);
+      shrt[o < scap ? o : scap - 1] = 0;
+    }
+    count++;
+  }
+  out[o] = 0;
+  if (count == 1) snprintf(shrt, scap, "%s", out);
+}
+
+int otv_cmd_specimen(int argc, char **argv)
+{
+  const char *font = NULL, *out = "specimen.png", *text = NULL, *label_path = NULL;
+  const char *fg_s = "000000", *bg_s = "ffffff";
+  double size = 40, steps_d = 7, index_d = 0;
+  int force = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (cli_is_help(a)) {
+      usage(stdout);
+      return OTV_EXIT_OK;
+    } else if (!strcmp(a, "-o") && more) out = argv[++i];
+    else if (!strcmp(a, "--text") && more) text = argv[++i];
+    else if (!strcmp(a, "--label-font") && more) label_path = argv[++i];
+    else if (!strcmp(a, "--fg") && more) fg_s = argv[++i];
+    else if (!strcmp(a, "--bg") && more) bg_s = argv[++i];
+    else if (!strcmp(a, "--force")) force = 1;
+    else if ((!strcmp(a, "--size") || !strcmp(a, "--steps") || !strcmp(a, "--index")) && more) {
+      char *end;
+      errno = 0;
+      double v = strtod(argv[++i], &end);
+      if (end == argv[i] || *end || errno || v != v) {
+        cli_usage_error("specimen", "bad number '%s' for %s", argv[i], a);
+        return OTV_EXIT_USAGE;
+      }
+      if (!strcmp(a, "--size")) size = v;
+      else if (!strcmp(a, "--steps")) steps_d = v;
+      else index_d = v;
+    } else if (a[0] == '-' && a[1]) {
+      cli_usage_error("specimen", "unknown or incomplete option '%s' (try --help)", a);
+      return OTV_EXIT_USAGE;
+    } else if (!font) font = a;
+    else {
+      cli_usage_error("specimen", "unexpected argument '%s'", a);
+      return OTV_EXIT_USAGE;
+    }
+  }
+  if (!font) {
+    cli_usage_error("specimen", "need FONT (try --help)");
+    return OTV_EXIT_USAGE;
+  }
+  if (!(size >= 8 && size <= 400)) {
+    cli_usage_error("specimen", "--size %g: must be between 8 and 400 pixels per em", size);
+    return OTV_EXIT_USAGE;
+  }
+  if (!(steps_d >= 2 && steps_d <= 15) || steps_d != floor(steps_d)) {
+    cli_usage_error("specimen", "--steps %g: must be a whole number from 2 to 15", steps_d);
+    return OTV_EXIT_USAGE;
+  }
+  if (!(index_d >= 0 && index_d <= 65535) || index_d != floor(index_d)) {
+    cli_usage_error("specimen", "bad face index %g", index_d);
+    return OTV_EXIT_USAGE;
+  }
+  uint32_t fg, bg = 0xFFFFFF;
+  int transparent = !strcmp(bg_s, "none");
+  if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
+    cli_usage_error("specimen", "bad colour (expected RRGGBB)");
+    return OTV_EXIT_USAGE;
+  }
+
+  int rc = OTV_EXIT_FONT;
+  spec S;
+  memset(&S, 0, sizeof S);
+  layout_in *L = calloc(1, sizeof *L);
+  if (!L) return OTV_EXIT_FONT;
+  L->size = size;
+  L->steps = (int)steps_d;
+  char sample[256], shrt[64];
+
+  S.main.face = cli_open_face(font, (unsigned)index_d);
+  if (!S.main.face) goto done;
+  otv_error e = {0};
+  if (otv_location_create(S.main.face, &S.main.loc, &e)) {
+    cli_error(font, &e);
+    goto done;
+  }
+  otv_face_info info;
+  otv_face_get_info(S.main.face, &info);
+  if (info.flavour == OTV_FLAVOUR_NONE) {
+    fprintf(stderr, "otvar: %s: the font has no outlines to draw\n", font);
+    goto done;
+  }
+  L->axis_count = info.axis_count < MAX_AXES ? info.axis_count : MAX_AXES;
+  unsigned cnt = L->axis_count;
+  otv_face_axes(S.main.face, 0, &cnt, L->axes);
+  L->axis_count = cnt;
+  L->inst_count = info.instance_count;
+  if (otv_face_name(S.main.face, 16, L->family, sizeof L->family, NULL, NULL) &&
+      otv_face_name(S.main.face, 1, L->family, sizeof L->family, NULL, NULL))
+    snprintf(L->family, sizeof L->family, "%s", font);
+
+  if (text) {
+    uint32_t *cps;
+    size_t n;
+    if (cli_utf8_decode(text, &cps, &n) || n == 0) {
+      cli_usage_error("specimen", "--text must be non-empty UTF-8");
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    free(cps);
+    if (!txt_covers(S.main.face, text)) {
+      cli_usage_error("specimen", "%s lacks glyphs for some characters of --text", font);
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    snprintf(sample, sizeof sample, "%s", text);
+    snprintf(shrt, sizeof shrt, "%s", text);
+    if (strlen(text) > 4) {
+      /* the sweep cells use the first two characters */
+      const unsigned char *p = (const unsigned char *)text;
+      size_t k = 0;
+      for (int c = 0; c < 2 && p[k]; c++)
+        do k++; while ((p[k] & 0xC0) == 0x80);
+      snprintf(shrt, sizeof shrt, "%.*s", (int)k, text);
+    }
+  } else {
+    pick_sample(S.main.face, sample, sizeof sample, shrt, sizeof shrt);
+    if (!*sample) {
+      fprintf(stderr, "otvar: %s: cmap maps no characters: nothing to draw\n", font);
+      goto done;
+    }
+  }
+  L->sample = sample;
+  L->short_sample = shrt;
+
+  /* label font: the font itself when it covers what labels need */
+  if (txt_covers(S.main.face, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789=.-()")) {
+    S.label = S.main;
+    S.label.own = 0;
+    /* its own location: the main one moves through instances */
+    if (otv_location_create(S.main.face, &S.label.loc, NULL)) goto done;
+    S.label.own = 2;
+  } else if (open_label_font(label_path, &S.label) == 0) {
+    S.label_skip = 1;
+  } else {
+    fprintf(stderr, "otvar: specimen: note: no label font (fonts/Karla-VF.ttf not found; "
+                    "set OTVAR_LABEL_FONT or --label-font): labels use the font itself\n");
+    S.label = S.main;
+    if (otv_location_create(S.main.face, &S.label.loc, NULL)) goto done;
+    S.label.own = 2;
+    S.label_skip = 1;
+  }
+  S.label_skip = 1; /* instance names may hold characters a label font lacks: skip those */
+  if (otv_raster_create(NULL, &S.ras)) goto done;
+
+  /* pass 1: measure */
+  S.margin = ceil(size * 0.6);
+  run_pass(&S, L);
+  double fw = ceil(S.width + S.margin), fh = ceil(S.y);
+  if (fw > 32767 || fh > 32767 || fw * fh > MAX_PIXELS) {
+    cli_usage_error("specimen", "the picture would be %.0fx%.0f pixels: use a smaller --size",
+                    fw, fh);
+    rc = OTV_EXIT_USAGE;
+    goto done;
+  }
+  S.w = (unsigned)fw;
+  S.h = (unsigned)fh;
+  S.cov_text = calloc((size_t)S.w * S.h, 1);
+  S.cov_label = calloc((size_t)S.w * S.h, 1);
+  if (!S.cov_text || !S.cov_label) {
+    fprintf(stderr, "otvar: specimen: out of memory\n");
+    goto done;
+  }
+  /* pass 2: draw */
+  S.draw = 1;
+  run_pass(&S, L);
+  if (S.failed) {
+    cli_error(font, otv_location_last_error(S.main.loc));
+    goto done;
+  }
+  cli_out o;
+  if (cli_out_open("specimen", out, font, force, &o)) {
+    rc = OTV_EXIT_USAGE;
+    goto done;
+  }
+  /* labels in a colour between the background and the text colour */
+  uint32_t mid = 0;
+  for (int sh = 0; sh <= 16; sh += 8) {
+    unsigned f = fg >> sh & 255, b = (transparent ? 0xFFFFFF : bg) >> sh & 255;
+    mid |= (uint32_t)((f * 5 + b * 4) / 9) << sh;
+  }
+  pic_layer layers[2] = {{S.cov_label, mid}, {S.cov_text, fg}};
+  int ok = pic_write_png(o.f, S.w, S.h, bg, transparent, layers, 2) == 0;
+  if (cli_out_close(&o, ok) || !ok) goto done;
+  rc = OTV_EXIT_OK;
+done:
+  otv_raster_destroy(S.ras);
+  free(S.cov_text);
+  free(S.cov_label);
+  if (S.label.own) otv_location_destroy(S.label.loc);
+  if (S.label.own == 1) otv_face_close(S.label.face);
+  otv_location_destroy(S.main.loc);
+  otv_face_close(S.main.face);
+  free(L);
+  return rc;
+}
