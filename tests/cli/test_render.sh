@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# test_render.sh - `otvar render` and `otvar specimen`: outputs that are valid PNG/SVG of the
+# expected kind, ink that follows the design space (a bolder location puts more ink on the page:
+# a property of the fonts, not of our own earlier output), bad input giving a one-line error, a
+# non-zero exit and no file (partial or temporary).
+# Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
+set -u
+OTVAR=${OTVAR:-build/otvar}
+FONTS=${OTV_FONTS:-tests/fonts}
+ROOT=${OTV_ROOT:-.}
+KARLA=$ROOT/fonts/Karla-VF.ttf
+PY=/usr/bin/python3
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+checks=0
+
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+expect() {
+  local want=$1 desc=$2
+  shift 3
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, expected $want ($(head -c 300 "$TMP/err"))"; fi
+}
+one_line_err() {
+  local n
+  n=$(wc -l <"$TMP/err")
+  if [ "$n" -eq 1 ] && grep -q '^otvar: ' "$TMP/err"; then ok; else bad "$1: stderr is not one 'otvar: ...' line: $(cat "$TMP/err")"; fi
+}
+no_file() { if [ ! -e "$2" ]; then ok; else bad "$1: $2 exists"; fi; }
+no_temp() {
+  if ls "$TMP"/out-dir/*.tmp-* >/dev/null 2>&1; then bad "$1: temp file left"; else ok; fi
+}
+err_has() { if grep -q -- "$2" "$TMP/err"; then ok; else bad "$1: stderr lacks '$2': $(cat "$TMP/err")"; fi; }
+
+# png_info FILE: prints "W H COLORTYPE INK" where INK is the mean darkness (0..1) of the picture
+# (gray: 1 - v/255; RGBA: alpha-weighted distance from the background of the first pixel).
+png_info() {
+  "$PY" - "$1" <<'EOF'
+import struct, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+assert d[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat, ihdr = 8, b'', None
+while pos < len(d):
+    n, t = struct.unpack('>I4s', d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if t == b'IHDR': ihdr = struct.unpack('>IIBBBBB', body)
+    if t == b'IDAT': idat += body
+    pos += 12 + n
+w, h, depth, ct = ihdr[0], ihdr[1], ihdr[2], ihdr[3]
+bpp = {0: 1, 6: 4}[ct]
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+rows = []
+i = 0
+for y in range(h):
+    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+if ct == 0:
+    ink = sum(255 - v for r in rows for v in r) / (255.0 * w * h)
+else:
+    ink = sum(r[x + 3] for r in rows for x in range(0, stride, 4)) / (255.0 * w * h)
+print(w, h, ct, '%.5f' % ink)
+EOF
+}
+
+mkdir -p "$TMP/out-dir"
+O=$TMP/out-dir
+
+# ---- help ----
+for cmd in render specimen; do
+  expect 0 "$cmd --help" -- "$OTVAR" $cmd --help
+  if grep -q "usage: otvar $cmd" "$TMP/out"; then ok; else bad "$cmd --help: no usage"; fi
+done
+
+# ---- render: PNG kinds ----
+expect 0 "render Hello" -- "$OTVAR" render "$KARLA" --text Hello -o "$O/h.png"
+read -r w h ct ink < <(png_info "$O/h.png")
+if [ "$ct" = 0 ] && [ "$w" -gt 100 ] && [ "$h" -gt 40 ]; then ok; else bad "render Hello: $w x $h type $ct"; fi
+# ink of a text line is a small fraction of the picture, never none
+if "$PY" -c "import sys; sys.exit(0 if 0.03 < $ink < 0.5 else 1)"; then ok; else bad "render Hello: ink $ink"; fi
+expect 0 "render colours" -- "$OTVAR" render "$KARLA" --text Hello --fg 1a4d8f --bg fff6e0 -o "$O/c.png"
+read -r _ _ ct _ < <(png_info "$O/c.png")
+if [ "$ct" = 6 ]; then ok; else bad "coloured render is not RGBA (type $ct)"; fi
+expect 0 "render transparent" -- "$OTVAR" render "$KARLA" --text Hello --bg none -o "$O/t.png"
+read -r _ _ ct tink < <(png_info "$O/t.png")
+if [ "$ct" = 6 ]; then ok; else bad "transparent render is not RGBA (type $ct)"; fi
+# the same coverage: alpha of the transparent picture = darkness of the gray one
+if "$PY" -c "import sys; sys.exit(0 if abs($tink - $ink) < 0.002 else 1)"; then ok; else bad "alpha ink $tink != gray ink $ink"; fi
+
+# ---- the design space: weight adds ink, monotonically ----
+prev=0
+for wght in 200 400 600 800; do
+  expect 0 "render wght=$wght" -- "$OTVAR" render "$KARLA" --text Hamburgefonstiv --size 40 --var wght=$wght -o "$O/w$wght.png"
+  read -r _ _ _ i < <(png_info "$O/w$wght.png")
+  if "$PY" -c "import sys; sys.exit(0 if $i > $prev * 1.05 else 1)"; then ok; else bad "ink at wght=$wght ($i) not above the lighter one ($prev)"; fi
+  prev=$i
+done
+expect 0 "render --named Bold" -- "$OTVAR" render "$KARLA" --text Hamburgefonstiv --size 40 --named Bold -o "$O/bold.png"
+read -r _ _ _ ib < <(png_info "$O/bold.png")
+read -r _ _ _ i6 < <(png_info "$O/w600.png")
+read -r _ _ _ i8 < <(png_info "$O/w800.png")
+if "$PY" -c "import sys; sys.exit(0 if $i6 < $ib < $i8 else 1)"; then ok; else bad "Bold (700) ink $ib not between 600 ($i6) and 800 ($i8)"; fi
+# a CFF2 font renders too
+expect 0 "render CFF2" -- "$OTVAR" render "$FONTS/AdobeVFPrototype_vsindex.otf" --text A --var wght=700 --size 100 -o "$O/cff2.png"
+[ -s "$O/cff2.png" ] && ok || bad "render CFF2: no output"
+
+# ---- SVG ----
+expect 0 "render svg" -- "$OTVAR" render "$KARLA" --text "Hi" -o "$O/h.svg"
+if grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$O/h.svg" && grep -q '<path fill="#000000" d="M' "$O/h.svg" &&
+   grep -q '</svg>' "$O/h.svg"; then ok; else bad "svg output malformed: $(head -c 300 "$O/h.svg")"; fi
+
+# ---- bad input: one line, non-zero, no file ----
+expect 2 "unknown axis" -- "$OTVAR" render "$KARLA" --text Hi --var wdth=80 -o "$O/x1.png"
+one_line_err "unknown axis"; err_has "unknown axis" "wdth"; no_file "unknown axis" "$O/x1.png"
+expect 2 "missing glyph" -- "$OTVAR" render "$KARLA" --text "Hi 漢" -o "$O/x2.png"
+one_line_err "missing glyph"; err_has "missing glyph" "U+6F22"; no_file "missing glyph" "$O/x2.png"
+for s in 0 100000 -5 nan abc; do
+  expect 2 "size $s" -- "$OTVAR" render "$KARLA" --text Hi --size $s -o "$O/x3.png"
+  one_line_err "size $s"; no_file "size $s" "$O/x3.png"
+done
+expect 2 "unwritable path" -- "$OTVAR" render "$KARLA" --text Hi -o "$TMP/no/such/dir/x.png"
+one_line_err "unwritable path"
+chmod 500 "$O"
+if [ "$(id -u)" != 0 ]; then
+  expect 2 "read-only dir" -- "$OTVAR" render "$KARLA" --text Hi -o "$O/ro.png"
+  one_line_err "read-only dir"; no_file "read-only dir" "$O/ro.png"
+fi
+chmod 700 "$O"
+cp "$O/h.png" "$O/keep.png"
+expect 2 "existing output" -- "$OTVAR" render "$KARLA" --text Other -o "$O/h.png"
+one_line_err "existing output"
+cmp -s "$O/h.png" "$O/keep.png" && ok || bad "existing output was changed without --force"
+expect 0 "--force" -- "$OTVAR" render "$KARLA" --text Other -o "$O/h.png" --force
+cmp -s "$O/h.png" "$O/keep.png" && bad "--force did not replace the output" || ok
+expect 2 "no text" -- "$OTVAR" render "$KARLA" -o "$O/x4.png"
+one_line_err "no text"
+expect 2 "bad colour" -- "$OTVAR" render "$KARLA" --text Hi --fg 12345 -o "$O/x5.png"
+one_line_err "bad colour"; no_file "bad colour" "$O/x5.png"
+expect 2 "bad named" -- "$OTVAR" render "$KARLA" --text Hi --named Nope -o "$O/x6.png"
+one_line_err "bad named"
+head -c 1000 /dev/urandom >"$O/junk.ttf"
+expect 1 "not a font" -- "$OTVAR" render "$O/junk.ttf" --text Hi -o "$O/x7.png"
+one_line_err "not a font"; no_file "not a font" "$O/x7.png"
+expect 1 "specimen not a font" -- "$OTVAR" specimen "$O/junk.ttf" -o "$O/x8.png"
+one_line_err "specimen not a font"; no_file "specimen not a font" "$O/x8.png"
+expect 2 "specimen bad size" -- "$OTVAR" specimen "$KARLA" --size 0 -o "$O/x9.png"
+one_line_err "specimen bad size"; no_file "specimen bad size" "$O/x9.png"
+no_temp "after errors"
+
+# ---- specimen ----
+expect 0 "specimen Karla" -- "$OTVAR" specimen "$KARLA" -o "$O/s.png"
+read -r w h ct ink < <(png_info "$O/s.png")
+# Karla: 6 named instances + a 7-step wght sweep at 40 px: taller than wide, several hundred px
+if [ "$ct" = 0 ] && [ "$h" -gt 400 ] && [ "$w" -gt 300 ]; then ok; else bad "specimen Karla: $w x $h type $ct"; fi
+for f in Roboto-Variable.ABC.ttf AdobeVFPrototype_vsindex.otf NotoSans-VF.abc.ttf Handjet.ttf; do
+  expect 0 "specimen $f" -- "$OTVAR" specimen "$FONTS/$f" -o "$O/s-$f.png"
+  [ -s "$O/s-$f.png" ] && ok || bad "specimen $f: no output"
+done
+no_temp "after specimens"
+
+echo "test_render.sh: $checks checks, $fails failed"
+[ "$fails" -eq 0 ] && [ "$checks" -gt 0 ]
