@@ -67,7 +67,7 @@ typedef struct otv_glyf_loc {
   /* state of one top-level call */
   unsigned n_pts, n_ends, cstk_top, budget;
   uint32_t glyph_flags;
-  uint32_t gid_stack[OTV_MAX_COMPONENT_DEPTH + 1];
+  uint32_t gid_stack[OTV_MAX_COMPONENT_DEPTH + 2]; /* gids of the nesting levels 0..depth */
 } otv_glyf_loc;
 
 otv_status otv_glyf_parse(otv_face *f, otv_error *err);

@@ -1,0 +1,245 @@
+/*
+ * test_glyf.c - glyf/loca decoding on hand-built fonts (tests/unit/glyf_fixture.h): flag
+ * encodings (short, same, repeat, repeat past the end), composites (byte and word arguments,
+ * scale, x/y scale, 2x2, SCALED_COMPONENT_OFFSET, point matching, USE_MY_METRICS, nesting depth
+ * limit, cycles, OVERLAP flags), and the canonical pen decomposition (contours starting
+ * off-curve, implied midpoints, closing lines). Expected values are worked out by hand.
+ */
+#include "harness.h"
+#include "glyf_fixture.h"
+
+static const int SQ_X[7] = {0, 100, 100, 0, 200, 300, 250};
+static const int SQ_Y[7] = {0, 0, 100, 100, 0, 0, 100};
+
+enum { G_EMPTY, G_SQ, G_SQ_SHORT, G_REPEAT, G_OFFSTART, G_ALLOFF, G_SCALE, G_XYSCALE, G_2X2,
+       G_SCALED_OFF, G_MATCH, G_BYTEARGS, G_SELF, G_DEEP0, G_COUNT = G_DEEP0 + 18 };
+
+static fx_font F;
+static fx_buf B[G_COUNT];
+
+static void sq_long(fx_buf *b)
+{
+  static const int dx[7] = {0, 100, 0, -100, 200, 100, -50}, dy[7] = {0, 0, 100, 0, -100, 0, 100};
+  fx_i16(b, 2), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 300), fx_i16(b, 100);
+  fx_u16(b, 3), fx_u16(b, 6), fx_u16(b, 0);
+  for (int i = 0; i < 7; i++) fx_u8(b, i < 6 ? 0x01 : 0x00);
+  for (int i = 0; i < 7; i++) fx_i16(b, dx[i]);
+  for (int i = 0; i < 7; i++) fx_i16(b, dy[i]);
+}
+
+/* A composite header + one component record. */
+static void comp(fx_buf *b, unsigned flags, unsigned gid, int a1, int a2, const int *m, int nm)
+{
+  fx_u16(b, flags), fx_u16(b, gid);
+  if (flags & 0x0001) fx_i16(b, a1), fx_i16(b, a2);
+  else fx_u8(b, (unsigned)(a1 & 0xFF)), fx_u8(b, (unsigned)(a2 & 0xFF));
+  for (int i = 0; i < nm; i++) fx_i16(b, m[i]);
+}
+static void comp_header(fx_buf *b) { fx_i16(b, -1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 0); }
+
+static void build(void)
+{
+  memset(&F, 0, sizeof F);
+  F.glyph_count = G_COUNT;
+  for (int g = 0; g < G_COUNT; g++) {
+    F.glyph[g] = g == G_EMPTY ? NULL : &B[g];
+    F.advance[g] = 400;
+  }
+  sq_long(&B[G_SQ]);
+  /* the same outline with short / same flags (see the flag bytes' comments) */
+  fx_buf *b = &B[G_SQ_SHORT];
+  fx_i16(b, 2), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 300), fx_i16(b, 100);
+  fx_u16(b, 3), fx_u16(b, 6), fx_u16(b, 0);
+  static const uint8_t fl[7] = {0x31 /* x same, y same */, 0x33 /* x +short, y same */,
+                                0x35 /* x same, y +short */, 0x23 /* x -short, y same */,
+                                0x17 /* x +short, y -short */, 0x33, 0x24 /* x word, y +short, off */};
+  fx_bytes(b, fl, 7);
+  fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 200), fx_u8(b, 100), fx_i16(b, -50); /* x */
+  fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 100);                              /* y */
+  /* repeat flag, with a count past the last point (ignored): 4 points (0,0) (10,0) (10,10) (0,10) */
+  b = &B[G_REPEAT];
+  fx_i16(b, 1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 10), fx_i16(b, 10);
+  fx_u16(b, 3), fx_u16(b, 0);
+  fx_u8(b, 0x09), fx_u8(b, 10);
+  fx_i16(b, 0), fx_i16(b, 10), fx_i16(b, 0), fx_i16(b, -10);
+  fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 10), fx_i16(b, 0);
+  /* contour starting off-curve: off (50,0), on (100,50), off (50,100), on (0,50) */
+  b = &B[G_OFFSTART];
+  fx_i16(b, 1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 100), fx_i16(b, 100);
+  fx_u16(b, 3), fx_u16(b, 0);
+  fx_u8(b, 0x00), fx_u8(b, 0x01), fx_u8(b, 0x00), fx_u8(b, 0x01);
+  fx_i16(b, 50), fx_i16(b, 50), fx_i16(b, -50), fx_i16(b, -50);
+  fx_i16(b, 0), fx_i16(b, 50), fx_i16(b, 50), fx_i16(b, -50);
+  /* all off-curve: (0,0) (100,0) (100,100) (0,100) */
+  b = &B[G_ALLOFF];
+  fx_i16(b, 1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 100), fx_i16(b, 100);
+  fx_u16(b, 3), fx_u16(b, 0);
+  fx_u8(b, 0x08), fx_u8(b, 3);
+  fx_i16(b, 0), fx_i16(b, 100), fx_i16(b, 0), fx_i16(b, -100);
+  fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 100), fx_i16(b, 0);
+  /* composites of G_SQ; flags: 1 words, 2 xy values, 8 scale, 0x40 x/y scale, 0x80 2x2,
+   * 0x20 more, 0x200 use my metrics, 0x400 overlap compound, 0x800 scaled offset */
+  int half[1] = {8192}, xy[2] = {32767, 8192}, rot[4] = {0, 16384, -16384, 0};
+  b = &B[G_SCALE];
+  comp_header(b), comp(b, 0x0001 | 0x0002 | 0x0008 | 0x0400, G_SQ, 10, 20, half, 1);
+  b = &B[G_XYSCALE];
+  comp_header(b), comp(b, 0x0001 | 0x0002 | 0x0040 | 0x0200, G_SQ, -10, 5, xy, 2);
+  b = &B[G_2X2];
+  comp_header(b), comp(b, 0x0001 | 0x0002 | 0x0080, G_SQ, 0, 0, rot, 4);
+  b = &B[G_SCALED_OFF];
+  comp_header(b), comp(b, 0x0001 | 0x0002 | 0x0008 | 0x0800, G_SQ, 10, 20, half, 1);
+  /* point matching: SQ at (0,0), then SQ whose point 0 meets the parent's point 2 (100,100) */
+  b = &B[G_MATCH];
+  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0), comp(b, 0x0000, G_SQ, 2, 0, NULL, 0);
+  /* byte arguments, signed: (-5, 7) */
+  b = &B[G_BYTEARGS];
+  comp_header(b), comp(b, 0x0002, G_SQ, -5, 7, NULL, 0);
+  /* a composite that contains itself */
+  b = &B[G_SELF];
+  comp_header(b), comp(b, 0x0002, G_SELF, 0, 0, NULL, 0);
+  /* a chain of 18 composites: G_DEEP0 -> G_DEEP0+1 -> ... -> G_SQ (depth 18 > 16) */
+  for (int i = 0; i < 18; i++) {
+    b = &B[G_DEEP0 + i];
+    comp_header(b), comp(b, 0x0002, i == 17 ? G_SQ : (unsigned)(G_DEEP0 + i + 1), 1, 1, NULL, 0);
+  }
+  F.advance[G_XYSCALE] = 999;
+  F.advance[G_SCALE] = 777;
+  fx_build(&F);
+}
+
+static otv_point pts[256];
+static uint8_t pfl[256];
+static uint16_t ends[64];
+
+static otv_status get(otv_location *loc, uint32_t g, otv_glyph_points *io)
+{
+  memset(io, 0, sizeof *io);
+  io->points = pts, io->point_flags = pfl, io->contour_ends = ends;
+  io->point_cap = 256, io->contour_cap = 64;
+  return otv_glyph_points_get(loc, g, 0, io);
+}
+
+/* ---- a recording pen ---- */
+static char rec[4096];
+static void r_add(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  size_t n = strlen(rec);
+  vsnprintf(rec + n, sizeof rec - n, fmt, ap);
+  va_end(ap);
+}
+static void r_move(void *c, float x, float y) { (void)c; r_add("M%g %g ", x, y); }
+static void r_line(void *c, float x, float y) { (void)c; r_add("L%g %g ", x, y); }
+static void r_quad(void *c, float a, float b, float x, float y) { (void)c; r_add("Q%g %g %g %g ", a, b, x, y); }
+static void r_cubic(void *c, float a, float b, float d, float e, float x, float y)
+{
+  (void)c;
+  r_add("C%g %g %g %g %g %g ", a, b, d, e, x, y);
+}
+static void r_close(void *c) { (void)c; r_add("Z "); }
+static const otv_pen rpen = {r_move, r_line, r_quad, r_cubic, r_close};
+
+static const char *draw(otv_location *loc, uint32_t g)
+{
+  rec[0] = 0;
+  otv_status s = otv_glyph_outline(loc, g, 0, &rpen, NULL);
+  if (s) snprintf(rec, sizeof rec, "error %d", s);
+  return rec;
+}
+
+int main(void)
+{
+  build();
+  otv_face *face = NULL;
+  otv_error err = {0};
+  CHECK_EQ(otv_face_open_memory(F.out.d, F.out.n, 0, NULL, &face, &err), OTV_E_OK);
+  if (!face) return h_done("test_glyf");
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+  otv_glyph_points io;
+
+  /* the two encodings of SQ decode to the same points */
+  for (uint32_t g = G_SQ; g <= G_SQ_SHORT; g++) {
+    CHECK_EQ(get(loc, g, &io), OTV_E_OK);
+    CHECK_EQ(io.point_count, 7);
+    for (int i = 0; i < 7; i++) {
+      CHECK_EQ(pts[i].x, SQ_X[i]);
+      CHECK_EQ(pts[i].y, SQ_Y[i]);
+      CHECK_EQ(pfl[i] & OTV_POINT_ON_CURVE, i < 6 ? OTV_POINT_ON_CURVE : 0);
+    }
+    /* phantoms: lsb 0 = xMin, advance 400; vertical from hhea 800 / -200 */
+    CHECK_EQ(pts[7].x, 0); CHECK_EQ(pts[8].x, 400); CHECK_EQ(pts[9].y, 800); CHECK_EQ(pts[10].y, -200);
+  }
+  CHECK_EQ(io.glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE, 0);
+  CHECK_STR(draw(loc, G_SQ), "M0 0 L100 0 L100 100 L0 100 L0 0 Z M200 0 L300 0 Q250 100 200 0 Z ");
+
+  /* repeat flag, count past the end */
+  CHECK_EQ(get(loc, G_REPEAT, &io), OTV_E_OK);
+  CHECK_EQ(io.point_count, 4);
+  CHECK_EQ(pts[2].x, 10); CHECK_EQ(pts[2].y, 10); CHECK_EQ(pts[3].x, 0); CHECK_EQ(pts[3].y, 10);
+
+  /* decomposition: off-curve start with on-curve last -> start at the last point */
+  CHECK_STR(draw(loc, G_OFFSTART), "M0 50 Q50 0 100 50 Q50 100 0 50 Z ");
+  /* all off-curve -> start at the midpoint of last and first, implied midpoints */
+  CHECK_STR(draw(loc, G_ALLOFF), "M0 50 Q0 0 50 0 Q100 0 100 50 Q100 100 50 100 Q0 100 0 50 Z ");
+  /* empty glyph: nothing */
+  CHECK_STR(draw(loc, G_EMPTY), "");
+
+  /* scale 0.5 at (10, 20); OVERLAP_COMPOUND */
+  CHECK_EQ(get(loc, G_SCALE, &io), OTV_E_OK);
+  CHECK(io.glyph_flags & OTV_GLYPH_COMPOSITE);
+  CHECK(io.glyph_flags & OTV_GLYPH_OVERLAP_COMPOUND);
+  for (int i = 0; i < 7; i++) {
+    CHECK_NEAR(pts[i].x, SQ_X[i] * 0.5 + 10, 1e-4);
+    CHECK_NEAR(pts[i].y, SQ_Y[i] * 0.5 + 20, 1e-4);
+  }
+  CHECK_NEAR(pts[8].x - pts[7].x, 777, 1e-4); /* no USE_MY_METRICS: its own advance */
+  /* x/y scale (32767/16384, 0.5) at (-10, 5); USE_MY_METRICS: the component's advance 400 */
+  CHECK_EQ(get(loc, G_XYSCALE, &io), OTV_E_OK);
+  for (int i = 0; i < 7; i++) {
+    CHECK_NEAR(pts[i].x, SQ_X[i] * (32767.0 / 16384) - 10, 1e-3);
+    CHECK_NEAR(pts[i].y, SQ_Y[i] * 0.5 + 5, 1e-4);
+  }
+  CHECK_NEAR(pts[8].x - pts[7].x, 400, 1e-4);
+  CHECK_EQ(io.glyph_flags & OTV_GLYPH_OVERLAP_COMPOUND, 0);
+  /* 2x2 (xscale 0, scale01 1, scale10 -1, yscale 0): x' = -y, y' = x */
+  CHECK_EQ(get(loc, G_2X2, &io), OTV_E_OK);
+  for (int i = 0; i < 7; i++) {
+    CHECK_NEAR(pts[i].x, -SQ_Y[i], 1e-4);
+    CHECK_NEAR(pts[i].y, SQ_X[i], 1e-4);
+  }
+  /* SCALED_COMPONENT_OFFSET: the offset (10, 20) is scaled too -> (5, 10) */
+  CHECK_EQ(get(loc, G_SCALED_OFF, &io), OTV_E_OK);
+  CHECK_NEAR(pts[0].x, 5, 1e-4);
+  CHECK_NEAR(pts[0].y, 10, 1e-4);
+  CHECK_NEAR(pts[1].x, 55, 1e-4);
+  /* point matching */
+  CHECK_EQ(get(loc, G_MATCH, &io), OTV_E_OK);
+  CHECK_EQ(io.point_count, 14);
+  CHECK_EQ(io.contour_count, 4);
+  CHECK_EQ(ends[2], 10);
+  CHECK_EQ(ends[3], 13);
+  for (int i = 0; i < 7; i++) {
+    CHECK_NEAR(pts[7 + i].x, SQ_X[i] + 100, 1e-4);
+    CHECK_NEAR(pts[7 + i].y, SQ_Y[i] + 100, 1e-4);
+  }
+  /* signed byte arguments */
+  CHECK_EQ(get(loc, G_BYTEARGS, &io), OTV_E_OK);
+  CHECK_NEAR(pts[0].x, -5, 1e-4);
+  CHECK_NEAR(pts[0].y, 7, 1e-4);
+  /* a cycle and a chain deeper than OTV_MAX_COMPONENT_DEPTH: errors naming glyf */
+  CHECK_EQ(get(loc, G_SELF, &io), OTV_E_BAD_VALUE);
+  CHECK_EQ(otv_location_last_error(loc)->table, OTV_T_GLYF);
+  CHECK_EQ(get(loc, G_DEEP0, &io), OTV_E_LIMIT);
+  CHECK_EQ(otv_location_last_error(loc)->table, OTV_T_GLYF);
+  /* 16 levels are fine: G_DEEP0 + 2 nests 16 composites */
+  CHECK_EQ(get(loc, G_DEEP0 + 2, &io), OTV_E_OK);
+  CHECK_NEAR(pts[0].x, 16, 1e-4);
+  /* out of range gid */
+  CHECK_EQ(get(loc, G_COUNT, &io), OTV_E_ARG);
+
+  otv_location_destroy(loc);
+  otv_face_close(face);
+  return h_done("test_glyf");
+}
