@@ -1,0 +1,104 @@
+/*
+ * fuzz_raster.c - the rasterizer on arbitrary paths and on the glyphs of arbitrary fonts.
+ *
+ * Input that opens as a font: its first glyphs are drawn through otv_glyph_outline into the
+ * rasterizer at a size and slant taken from the last bytes, then rendered into a small buffer.
+ * Any other input is read as a path: a header (transform selector, buffer size, flags), then
+ * records of one op byte and int16 coordinates (move/line/quad/cubic/close), including
+ * coordinates scaled to huge or non-finite values. Must never crash, hang, leak or write outside
+ * the buffer (ASan), whatever the path. The last byte, when odd, switches on an allocator that
+ * fails after a count taken from the byte before it.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
+{
+  fz_alloc *a = ud;
+  (void)old_len;
+  if (!new_len) { free(p); return NULL; }
+  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
+  return realloc(p, new_len);
+}
+
+static int16_t rd16(const uint8_t *p) { return (int16_t)(p[0] << 8 | p[1]); }
+
+static void fuzz_path(otv_raster *r, const uint8_t *data, size_t size)
+{
+  if (size < 8) return;
+  static const float mults[] = {1.0f, 0.01f, 0.37f, 16.0f, 1e6f, 1e30f};
+  float mult = mults[data[0] % 6];
+  if (data[0] >= 250) mult = data[0] == 255 ? NAN : INFINITY;
+  unsigned w = 1u + data[1] % 96, h = 1u + data[2] % 96;
+  unsigned flags = data[3] & 3;
+  double sk = (int8_t)data[4] / 64.0;
+  otv_transform t = {1.0, sk, 0.0, data[5] & 1 ? -1.0 : 1.0, (int8_t)data[6], (int8_t)data[7]};
+  otv_raster_set_transform(r, &t);
+  const otv_pen *pen = otv_raster_pen();
+  size_t pos = 8;
+  while (pos < size) {
+    uint8_t op = data[pos++];
+    float v[6];
+    size_t need = (size_t)((op % 5) == 3 ? 6 : (op % 5) == 2 ? 4 : (op % 5) == 4 ? 0 : 2);
+    if (pos + need * 2 > size) break;
+    for (size_t i = 0; i < need; i++) v[i] = rd16(data + pos + 2 * i) / 64.0f * (op & 0x80 ? mult : 1.0f);
+    pos += need * 2;
+    switch (op % 5) {
+    case 0: pen->move_to(r, v[0], v[1]); break;
+    case 1: pen->line_to(r, v[0], v[1]); break;
+    case 2: pen->quad_to(r, v[0], v[1], v[2], v[3]); break;
+    case 3: pen->cubic_to(r, v[0], v[1], v[2], v[3], v[4], v[5]); break;
+    default: pen->close_path(r); break;
+    }
+  }
+  otv_raster_box b;
+  otv_raster_bounds(r, &b);
+  size_t stride = w + (data[3] >> 2 & 7);
+  uint8_t *buf = malloc(stride * h);
+  if (!buf) return;
+  memset(buf, data[3], stride * h);
+  otv_raster_render(r, buf, w, h, stride, flags);
+  free(buf);
+}
+
+static void fuzz_font(otv_raster *r, otv_face *f, const uint8_t *data, size_t size)
+{
+  otv_location *loc = NULL;
+  if (otv_location_create(f, &loc, NULL)) return;
+  otv_face_info info;
+  otv_face_get_info(f, &info);
+  double px = 4.0 + data[size - 3] % 120, slant = (int8_t)data[size - 4] / 128.0;
+  double scale = px / (info.units_per_em ? info.units_per_em : 1000);
+  static uint8_t buf[160 * 160];
+  if (info.instance_count) otv_location_set_named(loc, data[0] % info.instance_count);
+  for (uint32_t g = 0; g < info.glyph_count && g < 8; g++) {
+    otv_transform t = {scale, slant * scale, 0, -scale, 10, px};
+    otv_raster_set_transform(r, &t);
+    if (otv_glyph_outline(loc, g, 0, otv_raster_pen(), r) == OTV_E_OK)
+      otv_raster_render(r, buf, 160, 160, 160, g & 1 ? OTV_RASTER_EVEN_ODD : 0);
+    else
+      otv_raster_reset(r);
+  }
+  otv_location_destroy(loc);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  fz_alloc a = {0, 0};
+  otv_options opt = {fz_realloc, &a, 0};
+  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
+  otv_raster *r = NULL;
+  if (otv_raster_create(&opt, &r)) return 0;
+  otv_face *f = NULL;
+  if (size >= 8 && otv_face_open_memory(data, size, 0, NULL, &f, NULL) == OTV_E_OK) {
+    fuzz_font(r, f, data, size);
+    otv_face_close(f);
+  } else {
+    fuzz_path(r, data, size);
+  }
+  otv_raster_destroy(r);
+  return 0;
+}
