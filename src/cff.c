@@ -600,7 +600,7 @@ void otv_cff_loc_free(otv_location *loc)
   memset(l, 0, sizeof *l);
 }
 
-const float *otv_cff_vs_scalars(otv_location *loc)
+const double *otv_cff_vs_scalars(otv_location *loc)
 {
   otv_cff_loc *l = &loc->cff;
   const otv_cff *c = &loc->face->cff;
@@ -616,7 +616,7 @@ const float *otv_cff_vs_scalars(otv_location *loc)
   if (!reg) return NULL;
   size_t need = c->vs_off[c->ivs.data_count];
   if (need > l->vs_cap) {
-    float *n = otv_mem_realloc(&loc->al, l->vs, l->vs_cap * sizeof *l->vs, need * sizeof *n);
+    double *n = otv_mem_realloc(&loc->al, l->vs, l->vs_cap * sizeof *l->vs, need * sizeof *n);
     if (!n) {
       otv_loc_fail(loc, OTV_E_NOMEM, c->tag, 0, "blend scalars");
       return NULL;
@@ -627,12 +627,12 @@ const float *otv_cff_vs_scalars(otv_location *loc)
   bool zero = true;
   for (unsigned i = 0; i < c->ivs.data_count; i++) {
     const otv_ivd *v = &c->ivs.data[i];
-    float *dst = l->vs + c->vs_off[i];
+    double *dst = l->vs + c->vs_off[i];
     for (unsigned j = 0; j < v->region_index_count; j++) {
       /* in range: region_indexes checked in otv_ivs_parse */
       unsigned ri = otv_peek_u16(v->region_indexes + 2 * j);
-      dst[j] = ri < c->ivs.region_count ? reg[ri] : 0.0f;
-      if (dst[j] != 0.0f) zero = false;
+      dst[j] = ri < c->ivs.region_count ? (double)reg[ri] : 0.0;
+      if (dst[j] != 0.0) zero = false;
     }
   }
   l->zero = zero;

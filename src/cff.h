@@ -59,7 +59,7 @@ typedef struct otv_cff {
  * ItemVariationData's regions in column order, so that blend is a plain dot product. */
 typedef struct otv_cff_loc {
   otv_ivs_cache regions;
-  float *vs;                /* vs_off[data_count] entries */
+  double *vs;               /* vs_off[data_count] entries (double: blend sums are in double) */
   size_t vs_cap;
   uint32_t serial;          /* location serial vs belongs to; 0: never computed */
   bool zero;                /* every scalar is 0 (default location): blend drops the deltas */
@@ -78,7 +78,7 @@ bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out);
 /* Font DICT index of a glyph (FDSelect); false when FDSelect names a missing FD. */
 bool otv_cff_fd_of(const otv_cff *c, uint32_t gid, uint32_t *fd);
 /* Per-vsindex scalars at the location (NULL on NOMEM, recorded in the location). */
-const float *otv_cff_vs_scalars(otv_location *loc);
+const double *otv_cff_vs_scalars(otv_location *loc);
 /* Glyph id of a Standard Encoding code through the charset (seac); false when absent. */
 bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid);
 

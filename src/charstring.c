@@ -28,16 +28,15 @@ typedef struct cs {
   uint32_t gid;
   double x, y;    /* current point (before translation) */
   double tx, ty;  /* translation (seac accent) */
-  unsigned sp, max;
+  unsigned max;
   unsigned nstems;
   bool width_done;
   bool cff2;
   bool zero;      /* blend scalars all zero */
-  const float *vs_all;
-  const float *vs; /* scalars of the current vsindex */
+  const double *vs_all;
+  const double *vs; /* scalars of the current vsindex */
   unsigned vs_k;
   const otv_cff_index *lsubrs;
-  uint32_t budget;
   bool seac;
   double seac_args[4];
   double st[OTV_MAX_STACK_CFF2]; /* double: 16.16 operands and sums stay exact */
@@ -166,11 +165,12 @@ static otv_status rcurve(cs *s, double dxa, double dya, double dxb, double dyb, 
 
 /* hvcurveto / vhcurveto: curves alternating between horizontal and vertical tangents; the last
  * one takes an optional fifth operand. */
-static otv_status alt_curves(cs *s, unsigned i, bool h)
+static otv_status alt_curves(cs *s, unsigned sp, bool h)
 {
+  unsigned i = 0;
   const double *a = s->st;
-  while (s->sp - i >= 4) {
-    double extra = (s->sp - i == 5) ? a[i + 4] : 0.0;
+  while (sp - i >= 4) {
+    double extra = (sp - i == 5) ? a[i + 4] : 0.0;
     if (h) {
       double x1 = s->x + a[i], y1 = s->y;
       double x2 = x1 + a[i + 1], y2 = y1 + a[i + 2];
@@ -220,6 +220,10 @@ static otv_status run(cs *s, otv_span glyph)
   unsigned depth = 0;
   const uint8_t *p = glyph.p, *end = glyph.p + glyph.len;
   double *st = s->st;
+  /* hot state in locals (the stack depth, the budget): s is only touched by operators */
+  unsigned sp = 0;
+  const unsigned max = s->max;
+  uint32_t budget = 0;
   for (;;) {
     if (p >= end) {
       if (depth == 0) break;
@@ -228,32 +232,50 @@ static otv_status run(cs *s, otv_span glyph)
       end = fr[depth].end;
       continue;
     }
-    if (++s->budget > CS_MAX_OPS)
+    if (++budget > CS_MAX_OPS)
       return fail_at(s, p, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
     const uint8_t *at = p;
     unsigned b0 = *p++; /* in range: p < end, end within the charstring's INDEX element */
-    if (b0 >= 32 || b0 == 28) {
+    if (b0 >= 32 && b0 != 255) {
+      /* A run of the common operands (1 and 2 bytes), decoded in a tight loop: blend deltas
+       * make most of a CFF2 charstring. b1 is read only inside the charstring (0 past its end,
+       * and then the length check fails). The run is charged to the budget by its length. */
+      unsigned sp0 = sp;
+      for (;;) {
+        int b1 = p < end ? *p : 0;
+        int v2 = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
+        bool one = b0 <= 246;
+        int v = one ? (int)b0 - 139 : v2;
+        if (!one) {
+          if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
+          p++;
+        }
+        if (sp >= max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
+        st[sp++] = v;
+        if (p >= end) break;
+        b0 = *p; /* in range: p < end */
+        if (b0 < 32 || b0 == 255) break;
+        at = p++;
+      }
+      budget += sp - sp0;
+      continue;
+    }
+    if (b0 == 28 || b0 == 255) {
       double v;
       if (b0 == 28) {
         if (end - p < 2) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
         v = otv_peek_i16(p);
         p += 2;
-      } else if (b0 <= 246) {
-        v = (int)b0 - 139;
-      } else if (b0 <= 254) {
-        if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
-        int b1 = *p++;
-        v = (b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108);
       } else { /* 255: 16.16 fixed */
         if (end - p < 4) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
         v = otv_peek_i32(p) / 65536.0;
         p += 4;
       }
-      if (s->sp >= s->max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
-      st[s->sp++] = v;
+      if (sp >= max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
+      st[sp++] = v;
       continue;
     }
-    unsigned sp = s->sp, b = 0;
+    unsigned b = 0;
     switch (b0) {
     case 1:  /* hstem */
     case 3:  /* vstem */
@@ -343,7 +365,7 @@ static otv_status run(cs *s, otv_span glyph)
     case 30: /* vhcurveto */
     case 31: /* hvcurveto */
       if (sp < 4) return fail_at(s, at, OTV_E_BAD_VALUE, "vhcurveto/hvcurveto: stack underflow");
-      TRY(alt_curves(s, 0, b0 == 31));
+      TRY(alt_curves(s, sp, b0 == 31));
       break;
     case 10: /* callsubr */
     case 29: /* callgsubr */
@@ -351,7 +373,7 @@ static otv_status run(cs *s, otv_span glyph)
       const otv_cff_index *ix = b0 == 10 ? s->lsubrs : &s->c->gsubrs;
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double idx = (double)st[sp - 1] + subr_bias(ix->count);
-      s->sp = sp - 1;
+      sp--;
       otv_span sub;
       if (!(idx >= 0 && idx < (double)ix->count) || !otv_cff_index_get(ix, (uint32_t)idx, &sub))
         return fail_at(s, at, OTV_E_BAD_VALUE,
@@ -403,14 +425,14 @@ static otv_status run(cs *s, otv_span glyph)
       unsigned base = sp - n * (k + 1);
       if (!s->zero && k) {
         const double *d = st + base + n;
-        const float *vs = s->vs;
+        const double *vs = s->vs;
         for (unsigned i = 0; i < n; i++, d += k) {
           double acc = 0.0;
           for (unsigned j = 0; j < k; j++) acc += d[j] * vs[j];
           st[base + i] += acc;
         }
       }
-      s->sp = base + n;
+      sp = base + n;
       continue; /* results stay on the stack */
     }
     case 12: {
@@ -478,7 +500,7 @@ static otv_status run(cs *s, otv_span glyph)
     default:
       return fail_at(s, at, OTV_E_BAD_VALUE, "reserved operator");
     }
-    s->sp = 0; /* every other operator clears the stack */
+    sp = 0; /* every other operator clears the stack */
   }
 done:
   return OTV_E_OK;
@@ -497,7 +519,6 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: FDSelect names a missing "
                         "Font DICT", gid);
   s->lsubrs = &c->fds[fd].subrs;
-  s->sp = 0;
   s->x = s->y = 0;
   s->tx = tx;
   s->ty = ty;
@@ -527,7 +548,6 @@ otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
   s.gid = gid;
   s.cff2 = c->cff2;
   s.max = c->cff2 ? OTV_MAX_STACK_CFF2 : OTV_MAX_STACK_CFF;
-  s.budget = 0;
   s.vs_all = NULL;
   s.zero = true;
   if (c->cff2 && c->ivs.present) {
