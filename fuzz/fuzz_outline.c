@@ -1,0 +1,79 @@
+/*
+ * fuzz_outline.c - face open, then every glyph's outline (pen and points forms, unrounded and
+ * OTV_OUTLINE_ROUND) at the default and at normalized coordinates taken from the input's last
+ * bytes. The very last byte, when odd, switches on an allocator that fails after a count taken
+ * from the byte before it. Glyphs are capped at 4096 per input to keep runs short.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
+{
+  fz_alloc *a = ud;
+  (void)old_len;
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
+  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
+  return realloc(p, new_len);
+}
+
+static void fz_move(void *c, float x, float y) { *(float *)c += x + y; }
+static void fz_quad(void *c, float a, float b, float x, float y) { *(float *)c += a + b + x + y; }
+static void fz_cubic(void *c, float a, float b, float d, float e, float x, float y)
+{
+  *(float *)c += a + b + d + e + x + y;
+}
+static void fz_close(void *c) { *(float *)c += 1; }
+static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  fz_alloc a = {0, 0};
+  otv_options opt = {fz_realloc, &a, 0};
+  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
+  otv_face *f = NULL;
+  if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
+  otv_location *loc = NULL;
+  if (otv_location_create(f, &loc, NULL)) {
+    otv_face_close(f);
+    return 0;
+  }
+  otv_face_info info;
+  otv_face_get_info(f, &info);
+  uint32_t n = info.glyph_count < 4096 ? info.glyph_count : 4096;
+  static otv_point pts[1024];
+  static uint8_t fl[1024];
+  static uint16_t ends[256];
+  float sink = 0;
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 1) {
+      otv_f2dot14 c[16];
+      for (unsigned i = 0; i < 16; i++)
+        c[i] = size > 2 * i + 4
+                   ? (otv_f2dot14)((int)((unsigned)data[size - 3 - 2 * i] << 8 |
+                                         data[size - 4 - 2 * i]) % 16385 *
+                                   (data[size - 3 - 2 * i] & 0x80 ? -1 : 1))
+                   : 0;
+      otv_location_set_normalized(loc, c, 16);
+    } else if (pass == 2) {
+      otv_f2dot14 c[16];
+      for (unsigned i = 0; i < 16; i++) c[i] = (otv_f2dot14)(i & 1 ? -16384 : 16384);
+      otv_location_set_normalized(loc, c, 16);
+    }
+    for (uint32_t g = 0; g < n; g++) {
+      otv_glyph_outline(loc, g, pass == 2 ? OTV_OUTLINE_ROUND : 0, &fz_pen, &sink);
+      otv_glyph_points io = {pts, fl, ends, 1024, 256, 0, 0, 0};
+      otv_glyph_points_get(loc, g, 0, &io);
+    }
+  }
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  volatile float keep = sink; /* keep the work observable */
+  (void)keep;
+  return 0;
+}
