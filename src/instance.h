@@ -128,9 +128,19 @@ typedef struct otv_inst {
   otv_tvs_scratch tvs;
 } otv_inst;
 
-/* sum(scalar x delta) of an ItemVariationStore item at the location, in double, regions in
- * region-list order (as fontTools' instancer sums them); 0 for indices out of range. */
-double otv_inst_ivs_delta(const otv_inst *in, const otv_ivs *ivs, uint32_t outer, uint32_t inner);
+/* ItemVariationStore deltas at the location (instance_tables.c): region scalars computed once,
+ * items summed in double with the regions in region-list order (as fontTools' instancer sums
+ * them) and memoized. 0 for indices out of range. */
+typedef struct otv_inst_ivs {
+  const otv_ivs *ivs;
+  int *k;          /* per region: number of scalars, -1 when the region does not apply */
+  double *s;       /* per region: its scalars (axis_count slots) */
+  double **memo;   /* per ItemVariationData: item deltas, NaN until computed */
+  uint16_t **order;/* per ItemVariationData: columns sorted by region index */
+} otv_inst_ivs;
+otv_status otv_inst_ivs_init(otv_inst *in, const otv_ivs *ivs, otv_inst_ivs *c);
+double otv_inst_ivs_get(otv_inst *in, otv_inst_ivs *c, uint32_t outer, uint32_t inner);
+void otv_inst_ivs_fini(otv_inst *in, otv_inst_ivs *c);
 
 /* glyf + loca (+ hmtx/vmtx from phantom points) at the location (instance_glyf.c). On success the
  * outputs are in the inst. */

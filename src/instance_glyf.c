@@ -100,25 +100,26 @@ static bool read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, un
   return true;
 }
 
-/* count packed deltas into out. */
+/* count packed deltas into out. Each run's bytes are checked once, then read unchecked. */
 static bool read_deltas(otv_rd *r, unsigned count, double *out)
 {
   unsigned got = 0;
   while (got < count) {
     unsigned ctl = otv_rd_u8(r);
+    if (!otv_rd_ok(r)) return false;
     unsigned run = (ctl & 0x3F) + 1;
-    if (!otv_rd_ok(r)) return false;
-    for (unsigned i = 0; i < run && got < count; i++) {
-      int v;
-      switch (ctl & 0xC0) {
-      case 0x80: v = 0; break;                          /* DELTAS_ARE_ZERO */
-      case 0x40: v = otv_rd_i16(r); break;              /* DELTAS_ARE_WORDS */
-      case 0xC0: v = otv_rd_i32(r); break;              /* both: 32-bit deltas */
-      default: v = (int8_t)otv_rd_u8(r); break;
-      }
-      out[got++] = v;
+    if (run > count - got) run = count - got; /* a run past the count is cut, as it ends */
+    unsigned size = (ctl & 0xC0) == 0x80 ? 0 : (ctl & 0xC0) == 0x40 ? 2 : (ctl & 0xC0) ? 4 : 1;
+    const uint8_t *p = otv_rd_take(r, (size_t)run * size);
+    if (!p && size) return false;
+    /* in range: run * size bytes taken just above */
+    switch (size) {
+    case 0: for (unsigned i = 0; i < run; i++) out[got + i] = 0; break;
+    case 1: for (unsigned i = 0; i < run; i++) out[got + i] = (int8_t)p[i]; break;
+    case 2: for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i16(p + 2 * i); break;
+    default: for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i32(p + 4 * i); break;
     }
-    if (!otv_rd_ok(r)) return false;
+    got += run;
   }
   return true;
 }

@@ -28,6 +28,7 @@ typedef struct lay {
   otv_inst *in;
   otv_buf *b;          /* the table copy being patched */
   otv_ivs ivs;         /* GDEF's store (present false: none) */
+  otv_inst_ivs *ev;    /* its deltas at the location */
   uint8_t *seen;       /* one bit per byte offset: structure already patched */
   size_t seen_len;
   uint32_t tag;
@@ -58,7 +59,7 @@ static int device_delta(lay *l, size_t dev, bool *is_var)
   if (!has(l, dev, 6) || u16(l, dev + 4) != 0x8000) return 0;
   *is_var = true;
   if (!l->ivs.present) return 0;
-  double d = otv_inst_ivs_delta(l->in, &l->ivs, u16(l, dev), u16(l, dev + 2));
+  double d = otv_inst_ivs_get(l->in, l->ev, u16(l, dev), u16(l, dev + 2));
   return (int)floor(d + 0.5);
 }
 
@@ -73,25 +74,21 @@ static unsigned vr_size(unsigned fmt)
 
 static void patch_value_record(lay *l, size_t rec, unsigned fmt, size_t base)
 {
-  size_t field[8];
-  size_t at = rec;
-  for (unsigned b = 0; b < 8; b++) {
-    field[b] = SIZE_MAX;
-    if (fmt & (1u << b)) {
-      field[b] = at;
-      at += 2;
-    }
-  }
+  if (!(fmt & 0xF0)) return; /* no device fields */
+  /* byte offset of each field inside the record: the fields before it, 2 bytes each */
   for (unsigned b = 4; b < 8; b++) {
-    if (field[b] == SIZE_MAX) continue;
-    unsigned off = u16(l, field[b]);
+    if (!(fmt & (1u << b))) continue;
+    size_t dev_at = rec + 2 * (size_t)__builtin_popcount(fmt & ((1u << b) - 1));
+    unsigned off = u16(l, dev_at);
     if (!off) continue;
     bool var;
     int d = device_delta(l, base + off, &var);
     if (!var) continue;
-    size_t v = field[b - 4];
-    if (v != SIZE_MAX && d) put16(l, v, (unsigned)(otv_peek_i16(l->b->p + v) + d));
-    put16(l, field[b], 0);
+    if (d && (fmt & (1u << (b - 4)))) {
+      size_t v = rec + 2 * (size_t)__builtin_popcount(fmt & ((1u << (b - 4)) - 1));
+      put16(l, v, (unsigned)(otv_peek_i16(l->b->p + v) + d));
+    }
+    put16(l, dev_at, 0);
   }
 }
 
@@ -147,6 +144,7 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
     break;
   case 2: {
     unsigned vf1 = u16(l, st + 4), vf2 = u16(l, st + 6);
+    if (!((vf1 | vf2) & 0xF0)) break; /* no device fields in the whole subtable */
     unsigned s1 = vr_size(vf1), s2 = vr_size(vf2);
     if (fmt == 1) {
       unsigned n = u16(l, st + 8);
@@ -319,7 +317,8 @@ static otv_status resolve_feature_variations(lay *l, otv_buf *out)
   return OTV_E_OK;
 }
 
-static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_ivs *ivs)
+static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_ivs *ivs,
+                           otv_inst_ivs *ev)
 {
   size_t len = 0;
   const uint8_t *p = otv_face_table(in->face, tag, &len);
@@ -333,7 +332,7 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
   otv_buf_bytes(&work, p, len);
   lay l;
   memset(&l, 0, sizeof l);
-  l.in = in, l.b = &work, l.ivs = *ivs, l.tag = tag;
+  l.in = in, l.b = &work, l.ivs = *ivs, l.ev = ev, l.tag = tag;
   l.seen_len = len / 8 + 1;
   l.seen = otv_mem_calloc(in->al, l.seen_len, 1);
   otv_status st = OTV_E_OK;
@@ -372,9 +371,13 @@ otv_status otv_inst_layout(otv_inst *in)
                                   (uint16_t)in->axis_count, &ivs, in->err);
     if (st) return st;
   }
-  otv_status st = do_table(in, T_GDEF, &in->gdef, &ivs);
-  if (!st) st = do_table(in, T_GPOS, &in->gpos, &ivs);
-  if (!st) st = do_table(in, T_GSUB, &in->gsub, &ivs);
+  otv_inst_ivs ev;
+  otv_status st = OTV_E_OK;
+  if (otv_inst_ivs_init(in, &ivs, &ev)) st = OTV_FAIL(in->err, NOMEM, T_GDEF, 0, "GDEF deltas");
+  if (!st) st = do_table(in, T_GDEF, &in->gdef, &ivs, &ev);
+  if (!st) st = do_table(in, T_GPOS, &in->gpos, &ivs, &ev);
+  if (!st) st = do_table(in, T_GSUB, &in->gsub, &ivs, &ev);
+  otv_inst_ivs_fini(in, &ev);
   otv_ivs_free(in->al, &ivs);
   return st;
 }

@@ -57,41 +57,99 @@ static const mvar_field MVAR_FIELDS[] = {
     {OTV_T('u', 'n', 'd', 's'), OTV_T_POST, 10}, {OTV_T('u', 'n', 'd', 'o'), OTV_T_POST, 8},
 };
 
-/* sum(scalar x delta) of an ItemVariationStore item in double, regions in region-list order
- * (the order in which fontTools' instancer sums them). */
-double otv_inst_ivs_delta(const otv_inst *in, const otv_ivs *ivs, uint32_t outer, uint32_t inner)
+/* ---- ItemVariationStore deltas at the location, memoized ---- */
+
+otv_status otv_inst_ivs_init(otv_inst *in, const otv_ivs *ivs, otv_inst_ivs *c)
 {
-  if (outer >= ivs->data_count) return 0;
+  memset(c, 0, sizeof *c);
+  c->ivs = ivs;
+  unsigned rc = ivs->region_count, ac = in->axis_count;
+  c->k = otv_mem_calloc(in->al, rc ? rc : 1, sizeof *c->k);
+  c->s = otv_mem_calloc(in->al, (size_t)(rc ? rc : 1) * (ac ? ac : 1), sizeof *c->s);
+  c->memo = otv_mem_calloc(in->al, ivs->data_count ? ivs->data_count : 1, sizeof *c->memo);
+  c->order = otv_mem_calloc(in->al, ivs->data_count ? ivs->data_count : 1, sizeof *c->order);
+  if (!c->k || !c->s || !c->memo || !c->order) return OTV_E_NOMEM;
+  int16_t st[OTV_MAX_AXES], pk[OTV_MAX_AXES], en[OTV_MAX_AXES];
+  for (unsigned r = 0; r < rc; r++) {
+    /* in range: regions checked in otv_ivs_parse */
+    const uint8_t *rg = ivs->regions + (size_t)r * ivs->axis_count * 6;
+    for (unsigned a = 0; a < ac; a++) {
+      bool in_store = a < ivs->axis_count;
+      st[a] = in_store ? otv_peek_i16(rg + 6 * a) : 0;
+      pk[a] = in_store ? otv_peek_i16(rg + 6 * a + 2) : 0;
+      en[a] = in_store ? otv_peek_i16(rg + 6 * a + 4) : 0;
+    }
+    c->k[r] = otv_inst_region_scalars(in, st, pk, en, c->s + (size_t)r * (ac ? ac : 1));
+  }
+  /* per ItemVariationData: columns in region-list order (the order fontTools sums them) */
+  for (unsigned d = 0; d < ivs->data_count; d++) {
+    const otv_ivd *v = &ivs->data[d];
+    unsigned n = v->region_index_count;
+    uint16_t *o = otv_mem_alloc(in->al, (n ? n : 1) * sizeof *o);
+    if (!o) return OTV_E_NOMEM;
+    c->order[d] = o;
+    for (unsigned j = 0; j < n; j++) o[j] = (uint16_t)j;
+    for (unsigned j = 1; j < n; j++) /* stable insertion sort by region index */
+      for (unsigned q = j; q > 0 && otv_peek_u16(v->region_indexes + 2 * o[q - 1]) >
+                                        otv_peek_u16(v->region_indexes + 2 * o[q]);
+           q--) {
+        uint16_t t = o[q];
+        o[q] = o[q - 1];
+        o[q - 1] = t;
+      }
+  }
+  return OTV_E_OK;
+}
+
+void otv_inst_ivs_fini(otv_inst *in, otv_inst_ivs *c)
+{
+  const otv_ivs *ivs = c->ivs;
+  if (!ivs) return;
+  unsigned rc = ivs->region_count, ac = in->axis_count;
+  if (c->k) otv_mem_free(in->al, c->k, (rc ? rc : 1) * sizeof *c->k);
+  if (c->s) otv_mem_free(in->al, c->s, (size_t)(rc ? rc : 1) * (ac ? ac : 1) * sizeof *c->s);
+  for (unsigned d = 0; d < ivs->data_count; d++) {
+    unsigned items = ivs->data[d].item_count ? ivs->data[d].item_count : 1;
+    if (c->memo && c->memo[d]) otv_mem_free(in->al, c->memo[d], items * sizeof **c->memo);
+    if (c->order && c->order[d])
+      otv_mem_free(in->al, c->order[d],
+                   (ivs->data[d].region_index_count ? ivs->data[d].region_index_count : 1) *
+                       sizeof **c->order);
+  }
+  if (c->memo) otv_mem_free(in->al, c->memo, (ivs->data_count ? ivs->data_count : 1) * sizeof *c->memo);
+  if (c->order) otv_mem_free(in->al, c->order, (ivs->data_count ? ivs->data_count : 1) * sizeof *c->order);
+  memset(c, 0, sizeof *c);
+}
+
+double otv_inst_ivs_get(otv_inst *in, otv_inst_ivs *c, uint32_t outer, uint32_t inner)
+{
+  const otv_ivs *ivs = c->ivs;
+  if (!ivs || outer >= ivs->data_count) return 0;
   const otv_ivd *v = &ivs->data[outer];
   if (inner >= v->item_count) return 0;
-  /* in range: rows and region indexes checked in otv_ivs_parse */
-  const uint8_t *row = v->rows + (size_t)inner * v->row_len;
-  unsigned wc = v->word_count, n = v->region_index_count;
-  unsigned big = v->long_words ? 4 : 2, small = v->long_words ? 2 : 1;
-  double sum = 0;
-  int16_t st[OTV_MAX_AXES], pk[OTV_MAX_AXES], en[OTV_MAX_AXES];
-  double s[OTV_MAX_AXES];
-  for (unsigned r = 0; r < ivs->region_count; r++) {
-    for (unsigned j = 0; j < n; j++) {
-      if (otv_peek_u16(v->region_indexes + 2 * j) != r) continue;
-      const uint8_t *q = row + (j < wc ? j * big : wc * big + (j - wc) * small);
-      unsigned size = j < wc ? big : small;
-      int d = size == 4 ? otv_peek_i32(q) : size == 2 ? otv_peek_i16(q) : (int8_t)q[0];
-      if (!d) continue;
-      const uint8_t *rg = ivs->regions + (size_t)r * ivs->axis_count * 6;
-      for (unsigned a = 0; a < in->axis_count; a++) {
-        if (a < ivs->axis_count) {
-          st[a] = otv_peek_i16(rg + 6 * a);
-          pk[a] = otv_peek_i16(rg + 6 * a + 2);
-          en[a] = otv_peek_i16(rg + 6 * a + 4);
-        } else {
-          st[a] = pk[a] = en[a] = 0;
-        }
-      }
-      int k = otv_inst_region_scalars(in, st, pk, en, s);
-      if (k >= 0) sum += otv_inst_scale(d, s, k);
+  if (!c->memo[outer]) {
+    double *m = otv_mem_alloc(in->al, v->item_count * sizeof *m);
+    if (m) {
+      for (unsigned i = 0; i < v->item_count; i++) m[i] = NAN;
+      c->memo[outer] = m;
     }
   }
+  if (c->memo[outer] && !isnan(c->memo[outer][inner])) return c->memo[outer][inner];
+  /* in range: rows and region indexes checked in otv_ivs_parse */
+  const uint8_t *row = v->rows + (size_t)inner * v->row_len;
+  unsigned wc = v->word_count, n = v->region_index_count, ac = in->axis_count ? in->axis_count : 1;
+  unsigned big = v->long_words ? 4 : 2, small = v->long_words ? 2 : 1;
+  double sum = 0;
+  for (unsigned q = 0; q < n; q++) {
+    unsigned j = c->order[outer][q];
+    unsigned r = otv_peek_u16(v->region_indexes + 2 * j);
+    if (r >= ivs->region_count || c->k[r] < 0) continue;
+    const uint8_t *p = row + (j < wc ? j * big : wc * big + (j - wc) * small);
+    unsigned size = j < wc ? big : small;
+    int d = size == 4 ? otv_peek_i32(p) : size == 2 ? otv_peek_i16(p) : (int8_t)p[0];
+    if (d) sum += otv_inst_scale(d, c->s + (size_t)r * ac, c->k[r]);
+  }
+  if (c->memo[outer]) c->memo[outer][inner] = sum;
   return sum;
 }
 
@@ -117,13 +175,19 @@ static otv_status apply_mvar(otv_inst *in)
   otv_status st = otv_ivs_parse(in->al, t, OTV_T_MVAR, store_off, (uint16_t)in->axis_count, &ivs,
                                 in->err);
   if (st) return st;
+  otv_inst_ivs ev;
+  if (otv_inst_ivs_init(in, &ivs, &ev)) {
+    otv_inst_ivs_fini(in, &ev);
+    otv_ivs_free(in->al, &ivs);
+    return OTV_FAIL(in->err, NOMEM, OTV_T_MVAR, 0, "MVAR deltas");
+  }
   for (unsigned i = 0; i < rec_count; i++) {
     /* in range: recs checked above */
     const uint8_t *p = recs.p + (size_t)i * rec_size;
     uint32_t tag = otv_peek_u32(p);
     for (size_t k = 0; k < sizeof MVAR_FIELDS / sizeof *MVAR_FIELDS; k++) {
       if (MVAR_FIELDS[k].tag != tag) continue;
-      double d = otv_inst_ivs_delta(in, &ivs, otv_peek_u16(p + 4), otv_peek_u16(p + 6));
+      double d = otv_inst_ivs_get(in, &ev, otv_peek_u16(p + 4), otv_peek_u16(p + 6));
       if (d == 0) break;
       otv_buf *b = MVAR_FIELDS[k].table == OTV_T_OS2    ? &in->os2
                    : MVAR_FIELDS[k].table == OTV_T_HHEA ? &in->hhea
@@ -139,6 +203,7 @@ static otv_status apply_mvar(otv_inst *in)
       break;
     }
   }
+  otv_inst_ivs_fini(in, &ev);
   otv_ivs_free(in->al, &ivs);
   return OTV_E_OK;
 }

@@ -143,6 +143,7 @@ otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *t
   otv_buf_u16(out, (uint16_t)(count * 16 - search_range));
   size_t dir = out->len;
   otv_buf_zeros(out, 16 * (size_t)count);
+  uint32_t tables_sum = 0;
   for (unsigned i = 0; i < count; i++) {
     size_t at = out->len;
     otv_buf_bytes(out, tables[i].data, tables[i].len);
@@ -151,6 +152,7 @@ otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *t
       otv_buf_put_u32(out, at + 8, 0); /* checkSumAdjustment is 0 while summing */
     }
     uint32_t sum = otv_sfnt_checksum(out->p + at, tables[i].len);
+    tables_sum += sum;
     otv_buf_pad4(out);
     uint8_t *rec = out->p + dir + 16 * (size_t)i;
     otv_put_u32(rec, tables[i].tag);
@@ -160,8 +162,9 @@ otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *t
   }
   if (out->failed) return OTV_FAIL(err, NOMEM, 0, 0, "font buffer");
   if (head_at != SIZE_MAX) {
-    /* the whole font is 4-byte aligned, so its checksum is the plain word sum */
-    uint32_t sum = otv_sfnt_checksum(out->p + base, out->len - base);
+    /* every table starts 4-byte aligned and is zero-padded, so the whole-font sum is the sum of
+     * the header and directory plus the table checksums (head's taken with the field zeroed) */
+    uint32_t sum = otv_sfnt_checksum(out->p + base, dir - base + 16 * (size_t)count) + tables_sum;
     otv_buf_put_u32(out, head_at + 8, 0xB1B0AFBAu - sum);
   }
   return OTV_E_OK;
