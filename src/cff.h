@@ -5,6 +5,10 @@
  * Output conventions (both flavours):
  *   - Coordinates are in font units; the FontMatrix is not applied (as HarfBuzz and FreeType
  *     with FT_LOAD_NO_SCALE do for the usual 0.001 matrix with 1000 units per em).
+ *   - OTV_OUTLINE_ROUND rounds each blend result (CFF2) with floor(x + 0.5), which is what a
+ *     static instance stores (charstrings stay relative: rounding absolute coordinates instead
+ *     would not reproduce the instance). Operands that are not blended are kept as they are
+ *     (16.16 operands stay fractional); CFF (v1) outlines are not changed by the flag.
  *   - Pen: one move_to per contour, line_to / cubic_to per segment, and when the last point of a
  *     contour differs from its first an explicit line_to back to the start, then close_path
  *     (HarfBuzz's draw semantics). A moveto with no segment after it draws nothing.

@@ -44,7 +44,8 @@ typedef struct cs {
 
 /* ---- output ---- */
 
-static float rnd(const otv_cs_sink *o, double v) { return o->round ? (float)floor(v + 0.5) : (float)v; }
+/* Output coordinate (OTV_OUTLINE_ROUND does not round here: see blend). */
+static float oc(double v) { return (float)v; }
 
 static otv_status put_point(cs *s, float x, float y, uint8_t flag)
 {
@@ -103,8 +104,8 @@ static void move_to(cs *s, double x, double y)
   sink_close(o);
   s->x = x;
   s->y = y;
-  o->start_x = rnd(o, x + s->tx);
-  o->start_y = rnd(o, y + s->ty);
+  o->start_x = oc(x + s->tx);
+  o->start_y = oc(y + s->ty);
 }
 
 static otv_status line_to(cs *s, double x, double y)
@@ -114,7 +115,7 @@ static otv_status line_to(cs *s, double x, double y)
   if (st) return st;
   s->x = x;
   s->y = y;
-  float ox = rnd(o, x + s->tx), oy = rnd(o, y + s->ty);
+  float ox = oc(x + s->tx), oy = oc(y + s->ty);
   o->last_x = ox;
   o->last_y = oy;
   if (o->pen) {
@@ -132,9 +133,9 @@ static otv_status curve_to(cs *s, double x1, double y1, double x2, double y2, do
   if (st) return st;
   s->x = x3;
   s->y = y3;
-  float a = rnd(o, x1 + s->tx), b = rnd(o, y1 + s->ty);
-  float c = rnd(o, x2 + s->tx), d = rnd(o, y2 + s->ty);
-  float e = rnd(o, x3 + s->tx), f = rnd(o, y3 + s->ty);
+  float a = oc(x1 + s->tx), b = oc(y1 + s->ty);
+  float c = oc(x2 + s->tx), d = oc(y2 + s->ty);
+  float e = oc(x3 + s->tx), f = oc(y3 + s->ty);
   o->last_x = e;
   o->last_y = f;
   if (o->pen) {
@@ -432,6 +433,11 @@ static otv_status run(cs *s, otv_span glyph)
           st[base + i] += acc;
         }
       }
+      /* OTV_OUTLINE_ROUND: a static instance stores each blend result as an integer operand
+       * (the charstring stays relative), so the results are rounded here, with floor(x + 0.5);
+       * the coordinates are then exact sums of integers, as the instance draws them. */
+      if (s->out->round)
+        for (unsigned i = 0; i < n; i++) st[base + i] = floor(st[base + i] + 0.5);
       sp = base + n;
       continue; /* results stay on the stack */
     }

@@ -537,7 +537,8 @@ static void test_cff2_fixture(void)
   CHECK_STR(r.s, "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
   r.n = 0;
   CHECK_EQ(otv_glyph_outline(loc, 3, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
-  CHECK_STR(r.s, "M300,1 L310,1 L300,1 Z M400,1 L400,21 L400,1 Z ");
+  /* ROUND rounds blend results only: unblended 16.16 operands stay as they are */
+  CHECK_STR(r.s, "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
   r.n = 0;
   CHECK_EQ(otv_glyph_outline(loc, 18, 0, &r_pen, &r), OTV_E_OK);
   CHECK_STR(r.s, "M0,0 L3,4 L0,0 Z ");
@@ -565,6 +566,11 @@ static void test_cff2_fixture(void)
     CHECK_POINTS(&o, want5, ends);
     CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
     CHECK_POINTS(&o, want6, ends);
+    /* OTV_OUTLINE_ROUND rounds each blend result: x = round(112.5) = 113, dx = round(55.5) = 56
+     * -> 169 (rounding the absolute 168 would give 168) */
+    r.n = 0;
+    CHECK_EQ(otv_glyph_outline(loc, 5, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M113,228 L169,228 L113,228 Z ");
     /* non-blend glyphs do not move */
     CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
     CHECK_POINTS(&o, e_flex, c_flex);
