@@ -344,6 +344,7 @@ typedef struct gctx {
   size_t o_cap;
   uint16_t *ends;
   size_t ends_cap;
+  uint32_t *offs;       /* glyph offsets in the output glyf (glyph_count + 1) */
   /* flattening scratch for transformed composites */
   double *fx, *fy;
   size_t f_cap;
@@ -434,8 +435,17 @@ static void fb_add(gstate *s, double x, double y)
   if (y > s->fb[3]) s->fb[3] = y;
 }
 
-/* Pass 1: one glyph's default coordinates, varied. */
-static otv_status load_glyph(gctx *c, uint32_t gid)
+static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4]);
+static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t goff,
+                                   const int16_t bb[4]);
+static int round16(double v);
+
+/* Pass 1 (encode set): one glyph's default coordinates, varied, then encoded at the end of the
+ * output glyf: simple glyphs completely (their points are then dropped: the scratch is reused),
+ * composites with a bounding box patched in later (their varied offsets are kept). Without
+ * encode (flattening a transformed composite) a simple glyph's points are decoded again into
+ * the scratch after the kept offsets. */
+static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
 {
   otv_inst *in = c->in;
   gstate *s = &c->g[gid];
@@ -568,14 +578,25 @@ static otv_status load_glyph(gctx *c, uint32_t gid)
   }
   for (unsigned k = 0; k < 4; k++) s->ph[k] = k < 2 ? X[n + k] : Y[n + k];
   s->n = (uint16_t)n;
-  c->used += n;
   s->has_pts = false;
+  if (s->kind == G_COMPOSITE) c->used += n; /* offsets are kept for pass 2 */
   if (s->kind == G_SIMPLE) {
     for (unsigned i = 0; i < n; i++) fb_add(s, X[i], Y[i]);
     s->flat_pts = n;
     s->flat_contours = end_count;
     s->state = 2;
   }
+  if (!encode) return OTV_E_OK;
+  c->offs[gid] = (uint32_t)in->glyf.len;
+  int16_t bb[4] = {0, 0, 0, 0};
+  if (s->has_pts)
+    for (int k = 0; k < 4; k++) bb[k] = (int16_t)round16(s->fb[k]);
+  if (s->kind == G_SIMPLE) encode_simple(c, gid, gs, bb);
+  else if (s->kind == G_COMPOSITE) {
+    otv_status st2 = encode_composite(c, gid, gs, goff, bb);
+    if (st2) return st2;
+  }
+  if (in->glyf.len & 1) otv_buf_u8(&in->glyf, 0); /* even offsets for the short loca */
   return OTV_E_OK;
 }
 
@@ -635,6 +656,8 @@ static otv_status flatten(gctx *c, uint32_t gid, unsigned depth, size_t *np)
     return OTV_FAIL(in->err, LIMIT, OTV_T_GLYF, 0, "glyph %u: components nested too deep", gid);
   gstate *s = &c->g[gid];
   if (s->kind == G_SIMPLE) {
+    otv_status st0 = load_glyph(c, gid, false); /* its points, into the scratch */
+    if (st0) return st0;
     if (!grow_d2(in->al, &c->fx, &c->fy, NULL, &c->f_cap, *np + s->n))
       return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "flatten");
     memcpy(c->fx + *np, c->x + s->at, s->n * sizeof(double));
@@ -922,6 +945,7 @@ static void gctx_free(gctx *c)
   if (c->ends) otv_mem_free(al, c->ends, c->ends_cap * sizeof(uint16_t));
   if (c->fx) otv_mem_free(al, c->fx, c->f_cap * sizeof(double));
   if (c->fy) otv_mem_free(al, c->fy, c->f_cap * sizeof(double));
+  if (c->offs) otv_mem_free(al, c->offs, ((size_t)c->in->glyph_count + 1) * sizeof *c->offs);
 }
 
 otv_status otv_inst_glyf(otv_inst *in)
@@ -972,24 +996,21 @@ otv_status otv_inst_glyf(otv_inst *in)
     st = OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph table");
     goto done;
   }
+  size_t est = c.glyf.len + c.glyf.len / 8 + 64;
+  c.offs = otv_mem_alloc(in->al, ((size_t)n + 1) * sizeof *c.offs);
+  if (!c.offs || !otv_buf_reserve(&in->glyf, est)) {
+    st = OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyf buffer");
+    goto done;
+  }
   for (uint32_t gid = 0; gid < n; gid++)
-    if ((st = load_glyph(&c, gid))) goto done;
+    if ((st = load_glyph(&c, gid, true))) goto done;
   for (uint32_t gid = 0; gid < n; gid++)
     if ((st = composite_done(&c, gid, 0))) goto done;
 
   /* metrics and encoding */
   in->max_points = in->max_contours = in->max_comp_points = in->max_comp_contours = 0;
   in->max_comp_elements = in->max_comp_depth = 0;
-  size_t est = c.glyf.len + c.glyf.len / 8 + 64;
-  if (!otv_buf_reserve(&in->glyf, est)) {
-    st = OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyf buffer");
-    goto done;
-  }
-  uint32_t *offs = otv_mem_alloc(in->al, ((size_t)n + 1) * sizeof *offs);
-  if (!offs) {
-    st = OTV_FAIL(in->err, NOMEM, OTV_T_LOCA, 0, "loca");
-    goto done;
-  }
+  uint32_t *offs = c.offs;
   for (uint32_t gid = 0; gid < n; gid++) {
     gstate *s = &c.g[gid];
     int16_t bb[4] = {0, 0, 0, 0};
@@ -1014,16 +1035,8 @@ otv_status otv_inst_glyf(otv_inst *in)
       if (s->n > in->max_comp_elements) in->max_comp_elements = s->n;
       if (s->depth > in->max_comp_depth) in->max_comp_depth = s->depth;
     }
-    offs[gid] = (uint32_t)in->glyf.len;
-    otv_span gs;
-    size_t goff;
-    glyph_span(&c, gid, &gs, &goff);
-    if (s->kind == G_SIMPLE) encode_simple(&c, gid, gs, bb);
-    else if (s->kind == G_COMPOSITE && (st = encode_composite(&c, gid, gs, goff, bb))) {
-      otv_mem_free(in->al, offs, ((size_t)n + 1) * sizeof *offs);
-      goto done;
-    }
-    if (in->glyf.len & 1) otv_buf_u8(&in->glyf, 0); /* even offsets for the short loca */
+    if (s->kind == G_COMPOSITE) /* its bounding box was not known when it was encoded */
+      for (int k = 0; k < 4; k++) otv_buf_put_u16(&in->glyf, offs[gid] + 2 + 2 * (size_t)k, (uint16_t)bb[k]);
   }
   offs[n] = (uint32_t)in->glyf.len;
   if (in->glyf.len / 2 <= 0xFFFF) {
@@ -1033,7 +1046,6 @@ otv_status otv_inst_glyf(otv_inst *in)
     in->loca_format = 1;
     for (uint32_t i = 0; i <= n; i++) otv_buf_u32(&in->loca, offs[i]);
   }
-  otv_mem_free(in->al, offs, ((size_t)n + 1) * sizeof *offs);
   if (in->glyf.failed || in->loca.failed) {
     st = OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyf buffer");
     goto done;

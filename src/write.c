@@ -128,6 +128,15 @@ otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *t
     total += ((uint64_t)tables[i].len + 3) & ~(uint64_t)3;
   }
   if (total > UINT32_MAX) return OTV_FAIL(err, LIMIT, 0, 0, "font larger than 4 GiB");
+  if (!out->p && total) {
+    /* an empty buffer gets exactly the font's size: no growth, no slack to trim later */
+    out->p = otv_mem_alloc(out->al, (size_t)total);
+    if (!out->p) {
+      out->failed = true;
+      return OTV_FAIL(err, NOMEM, 0, 0, "font buffer");
+    }
+    out->cap = (size_t)total;
+  }
   if (!otv_buf_reserve(out, (size_t)total)) return OTV_FAIL(err, NOMEM, 0, 0, "font buffer");
   size_t base = out->len;
 
