@@ -354,9 +354,46 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
   CHECK_EQ(l.live_bytes, 0);
 }
 
+#ifdef OTV_RASTER_EVEN_ODD
+/* The rasterizer fed the largest glyph the outline calls allow (OTV_MAX_POINTS points: 32767
+ * quadratic curves) with control points far outside the buffer: the memory of one path must stay
+ * bounded (RASTER_MEM_BOUND) however long the curves are. A tiny font reaches this through
+ * composites, so the bound cannot be "linear in the file size". */
+#define RASTER_MEM_BOUND ((long long)128 << 20)
+static void raster_bomb(void)
+{
+  lim l;
+  memset(&l, 0, sizeof l);
+  otv_options opt = {l_realloc, &l, 0};
+  otv_raster *r = NULL;
+  CHECK_EQ(otv_raster_create(&opt, &r), OTV_E_OK);
+  if (!r) return;
+  otv_transform t = {2.0, 0, 0, -2.0, 100, 100};
+  otv_raster_set_transform(r, &t);
+  const otv_pen *pen = otv_raster_pen();
+  pen->move_to(r, 0, 0);
+  for (int i = 0; i < OTV_MAX_POINTS / 2; i++) {
+    float sgn = (i & 1) ? 1.0f : -1.0f;
+    pen->quad_to(r, 16000 * sgn, 16000 * sgn, (float)(i % 50), 0);
+  }
+  pen->close_path(r);
+  static uint8_t img[256 * 256];
+  otv_status s = otv_raster_render(r, img, 256, 256, 256, 0);
+  printf("raster: %d curves spanning 64000 px: %s, %ld allocations, peak %lld bytes\n",
+         OTV_MAX_POINTS / 2, otv_status_str(s), l.calls, l.peak);
+  CHECK(s == OTV_E_OK || s == OTV_E_LIMIT || s == OTV_E_NOMEM);
+  CHECK(l.peak <= RASTER_MEM_BOUND);
+  otv_raster_destroy(r);
+  CHECK_EQ(l.live_blocks, 0);
+}
+#endif
+
 int main(void)
 {
   setvbuf(stdout, NULL, _IOLBF, 0); /* keep the progress lines if a sanitizer aborts */
+#ifdef OTV_RASTER_EVEN_ODD
+  raster_bomb();
+#endif
   size_t len;
   uint8_t *cff = make_cff2(&len);
   static const uint32_t cg[] = {0, 1, 2, NGLYPHS - 1, NGLYPHS};
