@@ -72,20 +72,28 @@ static unsigned vr_size(unsigned fmt)
   return n;
 }
 
+/* Number of ValueFormat bits set below bit b (the fields before field b). */
+static unsigned bits_below(unsigned fmt, unsigned b)
+{
+  static const uint8_t pc[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  unsigned m = fmt & ((1u << b) - 1);
+  return pc[m & 15] + pc[(m >> 4) & 15];
+}
+
 static void patch_value_record(lay *l, size_t rec, unsigned fmt, size_t base)
 {
   if (!(fmt & 0xF0)) return; /* no device fields */
   /* byte offset of each field inside the record: the fields before it, 2 bytes each */
   for (unsigned b = 4; b < 8; b++) {
     if (!(fmt & (1u << b))) continue;
-    size_t dev_at = rec + 2 * (size_t)__builtin_popcount(fmt & ((1u << b) - 1));
+    size_t dev_at = rec + 2 * (size_t)bits_below(fmt, b);
     unsigned off = u16(l, dev_at);
     if (!off) continue;
     bool var;
     int d = device_delta(l, base + off, &var);
     if (!var) continue;
     if (d && (fmt & (1u << (b - 4)))) {
-      size_t v = rec + 2 * (size_t)__builtin_popcount(fmt & ((1u << (b - 4)) - 1));
+      size_t v = rec + 2 * (size_t)bits_below(fmt, b - 4);
       put16(l, v, (unsigned)(otv_peek_i16(l->b->p + v) + d));
     }
     put16(l, dev_at, 0);
