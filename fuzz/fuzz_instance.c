@@ -1,0 +1,75 @@
+/*
+ * fuzz_instance.c - open, pick a location from the input's last bytes (a named instance, the
+ * extremes, or normalized values), cut a static instance, and check that what came out opens
+ * again as a non-variable font whose checksum adjustment is right. The very last byte, when odd,
+ * switches on an allocator that fails after a count taken from the byte before it.
+ */
+#include "instance.h"
+
+#include <stdlib.h>
+
+typedef struct fz_alloc {
+  unsigned calls, fail_at;
+} fz_alloc;
+
+static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
+{
+  fz_alloc *a = ud;
+  (void)old_len;
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
+  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
+  return realloc(p, new_len);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  fz_alloc a = {0, 0};
+  otv_options opt = {fz_realloc, &a, 0};
+  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2] * 4u;
+  otv_face *f = NULL;
+  if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
+  otv_location *loc = NULL;
+  if (otv_location_create(f, &loc, NULL)) {
+    otv_face_close(f);
+    return 0;
+  }
+  unsigned sel = size >= 3 ? data[size - 3] : 0;
+  otv_face_info info;
+  otv_face_get_info(f, &info);
+  if (sel % 4 == 1 && info.instance_count) {
+    otv_location_set_named(loc, sel / 4 % info.instance_count);
+  } else if (sel % 4 == 2) {
+    otv_f2dot14 c[OTV_MAX_AXES];
+    for (unsigned i = 0; i < OTV_MAX_AXES; i++)
+      c[i] = (otv_f2dot14)(((sel >> (i % 8)) & 1) ? 16384 : -16384);
+    otv_location_set_normalized(loc, c, info.axis_count < OTV_MAX_AXES ? info.axis_count : OTV_MAX_AXES);
+  } else if (sel % 4 == 3 && size >= 8) {
+    otv_f2dot14 c[OTV_MAX_AXES];
+    for (unsigned i = 0; i < OTV_MAX_AXES; i++)
+      c[i] = (otv_f2dot14)(int16_t)otv_peek_u16(data + size - 8 + 2 * (i % 2));
+    otv_location_set_normalized(loc, c, info.axis_count < OTV_MAX_AXES ? info.axis_count : OTV_MAX_AXES);
+  }
+  uint8_t *out = NULL;
+  size_t len = 0;
+  if (otv_instance_create(loc, sel & 0x80 ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0, &out, &len) ==
+      OTV_E_OK) {
+    a.fail_at = 0;
+    otv_face *g = NULL;
+    if (otv_face_open_memory(out, len, 0, NULL, &g, NULL) != OTV_E_OK) abort();
+    otv_face_info gi;
+    otv_face_get_info(g, &gi);
+    if (gi.axis_count != 0 || gi.glyph_count != info.glyph_count) abort();
+    if (otv_sfnt_checksum(out, len) != 0xB1B0AFBAu) abort();
+    otv_face_close(g);
+    otv_instance_free(loc, out, len);
+  } else if (out) {
+    abort();
+  }
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  return 0;
+}
