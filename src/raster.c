@@ -8,7 +8,8 @@
  * the row then yields, for each pixel, the signed area covered (the winding-weighted area to the
  * left of the edges), whose magnitude clamped to 1 is the coverage under the non-zero rule: the
  * same definition as FreeType's smooth rasterizer, so overlapping contours of one direction add up
- * and clamp to full coverage, with no seam and no double coverage.
+ * and clamp to full coverage, with no seam and no double coverage inside. (Only a pixel crossed
+ * by the edges of both contours can exceed their union's area there, as in FreeType.)
  *
  * Curves are transformed to device space (affine maps commute with Bezier evaluation) and cut
  * into n uniform pieces with n from Wang's bound: the distance from a degree-d Bezier to the
@@ -71,11 +72,10 @@ static void path_clear(otv_raster *r)
   r->max_x = r->max_y = -FLT_MAX;
 }
 
-
 /* Transform a point (float math: device coordinates are clamped to +-2^22, where a float still
  * resolves 1/2 pixel, and glyph-sized ones resolve far below 1/256 pixel). A non-finite result
- * turns r->guard into a NaN, which render reports as BAD_VALUE; the clamp keeps later arithmetic
- * bounded either way (x86 min/max return the bound for a NaN). */
+ * (an overflow included) turns r->guard into a NaN, which render reports as BAD_VALUE; such a
+ * point is stored as 0 and the clamp bounds every other, so later arithmetic stays finite. */
 static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 {
   float px = r->fxx * x + r->fxy * y + r->fdx;
@@ -268,7 +268,11 @@ RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, 
     xa = xb;
     xb = t;
   }
-  if (clip) {
+  if (!clip) {
+    /* 0 <= x <= w up to rounding: keep it so whatever the geometry (cells 0..w+1 exist) */
+    xa = xa < 0.0f ? 0.0f : xa;
+    xb = xb > w ? w : xb;
+  } else {
     if (xb <= 0.0f) {
       a[0] += d;
       if (use_mask) mark(m, 0, 0);
