@@ -5,7 +5,8 @@
  * locations with a fixed seed. Axis values are drawn from: exact min/default/max, uniform values
  * inside and outside the range (clamping), values mapping right on and one float step around
  * every avar segment boundary and around half-steps of the F2Dot14 grid, and unlisted axes
- * (default). Equality must be exact. Also checks a few hand-computed avar 2 values.
+ * (default); then every named instance (hb_font_set_var_named_instance). Equality must be
+ * exact. Also checks a few hand-computed avar 2 values.
  */
 #include "harness.h"
 
@@ -142,9 +143,27 @@ static void check_font(const char *path)
       }
       compared++;
     }
+    /* every named instance (hb_font_set_var_named_instance) */
+    unsigned n_inst = otv_face_named_instances(face, 0, NULL, NULL);
+    for (unsigned i = 0; i < n_inst && loc; i++) {
+      hb_font_set_var_named_instance(font, i);
+      unsigned hn = 0;
+      const int *hc = hb_font_get_var_coords_normalized(font, &hn);
+      CHECK_EQ(otv_location_set_named(loc, i), OTV_E_OK);
+      otv_f2dot14 oc[OTV_MAX_AXES];
+      otv_location_normalized(loc, oc, OTV_MAX_AXES);
+      for (unsigned a = 0; a < n_axes; a++) {
+        int want = a < hn && hc ? hc[a] : 0;
+        if (oc[a] != want && mismatches++ < 10)
+          fprintf(stderr, "%s: named instance %u axis %u: otvar %d, HarfBuzz %d\n", path, i, a,
+                  oc[a], want);
+      }
+      compared++;
+    }
     CHECK_EQ(mismatches, 0);
-    printf("%s (face %u, %u axes, avar %u): %ld locations compared, %ld mismatches\n", path, fi,
-           n_axes, face->fvar.avar_version, compared, mismatches);
+    printf("%s (face %u, %u axes, avar %u): %ld locations compared (%u named instances), %ld "
+           "mismatches\n", path, fi, n_axes, face->fvar.avar_version, compared, n_inst,
+           mismatches);
     compared_total += compared;
     otv_location_destroy(loc);
     hb_font_destroy(font);
