@@ -531,6 +531,8 @@ GROUPS = {
     "name": "name", "STAT": "STAT", "cmap": "cmap", "OS/2": "OS/2|MVAR", "post": "post|MVAR",
     "VORG": "VORG|VVAR", "cvar": "cvar",
     "fvar": "*", "maxp": "*",
+    # read by the instancer (GDEF variation store, FeatureVariations dropped)
+    "GDEF": "GDEF|GSUB|GPOS", "GSUB": "GSUB|GDEF|GPOS", "GPOS": "GPOS|GDEF|GSUB",
 }
 PARSED = set(GROUPS)
 
