@@ -243,19 +243,19 @@ static otv_status run(cs *s, otv_span glyph)
        * and then the length check fails). The run is charged to the budget by its length. */
       unsigned sp0 = sp;
       for (;;) {
-        int b1 = p < end ? *p : 0;
-        int v2 = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
-        bool one = b0 <= 246;
-        int v = one ? (int)b0 - 139 : v2;
-        if (!one) {
+        int v;
+        if (b0 <= 246) {
+          v = (int)b0 - 139;
+        } else {
           if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
-          p++;
+          int b1 = *p++; /* in range: p < end */
+          v = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
         }
         if (sp >= max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
         st[sp++] = v;
         if (p >= end) break;
         b0 = *p; /* in range: p < end */
-        if (b0 < 32 || b0 == 255) break;
+        if ((unsigned)(b0 - 32) > 254 - 32) break; /* not a 1- or 2-byte operand */
         at = p++;
       }
       budget += sp - sp0;

@@ -359,6 +359,66 @@ static void compare_all(engines *e, const char *font, const char *where, bool wi
   }
 }
 
+/* The points form (otv_glyph_points_get) against FreeType's FT_Outline points at the current
+ * location: same contours, same points and tags (on-curve / cubic control), coordinates within
+ * 1 unit after flooring ours (FreeType truncates NO_SCALE CFF coordinates). FreeType does not
+ * store zero-length lines; ours keeps every segment's end point, so repeated on-curve points are
+ * removed from ours first (within a contour, not across its closing point). */
+static void compare_points(engines *e, const char *font, const char *where)
+{
+  static otv_point pt[20000];
+  static uint8_t fl[20000];
+  static uint16_t ends[2000];
+  long bad = 0, glyphs = 0;
+  for (unsigned g = 0; g < e->glyphs; g++) {
+    otv_glyph_points io = {pt, fl, ends, 20000, 2000, 0, 0, 0};
+    if (otv_glyph_points_get(e->loc, g, 0, &io) != OTV_E_OK) {
+      CHECK(0);
+      continue;
+    }
+    if (FT_Load_Glyph(e->ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING)) continue;
+    const FT_Outline *o = &e->ft->glyph->outline;
+    /* ours, floored, repeated on-curve points dropped */
+    static float qx[20000], qy[20000];
+    static uint8_t qf[20000];
+    static unsigned qe[2000];
+    unsigned n = 0, first = 0;
+    for (unsigned c = 0; c < io.contour_count; c++) {
+      unsigned start = n;
+      for (unsigned i = first; i <= ends[c]; i++) {
+        float x = floorf(pt[i].x), y = floorf(pt[i].y);
+        bool on = fl[i] & OTV_POINT_ON_CURVE;
+        if (on && n > start && (qf[n - 1] & OTV_POINT_ON_CURVE) && qx[n - 1] == x && qy[n - 1] == y)
+          continue;
+        qx[n] = x, qy[n] = y, qf[n] = fl[i];
+        n++;
+      }
+      /* the closing duplicate after flooring */
+      if (n - start > 1 && qx[n - 1] == qx[start] && qy[n - 1] == qy[start] &&
+          (qf[n - 1] & OTV_POINT_ON_CURVE))
+        n--;
+      qe[c] = n - 1;
+      first = ends[c] + 1u;
+    }
+    glyphs++;
+    bool ok = (unsigned)o->n_points == n && (unsigned)o->n_contours == io.contour_count;
+    for (unsigned c = 0; ok && c < io.contour_count; c++) ok = (unsigned)o->contours[c] == qe[c];
+    for (unsigned i = 0; ok && i < n; i++) {
+      bool on = FT_CURVE_TAG(o->tags[i]) == FT_CURVE_TAG_ON;
+      bool cubic = FT_CURVE_TAG(o->tags[i]) == FT_CURVE_TAG_CUBIC;
+      bool want_on = qf[i] & OTV_POINT_ON_CURVE, want_cubic = qf[i] & OTV_POINT_CUBIC;
+      if (on != want_on || cubic != want_cubic || fabs((double)o->points[i].x - qx[i]) > 1.0 ||
+          fabs((double)o->points[i].y - qy[i]) > 1.0)
+        ok = false;
+    }
+    if (!ok && bad++ < 3)
+      fprintf(stderr, "%s %s glyph %u: points differ from FreeType (%u/%d points, %u/%d contours)\n",
+              font, where, g, n, o->n_points, io.contour_count, o->n_contours);
+  }
+  printf("%s %s: points form of %ld glyphs vs FreeType: %ld differ\n", font, where, glyphs, bad);
+  CHECK_EQ(bad, 0);
+}
+
 static uint32_t rng_state = 0x12345678u;
 static uint32_t rng(void)
 {
@@ -380,6 +440,7 @@ static void test_font(const char *fpath, const char *name, unsigned randoms, uns
   /* default */
   engines_set(&e, c);
   compare_all(&e, name, "default", true);
+  compare_points(&e, name, "default");
   locations++;
   if (e.axes) {
     otv_face_info info;
