@@ -51,14 +51,23 @@ TEST_FONTS = [
     ("STATInstancerTest.ttf", [0, 27], 1),
     ("SparseMasters-VF.ttf", [], 3),
 ]
+# fontTools takes seconds per instance of these: the default run keeps under ~3 minutes under
+# ASan on the shared machine; OTV_INSTANCE_FULL=1 adds the larger fonts and locations.
 REAL_FONTS = [
-    ("Inter-roman.var.ttf", [0, 8], 1),
-    ("Karla-Italic-VF.ttf", [0, 6], 1),
-    ("SourceSans3VF-Upright.ttf", [0, 5], 1),
-    ("RobotoFlex-latin.ttf", [0], 1),
-    ("Recursive-latin.ttf", [0], 1),
-    ("SourceSerif4Variable-Roman.ttf", [0], 1),
+    ("Inter-roman.var.ttf", [8], 1),
+    ("Karla-Italic-VF.ttf", [0], 1),
+    ("SourceSans3VF-Upright.ttf", [5], 1),
+    ("RobotoFlex-latin.ttf", [0], 0),
 ]
+if os.environ.get("OTV_INSTANCE_FULL"):
+    REAL_FONTS = [
+        ("Inter-roman.var.ttf", [0, 8], 1),
+        ("Karla-Italic-VF.ttf", [0, 6], 1),
+        ("SourceSans3VF-Upright.ttf", [0, 5], 1),
+        ("RobotoFlex-latin.ttf", [0], 1),
+        ("Recursive-latin.ttf", [0], 1),
+        ("SourceSerif4Variable-Roman.ttf", [0], 1),
+    ]
 
 failures = 0
 checks = 0
