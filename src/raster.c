@@ -56,7 +56,6 @@ struct otv_raster {
   float start_x, start_y, cur_x, cur_y; /* device space */
   bool open;                        /* a contour is open (move_to seen, not closed) */
   otv_status status;                /* sticky error of the current path */
-  float guard;                      /* NaN once a non-finite point was given */
   float fxx, fxy, fyx, fyy, fdx, fdy; /* the transform in float */
 };
 
@@ -67,27 +66,36 @@ static void path_clear(otv_raster *r)
   r->seg_count = 0;
   r->open = false;
   r->status = OTV_E_OK;
-  r->guard = 0.0f;
   r->min_x = r->min_y = FLT_MAX;
   r->max_x = r->max_y = -FLT_MAX;
 }
 
 /* Transform a point (float math: device coordinates are clamped to +-2^22, where a float still
  * resolves 1/2 pixel, and glyph-sized ones resolve far below 1/256 pixel). A non-finite result
- * (an overflow included) turns r->guard into a NaN, which render reports as BAD_VALUE; such a
- * point is stored as 0 and the clamp bounds every other, so later arithmetic stays finite. */
+ * (an overflow included) records BAD_VALUE, which render reports, and is stored as 0; the clamp
+ * bounds every other point, so later arithmetic stays finite. */
+static void xform_slow(otv_raster *r, float *px, float *py)
+{
+  const float lim = (float)RASTER_COORD_LIMIT;
+  float *v[2] = {px, py};
+  for (int i = 0; i < 2; i++) {
+    if (!isfinite(*v[i])) {
+      if (!r->status) r->status = OTV_E_BAD_VALUE;
+      *v[i] = 0.0f;
+    } else if (*v[i] > lim) {
+      *v[i] = lim;
+    } else if (*v[i] < -lim) {
+      *v[i] = -lim;
+    }
+  }
+}
+
 static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 {
   float px = r->fxx * x + r->fxy * y + r->fdx;
   float py = r->fyx * x + r->fyy * y + r->fdy;
-  r->guard += (px - px) + (py - py);
   const float lim = (float)RASTER_COORD_LIMIT;
-  px = px > lim ? lim : px;
-  px = px < -lim ? -lim : px;
-  py = py > lim ? lim : py;
-  py = py < -lim ? -lim : py;
-  if (px != px) px = 0.0f; /* NaN: the path is rejected at render anyway */
-  if (py != py) py = 0.0f;
+  if (!(fabsf(px) <= lim && fabsf(py) <= lim)) xform_slow(r, &px, &py);
   *ox = px;
   *oy = py;
 }
@@ -155,14 +163,14 @@ static void pen_line(void *ctx, float x, float y)
 
 /* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
  * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
-static inline unsigned pieces_for(double l2, double k)
+static inline unsigned pieces_for(float l2, float k)
 {
-  double q = k * k * l2 * (1.0 / (RASTER_TOL * RASTER_TOL));
-  if (q <= 1.0) return 1;
-  if (q <= 16.0) return 2;
-  if (q <= 81.0) return 3;
-  if (q <= 256.0) return 4;
-  double n = ceil(sqrt(sqrt(q)));
+  float q = k * k * l2 * (float)(1.0 / (RASTER_TOL * RASTER_TOL));
+  if (q <= 1.0f) return 1;
+  if (q <= 16.0f) return 2;
+  if (q <= 81.0f) return 3;
+  if (q <= 256.0f) return 4;
+  float n = ceilf(sqrtf(sqrtf(q)));
   if (!(n <= RASTER_MAX_PIECES)) return RASTER_MAX_PIECES;
   return (unsigned)n;
 }
@@ -176,7 +184,7 @@ static void pen_quad(void *ctx, float cx, float cy, float x, float y)
   xform(r, x, y, &x2, &y2);
   float x0 = r->cur_x, y0 = r->cur_y;
   float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
-  unsigned n = pieces_for((double)ddx * ddx + (double)ddy * ddy, 0.25);
+  unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
   if (n == 1) {
     line_dev(r, x2, y2);
     return;
@@ -203,8 +211,8 @@ static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, flo
   float x0 = r->cur_x, y0 = r->cur_y;
   float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
   float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
-  unsigned n = pieces_for(fmax((double)ax * ax + (double)ay * ay, (double)bx * bx + (double)by * by),
-                          0.75);
+  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
+  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
   if (n == 1) {
     line_dev(r, x3, y3);
     return;
@@ -263,6 +271,18 @@ static inline void mark(uint64_t *m, size_t c0, size_t c1)
 RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, float d,
                             bool clip, bool use_mask)
 {
+  if (!clip) {
+    int i0 = (int)xa;
+    if (i0 == (int)xb && xa >= 0.0f && xb >= 0.0f && xa <= w) {
+      /* within one pixel: the common case of short edges */
+      float m0 = 0.5f * (xa + xb) - (float)i0;
+      float dm0 = d * m0;
+      a[i0] += d - dm0;
+      a[i0 + 1] += dm0;
+      if (use_mask) mark(m, (size_t)i0, (size_t)i0 + 1);
+      return;
+    }
+  }
   if (xa > xb) {
     float t = xa;
     xa = xb;
@@ -326,6 +346,16 @@ RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, 
 RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1, bool clip,
                            bool use_mask)
 {
+  float fr = (float)B->rows;
+  if (y0 >= 0.0f && y1 >= 0.0f && y0 < fr && y1 < fr) {
+    int r0 = (int)y0; /* y >= 0: truncation is floor */
+    if (r0 == (int)y1) {
+      /* inside one row: no clipping in y, direction carried by the sign of the height */
+      acc_span(B->acc + (size_t)r0 * B->row_len, B->mask + (size_t)r0 * B->mwords, B->w, x0, x1,
+               y1 - y0, clip, use_mask);
+      return;
+    }
+  }
   float dir = 1.0f;
   if (y0 > y1) {
     float t = x0;
@@ -336,7 +366,6 @@ RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1
     y1 = t;
     dir = -1.0f;
   }
-  float fr = (float)B->rows;
   if (y1 <= 0.0f || y0 >= fr || y0 == y1) return;
   float ys = y0 < 0.0f ? 0.0f : y0, ye = y1 > fr ? fr : y1;
   int row = (int)ys, last = (int)ye; /* ys, ye >= 0: truncation is floor */
@@ -536,7 +565,6 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   if (!r) return OTV_E_ARG;
   close_contour(r);
   otv_status st = r->status;
-  if (!st && r->guard != r->guard) st = OTV_E_BAD_VALUE;
   if (!st && (!buf || stride < width) && width && height) st = OTV_E_ARG;
   if (st || r->seg_count == 0 || !width || !height || width > INT32_MAX || height > INT32_MAX) {
     path_clear(r);
