@@ -48,19 +48,18 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
   return OTV_E_OK;
 }
 
-static uint32_t index_offset(const otv_cff_index *ix, uint32_t i)
-{
-  /* in range: i <= count, offsets span (count + 1) * off_size checked in index_parse */
-  const uint8_t *q = ix->offsets + (size_t)i * ix->off_size;
-  uint32_t v = 0;
-  for (unsigned k = 0; k < ix->off_size; k++) v = v << 8 | q[k];
-  return v;
-}
-
 bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out)
 {
   if (i >= ix->count) return false;
-  uint32_t a = index_offset(ix, i), b = index_offset(ix, i + 1);
+  /* in range: i + 1 <= count, offsets span (count + 1) * off_size checked in index_parse */
+  const uint8_t *q = ix->offsets + (size_t)i * ix->off_size;
+  uint32_t a, b;
+  switch (ix->off_size) {
+  case 1: a = q[0], b = q[1]; break;
+  case 2: a = otv_peek_u16(q), b = otv_peek_u16(q + 2); break;
+  case 3: a = otv_peek_u24(q), b = otv_peek_u24(q + 3); break;
+  default: a = otv_peek_u32(q), b = otv_peek_u32(q + 4); break;
+  }
   if (a < 1 || a > b || b - 1 > ix->data_len) return false;
   out->p = ix->data + (a - 1);
   out->len = b - a;

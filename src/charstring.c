@@ -427,10 +427,18 @@ static otv_status run(cs *s, otv_span glyph)
       if (!s->zero && k) {
         const double *d = st + base + n;
         const double *vs = s->vs;
-        for (unsigned i = 0; i < n; i++, d += k) {
-          double acc = 0.0;
-          for (unsigned j = 0; j < k; j++) acc += d[j] * vs[j];
-          st[base + i] += acc;
+        if (k == 1) { /* one region (a single axis, one master each side): no inner loop */
+          double v0 = vs[0];
+          for (unsigned i = 0; i < n; i++) st[base + i] += d[i] * v0;
+        } else if (k == 2) {
+          double v0 = vs[0], v1 = vs[1];
+          for (unsigned i = 0; i < n; i++, d += 2) st[base + i] += d[0] * v0 + d[1] * v1;
+        } else {
+          for (unsigned i = 0; i < n; i++, d += k) {
+            double acc = 0.0;
+            for (unsigned j = 0; j < k; j++) acc += d[j] * vs[j];
+            st[base + i] += acc;
+          }
         }
       }
       /* OTV_OUTLINE_ROUND: a static instance stores each blend result as an integer operand
