@@ -117,6 +117,37 @@ if "$PY" -c "import sys; sys.exit(0 if $i6 < $ib < $i8 else 1)"; then ok; else b
 expect 0 "render CFF2" -- "$OTVAR" render "$FONTS/AdobeVFPrototype_vsindex.otf" --text A --var wght=700 --size 100 -o "$O/cff2.png"
 [ -s "$O/cff2.png" ] && ok || bad "render CFF2: no output"
 
+# ---- kern format 0: a copy of Karla with one pair H,o = -300 units (built with fontTools) ----
+kdiff=$("$PY" - "$KARLA" "$O/kern.ttf" 2>/dev/null <<'EOF'
+import sys
+from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.tables._k_e_r_n import KernTable_format_0
+f = TTFont(sys.argv[1])
+cmap = f.getBestCmap()
+k = newTable('kern'); k.version = 0
+st = KernTable_format_0(); st.version = 0; st.coverage = 1; st.format = 0
+st.kernTable = {(cmap[ord('H')], cmap[ord('o')]): -300}
+k.kernTables = [st]
+f['kern'] = k
+f.save(sys.argv[2])
+print(round(300 * 100 / f['head'].unitsPerEm))
+EOF
+)
+if [ -n "$kdiff" ]; then
+  expect 0 "render kern" -- "$OTVAR" render "$O/kern.ttf" --text Ho --size 100 -o "$O/k1.png"
+  expect 0 "render no-kern" -- "$OTVAR" render "$O/kern.ttf" --text Ho --size 100 --no-kern -o "$O/k2.png"
+  read -r kw1 _ < <(png_info "$O/k1.png")
+  read -r kw2 _ < <(png_info "$O/k2.png")
+  d=$((kw2 - kw1))
+  if [ $((d - kdiff)) -le 1 ] && [ $((kdiff - d)) -le 1 ]; then ok; else bad "kern: width shrank by $d px, expected $kdiff"; fi
+  # a pair the table does not list is not kerned
+  expect 0 "render unkerned pair" -- "$OTVAR" render "$O/kern.ttf" --text oH --size 100 -o "$O/k3.png"
+  expect 0 "render unkerned pair, no-kern" -- "$OTVAR" render "$O/kern.ttf" --text oH --size 100 --no-kern -o "$O/k4.png"
+  cmp -s "$O/k3.png" "$O/k4.png" && ok || bad "kern: an unlisted pair changed the picture"
+else
+  echo "SKIP kern test: fontTools unavailable in $PY"
+fi
+
 # ---- SVG ----
 expect 0 "render svg" -- "$OTVAR" render "$KARLA" --text "Hi" -o "$O/h.svg"
 if grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$O/h.svg" && grep -q '<path fill="#000000" d="M' "$O/h.svg" &&
