@@ -214,7 +214,11 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
   if (!mtx->present) return no_table(loc, vertical);
   const otv_xvar *xv = vertical ? &m->vvar : &m->hvar;
   otv_ivs_cache *cache = vertical ? &loc->met.vvar : &loc->met.hvar;
-  bool varied = !loc->is_default;
+  /* A variable TrueType font without HVAR/VVAR takes its metrics from the phantom points even
+   * at the default location, as FreeType and HarfBuzz do once coordinates are set: they differ
+   * from hmtx for composites with USE_MY_METRICS (spec: the component's metrics are used). */
+  bool phantom = !xv->present && f->flavour == OTV_FLAVOUR_GLYF && f->fvar.axis_count;
+  bool varied = !loc->is_default || phantom;
   otv_status late = OTV_E_OK; /* an error reported after filling `out` with defaults */
 
   float adv = (float)mtx_advance(mtx, gid);
@@ -319,7 +323,8 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
   otv_status first = OTV_E_OK;
   uint32_t glyph_count = f->glyph_count;
 
-  if (loc->is_default || (!xv->present && f->flavour != OTV_FLAVOUR_GLYF)) {
+  bool phantom = !xv->present && f->flavour == OTV_FLAVOUR_GLYF && f->fvar.axis_count;
+  if ((loc->is_default && !phantom) || (!xv->present && !phantom)) {
     if (!loc->is_default && f->flavour == OTV_FLAVOUR_CFF2) first = cff2_no_var(loc, vertical);
     for (size_t i = 0; i < n; i++) {
       uint32_t g = gids[i];
