@@ -400,21 +400,38 @@ typedef struct otv_glyph_metrics {
 } otv_glyph_metrics;
 
 /** otv_glyph_h_metrics - horizontal metrics of a glyph at the location (hmtx + HVAR, or gvar
- *  phantom points when HVAR is absent). Since: 0.1 */
+ *  phantom points when HVAR is absent). Advance: hmtx + HVAR delta (implicit glyph-id mapping
+ *  when HVAR has no advance map); a variable TrueType font without HVAR uses the phantom points
+ *  at every location (they honour USE_MY_METRICS). LSB: hmtx + HVAR LSB delta when HVAR maps
+ *  LSBs, else the control box of the varied outline minus the left phantom point (TrueType) or
+ *  its xMin (CFF/CFF2); RSB = advance - LSB - box width. Side bearings draw the outline (no
+ *  allocation once the location's scratch has grown); otv_glyph_advances does not. A CFF2 font
+ *  without HVAR cannot vary its metrics (the spec requires HVAR): at a non-default location the
+ *  call fills `out` with the default metrics and returns OTV_E_UNSUPPORTED naming HVAR. No
+ *  hhea/hmtx: OTV_E_NO_TABLE. Values are unrounded unless flags has OTV_METRICS_ROUND (each
+ *  field rounded with floor(x + 0.5)). Since: 0.1 */
 OTV_API otv_status otv_glyph_h_metrics(otv_location *loc, uint32_t gid, unsigned flags,
                                        otv_glyph_metrics *out);
-/** otv_glyph_v_metrics - vertical metrics (vmtx + VVAR, VORG, or phantom points). Since: 0.1 */
+/** otv_glyph_v_metrics - vertical metrics (vmtx + VVAR, VORG, or phantom points), as
+ *  otv_glyph_h_metrics with TSB/BSB. origin: VORG (+ VVAR origin delta) when the font has VORG;
+ *  else the top phantom point (TrueType without VVAR TSB map) or yMax + TSB. No vhea/vmtx:
+ *  OTV_E_NO_TABLE (no synthesized vertical metrics). Since: 0.1 */
 OTV_API otv_status otv_glyph_v_metrics(otv_location *loc, uint32_t gid, unsigned flags,
                                        otv_glyph_metrics *out);
 /** otv_glyph_advances - advances of many glyphs at once (flags: OTV_METRICS_ROUND,
- *  OTV_METRICS_VERTICAL). Since: 0.1 */
+ *  OTV_METRICS_VERTICAL), equal to the advance of otv_glyph_h/v_metrics. A glyph id out of range
+ *  gets 0 and the call returns OTV_E_ARG after filling the rest. Since: 0.1 */
 #define OTV_METRICS_VERTICAL 0x0002u
 OTV_API otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
                                       unsigned flags, float *out);
 
 /** otv_font_metric - a font-wide value at the location, named by its MVAR value tag ('hasc',
  *  'xhgt', 'unds', ...): the base value from OS/2, hhea, vhea or post plus the MVAR delta.
- *  OTV_E_NOT_FOUND when the font has no base value for that tag. Since: 0.1 */
+ *  All registered tags: hasc hdsc hlgp hcla hcld (OS/2 typo/win), vasc vdsc vlgp vcrs vcrn vcof
+ *  (vhea), hcrs hcrn hcof (hhea), xhgt cpht (OS/2 version >= 2), sbxs sbys sbxo sbyo spxs spys
+ *  spxo spyo strs stro (OS/2), unds undo (post), gsp0..gsp9 (gasp rangeMaxPPEM of range N).
+ *  OTV_E_NOT_FOUND when the font has no base value for that tag (or the tag is not one of
+ *  these). MVAR records with unknown tags are ignored. Since: 0.1 */
 OTV_API otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, float *out);
 
 /* ------------------------------------------------------------------------------------------ */
