@@ -55,8 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   uint8_t *out = NULL;
   size_t len = 0;
-  if (otv_instance_create(loc, sel & 0x80 ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0, &out, &len) ==
-      OTV_E_OK) {
+  unsigned flags = (sel & 0x80 ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0) |
+                   (sel & 0x40 ? OTV_INSTANCE_UPDATE_NAMES : 0);
+  if (otv_instance_create(loc, flags, &out, &len) == OTV_E_OK) {
     a.fail_at = 0;
     otv_face *g = NULL;
     if (otv_face_open_memory(out, len, 0, NULL, &g, NULL) != OTV_E_OK) abort();

@@ -79,9 +79,6 @@ static int cmp_axis(const void *a, const void *b, const uint32_t *tags)
 static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
 {
   const otv_face *f = in->face;
-  if (in->flags & OTV_INSTANCE_UPDATE_NAMES)
-    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0,
-                    "updating the name table from STAT is not supported yet");
   if (!f->fvar.present || !f->fvar.axis_count)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_FVAR, 0, "not a variable font (no fvar)");
   if (f->flavour == OTV_FLAVOUR_CFF2)

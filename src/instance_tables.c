@@ -11,6 +11,9 @@
  */
 #include "instance.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #define T_CVT OTV_TAG('c', 'v', 't', ' ')
 
 static int get16(const otv_buf *b, size_t off)
@@ -378,6 +381,577 @@ static otv_status build_name(otv_inst *in)
   return OTV_E_OK;
 }
 
+/* ---- name update from STAT (fontTools' instancer --update-name-table) ---- */
+
+typedef struct nrec {
+  uint16_t plat, enc, lang, id;
+  uint8_t *str; /* owned copy */
+  size_t len;
+  bool dead;
+} nrec;
+
+typedef struct ntab {
+  nrec *r;
+  size_t n, cap;
+  const otv_alloc *al;
+} ntab;
+
+static void ntab_free(ntab *t)
+{
+  for (size_t i = 0; i < t->n; i++)
+    if (t->r[i].str) otv_mem_free(t->al, t->r[i].str, t->r[i].len ? t->r[i].len : 1);
+  if (t->r) otv_mem_free(t->al, t->r, t->cap * sizeof *t->r);
+}
+
+static bool unicode_platform(unsigned plat, unsigned enc)
+{
+  return plat == 0 || (plat == 3 && (enc == 0 || enc == 1 || enc == 10));
+}
+
+/* A record's text as UTF-8 (UTF-16BE for Unicode/Windows, ASCII for Mac Roman); false when it
+ * cannot be converted (non-ASCII Mac Roman, other encodings) or is too long. */
+static bool rec_utf8(const nrec *r, char *out, size_t cap)
+{
+  size_t k = 0;
+  if (unicode_platform(r->plat, r->enc)) {
+    for (size_t i = 0; i + 1 < r->len; i += 2) {
+      uint32_t c = otv_peek_u16(r->str + i);
+      if (c >= 0xD800 && c < 0xDC00 && i + 3 < r->len) {
+        uint32_t lo = otv_peek_u16(r->str + i + 2);
+        c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+        i += 2;
+      }
+      uint8_t b[4];
+      size_t nb;
+      if (c < 0x80) b[0] = (uint8_t)c, nb = 1;
+      else if (c < 0x800) b[0] = (uint8_t)(0xC0 | c >> 6), b[1] = (uint8_t)(0x80 | (c & 63)), nb = 2;
+      else if (c < 0x10000)
+        b[0] = (uint8_t)(0xE0 | c >> 12), b[1] = (uint8_t)(0x80 | ((c >> 6) & 63)),
+        b[2] = (uint8_t)(0x80 | (c & 63)), nb = 3;
+      else
+        b[0] = (uint8_t)(0xF0 | c >> 18), b[1] = (uint8_t)(0x80 | ((c >> 12) & 63)),
+        b[2] = (uint8_t)(0x80 | ((c >> 6) & 63)), b[3] = (uint8_t)(0x80 | (c & 63)), nb = 4;
+      if (k + nb >= cap) return false;
+      memcpy(out + k, b, nb);
+      k += nb;
+    }
+  } else if (r->plat == 1 && r->enc == 0) {
+    for (size_t i = 0; i < r->len; i++) {
+      if (r->str[i] >= 0x80 || k + 1 >= cap) return false;
+      out[k++] = (char)r->str[i];
+    }
+  } else {
+    return false;
+  }
+  out[k] = 0;
+  return true;
+}
+
+static nrec *find_rec(ntab *t, unsigned plat, unsigned enc, unsigned lang, unsigned id)
+{
+  for (size_t i = 0; i < t->n; i++) {
+    nrec *r = &t->r[i];
+    if (!r->dead && r->plat == plat && r->enc == enc && r->lang == lang && r->id == id) return r;
+  }
+  return NULL;
+}
+
+static bool get_name(ntab *t, unsigned plat, unsigned enc, unsigned lang, unsigned id, char *out,
+                     size_t cap)
+{
+  nrec *r = find_rec(t, plat, enc, lang, id);
+  return r && rec_utf8(r, out, cap);
+}
+
+/* Set (replace or add) a record from UTF-8 text. */
+static otv_status set_name(ntab *t, unsigned plat, unsigned enc, unsigned lang, unsigned id,
+                           const char *utf8)
+{
+  size_t n = strlen(utf8), len = 0;
+  uint8_t *buf = otv_mem_alloc(t->al, 2 * n + 2);
+  if (!buf) return OTV_E_NOMEM;
+  const uint8_t *p = (const uint8_t *)utf8;
+  for (size_t i = 0; i < n;) {
+    uint32_t c = p[i];
+    size_t extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+    c &= extra == 3 ? 0x07 : extra == 2 ? 0x0F : extra == 1 ? 0x1F : 0x7F;
+    for (size_t k = 1; k <= extra && i + k < n; k++) c = c << 6 | (p[i + k] & 0x3F);
+    i += extra + 1;
+    if (unicode_platform(plat, enc)) {
+      if (c >= 0x10000) {
+        c -= 0x10000;
+        otv_put_u16(buf + len, (uint16_t)(0xD800 + (c >> 10)));
+        otv_put_u16(buf + len + 2, (uint16_t)(0xDC00 + (c & 0x3FF)));
+        len += 4;
+        if (len + 4 > 2 * n + 2) break;
+      } else {
+        otv_put_u16(buf + len, (uint16_t)c);
+        len += 2;
+      }
+    } else {
+      buf[len++] = (uint8_t)(c < 0x80 ? c : '?');
+    }
+  }
+  nrec *r = find_rec(t, plat, enc, lang, id);
+  if (!r) {
+    if (otv_mem_reserve(t->al, (void **)&t->r, &t->cap, t->n + 1, sizeof *t->r)) {
+      otv_mem_free(t->al, buf, 2 * n + 2);
+      return OTV_E_NOMEM;
+    }
+    r = &t->r[t->n++];
+    memset(r, 0, sizeof *r);
+    r->plat = (uint16_t)plat, r->enc = (uint16_t)enc, r->lang = (uint16_t)lang, r->id = (uint16_t)id;
+  } else if (r->str) {
+    otv_mem_free(t->al, r->str, r->len ? r->len : 1);
+  }
+  /* keep the allocation size as the record length: shrink into an exact block */
+  uint8_t *exact = otv_mem_alloc(t->al, len ? len : 1);
+  if (!exact) {
+    otv_mem_free(t->al, buf, 2 * n + 2);
+    r->str = NULL, r->len = 0, r->dead = true;
+    return OTV_E_NOMEM;
+  }
+  memcpy(exact, buf, len);
+  otv_mem_free(t->al, buf, 2 * n + 2);
+  r->str = exact;
+  r->len = len;
+  return OTV_E_OK;
+}
+
+/* dst = a + sep + b, truncated to cap - 1 bytes. */
+static void join3(char *dst, size_t cap, const char *a, const char *sep, const char *b)
+{
+  size_t k = 0;
+  const char *parts[3] = {a, sep, b};
+  for (int i = 0; i < 3; i++)
+    for (const char *c = parts[i]; *c && k + 1 < cap; c++) dst[k++] = *c;
+  dst[k] = 0;
+}
+
+static bool is_ribbi(const char *s)
+{
+  return !strcmp(s, "Regular") || !strcmp(s, "Italic") || !strcmp(s, "Bold") ||
+         !strcmp(s, "Bold Italic");
+}
+
+typedef struct statval {
+  uint16_t format, flags, name_id, axis;   /* axis: formats 1-3 (design axis index) */
+  double value;                            /* formats 1-3 (nominal for format 2) */
+  size_t off;                              /* format 4: table offset in STAT */
+  uint16_t nrec;                           /* format 4 record count */
+} statval;
+
+/* STAT Fixed value as fontTools reads it (float of the 16.16). */
+static double fixed_at(otv_span st, size_t off)
+{
+  otv_rd r = otv_rd_init(st, off);
+  return otv_rd_i32(&r) / 65536.0;
+}
+
+static int user_of_tag(const otv_inst *in, uint32_t tag, double *v)
+{
+  for (unsigned a = 0; a < in->axis_count; a++)
+    if (in->axis_tags[a] == tag) {
+      *v = in->loc->user[a];
+      return 1;
+    }
+  return 0;
+}
+
+/* The STAT axis values naming the location, as fontTools' updateNameTable picks them; their
+ * name IDs into ids (sorted as fontTools sorts them). */
+static otv_status stat_names(otv_inst *in, uint16_t *ids, unsigned *nids, uint16_t *elided)
+{
+  otv_span st = otv_face_span(in->face, OTV_T_STAT);
+  if (!st.p) return OTV_FAIL(in->err, NO_TABLE, OTV_T_STAT, 0, "updating names needs STAT");
+  otv_rd r = otv_rd_init(st, 0);
+  otv_rd_skip(&r, 2);
+  uint16_t minor = otv_rd_u16(&r);
+  uint16_t da_size = otv_rd_u16(&r), da_count = otv_rd_u16(&r);
+  uint32_t da_off = otv_rd_u32(&r);
+  uint16_t av_count = otv_rd_u16(&r);
+  uint32_t av_off = otv_rd_u32(&r);
+  *elided = minor >= 1 ? otv_rd_u16(&r) : 0xFFFF;
+  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_STAT, 0, &r, "STAT header");
+  if (!av_count) return OTV_FAIL(in->err, NOT_FOUND, OTV_T_STAT, 0, "STAT has no axis values");
+  if (da_count > 64 || av_count > 1024)
+    return OTV_FAIL(in->err, LIMIT, OTV_T_STAT, 0, "STAT too large to name from");
+  uint32_t tags[64];
+  for (unsigned a = 0; a < da_count; a++) {
+    otv_rd q = otv_rd_init(st, da_off + (size_t)a * da_size);
+    tags[a] = otv_rd_u32(&q);
+    if (!otv_rd_ok(&q)) return OTV_FAIL_RD(in->err, OTV_T_STAT, 0, &q, "design axis");
+  }
+  statval v[1024];
+  unsigned nv = 0;
+  uint64_t seen_axes = 0; /* fvar axes that some kept value names (checkAxisValuesExist) */
+  for (unsigned i = 0; i < av_count; i++) {
+    otv_rd q = otv_rd_init(st, av_off + 2 * (size_t)i);
+    size_t o = av_off + otv_rd_u16(&q);
+    otv_rd t = otv_rd_init(st, o);
+    statval x;
+    memset(&x, 0, sizeof x);
+    x.format = otv_rd_u16(&t);
+    x.off = o;
+    bool keep = true;
+    if (x.format >= 1 && x.format <= 3) {
+      x.axis = otv_rd_u16(&t);
+      x.flags = otv_rd_u16(&t);
+      x.name_id = otv_rd_u16(&t);
+      x.value = fixed_at(st, t.pos);
+      if (!otv_rd_ok(&q) || !otv_rd_ok(&t) || x.axis >= da_count)
+        return OTV_FAIL(in->err, BAD_VALUE, OTV_T_STAT, o, "axis value %u", i);
+      double u;
+      if (user_of_tag(in, tags[x.axis], &u)) {
+        if (x.value != u) keep = false; /* pinned axis: only the exact value */
+        else
+          for (unsigned a = 0; a < in->axis_count; a++)
+            if (in->axis_tags[a] == tags[x.axis]) seen_axes |= 1ull << a;
+      }
+    } else if (x.format == 4) {
+      x.nrec = otv_rd_u16(&t);
+      x.flags = otv_rd_u16(&t);
+      x.name_id = otv_rd_u16(&t);
+      if (!otv_rd_ok(&t)) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_STAT, o, "axis value %u", i);
+      uint64_t matched = 0;
+      for (unsigned k = 0; k < x.nrec; k++) {
+        otv_rd e = otv_rd_init(st, o + 8 + 6 * (size_t)k);
+        unsigned ax = otv_rd_u16(&e);
+        double val = fixed_at(st, e.pos);
+        if (!otv_rd_ok(&e) || ax >= da_count || e.pos + 4 > st.len)
+          return OTV_FAIL(in->err, BAD_VALUE, OTV_T_STAT, o, "axis value %u record %u", i, k);
+        double u;
+        if (user_of_tag(in, tags[ax], &u)) {
+          if (val != u) keep = false;
+          else
+            for (unsigned a = 0; a < in->axis_count; a++)
+              if (in->axis_tags[a] == tags[ax]) matched |= 1ull << a;
+        }
+      }
+      if (keep) seen_axes |= matched;
+    } else {
+      keep = false; /* unknown format: ignored */
+    }
+    if (keep) v[nv++] = x;
+  }
+  for (unsigned a = 0; a < in->axis_count && a < 64; a++)
+    if (!(seen_axes >> a & 1)) {
+      char tag[5];
+      otv_tag_to_string(in->axis_tags[a], tag);
+      return OTV_FAIL(in->err, NOT_FOUND, OTV_T_STAT, 0, "no STAT axis value for %s=%g", tag,
+                      in->loc->user[a]);
+    }
+  /* drop elidable values; format 4 first (most records first) claiming their axes, then the
+   * others on axes not claimed; sorted by (smallest) axis index */
+  typedef struct pick {
+    unsigned key;
+    uint16_t name_id;
+  } pick;
+  pick picks[1024];
+  unsigned np = 0;
+  uint64_t claimed = 0;
+  for (unsigned want = 64; want > 0; want--)
+    for (unsigned i = 0; i < nv; i++) {
+      if (v[i].format != 4 || v[i].nrec != want % 65536 || (v[i].flags & 2)) continue;
+      uint64_t axes = 0;
+      unsigned mn = 64;
+      for (unsigned k = 0; k < v[i].nrec; k++) {
+        otv_rd e = otv_rd_init(st, v[i].off + 8 + 6 * (size_t)k);
+        unsigned ax = otv_rd_u16(&e);
+        axes |= 1ull << ax;
+        if (ax < mn) mn = ax;
+      }
+      if (axes & claimed) continue;
+      claimed |= axes;
+      picks[np++] = (pick){mn, v[i].name_id};
+    }
+  for (unsigned i = 0; i < nv; i++) {
+    if (v[i].format == 4 || (v[i].flags & 2)) continue;
+    if (claimed >> v[i].axis & 1) continue;
+    claimed |= 1ull << v[i].axis;
+    picks[np++] = (pick){v[i].axis, v[i].name_id};
+  }
+  /* stable sort by key */
+  for (unsigned i = 1; i < np; i++)
+    for (unsigned j = i; j > 0 && picks[j - 1].key > picks[j].key; j--) {
+      pick t2 = picks[j];
+      picks[j] = picks[j - 1];
+      picks[j - 1] = t2;
+    }
+  for (unsigned i = 0; i < np && i < 64; i++) ids[i] = picks[i].name_id;
+  *nids = np < 64 ? np : 64;
+  return OTV_E_OK;
+}
+
+/* Append " "-joined names of ids on a platform to out. */
+static void join_names(ntab *t, const nrec *pf, const uint16_t *ids, unsigned n, char *out,
+                       size_t cap)
+{
+  size_t k = 0;
+  out[0] = 0;
+  for (unsigned i = 0; i < n; i++) {
+    char s[256];
+    if (!get_name(t, pf->plat, pf->enc, pf->lang, ids[i], s, sizeof s)) s[0] = 0;
+    join3(out + k, cap - k, k ? " " : "", "", s);
+    k += strlen(out + k);
+  }
+}
+
+static otv_status update_platform(otv_inst *in, ntab *t, const nrec *pf, const char *suffix,
+                                  const char *sub, const char *typo_sub)
+{
+  unsigned P = pf->plat, E = pf->enc, L = pf->lang;
+  char fam[512], style[512];
+  if (!get_name(t, P, E, L, 16, fam, sizeof fam) && !get_name(t, P, E, L, 1, fam, sizeof fam))
+    return OTV_E_OK;
+  if (!get_name(t, P, E, L, 17, style, sizeof style) && !get_name(t, P, E, L, 2, style, sizeof style))
+    return OTV_E_OK;
+  char n1[2100], n2[1024], n16[512], n17[1024], n4[2100], n6[300], n3[4096];
+  join3(n1, sizeof n1, fam, "", "");
+  join3(n2, sizeof n2, sub[0] ? sub : "Regular", "", "");
+  bool typo = typo_sub && typo_sub[0];
+  if (typo) {
+    join3(n1, sizeof n1, fam, suffix[0] ? " " : "", suffix);
+    join3(n16, sizeof n16, fam, "", "");
+    join3(n17, sizeof n17, typo_sub, "", "");
+  } else {
+    for (size_t i = 0; i < t->n; i++)
+      if (t->r[i].id == 16 || t->r[i].id == 17) t->r[i].dead = true; /* every platform */
+  }
+  const char *new_fam = typo ? n16 : n1, *new_style = typo ? n17 : n2;
+  join3(n4, sizeof n4, new_fam, " ", new_style);
+  char prefix[512];
+  if (!get_name(t, P, E, L, 25, prefix, sizeof prefix)) join3(prefix, sizeof prefix, new_fam, "", "");
+  char ps_raw[2100];
+  join3(ps_raw, sizeof ps_raw, prefix, "-", new_style);
+  size_t k = 0;
+  for (const char *c = ps_raw; *c && k + 1 < sizeof n6; c++)
+    if ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')
+      n6[k++] = *c;
+  n6[k] = 0;
+  if (k > 127) memcpy(n6 + 124, "...", 4);
+  /* unique ID (name 3): the old full or PostScript name replaced inside it, else
+   * "version;vendor;psname" */
+  bool have3 = false;
+  char cur3[1024];
+  if (get_name(t, P, E, L, 3, cur3, sizeof cur3)) {
+    have3 = true;
+    const char *news[2] = {n4, n6};
+    unsigned ids2[2] = {4, 6};
+    bool done = false;
+    for (int q = 0; q < 2 && !done; q++) {
+      char old[1024];
+      if (!get_name(t, P, E, L, ids2[q], old, sizeof old) || !old[0]) continue;
+      if (!strstr(cur3, old)) continue;
+      /* replace every occurrence */
+      size_t o = 0, ol = strlen(old);
+      const char *c = cur3;
+      n3[0] = 0;
+      while (*c && o + 1 < sizeof n3) {
+        if (!strncmp(c, old, ol)) {
+          join3(n3 + o, sizeof n3 - o, news[q], "", "");
+          o += strlen(n3 + o);
+          c += ol;
+        } else {
+          n3[o++] = *c++;
+        }
+      }
+      n3[o] = 0;
+      done = true;
+    }
+    if (!done) {
+      char ver[512] = "";
+      if (get_name(t, P, E, L, 5, ver, sizeof ver)) {
+        char *semi = strchr(ver, ';');
+        if (semi) *semi = 0;
+        const char *v = ver;
+        while (*v && strchr("Version ", *v)) v++; /* Python's lstrip("Version ") */
+        memmove(ver, v, strlen(v) + 1);
+        size_t vl = strlen(ver);
+        while (vl && ver[vl - 1] == ' ') ver[--vl] = 0;
+      } else {
+        otv_span h = otv_face_span(in->face, OTV_T_HEAD);
+        double rev = h.len >= 8 ? otv_peek_i32(h.p + 4) / 65536.0 : 0;
+        snprintf(ver, sizeof ver, "%.3f", rev);
+      }
+      char vendor[5] = "";
+      otv_span os2 = otv_face_span(in->face, OTV_T_OS2);
+      if (os2.len >= 62) {
+        size_t vk = 0;
+        for (int i = 0; i < 4; i++)
+          if (os2.p[58 + i] < 0x80) vendor[vk++] = (char)os2.p[58 + i];
+        vendor[vk] = 0;
+        while (vk && vendor[vk - 1] == ' ') vendor[--vk] = 0;
+        size_t lead = 0;
+        while (vendor[lead] == ' ') lead++;
+        memmove(vendor, vendor + lead, strlen(vendor + lead) + 1);
+      }
+      char vv[600];
+      join3(vv, sizeof vv, ver, ";", vendor);
+      join3(n3, sizeof n3, vv, ";", n6);
+    }
+  }
+  otv_status st = set_name(t, P, E, L, 1, n1);
+  if (!st) st = set_name(t, P, E, L, 2, n2);
+  if (!st && typo) st = set_name(t, P, E, L, 16, n16);
+  if (!st && typo) st = set_name(t, P, E, L, 17, n17);
+  if (!st) st = set_name(t, P, E, L, 4, n4);
+  if (!st) st = set_name(t, P, E, L, 6, n6);
+  if (!st && have3) st = set_name(t, P, E, L, 3, n3);
+  return st;
+}
+
+static int cmp_nrec(const void *a, const void *b)
+{
+  const nrec *x = a, *y = b;
+  if (x->plat != y->plat) return x->plat < y->plat ? -1 : 1;
+  if (x->enc != y->enc) return x->enc < y->enc ? -1 : 1;
+  if (x->lang != y->lang) return x->lang < y->lang ? -1 : 1;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return 0;
+}
+
+/* Rebuild in->name with the names updated from STAT (and head.macStyle / OS/2 fsSelection
+ * from the new subfamily), as fontTools' --update-name-table does. */
+static otv_status update_names(otv_inst *in)
+{
+  otv_buf *b = &in->name;
+  otv_span src = otv_face_span(in->face, OTV_T_NAME);
+  if (b->len < 6 || src.len < 6) return OTV_E_OK;
+  if (otv_peek_u16(src.p) != 0)
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name format 1 with --update-names");
+  uint16_t ids[64], elided;
+  unsigned nids = 0;
+  otv_status st = stat_names(in, ids, &nids, &elided);
+  if (st) return st;
+  idset drop;
+  drop.n = 0;
+  variation_name_ids(in, &drop);
+  ntab t;
+  memset(&t, 0, sizeof t);
+  t.al = in->al;
+  /* every record of the source name table (build_name checked its records and strings) */
+  unsigned count = otv_peek_u16(src.p + 2), so = otv_peek_u16(src.p + 4);
+  for (unsigned i = 0; i < count; i++) {
+    otv_span rec;
+    if (!otv_span_sub(src, 6 + 12 * (size_t)i, 12, &rec)) break;
+    const uint8_t *p = rec.p;
+    size_t len = otv_peek_u16(p + 8), off = so + (size_t)otv_peek_u16(p + 10);
+    otv_span str;
+    if (!otv_span_sub(src, off, len, &str)) continue;
+    if (otv_mem_reserve(in->al, (void **)&t.r, &t.cap, t.n + 1, sizeof *t.r)) goto nomem;
+    nrec *r = &t.r[t.n];
+    memset(r, 0, sizeof *r);
+    r->plat = otv_peek_u16(p), r->enc = otv_peek_u16(p + 2), r->lang = otv_peek_u16(p + 4);
+    r->id = otv_peek_u16(p + 6);
+    r->str = otv_mem_alloc(in->al, len ? len : 1);
+    if (!r->str) goto nomem;
+    t.n++;
+    memcpy(r->str, str.p, len);
+    r->len = len;
+  }
+  {
+    /* ribbi split, by the English Windows names */
+    uint16_t ribbi[64], non[64];
+    unsigned nr = 0, nn = 0;
+    for (unsigned i = 0; i < nids; i++) {
+      char s[256];
+      if (get_name(&t, 3, 1, 0x409, ids[i], s, sizeof s) && is_ribbi(s)) ribbi[nr++] = ids[i];
+      else non[nn++] = ids[i];
+    }
+    char es[256];
+    bool elided_ribbi = elided != 0xFFFF && get_name(&t, 3, 1, 0x409, elided, es, sizeof es) &&
+                        is_ribbi(es);
+    /* every (platform, encoding, language) present, once */
+    size_t n0 = t.n;
+    for (size_t i = 0; i < n0; i++) {
+      bool first = true;
+      for (size_t j = 0; j < i; j++)
+        if (t.r[j].plat == t.r[i].plat && t.r[j].enc == t.r[i].enc && t.r[j].lang == t.r[i].lang)
+          first = false;
+      if (!first) continue;
+      nrec pf = t.r[i];
+      char tmp[512];
+      if (elided == 0xFFFF || !get_name(&t, pf.plat, pf.enc, pf.lang, 1, tmp, sizeof tmp) ||
+          !get_name(&t, pf.plat, pf.enc, pf.lang, 2, tmp, sizeof tmp) ||
+          !get_name(&t, pf.plat, pf.enc, pf.lang, elided, tmp, sizeof tmp))
+        continue;
+      char sub[1024], typo[1024], suffix[1024];
+      join_names(&t, &pf, ribbi, nr, sub, sizeof sub);
+      typo[0] = 0;
+      if (nn) join_names(&t, &pf, ids, nids, typo, sizeof typo);
+      if (!typo[0] && !sub[0]) {
+        if (elided_ribbi) get_name(&t, pf.plat, pf.enc, pf.lang, elided, sub, sizeof sub);
+        else get_name(&t, pf.plat, pf.enc, pf.lang, elided, typo, sizeof typo);
+      }
+      join_names(&t, &pf, non, nn, suffix, sizeof suffix);
+      if ((st = update_platform(in, &t, &pf, suffix, sub, typo))) goto done;
+    }
+  }
+  /* serialize: format 0, records sorted */
+  {
+    size_t live = 0;
+    for (size_t i = 0; i < t.n; i++) {
+      if (idset_has(&drop, t.r[i].id)) t.r[i].dead = true; /* only fvar/STAT used them */
+      if (t.r[i].dead) {
+        if (t.r[i].str) otv_mem_free(in->al, t.r[i].str, t.r[i].len ? t.r[i].len : 1);
+        continue;
+      }
+      t.r[live++] = t.r[i];
+    }
+    t.n = live;
+    qsort(t.r, t.n, sizeof *t.r, cmp_nrec);
+    otv_buf_free(b);
+    otv_buf_init(b, in->al);
+    size_t hdr = 6 + 12 * t.n;
+    otv_buf_u16(b, 0);
+    otv_buf_u16(b, (uint16_t)t.n);
+    otv_buf_u16(b, (uint16_t)hdr);
+    size_t at = 0;
+    for (size_t i = 0; i < t.n; i++) {
+      otv_buf_u16(b, t.r[i].plat);
+      otv_buf_u16(b, t.r[i].enc);
+      otv_buf_u16(b, t.r[i].lang);
+      otv_buf_u16(b, t.r[i].id);
+      otv_buf_u16(b, (uint16_t)t.r[i].len);
+      otv_buf_u16(b, (uint16_t)at);
+      at += t.r[i].len;
+    }
+    if (at > 0xFFFF + (size_t)0) {
+      st = OTV_FAIL(in->err, LIMIT, OTV_T_NAME, 0, "name strings past 64 KiB");
+      goto done;
+    }
+    for (size_t i = 0; i < t.n; i++) otv_buf_bytes(b, t.r[i].str, t.r[i].len);
+    if (b->failed) goto nomem;
+  }
+  /* style bits from the new English subfamily (fontTools' setRibbiBits) */
+  {
+    char s[64];
+    if (get_name(&t, 3, 1, 0x409, 2, s, sizeof s)) {
+      for (char *c = s; *c; c++)
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+      int kind = !strcmp(s, "regular") ? 1 : !strcmp(s, "bold") ? 2 : !strcmp(s, "italic") ? 3
+                 : !strcmp(s, "bold italic") ? 4 : 0;
+      if (kind) {
+        if (kind >= 2) set16(&in->head, 44, kind == 2 ? 1 : kind == 3 ? 2 : 3);
+        if (in->os2.len >= 64) {
+          int sel = (uint16_t)get16(&in->os2, 62);
+          sel &= ~(1 | 1 << 5 | 1 << 6);
+          sel |= kind == 1 ? 1 << 6 : kind == 2 ? 1 << 5 : kind == 3 ? 1 : (1 | 1 << 5);
+          set16(&in->os2, 62, sel);
+        }
+      }
+    }
+  }
+  st = OTV_E_OK;
+  goto done;
+nomem:
+  st = OTV_FAIL(in->err, NOMEM, OTV_T_NAME, 0, "name records");
+done:
+  ntab_free(&t);
+  return st;
+}
+
 /* ---- wght / wdth / slnt ---- */
 
 static bool user_value(const otv_inst *in, uint32_t tag, double *v)
@@ -510,5 +1084,6 @@ otv_status otv_inst_tables(otv_inst *in)
   weight_width_slant(in);
   recalc(in);
   if ((st = build_name(in))) return st;
+  if ((in->flags & OTV_INSTANCE_UPDATE_NAMES) && (st = update_names(in))) return st;
   return OTV_E_OK;
 }

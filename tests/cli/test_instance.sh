@@ -130,7 +130,11 @@ if cmp -s "$T/n5.ttf" "$T/all/Roboto-Variable.ABC-$name5.ttf"; then ok; else bad
 "$OTVAR" instance "$R" --all-named -d "$T/all" -q 2>/dev/null && bad "--all-named overwrote without --force" || ok
 "$OTVAR" instance "$R" --all-named -d "$T/all" -j 2 -q --force && ok || bad "--all-named --force failed"
 
-# 6. deterministic output
+# 6. --update-names (names from STAT, as fontTools' --update-name-table): a valid font
+"$OTVAR" instance "$R" --named 6 --update-names -o "$T/names.ttf" -q 2>"$T/err" && ok || bad "--update-names failed: $(cat "$T/err")"
+[ -s "$T/names.ttf" ] && validate "$T/names.ttf" "--update-names"
+
+# 7. deterministic output
 "$OTVAR" instance "$R" --var wght=333,wdth=90 -o "$T/d1.ttf" -q
 "$OTVAR" instance "$R" --var wght=333,wdth=90 -o "$T/d2.ttf" -q
 cmp -s "$T/d1.ttf" "$T/d2.ttf" && ok || bad "two runs differ"

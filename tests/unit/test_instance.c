@@ -207,7 +207,7 @@ static void test_corruption(const char *name)
 
 /* Fail the Nth allocation for N = 1, 2, ... until instancing succeeds: NOMEM each time, no
  * leak. */
-static void test_alloc_failures(const char *name)
+static void test_alloc_failures(const char *name, unsigned flags)
 {
   size_t len;
   uint8_t *data = h_read_file(h_font(name), &len);
@@ -224,7 +224,7 @@ static void test_alloc_failures(const char *name)
     ha.fail_at = n;
     uint8_t *out = NULL;
     size_t olen = 0;
-    otv_status st = otv_instance_create(loc, 0, &out, &olen);
+    otv_status st = otv_instance_create(loc, flags, &out, &olen);
     ha.fail_at = 0;
     if (st == OTV_E_OK) {
       otv_instance_free(loc, out, olen);
@@ -260,6 +260,7 @@ int main(void)
   test_refused();
   test_corruption("PartialInstancerTest-VF.ttf");
   test_corruption("Roboto-Variable.composite.ttf");
-  test_alloc_failures("PartialInstancerTest-VF.ttf");
+  test_alloc_failures("PartialInstancerTest-VF.ttf", 0);
+  test_alloc_failures("Roboto-Variable.ABC.ttf", OTV_INSTANCE_UPDATE_NAMES);
   return h_done("test_instance");
 }
