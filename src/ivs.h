@@ -8,7 +8,8 @@
 /* One ItemVariationData subtable, validated at parse. */
 typedef struct otv_ivd {
   const uint8_t *rows;          /* item_count rows of row_len bytes (in range: checked at parse) */
-  const uint8_t *region_indexes;/* region_index_count u16 (checked at parse, each < region_count) */
+  const uint8_t *region_indexes;/* region_index_count u16 (span checked at parse; an index >= region_count
+                                   contributes nothing, as in HarfBuzz) */
   uint16_t item_count;
   uint16_t word_count;          /* number of "word" (or "long" when long_words) columns */
   uint16_t region_index_count;

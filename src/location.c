@@ -82,10 +82,16 @@ otv_status otv_location_set_user(otv_location *loc, const otv_axis_value *vals, 
   for (size_t i = 0; i < n; i++)
     if (vals[i].value != vals[i].value)
       return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "value %zu is NaN", i);
-  for (unsigned a = 0; a < loc->axis_count; a++) loc->user[a] = otv_fvar_axis_default(loc->face, a);
-  for (size_t i = 0; i < n; i++)
-    for (unsigned a = 0; a < loc->axis_count; a++)
-      if (otv_fvar_axis_tag(loc->face, a) == vals[i].tag) loc->user[a] = vals[i].value;
+  const otv_fvar_axis *axis = loc->face->fvar.axis;
+  for (unsigned a = 0; a < loc->axis_count; a++) {
+    loc->user[a] = otv_fvar_axis_default(loc->face, a);
+    /* the last setting of a tag wins: scan the settings backwards */
+    for (size_t i = n; i-- > 0;)
+      if (vals[i].tag == axis[a].tag) {
+        loc->user[a] = vals[i].value;
+        break;
+      }
+  }
   return apply_user(loc);
 }
 
