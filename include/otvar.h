@@ -503,9 +503,10 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
 /* ------------------------------------------------------------------------------------------ */
 
 /* Flags of otv_instance_create. */
-#define OTV_INSTANCE_UPDATE_NAMES 0x0001u     /* reserved: name table and style bits from
-                                                 STAT as fontTools' --update-name-table;
-                                                 not implemented yet (OTV_E_UNSUPPORTED) */
+#define OTV_INSTANCE_UPDATE_NAMES 0x0001u     /* name table, head.macStyle and OS/2
+                                                 fsSelection from STAT axis values, as
+                                                 fontTools' --update-name-table (OTV_E_NOT_FOUND
+                                                 when STAT has no value for the location) */
 #define OTV_INSTANCE_NO_OVERLAP_FLAGS 0x0002u /* don't set OVERLAP_SIMPLE / OVERLAP_COMPOUND */
 
 /**

@@ -34,7 +34,7 @@ static void usage(void)
       "  --all-named          one file per named instance into -d DIR (created if missing)\n"
       "  -d DIR               output directory for --all-named\n"
       "  -j N                 threads for --all-named (default 1)\n"
-      "  --update-names       update the name table from STAT (not supported yet)\n"
+      "  --update-names       name table and style bits from STAT axis values\n"
       "  --no-overlap-flags   don't set the OVERLAP_SIMPLE/OVERLAP_COMPOUND glyf flags\n"
       "  --force              overwrite existing outputs\n"
       "  -q, --quiet          print nothing on success\n");
