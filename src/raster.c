@@ -436,10 +436,9 @@ static inline unsigned blend(unsigned d, unsigned c)
   return d + c - ((t + (t >> 8)) >> 8);
 }
 
-/* A run of n pixels of one coverage (no edge in it). */
-static void fill_run(uint8_t *d, size_t n, float sum, bool even_odd, bool replace)
+/* A run of n pixels of one coverage c (no edge in it). */
+static void fill_run(uint8_t *d, size_t n, unsigned c, bool replace)
 {
-  unsigned c = cov8(sum, even_odd);
   if (replace || c == 255) {
     memset(d, (int)c, n);
   } else if (c) {
@@ -447,7 +446,7 @@ static void fill_run(uint8_t *d, size_t n, float sum, bool even_odd, bool replac
   }
 }
 
-/* Cells x0..x1-1 (x1 - x0 <= 8, an 8-cell block) of a row: running sum, coverage into d; the
+/* Cells x0..x1-1 (whole 8-cell blocks, the last one possibly cut at the row's width) of a row: running sum, coverage into d; the
  * cells are zeroed. Returns the running sum after them. */
 RASTER_INLINE float block(float *a, uint8_t *d, size_t x0, size_t x1, float sum, bool even_odd,
                    bool replace)
@@ -518,20 +517,31 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
     uint64_t bits = m[wi];
     m[wi] = 0;
     while (bits) {
-      size_t bx = (wi * 64 + CTZ64(bits)) << 3;
-      bits &= bits - 1;
+      /* a run of touched blocks: b0 .. b0 + len - 1 */
+      unsigned b0 = CTZ64(bits);
+      uint64_t rest = ~(bits >> b0);
+      unsigned len = rest ? CTZ64(rest) : 64 - b0;
+      if (b0 + len >= 64) bits = 0;
+      else bits &= ~((((uint64_t)1 << len) - 1) << b0);
+      size_t bx = (wi * 64 + b0) << 3, bend = (wi * 64 + b0 + len) << 3;
       if (bx >= w) {
-        memset(a + bx, 0, 8 * sizeof(float)); /* cells w, w+1: nothing visible */
+        memset(a + bx, 0, (bend - bx) * sizeof(float)); /* cells w, w+1: nothing visible */
         continue;
       }
-      if (bx > x) fill_run(d + x, bx - x, sum, even_odd, replace);
-      size_t end = bx + 8 < w ? bx + 8 : w;
+      if (bx > x) {
+        unsigned c = cov8(sum, even_odd);
+        if (c || replace) fill_run(d + x, bx - x, c, replace);
+      }
+      size_t end = bend < w ? bend : w;
       sum = block(a, d, bx, end, sum, even_odd, replace);
-      if (end < bx + 8) memset(a + end, 0, (bx + 8 - end) * sizeof(float));
+      if (end < bend) memset(a + end, 0, (bend - end) * sizeof(float));
       x = end;
     }
   }
-  if (x < w) fill_run(d + x, w - x, sum, even_odd, replace);
+  if (x < w) {
+    unsigned c = cov8(sum, even_odd);
+    if (c || replace) fill_run(d + x, w - x, c, replace);
+  }
 }
 
 /* Dense readout of a narrow row (no mask): every block in turn. */
