@@ -19,6 +19,7 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
   uint32_t count = cff2 ? otv_rd_u32(&r) : otv_rd_u16(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL(err, TRUNCATED, tag, off, "%s INDEX count", what);
   if (count == 0) {
+    ix->bias = 107;
     ix->end = r.pos;
     return OTV_E_OK;
   }
@@ -40,30 +41,13 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
                     "%s INDEX: last offset %u, %zu bytes left", what, last,
                     data_off <= tab.len ? tab.len - data_off : 0);
   ix->count = count;
+  ix->bias = count < 1240 ? 107u : count < 33900 ? 1131u : 32768u; /* spec: subroutine bias */
   ix->off_size = off_size;
   ix->offsets = offs.p;
   ix->data = tab.p + data_off;
   ix->data_len = last - 1;
   ix->end = data_off + (last - 1);
   return OTV_E_OK;
-}
-
-bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out)
-{
-  if (i >= ix->count) return false;
-  /* in range: i + 1 <= count, offsets span (count + 1) * off_size checked in index_parse */
-  const uint8_t *q = ix->offsets + (size_t)i * ix->off_size;
-  uint32_t a, b;
-  switch (ix->off_size) {
-  case 1: a = q[0], b = q[1]; break;
-  case 2: a = otv_peek_u16(q), b = otv_peek_u16(q + 2); break;
-  case 3: a = otv_peek_u24(q), b = otv_peek_u24(q + 3); break;
-  default: a = otv_peek_u32(q), b = otv_peek_u32(q + 4); break;
-  }
-  if (a < 1 || a > b || b - 1 > ix->data_len) return false;
-  out->p = ix->data + (a - 1);
-  out->len = b - a;
-  return true;
 }
 
 /* ---- DICT ---- */

@@ -25,6 +25,7 @@
  * offsets are checked when an element is fetched. */
 typedef struct otv_cff_index {
   uint32_t count;
+  uint32_t bias;            /* subroutine number bias for this count (107, 1131 or 32768) */
   uint8_t off_size;         /* 1..4 */
   const uint8_t *offsets;   /* (count + 1) * off_size bytes (checked at parse) */
   const uint8_t *data;      /* element data: offsets are 1-based from data - 1 */
@@ -78,7 +79,23 @@ otv_status otv_cff_points(otv_location *loc, uint32_t gid, unsigned flags, otv_g
 
 /* ---- shared between cff.c and charstring.c ---- */
 /* Element i of an INDEX: false when its offsets are out of order or out of range. */
-bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out);
+static inline bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out)
+{
+  if (i >= ix->count) return false;
+  /* in range: i + 1 <= count, offsets span (count + 1) * off_size checked in index_parse */
+  const uint8_t *q = ix->offsets + (size_t)i * ix->off_size;
+  uint32_t a, b;
+  switch (ix->off_size) {
+  case 1: a = q[0], b = q[1]; break;
+  case 2: a = otv_peek_u16(q), b = otv_peek_u16(q + 2); break;
+  case 3: a = otv_peek_u24(q), b = otv_peek_u24(q + 3); break;
+  default: a = otv_peek_u32(q), b = otv_peek_u32(q + 4); break;
+  }
+  if (a < 1 || a > b || b - 1 > ix->data_len) return false;
+  out->p = ix->data + (a - 1);
+  out->len = b - a;
+  return true;
+}
 /* Font DICT index of a glyph (FDSelect); false when FDSelect names a missing FD. */
 bool otv_cff_fd_of(const otv_cff *c, uint32_t gid, uint32_t *fd);
 /* Per-vsindex scalars at the location (NULL on NOMEM, recorded in the location). */

@@ -209,11 +209,6 @@ static void set_vsindex(cs *s, unsigned vsindex)
   s->vs = s->vs_all ? s->vs_all + c->vs_off[vsindex] : NULL;
 }
 
-static uint32_t subr_bias(uint32_t count)
-{
-  return count < 1240 ? 107u : count < 33900 ? 1131u : 32768u;
-}
-
 /* Interpret one glyph's charstring into the sink. */
 static otv_status run(cs *s, otv_span glyph)
 {
@@ -373,10 +368,11 @@ static otv_status run(cs *s, otv_span glyph)
     {
       const otv_cff_index *ix = b0 == 10 ? s->lsubrs : &s->c->gsubrs;
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
-      double idx = (double)st[sp - 1] + subr_bias(ix->count);
-      sp--;
+      double v = st[--sp];
       otv_span sub;
-      if (!(idx >= 0 && idx < (double)ix->count) || !otv_cff_index_get(ix, (uint32_t)idx, &sub))
+      /* -bias <= v < count - bias, checked in double before any conversion */
+      if (!(v >= -(double)ix->bias && v < (double)ix->count - (double)ix->bias) ||
+          !otv_cff_index_get(ix, (uint32_t)((int64_t)v + ix->bias), &sub))
         return fail_at(s, at, OTV_E_BAD_VALUE,
                        b0 == 10 ? "callsubr: no such local subroutine"
                                 : "callgsubr: no such global subroutine");
