@@ -37,7 +37,7 @@ static void inst_free(otv_inst *in)
   if (in->has_outline) otv_mem_free(al, in->has_outline, n);
   otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head, &in->hhea,
                      &in->vhea, &in->maxp, &in->os2, &in->post, &in->cvt, &in->name,
-                     &in->gdef, &in->gpos, &in->gsub};
+                     &in->gdef, &in->gpos, &in->gsub, &in->cff2};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
   otv_tvs_scratch *t = &in->tvs;
   if (t->shared_pts) otv_mem_free(al, t->shared_pts, t->shared_cap * sizeof *t->shared_pts);
@@ -66,6 +66,7 @@ static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
   case OTV_TAG('G', 'D', 'E', 'F'): return in->gdef.len ? &in->gdef : NULL;
   case OTV_TAG('G', 'P', 'O', 'S'): return in->gpos.len ? &in->gpos : NULL;
   case OTV_TAG('G', 'S', 'U', 'B'): return in->gsub.len ? &in->gsub : NULL;
+  case OTV_T_CFF2: return in->cff2.len ? &in->cff2 : NULL;
   default: return NULL;
   }
 }
@@ -81,11 +82,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   const otv_face *f = in->face;
   if (!f->fvar.present || !f->fvar.axis_count)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_FVAR, 0, "not a variable font (no fvar)");
-  if (f->flavour == OTV_FLAVOUR_CFF2)
-    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0,
-                    "instancing CFF2 fonts is not supported yet");
-  if (f->flavour != OTV_FLAVOUR_GLYF)
-    return OTV_FAIL(in->err, UNSUPPORTED, 0, 0, "instancing needs glyf outlines");
+  if (f->flavour != OTV_FLAVOUR_GLYF && f->flavour != OTV_FLAVOUR_CFF2)
+    return OTV_FAIL(in->err, UNSUPPORTED, 0, 0, "instancing needs glyf or CFF2 outlines");
   in->axis_count = in->loc->axis_count;
   if (in->axis_count > OTV_MAX_AXES) return OTV_FAIL(in->err, LIMIT, OTV_T_FVAR, 0, "axes");
   in->coords = in->loc->coords;
@@ -103,7 +101,7 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       in->axis_order[j] = in->axis_order[j - 1];
       in->axis_order[j - 1] = t;
     }
-  otv_status st = otv_inst_glyf(in);
+  otv_status st = f->flavour == OTV_FLAVOUR_CFF2 ? otv_inst_cff(in) : otv_inst_glyf(in);
   if (st) return st;
   if ((st = otv_inst_tables(in))) return st;
   if ((st = otv_inst_layout(in))) return st;
@@ -131,7 +129,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   }
   otv_buf font;
   otv_buf_init(&font, in->al);
-  st = otv_sfnt_write(&font, 0x00010000u, tabs, n, in->err);
+  st = otv_sfnt_write(&font, f->flavour == OTV_FLAVOUR_CFF2 ? 0x4F54544Fu : 0x00010000u, tabs, n,
+                      in->err);
   if (st) {
     otv_buf_free(&font);
     return st;
@@ -166,7 +165,7 @@ otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out,
   in.flags = flags;
   otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
                      &in.vhea, &in.maxp, &in.os2, &in.post, &in.cvt, &in.name,
-                     &in.gdef, &in.gpos, &in.gsub};
+                     &in.gdef, &in.gpos, &in.gsub, &in.cff2};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
   otv_status st = run(&in, out, out_len);
   inst_free(&in);

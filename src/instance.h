@@ -123,7 +123,7 @@ typedef struct otv_inst {
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
   /* replaced tables (instance_tables.c, instance_layout.c) */
-  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub;
+  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, cff2;
   bool drop_gdef_store;
   otv_tvs_scratch tvs;
 } otv_inst;
@@ -145,6 +145,8 @@ void otv_inst_ivs_fini(otv_inst *in, otv_inst_ivs *c);
 /* glyf + loca (+ hmtx/vmtx from phantom points) at the location (instance_glyf.c). On success the
  * outputs are in the inst. */
 otv_status otv_inst_glyf(otv_inst *in);
+/* CFF2 without VariationStore + hmtx/vmtx (instance_cff.c). */
+otv_status otv_inst_cff(otv_inst *in);
 /* head/hhea/vhea/maxp/OS2/post/cvt/name (instance_tables.c). */
 otv_status otv_inst_tables(otv_inst *in);
 /* GDEF/GPOS/GSUB (instance_layout.c). */

@@ -341,6 +341,38 @@ def check_update_names(tmp):
                 fail("%s: fsSelection %d vs %d" % (lab, o["OS/2"].fsSelection, ref["OS/2"].fsSelection))
 
 
+def check_cff2_reference(tmp):
+    """CFF2: Debian's fontTools cannot instance CFF2; tests/fonts/instances holds a newer
+    fontTools' instance of CFF2Instancer-VF-1 at wght=400: outlines and advances must be equal
+    (side bearings: otvar writes the outline's xMin, that fontTools keeps the source's)."""
+    global checks
+    from fontTools.pens.recordingPen import RecordingPen
+    ref_path = os.path.join(FONTS, "instances", "CFF2Instancer-VF-1.fonttools-instance.wght400.otf")
+    out = os.path.join(tmp, "cff2.otf")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([OTVAR, "instance", os.path.join(FONTS, "CFF2Instancer-VF-1.otf"), "--var",
+                        "wght=400", "-o", out, "-q"], capture_output=True, text=True)
+    checks += 1
+    if r.returncode:
+        fail("CFF2Instancer wght=400: otvar failed: %s" % r.stderr.strip())
+        return
+    a, b = TTFont(out), TTFont(ref_path)
+    ga, gb = a.getGlyphSet(), b.getGlyphSet()
+    for g in b.getGlyphOrder():
+        pa, pb = RecordingPen(), RecordingPen()
+        ga[g].draw(pa)
+        gb[g].draw(pb)
+        checks += 2
+        if pa.value != pb.value:
+            fail("CFF2Instancer wght=400 glyph %s: outline differs from fontTools' instance" % g)
+        if a["hmtx"][g][0] != b["hmtx"][g][0]:
+            fail("CFF2Instancer wght=400 glyph %s: advance %d vs %d" % (g, a["hmtx"][g][0], b["hmtx"][g][0]))
+        if a["hmtx"][g][1] != b["hmtx"][g][1]:
+            diffs.append("CFF2Instancer wght=400 glyph %s: lsb %d (outline xMin) vs fontTools %d"
+                         % (g, a["hmtx"][g][1], b["hmtx"][g][1]))
+
+
 def main():
     if not OTVAR:
         print("OTVAR not set")
@@ -369,6 +401,7 @@ def main():
             compare(lab, ours, ref, os.path.join(tmp, "o.ttf"), ref_path)
             print("ok" if not failures else "..", lab)
     check_update_names(tmp)
+    check_cff2_reference(tmp)
     for d in diffs[:20]:
         print("DIFF", d)
     print("test_instance: %d checks, %d failed, %d known differences, %d random draws redrawn "

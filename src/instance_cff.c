@@ -1,0 +1,607 @@
+/*
+ * instance_cff.c - a static CFF2 table (no VariationStore) from a CFF2 variable font, and the
+ * hmtx/vmtx that go with it.
+ *
+ * Spec: CFF2 ("Header", "Top DICT", "FDArray", "Private DICT", "blend", "vsindex", charstring
+ * number encoding), OpenType "CFF2 table" notes. Output choice: CFF2 without a VariationStore
+ * (see docs/instance.md): the smallest change from the source that every CFF2-capable renderer
+ * reads, and what the font's own tools expect; CFF2 is supported by every current renderer
+ * (FreeType, HarfBuzz, DirectWrite, CoreText), while a CFF 1 conversion would need glyph names
+ * or a CID-keyed rewrite.
+ *
+ * Each glyph's outline is taken at the location from otvar's own charstring interpreter
+ * (blends resolved and each blend result rounded with floor(x + 0.5), as OTV_OUTLINE_ROUND
+ * does: the instance equals otvar's rounded runtime outline; subroutines flattened), and
+ * re-encoded as rmoveto / rlineto / rrcurveto; hints are not carried over (the interpreter does
+ * not keep them). Each
+ * Private DICT is copied with its blends resolved and its vsindex and Subrs removed.
+ * Advances come from HVAR (rounded with floor(x + 0.5)); left side bearings and the head/hhea
+ * extents from the outlines' control boxes (floor of minima, ceiling of maxima).
+ */
+#include "instance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- DICT and INDEX reading ---- */
+
+typedef struct cff_index {
+  uint32_t count;
+  unsigned off_size;
+  size_t offsets; /* position of the offset array */
+  size_t data;    /* position of byte "1" of the data */
+  size_t end;
+} cff_index;
+
+static bool read_index(otv_span t, size_t at, cff_index *ix)
+{
+  otv_rd r = otv_rd_init(t, at);
+  ix->count = otv_rd_u32(&r);
+  if (!otv_rd_ok(&r)) return false;
+  if (!ix->count) {
+    ix->end = r.pos;
+    ix->off_size = 0;
+    return true;
+  }
+  ix->off_size = otv_rd_u8(&r);
+  if (!otv_rd_ok(&r) || ix->off_size < 1 || ix->off_size > 4) return false;
+  ix->offsets = r.pos;
+  otv_span sp;
+  if (!otv_span_array(t, r.pos, (size_t)ix->count + 1, ix->off_size, &sp)) return false;
+  ix->data = r.pos + ((size_t)ix->count + 1) * ix->off_size - 1;
+  size_t last = 0;
+  for (unsigned k = 0; k < ix->off_size; k++) last = last << 8 | sp.p[(size_t)ix->count * ix->off_size + k];
+  ix->end = ix->data + last;
+  return ix->end <= t.len;
+}
+
+static bool index_item(otv_span t, const cff_index *ix, uint32_t i, otv_span *out)
+{
+  if (i >= ix->count) return false;
+  size_t a = 0, b = 0;
+  /* in range: the offset array was checked in read_index */
+  for (unsigned k = 0; k < ix->off_size; k++) {
+    a = a << 8 | t.p[ix->offsets + (size_t)i * ix->off_size + k];
+    b = b << 8 | t.p[ix->offsets + ((size_t)i + 1) * ix->off_size + k];
+  }
+  if (a < 1 || b < a) return false;
+  return otv_span_sub(t, ix->data + a, b - a, out);
+}
+
+/* A DICT operand; *is_op set for an operator (value = op, 12 x as 1200 + x). */
+static bool dict_token(otv_rd *r, double *v, bool *is_op)
+{
+  unsigned b0 = otv_rd_u8(r);
+  *is_op = false;
+  if (!otv_rd_ok(r)) return false;
+  if (b0 <= 24) {
+    *is_op = true;
+    *v = b0 == 12 ? 1200.0 + otv_rd_u8(r) : (double)b0;
+  } else if (b0 == 28) {
+    *v = otv_rd_i16(r);
+  } else if (b0 == 29) {
+    *v = otv_rd_i32(r);
+  } else if (b0 == 30) {
+    char buf[64];
+    size_t k = 0;
+    for (;;) {
+      unsigned byte = otv_rd_u8(r);
+      if (!otv_rd_ok(r)) return false;
+      unsigned nib[2] = {byte >> 4, byte & 15};
+      bool end = false;
+      for (int q = 0; q < 2 && !end; q++) {
+        unsigned n = nib[q];
+        const char *add = n <= 9 ? NULL : n == 0xa ? "." : n == 0xb ? "E" : n == 0xc ? "E-" : n == 0xe ? "-" : "";
+        if (n == 0xf) end = true;
+        else if (n == 0xd) return false;
+        else if (k + 3 < sizeof buf) {
+          if (!add) buf[k++] = (char)('0' + n);
+          else
+            for (const char *c = add; *c; c++) buf[k++] = *c;
+        }
+      }
+      if (end) break;
+    }
+    buf[k] = 0;
+    *v = strtod(buf, NULL);
+  } else if (b0 >= 32 && b0 <= 246) {
+    *v = (double)b0 - 139;
+  } else if (b0 >= 247 && b0 <= 250) {
+    *v = (double)((b0 - 247) * 256 + otv_rd_u8(r) + 108);
+  } else if (b0 >= 251 && b0 <= 254) {
+    *v = -(double)((b0 - 251) * 256 + otv_rd_u8(r) + 108);
+  } else {
+    return false;
+  }
+  return otv_rd_ok(r);
+}
+
+/* Find an operator's first operand(s) in a DICT (no blends expected in the Top/Font DICT). */
+static bool dict_find(otv_span d, unsigned op, double *a, double *b)
+{
+  otv_rd r = otv_rd_init(d, 0);
+  double st[48];
+  unsigned n = 0;
+  while (r.pos < d.len) {
+    double v;
+    bool is_op;
+    if (!dict_token(&r, &v, &is_op)) return false;
+    if (!is_op) {
+      if (n < 48) st[n++] = v;
+      continue;
+    }
+    if ((unsigned)v == op) {
+      if (n < 1) return false;
+      *a = st[0];
+      if (b) {
+        if (n < 2) return false;
+        *b = st[1];
+      }
+      return true;
+    }
+    n = 0;
+  }
+  return false;
+}
+
+/* ---- writing ---- */
+
+static void put_dict_num(otv_buf *b, double v)
+{
+  if (v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0) {
+    long i = (long)v;
+    if (i >= -107 && i <= 107) otv_buf_u8(b, (uint8_t)(i + 139));
+    else if (i >= 108 && i <= 1131) {
+      otv_buf_u8(b, (uint8_t)(((i - 108) >> 8) + 247));
+      otv_buf_u8(b, (uint8_t)((i - 108) & 0xFF));
+    } else if (i >= -1131 && i <= -108) {
+      otv_buf_u8(b, (uint8_t)(((-i - 108) >> 8) + 251));
+      otv_buf_u8(b, (uint8_t)((-i - 108) & 0xFF));
+    } else if (i >= -32768 && i <= 32767) {
+      otv_buf_u8(b, 28);
+      otv_buf_u16(b, (uint16_t)(int16_t)i);
+    } else {
+      otv_buf_u8(b, 29);
+      otv_buf_u32(b, (uint32_t)(int32_t)i);
+    }
+    return;
+  }
+  /* real: nibbles of "%.8g" */
+  char s[64];
+  snprintf(s, sizeof s, "%.8g", v);
+  uint8_t nib[80];
+  size_t k = 0;
+  for (const char *c = s; *c && k < 76; c++) {
+    if (*c >= '0' && *c <= '9') nib[k++] = (uint8_t)(*c - '0');
+    else if (*c == '.') nib[k++] = 0xa;
+    else if (*c == '-') nib[k++] = 0xe;
+    else if (*c == 'e' || *c == 'E') {
+      if (c[1] == '-') nib[k++] = 0xc, c++;
+      else {
+        nib[k++] = 0xb;
+        if (c[1] == '+') c++;
+      }
+    }
+  }
+  nib[k++] = 0xf;
+  if (k & 1) nib[k++] = 0xf;
+  otv_buf_u8(b, 30);
+  for (size_t i = 0; i < k; i += 2) otv_buf_u8(b, (uint8_t)(nib[i] << 4 | nib[i + 1]));
+}
+
+static void put_op(otv_buf *b, unsigned op)
+{
+  if (op >= 1200) {
+    otv_buf_u8(b, 12);
+    otv_buf_u8(b, (uint8_t)(op - 1200));
+  } else {
+    otv_buf_u8(b, (uint8_t)op);
+  }
+}
+
+/* Charstring number: integer forms when integral, else 16.16 (255). */
+static void put_cs_num(otv_buf *b, double v)
+{
+  double f = floor(v * 65536.0 + 0.5) / 65536.0;
+  if (f == floor(f) && f >= -32768 && f <= 32767) {
+    long i = (long)f;
+    if (i >= -107 && i <= 107) otv_buf_u8(b, (uint8_t)(i + 139));
+    else if (i >= 108 && i <= 1131) {
+      otv_buf_u8(b, (uint8_t)(((i - 108) >> 8) + 247));
+      otv_buf_u8(b, (uint8_t)((i - 108) & 0xFF));
+    } else if (i >= -1131 && i <= -108) {
+      otv_buf_u8(b, (uint8_t)(((-i - 108) >> 8) + 251));
+      otv_buf_u8(b, (uint8_t)((-i - 108) & 0xFF));
+    } else {
+      otv_buf_u8(b, 28);
+      otv_buf_u16(b, (uint16_t)(int16_t)i);
+    }
+    return;
+  }
+  otv_buf_u8(b, 255);
+  otv_buf_u32(b, (uint32_t)(int32_t)floor(v * 65536.0 + 0.5));
+}
+
+static void put_index(otv_buf *b, const otv_buf *data, const uint32_t *offs, uint32_t count)
+{
+  otv_buf_u32(b, count);
+  if (!count) return;
+  size_t last = data->len + 1;
+  unsigned os = last <= 0xFF ? 1 : last <= 0xFFFF ? 2 : last <= 0xFFFFFF ? 3 : 4;
+  otv_buf_u8(b, (uint8_t)os);
+  for (uint32_t i = 0; i <= count; i++) {
+    uint32_t o = offs[i] + 1;
+    for (unsigned k = os; k-- > 0;) otv_buf_u8(b, (uint8_t)(o >> (8 * k)));
+  }
+  otv_buf_bytes(b, data->p, data->len);
+}
+
+/* Region scalar products of the CFF2 store at the location, per ItemVariationData column. */
+static double blend_scalar(otv_inst *in, otv_inst_ivs *ev, unsigned vsindex, unsigned col)
+{
+  const otv_ivs *ivs = ev->ivs;
+  if (!ivs || vsindex >= ivs->data_count) return 0;
+  const otv_ivd *v = &ivs->data[vsindex];
+  if (col >= v->region_index_count) return 0;
+  unsigned r = otv_peek_u16(v->region_indexes + 2 * col);
+  if (r >= ivs->region_count || ev->k[r] < 0) return 0;
+  return otv_inst_scale(1.0, ev->s + (size_t)r * (in->axis_count ? in->axis_count : 1), ev->k[r]);
+}
+
+/* Copy a Private DICT with blends resolved; vsindex and Subrs dropped. */
+static otv_status copy_private(otv_inst *in, otv_inst_ivs *ev, otv_span d, otv_buf *out)
+{
+  otv_rd r = otv_rd_init(d, 0);
+  double st[513];
+  unsigned n = 0, vsindex = 0;
+  while (r.pos < d.len) {
+    double v;
+    bool is_op;
+    if (!dict_token(&r, &v, &is_op))
+      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, r.pos, "Private DICT");
+    if (!is_op) {
+      if (n == 513) return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, r.pos, "Private DICT stack");
+      st[n++] = v;
+      continue;
+    }
+    unsigned op = (unsigned)v;
+    if (op == 22) { /* vsindex */
+      vsindex = n ? (unsigned)st[0] : 0;
+      n = 0;
+    } else if (op == 23) { /* blend: n defaults, n*k deltas, n */
+      if (!n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, r.pos, "blend without count");
+      unsigned cnt = (unsigned)st[n - 1];
+      unsigned k = ev->ivs && vsindex < ev->ivs->data_count ? ev->ivs->data[vsindex].region_index_count : 0;
+      size_t need = (size_t)cnt * (k + 1) + 1;
+      if (need > n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, r.pos, "blend operands");
+      size_t base = n - need;
+      for (unsigned i = 0; i < cnt; i++) {
+        double val = st[base + i];
+        for (unsigned j = 0; j < k; j++)
+          val += st[base + cnt + (size_t)i * k + j] * blend_scalar(in, ev, vsindex, j);
+        st[base + i] = val;
+      }
+      n = (unsigned)(base + cnt);
+    } else {
+      if (op != 19) { /* Subrs: the charstrings are flattened */
+        for (unsigned i = 0; i < n; i++) put_dict_num(out, st[i]);
+        put_op(out, op);
+      }
+      n = 0;
+    }
+  }
+  return OTV_E_OK;
+}
+
+otv_status otv_inst_cff(otv_inst *in)
+{
+  const otv_face *f = in->face;
+  otv_span t = otv_face_span(f, OTV_T_CFF2);
+  uint32_t n = in->glyph_count;
+  otv_rd r = otv_rd_init(t, 0);
+  uint8_t major = otv_rd_u8(&r);
+  otv_rd_skip(&r, 1);
+  uint8_t hdr = otv_rd_u8(&r);
+  uint16_t top_len = otv_rd_u16(&r);
+  otv_span top;
+  if (!otv_rd_ok(&r) || major != 2 || !otv_span_sub(t, hdr, top_len, &top))
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "CFF2 header");
+  double cs_off = 0, fda_off = 0, fds_off = 0, a, b2;
+  if (!dict_find(top, 17, &cs_off, NULL) || !dict_find(top, 1236, &fda_off, NULL))
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, hdr, "Top DICT without CharStrings/FDArray");
+  bool has_fds = dict_find(top, 1237, &fds_off, NULL);
+  double fm[6];
+  bool has_fm = false;
+  {
+    /* FontMatrix (12 7): six operands */
+    otv_rd q = otv_rd_init(top, 0);
+    double st[48];
+    unsigned k = 0;
+    while (q.pos < top.len) {
+      double v;
+      bool is_op;
+      if (!dict_token(&q, &v, &is_op)) break;
+      if (!is_op) {
+        if (k < 48) st[k++] = v;
+        continue;
+      }
+      if ((unsigned)v == 1207 && k == 6) {
+        memcpy(fm, st, sizeof fm);
+        has_fm = true;
+      }
+      k = 0;
+    }
+  }
+  cff_index fda;
+  if (!read_index(t, (size_t)fda_off, &fda) || !fda.count || fda.count > 256)
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, (uint64_t)fda_off, "FDArray");
+  (void)a, (void)b2;
+
+  otv_inst_ivs ev;
+  otv_status st = otv_inst_ivs_init(in, &f->cff.ivs, &ev);
+  if (st) {
+    otv_inst_ivs_fini(in, &ev);
+    return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend scalars");
+  }
+  otv_buf cs, privs, fds;
+  otv_buf_init(&cs, in->al);
+  otv_buf_init(&privs, in->al);
+  otv_buf_init(&fds, in->al);
+  uint32_t *cs_offs = otv_mem_alloc(in->al, ((size_t)n + 1) * sizeof *cs_offs);
+  uint32_t priv_at[257], priv_len[257];
+  otv_point *pts = NULL;
+  uint8_t *fl = NULL;
+  uint16_t *ends = NULL;
+  unsigned pcap = 0, ccap = 0;
+  in->adv_w = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->adv_w);
+  in->lsb = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->lsb);
+  in->bbox = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->bbox);
+  in->has_outline = otv_mem_calloc(in->al, n ? n : 1, 1);
+  in->has_vmtx = otv_face_has(f, OTV_T_VMTX) && otv_face_has(f, OTV_T_VHEA);
+  if (in->has_vmtx) {
+    in->adv_h = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->adv_h);
+    in->tsb = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->tsb);
+  }
+  if (!cs_offs || !in->adv_w || !in->lsb || !in->bbox || !in->has_outline ||
+      (in->has_vmtx && (!in->adv_h || !in->tsb))) {
+    st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "glyph arrays");
+    goto done;
+  }
+  /* charstrings */
+  for (uint32_t g = 0; g < n; g++) {
+    otv_glyph_points io;
+    for (;;) {
+      memset(&io, 0, sizeof io);
+      io.points = pts, io.point_flags = fl, io.contour_ends = ends;
+      io.point_cap = pcap, io.contour_cap = ccap;
+      st = otv_glyph_points_get(in->loc, g, OTV_OUTLINE_ROUND, &io);
+      if (st != OTV_E_SMALL_BUFFER) break;
+      unsigned np = io.point_count + 4 > pcap ? io.point_count + 64 : pcap;
+      unsigned nc = io.contour_count > ccap ? io.contour_count + 16 : ccap;
+      otv_point *p2 = otv_mem_realloc(in->al, pts, pcap * sizeof *pts, np * sizeof *pts);
+      if (!p2) goto nomem;
+      pts = p2;
+      uint8_t *f2 = otv_mem_realloc(in->al, fl, pcap, np);
+      if (!f2) goto nomem;
+      fl = f2;
+      pcap = np;
+      uint16_t *e2 = otv_mem_realloc(in->al, ends, ccap * sizeof *ends, (nc ? nc : 1) * sizeof *ends);
+      if (!e2) goto nomem;
+      ends = e2;
+      ccap = nc ? nc : 1;
+    }
+    if (st) {
+      const otv_error *le = otv_location_last_error(in->loc);
+      st = otv_fail(in->err, st, le->table ? le->table : OTV_T_CFF2, le->offset, "glyph %u: %s", g,
+                    le->msg);
+      goto done;
+    }
+    cs_offs[g] = (uint32_t)cs.len;
+    /* OTV_OUTLINE_ROUND rounds every blend result with floor(x + 0.5) (the operands a static
+     * instance stores), so the points are integers already; this only guards the encoding */
+    for (unsigned i = 0; i < io.point_count; i++) {
+      pts[i].x = floorf(pts[i].x + 0.5f);
+      pts[i].y = floorf(pts[i].y + 0.5f);
+    }
+    double cx = 0, cy = 0;
+    double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
+    bool any = false;
+    unsigned start = 0;
+    for (unsigned c = 0; c < io.contour_count; c++) {
+      unsigned end = ends[c];
+      if (end < start || end >= io.point_count) break;
+      for (unsigned i = start; i <= end; i++) {
+        double x = pts[i].x, y = pts[i].y;
+        if (!any) xmin = xmax = x, ymin = ymax = y, any = true;
+        if (x < xmin) xmin = x;
+        if (x > xmax) xmax = x;
+        if (y < ymin) ymin = y;
+        if (y > ymax) ymax = y;
+      }
+      put_cs_num(&cs, pts[start].x - cx);
+      put_cs_num(&cs, pts[start].y - cy);
+      otv_buf_u8(&cs, 21); /* rmoveto */
+      cx = pts[start].x, cy = pts[start].y;
+      unsigned i = start + 1;
+      while (i <= end) {
+        if (fl[i] & OTV_POINT_CUBIC) {
+          /* two control points then the end point (the contour start when it was dropped) */
+          otv_point c1 = pts[i], c2 = i + 1 <= end ? pts[i + 1] : pts[start];
+          otv_point e = i + 2 <= end ? pts[i + 2] : pts[start];
+          double v[6] = {c1.x - cx, c1.y - cy, c2.x - c1.x, c2.y - c1.y, e.x - c2.x, e.y - c2.y};
+          for (int k = 0; k < 6; k++) put_cs_num(&cs, v[k]);
+          otv_buf_u8(&cs, 8); /* rrcurveto */
+          cx = e.x, cy = e.y;
+          i += 3;
+        } else {
+          put_cs_num(&cs, pts[i].x - cx);
+          put_cs_num(&cs, pts[i].y - cy);
+          otv_buf_u8(&cs, 5); /* rlineto */
+          cx = pts[i].x, cy = pts[i].y;
+          i++;
+        }
+      }
+      start = end + 1;
+    }
+    in->has_outline[g] = any;
+    int16_t bb[4] = {0, 0, 0, 0};
+    if (any) {
+      bb[0] = (int16_t)floor(xmin), bb[1] = (int16_t)floor(ymin);
+      bb[2] = (int16_t)ceil(xmax), bb[3] = (int16_t)ceil(ymax);
+    }
+    memcpy(in->bbox[g], bb, sizeof bb);
+    otv_glyph_metrics m;
+    if ((st = otv_glyph_h_metrics(in->loc, g, OTV_METRICS_ROUND, &m))) {
+      st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_HMTX, 0, "glyph %u metrics", g);
+      goto done;
+    }
+    in->adv_w[g] = (uint16_t)(m.advance < 0 ? 0 : m.advance > 65535 ? 65535 : m.advance);
+    in->lsb[g] = any ? bb[0] : (int16_t)m.side_a; /* empty glyph: the varied hmtx value */
+    if (in->has_vmtx) {
+      otv_glyph_metrics vm;
+      if (!otv_glyph_v_metrics(in->loc, g, OTV_METRICS_ROUND, &vm)) {
+        in->adv_h[g] = (uint16_t)(vm.advance < 0 ? 0 : vm.advance > 65535 ? 65535 : vm.advance);
+        in->tsb[g] = (int16_t)vm.side_a;
+      }
+    }
+  }
+  cs_offs[n] = (uint32_t)cs.len;
+  if (cs.failed) goto nomem;
+  /* Private DICTs */
+  for (uint32_t i = 0; i < fda.count; i++) {
+    otv_span fd;
+    double psize = 0, poff = 0;
+    priv_at[i] = (uint32_t)privs.len;
+    if (index_item(t, &fda, i, &fd) && dict_find(fd, 18, &psize, &poff)) {
+      otv_span pd;
+      if (!otv_span_sub(t, (size_t)poff, (size_t)psize, &pd)) {
+        st = OTV_FAIL(in->err, BAD_OFFSET, OTV_T_CFF2, (uint64_t)poff, "Private DICT %u", i);
+        goto done;
+      }
+      if ((st = copy_private(in, &ev, pd, &privs))) goto done;
+    }
+    priv_len[i] = (uint32_t)privs.len - priv_at[i];
+  }
+  /* FDSelect: copied as it is (its size from its format) */
+  if (has_fds) {
+    otv_rd q = otv_rd_init(t, (size_t)fds_off);
+    unsigned fmt = otv_rd_u8(&q);
+    size_t len = 0;
+    if (fmt == 0) len = 1 + (size_t)n;
+    else if (fmt == 3) len = 3 + 3 * (size_t)otv_rd_u16(&q) + 2;
+    else if (fmt == 4) len = 5 + 6 * (size_t)otv_rd_u32(&q) + 4;
+    otv_span sp;
+    if (!otv_rd_ok(&q) || !len || !otv_span_sub(t, (size_t)fds_off, len, &sp)) {
+      st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, (uint64_t)fds_off, "FDSelect");
+      goto done;
+    }
+    otv_buf_bytes(&fds, sp.p, sp.len);
+  }
+  /* layout: header(5) | Top DICT | GlobalSubrs (empty) | CharStrings | FDSelect | FDArray |
+   * Private DICTs. Offsets in DICTs use the 5-byte form so sizes are known in advance. */
+  {
+    otv_buf *o = &in->cff2;
+    size_t top_size = (has_fm ? 0 : 0) + 6 + 7 + (has_fds ? 7 : 0);
+    otv_buf topd;
+    otv_buf_init(&topd, in->al);
+    if (has_fm) {
+      for (int k = 0; k < 6; k++) put_dict_num(&topd, fm[k]);
+      put_op(&topd, 1207);
+    }
+    size_t fm_len = topd.len;
+    top_size += fm_len;
+    size_t gsubr_at = 5 + top_size;
+    size_t cs_at = gsubr_at + 4;
+    size_t cs_size = 4 + 1 + ((size_t)n + 1) * 4 + cs.len; /* upper bound, fixed below */
+    /* exact CharStrings INDEX size */
+    {
+      size_t last = cs.len + 1;
+      unsigned os = last <= 0xFF ? 1 : last <= 0xFFFF ? 2 : last <= 0xFFFFFF ? 3 : 4;
+      cs_size = n ? 4 + 1 + ((size_t)n + 1) * os + cs.len : 4;
+    }
+    size_t fds_at = cs_at + cs_size;
+    size_t fda_at = fds_at + fds.len;
+    /* FDArray: Font DICTs "size offset Private" with 5-byte ints: 11 bytes each */
+    size_t fd_data = (size_t)fda.count * 11;
+    size_t last = fd_data + 1;
+    unsigned fos = last <= 0xFF ? 1 : last <= 0xFFFF ? 2 : 3;
+    size_t fda_size = 4 + 1 + ((size_t)fda.count + 1) * fos + fd_data;
+    size_t priv_base = fda_at + fda_size;
+    otv_buf_u8(o, 2);
+    otv_buf_u8(o, 0);
+    otv_buf_u8(o, 5);
+    otv_buf_u16(o, (uint16_t)top_size);
+    otv_buf_bytes(o, topd.p, topd.len);
+    otv_buf_free(&topd);
+    otv_buf_u8(o, 29);
+    otv_buf_u32(o, (uint32_t)cs_at);
+    otv_buf_u8(o, 17);
+    otv_buf_u8(o, 29);
+    otv_buf_u32(o, (uint32_t)fda_at);
+    put_op(o, 1236);
+    if (has_fds) {
+      otv_buf_u8(o, 29);
+      otv_buf_u32(o, (uint32_t)fds_at);
+      put_op(o, 1237);
+    }
+    otv_buf_u32(o, 0); /* Global Subr INDEX: empty */
+    put_index(o, &cs, cs_offs, n);
+    otv_buf_bytes(o, fds.p, fds.len);
+    otv_buf fdd;
+    otv_buf_init(&fdd, in->al);
+    uint32_t fdo[258];
+    for (uint32_t i = 0; i < fda.count; i++) {
+      fdo[i] = (uint32_t)fdd.len;
+      otv_buf_u8(&fdd, 29);
+      otv_buf_u32(&fdd, priv_len[i]);
+      otv_buf_u8(&fdd, 29);
+      otv_buf_u32(&fdd, (uint32_t)(priv_base + priv_at[i]));
+      otv_buf_u8(&fdd, 18);
+    }
+    fdo[fda.count] = (uint32_t)fdd.len;
+    put_index(o, &fdd, fdo, fda.count);
+    otv_buf_free(&fdd);
+    otv_buf_bytes(o, privs.p, privs.len);
+    if (o->failed) goto nomem;
+    if (o->len != priv_base + privs.len) {
+      st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "internal: CFF2 layout %zu != %zu", o->len,
+                    priv_base + privs.len);
+      goto done;
+    }
+  }
+  /* hmtx / vmtx */
+  {
+    uint32_t keep = n;
+    while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
+    in->num_h_metrics = (uint16_t)keep;
+    for (uint32_t i = 0; i < n; i++) {
+      if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
+      otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
+    }
+    if (in->has_vmtx) {
+      keep = n;
+      while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
+      in->num_v_metrics = (uint16_t)keep;
+      for (uint32_t i = 0; i < n; i++) {
+        if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
+        otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
+      }
+    }
+    if (in->hmtx.failed || in->vmtx.failed) goto nomem;
+  }
+  in->loca_format = f->index_to_loc_format;
+  st = OTV_E_OK;
+  goto done;
+nomem:
+  st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "CFF2 buffers");
+done:
+  if (cs_offs) otv_mem_free(in->al, cs_offs, ((size_t)n + 1) * sizeof *cs_offs);
+  if (pts) otv_mem_free(in->al, pts, pcap * sizeof *pts);
+  if (fl) otv_mem_free(in->al, fl, pcap);
+  if (ends) otv_mem_free(in->al, ends, ccap * sizeof *ends);
+  otv_buf_free(&cs);
+  otv_buf_free(&privs);
+  otv_buf_free(&fds);
+  otv_inst_ivs_fini(in, &ev);
+  return st;
+}
