@@ -513,7 +513,9 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
  * the location's coordinates: glyf with the varied outlines rounded with floor(x + 0.5) (as
  * fontTools' instancer), composites kept, bounding boxes, loca, hmtx/vmtx from the phantom
- * points, head/hhea/vhea/maxp recomputed, MVAR applied to OS/2, hhea, vhea and post, cvar to
+ * points; or, for CFF2 fonts, a CFF2 table without VariationStore (blend results rounded,
+ * charstrings flattened, hints dropped) with hmtx/vmtx from HVAR/VVAR; head/hhea/vhea/maxp
+ * recomputed, GPOS/GDEF device deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR applied to OS/2, hhea, vhea and post, cvar to
  * cvt, OS/2 usWeightClass/usWidthClass and post.italicAngle from wght/wdth/slnt, and the
  * variation tables (fvar, gvar, avar, HVAR, VVAR, MVAR, cvar, STAT) removed with the name records
  * only they used. Every other table is copied as it is. *out is allocated with the allocator
