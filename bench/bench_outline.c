@@ -1,7 +1,7 @@
 /*
  * bench_outline.c - glyph outline extraction at many locations: otvar vs HarfBuzz vs FreeType.
  *
- *   bench_outline [-n LOCATIONS] [-r REPEATS] FONT...
+ *   bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...
  *
  * For each font, the same N random normalized locations (fixed seed; all axes) are used by all
  * three engines. One pass = for each location: set the coordinates, then draw every glyph's
@@ -13,6 +13,8 @@
  *             FT_Outline_Decompose
  * Each engine runs REPEATS passes; the best is reported as glyphs/second, with the ratios
  * otvar/HarfBuzz and otvar/FreeType, and otvar's allocations during the timed passes.
+ * -e runs one engine only (e.g. under `valgrind --tool=callgrind` to compare instruction counts,
+ * which a loaded machine does not disturb).
  * Works for glyf, CFF and CFF2 fonts. Not a test: nothing asserts on time.
  */
 #include "otvar.h"
@@ -145,6 +147,8 @@ static const char *base_name(const char *p)
   return s ? s + 1 : p;
 }
 
+static int engines = 7; /* bit 0 otvar, 1 HarfBuzz, 2 FreeType */
+
 static int bench_font(const char *path, int nloc, int reps)
 {
   size_t len;
@@ -205,6 +209,7 @@ static int bench_font(const char *path, int nloc, int reps)
   for (int r = 0; r < reps; r++) {
     sink s = {0, 0};
     long a0 = allocs;
+    if (!(engines & 1)) goto hb;
     double t = now();
     for (int i = 0; i < nloc; i++) {
       otv_location_set_normalized(loc, loc_o + (size_t)i * axes, axes);
@@ -215,7 +220,8 @@ static int bench_font(const char *path, int nloc, int reps)
     allocs_timed += allocs - a0;
     if (t < best[0]) best[0] = t;
     sk[0] = s;
-
+  hb:
+    if (!(engines & 2)) goto ft;
     s = (sink){0, 0};
     t = now();
     for (int i = 0; i < nloc; i++) {
@@ -230,8 +236,8 @@ static int bench_font(const char *path, int nloc, int reps)
     t = now() - t;
     if (t < best[1]) best[1] = t;
     sk[1] = s;
-
-    if (ft_ok) {
+  ft:
+    if (ft_ok && (engines & 4)) {
       s = (sink){0, 0};
       t = now();
       for (int i = 0; i < nloc; i++) {
@@ -276,10 +282,13 @@ int main(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc) {
       nloc = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "-e") && i + 1 < argc) {
+      i++;
+      engines = !strcmp(argv[i], "otvar") ? 1 : !strcmp(argv[i], "hb") ? 2 : !strcmp(argv[i], "ft") ? 4 : 7;
     } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
       reps = atoi(argv[++i]);
     } else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: bench_outline [-n LOCATIONS] [-r REPEATS] FONT...\n");
+      fprintf(stderr, "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...\n");
       return 2;
     } else {
       rc |= bench_font(argv[i], nloc < 1 ? 1 : nloc, reps < 1 ? 1 : reps);
@@ -287,7 +296,7 @@ int main(int argc, char **argv)
     }
   }
   if (!nfonts) {
-    fprintf(stderr, "usage: bench_outline [-n LOCATIONS] [-r REPEATS] FONT...\n");
+    fprintf(stderr, "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...\n");
     return 2;
   }
   printf("HarfBuzz %s, FreeType %d.%d.%d, otvar %s\n", hb_version_string(), FREETYPE_MAJOR,

@@ -182,8 +182,8 @@ static otv_status glyph_data(otv_location *loc, uint32_t gid, otv_span *out)
 static bool reserve_pts(otv_location *loc, size_t need)
 {
   otv_glyf_loc *c = &loc->glyf;
-  return !otv_mem_reserve(&loc->al, (void **)&c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
-         !otv_mem_reserve(&loc->al, (void **)&c->tags, &c->tags_cap, need, 1);
+  return !OTV_RESERVE(&loc->al, &c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
+         !OTV_RESERVE(&loc->al, &c->tags, &c->tags_cap, need, 1);
 }
 
 static inline void round_points(otv_point *p, unsigned n)
@@ -199,16 +199,21 @@ static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned
 /* A coordinate's kind from its flag bits: (SHORT_VECTOR | IS_SAME_OR_POSITIVE << 1):
  * 0 = int16 delta, 1 = negative byte, 2 = same as previous, 3 = positive byte. */
 static const uint8_t coord_size[4] = {2, 1, 0, 1};
-/* Per flag byte: x kind | y kind << 2 | ON_CURVE_POINT << 4 (built from the spec bits). */
+/* A flag byte's kinds: x kind | y kind << 2 | ON_CURVE_POINT << 4 (built from the spec bits). */
 #define K_(f) ((((f) >> 1 & 1) | ((f) >> 3 & 2)) | (((f) >> 2 & 1) | ((f) >> 4 & 2)) << 2 | ((f) & 1) << 4)
-#define K4_(f) K_(f), K_((f) + 1), K_((f) + 2), K_((f) + 3)
-#define K16_(f) K4_(f), K4_((f) + 4), K4_((f) + 8), K4_((f) + 12)
-#define K64_(f) K16_(f), K16_((f) + 16), K16_((f) + 32), K16_((f) + 48)
-static const uint8_t flag_kind[256] = {K64_(0), K64_(64), K64_(128), K64_(192)};
+/* Per flag byte: its kind (as above) | x byte size << 8 | y byte size << 16. */
+#define KI_(f) ((uint32_t)K_(f) | (uint32_t)coord_sz_(K_(f) & 3) << 8 | (uint32_t)coord_sz_(K_(f) >> 2 & 3) << 16)
+#define coord_sz_(k) ((k) == 0 ? 2u : (k) == 2 ? 0u : 1u)
+#define K4I_(f) KI_(f), KI_((f) + 1), KI_((f) + 2), KI_((f) + 3)
+#define K16I_(f) K4I_(f), K4I_((f) + 4), K4I_((f) + 8), K4I_((f) + 12)
+#define K64I_(f) K16I_(f), K16I_((f) + 16), K16I_((f) + 32), K16I_((f) + 48)
+static const uint32_t flag_info[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(192)};
+#undef KI_
+#undef coord_sz_
+#undef K4I_
+#undef K16I_
+#undef K64I_
 #undef K_
-#undef K4_
-#undef K16_
-#undef K64_
 static const int coord_sign[4] = {0, -1, 0, 1};
 
 static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int contours,
@@ -240,7 +245,7 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points",
                         gid, OTV_MAX_POINTS);
   if (!reserve_pts(loc, (size_t)base + np + 4) ||
-      otv_mem_reserve(&loc->al, (void **)&c->ends, &c->ends_cap, (size_t)ebase + nc + 1,
+      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1,
                       sizeof(uint16_t)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   otv_point *pts = c->pts + base;
@@ -266,10 +271,13 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
         rep += *q++;
         if (rep > np - i) rep = np - i; /* spec: repeats past the last point are ignored */
       }
-      unsigned kind = flag_kind[fl];
-      xlen += coord_size[kind & 3] * rep;
-      ylen += coord_size[kind >> 2 & 3] * rep;
-      for (unsigned k = 0; k < rep; k++) tags[i + k] = (uint8_t)kind;
+      uint32_t info = flag_info[fl];
+      xlen += (info >> 8 & 3) * rep;
+      ylen += (info >> 16) * rep;
+      if (rep == 1)
+        tags[i] = (uint8_t)info;
+      else
+        for (unsigned k = 0; k < rep; k++) tags[i + k] = (uint8_t)info;
       i += rep;
       if (i == rep && (fl & OVERLAP_SIMPLE)) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
     }
@@ -397,7 +405,7 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
 
   /* own points: component offsets then phantoms, varied by this glyph's gvar data */
   unsigned own = c->cstk_top;
-  if (otv_mem_reserve(&loc->al, (void **)&c->cstk, &c->cstk_cap, (size_t)own + k + 4,
+  if (OTV_RESERVE(&loc->al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4,
                       sizeof(otv_point)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;

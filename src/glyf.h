@@ -81,6 +81,10 @@ otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
  * for metrics when HVAR/VVAR are absent. */
 otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4]);
 
+/* otv_mem_reserve with the common "already big enough" case inline (hot paths). */
+#define OTV_RESERVE(al, buf, cap, need, elem)                                                 \
+  ((need) <= *(cap) ? OTV_E_OK : otv_mem_reserve((al), (void **)(buf), (cap), (need), (elem)))
+
 /* ---- gvar.c ---- */
 otv_status otv_gvar_parse(otv_face *f, otv_error *err);
 /* Add the gvar deltas of glyph gid at the location to pts[0..n) (n includes the 4 phantom

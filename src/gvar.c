@@ -123,7 +123,7 @@ static const float *shared_scalars(otv_location *loc)
   const otv_gvar *g = &loc->face->glyf.gvar;
   if (c->serial == loc->serial && c->shared_scalars) return c->shared_scalars;
   size_t need = g->shared_tuple_count ? g->shared_tuple_count : 1;
-  if (otv_mem_reserve(&loc->al, (void **)&c->shared_scalars, &c->shared_cap, need,
+  if (OTV_RESERVE(&loc->al, &c->shared_scalars, &c->shared_cap, need,
                       sizeof(float)))
     return NULL;
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
@@ -149,7 +149,7 @@ static long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, size_t *ca
   }
   *all = count == 0;
   if (count == 0) return 0;
-  if (otv_mem_reserve(&loc->al, (void **)buf, cap, count, sizeof(uint16_t))) {
+  if (OTV_RESERVE(&loc->al, buf, cap, count, sizeof(uint16_t))) {
     *st = OTV_E_NOMEM;
     return -1;
   }
@@ -341,9 +341,51 @@ static void iup(const otv_point *pts, otv_point *td, const uint8_t *touched,
 static bool grow_points(otv_location *loc, unsigned n)
 {
   otv_glyf_loc *c = &loc->glyf;
-  return !otv_mem_reserve(&loc->al, (void **)&c->acc, &c->acc_cap, n, sizeof(otv_point)) &&
-         !otv_mem_reserve(&loc->al, (void **)&c->td, &c->td_cap, n, sizeof(otv_point)) &&
-         !otv_mem_reserve(&loc->al, (void **)&c->touched, &c->touched_cap, n, 1);
+  return !OTV_RESERVE(&loc->al, &c->acc, &c->acc_cap, n, sizeof(otv_point)) &&
+         !OTV_RESERVE(&loc->al, &c->td, &c->td_cap, n, sizeof(otv_point)) &&
+         !OTV_RESERVE(&loc->al, &c->touched, &c->touched_cap, n, 1);
+}
+
+/* Does a tuple with a sparse point set (and a nonzero scalar) apply at the location? Scans the
+ * tuple headers from hpos and the first byte of each tuple's private point numbers. Malformed
+ * data answers true (the careful path), the main loop reports it. */
+static bool sparse_applies(otv_location *loc, otv_span data, size_t hpos, size_t ser,
+                           unsigned tuple_count, bool shared_sparse, const float *shared)
+{
+  const otv_gvar *g = &loc->face->glyf.gvar;
+  unsigned axes = g->axis_count;
+  otv_rd h = otv_rd_init(data, hpos);
+  for (unsigned t = 0; t < tuple_count; t++) {
+    size_t size = otv_rd_u16(&h);
+    unsigned tidx = otv_rd_u16(&h);
+    const uint8_t *peak = NULL, *start = NULL, *end = NULL;
+    if (tidx & EMBEDDED_PEAK_TUPLE) peak = otv_rd_take(&h, 2 * (size_t)axes);
+    if (tidx & INTERMEDIATE_REGION) {
+      start = otv_rd_take(&h, 2 * (size_t)axes);
+      end = otv_rd_take(&h, 2 * (size_t)axes);
+    }
+    if (!otv_rd_ok(&h) || !otv_span_has(data, ser, size)) return true;
+    bool sparse;
+    if (tidx & PRIVATE_POINT_NUMBERS)
+      sparse = size == 0 || data.p[ser] != 0; /* in range: size checked above */
+    else
+      sparse = shared_sparse;
+    ser += size;
+    if (!sparse) continue;
+    float s;
+    if (!(tidx & EMBEDDED_PEAK_TUPLE)) {
+      unsigned si = tidx & TUPLE_INDEX_MASK;
+      if (si >= g->shared_tuple_count) return true;
+      s = !(tidx & INTERMEDIATE_REGION)
+              ? shared[si]
+              : tuple_scalar(loc->coords, axes, g->shared_tuples + (size_t)si * axes * 2, start,
+                             end);
+    } else {
+      s = tuple_scalar(loc->coords, axes, peak, start, end);
+    }
+    if (s != 0.0f) return true;
+  }
+  return false;
 }
 
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
@@ -384,9 +426,8 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   if (!shared || !grow_points(loc, n))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
   otv_glyf_loc *c = &loc->glyf;
-  otv_point *acc = c->acc, *td = c->td;
+  otv_point *td = c->td;
   uint8_t *touched = c->touched;
-  memset(acc, 0, n * sizeof *acc);
 
   otv_status st = OTV_E_OK;
   long shared_count = 0;
@@ -403,6 +444,14 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
                                               "glyph %u: shared point numbers", gid);
     ser = sr.pos;
   }
+  /* Deltas go straight into pts unless a sparse tuple of a simple glyph applies here: IUP needs
+   * the default coordinates, so then they accumulate in acc and are added at the end. A quick
+   * scan of the headers decides (errors are left to the main loop). */
+  bool direct = end_count == 0 || !sparse_applies(loc, data, h.pos, ser, tuple_count,
+                                                  (tvc & SHARED_POINT_NUMBERS) && !shared_all,
+                                                  shared);
+  otv_point *acc = direct ? pts : c->acc;
+  if (!direct) memset(acc, 0, n * sizeof *acc);
   unsigned axes = g->axis_count;
   const uint8_t *none = NULL;
   for (unsigned t = 0; t < tuple_count; t++) {
@@ -470,7 +519,7 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       continue;
     }
     /* sparse: the deltas of the listed points, in list order */
-    if (otv_mem_reserve(&loc->al, (void **)&c->dl, &c->dl_cap, (size_t)count, sizeof(otv_point)))
+    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)count, sizeof(otv_point)))
       return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
     otv_point *dl = c->dl;
     if (!read_deltas(&tr, (unsigned)count, &dl[0].x, 2) ||
@@ -504,9 +553,10 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       acc[p].y += s * td[p].y;
     }
   }
-  for (unsigned p = 0; p < n; p++) {
-    pts[p].x += acc[p].x;
-    pts[p].y += acc[p].y;
-  }
+  if (!direct)
+    for (unsigned p = 0; p < n; p++) {
+      pts[p].x += acc[p].x;
+      pts[p].y += acc[p].y;
+    }
   return OTV_E_OK;
 }
