@@ -345,6 +345,17 @@ typedef struct otv_pen {
 /* Flags for the outline calls. */
 #define OTV_OUTLINE_ROUND 0x0001u /* round every varied coordinate to an integer with
                                      floor(x + 0.5), as a static instance stores it */
+/* OTV_OUTLINE_ROUND in detail (TrueType): at each glyph level, every varied value - a simple
+ * glyph's points, a composite's component offsets, and the 4 phantom points - becomes
+ * floor(default + sum + 0.5), where sum is the float sum over tuples of scalar x delta
+ * (inferred deltas included). The default is an integer, so this is default + round(sum): what
+ * fontTools' instancer stores (it sums the scaled deltas per point, adds them to the integer
+ * default and rounds when it writes glyf). A composite's component transform (scale, 2x2) is
+ * then applied to the rounded component points, as a renderer of the static instance does, and
+ * implied on-curve midpoints are computed from rounded points (they can end in .5). The advance
+ * a static instance stores is round(right - left phantom) of the unrounded phantoms: use
+ * otv_glyph_h_metrics with OTV_METRICS_ROUND for it. At the default location nothing moves.
+ * CFF2: each blend result is rounded with floor(x + 0.5), as an instancer stores operands. */
 
 /** otv_glyph_outline - draw glyph gid at the location into the pen. Coordinates are unrounded
  *  (default + sum of scalar x delta, in float) unless flags has OTV_OUTLINE_ROUND. Composites are
