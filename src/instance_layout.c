@@ -112,6 +112,8 @@ static void patch_anchor(lay *l, size_t a)
     if (d) put16(l, a + 2 + 2 * k, (unsigned)(otv_peek_i16(l->b->p + a + 2 + 2 * k) + d));
     put16(l, a + 6 + 2 * k, 0);
   }
+  /* no device left: an Anchor format 1 (its first 6 bytes are the same fields) */
+  if (!u16(l, a + 6) && !u16(l, a + 8)) put16(l, a, 1);
 }
 
 /* Anchors of a MarkArray (markCount, {class, anchorOffset}). */
@@ -250,7 +252,8 @@ static void patch_gdef_carets(lay *l)
       int d = device_delta(l, cv + off, &var);
       if (!var) continue;
       if (d) put16(l, cv + 2, (unsigned)(otv_peek_i16(l->b->p + cv + 2) + d));
-      put16(l, cv + 4, 0);
+      /* a CaretValue format 1 (format, coordinate): OTS rejects format 3 with a NULL device */
+      put16(l, cv, 1);
     }
   }
 }

@@ -47,8 +47,8 @@ EOF
   fi
 }
 
-# 1. named instances and a user location of every TrueType test font
-for src in "$OTV_FONTS"/*.ttf; do
+# 1. named instances and a user location of every TrueType test font and the bundled Karla
+for src in "$OTV_FONTS"/*.ttf ${OTV_ROOT:+"$OTV_ROOT/fonts/Karla-VF.ttf"}; do
   b=$(basename "$src" .ttf)
   "$OTVAR" tables "$src" >"$T/tables" 2>/dev/null
   grep -q '^CFF2 ' "$T/tables" && continue   # CFF2 (cantarell_vf_trimmed.ttf): see part 2

@@ -379,6 +379,9 @@ def main():
         return 1
     tmp = tempfile.mkdtemp()
     fonts = [(os.path.join(FONTS, n), named, nr) for n, named, nr in TEST_FONTS]
+    root = os.environ.get("OTV_ROOT")
+    if root and os.path.exists(os.path.join(root, "fonts", "Karla-VF.ttf")):
+        fonts.append((os.path.join(root, "fonts", "Karla-VF.ttf"), [1, 4], 1))  # the bundled font
     for n, named, nr in REAL_FONTS:
         p = os.path.join(CACHE, n)
         if CACHE and os.path.exists(p):
