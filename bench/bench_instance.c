@@ -191,8 +191,9 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
   }
   otv_face_info info;
   otv_face_get_info(face, &info);
-  if (info.flavour != OTV_FLAVOUR_GLYF || !info.instance_count) {
-    printf("SKIP %s: not a TrueType variable font with named instances\n", path);
+  bool cff2 = info.flavour == OTV_FLAVOUR_CFF2;
+  if ((info.flavour != OTV_FLAVOUR_GLYF && !cff2) || !info.instance_count) {
+    printf("SKIP %s: not a TrueType or CFF2 variable font with named instances\n", path);
     otv_face_close(face);
     free(data);
     return;
@@ -230,7 +231,9 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
   double hbt = -1;
   int fds[2];
   pid_t pid = -1;
-  if (have_hb && pipe(fds) == 0 && (pid = fork()) == 0) {
+  /* CFF2: Debian's hb-subset 6.0 output is broken and its fontTools cannot instance CFF2, so
+   * only otvar is timed */
+  if (have_hb && !cff2 && pipe(fds) == 0 && (pid = fork()) == 0) {
     /* child: HarfBuzz 6.0's subsetter crashes on some fonts (Recursive): isolate it */
     close(fds[0]);
     hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
@@ -259,9 +262,15 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     hb_crashed = !WIFEXITED(status);
   }
   /* fontTools: the first 2 named instances */
-  double ftt = getenv("BENCH_NO_FONTTOOLS") ? -1 : fonttools_time(path, 2);
+  double ftt = getenv("BENCH_NO_FONTTOOLS") || cff2 ? -1 : fonttools_time(path, 2);
 
-  double t1 = all_named(face, ni, 1), t2 = all_named(face, ni, 2);
+  /* the machine is shared: best of 5 for each */
+  double t1 = 1e30, t2 = 1e30;
+  for (int k = 0; k < 5; k++) {
+    double a1 = all_named(face, ni, 1), a2 = all_named(face, ni, 2);
+    if (a1 < t1) t1 = a1;
+    if (a2 < t2) t2 = a2;
+  }
   printf("%-32s %3u inst  otvar %8.3f ms", base, ni, ot * 1e3);
   if (hbt > 0) printf("  hb-subset %8.3f ms (x%.1f)", hbt * 1e3, hbt / ot);
   else printf("  hb-subset %-18s", hb_crashed ? "crashed (HB bug)" : "n/a");
@@ -287,7 +296,9 @@ int main(int argc, char **argv)
     const char *dir = getenv("OTV_FONT_CACHE");
     static const char *names[] = {"Inter-roman.var.ttf", "Karla-Italic-VF.ttf",
                                   "SourceSans3VF-Upright.ttf", "SourceSerif4Variable-Roman.ttf",
-                                  "RobotoFlex-latin.ttf", "Recursive-latin.ttf"};
+                                  "RobotoFlex-latin.ttf", "Recursive-latin.ttf",
+                                  "SourceSans3VF-Upright.otf", "SourceSerif4Variable-Roman.otf",
+                                  "Cantarell-VF.otf"};
     if (!dir) {
       printf("set OTV_FONT_CACHE or pass fonts\n");
       return 0;
