@@ -302,7 +302,11 @@ static void pick_sample(const otv_face *face, char *out, size_t cap, char *shrt,
     count++;
   }
   out[o] = 0;
-  if (count == 1) snprintf(shrt, scap, "%s", out);
+  if (count == 1) {
+    size_t k = o < scap ? o : scap - 1;
+    memcpy(shrt, out, k);
+    shrt[k] = 0;
+  }
 }
 
 int otv_cmd_specimen(int argc, char **argv)

@@ -30,9 +30,12 @@ int pic_parse_color(const char *s, uint32_t *out)
   return 0;
 }
 
-static int is_gray(uint32_t c) { return (c >> 16 & 255) == (c >> 8 & 255) && (c >> 8 & 255) == (c & 255); }
-
 #ifdef OTV_HAVE_PNG
+static int is_gray(uint32_t c)
+{
+  return (c >> 16 & 255) == (c >> 8 & 255) && (c >> 8 & 255) == (c & 255);
+}
+
 static void png_err(png_structp p, png_const_charp msg)
 {
   fprintf(stderr, "otvar: png: %s\n", msg);
@@ -53,11 +56,13 @@ int pic_write_png(FILE *f, unsigned w, unsigned h, uint32_t bg, int transparent,
   fprintf(stderr, "otvar: PNG output needs libpng (this otvar was built without it); use .svg\n");
   return -1;
 #else
-  int gray = !transparent && is_gray(bg);
+  int all_gray = !transparent && is_gray(bg);
   for (int i = 0; i < n; i++)
-    if (!is_gray(layers[i].color)) gray = 0;
-  size_t chans = gray ? 1 : 4;
-  unsigned char *row = malloc((size_t)w * chans);
+    if (!is_gray(layers[i].color)) all_gray = 0;
+  /* volatile: read after setjmp returns through libpng's longjmp */
+  volatile int gray = all_gray;
+  size_t chans = all_gray ? 1 : 4;
+  unsigned char *volatile row = malloc((size_t)w * chans);
   if (!row) {
     fprintf(stderr, "otvar: out of memory\n");
     return -1;
