@@ -65,7 +65,8 @@ typedef struct spec {
 } spec;
 
 /* Draw (or measure) UTF-8 text with a font at its current location: top-left at (x, S->y) of
- * the line box, `px` pixels per em. Returns the advance width in pixels. */
+ * the line box, `px` pixels per em. is_label: 0 sample (text colour), 1 label (label colour),
+ * 2 title (label font, text colour). Returns the advance width in pixels. */
 static double put_text(spec *S, font_ref *fr, const char *text, double x, double px, int is_label)
 {
   uint32_t *cps;
@@ -74,6 +75,7 @@ static double put_text(spec *S, font_ref *fr, const char *text, double x, double
   txt_line line;
   uint32_t missing;
   int skip = is_label ? S->label_skip : 1;
+  int layer_label = is_label == 1; /* 2: a label font line drawn in the text colour (title) */
   if (txt_layout(fr->loc, cps, n, 1, skip, &line, &missing)) {
     free(cps);
     return 0;
@@ -87,7 +89,7 @@ static double put_text(spec *S, font_ref *fr, const char *text, double x, double
   double wpx = line.width * scale;
   if (S->draw) {
     if (txt_draw(fr->loc, &line, scale, x, S->y + asc * scale, 0, S->ras, NULL) ||
-        otv_raster_render(S->ras, is_label ? S->cov_label : S->cov_text, S->w, S->h, S->w, 0)) {
+        otv_raster_render(S->ras, layer_label ? S->cov_label : S->cov_text, S->w, S->h, S->w, 0)) {
       otv_raster_reset(S->ras);
       S->failed = 1;
     }
@@ -129,7 +131,7 @@ static void run_pass(spec *S, layout_in *L)
   S->y = m;
   char buf[512];
   /* title */
-  put_text(S, &S->label, L->family, m, lab * 1.8, 1);
+  put_text(S, &S->label, L->family, m, lab * 1.8, 2);
   S->y += line_height(&S->label, lab * 1.8);
   /* the axes, four to a line */
   size_t o = 0;
@@ -166,11 +168,11 @@ static void run_pass(spec *S, layout_in *L)
       snprintf(name, sizeof name, "instance %u", i);
     double coords[MAX_AXES];
     otv_face_named_instance_coords(S->main.face, i, coords, MAX_AXES, NULL);
-    /* the coordinates that differ from the default */
+    /* every coordinate for up to 4 axes, else those that differ from the default */
     o = (size_t)snprintf(buf, sizeof buf, "%s ", name);
     int any = 0;
     for (unsigned a = 0; a < L->axis_count && o < sizeof buf - 48; a++) {
-      if (coords[a] == L->axes[a].default_value) continue;
+      if (L->axis_count > 4 && coords[a] == L->axes[a].default_value) continue;
       char tag[5], v[32];
       otv_tag_to_string(L->axes[a].tag, tag);
       fmt_num(v, sizeof v, coords[a]);
