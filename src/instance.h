@@ -71,6 +71,11 @@ typedef struct otv_tvs_scratch {
   double *dx, *dy;       /* one tuple's deltas (scaled) */
   uint8_t *has;          /* point has an explicit delta in this tuple */
   size_t d_cap;
+  /* gvar shared tuples with implied regions: scalars precomputed (sk: count or -1) */
+  const uint8_t *shared_src;
+  int *sk;
+  double *ss;            /* sn x axis_count */
+  unsigned sn;
 } otv_tvs_scratch;
 struct otv_inst;
 /* Sum the deltas of a tuple variation store at the instancer's location into acc_x/acc_y

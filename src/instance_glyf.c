@@ -202,8 +202,18 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
     size_t hdr_at = r.pos;
     uint16_t size = otv_rd_u16(&r);
     uint16_t ti = otv_rd_u16(&r);
-    if (ti & 0x8000) {
-      for (unsigned a = 0; a < ac; a++) peak[a] = otv_rd_i16(&r);
+    int k;
+    bool cached = false;
+    if (!(ti & 0xC000) && shared && sc->sk && sc->shared_src == shared && (ti & 0x0FFF) < sc->sn) {
+      /* a shared tuple with its implied region: scalars computed once per instance */
+      unsigned idx = ti & 0x0FFF;
+      k = sc->sk[idx];
+      if (k > 0) memcpy(sc_ax, sc->ss + (size_t)idx * ac, (size_t)k * sizeof *sc_ax);
+      cached = true;
+    } else if (ti & 0x8000) {
+      const uint8_t *pp = otv_rd_take(&r, 2 * (size_t)ac);
+      /* in range: taken just above */
+      for (unsigned a = 0; a < ac && pp; a++) peak[a] = otv_peek_i16(pp + 2 * a);
     } else {
       unsigned idx = ti & 0x0FFF;
       if (!shared || idx >= shared_count)
@@ -212,9 +222,15 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
       /* in range: shared tuples checked by the caller (shared_count x axis_count) */
       for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(shared + 2 * ((size_t)idx * ac + a));
     }
-    if (ti & 0x4000) {
-      for (unsigned a = 0; a < ac; a++) start[a] = otv_rd_i16(&r);
-      for (unsigned a = 0; a < ac; a++) end[a] = otv_rd_i16(&r);
+    if (cached) {
+      /* nothing more in the header */
+    } else if (ti & 0x4000) {
+      const uint8_t *pp = otv_rd_take(&r, 4 * (size_t)ac);
+      /* in range: taken just above */
+      for (unsigned a = 0; a < ac && pp; a++) {
+        start[a] = otv_peek_i16(pp + 2 * a);
+        end[a] = otv_peek_i16(pp + 2 * ((size_t)ac + a));
+      }
     } else {
       for (unsigned a = 0; a < ac; a++) {
         start[a] = peak[a] < 0 ? peak[a] : 0;
@@ -228,7 +244,7 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
       return OTV_FAIL(in->err, BAD_OFFSET, tag, tab_off + hdr_at,
                       "tuple %u: %u bytes of data past the end", t, size);
     dr.pos = body + size;
-    int k = otv_inst_region_scalars(in, start, peak, end, sc_ax);
+    if (!cached) k = otv_inst_region_scalars(in, start, peak, end, sc_ax);
     if (k < 0) continue;
     otv_rd tr = otv_rd_init(tuple, 0);
     const uint16_t *pts = sc->shared_pts;
@@ -916,6 +932,25 @@ static otv_status read_gvar(gctx *c)
     return OTV_FAIL(in->err, TRUNCATED, OTV_T_GVAR, 20, "glyph variation data offsets");
   c->gvar_offs = sp.p;
   if (c->gvar_glyphs > in->glyph_count) c->gvar_glyphs = (uint16_t)in->glyph_count;
+  /* scalars of every shared tuple with its implied region (the common case), once */
+  otv_tvs_scratch *sc = &in->tvs;
+  unsigned n = c->shared_count, acn = ac ? ac : 1;
+  sc->sk = otv_mem_alloc(in->al, (n ? n : 1) * sizeof *sc->sk);
+  if (!sc->sk) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "shared tuple scalars");
+  sc->sn = n; /* the sizes the blocks are freed with */
+  sc->ss = otv_mem_alloc(in->al, (size_t)(n ? n : 1) * acn * sizeof *sc->ss);
+  if (!sc->ss) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "shared tuple scalars");
+  sc->shared_src = c->shared;
+  int16_t pk[OTV_MAX_AXES], st[OTV_MAX_AXES], en[OTV_MAX_AXES];
+  for (unsigned i = 0; i < n; i++) {
+    for (unsigned a = 0; a < ac; a++) {
+      /* in range: shared tuples checked above */
+      pk[a] = otv_peek_i16(c->shared + 2 * ((size_t)i * ac + a));
+      st[a] = pk[a] < 0 ? pk[a] : 0;
+      en[a] = pk[a] > 0 ? pk[a] : 0;
+    }
+    sc->sk[i] = otv_inst_region_scalars(in, st, pk, en, sc->ss + (size_t)i * acn);
+  }
   return OTV_E_OK;
 }
 
