@@ -503,8 +503,8 @@ OTV_API void otv_raster_reset(otv_raster *r);
  * pixels outside the path's bounds are never touched. Returns OTV_E_NOMEM when a buffer could not
  * grow while drawing or rendering, OTV_E_BAD_VALUE when the pen received non-finite coordinates
  * (or ones that overflow a float once transformed; finite device coordinates beyond +-2^22 are
- * clamped), OTV_E_ARG for a NULL buffer or stride < width; the path is emptied in every case.
- * Since: 0.1
+ * clamped), OTV_E_ARG for a NULL buffer, stride < width or a side over INT32_MAX; the path is
+ * emptied in every case. Since: 0.1
  */
 OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsigned height,
                                      size_t stride, unsigned flags);

@@ -575,8 +575,9 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   if (!r) return OTV_E_ARG;
   close_contour(r);
   otv_status st = r->status;
-  if (!st && (!buf || stride < width) && width && height) st = OTV_E_ARG;
-  if (st || r->seg_count == 0 || !width || !height || width > INT32_MAX || height > INT32_MAX) {
+  if (!st && width && height && (!buf || stride < width || width > INT32_MAX || height > INT32_MAX))
+    st = OTV_E_ARG;
+  if (st || r->seg_count == 0 || !width || !height) {
     path_clear(r);
     return st;
   }

@@ -442,6 +442,8 @@ static void test_errors(void)
   CHECK_EQ(otv_raster_render(R, NULL, 16, 16, 16, 0), OTV_E_ARG);
   rect(1, 1, 3, 3);
   CHECK_EQ(otv_raster_render(R, buf, 16, 16, 8, 0), OTV_E_ARG);
+  rect(1, 1, 3, 3);
+  CHECK_EQ(otv_raster_render(R, buf, 0x80000000u, 1, 0x80000000u, 0), OTV_E_ARG);
   /* an empty path, a zero-size buffer */
   CHECK_EQ(otv_raster_render(R, buf, 16, 16, 16, 0), OTV_E_OK);
   rect(1, 1, 3, 3);
