@@ -203,9 +203,11 @@ static int bench_font(const char *path, int nloc, int reps)
   double best[3] = {1e30, 1e30, 1e30};
   sink sk[3] = {{0, 0}, {0, 0}, {0, 0}};
   long otv_errors = 0, allocs_timed = 0;
-  /* warm-up pass for otvar at the first location (grows the location's scratch once) */
-  otv_location_set_normalized(loc, loc_o, axes);
-  for (unsigned g = 0; g < ng; g++) otv_glyph_outline(loc, g, 0, &o_pen, &sk[0]);
+  /* warm-up pass for otvar over the locations (grows the location's scratch once) */
+  for (int i = 0; i < nloc && (engines & 1); i++) {
+    otv_location_set_normalized(loc, loc_o + (size_t)i * axes, axes);
+    for (unsigned g = 0; g < ng; g++) otv_glyph_outline(loc, g, 0, &o_pen, &sk[0]);
+  }
   for (int r = 0; r < reps; r++) {
     sink s = {0, 0};
     long a0 = allocs;

@@ -44,6 +44,15 @@
  * the same glyphs many times (depth alone allows 2^16 loads). */
 #define MAX_COMPONENT_LOADS 65536u
 
+/* One component record, decoded. */
+typedef struct otv_glyf_comp {
+  unsigned flags;
+  uint32_t gid;
+  int arg1, arg2;
+  float m[4]; /* xx, yx (scale01), xy (scale10), yy */
+  bool has_matrix;
+} comp;
+
 otv_status otv_glyf_parse(otv_face *f, otv_error *err)
 {
   otv_glyf *g = &f->glyf;
@@ -91,6 +100,14 @@ otv_status otv_glyf_parse(otv_face *f, otv_error *err)
     g->v_descender = hdesc;
   }
 
+  /* metrics tables that hold every glyph's entry are read unchecked on the hot path */
+  uint32_t ng = f->glyph_count;
+  if (g->num_h_metrics && g->num_h_metrics <= ng)
+    g->hmtx_full = otv_span_has(g->hmtx, 0, 4 * (size_t)g->num_h_metrics +
+                                                2 * (size_t)(ng - g->num_h_metrics));
+  if (g->has_vmtx && g->num_v_metrics <= ng)
+    g->vmtx_full = otv_span_has(g->vmtx, 0, 4 * (size_t)g->num_v_metrics +
+                                                2 * (size_t)(ng - g->num_v_metrics));
   otv_status s = otv_gvar_parse(f, err);
   if (s) return s;
   g->present = true;
@@ -108,13 +125,24 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->tags, c->tags_cap);
   otv_mem_free(al, c->ends, c->ends_cap * sizeof(uint16_t));
   otv_mem_free(al, c->cstk, c->cstk_cap * sizeof(otv_point));
+  otv_mem_free(al, c->comps, c->comps_cap * sizeof *c->comps);
   memset(c, 0, sizeof *c);
 }
 
 /* ---- hmtx / vmtx defaults of the phantom points ---- */
 
-static void long_metric(otv_span tab, uint16_t n_long, uint32_t gid, int *adv, int *side)
+static void long_metric(otv_span tab, uint16_t n_long, bool full, uint32_t gid, int *adv,
+                        int *side)
 {
+  if (full) {
+    /* in range: the table holds n_long long metrics and a side bearing for every other glyph
+     * (checked in otv_glyf_parse); gid < glyph_count checked by the caller */
+    const uint8_t *p = tab.p + 4 * (size_t)(gid < n_long ? gid : n_long - 1u);
+    *adv = otv_peek_u16(p);
+    *side = gid < n_long ? otv_peek_i16(p + 2)
+                         : otv_peek_i16(tab.p + 4 * (size_t)n_long + 2 * (size_t)(gid - n_long));
+    return;
+  }
   *adv = 0;
   *side = 0;
   if (!tab.p || n_long == 0) return;
@@ -135,9 +163,9 @@ static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_m
                              otv_point ph[4])
 {
   int adv, lsb, vadv, tsb;
-  long_metric(g->hmtx, g->num_h_metrics, gid, &adv, &lsb);
+  long_metric(g->hmtx, g->num_h_metrics, g->hmtx_full, gid, &adv, &lsb);
   if (g->has_vmtx) {
-    long_metric(g->vmtx, g->num_v_metrics, gid, &vadv, &tsb);
+    long_metric(g->vmtx, g->num_v_metrics, g->vmtx_full, gid, &vadv, &tsb);
   } else {
     vadv = abs((int)g->v_ascender - (int)g->v_descender);
     tsb = g->v_ascender - y_max;
@@ -330,14 +358,6 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   return OTV_E_OK;
 }
 
-/* One component record, decoded. */
-typedef struct comp {
-  unsigned flags;
-  uint32_t gid;
-  int arg1, arg2;
-  float m[4]; /* xx, yx (scale01), xy (scale10), yy */
-  bool has_matrix;
-} comp;
 
 static bool read_comp(otv_rd *r, comp *o)
 {
@@ -387,9 +407,8 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
   int x_min = otv_rd_i16(&r);
   otv_rd_skip(&r, 4);
   int y_max = otv_rd_i16(&r);
-  /* first pass: count and validate the component records */
-  size_t recs = r.pos;
-  unsigned k = 0;
+  /* first pass: decode and validate the component records onto the comps stack */
+  unsigned k = 0, cbase = c->comps_top;
   comp cp;
   do {
     size_t at = r.pos;
@@ -400,8 +419,12 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
       return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + at + 2,
                           "glyph %u: component glyph %u of %u", gid, cp.gid, f->glyph_count);
     if (cp.flags & OVERLAP_COMPOUND) c->glyph_flags |= OTV_GLYPH_OVERLAP_COMPOUND;
+    if (OTV_RESERVE(&loc->al, &c->comps, &c->comps_cap, (size_t)cbase + k + 1, sizeof(comp)))
+      return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
+    c->comps[cbase + k] = cp;
     k++;
   } while (cp.flags & MORE_COMPONENTS);
+  c->comps_top = cbase + k;
 
   /* own points: component offsets then phantoms, varied by this glyph's gvar data */
   unsigned own = c->cstk_top;
@@ -409,9 +432,8 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
                       sizeof(otv_point)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;
-  r.pos = recs;
   for (unsigned i = 0; i < k; i++) {
-    read_comp(&r, &cp); /* validated in the first pass */
+    cp = c->comps[cbase + i];
     bool xy = (cp.flags & ARGS_ARE_XY_VALUES) != 0;
     c->cstk[own + i].x = xy ? (float)cp.arg1 : 0.0f;
     c->cstk[own + i].y = xy ? (float)cp.arg2 : 0.0f;
@@ -423,9 +445,8 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
 
   /* second pass: load, transform and place each component */
   unsigned first = c->n_pts; /* this composite's first flattened point */
-  r.pos = recs;
   for (unsigned i = 0; i < k; i++) {
-    read_comp(&r, &cp);
+    cp = c->comps[cbase + i]; /* a copy: nested loads may move the comps array */
     if (++c->budget > MAX_COMPONENT_LOADS)
       return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at,
                           "glyph %u: more than %u component loads", gid, MAX_COMPONENT_LOADS);
@@ -482,6 +503,7 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
   memset(c->tags + c->n_pts, 0, 4);
   c->n_pts += 4;
   c->cstk_top = own;
+  c->comps_top = cbase;
   return OTV_E_OK;
 }
 
@@ -513,7 +535,7 @@ static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
   otv_glyf_loc *c = &loc->glyf;
   if (!loc->face->glyf.present)
     return otv_loc_fail(loc, OTV_E_NO_TABLE, T_GLYF, 0, "no glyf table");
-  c->n_pts = c->n_ends = c->cstk_top = c->budget = 0;
+  c->n_pts = c->n_ends = c->cstk_top = c->comps_top = c->budget = 0;
   c->glyph_flags = 0;
   c->gid_stack[0] = gid;
   otv_status s = load(loc, gid, 0, flags);

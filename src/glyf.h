@@ -37,6 +37,7 @@ typedef struct otv_glyf {
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
   int16_t v_ascender, v_descender; /* OS/2 typo (else hhea) ascender/descender: vertical default */
+  bool hmtx_full, vmtx_full;    /* the table holds every glyph's entry: reads need no check */
 } otv_glyf;
 
 /* Per-location cache and scratch. Grown with otv_mem_reserve, never shrunk; freed with the
@@ -55,6 +56,10 @@ typedef struct otv_glyf_loc {
   /* composite own points (component offsets + phantoms), a stack across nesting levels */
   otv_point *cstk;
   size_t cstk_cap;
+  /* decoded component records of the composites being loaded, a stack like cstk */
+  struct otv_glyf_comp *comps;
+  size_t comps_cap;
+  unsigned comps_top;
   /* gvar scratch: accumulated deltas, one tuple's deltas, touched marks, point numbers */
   otv_point *acc;
   otv_point *td;
