@@ -256,13 +256,17 @@ static otv_status run(cs *s, otv_span glyph)
       budget += sp - sp0;
       continue;
     }
-    if (b0 == 28 || b0 == 255) {
+    unsigned b = 0;
+    switch (b0) {
+    case 28:  /* 16-bit operand */
+    case 255: /* 16.16 fixed operand */
+    {
       double v;
       if (b0 == 28) {
         if (end - p < 2) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
         v = otv_peek_i16(p);
         p += 2;
-      } else { /* 255: 16.16 fixed */
+      } else {
         if (end - p < 4) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
         v = otv_peek_i32(p) / 65536.0;
         p += 4;
@@ -271,8 +275,6 @@ static otv_status run(cs *s, otv_span glyph)
       st[sp++] = v;
       continue;
     }
-    unsigned b = 0;
-    switch (b0) {
     case 1:  /* hstem */
     case 3:  /* vstem */
     case 18: /* hstemhm */
