@@ -777,11 +777,15 @@ static otv_status composite_done(gctx *c, uint32_t gid, unsigned depth)
   return OTV_E_OK;
 }
 
-static int16_t clamp16(double v)
+/* floor(v + 0.5) clamped to int16, without a libm call (floor is not inlined without SSE4.1). */
+static int round16(double v)
 {
-  return v < -32768 ? -32768 : v > 32767 ? 32767 : (int16_t)v;
+  double t = v + 0.5;
+  if (!(t > -32768.0)) return -32768; /* also NaN */
+  if (t >= 32767.0) return 32767;
+  int i = (int)t; /* truncates toward zero */
+  return (double)i > t ? i - 1 : i;
 }
-static int round16(double v) { return clamp16(floor(v + 0.5)); }
 
 /* Pass 3: encode one simple glyph. */
 static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4])
