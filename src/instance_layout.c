@@ -317,7 +317,9 @@ static otv_status resolve_feature_variations(lay *l, otv_buf *out)
         if (u16(l, subst + 6 + 6 * (size_t)k) == i)
           target = subst + u32(l, subst + 6 + 6 * (size_t)k + 2);
     }
-    size_t rel = F + 0 + target; /* from the new FeatureList at 10 to old offset target */
+    if (!has(l, target, 4))
+      return OTV_FAIL(in->err, BAD_OFFSET, l->tag, rec, "feature %u table past the end", i);
+    size_t rel = F + target; /* from the new FeatureList at 10 to the old table moved by 10 + F */
     if (rel > 0xFFFF)
       return OTV_FAIL(in->err, LIMIT, l->tag, rec, "feature %u too far to reference", i);
     otv_buf_bytes(out, l->b->p + rec, 4);
