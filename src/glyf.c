@@ -292,6 +292,7 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     size_t xlen = 0, ylen = 0;
     unsigned i = 0;
     const uint8_t *q = d.p + r.pos, *qend = d.p + d.len;
+    if (q < qend && (*q & OVERLAP_SIMPLE)) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
     while (i < np && q < qend) {
       unsigned fl = *q++, rep = 1;
       if (fl & REPEAT_FLAG) {
@@ -307,7 +308,6 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
       else
         for (unsigned k = 0; k < rep; k++) tags[i + k] = (uint8_t)info;
       i += rep;
-      if (i == rep && (fl & OVERLAP_SIMPLE)) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
     }
     r.pos = (size_t)(q - d.p);
     const uint8_t *xs, *ys;
