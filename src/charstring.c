@@ -8,14 +8,17 @@
  * return, operand stack of 48.
  *
  * Blend is a dot product with per-vsindex scalars computed once per location (cff.c). Every loop
- * is bounded by the data; subroutine calls by OTV_MAX_SUBR_DEPTH, and the whole glyph by an
- * operation budget (nested subroutines could otherwise multiply the work without bound).
+ * is bounded by the data; subroutine calls by OTV_MAX_SUBR_DEPTH, and the whole glyph by a
+ * budget of subroutine bytes entered (nested subroutines could otherwise multiply the work).
  * Errors name the table and the byte offset inside it.
  */
 #include "internal.h"
 
-#define CS_MAX_OPS 100000u /* operands + operators per glyph, over all subroutine calls (HarfBuzz
-                              * stops at 10000 operators; real glyphs use a few thousand) */
+/* Subroutine bytes entered per glyph. Type 2 has no jumps, so a glyph interprets at most its own
+ * bytes plus the bytes of the subroutines it calls: charging each call with the callee's length
+ * bounds the whole work (nested calls could otherwise multiply it without bound). Real glyphs
+ * call a few kilobytes; HarfBuzz stops at 10000 operators. */
+#define CS_MAX_SUBR_BYTES 400000u
 
 typedef struct cs_frame {
   const uint8_t *p, *end;
@@ -216,7 +219,7 @@ static otv_status run(cs *s, otv_span glyph)
   unsigned depth = 0;
   const uint8_t *p = glyph.p, *end = glyph.p + glyph.len;
   double *st = s->st;
-  /* hot state in locals (the stack depth, the budget): s is only touched by operators */
+  /* hot state in locals (the stack depth): s is only touched by operators */
   unsigned sp = 0;
   const unsigned max = s->max;
   uint32_t budget = 0;
@@ -228,15 +231,12 @@ static otv_status run(cs *s, otv_span glyph)
       end = fr[depth].end;
       continue;
     }
-    if (++budget > CS_MAX_OPS)
-      return fail_at(s, p, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
     const uint8_t *at = p;
     unsigned b0 = *p++; /* in range: p < end, end within the charstring's INDEX element */
     if (b0 >= 32 && b0 != 255) {
       /* A run of the common operands (1 and 2 bytes), decoded in a tight loop: blend deltas
        * make most of a CFF2 charstring. b1 is read only inside the charstring (0 past its end,
-       * and then the length check fails). The run is charged to the budget by its length. */
-      unsigned sp0 = sp;
+       * and then the length check fails). */
       for (;;) {
         int v;
         if (b0 <= 246) {
@@ -253,7 +253,6 @@ static otv_status run(cs *s, otv_span glyph)
         if ((unsigned)(b0 - 32) > 254 - 32) break; /* not a 1- or 2-byte operand */
         at = p++;
       }
-      budget += sp - sp0;
       continue;
     }
     unsigned b = 0;
@@ -380,6 +379,10 @@ static otv_status run(cs *s, otv_span glyph)
                                 : "callgsubr: no such global subroutine");
       if (depth >= OTV_MAX_SUBR_DEPTH)
         return fail_at(s, at, OTV_E_LIMIT, "subroutines nested more than 10 deep");
+      size_t cost = sub.len ? sub.len : 1; /* budget <= CS_MAX_SUBR_BYTES: no overflow below */
+      if (cost > CS_MAX_SUBR_BYTES - budget)
+        return fail_at(s, at, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
+      budget += (uint32_t)cost;
       fr[depth].p = p;
       fr[depth].end = end;
       depth++;
