@@ -21,13 +21,17 @@ typedef struct fa {
 /* OTV_ALLOC_TRACE=N: print the stack of the Nth allocation (ASan builds) to find the caller. */
 void __sanitizer_print_stack_trace(void) __attribute__((weak));
 static long g_trace = -1;
+static const char *g_trace_font; /* OTV_ALLOC_TRACE_FONT=substr: only that font's run N */
+static const char *g_font;
 
 static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
   fa *a = ud;
-  if (g_trace >= 0 && (new_len == 0 || a->calls + 1 == g_trace))
+  if (g_trace >= 0 && g_trace_font && g_font && !strstr(g_font, g_trace_font)) g_trace = g_trace; /* other font */
+  else if (g_trace >= 0 && (a->fail_at == g_trace || !g_trace_font) && (new_len == 0 || a->calls + 1 == g_trace))
     fprintf(stderr, "  alloc %ld: %p old %zu new %zu\n", new_len ? a->calls + 1 : -1, ptr, old_len, new_len);
-  if (g_trace > 0 && new_len && a->calls + 1 == g_trace && __sanitizer_print_stack_trace)
+  if (g_trace > 0 && new_len && a->calls + 1 == g_trace && __sanitizer_print_stack_trace &&
+      (!g_trace_font || (g_font && strstr(g_font, g_trace_font) && a->fail_at == g_trace)))
     __sanitizer_print_stack_trace();
   if (new_len == 0) {
     if (ptr) {
@@ -50,7 +54,6 @@ static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 }
 
 static int g_bad_status; /* a status other than OK/NOMEM was seen */
-static const char *g_font;
 static long g_n;
 
 static int acceptable(otv_status s, const char *what)
@@ -283,6 +286,7 @@ static void run_font(const char *name, int sticky)
 int main(void)
 {
   if (getenv("OTV_ALLOC_TRACE")) g_trace = atol(getenv("OTV_ALLOC_TRACE"));
+  g_trace_font = getenv("OTV_ALLOC_TRACE_FONT");
   static const char *fonts[] = {
       "Roboto-Variable.ABC.ttf",        /* glyf + gvar + avar + HVAR + STAT */
       "Roboto-Variable.composite.ttf",  /* composites */
