@@ -346,48 +346,6 @@ static bool grow_points(otv_location *loc, unsigned n)
          !OTV_RESERVE(&loc->al, &c->touched, &c->touched_cap, n, 1);
 }
 
-/* Does a tuple with a sparse point set (and a nonzero scalar) apply at the location? Scans the
- * tuple headers from hpos and the first byte of each tuple's private point numbers. Malformed
- * data answers true (the careful path), the main loop reports it. */
-static bool sparse_applies(otv_location *loc, otv_span data, size_t hpos, size_t ser,
-                           unsigned tuple_count, bool shared_sparse, const float *shared)
-{
-  const otv_gvar *g = &loc->face->glyf.gvar;
-  unsigned axes = g->axis_count;
-  otv_rd h = otv_rd_init(data, hpos);
-  for (unsigned t = 0; t < tuple_count; t++) {
-    size_t size = otv_rd_u16(&h);
-    unsigned tidx = otv_rd_u16(&h);
-    const uint8_t *peak = NULL, *start = NULL, *end = NULL;
-    if (tidx & EMBEDDED_PEAK_TUPLE) peak = otv_rd_take(&h, 2 * (size_t)axes);
-    if (tidx & INTERMEDIATE_REGION) {
-      start = otv_rd_take(&h, 2 * (size_t)axes);
-      end = otv_rd_take(&h, 2 * (size_t)axes);
-    }
-    if (!otv_rd_ok(&h) || !otv_span_has(data, ser, size)) return true;
-    bool sparse;
-    if (tidx & PRIVATE_POINT_NUMBERS)
-      sparse = size == 0 || data.p[ser] != 0; /* in range: size checked above */
-    else
-      sparse = shared_sparse;
-    ser += size;
-    if (!sparse) continue;
-    float s;
-    if (!(tidx & EMBEDDED_PEAK_TUPLE)) {
-      unsigned si = tidx & TUPLE_INDEX_MASK;
-      if (si >= g->shared_tuple_count) return true;
-      s = !(tidx & INTERMEDIATE_REGION)
-              ? shared[si]
-              : tuple_scalar(loc->coords, axes, g->shared_tuples + (size_t)si * axes * 2, start,
-                             end);
-    } else {
-      s = tuple_scalar(loc->coords, axes, peak, start, end);
-    }
-    if (s != 0.0f) return true;
-  }
-  return false;
-}
-
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
                           const uint16_t *ends, unsigned end_count)
 {
@@ -444,14 +402,15 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
                                               "glyph %u: shared point numbers", gid);
     ser = sr.pos;
   }
-  /* Deltas go straight into pts unless a sparse tuple of a simple glyph applies here: IUP needs
-   * the default coordinates, so then they accumulate in acc and are added at the end. A quick
-   * scan of the headers decides (errors are left to the main loop). */
-  bool direct = end_count == 0 || !sparse_applies(loc, data, h.pos, ser, tuple_count,
-                                                  (tvc & SHARED_POINT_NUMBERS) && !shared_all,
-                                                  shared);
-  otv_point *acc = direct ? pts : c->acc;
-  if (!direct) memset(acc, 0, n * sizeof *acc);
+  /* Deltas go straight into pts. IUP needs the default coordinates of a simple glyph: they are
+   * kept in c->acc (one copy per glyph, cheaper than finding out whether a sparse tuple
+   * applies). */
+  otv_point *acc = pts;
+  const otv_point *orig = pts;
+  if (end_count) {
+    memcpy(c->acc, pts, n * sizeof *pts);
+    orig = c->acc;
+  }
   unsigned axes = g->axis_count;
   const uint8_t *none = NULL;
   for (unsigned t = 0; t < tuple_count; t++) {
@@ -547,16 +506,11 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
         touched[p] = 1;
       }
     }
-    iup(pts, td, touched, ends, end_count);
+    iup(orig, td, touched, ends, end_count);
     for (unsigned p = 0; p < n; p++) {
       acc[p].x += s * td[p].x;
       acc[p].y += s * td[p].y;
     }
   }
-  if (!direct)
-    for (unsigned p = 0; p < n; p++) {
-      pts[p].x += acc[p].x;
-      pts[p].y += acc[p].y;
-    }
   return OTV_E_OK;
 }
