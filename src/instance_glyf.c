@@ -361,6 +361,8 @@ typedef struct gctx {
   uint16_t *ends;
   size_t ends_cap;
   uint32_t *offs;       /* glyph offsets in the output glyf (glyph_count + 1) */
+  int32_t *rxy;         /* one glyph's rounded coordinates (x, y pairs) */
+  size_t rxy_cap;
   /* flattening scratch for transformed composites */
   double *fx, *fy;
   size_t f_cap;
@@ -806,12 +808,22 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
   if (!otv_buf_reserve(b, 5 * (size_t)n)) return;
   /* flags, then x bytes, then y bytes: build flags first with the deltas */
   size_t flag_at = b->len;
+  /* every coordinate rounded once */
+  if (otv_mem_reserve(in->al, (void **)&c->rxy, &c->rxy_cap, 2 * (size_t)n, sizeof *c->rxy)) {
+    b->failed = true;
+    return;
+  }
+  int32_t *R = c->rxy;
+  for (unsigned i = 0; i < n; i++) {
+    R[2 * i] = round16(X[i]);
+    R[2 * i + 1] = round16(Y[i]);
+  }
   int px = 0, py = 0;
   uint8_t last = 0;
   unsigned rep = 0;
   size_t last_at = 0;
   for (unsigned i = 0; i < n; i++) {
-    int x = round16(X[i]), y = round16(Y[i]);
+    int x = R[2 * i], y = R[2 * i + 1];
     int dx = x - px, dy = y - py;
     px = x, py = y;
     uint8_t f = ON[i] & 1;
@@ -838,7 +850,7 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
   (void)flag_at;
   px = 0;
   for (unsigned i = 0; i < n; i++) {
-    int x = round16(X[i]), dx = x - px;
+    int x = R[2 * i], dx = x - px;
     px = x;
     if (dx == 0) continue;
     if (dx >= -255 && dx <= 255) otv_buf_u8(b, (uint8_t)(dx < 0 ? -dx : dx));
@@ -846,7 +858,7 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
   }
   py = 0;
   for (unsigned i = 0; i < n; i++) {
-    int y = round16(Y[i]), dy = y - py;
+    int y = R[2 * i + 1], dy = y - py;
     py = y;
     if (dy == 0) continue;
     if (dy >= -255 && dy <= 255) otv_buf_u8(b, (uint8_t)(dy < 0 ? -dy : dy));
@@ -985,6 +997,7 @@ static void gctx_free(gctx *c)
   if (c->fx) otv_mem_free(al, c->fx, c->f_cap * sizeof(double));
   if (c->fy) otv_mem_free(al, c->fy, c->f_cap * sizeof(double));
   if (c->offs) otv_mem_free(al, c->offs, ((size_t)c->in->glyph_count + 1) * sizeof *c->offs);
+  if (c->rxy) otv_mem_free(al, c->rxy, c->rxy_cap * sizeof *c->rxy);
 }
 
 otv_status otv_inst_glyf(otv_inst *in)

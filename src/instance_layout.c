@@ -32,6 +32,10 @@ typedef struct lay {
   uint8_t *seen;       /* one bit per byte offset: structure already patched */
   size_t seen_len;
   uint32_t tag;
+  /* direct-mapped cache of device tables already evaluated (tables are widely shared) */
+  uint32_t dkey[1024]; /* device offset + 1; 0: empty */
+  int dval[1024];
+  bool dvar[1024];
 } lay;
 
 static bool has(const lay *l, size_t off, size_t n) { return off <= l->b->len && n <= l->b->len - off; }
@@ -53,7 +57,24 @@ static bool first_visit(lay *l, size_t off)
 }
 
 /* Delta of the device table at dev (0 when it is not a VariationIndex table). */
+static int device_delta_uncached(lay *l, size_t dev, bool *is_var);
 static int device_delta(lay *l, size_t dev, bool *is_var)
+{
+  unsigned h = (unsigned)(dev * 2654435761u) >> 22 & 1023;
+  if (dev < UINT32_MAX && l->dkey[h] == dev + 1) {
+    *is_var = l->dvar[h];
+    return l->dval[h];
+  }
+  int d = device_delta_uncached(l, dev, is_var);
+  if (dev < UINT32_MAX) {
+    l->dkey[h] = (uint32_t)dev + 1;
+    l->dval[h] = d;
+    l->dvar[h] = *is_var;
+  }
+  return d;
+}
+
+static int device_delta_uncached(lay *l, size_t dev, bool *is_var)
 {
   *is_var = false;
   if (!has(l, dev, 6) || u16(l, dev + 4) != 0x8000) return 0;
