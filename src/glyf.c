@@ -546,15 +546,28 @@ static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
 
 /* ---- output ---- */
 
+static void nop_pt(void *ctx, float x, float y) { (void)ctx, (void)x, (void)y; }
+static void nop_quad(void *ctx, float a, float b, float x, float y)
+{
+  (void)ctx, (void)a, (void)b, (void)x, (void)y;
+}
+static void nop_close(void *ctx) { (void)ctx; }
+
 static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
 {
+  /* callbacks in locals (NULL ones replaced by no-ops): no reload or test per segment */
+  void (*move_to)(void *, float, float) = pen->move_to ? pen->move_to : nop_pt;
+  void (*line_to)(void *, float, float) = pen->line_to ? pen->line_to : nop_pt;
+  void (*quad_to)(void *, float, float, float, float) = pen->quad_to ? pen->quad_to : nop_quad;
+  void (*close_path)(void *) = pen->close_path ? pen->close_path : nop_close;
   const otv_point *pts = c->pts;
   const uint8_t *tags = c->tags;
-  unsigned first = 0;
-  for (unsigned ci = 0; ci < c->n_ends; ci++) {
-    unsigned last = c->ends[ci];
+  const uint16_t *ends = c->ends;
+  unsigned first = 0, n_ends = c->n_ends;
+  for (unsigned ci = 0; ci < n_ends; ci++) {
+    unsigned last = ends[ci];
     if (last < first) continue; /* defensive: ends are increasing */
-    otv_point start = pts[first], cur;
+    otv_point start = pts[first];
     unsigned i = first, limit = last;
     if (!(tags[first] & ON_CURVE_POINT)) {
       if (tags[last] & ON_CURVE_POINT) {
@@ -567,36 +580,34 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
     } else {
       i = first + 1;
     }
-    if (pen->move_to) pen->move_to(ctx, start.x, start.y);
-    cur = start;
+    move_to(ctx, start.x, start.y);
+    float cx = start.x, cy = start.y;
     bool have_ctrl = false;
-    otv_point ctrl = {0, 0};
+    float qx = 0, qy = 0;
     /* limit = last - 1 only when last > first: no underflow */
     for (; i <= limit; i++) {
-      otv_point p = pts[i];
+      float x = pts[i].x, y = pts[i].y;
       if (tags[i] & ON_CURVE_POINT) {
         if (have_ctrl) {
-          if (pen->quad_to) pen->quad_to(ctx, ctrl.x, ctrl.y, p.x, p.y);
+          quad_to(ctx, qx, qy, x, y);
           have_ctrl = false;
-        } else if (pen->line_to) {
-          pen->line_to(ctx, p.x, p.y);
+        } else {
+          line_to(ctx, x, y);
         }
       } else {
-        if (have_ctrl) {
-          otv_point mid = {(ctrl.x + p.x) * 0.5f, (ctrl.y + p.y) * 0.5f};
-          if (pen->quad_to) pen->quad_to(ctx, ctrl.x, ctrl.y, mid.x, mid.y);
-        }
-        ctrl = p;
+        if (have_ctrl) quad_to(ctx, qx, qy, (qx + x) * 0.5f, (qy + y) * 0.5f);
+        qx = x;
+        qy = y;
         have_ctrl = true;
       }
-      cur = p;
+      cx = x;
+      cy = y;
     }
-    if (have_ctrl) {
-      if (pen->quad_to) pen->quad_to(ctx, ctrl.x, ctrl.y, start.x, start.y);
-    } else if ((cur.x != start.x || cur.y != start.y) && pen->line_to) {
-      pen->line_to(ctx, start.x, start.y);
-    }
-    if (pen->close_path) pen->close_path(ctx);
+    if (have_ctrl)
+      quad_to(ctx, qx, qy, start.x, start.y);
+    else if (cx != start.x || cy != start.y)
+      line_to(ctx, start.x, start.y);
+    close_path(ctx);
     first = last + 1;
   }
 }
