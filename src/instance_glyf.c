@@ -818,10 +818,12 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
     R[2 * i] = round16(X[i]);
     R[2 * i + 1] = round16(Y[i]);
   }
+  /* at most 5 bytes per point: written directly */
+  if (!otv_buf_reserve(b, 5 * (size_t)n)) return;
+  uint8_t *w = b->p + b->len, *last_flag = NULL;
   int px = 0, py = 0;
   uint8_t last = 0;
   unsigned rep = 0;
-  size_t last_at = 0;
   for (unsigned i = 0; i < n; i++) {
     int x = R[2 * i], y = R[2 * i + 1];
     int dx = x - px, dy = y - py;
@@ -833,17 +835,18 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
     else if (dy >= -255 && dy <= 255) f |= (uint8_t)(0x04 | (dy > 0 ? 0x20 : 0));
     if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= 0x40; /* OVERLAP_SIMPLE */
     if (i > 0 && f == last && rep < 255) {
+      /* spec: REPEAT_FLAG, then the number of additional repeats */
       if (rep == 0) {
-        b->p[last_at] |= 0x08;
-        otv_buf_u8(b, 1);
+        *last_flag |= 0x08;
+        *w++ = 1;
       } else {
-        b->p[b->len - 1] = (uint8_t)(rep + 1);
+        w[-1] = (uint8_t)(rep + 1);
       }
       rep++;
       continue;
     }
-    last_at = b->len;
-    otv_buf_u8(b, f);
+    last_flag = w;
+    *w++ = f;
     last = f;
     rep = 0;
   }
@@ -853,17 +856,18 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
     int x = R[2 * i], dx = x - px;
     px = x;
     if (dx == 0) continue;
-    if (dx >= -255 && dx <= 255) otv_buf_u8(b, (uint8_t)(dx < 0 ? -dx : dx));
-    else otv_buf_u16(b, (uint16_t)(int16_t)dx);
+    if (dx >= -255 && dx <= 255) *w++ = (uint8_t)(dx < 0 ? -dx : dx);
+    else otv_put_u16(w, (uint16_t)(int16_t)dx), w += 2;
   }
   py = 0;
   for (unsigned i = 0; i < n; i++) {
     int y = R[2 * i + 1], dy = y - py;
     py = y;
     if (dy == 0) continue;
-    if (dy >= -255 && dy <= 255) otv_buf_u8(b, (uint8_t)(dy < 0 ? -dy : dy));
-    else otv_buf_u16(b, (uint16_t)(int16_t)dy);
+    if (dy >= -255 && dy <= 255) *w++ = (uint8_t)(dy < 0 ? -dy : dy);
+    else otv_put_u16(w, (uint16_t)(int16_t)dy), w += 2;
   }
+  b->len = (size_t)(w - b->p);
 }
 
 static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t goff,
