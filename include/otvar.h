@@ -501,7 +501,8 @@ OTV_API void otv_raster_reset(otv_raster *r);
  * apart, 0 = none, 255 = full coverage), clipped to the buffer, then empty the path. By default
  * coverage c is composited onto the buffer (dst + c - dst*c/255: exact c on a zeroed buffer);
  * pixels outside the path's bounds are never touched. Returns OTV_E_NOMEM when a buffer could not
- * grow while drawing or rendering, OTV_E_BAD_VALUE when the pen received non-finite coordinates
+ * grow while drawing or rendering, OTV_E_LIMIT when the flattened path exceeded 2^22 line
+ * segments (64 MiB), OTV_E_BAD_VALUE when the pen received non-finite coordinates
  * (or ones that overflow a float once transformed; finite device coordinates beyond +-2^22 are
  * clamped), OTV_E_ARG for a NULL buffer, stride < width or a side over INT32_MAX; the path is
  * emptied in every case. Since: 0.1

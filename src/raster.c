@@ -38,6 +38,8 @@
 #define RASTER_MAX_PIECES 1024      /* most line pieces per curve (a curve ~1e5 px long) */
 #define RASTER_COORD_LIMIT 4194304.0 /* |device coordinate| clamp (2^22): keeps float math sane */
 #define RASTER_BAND_CELLS 65536     /* accumulation cells per band (256 KiB of floats) */
+#define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
+                                             a power of two so the doubling capacity meets it */
 
 typedef struct seg {
   float x0, y0, x1, y1;
@@ -119,6 +121,10 @@ static inline void line_dev(otv_raster *r, float x, float y)
   if (y0 == y) return; /* horizontal: adds no area */
   if (r->seg_count == r->seg_cap) {
     if (r->status) return;
+    if (r->seg_cap >= RASTER_MAX_SEGS) {
+      r->status = OTV_E_LIMIT;
+      return;
+    }
     void *p = r->segs;
     if (otv_mem_reserve(&r->al, &p, &r->seg_cap, r->seg_count + 1, sizeof(seg))) {
       r->status = OTV_E_NOMEM;

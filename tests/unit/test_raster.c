@@ -471,6 +471,26 @@ static void test_errors(void)
   P->quad_to(R, 3e38f, 0, -1e30f, -1e30f);
   P->close_path(R);
   CHECK_EQ(otv_raster_render(R, buf, 16, 16, 16, 0), OTV_E_OK);
+  /* a path of more than 2^22 segments: OTV_E_LIMIT, memory bounded, the next path fine */
+  {
+    h_alloc la = {0, 0, 0, 0};
+    otv_options lopt = {h_realloc, &la, 0};
+    otv_raster *lr = NULL;
+    CHECK_EQ(otv_raster_create(&lopt, &lr), OTV_E_OK);
+    P->move_to(lr, 0, 0);
+    for (int i = 0; i < 5000; i++) /* 5000 curves x 1024 pieces */
+      P->quad_to(lr, (i & 1) ? 3e6f : -3e6f, 1e6f, (float)(i % 7), (float)(i % 5));
+    P->close_path(lr);
+    CHECK_EQ(otv_raster_render(lr, buf, 16, 16, 16, 0), OTV_E_LIMIT);
+    CHECK(la.live_bytes <= (64ll << 20) + 4096);
+    P->move_to(lr, 1, 1);
+    P->line_to(lr, 3, 1);
+    P->line_to(lr, 3, 3);
+    P->line_to(lr, 1, 3);
+    CHECK_EQ(otv_raster_render(lr, buf, 16, 16, 16, 0), OTV_E_OK);
+    otv_raster_destroy(lr);
+    CHECK_EQ(la.live_blocks, 0);
+  }
   otv_raster_reset(R);
   otv_raster_reset(NULL);
   otv_raster_destroy(NULL);
