@@ -352,12 +352,15 @@ RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, 
 RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1, bool clip,
                            bool use_mask)
 {
-  float fr = (float)B->rows;
+  /* locals: stores into the float cells may alias the band's float fields for the compiler */
+  float *const acc = B->acc, w = B->w, fr = (float)B->rows;
+  uint64_t *const mask = B->mask;
+  const size_t row_len = B->row_len, mwords = B->mwords;
   if (y0 >= 0.0f && y1 >= 0.0f && y0 < fr && y1 < fr) {
     int r0 = (int)y0; /* y >= 0: truncation is floor */
     if (r0 == (int)y1) {
       /* inside one row: no clipping in y, direction carried by the sign of the height */
-      acc_span(B->acc + (size_t)r0 * B->row_len, B->mask + (size_t)r0 * B->mwords, B->w, x0, x1,
+      acc_span(acc + (size_t)r0 * row_len, mask + (size_t)r0 * mwords, w, x0, x1,
                y1 - y0, clip, use_mask);
       return;
     }
@@ -377,25 +380,25 @@ RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1
   int row = (int)ys, last = (int)ye; /* ys, ye >= 0: truncation is floor */
   if ((float)last == ye) last--;     /* ye on a row boundary belongs to the row above */
   if (row == last && ys == y0 && ye == y1) {
-    acc_span(B->acc + (size_t)row * B->row_len, B->mask + (size_t)row * B->mwords, B->w, x0, x1,
+    acc_span(acc + (size_t)row * row_len, mask + (size_t)row * mwords, w, x0, x1,
              dir * (y1 - y0), clip, use_mask);
     return;
   }
   float dxdy = (x1 - x0) / (y1 - y0);
   float ya = ys, xa = ys == y0 ? x0 : x0 + (ys - y0) * dxdy;
   float xe = ye == y1 ? x1 : x0 + (ye - y0) * dxdy;
-  float *a = B->acc + (size_t)row * B->row_len;
-  uint64_t *m = B->mask + (size_t)row * B->mwords;
+  float *a = acc + (size_t)row * row_len;
+  uint64_t *m = mask + (size_t)row * mwords;
   for (; row < last; row++) {
     float yb = (float)(row + 1);
     float xb = x0 + (yb - y0) * dxdy;
-    acc_span(a, m, B->w, xa, xb, dir * (yb - ya), clip, use_mask);
+    acc_span(a, m, w, xa, xb, dir * (yb - ya), clip, use_mask);
     ya = yb;
     xa = xb;
-    a += B->row_len;
-    m += B->mwords;
+    a += row_len;
+    m += mwords;
   }
-  acc_span(a, m, B->w, xa, xe, dir * (ye - ya), clip, use_mask);
+  acc_span(a, m, w, xa, xe, dir * (ye - ya), clip, use_mask);
 }
 
 /* All segments of the path crossing the band, with the span variant fixed at compile time. */
