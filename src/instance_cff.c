@@ -378,17 +378,22 @@ otv_status otv_inst_cff(otv_inst *in)
       if (st != OTV_E_SMALL_BUFFER) break;
       unsigned np = io.point_count + 4 > pcap ? io.point_count + 64 : pcap;
       unsigned nc = io.contour_count > ccap ? io.contour_count + 16 : ccap;
-      otv_point *p2 = otv_mem_realloc(in->al, pts, pcap * sizeof *pts, np * sizeof *pts);
-      if (!p2) goto nomem;
-      pts = p2;
-      uint8_t *f2 = otv_mem_realloc(in->al, fl, pcap, np);
-      if (!f2) goto nomem;
-      fl = f2;
-      pcap = np;
-      uint16_t *e2 = otv_mem_realloc(in->al, ends, ccap * sizeof *ends, (nc ? nc : 1) * sizeof *ends);
-      if (!e2) goto nomem;
-      ends = e2;
-      ccap = nc ? nc : 1;
+      if (!nc) nc = 1;
+      /* new blocks, then the old ones freed: every block keeps the size it is freed with */
+      otv_point *p2 = otv_mem_alloc(in->al, np * sizeof *p2);
+      uint8_t *f2 = otv_mem_alloc(in->al, np);
+      uint16_t *e2 = otv_mem_alloc(in->al, nc * sizeof *e2);
+      if (!p2 || !f2 || !e2) {
+        if (p2) otv_mem_free(in->al, p2, np * sizeof *p2);
+        if (f2) otv_mem_free(in->al, f2, np);
+        if (e2) otv_mem_free(in->al, e2, nc * sizeof *e2);
+        goto nomem;
+      }
+      if (pts) otv_mem_free(in->al, pts, pcap * sizeof *pts);
+      if (fl) otv_mem_free(in->al, fl, pcap);
+      if (ends) otv_mem_free(in->al, ends, ccap * sizeof *ends);
+      pts = p2, fl = f2, ends = e2;
+      pcap = np, ccap = nc;
     }
     if (st) {
       const otv_error *le = otv_location_last_error(in->loc);
@@ -452,14 +457,21 @@ otv_status otv_inst_cff(otv_inst *in)
     memcpy(in->bbox[g], bb, sizeof bb);
     otv_glyph_metrics m;
     if ((st = otv_glyph_h_metrics(in->loc, g, OTV_METRICS_ROUND, &m))) {
-      st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_HMTX, 0, "glyph %u metrics", g);
+      const otv_error *le = otv_location_last_error(in->loc);
+      st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset, "glyph %u metrics: %s",
+                    g, le->msg);
       goto done;
     }
     in->adv_w[g] = (uint16_t)(m.advance < 0 ? 0 : m.advance > 65535 ? 65535 : m.advance);
     in->lsb[g] = any ? bb[0] : (int16_t)m.side_a; /* empty glyph: the varied hmtx value */
     if (in->has_vmtx) {
       otv_glyph_metrics vm;
-      if (!otv_glyph_v_metrics(in->loc, g, OTV_METRICS_ROUND, &vm)) {
+      otv_status vs = otv_glyph_v_metrics(in->loc, g, OTV_METRICS_ROUND, &vm);
+      if (vs == OTV_E_NOMEM) {
+        st = OTV_FAIL(in->err, NOMEM, OTV_T_VMTX, 0, "glyph %u vertical metrics", g);
+        goto done;
+      }
+      if (!vs) {
         in->adv_h[g] = (uint16_t)(vm.advance < 0 ? 0 : vm.advance > 65535 ? 65535 : vm.advance);
         in->tsb[g] = (int16_t)vm.side_a;
       }
@@ -507,6 +519,10 @@ otv_status otv_inst_cff(otv_inst *in)
     if (has_fm) {
       for (int k = 0; k < 6; k++) put_dict_num(&topd, fm[k]);
       put_op(&topd, 1207);
+    }
+    if (topd.failed || privs.failed || fds.failed) {
+      otv_buf_free(&topd);
+      goto nomem;
     }
     size_t fm_len = topd.len;
     top_size += fm_len;
@@ -559,8 +575,10 @@ otv_status otv_inst_cff(otv_inst *in)
       otv_buf_u8(&fdd, 18);
     }
     fdo[fda.count] = (uint32_t)fdd.len;
+    bool fdd_failed = fdd.failed;
     put_index(o, &fdd, fdo, fda.count);
     otv_buf_free(&fdd);
+    if (fdd_failed) goto nomem;
     otv_buf_bytes(o, privs.p, privs.len);
     if (o->failed) goto nomem;
     if (o->len != priv_base + privs.len) {
