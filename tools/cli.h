@@ -70,9 +70,4 @@ int cli_out_close(cli_out *o, int ok);
  * metrics work (tools/util_metrics.c). */
 void cli_print_font_metrics(otv_location *loc, FILE *out, int json);
 
-/* Print the font-wide metrics at the location (otvar info --metrics): one `TAG VALUE` line per
- * MVAR value tag the font has a base value for, or JSON members when json is set. Owned by the
- * metrics work (tools/util_metrics.c). */
-void cli_print_font_metrics(otv_location *loc, FILE *out, int json);
-
 #endif
