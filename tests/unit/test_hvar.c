@@ -387,9 +387,26 @@ static void test_alloc_failures(void)
   CHECK(done);
 }
 
+
+/* OTV_DUMP_FIXTURE=PATH writes the full fixture font (the fuzz seed in fuzz/corpus/metrics). */
+static void dump_fixture(void)
+{
+  const char *path = getenv("OTV_DUMP_FIXTURE");
+  if (!path) return;
+  cfg c = {1, 2, 9, true, true, false};
+  build_hvar(&t_hvar, &c);
+  size_t len = assemble(font, sizeof font, true, NULL);
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(font, 1, len, f);
+    fclose(f);
+  }
+}
+
 int main(void)
 {
   build_common();
+  dump_fixture();
   test_maps();
   test_implicit_and_lsb();
   test_vertical();

@@ -330,9 +330,25 @@ static void test_alloc_failures(void)
   CHECK(done);
 }
 
+
+/* OTV_DUMP_FIXTURE=PATH writes the full fixture font (the fuzz seed in fuzz/corpus/metrics). */
+static void dump_fixture(void)
+{
+  const char *path = getenv("OTV_DUMP_FIXTURE");
+  if (!path) return;
+  build_mvar(10, true);
+  size_t len = assemble(true, NULL);
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(font, 1, len, f);
+    fclose(f);
+  }
+}
+
 int main(void)
 {
   build_common();
+  dump_fixture();
   test_values();
   test_versions();
   test_sweeps();
