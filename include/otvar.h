@@ -442,7 +442,10 @@ OTV_API otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, s
  *  (vhea), hcrs hcrn hcof (hhea), xhgt cpht (OS/2 version >= 2), sbxs sbys sbxo sbyo spxs spys
  *  spxo spyo strs stro (OS/2), unds undo (post), gsp0..gsp9 (gasp rangeMaxPPEM of range N).
  *  OTV_E_NOT_FOUND when the font has no base value for that tag (or the tag is not one of
- *  these). MVAR records with unknown tags are ignored. Since: 0.1 */
+ *  these). MVAR records with unknown tags are ignored. Also accepts otvar's own upper-case tags
+ *  for values no MVAR record varies (returned as stored): 'HASC' 'HDSC' 'HLGP' (hhea ascender,
+ *  descender, lineGap), 'UPEM' 'XMIN' 'YMIN' 'XMAX' 'YMAX' (head), 'ITAL' (post italicAngle,
+ *  degrees). Since: 0.1 */
 OTV_API otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, float *out);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -145,12 +145,49 @@ static bool base_value(const otv_metrics *m, int k, float *out)
   return true;
 }
 
+/* otvar's own tags (upper case, so never a registered MVAR tag) for font-wide values that no
+ * MVAR record varies: hhea ascender/descender/lineGap, head unitsPerEm and bounding box, post
+ * italicAngle. kind: 0 int16, 1 uint16, 2 Fixed 16.16. */
+static const struct extra_src {
+  uint32_t tag;
+  uint8_t table; /* 0 hhea, 1 head, 2 post */
+  uint8_t kind;
+  uint16_t off;
+} extras[] = {
+  {OTV_TAG('H', 'A', 'S', 'C'), 0, 0, 4},  {OTV_TAG('H', 'D', 'S', 'C'), 0, 0, 6},
+  {OTV_TAG('H', 'L', 'G', 'P'), 0, 0, 8},  {OTV_TAG('U', 'P', 'E', 'M'), 1, 1, 18},
+  {OTV_TAG('X', 'M', 'I', 'N'), 1, 0, 36}, {OTV_TAG('Y', 'M', 'I', 'N'), 1, 0, 38},
+  {OTV_TAG('X', 'M', 'A', 'X'), 1, 0, 40}, {OTV_TAG('Y', 'M', 'A', 'X'), 1, 0, 42},
+  {OTV_TAG('I', 'T', 'A', 'L'), 2, 2, 4},
+};
+
+static bool extra_value(const otv_metrics *m, uint32_t tag, float *out)
+{
+  for (size_t i = 0; i < sizeof extras / sizeof *extras; i++) {
+    if (extras[i].tag != tag) continue;
+    otv_span t = extras[i].table == 0 ? m->hhea : extras[i].table == 1 ? m->head : m->post;
+    unsigned size = extras[i].kind == 2 ? 4 : 2;
+    if (!t.p || !otv_span_has(t, extras[i].off, size)) return false;
+    /* in range: otv_span_has just above */
+    const uint8_t *p = t.p + extras[i].off;
+    if (extras[i].kind == 0) *out = (float)otv_peek_i16(p);
+    else if (extras[i].kind == 1) *out = (float)otv_peek_u16(p);
+    else *out = (float)((double)otv_peek_i32(p) / 65536.0);
+    return true;
+  }
+  return false;
+}
+
 otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, float *out)
 {
   if (!loc || !out) return OTV_E_ARG;
   const otv_metrics *m = &loc->face->met;
   int k = otv_mvar_tag_index(tag);
   float v = 0.0f;
+  if (k < 0 && extra_value(m, tag, &v)) {
+    *out = (flags & OTV_METRICS_ROUND) ? otv_round(v) : v;
+    return OTV_E_OK;
+  }
   if (k < 0 || !base_value(m, k, &v)) {
     char s[5];
     otv_tag_to_string(tag, s);

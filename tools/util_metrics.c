@@ -24,12 +24,14 @@ void cli_metrics_num(double v, char buf[32])
   if (!strcmp(buf, "-0")) strcpy(buf, "0");
 }
 
-/* The registered MVAR value tags, in the spec's order. */
+/* The registered MVAR value tags, in the spec's order, then otvar's own. */
 static const char *const metric_tags[] = {
   "hasc", "hdsc", "hlgp", "hcla", "hcld", "vasc", "vdsc", "vlgp", "hcrs", "hcrn",
   "hcof", "vcrs", "vcrn", "vcof", "xhgt", "cpht", "sbxs", "sbys", "sbxo", "sbyo",
   "spxs", "spys", "spxo", "spyo", "strs", "stro", "unds", "undo", "gsp0", "gsp1",
   "gsp2", "gsp3", "gsp4", "gsp5", "gsp6", "gsp7", "gsp8", "gsp9",
+  /* otvar's tags for values no MVAR record varies (see otv_font_metric) */
+  "HASC", "HDSC", "HLGP", "UPEM", "XMIN", "YMIN", "XMAX", "YMAX", "ITAL",
 };
 
 void cli_print_font_metrics(otv_location *loc, FILE *out, int json)

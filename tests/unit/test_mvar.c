@@ -153,6 +153,13 @@ static void test_values(void)
   metric(loc, "gsp2", 0, OTV_E_NOT_FOUND); /* only two ranges */
   metric(loc, "zzzz", 0, OTV_E_NOT_FOUND); /* not a value tag */
   metric(loc, "hhea", 0, OTV_E_NOT_FOUND);
+  /* otvar's tags: hhea ascender/descender/lineGap and head unitsPerEm, post italicAngle */
+  CHECK_EQ(metric(loc, "HASC", 0, 0), 810);
+  CHECK_EQ(metric(loc, "HDSC", 0, 0), -190);
+  CHECK_EQ(metric(loc, "HLGP", 0, 0), 5);
+  CHECK_EQ(metric(loc, "UPEM", 0, 0), 1000);
+  CHECK_EQ(metric(loc, "ITAL", 0, 0), 0);
+  CHECK_EQ(metric(loc, "XMAX", 0, 0), 0);
 
   set_wght(loc, 900);
   CHECK_EQ(metric(loc, "gsp0", 0, 0), 18);
@@ -163,6 +170,7 @@ static void test_values(void)
   CHECK_EQ(metric(loc, "xhgt", 0, 0), 540);
   CHECK_EQ(metric(loc, "hdsc", 0, 0), -200); /* no record: unchanged */
   CHECK_EQ(metric(loc, "unds", 0, 0), 50);
+  CHECK_EQ(metric(loc, "HASC", 0, 0), 810); /* not varied */
   metric(loc, "zzzz", 0, OTV_E_NOT_FOUND);
 
   set_wght(loc, 650); /* normalized 0.5 */
