@@ -257,9 +257,19 @@ static bool add_deltas(otv_rd *r, unsigned count, float *acc, size_t stride, flo
     case DELTAS_ARE_ZERO | DELTAS_ARE_WORDS: /* 32-bit deltas */
       for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)otv_peek_i32(q + 4 * k);
       break;
-    default:
-      for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)(int8_t)q[k];
+    default: {
+      unsigned k = 0;
+      for (; k + 4 <= run; k += 4) {
+        float a = (float)(int8_t)q[k], b = (float)(int8_t)q[k + 1];
+        float e = (float)(int8_t)q[k + 2], f = (float)(int8_t)q[k + 3];
+        o[k * stride] += scale * a;
+        o[(k + 1) * stride] += scale * b;
+        o[(k + 2) * stride] += scale * e;
+        o[(k + 3) * stride] += scale * f;
+      }
+      for (; k < run; k++) o[k * stride] += scale * (float)(int8_t)q[k];
       break;
+    }
     }
     q += bytes;
     i += run;
