@@ -111,7 +111,9 @@ static int dict_next(dict_rd *d, uint32_t tag, otv_error *err)
     /* in range: pos < end <= tab.len (end checked by the caller) */
     uint8_t b0 = d->tab.p[d->pos++];
     double v;
-    if (b0 <= 21 || (d->cff2 && b0 >= 22 && b0 <= 24)) {
+    /* 0..27 are operators (22..27 reserved in CFF, 25..27 in CFF2: returned and ignored, as
+     * the spec asks readers to skip unknown operators); 28..30 and 32..254 operands */
+    if (b0 <= 27) {
       int op = b0;
       if (b0 == 12) {
         if (d->pos >= d->end) {
