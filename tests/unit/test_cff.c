@@ -844,6 +844,118 @@ static size_t make_cff1(uint8_t *out)
   return n;
 }
 
+/* CID-keyed CFF: ROS, FDArray with two Font DICTs whose Private DICTs have different local
+ * Subrs, FDSelect format 3 (glyphs 0-3 -> FD 0, 4-6 -> FD 1). Local subr 0 is "0 100 rlineto
+ * return" in FD 0 and "0 50 rlineto return" in FD 1. */
+static const blob c1_subrs_fd1[] = {BLOB(N(0), N(50), RLINETO, RETURN)};
+
+static size_t make_cff1_cid(uint8_t *out)
+{
+  buf *b = calloc(1, sizeof *b);
+  b8(b, 1), b8(b, 0), b8(b, 4), b8(b, 4); /* header */
+  blob name = {(const uint8_t *)"Test", 4};
+  b_index(b, &name, 1, false);
+  buf top = {{0}, 0};
+  d_int(&top, 391), d_int(&top, 392), d_int(&top, 0); /* ROS: Registry, Ordering, Supplement */
+  b8(&top, 12), b8(&top, 30);
+  size_t t_cs = d_int(&top, 0);
+  b8(&top, 17);
+  size_t t_fda = d_int(&top, 0);
+  b8(&top, 12), b8(&top, 36);
+  size_t t_fds = d_int(&top, 0);
+  b8(&top, 12), b8(&top, 37);
+  blob topb = {top.d, top.n};
+  size_t top_index = b->n;
+  b_index(b, &topb, 1, false);
+  size_t top_data = top_index + 2 + 1 + 4;
+  b_index(b, NULL, 0, false); /* String INDEX */
+  b_index(b, NULL, 0, false); /* Global Subr INDEX */
+  unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
+  put32(b, top_data + t_cs, (uint32_t)b->n);
+  b_index(b, c1_glyphs, ng, false);
+  put32(b, top_data + t_fds, (uint32_t)b->n);
+  b8(b, 3), b16(b, 2);     /* FDSelect format 3, 2 ranges */
+  b16(b, 0), b8(b, 0);     /* glyphs 0.. -> FD 0 */
+  b16(b, 4), b8(b, 1);     /* glyphs 4.. -> FD 1 */
+  b16(b, ng);              /* sentinel */
+  /* two Font DICTs: Private size/offset patched */
+  buf fd0 = {{0}, 0}, fd1 = {{0}, 0};
+  size_t f0s = d_int(&fd0, 0), f0o = d_int(&fd0, 0);
+  b8(&fd0, 18);
+  size_t f1s = d_int(&fd1, 0), f1o = d_int(&fd1, 0);
+  b8(&fd1, 18);
+  blob fds[2] = {{fd0.d, fd0.n}, {fd1.d, fd1.n}};
+  size_t fda = b->n;
+  put32(b, top_data + t_fda, (uint32_t)fda);
+  b_index(b, fds, 2, false);
+  size_t fd_data = fda + 2 + 1 + 3 * 2;
+  const blob *subrs[2] = {c1_subrs, c1_subrs_fd1};
+  size_t fs[2] = {fd_data + f0s, fd_data + fd0.n + f1s}, fo[2] = {fd_data + f0o, fd_data + fd0.n + f1o};
+  for (int i = 0; i < 2; i++) {
+    size_t priv = b->n;
+    size_t p_subrs = d_int(b, 0);
+    b8(b, 19);
+    put32(b, fs[i], (uint32_t)(b->n - priv));
+    put32(b, fo[i], (uint32_t)priv);
+    put32(b, p_subrs, (uint32_t)(b->n - priv));
+    b_index(b, subrs[i], 1, false);
+  }
+  size_t n = b->n;
+  memcpy(out, b->d, n);
+  free(b);
+  return n;
+}
+
+static void test_cff1_cid(void)
+{
+  static uint8_t cff[4096];
+  size_t cff_len = make_cff1_cid(cff);
+  unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
+  common_tables(ng);
+  table t[3] = {{"CFF ", cff, cff_len},
+                {"head", head_tab, sizeof head_tab},
+                {"maxp", maxp_tab, sizeof maxp_tab}};
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  otv_face *f = NULL;
+  otv_error err = {0};
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+  if (!f) {
+    char b[200];
+    otv_error_format(&err, b, sizeof b);
+    fprintf(stderr, "open CID CFF: %s\n", b);
+    return;
+  }
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  pts o;
+  static const ept wA[] = {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}};
+  static const unsigned eA[] = {2};
+  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wA, eA);
+  /* glyph 4 is in FD 1: its local subr 0 draws 0 50 */
+  static const ept wD[] = {{0, 0, 'o'}, {0, 50, 'o'}, {100, 50, 'o'}};
+  static const unsigned eD[] = {2};
+  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
+  CHECK_POINTS(&o, wD, eD);
+  /* seac needs Standard Encoding names: not in a CID-keyed font */
+  expect_error(loc, 3, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', ' '), cff_len, __LINE__);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  /* truncation sweep */
+  long bad = 0;
+  for (size_t n = 0; n < cff_len; n++) {
+    t[0].n = n;
+    font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+    otv_error e = {0};
+    otv_status s;
+    open_and_draw(font_buf, font_len, NULL, &s, &e);
+    if (s == OTV_E_OK || e.table != OTV_TAG('C', 'F', 'F', ' ')) {
+      if (bad++ < 5) fprintf(stderr, "CID CFF truncated to %zu: status %d table %08x\n", n, s, e.table);
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
 static void test_cff1_fixture(void)
 {
   static uint8_t cff[4096];
@@ -955,6 +1067,7 @@ int main(void)
   test_cff2_fixture();
   test_private_vsindex();
   test_cff1_fixture();
+  test_cff1_cid();
   test_sweeps();
   test_alloc_failures();
   test_real_fonts();
