@@ -101,23 +101,26 @@ static unsigned bits_below(unsigned fmt, unsigned b)
   return pc[m & 15] + pc[(m >> 4) & 15];
 }
 
+/* The caller has checked that the whole record (vr_size(fmt) bytes at rec) is in the table. */
 static void patch_value_record(lay *l, size_t rec, unsigned fmt, size_t base)
 {
   if (!(fmt & 0xF0)) return; /* no device fields */
+  uint8_t *p = l->b->p;
   /* byte offset of each field inside the record: the fields before it, 2 bytes each */
   for (unsigned b = 4; b < 8; b++) {
     if (!(fmt & (1u << b))) continue;
     size_t dev_at = rec + 2 * (size_t)bits_below(fmt, b);
-    unsigned off = u16(l, dev_at);
+    /* in range: the record was checked by the caller */
+    unsigned off = otv_peek_u16(p + dev_at);
     if (!off) continue;
     bool var;
     int d = device_delta(l, base + off, &var);
     if (!var) continue;
     if (d && (fmt & (1u << (b - 4)))) {
       size_t v = rec + 2 * (size_t)bits_below(fmt, b - 4);
-      put16(l, v, (unsigned)(otv_peek_i16(l->b->p + v) + d));
+      otv_put_u16(p + v, (uint16_t)(otv_peek_i16(p + v) + d));
     }
-    put16(l, dev_at, 0);
+    otv_put_u16(p + dev_at, 0);
   }
 }
 
@@ -166,7 +169,8 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
   switch (type) {
   case 1:
     if (fmt == 1) {
-      patch_value_record(l, st + 6, u16(l, st + 4), st);
+      if (has(l, st + 6, vr_size(u16(l, st + 4))))
+        patch_value_record(l, st + 6, u16(l, st + 4), st);
     } else if (fmt == 2) {
       unsigned vf = u16(l, st + 4), n = u16(l, st + 6), sz = vr_size(vf);
       for (unsigned i = 0; i < n && has(l, st + 8 + (size_t)i * sz, sz); i++)
