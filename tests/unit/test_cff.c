@@ -1062,8 +1062,38 @@ static void test_real_fonts(void)
   }
 }
 
+/* OTV_CFF_DUMP=DIR writes the fixture fonts there (seeds for fuzz/corpus/cff). */
+static void dump(const char *dir, const char *name)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *fp = fopen(path, "wb");
+  if (!fp) return;
+  fwrite(font_buf, 1, font_len, fp);
+  fclose(fp);
+}
+
+static void dump_fixtures(const char *dir)
+{
+  static uint8_t cff[4096];
+  unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
+  common_tables(ng);
+  table t[3] = {{"CFF ", cff, 0}, {"head", head_tab, sizeof head_tab}, {"maxp", maxp_tab, sizeof maxp_tab}};
+  t[0].n = make_cff1(cff);
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  dump(dir, "fixture-cff1.otf");
+  t[0].n = make_cff1_cid(cff);
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  dump(dir, "fixture-cff1-cid.otf");
+  with_fanout = false;
+  build_default_cff2();
+  with_fanout = true;
+  dump(dir, "fixture-cff2.otf");
+}
+
 int main(void)
 {
+  if (getenv("OTV_CFF_DUMP")) dump_fixtures(getenv("OTV_CFF_DUMP"));
   test_cff2_fixture();
   test_private_vsindex();
   test_cff1_fixture();
