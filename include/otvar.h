@@ -385,15 +385,17 @@ typedef struct otv_glyph_points {
   unsigned point_cap;
   unsigned contour_cap;
   /* out */
-  unsigned point_count;   /* outline points, excluding the 4 phantom points */
+  unsigned point_count;   /* outline points, excluding TrueType's 4 phantom points */
   unsigned contour_count;
   uint32_t glyph_flags;   /* OTV_GLYPH_* */
 } otv_glyph_points;
 
-/** otv_glyph_points - the varied points of a glyph (composites flattened) into caller buffers,
- *  followed by the 4 phantom points (left, right, top, bottom origin) for TrueType glyphs.
+/** otv_glyph_points_get - the varied points of a glyph (composites flattened) into caller
+ *  buffers. TrueType glyphs: the outline points are followed by the 4 phantom points (left,
+ *  right, top, bottom origin), so point_cap must hold point_count + 4. CFF/CFF2 glyphs have no
+ *  phantom points (point_cap must hold point_count); cubic control points carry OTV_POINT_CUBIC.
  *  When a buffer is too small, returns OTV_E_SMALL_BUFFER with point_count and contour_count
- *  set to what is needed (point_cap must hold point_count + 4). Since: 0.1 */
+ *  set to what is needed. Since: 0.1 */
 OTV_API otv_status otv_glyph_points_get(otv_location *loc, uint32_t gid, unsigned flags,
                                         otv_glyph_points *io);
 
