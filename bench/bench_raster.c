@@ -242,15 +242,21 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ng; i++)
       if ((size_t)G[i].w * G[i].h > maxpix) maxpix = (size_t)G[i].w * G[i].h;
     uint8_t *buf = malloc(maxpix);
-    /* warm-up (and the allocation count after it) */
+    /* warm-up (and the allocation count after it); a hash of every image, so that a change
+     * meant to be exact can be checked to leave every pixel as it was */
+    uint64_t hash = 1469598103934665603u;
     for (size_t i = 0; i < ng; i++) {
+      memset(buf, 0, (size_t)G[i].w * G[i].h);
       t.dy = G[i].h;
       otv_raster_set_transform(r, &t);
       replay(r, &G[i]);
       otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
+      for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) hash = (hash ^ buf[k]) * 1099511628211u;
     }
+    if (getenv("OTV_BENCH_HASH")) printf("size %g image hash %016llx\n", sizes[s], (unsigned long long)hash);
     long calls0 = cnt.calls;
     int reps = sizes[s] < 20 ? 6 : sizes[s] < 100 ? 3 : 1;
+    if (getenv("OTV_BENCH_REPS")) reps = atoi(getenv("OTV_BENCH_REPS")); /* e.g. 1 for callgrind */
     double best_ft = 1e30, best_ot = 1e30;
     const char *only = getenv("OTV_BENCH_ONLY"); /* "freetype" or "otvar": profiling one side */
     int do_ft = !only || !strcmp(only, "freetype"), do_ot = !only || !strcmp(only, "otvar");

@@ -413,6 +413,75 @@ RASTER_INLINE void acc_all(const otv_raster *r, const band *B, float ox, float o
   }
 }
 
+/* One segment of a path lying wholly inside a single band (0 <= y <= rows, 0 <= x <= w up to
+ * rounding, which acc_span's unclipped variant absorbs): no clipping or band test in y. */
+RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float y1,
+                              bool use_mask)
+{
+  float *const acc = B->acc, w = B->w;
+  uint64_t *const mask = B->mask;
+  const size_t row_len = B->row_len, mwords = B->mwords;
+  int r0 = (int)y0, r1 = (int)y1; /* y >= 0: truncation is floor */
+  if (r0 == r1) {
+    /* inside one row (y0 != y1 here, else both would be on the last boundary: r0 < rows) */
+    acc_span(acc + (size_t)r0 * row_len, mask + (size_t)r0 * mwords, w, x0, x1, y1 - y0, false,
+             use_mask);
+    return;
+  }
+  float dir = 1.0f;
+  if (y0 > y1) {
+    float t = x0;
+    x0 = x1;
+    x1 = t;
+    t = y0;
+    y0 = y1;
+    y1 = t;
+    int ti = r0;
+    r0 = r1;
+    r1 = ti;
+    dir = -1.0f;
+  }
+  int row = r0, last = r1;
+  if ((float)last == y1) last--; /* y1 on a row boundary belongs to the row above */
+  if (row == last) {
+    acc_span(acc + (size_t)row * row_len, mask + (size_t)row * mwords, w, x0, x1,
+             dir * (y1 - y0), false, use_mask);
+    return;
+  }
+  float dxdy = (x1 - x0) / (y1 - y0);
+  float ya = y0, xa = x0;
+  float *a = acc + (size_t)row * row_len;
+  uint64_t *m = mask + (size_t)row * mwords;
+  for (; row < last; row++) {
+    float yb = (float)(row + 1);
+    float xb = x0 + (yb - y0) * dxdy;
+    acc_span(a, m, w, xa, xb, dir * (yb - ya), false, use_mask);
+    ya = yb;
+    xa = xb;
+    a += row_len;
+    m += mwords;
+  }
+  acc_span(a, m, w, xa, x1, dir * (y1 - ya), false, use_mask);
+}
+
+/* The whole path in one band, inside the buffer. */
+RASTER_INLINE void acc_all_in(const otv_raster *r, const band *B, float ox, float oy,
+                              bool use_mask)
+{
+  const seg *s = r->segs, *end = s + r->seg_count;
+  for (; s < end; s++)
+    acc_seg_in(B, s->x0 - ox, s->y0 - oy, s->x1 - ox, s->y1 - oy, use_mask);
+}
+
+static void acc_in_sparse(const otv_raster *r, const band *B, float ox, float oy)
+{
+  acc_all_in(r, B, ox, oy, true);
+}
+static void acc_in_dense(const otv_raster *r, const band *B, float ox, float oy)
+{
+  acc_all_in(r, B, ox, oy, false);
+}
+
 static void acc_clip(const otv_raster *r, const band *B, float ox, float oy)
 {
   acc_all(r, B, ox, oy, true, true);
@@ -620,10 +689,14 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   /* no clipping in x when the path lies inside the buffer's columns; narrow regions are read out
    * densely (marking blocks would cost more than it saves) */
   bool clip = fx0 < 0 || fx1 > (double)width, dense = !clip && w <= 48;
+  /* the whole path in one band inside the buffer: y - oy is then in [0, rows] (oy = floor of the
+   * least y, rows = ceil of the largest minus oy; float subtraction rounds monotonically) */
+  bool inside = !clip && fy0 >= 0 && fy1 <= (double)height && rows == (size_t)(ry1 - ry0);
   for (long by = ry0; by < ry1; by += (long)rows) {
     B.rows = (int)(ry1 - by < (long)rows ? ry1 - by : (long)rows);
     float oy = (float)by;
     if (clip) acc_clip(r, &B, ox, oy);
+    else if (inside) (dense ? acc_in_dense : acc_in_sparse)(r, &B, ox, oy);
     else if (dense) acc_dense(r, &B, ox, oy);
     else acc_sparse(r, &B, ox, oy);
     for (int y = 0; y < B.rows; y++) {
