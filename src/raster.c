@@ -279,8 +279,12 @@ RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, 
 {
   if (!clip) {
     int i0 = (int)xa;
-    if (i0 == (int)xb && xa >= 0.0f && xb >= 0.0f && xa <= w) {
-      /* within one pixel: the common case of short edges */
+    if (i0 == (int)xb && (unsigned)i0 <= (unsigned)(int)w) {
+      /* within one pixel: the common case of short edges. Unclipped, x is in [0, w] but for the
+       * rounding of a point interpolated at a row boundary: within (-1, w + 1) truncation picks
+       * a cell 0..w, whose right neighbour exists, and the two cells get the same total d (a
+       * mean a rounding error outside [0, 1] moves a part of d as tiny as that error); farther
+       * out (huge coordinates) the clamping path below takes it */
       float m0 = 0.5f * (xa + xb) - (float)i0;
       float dm0 = d * m0;
       a[i0] += d - dm0;
