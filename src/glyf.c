@@ -237,6 +237,12 @@ static const uint8_t coord_size[4] = {2, 1, 0, 1};
 #define K64I_(f) K16I_(f), K16I_((f) + 16), K16I_((f) + 32), K16I_((f) + 48)
 static const uint32_t flag_info[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(192)};
 #undef KI_
+#undef K4I_
+/* Per flag byte: the x byte size | the y byte size << 32 (one add sums both array lengths). */
+#define KI_(f) ((uint64_t)coord_sz_(K_(f) & 3) | (uint64_t)coord_sz_(K_(f) >> 2 & 3) << 32)
+#define K4I_(f) KI_(f), KI_((f) + 1), KI_((f) + 2), KI_((f) + 3)
+static const uint64_t flag_sizes[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(192)};
+#undef KI_
 #undef coord_sz_
 #undef K4I_
 #undef K16I_
@@ -289,26 +295,26 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   }
   if (np) {
     /* flags, with repeats; then the byte sizes of the x and y arrays */
-    size_t xlen = 0, ylen = 0;
+    uint64_t xylen = 0; /* x array bytes | y array bytes << 32 (each < 2^18) */
     unsigned i = 0;
     const uint8_t *q = d.p + r.pos, *qend = d.p + d.len;
     if (q < qend && (*q & OVERLAP_SIMPLE)) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
     while (i < np && q < qend) {
-      unsigned fl = *q++, rep = 1;
-      if (fl & REPEAT_FLAG) {
-        if (q >= qend) break;
-        rep += *q++;
-        if (rep > np - i) rep = np - i; /* spec: repeats past the last point are ignored */
+      unsigned fl = *q++;
+      uint8_t info = (uint8_t)flag_info[fl];
+      if (!(fl & REPEAT_FLAG)) {
+        xylen += flag_sizes[fl];
+        tags[i++] = info;
+        continue;
       }
-      uint32_t info = flag_info[fl];
-      xlen += (info >> 8 & 3) * rep;
-      ylen += (info >> 16) * rep;
-      if (rep == 1)
-        tags[i] = (uint8_t)info;
-      else
-        for (unsigned k = 0; k < rep; k++) tags[i + k] = (uint8_t)info;
+      if (q >= qend) break;
+      unsigned rep = 1u + *q++;
+      if (rep > np - i) rep = np - i; /* spec: repeats past the last point are ignored */
+      xylen += flag_sizes[fl] * rep;
+      for (unsigned k = 0; k < rep; k++) tags[i + k] = info;
       i += rep;
     }
+    size_t xlen = (size_t)(xylen & 0xFFFFFFFFu), ylen = (size_t)(xylen >> 32);
     r.pos = (size_t)(q - d.p);
     const uint8_t *xs, *ys;
     if (i < np || !(xs = otv_rd_take(&r, xlen)) || !(ys = otv_rd_take(&r, ylen)))
