@@ -137,9 +137,15 @@ static const float *shared_scalars(otv_location *loc)
 
 /* Decode packed point numbers at r (spec: "Packed point numbers"). Returns the count (0 with
  * *all set: every point), or -1 on truncation / NOMEM (*st says which). */
-static long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, size_t *cap, bool *all,
-                        otv_status *st)
+static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, size_t *cap,
+                               bool *all, otv_status *st)
 {
+  /* the common case first: a single 0 byte, every point (in range: pos < len checked) */
+  if (r->pos < r->s.len && r->s.p[r->pos] == 0) {
+    r->pos++;
+    *all = true;
+    return 0;
+  }
   unsigned b = otv_rd_u8(r);
   unsigned count = b;
   if (b & 0x80u) count = (b & 0x7Fu) << 8 | otv_rd_u8(r);
