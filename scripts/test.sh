@@ -4,7 +4,8 @@
 #  2. fetches the real variable fonts the differential tests use (tests/fetch-fonts.sh, cached)
 #  3. builds with AddressSanitizer + UndefinedBehaviorSanitizer and runs every CTest test:
 #     unit, oracle (HarfBuzz, FreeType, fontTools), CLI, and the replay of fuzz regressions
-#  4. builds the libFuzzer targets with clang and runs each for a short smoke period
+#  4. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
+#  5. builds the libFuzzer targets with clang and runs each for a short smoke period
 # Environment: OTV_FUZZ_SECONDS (default 30 per target; 0 skips the smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,12 @@ ninja -C "$B"
 bash tests/fetch-fonts.sh "$B/fonts-cache"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$B" --output-on-failure -j2
+# valgrind memcheck needs binaries without sanitizers: a plain build of the CLI, same tests/fonts
+V=build-valgrind
+cmake -S . -B "$V" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOTV_ORACLE=OFF -DOTV_BENCH=OFF \
+  -DCMAKE_C_FLAGS=-gdwarf-4 >/dev/null
+ninja -C "$V" otvar_cli
+OTVAR="$PWD/$V/otvar" OTV_FONTS="$PWD/tests/fonts" bash tests/cli/test_valgrind.sh
 secs=${OTV_FUZZ_SECONDS:-30}
 if [ "$secs" != 0 ]; then
   F=build-fuzz

@@ -820,7 +820,7 @@ static otv_status update_names(otv_inst *in)
   if (b->len < 6 || src.len < 6) return OTV_E_OK;
   if (otv_peek_u16(src.p) != 0)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name format 1 with --update-names");
-  uint16_t ids[64], elided;
+  uint16_t ids[64], elided = 0xFFFF; /* set by stat_names on success */
   unsigned nids = 0;
   otv_status st = stat_names(in, ids, &nids, &elided);
   if (st) return st;
