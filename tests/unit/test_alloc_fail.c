@@ -27,8 +27,9 @@ static const char *g_font;
 static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
   fa *a = ud;
-  if (g_trace >= 0 && g_trace_font && g_font && !strstr(g_font, g_trace_font)) g_trace = g_trace; /* other font */
-  else if (g_trace >= 0 && (a->fail_at == g_trace || !g_trace_font) && (new_len == 0 || a->calls + 1 == g_trace))
+  int other_font = g_trace_font && g_font && !strstr(g_font, g_trace_font);
+  if (g_trace >= 0 && !other_font && (a->fail_at == g_trace || !g_trace_font) &&
+      (new_len == 0 || a->calls + 1 == g_trace))
     fprintf(stderr, "  alloc %ld: %p old %zu new %zu\n", new_len ? a->calls + 1 : -1, ptr, old_len, new_len);
   if (g_trace > 0 && new_len && a->calls + 1 == g_trace && __sanitizer_print_stack_trace &&
       (!g_trace_font || (g_font && strstr(g_font, g_trace_font) && a->fail_at == g_trace)))
