@@ -221,12 +221,13 @@ static const uint32_t METRIC_TAGS[] = {
 static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int light)
 {
   uint32_t n = glyph_count < MAX_GLYPHS_RUN ? glyph_count : MAX_GLYPHS_RUN;
-  otv_point *pts = NULL;
-  uint8_t *pf = NULL;
-  uint16_t *ce = NULL;
-  for (uint32_t i = 0; i <= n; i++) {
+  /* volatile: these live across setjmp (the pen's call cap longjmps out of a runaway glyph) */
+  otv_point *volatile pts = NULL;
+  uint8_t *volatile pf = NULL;
+  uint16_t *volatile ce = NULL;
+  for (volatile uint32_t i = 0; i <= n; i++) {
     /* the last round draws the last glyph (past the MAX_GLYPHS_RUN window) */
-    uint32_t gid = i < n ? i : (glyph_count ? glyph_count - 1 : 0);
+    volatile uint32_t gid = i < n ? i : (glyph_count ? glyph_count - 1 : 0);
     if (i == n && gid < n) break;
     r->pen_calls = 0;
     r->jumped = 0;
@@ -385,7 +386,7 @@ static void instance_pass(run *r, otv_location *loc, t_alloc *al)
       otv_face_info info;
       otv_face_get_info(f, &info);
       if (info.axis_count) fail_case(r, "%s: the instance still has axes", "otv_instance_create", NULL);
-      for (uint32_t g = 0; g < info.glyph_count && g < 64; g++) {
+      for (volatile uint32_t g = 0; g < info.glyph_count && g < 64; g++) {
         r->pen_calls = 0;
         r->jumped = 0;
         if (setjmp(r->jb) == 0) otv_glyph_outline(l2, g, 0, &PEN, r);
