@@ -30,6 +30,9 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Open a font file (face index) or print the error and return NULL. */
 otv_face *cli_open_face(const char *path, unsigned index);
 
+/* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
+int cli_parse_index(const char *cmd, const char *v, unsigned *out);
+
 /* True when argv[i] is --help or -h. */
 int cli_is_help(const char *arg);
 

@@ -503,13 +503,7 @@ int otv_cmd_info(int argc, char **argv)
       }
       const char *v = argv[++i];
       if (!strcmp(a, "--index")) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (!*v || *end || n > 65535) {
-          cli_usage_error("info", "--index needs a face number, not '%s'", v);
-          return OTV_EXIT_USAGE;
-        }
-        in.index = (unsigned)n;
+        if (cli_parse_index("info", v, &in.index)) return OTV_EXIT_USAGE;
       } else if (!strcmp(a, "--var")) {
         var = v;
       } else {

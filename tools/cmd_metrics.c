@@ -50,13 +50,7 @@ int otv_cmd_metrics(int argc, char **argv)
       }
       const char *v = argv[++i];
       if (!strcmp(a, "--index")) {
-        char *end;
-        unsigned long n = strtoul(v, &end, 10);
-        if (!*v || *end || n > 65535) {
-          cli_usage_error("metrics", "--index needs a face number, not '%s'", v);
-          return OTV_EXIT_USAGE;
-        }
-        index = (unsigned)n;
+        if (cli_parse_index("metrics", v, &index)) return OTV_EXIT_USAGE;
       } else if (!strcmp(a, "--var")) {
         var = v;
       } else if (!strcmp(a, "--named")) {

@@ -18,7 +18,7 @@ int otv_cmd_tables(int argc, char **argv)
              "CHECKSUM (hex), sorted by tag.\n");
       return OTV_EXIT_OK;
     } else if (!strcmp(argv[i], "--index") && i + 1 < argc) {
-      index = (unsigned)strtoul(argv[++i], NULL, 10);
+      if (cli_parse_index("tables", argv[++i], &index)) return OTV_EXIT_USAGE;
     } else if (argv[i][0] == '-' || path) {
       cli_usage_error("tables", "unexpected argument '%s' (see --help)", argv[i]);
       return OTV_EXIT_USAGE;

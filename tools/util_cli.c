@@ -39,6 +39,19 @@ otv_face *cli_open_face(const char *path, unsigned index)
   return face;
 }
 
+int cli_parse_index(const char *cmd, const char *v, unsigned *out)
+{
+  char *end;
+  errno = 0;
+  unsigned long n = strtoul(v, &end, 10);
+  if (!*v || *end || errno || n > 65535 || v[0] == '-') {
+    cli_usage_error(cmd, "--index needs a face number, not '%s'", v);
+    return -1;
+  }
+  *out = (unsigned)n;
+  return 0;
+}
+
 int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
 
 int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int cap)
