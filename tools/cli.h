@@ -48,6 +48,12 @@ int cli_check_var(const char *cmd, const otv_face *face, const otv_axis_value *v
  * Returns -1 with a message on stderr when not found. */
 int cli_find_named(const char *cmd, const otv_face *face, const char *arg);
 
+/* Apply --var (user coordinates, checked against the axes) or --named (number or name) to loc;
+ * neither leaves the default. Prints one error line; returns OTV_EXIT_OK, OTV_EXIT_USAGE (bad
+ * list, unknown axis, out of range, unknown instance, both given) or OTV_EXIT_FONT. */
+int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
+                     const char *var, const char *named);
+
 /* Parse "all" or "GID,GID-GID,..." into a freshly malloc'd array (*out, *n). "all" means every
  * glyph. Returns 0, or -1 with a message on stderr. */
 int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,

@@ -189,14 +189,6 @@ int otv_cmd_outline(int argc, char **argv)
     cli_usage_error("outline", "--glyphs and --text are exclusive");
     return OTV_EXIT_USAGE;
   }
-  if (var && named) {
-    cli_usage_error("outline", "--var and --named are exclusive");
-    return OTV_EXIT_USAGE;
-  }
-  otv_axis_value vals[64];
-  int nvals = 0;
-  if (var && (nvals = cli_parse_var("outline", var, vals, 64)) < 0) return OTV_EXIT_USAGE;
-
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
@@ -214,28 +206,7 @@ int otv_cmd_outline(int argc, char **argv)
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if (var) {
-    if (!cli_check_var("outline", face, vals, nvals)) {
-      rc = OTV_EXIT_USAGE;
-      goto done;
-    }
-    if (otv_location_set_user(loc, vals, (size_t)nvals)) {
-      cli_error(path, otv_location_last_error(loc));
-      rc = OTV_EXIT_FONT;
-      goto done;
-    }
-  } else if (named) {
-    int ni = cli_find_named("outline", face, named);
-    if (ni < 0) {
-      rc = OTV_EXIT_USAGE;
-      goto done;
-    }
-    if (otv_location_set_named(loc, (unsigned)ni)) {
-      cli_error(path, otv_location_last_error(loc));
-      rc = OTV_EXIT_FONT;
-      goto done;
-    }
-  }
+  if ((rc = cli_set_location("outline", path, face, loc, var, named)) != OTV_EXIT_OK) goto done;
   if (text) {
     uint32_t *cps = NULL;
     size_t ncp = 0;

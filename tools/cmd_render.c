@@ -110,10 +110,6 @@ int otv_cmd_render(int argc, char **argv)
     cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
     return OTV_EXIT_USAGE;
   }
-  if (var && named) {
-    cli_usage_error("render", "--var and --named exclude each other");
-    return OTV_EXIT_USAGE;
-  }
   uint32_t fg, bg = 0xFFFFFF;
   int transparent = !strcmp(bg_s, "none");
   if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
@@ -139,28 +135,8 @@ int otv_cmd_render(int argc, char **argv)
     cli_error(font, &e);
     goto done;
   }
-  if (var) {
-    otv_axis_value vals[64];
-    int n = cli_parse_var("render", var, vals, 64);
-    if (n < 0 || !cli_check_var("render", face, vals, n)) {
-      rc = OTV_EXIT_USAGE;
-      goto done;
-    }
-    if (otv_location_set_user(loc, vals, (size_t)n)) {
-      cli_error(font, otv_location_last_error(loc));
-      goto done;
-    }
-  } else if (named) {
-    int ni = cli_find_named("render", face, named);
-    if (ni < 0) {
-      rc = OTV_EXIT_USAGE;
-      goto done;
-    }
-    if (otv_location_set_named(loc, (unsigned)ni)) {
-      cli_error(font, otv_location_last_error(loc));
-      goto done;
-    }
-  }
+  if ((rc = cli_set_location("render", font, face, loc, var, named)) != OTV_EXIT_OK) goto done;
+  rc = OTV_EXIT_FONT;
   if (cli_utf8_decode(text, &cps, &ncp)) {
     cli_usage_error("render", "--text is not valid UTF-8");
     rc = OTV_EXIT_USAGE;

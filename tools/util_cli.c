@@ -141,6 +141,31 @@ int cli_find_named(const char *cmd, const otv_face *face, const char *arg)
   return -1;
 }
 
+int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
+                     const char *var, const char *named)
+{
+  if (var && named) {
+    cli_usage_error(cmd, "--var and --named exclude each other");
+    return OTV_EXIT_USAGE;
+  }
+  otv_status s = OTV_E_OK;
+  if (var) {
+    otv_axis_value vals[64];
+    int n = cli_parse_var(cmd, var, vals, 64);
+    if (n < 0 || !cli_check_var(cmd, face, vals, n)) return OTV_EXIT_USAGE;
+    s = otv_location_set_user(loc, vals, (size_t)n);
+  } else if (named) {
+    int ni = cli_find_named(cmd, face, named);
+    if (ni < 0) return OTV_EXIT_USAGE;
+    s = otv_location_set_named(loc, (unsigned)ni);
+  }
+  if (s) {
+    cli_error(font, otv_location_last_error(loc));
+    return OTV_EXIT_FONT;
+  }
+  return OTV_EXIT_OK;
+}
+
 int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
                      size_t *n)
 {
