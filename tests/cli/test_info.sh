@@ -9,27 +9,7 @@ ROOT=${OTV_ROOT:-.}
 KARLA=$ROOT/fonts/Karla-VF.ttf
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-fails=0
-checks=0
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-
-# expect RC DESC -- CMD...: run, compare the exit code, keep stdout/stderr in $TMP/out, $TMP/err
-expect() {
-  local want=$1 desc=$2
-  shift 3
-  "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, expected $want ($(head -c 300 "$TMP/err"))"; fi
-}
-one_line_err() {
-  local n
-  n=$(wc -l <"$TMP/err")
-  if [ "$n" -eq 1 ] && grep -q '^otvar: ' "$TMP/err"; then ok; else bad "$1: stderr is not one 'otvar: ...' line: $(cat "$TMP/err")"; fi
-}
-empty_err() { if [ ! -s "$TMP/err" ]; then ok; else bad "$1: unexpected stderr: $(cat "$TMP/err")"; fi; }
-has() { if grep -q -- "$2" "$TMP/out"; then ok; else bad "$1: output lacks '$2'"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # ---- help ----
 for cmd in info normalize; do
@@ -119,5 +99,4 @@ if [ "$(cat "$TMP/out")" = "$(printf 'wght 400 0\nwdth 100 0\nital 0 0')" ]; the
 expect 0 "normalize avar2" -- "$OTVAR" normalize "$FONTS/avar2checker.ttf" AVAR=50
 if [ "$(cat "$TMP/out")" = "$(printf 'AVAR 50 8192\nAVWK 0 8192')" ]; then ok; else bad "normalize avar2: $(cat "$TMP/out")"; fi
 
-echo "test_info.sh: $checks checks, $fails failed"
-[ "$fails" -eq 0 ] && [ "$checks" -gt 0 ]
+cli_summary test_info.sh

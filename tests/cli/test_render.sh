@@ -12,28 +12,11 @@ KARLA=$ROOT/fonts/Karla-VF.ttf
 PY=/usr/bin/python3
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-fails=0
-checks=0
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-expect() {
-  local want=$1 desc=$2
-  shift 3
-  "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, expected $want ($(head -c 300 "$TMP/err"))"; fi
-}
-one_line_err() {
-  local n
-  n=$(wc -l <"$TMP/err")
-  if [ "$n" -eq 1 ] && grep -q '^otvar: ' "$TMP/err"; then ok; else bad "$1: stderr is not one 'otvar: ...' line: $(cat "$TMP/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 no_file() { if [ ! -e "$2" ]; then ok; else bad "$1: $2 exists"; fi; }
 no_temp() {
   if ls "$TMP"/out-dir/*.tmp-* >/dev/null 2>&1; then bad "$1: temp file left"; else ok; fi
 }
-err_has() { if grep -q -- "$2" "$TMP/err"; then ok; else bad "$1: stderr lacks '$2': $(cat "$TMP/err")"; fi; }
 
 # png_info FILE: prints "W H COLORTYPE INK" where INK is the mean darkness (0..1) of the picture
 # (gray: 1 - v/255; RGBA: alpha-weighted distance from the background of the first pixel).
@@ -202,5 +185,4 @@ for f in Roboto-Variable.ABC.ttf AdobeVFPrototype_vsindex.otf NotoSans-VF.abc.tt
 done
 no_temp "after specimens"
 
-echo "test_render.sh: $checks checks, $fails failed"
-[ "$fails" -eq 0 ] && [ "$checks" -gt 0 ]
+cli_summary test_render.sh
