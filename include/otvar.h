@@ -412,29 +412,47 @@ typedef struct otv_glyph_metrics {
   float origin;   /* vertical only: y of the vertical origin (VORG / VVAR / derived) */
 } otv_glyph_metrics;
 
-/** otv_glyph_h_metrics - horizontal metrics of a glyph at the location (hmtx + HVAR, or gvar
- *  phantom points when HVAR is absent). Advance: hmtx + HVAR delta (implicit glyph-id mapping
- *  when HVAR has no advance map); a variable TrueType font without HVAR uses the phantom points
- *  at every location (they honour USE_MY_METRICS). LSB: hmtx + HVAR LSB delta when HVAR maps
- *  LSBs, else the control box of the varied outline minus the left phantom point (TrueType) or
- *  its xMin (CFF/CFF2); RSB = advance - LSB - box width. Side bearings draw the outline (no
- *  allocation once the location's scratch has grown); otv_glyph_advances does not. A CFF2 font
- *  without HVAR cannot vary its metrics (the spec requires HVAR): at a non-default location the
- *  call fills `out` with the default metrics and returns OTV_E_UNSUPPORTED naming HVAR. No
- *  hhea/hmtx: OTV_E_NO_TABLE. Values are unrounded unless flags has OTV_METRICS_ROUND (each
- *  field rounded with floor(x + 0.5)). Since: 0.1 */
+/** otv_glyph_h_metrics - horizontal metrics of a glyph at the location. Sources ("varied":
+ *  not the default location, or a variable TrueType font without HVAR, which takes its metrics
+ *  from the gvar phantom points at every location, honouring USE_MY_METRICS):
+ *  - advance: hmtx + HVAR advance delta (implicit glyph-id mapping when HVAR has no advance
+ *    map); TrueType without HVAR: right - left phantom point.
+ *  - LSB, TrueType: hmtx at the default; varied with an HVAR LSB map, hmtx LSB + its delta;
+ *    varied without one, xMin of the control box of the varied outline - x of the left phantom
+ *    point. CFF/CFF2: always xMin of the varied outline (side-bearing maps are ignored: the
+ *    spec defines them for TrueType outlines). A font without outlines: hmtx.
+ *  - RSB, TrueType varied with an HVAR RSB map: the default RSB (hmtx advance - hmtx LSB -
+ *    (xMax - xMin) of the glyf header) + its delta; otherwise advance - LSB - width of the
+ *    control box of the outline at the location.
+ *  Side bearings draw the outline (no allocation once the location's scratch has grown);
+ *  otv_glyph_advances does not. A CFF2 font without HVAR cannot vary its metrics (the spec
+ *  requires HVAR): at a non-default location the call fills `out` with the default metrics and
+ *  returns OTV_E_UNSUPPORTED naming HVAR. No hhea/hmtx: OTV_E_NO_TABLE. Values are unrounded
+ *  unless flags has OTV_METRICS_ROUND (each field rounded with floor(x + 0.5)). Since: 0.1 */
 OTV_API otv_status otv_glyph_h_metrics(otv_location *loc, uint32_t gid, unsigned flags,
                                        otv_glyph_metrics *out);
 /** otv_glyph_v_metrics - vertical metrics (vmtx + VVAR, VORG, or phantom points), as
- *  otv_glyph_h_metrics with TSB/BSB. origin: VORG (+ VVAR origin delta) when the font has VORG;
- *  else the top phantom point (TrueType without VVAR TSB map) or yMax + TSB. No vhea/vmtx:
- *  OTV_E_NO_TABLE (no synthesized vertical metrics). Since: 0.1 */
+ *  otv_glyph_h_metrics with TSB/BSB in place of LSB/RSB (TSB map: vmtx TSB + delta; BSB map:
+ *  default BSB = vmtx advance - vmtx TSB - (yMax - yMin) of the glyf header, + delta).
+ *  origin: VORG (+ VVAR origin delta) when the font has VORG; else the top phantom point
+ *  (TrueType without a VVAR TSB map, varied) or yMax + TSB.
+ *  No vhea/vmtx: OTV_E_NO_TABLE, unless flags has OTV_METRICS_SYNTHESIZE: then the metrics are
+ *  synthesized as HarfBuzz does, at the location: advance = ascender - descender of the font
+ *  (OS/2 sTypoAscender/Descender when USE_TYPO_METRICS is set, else hhea ascender/descender,
+ *  both plus the MVAR 'hasc'/'hdsc' deltas; ascender taken >= 0, descender <= 0; without hhea
+ *  0.8 em and -0.2 em); origin = VORG (+ VVAR delta) when present, else the varied glyph box is
+ *  centred: TSB = BSB = (advance - box height) / 2, origin = yMax + TSB (an empty glyph: origin
+ *  = advance / 2). With OTV_METRICS_ROUND the parts are rounded first: advance = round(asc) -
+ *  round(desc), TSB = floor((advance - (round(yMax) - round(yMin))) / 2). Since: 0.1 */
 OTV_API otv_status otv_glyph_v_metrics(otv_location *loc, uint32_t gid, unsigned flags,
                                        otv_glyph_metrics *out);
 /** otv_glyph_advances - advances of many glyphs at once (flags: OTV_METRICS_ROUND,
- *  OTV_METRICS_VERTICAL), equal to the advance of otv_glyph_h/v_metrics. A glyph id out of range
+ *  OTV_METRICS_VERTICAL, OTV_METRICS_SYNTHESIZE), equal to the advance of otv_glyph_h/v_metrics. A glyph id out of range
  *  gets 0 and the call returns OTV_E_ARG after filling the rest. Since: 0.1 */
 #define OTV_METRICS_VERTICAL 0x0002u
+/* otv_glyph_v_metrics, otv_glyph_advances (vertical): a font without vhea/vmtx gets
+ * synthesized vertical metrics (see otv_glyph_v_metrics) instead of OTV_E_NO_TABLE. Since: 0.1 */
+#define OTV_METRICS_SYNTHESIZE 0x0004u
 OTV_API otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
                                       unsigned flags, float *out);
 

@@ -3,7 +3,11 @@
  * "Glyph metrics" notes of the HVAR/VVAR and gvar chapters): the default values of hmtx/vmtx,
  * varied through HVAR/VVAR (hvar.c) or, when those are absent, through the gvar phantom points
  * (spec: gvar "Phantom points"; glyf.c computes them). Side bearings that no table varies are
- * derived from the glyph's varied bounds, as the spec describes for fonts without LSB/RSB maps.
+ * derived from the glyph's varied bounds, as the spec describes for fonts without LSB/RSB maps;
+ * HVAR/VVAR side-bearing maps apply to the hmtx/vmtx side bearing (near side) and to the default
+ * far side bearing computed from the glyf header box (spec: hvar, vvar). Fonts without
+ * vhea/vmtx get synthesized vertical metrics on request (OTV_METRICS_SYNTHESIZE), as HarfBuzz
+ * derives them from the font-wide ascender and descender.
  */
 #include "internal.h"
 
@@ -200,6 +204,108 @@ static inline float maybe_round(float v, unsigned flags)
   return (flags & OTV_METRICS_ROUND) ? otv_round(v) : v;
 }
 
+/* The bounding box stored in the glyf header of a TrueType glyph (xMin, yMin, xMax, yMax), the
+ * box the spec's default RSB/BSB are defined with. false for an empty glyph, or when the header
+ * cannot be read (drawing the outline then reports that error). */
+static bool glyf_header_box(const otv_face *f, uint32_t gid, float box[4])
+{
+  const otv_glyf *g = &f->glyf;
+  if (!g->present) return false;
+  size_t a, b;
+  /* in range: loca holds glyph_count + 1 entries (checked in otv_glyf_parse); gid checked by
+   * the caller against glyph_count */
+  if (g->loca_long) {
+    a = otv_peek_u32(g->loca.p + 4 * (size_t)gid);
+    b = otv_peek_u32(g->loca.p + 4 * (size_t)gid + 4);
+  } else {
+    a = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid);
+    b = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid + 2);
+  }
+  if (b <= a) return false;
+  otv_rd r = otv_rd_init(g->glyf, a);
+  otv_rd_skip(&r, 2); /* numberOfContours */
+  for (int i = 0; i < 4; i++) box[i] = (float)otv_rd_i16(&r);
+  return otv_rd_ok(&r) && r.pos <= b;
+}
+
+/* Default far side bearing of a TrueType glyph (spec: hvar/vvar, side bearings "obtained from
+ * the 'hmtx' table and glyph bounding box"): RSB = advance - (LSB + xMax - xMin), BSB = advance
+ * height - (TSB + yMax - yMin), from hmtx/vmtx and the glyf header. */
+static float default_far_side(const otv_location *loc, const otv_mtx *mtx, uint32_t gid,
+                              bool vertical)
+{
+  float box[4] = {0, 0, 0, 0};
+  float extent = 0.0f;
+  if (glyf_header_box(loc->face, gid, box)) extent = vertical ? box[3] - box[1] : box[2] - box[0];
+  return (float)mtx_advance(mtx, gid) - (float)mtx_side(mtx, gid) - extent;
+}
+
+/* Vertical metrics of a font without vhea/vmtx (OTV_METRICS_SYNTHESIZE), as HarfBuzz
+ * synthesizes them: advance height = ascender - descender of the font at the location
+ * (otv_metrics_ascent_descent: OS/2 typo or hhea, MVAR applied); the vertical origin from VORG
+ * (+ VVAR origin delta) when the font has it, else the varied glyph box centred in the advance:
+ * TSB = BSB = (advance - box height) / 2. Rounded (OTV_METRICS_ROUND): advance = round(asc) -
+ * round(desc); centred: TSB = floor((advance - (round(yMax) - round(yMin))) / 2), the odd unit
+ * going to the bottom, as HarfBuzz's integer arithmetic does. */
+static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flags,
+                                  otv_glyph_metrics *out)
+{
+  const otv_face *f = loc->face;
+  const otv_metrics *m = &f->met;
+  float asc, desc;
+  if (otv_metrics_ascent_descent(loc, &asc, &desc)) return OTV_E_NOMEM;
+  cbox b;
+  memset(&b, 0, sizeof b);
+  if (f->flavour != OTV_FLAVOUR_NONE) {
+    otv_status s = glyph_cbox(loc, gid, &b);
+    if (s) return s;
+  }
+  bool round = (flags & OTV_METRICS_ROUND) != 0;
+  float y_max = b.any ? b.y_max : 0.0f, y_min = b.any ? b.y_min : 0.0f;
+  if (round) {
+    asc = otv_round(asc);
+    desc = otv_round(desc);
+    y_max = otv_round(y_max);
+    y_min = otv_round(y_min);
+  }
+  float adv = asc - desc, height = y_max - y_min, tsb, origin;
+  if (m->vorg_present) {
+    origin = (float)vorg_y(m, gid);
+    float d;
+    if (m->vvar.present && !loc->is_default) {
+      const float *sc = otv_ivs_cache_get(loc, &m->vvar.ivs, &loc->met.vvar);
+      if (!sc) return OTV_E_NOMEM;
+      if (otv_xvar_delta(&m->vvar, sc, 3, gid, &d)) origin += d;
+    }
+    if (round) origin = otv_round(origin);
+    tsb = origin - y_max;
+  } else {
+    tsb = round ? floorf((adv - height) * 0.5f) : (adv - height) * 0.5f;
+    origin = y_max + tsb;
+  }
+  out->advance = adv;
+  out->side_a = tsb;
+  out->side_b = adv - height - tsb;
+  out->origin = origin;
+  return OTV_E_OK;
+}
+
+/*
+ * Where each value comes from (varied = not the default location, or a TrueType VF without
+ * HVAR/VVAR, whose metrics always come from the phantom points):
+ *   advance: hmtx/vmtx + HVAR/VVAR advance delta (implicit glyph-id mapping when there is no
+ *            advance map); TrueType without HVAR/VVAR: right - left (top - bottom) phantom
+ *            point; CFF2 without HVAR/VVAR: the default, with OTV_E_UNSUPPORTED.
+ *   near side bearing (LSB/TSB), TrueType: at the default, hmtx/vmtx; varied with an LSB/TSB
+ *            map, hmtx/vmtx + its delta; else the varied control box minus the left (top)
+ *            phantom point. CFF/CFF2: always from the varied control box (origin at x = 0);
+ *            the spec gives side-bearing maps for TrueType outlines only. No outlines: hmtx/vmtx.
+ *   far side bearing (RSB/BSB), TrueType varied with an RSB/BSB map: the default far side
+ *            bearing (advance - near - glyf header box extent) + its delta; else advance - near
+ *            side bearing - varied box extent.
+ *   origin (vertical): VORG + VVAR origin delta when the font has VORG; else the top phantom
+ *            point (TrueType, TSB derived from the phantoms), else yMax + TSB.
+ */
 static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags, bool vertical,
                                 otv_glyph_metrics *out)
 {
@@ -211,19 +317,25 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
     return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
                         f->glyph_count);
   const otv_mtx *mtx = vertical ? &m->v : &m->h;
-  if (!mtx->present) return no_table(loc, vertical);
+  if (!mtx->present) {
+    if (vertical && (flags & OTV_METRICS_SYNTHESIZE)) return synth_v_metrics(loc, gid, flags, out);
+    return no_table(loc, vertical);
+  }
   const otv_xvar *xv = vertical ? &m->vvar : &m->hvar;
   otv_ivs_cache *cache = vertical ? &loc->met.vvar : &loc->met.hvar;
+  bool glyf = f->flavour == OTV_FLAVOUR_GLYF;
   /* A variable TrueType font without HVAR/VVAR takes its metrics from the phantom points even
    * at the default location, as FreeType and HarfBuzz do once coordinates are set: they differ
    * from hmtx for composites with USE_MY_METRICS (spec: the component's metrics are used). */
-  bool phantom = !xv->present && f->flavour == OTV_FLAVOUR_GLYF && f->fvar.axis_count;
+  bool phantom = !xv->present && glyf && f->fvar.axis_count;
   bool varied = !loc->is_default || phantom;
   otv_status late = OTV_E_OK; /* an error reported after filling `out` with defaults */
 
   float adv = (float)mtx_advance(mtx, gid);
   float side = (float)mtx_side(mtx, gid);
-  bool side_known = true;     /* `side` is the bearing at this location */
+  bool side_known = true; /* `side` is the near side bearing at this location */
+  bool far_known = false; /* `far` is the far side bearing at this location */
+  float far = 0.0f;
   bool have_ph = false;
   otv_point ph[4];
   const float *sc = NULL;
@@ -233,36 +345,40 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
       if (!sc) return OTV_E_NOMEM;
       float d;
       if (otv_xvar_delta(xv, sc, 0, gid, &d)) adv += d;
-      if (otv_xvar_delta(xv, sc, 1, gid, &d))
+      /* side-bearing maps: TrueType outlines (spec: hvar, vvar), or no outlines at all */
+      bool sb_maps = glyf || f->flavour == OTV_FLAVOUR_NONE;
+      if (sb_maps && otv_xvar_delta(xv, sc, 1, gid, &d))
         side += d;
       else
         side_known = false;
+      if (sb_maps && otv_xvar_delta(xv, sc, 2, gid, &d)) {
+        far = default_far_side(loc, mtx, gid, vertical) + d;
+        far_known = true;
+      }
     } else {
       side_known = false;
     }
-    if (f->flavour == OTV_FLAVOUR_GLYF && (!xv->present || !side_known)) {
+    if (glyf && (!xv->present || !side_known)) {
       otv_status s = otv_glyf_phantoms(loc, gid, ph);
       if (s) return s;
       have_ph = true;
       if (!xv->present) adv = vertical ? ph[2].y - ph[3].y : ph[1].x - ph[0].x;
     } else if (f->flavour == OTV_FLAVOUR_CFF2 && !xv->present) {
       late = cff2_no_var(loc, vertical);
-      side_known = true; /* nothing varies them: the defaults are all there is */
     }
   }
 
-  /* CFF outlines have their origin at x = 0 and no phantom points: hmtx/vmtx side bearings are
-   * only informational there (and often stale), so the bounds decide unless HVAR/VVAR gives a
-   * varied value. */
-  /* Without outlines there are no bounds to derive a bearing from: the default stays. */
+  /* Without outlines there are no bounds to derive a bearing from: the default stays. CFF
+   * outlines have their origin at x = 0 and no phantom points: hmtx/vmtx side bearings are only
+   * informational there (and often stale), so the varied bounds decide. */
   if (f->flavour == OTV_FLAVOUR_NONE) side_known = true;
   bool cff = f->flavour == OTV_FLAVOUR_CFF || f->flavour == OTV_FLAVOUR_CFF2;
-  if (cff && !(varied && xv->side_a.present)) side_known = false;
+  if (cff) side_known = false;
 
   /* Bounds: needed for the far side bearing, and for the near one when nothing varies it. */
   cbox b;
   memset(&b, 0, sizeof b);
-  if (f->flavour != OTV_FLAVOUR_NONE) {
+  if (f->flavour != OTV_FLAVOUR_NONE && (!side_known || !far_known || vertical)) {
     otv_status s = glyph_cbox(loc, gid, &b);
     if (s) return s;
   } /* a font without outlines (bitmap-only): every glyph is empty */
@@ -273,7 +389,7 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
       float ox = have_ph ? ph[0].x : 0.0f;
       side = b.any ? b.x_min - ox : -ox;
     }
-    out->side_b = adv - side - (b.any ? b.x_max - b.x_min : 0.0f);
+    if (!far_known) far = adv - side - (b.any ? b.x_max - b.x_min : 0.0f);
   } else {
     float y_max = b.any ? b.y_max : 0.0f;
     if (m->vorg_present) {
@@ -288,11 +404,11 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
     } else {
       origin = y_max + side;
     }
-    out->side_b = adv - side - (b.any ? b.y_max - b.y_min : 0.0f);
+    if (!far_known) far = adv - side - (b.any ? b.y_max - b.y_min : 0.0f);
   }
   out->advance = maybe_round(adv, flags);
   out->side_a = maybe_round(side, flags);
-  out->side_b = maybe_round(out->side_b, flags);
+  out->side_b = maybe_round(far, flags);
   out->origin = vertical ? maybe_round(origin, flags) : 0.0f;
   return late;
 }
@@ -317,11 +433,24 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
   const otv_metrics *m = &f->met;
   bool vertical = (flags & OTV_METRICS_VERTICAL) != 0;
   const otv_mtx *mtx = vertical ? &m->v : &m->h;
-  if (!mtx->present) return no_table(loc, vertical);
-  const otv_xvar *xv = vertical ? &m->vvar : &m->hvar;
   bool round = (flags & OTV_METRICS_ROUND) != 0;
   otv_status first = OTV_E_OK;
   uint32_t glyph_count = f->glyph_count;
+  if (!mtx->present && vertical && (flags & OTV_METRICS_SYNTHESIZE)) {
+    /* synthesized: one advance height for every glyph (synth_v_metrics) */
+    float asc, desc;
+    if (otv_metrics_ascent_descent(loc, &asc, &desc)) return OTV_E_NOMEM;
+    float a = round ? otv_round(asc) - otv_round(desc) : asc - desc;
+    for (size_t i = 0; i < n; i++) {
+      out[i] = gids[i] < glyph_count ? a : 0.0f;
+      if (gids[i] >= glyph_count && !first)
+        first = otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gids[i],
+                             glyph_count);
+    }
+    return first;
+  }
+  if (!mtx->present) return no_table(loc, vertical);
+  const otv_xvar *xv = vertical ? &m->vvar : &m->hvar;
 
   bool phantom = !xv->present && f->flavour == OTV_FLAVOUR_GLYF && f->fvar.axis_count;
   if ((loc->is_default && !phantom) || (!xv->present && !phantom)) {

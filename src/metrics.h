@@ -21,8 +21,10 @@ typedef struct otv_xvar {
   bool present;
   otv_ivs ivs;
   otv_dsim adv;    /* advance mapping (absent: implicit outer 0 / inner = glyph id) */
-  otv_dsim side_a; /* LSB (HVAR) / TSB (VVAR) mapping; absent: no side bearing deltas */
-  otv_dsim side_b; /* RSB / BSB mapping */
+  otv_dsim side_a; /* LSB (HVAR) / TSB (VVAR) mapping; absent: no side bearing deltas. Used
+                      for TrueType outlines only (metrics.c): the delta applies to hmtx/vmtx */
+  otv_dsim side_b; /* RSB / BSB mapping (TrueType only): the delta applies to the default
+                      RSB/BSB, advance - side bearing - glyf header box width/height */
   otv_dsim vorg;   /* VVAR only: vertical origin mapping */
 } otv_xvar;
 
@@ -75,5 +77,8 @@ otv_status otv_mvar_parse(const otv_face *f, otv_mvar *out, otv_error *err);
 void otv_mvar_free(const otv_alloc *al, otv_mvar *m);
 /* Index of a tag in otv_mvar_tags[], or -1. */
 int otv_mvar_tag_index(uint32_t tag);
+/* HarfBuzz's font-wide ascender (>= 0) and descender (<= 0) at the location, MVAR applied:
+ * the basis of synthesized vertical metrics (OTV_METRICS_SYNTHESIZE). OTV_E_NOMEM only. */
+otv_status otv_metrics_ascent_descent(otv_location *loc, float *asc, float *desc);
 
 #endif

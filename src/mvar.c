@@ -201,3 +201,39 @@ otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, floa
   *out = (flags & OTV_METRICS_ROUND) ? otv_round(v) : v;
   return OTV_E_OK;
 }
+
+/* The font-wide ascender and descender that HarfBuzz uses for synthesized vertical metrics
+ * (hb_font_get_h_extents): OS/2 sTypoAscender/sTypoDescender when fsSelection has
+ * USE_TYPO_METRICS (bit 7) and OS/2 is at least the 78 bytes of version 0, else hhea
+ * ascender/descender; either way plus the MVAR 'hasc'/'hdsc' delta (HarfBuzz applies those
+ * deltas to the hhea values too, as its instancer does), then the ascender made >= 0 and the
+ * descender <= 0. Without hhea: 0.8 em and 0.8 em - 1 em, unvaried. */
+otv_status otv_metrics_ascent_descent(otv_location *loc, float *asc, float *desc)
+{
+  const otv_face *f = loc->face;
+  const otv_metrics *m = &f->met;
+  float a, d;
+  /* in range: each branch checks its span first */
+  if (otv_span_has(m->os2, 0, 78) && (otv_peek_u16(m->os2.p + 62) & 0x80)) {
+    a = (float)otv_peek_i16(m->os2.p + 68);
+    d = (float)otv_peek_i16(m->os2.p + 70);
+  } else if (otv_span_has(m->hhea, 0, 8)) {
+    a = (float)otv_peek_i16(m->hhea.p + 4);
+    d = (float)otv_peek_i16(m->hhea.p + 6);
+  } else {
+    /* HarfBuzz's fallback: int(0.8 * upem) and that minus upem */
+    *asc = (float)(int)(f->units_per_em * 0.8);
+    *desc = *asc - (float)f->units_per_em;
+    return OTV_E_OK;
+  }
+  if (m->mvar.present && !loc->is_default && (m->mvar.has[0] || m->mvar.has[1])) {
+    const float *sc = otv_ivs_cache_get(loc, &m->mvar.ivs, &loc->met.mvar);
+    if (!sc) return OTV_E_NOMEM;
+    /* otv_mvar_tags[0] = hasc, [1] = hdsc */
+    if (m->mvar.has[0]) a += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[0], m->mvar.inner[0]);
+    if (m->mvar.has[1]) d += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[1], m->mvar.inner[1]);
+  }
+  *asc = fabsf(a);
+  *desc = -fabsf(d);
+  return OTV_E_OK;
+}
