@@ -7,7 +7,11 @@
  *   outer 0: {10, 20, 30, 40}     outer 1: {-5, -6, -7, -8}
  * The HVAR advance DeltaSetIndexMap maps glyph 0 -> (1, 2), 1 -> (0, 1), 2 -> (0, 3) and has 3
  * entries, so glyph 3 uses the last one (spec: "the last entry is used"). It is written in every
- * format (0, 1), entry size (1..4 bytes) and inner bit width that can hold these indices.
+ * format (0, 1), entry size (1..4 bytes) and inner bit width that can hold these indices
+ * (2..16; width 1 in test_maps_inner1 with a map whose inner indices are 0 and 1).
+ * TrueType side bearings: a 4-glyph glyf font with HVAR LSB + RSB maps and VVAR TSB + BSB maps
+ * (test_side_bearing_maps), and synthesized vertical metrics without vmtx, with OS/2 and MVAR
+ * (test_synthesized_vertical); expected values worked out by hand next to each test.
  * Expected values are worked out by hand from the spec: at wght 900 (normalized +1, scalar 1)
  * advances are 500-7, 600+20, 600+40, 600+40; at wght 650 (normalized 0.5) half the deltas.
  */
@@ -257,6 +261,259 @@ static void test_vertical(void)
   otv_face_close(f);
 }
 
+/* Inner-index width 1 (the narrowest entryFormat), in both formats and every entry size: glyph
+ * 0 -> (1, 1), 1 -> (0, 1), 2 -> (0, 0); glyph 3 past the map uses the last entry (0, 0). At
+ * wght 900 (scalar 1) the advances are 500 + (-6), 600 + 20, 600 + 10, 600 + 10. */
+static void test_maps_inner1(void)
+{
+  static const unsigned pairs[3][2] = {{1, 1}, {0, 1}, {0, 0}};
+  int combos = 0;
+  for (unsigned format = 0; format <= 1; format++)
+    for (unsigned es = 1; es <= 4; es++) {
+      fx_buf *w = &t_hvar;
+      w->n = 0;
+      fx16(w, 1); fx16(w, 0); /* version 1.0 */
+      fx32(w, 0);             /* itemVariationStoreOffset (patched) */
+      fx32(w, 20);            /* advanceWidthMappingOffset */
+      fx32(w, 0);             /* lsbMappingOffset */
+      fx32(w, 0);             /* rsbMappingOffset */
+      put_dsim(w, format, es, 1, pairs, 3);
+      fx32_at(w, 4, (uint32_t)w->n);
+      fx_ivs(w, 2, ivs_counts, ivs_vals);
+      size_t len = assemble(font, sizeof font, false, NULL);
+      otv_face *f = NULL;
+      CHECK_EQ(otv_face_open_memory(font, len, 0, NULL, &f, NULL), OTV_E_OK);
+      if (!f) continue;
+      otv_location *loc = NULL;
+      CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+      set_wght(loc, 900);
+      uint32_t g[4] = {0, 1, 2, 3};
+      float a[4];
+      CHECK_EQ(otv_glyph_advances(loc, g, 4, 0, a), OTV_E_OK);
+      CHECK_EQ(a[0], 494); CHECK_EQ(a[1], 620); CHECK_EQ(a[2], 610); CHECK_EQ(a[3], 610);
+      otv_location_destroy(loc);
+      otv_face_close(f);
+      combos++;
+    }
+  CHECK_EQ(combos, 8);
+}
+
+/* ---- side-bearing maps and synthesized vertical metrics on a TrueType font ---------------- */
+
+/* A simple glyph: one contour (x0,y0) (x1,y0) (x1,y1), all on-curve, 16-bit deltas. */
+static void put_glyph(fx_buf *w, int x0, int y0, int x1, int y1)
+{
+  fx16(w, 1);                                         /* numberOfContours */
+  fx16(w, (unsigned)x0 & 0xFFFF); fx16(w, (unsigned)y0 & 0xFFFF); /* xMin, yMin */
+  fx16(w, (unsigned)x1 & 0xFFFF); fx16(w, (unsigned)y1 & 0xFFFF); /* xMax, yMax */
+  fx16(w, 2);                                         /* endPtsOfContours[0] */
+  fx16(w, 0);                                         /* instructionLength */
+  fx8(w, 0x01); fx8(w, 0x01); fx8(w, 0x01);           /* flags: ON_CURVE_POINT, int16 deltas */
+  fx16(w, (unsigned)x0 & 0xFFFF); fx16(w, (unsigned)(x1 - x0) & 0xFFFF); fx16(w, 0); /* x */
+  fx16(w, (unsigned)y0 & 0xFFFF); fx16(w, 0); fx16(w, (unsigned)(y1 - y0) & 0xFFFF); /* y */
+  if (w->n & 1) fx8(w, 0);                            /* short loca: even offsets */
+}
+
+/* Glyph boxes (xMin, yMin, xMax, yMax); glyph 3 is empty. The xMin equal hmtx's LSBs. */
+static const int sb_box[3][4] = {{10, 0, 410, 700}, {20, -100, 520, 600}, {30, 0, 330, 500}};
+
+static fx_buf t_glyf, t_loca, t_os2, t_mvar, t_hvar_sb, t_vvar_sb;
+
+static void build_sb_tables(void)
+{
+  t_glyf.n = t_loca.n = 0;
+  for (int g = 0; g < 4; g++) {
+    fx16(&t_loca, (unsigned)(t_glyf.n / 2)); /* loca (short): offset / 2 */
+    if (g < 3) put_glyph(&t_glyf, sb_box[g][0], sb_box[g][1], sb_box[g][2], sb_box[g][3]);
+  }
+  fx16(&t_loca, (unsigned)(t_glyf.n / 2));
+  /* HVAR: advance map adv_pairs (format 0, 1 byte, 4 inner bits), LSB map lsb_pairs, RSB map
+   * g0 -> (1,0) g1 -> (0,2) g2 -> (1,3) g3 -> (0,3) (format 1, 2 bytes, 8 inner bits) */
+  static const unsigned rsb_pairs[4][2] = {{1, 0}, {0, 2}, {1, 3}, {0, 3}};
+  fx_buf *w = &t_hvar_sb;
+  w->n = 0;
+  fx16(w, 1); fx16(w, 0);
+  fx32(w, 0); fx32(w, 0); fx32(w, 0); fx32(w, 0);
+  fx32_at(w, 8, (uint32_t)w->n);
+  put_dsim(w, 0, 1, 4, adv_pairs, 3);
+  fx32_at(w, 12, (uint32_t)w->n);
+  put_dsim(w, 0, 1, 4, lsb_pairs, 2);
+  fx32_at(w, 16, (uint32_t)w->n);
+  put_dsim(w, 1, 2, 8, rsb_pairs, 4);
+  fx32_at(w, 4, (uint32_t)w->n);
+  fx_ivs(w, 2, ivs_counts, ivs_vals);
+  /* VVAR: implicit advance, TSB map g -> (0, g), BSB map g -> (0, 3 - g), no origin map */
+  static const unsigned tsb_pairs[4][2] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+  static const unsigned bsb_pairs[4][2] = {{0, 3}, {0, 2}, {0, 1}, {0, 0}};
+  w = &t_vvar_sb;
+  w->n = 0;
+  fx16(w, 1); fx16(w, 0);
+  fx32(w, 0); fx32(w, 0); fx32(w, 0); fx32(w, 0); fx32(w, 0);
+  fx32_at(w, 12, (uint32_t)w->n);
+  put_dsim(w, 1, 1, 4, tsb_pairs, 4);
+  fx32_at(w, 16, (uint32_t)w->n);
+  put_dsim(w, 0, 3, 12, bsb_pairs, 4);
+  fx32_at(w, 4, (uint32_t)w->n);
+  fx_ivs(w, 2, ivs_counts, ivs_vals);
+  /* OS/2 version 0 (78 bytes): fsSelection at 62, sTypoAscender 900 at 68, sTypoDescender
+   * -300 at 70 */
+  t_os2.n = 0;
+  while (t_os2.n < 78) fx8(&t_os2, 0);
+  fx16_at(&t_os2, 68, 900);
+  fx16_at(&t_os2, 70, (unsigned)-300 & 0xFFFF);
+  /* MVAR: 'hasc' -> (0, 0) = +10, 'hdsc' -> (1, 0) = -5 at scalar 1 */
+  w = &t_mvar;
+  w->n = 0;
+  fx16(w, 1); fx16(w, 0); /* version 1.0 */
+  fx16(w, 0);             /* reserved */
+  fx16(w, 8);             /* valueRecordSize */
+  fx16(w, 2);             /* valueRecordCount */
+  fx16(w, 28);            /* itemVariationStoreOffset */
+  fx32(w, OTV_TAG('h', 'a', 's', 'c')); fx16(w, 0); fx16(w, 0);
+  fx32(w, OTV_TAG('h', 'd', 's', 'c')); fx16(w, 1); fx16(w, 0);
+  fx_ivs(w, 2, ivs_counts, ivs_vals);
+}
+
+/* TrueType font: head maxp fvar hhea hmtx glyf loca HVAR [+ vhea vmtx VVAR] [+ OS/2 MVAR]. */
+static otv_face *open_sb_font(bool vertical, bool os2_mvar, bool use_typo)
+{
+  fx_buf os2 = t_os2;
+  if (use_typo) fx16_at(&os2, 62, 0x80); /* fsSelection: USE_TYPO_METRICS */
+  fx_table t[14] = {
+    {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_MAXP, t_maxp.b, t_maxp.n},
+    {OTV_T_FVAR, t_fvar.b, t_fvar.n}, {OTV_T_HHEA, t_hhea.b, t_hhea.n},
+    {OTV_T_HMTX, t_hmtx.b, t_hmtx.n}, {OTV_TAG('g', 'l', 'y', 'f'), t_glyf.b, t_glyf.n},
+    {OTV_TAG('l', 'o', 'c', 'a'), t_loca.b, t_loca.n}, {OTV_T_HVAR, t_hvar_sb.b, t_hvar_sb.n},
+  };
+  unsigned n = 8;
+  if (vertical) {
+    t[n++] = (fx_table){OTV_T_VHEA, t_vhea.b, t_vhea.n};
+    t[n++] = (fx_table){OTV_T_VMTX, t_vmtx.b, t_vmtx.n};
+    t[n++] = (fx_table){OTV_T_VVAR, t_vvar_sb.b, t_vvar_sb.n};
+  }
+  if (os2_mvar) {
+    t[n++] = (fx_table){OTV_T_OS2, os2.b, os2.n};
+    t[n++] = (fx_table){OTV_T_MVAR, t_mvar.b, t_mvar.n};
+  }
+  /* the directory must be sorted by tag */
+  for (unsigned i = 1; i < n; i++)
+    for (unsigned j = i; j > 0 && t[j - 1].tag > t[j].tag; j--) {
+      fx_table x = t[j];
+      t[j] = t[j - 1];
+      t[j - 1] = x;
+    }
+  size_t len = fx_sfnt(t, n, font, sizeof font);
+  otv_face *f = NULL;
+  otv_error e = {0};
+  CHECK_EQ(otv_face_open_memory(font, len, 0, NULL, &f, &e), OTV_E_OK);
+  if (!f) fprintf(stderr, "side-bearing font: %s\n", e.msg);
+  return f;
+}
+
+/* spec (hvar): LSB = hmtx LSB + LSB delta; RSB = default RSB + RSB delta, the default RSB being
+ * advance - LSB - (xMax - xMin) of the glyf header: g0 500-10-400 = 90, g1 600-20-500 = 80,
+ * g2 600-30-300 = 270, g3 (empty) 600-40 = 560. Deltas at wght 900 (scalar 1): LSB g0 +10,
+ * g1..3 -6; RSB g0 -5, g1 +30, g2 -8, g3 +40; advances 493 620 640 640. Vertical (vmtx: advance
+ * 1000, TSB 50 60 70 80): default BSB = 1000 - TSB - (yMax - yMin): 250 240 430 920; TSB deltas
+ * +10 +20 +30 +40, BSB deltas +40 +30 +20 +10; origin (no VORG) = yMax + TSB. */
+static void test_side_bearing_maps(void)
+{
+  otv_face *f = open_sb_font(true, false, false);
+  if (!f) return;
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  otv_glyph_metrics m;
+  static const float lsb0[4] = {10, 20, 30, 40}, rsb0[4] = {90, 80, 270, 560};
+  for (uint32_t g = 0; g < 4; g++) {
+    CHECK_EQ(otv_glyph_h_metrics(loc, g, 0, &m), OTV_E_OK);
+    CHECK_EQ(m.side_a, lsb0[g]);
+    CHECK_EQ(m.side_b, rsb0[g]);
+  }
+  set_wght(loc, 900);
+  static const float adv1[4] = {493, 620, 640, 640}, lsb1[4] = {20, 14, 24, 34},
+                     rsb1[4] = {85, 110, 262, 600};
+  static const float vadv1[4] = {1010, 1020, 1030, 1040}, tsb1[4] = {60, 80, 100, 120},
+                     bsb1[4] = {290, 270, 450, 930}, org1[4] = {760, 680, 600, 120};
+  for (uint32_t g = 0; g < 4; g++) {
+    CHECK_EQ(otv_glyph_h_metrics(loc, g, 0, &m), OTV_E_OK);
+    CHECK_EQ(m.advance, adv1[g]);
+    CHECK_EQ(m.side_a, lsb1[g]);
+    CHECK_EQ(m.side_b, rsb1[g]);
+    CHECK_EQ(otv_glyph_v_metrics(loc, g, 0, &m), OTV_E_OK);
+    CHECK_EQ(m.advance, vadv1[g]);
+    CHECK_EQ(m.side_a, tsb1[g]);
+    CHECK_EQ(m.side_b, bsb1[g]);
+    CHECK_EQ(m.origin, org1[g]);
+  }
+  set_wght(loc, 650); /* scalar 0.5: half the deltas; ROUND is floor(x + 0.5) per field */
+  CHECK_EQ(otv_glyph_h_metrics(loc, 0, 0, &m), OTV_E_OK);
+  CHECK_NEAR(m.side_b, 87.5, 1e-6);
+  CHECK_EQ(otv_glyph_h_metrics(loc, 0, OTV_METRICS_ROUND, &m), OTV_E_OK);
+  CHECK_EQ(m.side_b, 88);
+  CHECK_EQ(otv_glyph_h_metrics(loc, 2, 0, &m), OTV_E_OK);
+  CHECK_NEAR(m.side_b, 266, 1e-6);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
+/* No vhea/vmtx: OTV_E_NO_TABLE, or with OTV_METRICS_SYNTHESIZE HarfBuzz's synthesis. hhea 800 /
+ * -200; OS/2 typo 900 / -300 (used only with USE_TYPO_METRICS); MVAR hasc +10, hdsc -5 at
+ * scalar 1. Centred: TSB = (advance - box height) / 2, origin = yMax + TSB. */
+static void test_synthesized_vertical(void)
+{
+  for (int typo = 0; typo < 2; typo++) {
+    otv_face *f = open_sb_font(false, true, typo);
+    if (!f) return;
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    otv_glyph_metrics m;
+    unsigned syn = OTV_METRICS_SYNTHESIZE;
+    CHECK_EQ(otv_glyph_v_metrics(loc, 0, 0, &m), OTV_E_NO_TABLE);
+    uint32_t g4[4] = {0, 1, 2, 3};
+    float a[4];
+    CHECK_EQ(otv_glyph_advances(loc, g4, 4, OTV_METRICS_VERTICAL, a), OTV_E_NO_TABLE);
+    /* default: 1000 (hhea) or 1200 (typo); box heights 700 700 500 0 */
+    float adv = typo ? 1200 : 1000;
+    static const float h[4] = {700, 700, 500, 0}, ymax[4] = {700, 600, 500, 0};
+    for (uint32_t g = 0; g < 4; g++) {
+      CHECK_EQ(otv_glyph_v_metrics(loc, g, syn, &m), OTV_E_OK);
+      CHECK_EQ(m.advance, adv);
+      CHECK_EQ(m.side_a, (adv - h[g]) / 2);
+      CHECK_EQ(m.side_b, (adv - h[g]) / 2);
+      CHECK_EQ(m.origin, ymax[g] + (adv - h[g]) / 2);
+    }
+    CHECK_EQ(otv_glyph_advances(loc, g4, 4, OTV_METRICS_VERTICAL | syn, a), OTV_E_OK);
+    CHECK_EQ(a[3], adv);
+    /* wght 900: ascender +10, descender -5 */
+    set_wght(loc, 900);
+    adv = typo ? 1215 : 1015;
+    CHECK_EQ(otv_glyph_v_metrics(loc, 1, syn, &m), OTV_E_OK);
+    CHECK_EQ(m.advance, adv);
+    CHECK_EQ(m.side_a, (adv - 700) / 2);
+    CHECK_EQ(m.origin, 600 + (adv - 700) / 2);
+    /* wght 650: ascender +5, descender -2.5 -> unrounded 1207.5 / 1007.5; rounded
+     * round(905) - round(-302.5) = 905 + 302 = 1207 (typo), 805 + 202 = 1007 (hhea) */
+    set_wght(loc, 650);
+    CHECK_EQ(otv_glyph_advances(loc, g4, 4, OTV_METRICS_VERTICAL | syn, a), OTV_E_OK);
+    CHECK_NEAR(a[0], typo ? 1207.5 : 1007.5, 1e-4);
+    CHECK_EQ(otv_glyph_advances(loc, g4, 4, OTV_METRICS_VERTICAL | syn | OTV_METRICS_ROUND, a),
+             OTV_E_OK);
+    CHECK_EQ(a[2], typo ? 1207 : 1007);
+    CHECK_EQ(otv_glyph_v_metrics(loc, 0, syn | OTV_METRICS_ROUND, &m), OTV_E_OK);
+    CHECK_EQ(m.advance, typo ? 1207 : 1007);
+    /* TSB = floor((1207 - 700) / 2) = 253, BSB = 254; hhea: floor(307 / 2) = 153, BSB 154 */
+    CHECK_EQ(m.side_a, typo ? 253 : 153);
+    CHECK_EQ(m.side_b, typo ? 254 : 154);
+    CHECK_EQ(m.origin, typo ? 953 : 853);
+    CHECK_EQ(otv_glyph_v_metrics(loc, 4, syn, &m), OTV_E_ARG);
+    uint32_t bad[2] = {1, 7};
+    CHECK_EQ(otv_glyph_advances(loc, bad, 2, OTV_METRICS_VERTICAL | syn, a), OTV_E_ARG);
+    CHECK_EQ(a[1], 0);
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+}
+
 /* Every prefix of each metrics table fails to open with an error naming that table (hmtx: the
  * trailing side bearings may be cut: that is accepted, with the missing ones read as 0). */
 static void test_truncation(void)
@@ -408,8 +665,12 @@ int main(void)
   build_common();
   dump_fixture();
   test_maps();
+  test_maps_inner1();
   test_implicit_and_lsb();
   test_vertical();
+  build_sb_tables();
+  test_side_bearing_maps();
+  test_synthesized_vertical();
   test_truncation();
   test_bad_offsets();
   test_alloc_failures();
