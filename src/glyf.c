@@ -126,6 +126,9 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->ends, c->ends_cap * sizeof(uint16_t));
   otv_mem_free(al, c->cstk, c->cstk_cap * sizeof(otv_point));
   otv_mem_free(al, c->comps, c->comps_cap * sizeof *c->comps);
+  otv_mem_free(al, c->memo_pts, c->memo_pts_cap * sizeof(otv_point));
+  otv_mem_free(al, c->memo_tags, c->memo_tags_cap);
+  otv_mem_free(al, c->memo_ends, c->memo_ends_cap * sizeof(uint16_t));
   memset(c, 0, sizeof *c);
 }
 
@@ -226,7 +229,6 @@ static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned
 
 /* A coordinate's kind from its flag bits: (SHORT_VECTOR | IS_SAME_OR_POSITIVE << 1):
  * 0 = int16 delta, 1 = negative byte, 2 = same as previous, 3 = positive byte. */
-static const uint8_t coord_size[4] = {2, 1, 0, 1};
 /* A flag byte's kinds: x kind | y kind << 2 | ON_CURVE_POINT << 4 (built from the spec bits). */
 #define K_(f) ((((f) >> 1 & 1) | ((f) >> 3 & 2)) | (((f) >> 2 & 1) | ((f) >> 4 & 2)) << 2 | ((f) & 1) << 4)
 /* Per flag byte: its kind (as above) | x byte size << 8 | y byte size << 16. */
@@ -248,7 +250,75 @@ static const uint64_t flag_sizes[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(
 #undef K16I_
 #undef K64I_
 #undef K_
-static const int coord_sign[4] = {0, -1, 0, 1};
+/* Decoding one coordinate of kind k from w, the big-endian int16 at its position:
+ * ((w >> sh) & msk ^ neg) - neg, then advance by size. int16: w; negative byte: -(high byte);
+ * positive byte: high byte; same: 0. Indexed by a flag_info kind (x kind | y kind << 2 | on
+ * curve << 4): both coordinates' operations in one 32-byte entry. */
+typedef struct xy_op {
+  int32_t xmsk, xneg, ymsk, yneg;
+  uint8_t xsh, ysh, xsz, ysz;
+  uint8_t pad[12];
+} xy_op;
+#define MSK_(k) ((k) == 0 ? -1 : (k) == 2 ? 0 : 0xFF)
+#define NEG_(k) ((k) == 1 ? -1 : 0)
+#define SH_(k) ((k) & 1 ? 8 : 0)
+#define SZ_(k) ((k) == 0 ? 2 : (k) == 2 ? 0 : 1)
+#define OP_(t) {MSK_((t) & 3), NEG_((t) & 3), MSK_((t) >> 2 & 3), NEG_((t) >> 2 & 3),          \
+                SH_((t) & 3), SH_((t) >> 2 & 3), SZ_((t) & 3), SZ_((t) >> 2 & 3), {0}}
+#define OP4_(t) OP_(t), OP_((t) + 1), OP_((t) + 2), OP_((t) + 3)
+static const xy_op xy_ops[32] = {OP4_(0),  OP4_(4),  OP4_(8),  OP4_(12),
+                                 OP4_(16), OP4_(20), OP4_(24), OP4_(28)};
+#undef OP4_
+#undef OP_
+#undef SZ_
+#undef SH_
+#undef NEG_
+#undef MSK_
+
+#if defined(__GNUC__)
+#define OTV_NOINLINE __attribute__((noinline))
+#else
+#define OTV_NOINLINE
+#endif
+
+/* The x and y arrays of np points (kinds in tags, replaced by the on-curve bit) into pts.
+ * In range: the arrays hold the sizes the flags give (checked by the caller). spare: one byte
+ * after the y array is readable, so every point may read 2 bytes from each array (using 0, 1
+ * or 2 of them); without it (a glyph at the very end of the glyf table) exact-size reads.
+ * Not inlined: in its own function the loop keeps every pointer in a register. */
+static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                   uint8_t *tags, unsigned np, bool spare)
+{
+  int x = 0, y = 0;
+  if (spare) {
+    for (unsigned i = 0; i < np; i++) {
+      unsigned t = tags[i];
+      const xy_op *o = &xy_ops[t & 31];
+      int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);
+      x += (((wx >> o->xsh) & o->xmsk) ^ o->xneg) - o->xneg;
+      y += (((wy >> o->ysh) & o->ymsk) ^ o->yneg) - o->yneg;
+      xs += o->xsz;
+      ys += o->ysz;
+      pts[i].x = (float)x;
+      pts[i].y = (float)y;
+      tags[i] = (uint8_t)(t >> 4);
+    }
+    return;
+  }
+  for (unsigned i = 0; i < np; i++) {
+    unsigned t = tags[i];
+    const xy_op *o = &xy_ops[t & 31];
+    int wx = o->xsz == 2 ? otv_peek_i16(xs) : o->xsz ? xs[0] << 8 : 0;
+    int wy = o->ysz == 2 ? otv_peek_i16(ys) : o->ysz ? ys[0] << 8 : 0;
+    x += (((wx >> o->xsh) & o->xmsk) ^ o->xneg) - o->xneg;
+    y += (((wy >> o->ysh) & o->ymsk) ^ o->yneg) - o->yneg;
+    xs += o->xsz;
+    ys += o->ysz;
+    pts[i].x = (float)x;
+    pts[i].y = (float)y;
+    tags[i] = (uint8_t)(t >> 4);
+  }
+}
 
 static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int contours,
                               unsigned flags)
@@ -333,33 +403,8 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
      * branch-free loop reads 2 bytes for every point (using 0, 1 or 2 of them): it needs one
      * spare byte after the y array inside the glyf table, which all glyphs but a last one at
      * the very end of the table have. */
-    int x = 0, y = 0;
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
-    if (otv_span_has(g->glyf, end_at, 1)) {
-      for (i = 0; i < np; i++) {
-        unsigned t = tags[i], kx = t & 3, ky = t >> 2 & 3;
-        int lx = otv_peek_i16(xs), sx = xs[0] * coord_sign[kx];
-        int ly = otv_peek_i16(ys), sy = ys[0] * coord_sign[ky];
-        x += kx == 0 ? lx : sx;
-        y += ky == 0 ? ly : sy;
-        xs += coord_size[kx];
-        ys += coord_size[ky];
-        pts[i].x = (float)x;
-        pts[i].y = (float)y;
-        tags[i] = (uint8_t)(t >> 4);
-      }
-    } else {
-      for (i = 0; i < np; i++) {
-        unsigned t = tags[i], kx = t & 3, ky = t >> 2 & 3;
-        x += kx == 0 ? otv_peek_i16(xs) : kx == 2 ? 0 : xs[0] * coord_sign[kx];
-        y += ky == 0 ? otv_peek_i16(ys) : ky == 2 ? 0 : ys[0] * coord_sign[ky];
-        xs += coord_size[kx];
-        ys += coord_size[ky];
-        pts[i].x = (float)x;
-        pts[i].y = (float)y;
-        tags[i] = (uint8_t)(t >> 4);
-      }
-    }
+    decode_xy(xs, ys, pts, tags, np, otv_span_has(g->glyf, end_at, 1));
   }
   default_phantoms(g, gid, x_min, y_max, pts + np);
   memset(tags + np, 0, 4);
@@ -409,6 +454,57 @@ static bool read_comp(otv_rd *r, comp *o)
     o->has_matrix = false;
   }
   return otv_rd_ok(r);
+}
+
+/* Does a component after i (among the next few) refer to the same glyph as component i? */
+static bool used_again(const comp *cs, unsigned i, unsigned k)
+{
+  unsigned stop = k - i > 64 ? i + 64 : k; /* bounded look-ahead */
+  for (unsigned j = i + 1; j < stop; j++)
+    if (cs[j].gid == cs[i].gid) return true;
+  return false;
+}
+
+/* Keep the simple glyph just loaded at pts[m..n_pts) for reuse in this top-level call: its
+ * points do not depend on where it is used (transforms are applied after the load). */
+static otv_status memo_put(otv_location *loc, uint32_t gid, unsigned m)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  unsigned n = c->n_pts - m, nc = 0;
+  while (nc < c->n_ends && c->ends[c->n_ends - 1 - nc] >= m) nc++;
+  if (OTV_RESERVE(&loc->al, &c->memo_pts, &c->memo_pts_cap, n, sizeof(otv_point)) ||
+      OTV_RESERVE(&loc->al, &c->memo_tags, &c->memo_tags_cap, n, 1) ||
+      OTV_RESERVE(&loc->al, &c->memo_ends, &c->memo_ends_cap, nc ? nc : 1, sizeof(uint16_t)))
+    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
+  memcpy(c->memo_pts, c->pts + m, n * sizeof(otv_point));
+  memcpy(c->memo_tags, c->tags + m, n);
+  for (unsigned j = 0; j < nc; j++)
+    c->memo_ends[j] = (uint16_t)(c->ends[c->n_ends - nc + j] - m);
+  c->memo_gid = gid;
+  c->memo_n = n;
+  c->memo_nc = nc;
+  return OTV_E_OK;
+}
+
+/* Append the memorized simple glyph at the end of the flattened points, as load() would. */
+static otv_status memo_get(otv_location *loc, uint32_t gid)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  unsigned m = c->n_pts, n = c->memo_n, nc = c->memo_nc;
+  if (!reserve_pts(loc, (size_t)m + n) ||
+      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1,
+                  sizeof(uint16_t)))
+    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+  if ((size_t)m + n - 4 > OTV_MAX_POINTS) /* as load_simple: n counts 4 phantoms */
+    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid,
+                        OTV_MAX_POINTS);
+  memcpy(c->pts + m, c->memo_pts, n * sizeof(otv_point));
+  memcpy(c->tags + m, c->memo_tags, n);
+  for (unsigned j = 0; j < nc; j++)
+    c->ends[c->n_ends + j] = (uint16_t)(c->memo_ends[j] + m);
+  c->n_ends += nc;
+  c->n_pts = m + n;
+  return OTV_E_OK;
 }
 
 static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, unsigned depth,
@@ -470,7 +566,13 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
                             "glyph %u: component %u refers back to glyph %u", gid, i, cp.gid);
     c->gid_stack[depth + 1] = cp.gid;
     unsigned m = c->n_pts;
-    s = load(loc, cp.gid, depth + 1, flags);
+    if (cp.gid == c->memo_gid) {
+      s = memo_get(loc, gid);
+    } else {
+      s = load(loc, cp.gid, depth + 1, flags);
+      if (!s && c->last_simple && used_again(c->comps + cbase, i, k))
+        s = memo_put(loc, cp.gid, m);
+    }
     if (s) return s;
     unsigned n = c->n_pts - m - 4; /* the component's outline points */
     otv_point *p = c->pts + m;
@@ -538,8 +640,11 @@ static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned
   }
   if (contours < 0) {
     if (depth == 0) loc->glyf.glyph_flags |= OTV_GLYPH_COMPOSITE;
-    return load_composite(loc, gid, d, depth, flags);
+    s = load_composite(loc, gid, d, depth, flags);
+    loc->glyf.last_simple = false;
+    return s;
   }
+  loc->glyf.last_simple = true;
   return load_simple(loc, gid, d, contours, flags);
 }
 
@@ -551,6 +656,7 @@ static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
     return otv_loc_fail(loc, OTV_E_NO_TABLE, T_GLYF, 0, "no glyf table");
   c->n_pts = c->n_ends = c->cstk_top = c->comps_top = c->budget = 0;
   c->glyph_flags = 0;
+  c->memo_gid = UINT32_MAX;
   c->gid_stack[0] = gid;
   otv_status s = load(loc, gid, 0, flags);
   if (s) return s;
@@ -595,32 +701,34 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
       i = first + 1;
     }
     move_to(ctx, start.x, start.y);
-    float cx = start.x, cy = start.y;
-    bool have_ctrl = false;
+    /* i..limit: on-curve points draw a line (or end the pending quad), off-curve ones make
+     * the pending control point (after a quad to the implied midpoint when one is pending) */
     float qx = 0, qy = 0;
-    /* limit = last - 1 only when last > first: no underflow */
-    for (; i <= limit; i++) {
+    bool have_ctrl = false;
+    unsigned i0 = i;
+    for (; i <= limit; i++) { /* limit = last - 1 only when last > first: no underflow */
       float x = pts[i].x, y = pts[i].y;
       if (tags[i] & ON_CURVE_POINT) {
-        if (have_ctrl) {
+        if (have_ctrl)
           quad_to(ctx, qx, qy, x, y);
-          have_ctrl = false;
-        } else {
+        else
           line_to(ctx, x, y);
-        }
+        have_ctrl = false;
       } else {
         if (have_ctrl) quad_to(ctx, qx, qy, (qx + x) * 0.5f, (qy + y) * 0.5f);
         qx = x;
         qy = y;
         have_ctrl = true;
       }
-      cx = x;
-      cy = y;
     }
-    if (have_ctrl)
+    /* back to the start: the pending quad, else a line when the last point drawn (the last
+     * on-curve point, i.e. pts[limit] when the loop ran) differs from the start */
+    if (have_ctrl) {
       quad_to(ctx, qx, qy, start.x, start.y);
-    else if (cx != start.x || cy != start.y)
-      line_to(ctx, start.x, start.y);
+    } else if (i > i0) {
+      float cx = pts[limit].x, cy = pts[limit].y;
+      if (cx != start.x || cy != start.y) line_to(ctx, start.x, start.y);
+    }
     close_path(ctx);
     first = last + 1;
   }

@@ -40,6 +40,14 @@ typedef struct otv_glyf {
   bool hmtx_full, vmtx_full;    /* the table holds every glyph's entry: reads need no check */
 } otv_glyf;
 
+/* One gvar tuple whose scalar is not 0 at the location: its serialized data [p, end). */
+struct otv_gvar_act {
+  const uint8_t *p, *end;
+  float s;
+  unsigned tidx, t;
+  size_t at; /* table offset of p, for errors */
+};
+
 /* Per-location cache and scratch. Grown with otv_mem_reserve, never shrunk; freed with the
  * location. */
 typedef struct otv_glyf_loc {
@@ -67,8 +75,19 @@ typedef struct otv_glyf_loc {
   size_t acc_cap, td_cap, touched_cap;
   uint16_t *pn_shared, *pn_priv;
   size_t pn_shared_cap, pn_priv_cap;
-  otv_point *dl; /* one sparse tuple's deltas in point-number order */
+  otv_point *dl; /* one tuple's x deltas then y deltas (floats), in point-number order */
   size_t dl_cap;
+  struct otv_gvar_act *act; /* the tuples that apply to one glyph (gvar.c) */
+  size_t act_cap;
+  /* a simple component used again later in the same composite (e.g. Handjet's dots): its
+   * varied points, flags and contour ends (relative) kept for the rest of one top-level call */
+  otv_point *memo_pts;
+  uint8_t *memo_tags;
+  uint16_t *memo_ends;
+  size_t memo_pts_cap, memo_tags_cap, memo_ends_cap;
+  uint32_t memo_gid; /* UINT32_MAX: none */
+  unsigned memo_n, memo_nc;
+  bool last_simple; /* the last load() was a simple glyph */
   /* state of one top-level call */
   unsigned n_pts, n_ends, cstk_top, budget;
   uint32_t glyph_flags;

@@ -9,6 +9,10 @@
  */
 #include "internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define T_GVAR OTV_T_GVAR
 
 /* spec: tupleVariationCount flags / mask */
@@ -80,6 +84,9 @@ void otv_gvar_loc_free(otv_location *loc)
   otv_mem_free(al, c->pn_shared, c->pn_shared_cap * sizeof(uint16_t));
   otv_mem_free(al, c->pn_priv, c->pn_priv_cap * sizeof(uint16_t));
   otv_mem_free(al, c->dl, c->dl_cap * sizeof(otv_point));
+  otv_mem_free(al, c->act, c->act_cap * sizeof *c->act);
+  c->act = NULL;
+  c->act_cap = 0;
   c->dl = NULL;
   c->dl_cap = 0;
   c->shared_scalars = NULL;
@@ -188,101 +195,110 @@ static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, siz
   return (long)count;
 }
 
-/* Decode `count` packed deltas (spec: "Packed deltas") and hand each to the caller through
- * out[i] (float). Returns false on truncation. */
-static bool read_deltas(otv_rd *r, unsigned count, float *out, size_t stride)
+/* Decode `count` packed deltas (spec: "Packed deltas") from [*qp, end) into out[0..count) as
+ * floats; a run may not cross count (as HarfBuzz: malformed). Returns false on truncation.
+ *
+ * fast: the 8 bytes after end are inside the gvar table (checked by the caller) and out has
+ * DELTA_PAD spare floats after out[count - 1]. Then one check per run covers the control byte
+ * and the run's bytes (a control byte read at end lies in the slack; the run then fails the
+ * check), a run crossing count is written into the spare floats and reported after the loop,
+ * and byte and word runs are converted 4 deltas at a time with SSE2 (baseline on x86-64): a
+ * group may read up to 7 bytes past its run (inside the table) and write up to 3 floats past
+ * it, which the next run or the spare floats absorb. Without fast, checked scalar loops. */
+#define DELTA_PAD 68 /* a 64-delta run starting at count - 1, plus a group of 4 */
+static const uint8_t delta_shift[4] = {0, 1, 0, 2}; /* bytes per delta: 1, 2, 0, 4 */
+static inline bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigned count,
+                                 float *out, bool fast)
 {
+  const uint8_t *q = *qp;
   unsigned i = 0;
-  while (i < count) {
-    const uint8_t *c = otv_rd_take(r, 1);
-    if (!c) return false;
-    unsigned ctl = *c;
-    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
-    if (run > count - i) return false; /* a run past the point count is malformed */
-    switch (ctl & (DELTAS_ARE_ZERO | DELTAS_ARE_WORDS)) {
-    case DELTAS_ARE_ZERO:
-      for (unsigned k = 0; k < run; k++, i++) out[i * stride] = 0.0f;
-      break;
-    case DELTAS_ARE_WORDS: {
-      const uint8_t *q = otv_rd_take(r, 2 * (size_t)run);
-      if (!q) return false;
-      for (unsigned k = 0; k < run; k++, i++) out[i * stride] = (float)otv_peek_i16(q + 2 * k);
-      break;
+#if defined(__SSE2__)
+  if (fast) {
+    while (i < count) {
+      unsigned ctl = *q++; /* in range: q <= end here, and end has 8 bytes of slack */
+      unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
+      float *o = out + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
+      i += run;
+      switch (ctl >> 6) {
+      case 0: /* bytes */
+        if (end - q < (ptrdiff_t)run) return false;
+        for (unsigned k = 0; k < run; k += 4) {
+          uint32_t w;
+          memcpy(&w, q + k, 4); /* in range: see fast above */
+          __m128i v = _mm_cvtsi32_si128((int)w);
+          v = _mm_unpacklo_epi8(v, v);
+          v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
+          _mm_storeu_ps(o + k, _mm_cvtepi32_ps(v));
+        }
+        q += run;
+        break;
+      case 2: /* DELTAS_ARE_ZERO; a control byte read at end fails below */
+        if (q > end) return false;
+        for (unsigned k = 0; k < run; k += 4) _mm_storeu_ps(o + k, _mm_setzero_ps());
+        break;
+      case 1: /* DELTAS_ARE_WORDS */
+        if (end - q < 2 * (ptrdiff_t)run) return false;
+        for (unsigned k = 0; k < run; k += 4) {
+          __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)(q + 2 * k));
+          v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)); /* big-endian */
+          v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
+          _mm_storeu_ps(o + k, _mm_cvtepi32_ps(v));
+        }
+        q += 2 * (size_t)run;
+        break;
+      default: /* 32-bit deltas */
+        if (end - q < 4 * (ptrdiff_t)run) return false;
+        for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i32(q + 4 * k);
+        q += 4 * (size_t)run;
+        break;
+      }
     }
-    case DELTAS_ARE_ZERO | DELTAS_ARE_WORDS: { /* 32-bit deltas */
-      const uint8_t *q = otv_rd_take(r, 4 * (size_t)run);
-      if (!q) return false;
-      for (unsigned k = 0; k < run; k++, i++) out[i * stride] = (float)otv_peek_i32(q + 4 * k);
-      break;
-    }
-    default: {
-      const uint8_t *q = otv_rd_take(r, run);
-      if (!q) return false;
-      for (unsigned k = 0; k < run; k++, i++) out[i * stride] = (float)(int8_t)q[k];
-      break;
-    }
-    }
+    *qp = q;
+    return i == count; /* a run past count is malformed */
   }
-  return true;
-}
-
-/* As read_deltas, adding scale x delta to acc[i * stride] (zero runs are skipped). The hot path
- * for tuples that cover every point: no intermediate buffer. */
-static bool add_deltas(otv_rd *r, unsigned count, float *acc, size_t stride, float scale)
-{
-  /* raw pointers into the reader's span; every read is checked against end */
-  const uint8_t *q = r->s.p + r->pos, *end = r->s.p + r->s.len;
-  unsigned i = 0;
-  bool ok = true;
+#else
+  (void)fast;
+#endif
   while (i < count) {
-    if (q >= end) {
-      ok = false;
-      break;
-    }
+    if (q >= end) return false;
     unsigned ctl = *q++;
-    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
-    if (run > count - i) {
-      ok = false;
-      break;
-    }
-    float *o = acc + i * stride;
-    unsigned kind = ctl & (DELTAS_ARE_ZERO | DELTAS_ARE_WORDS);
-    size_t bytes = kind == DELTAS_ARE_ZERO ? 0 : kind == DELTAS_ARE_WORDS ? 2 * (size_t)run
-                   : kind ? 4 * (size_t)run : run;
-    if ((size_t)(end - q) < bytes) {
-      ok = false;
-      break;
-    }
+    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1, kind = ctl >> 6;
+    if (run > count - i) return false;
+    size_t bytes = kind == 2 ? 0 : (size_t)run << delta_shift[kind];
+    if ((size_t)(end - q) < bytes) return false;
+    float *o = out + i;
     /* in range: bytes checked just above */
     switch (kind) {
-    case DELTAS_ARE_ZERO:
-      break;
-    case DELTAS_ARE_WORDS:
-      for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)otv_peek_i16(q + 2 * k);
-      break;
-    case DELTAS_ARE_ZERO | DELTAS_ARE_WORDS: /* 32-bit deltas */
-      for (unsigned k = 0; k < run; k++) o[k * stride] += scale * (float)otv_peek_i32(q + 4 * k);
-      break;
-    default: {
-      unsigned k = 0;
-      for (; k + 4 <= run; k += 4) {
-        float a = (float)(int8_t)q[k], b = (float)(int8_t)q[k + 1];
-        float e = (float)(int8_t)q[k + 2], f = (float)(int8_t)q[k + 3];
-        o[k * stride] += scale * a;
-        o[(k + 1) * stride] += scale * b;
-        o[(k + 2) * stride] += scale * e;
-        o[(k + 3) * stride] += scale * f;
-      }
-      for (; k < run; k++) o[k * stride] += scale * (float)(int8_t)q[k];
-      break;
-    }
+    case 0: for (unsigned k = 0; k < run; k++) o[k] = (float)(int8_t)q[k]; break;
+    case 1: for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i16(q + 2 * k); break;
+    case 2: for (unsigned k = 0; k < run; k++) o[k] = 0.0f; break;
+    default: for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i32(q + 4 * k); break;
     }
     q += bytes;
     i += run;
   }
-  r->pos = (size_t)(q - r->s.p);
-  if (!ok && r->bad_at == SIZE_MAX) r->bad_at = r->pos;
-  return ok;
+  *qp = q;
+  return true;
+}
+
+/* pts[p] += s * (dx[p], dy[p]) for p < n. */
+static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, unsigned n,
+                              float s)
+{
+  unsigned p = 0;
+#if defined(__SSE2__)
+  __m128 vs = _mm_set1_ps(s);
+  float *o = &pts[0].x;
+  for (; p + 4 <= n; p += 4) {
+    __m128 x = _mm_mul_ps(vs, _mm_loadu_ps(dx + p)), y = _mm_mul_ps(vs, _mm_loadu_ps(dy + p));
+    _mm_storeu_ps(o + 2 * p, _mm_add_ps(_mm_loadu_ps(o + 2 * p), _mm_unpacklo_ps(x, y)));
+    _mm_storeu_ps(o + 2 * p + 4, _mm_add_ps(_mm_loadu_ps(o + 2 * p + 4), _mm_unpackhi_ps(x, y)));
+  }
+#endif
+  for (; p < n; p++) {
+    pts[p].x += s * dx[p];
+    pts[p].y += s * dy[p];
+  }
 }
 
 /* Infer the deltas of untouched points of one contour [first, last] for one coordinate
@@ -362,6 +378,9 @@ static bool grow_points(otv_location *loc, unsigned n)
          !OTV_RESERVE(&loc->al, &c->touched, &c->touched_cap, n, 1);
 }
 
+
+typedef struct otv_gvar_act act_t;
+
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
                           const uint16_t *ends, unsigned end_count)
 {
@@ -388,20 +407,18 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
     return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_GVAR, offs_at,
                         "glyph %u: %zu bytes of variation data past the table end", gid, o1 - o0);
   size_t base = g->data_off + o0; /* table offset of the glyph's data, for errors */
-  otv_rd h = otv_rd_init(data, 0);
-  unsigned tvc = otv_rd_u16(&h);
-  size_t ser = otv_rd_u16(&h);
-  if (!otv_rd_ok(&h))
-    return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base, "glyph %u: header", gid);
+  if (data.len < 4)
+    return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + data.len, "glyph %u: header", gid);
+  unsigned tvc = otv_peek_u16(data.p); /* in range: 4 bytes checked above */
+  size_t ser = otv_peek_u16(data.p + 2);
   unsigned tuple_count = tvc & COUNT_MASK;
   if (tuple_count == 0) return OTV_E_OK;
 
-  const float *shared = shared_scalars(loc);
-  if (!shared || !grow_points(loc, n))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
   otv_glyf_loc *c = &loc->glyf;
-  otv_point *td = c->td;
-  uint8_t *touched = c->touched;
+  const float *shared = shared_scalars(loc);
+  if (!shared || !grow_points(loc, n) ||
+      OTV_RESERVE(&loc->al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
+    return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
 
   otv_status st = OTV_E_OK;
   long shared_count = 0;
@@ -418,37 +435,45 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
                                               "glyph %u: shared point numbers", gid);
     ser = sr.pos;
   }
-  /* Deltas go straight into pts. IUP needs the default coordinates of a simple glyph: they are
-   * kept in c->acc (one copy per glyph, cheaper than finding out whether a sparse tuple
-   * applies). */
-  otv_point *acc = pts;
-  const otv_point *orig = pts;
-  if (end_count) {
-    memcpy(c->acc, pts, n * sizeof *pts);
-    orig = c->acc;
-  }
+
+  /* Pass 1: the tuple headers (each checked once, then read raw), their scalars, and the data
+   * of the tuples that apply (scalar not 0). */
+  act_t *act = c->act;
+  unsigned n_act = 0;
+  bool sparse = false; /* a tuple that applies lists only some points */
   unsigned axes = g->axis_count;
-  const uint8_t *none = NULL;
+  size_t hl_peak = 2 * (size_t)axes;
+  size_t h = 4;
   for (unsigned t = 0; t < tuple_count; t++) {
-    size_t hdr_at = h.pos;
-    size_t size = otv_rd_u16(&h);
-    unsigned tidx = otv_rd_u16(&h);
-    const uint8_t *peak = none, *start = none, *end = none;
-    if (tidx & EMBEDDED_PEAK_TUPLE) peak = otv_rd_take(&h, 2 * (size_t)axes);
-    if (tidx & INTERMEDIATE_REGION) {
-      start = otv_rd_take(&h, 2 * (size_t)axes);
-      end = otv_rd_take(&h, 2 * (size_t)axes);
-    }
-    if (!otv_rd_ok(&h))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + h.bad_at,
+    size_t hdr_at = h;
+    if (!otv_span_has(data, h, 4))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + data.len,
                           "glyph %u: tuple variation header %u", gid, t);
+    const uint8_t *hp = data.p + h; /* in range: 4 bytes checked above */
+    size_t size = otv_peek_u16(hp);
+    unsigned tidx = otv_peek_u16(hp + 2);
+    size_t hl = 4 + (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
+                (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
+    if (!otv_span_has(data, h, hl))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + data.len,
+                          "glyph %u: tuple variation header %u", gid, t);
+    /* in range: the hl header bytes checked above */
+    const uint8_t *peak = NULL, *start = NULL, *end = NULL, *x = hp + 4;
+    if (tidx & EMBEDDED_PEAK_TUPLE) {
+      peak = x;
+      x += hl_peak;
+    }
+    if (tidx & INTERMEDIATE_REGION) {
+      start = x;
+      end = x + hl_peak;
+    }
+    h += hl;
     /* the tuple's serialized data: [ser, ser + size) */
-    otv_span tdata;
-    if (!otv_span_sub(data, ser, size, &tdata))
+    if (!otv_span_has(data, ser, size))
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + hdr_at,
                           "glyph %u: tuple %u data (%zu bytes at 0x%zx) past the glyph's data",
                           gid, t, size, ser);
-    size_t tdata_at = base + ser;
+    size_t tser = ser;
     ser += size;
     float s;
     if (!(tidx & EMBEDDED_PEAK_TUPLE)) {
@@ -467,65 +492,93 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       s = tuple_scalar(loc->coords, axes, peak, start, end);
     }
     if (s == 0.0f) continue;
+    if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS))
+      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
+                          "glyph %u: tuple %u has no point numbers", gid, t);
+    /* private point numbers that are not the single byte 0 (every point) are sparse */
+    if (tidx & PRIVATE_POINT_NUMBERS ? size == 0 || data.p[tser] != 0 : !shared_all)
+      sparse = true;
+    act[n_act].p = data.p + tser;
+    act[n_act].end = data.p + tser + size;
+    act[n_act].s = s;
+    act[n_act].tidx = tidx;
+    act[n_act].t = t;
+    act[n_act].at = base + tser;
+    n_act++;
+  }
+  if (n_act == 0) return OTV_E_OK;
 
-    otv_rd tr = otv_rd_init(tdata, 0);
+  /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
+   * are inside the table (all glyphs but one whose data ends the table). */
+  bool fast = otv_span_has(g->tab, base + data.len, 8);
+  /* IUP needs the default coordinates of a simple glyph: kept in c->acc when a sparse tuple
+   * applies (deltas go straight into pts). */
+  const otv_point *orig = pts;
+  if (end_count && sparse) {
+    memcpy(c->acc, pts, n * sizeof *pts);
+    orig = c->acc;
+  }
+  otv_point *td = c->td;
+  uint8_t *touched = c->touched;
+  for (unsigned a = 0; a < n_act; a++) {
+    const act_t *ta = &act[a];
+    const uint8_t *q = ta->p;
     const uint16_t *pn;
     long count;
     bool all;
-    if (tidx & PRIVATE_POINT_NUMBERS) {
+    float s = ta->s;
+    if (ta->tidx & PRIVATE_POINT_NUMBERS) {
+      otv_rd tr = otv_rd_init(otv_span_of(ta->p, (size_t)(ta->end - ta->p)), 0);
       count = read_points(loc, &tr, &c->pn_priv, &c->pn_priv_cap, &all, &st);
       if (count < 0)
         return st == OTV_E_NOMEM ? otv_loc_fail(loc, st, T_GVAR, 0, "point numbers")
-                                 : otv_loc_fail(loc, st, T_GVAR, tdata_at + tr.bad_at,
-                                                "glyph %u: tuple %u point numbers", gid, t);
+                                 : otv_loc_fail(loc, st, T_GVAR, ta->at + tr.bad_at,
+                                                "glyph %u: tuple %u point numbers", gid, ta->t);
       pn = c->pn_priv;
-    } else if (tvc & SHARED_POINT_NUMBERS) {
+      q += tr.pos;
+    } else {
       count = shared_count;
       all = shared_all;
       pn = c->pn_shared;
-    } else {
-      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
-                          "glyph %u: tuple %u has no point numbers", gid, t);
     }
+    unsigned m = all ? n : (unsigned)count;
+    /* x deltas at dl[0..m), y deltas at dl[m..2m), DELTA_PAD spare floats (fast decoder) */
+    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
+      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
+    float *dx = &c->dl[0].x, *dy = dx + m;
+    if (!decode_deltas(&q, ta->end, m, dx, fast) || !decode_deltas(&q, ta->end, m, dy, fast))
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                          "glyph %u: tuple %u deltas for %u points", gid, ta->t, m);
     if (all) {
-      if (!add_deltas(&tr, n, &acc[0].x, 2, s) || !add_deltas(&tr, n, &acc[0].y, 2, s))
-        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, tdata_at + tr.pos,
-                            "glyph %u: tuple %u deltas for %u points", gid, t, n);
+      add_scaled(pts, dx, dy, n, s);
       continue;
     }
     /* sparse: the deltas of the listed points, in list order */
-    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)count, sizeof(otv_point)))
-      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
-    otv_point *dl = c->dl;
-    if (!read_deltas(&tr, (unsigned)count, &dl[0].x, 2) ||
-        !read_deltas(&tr, (unsigned)count, &dl[0].y, 2))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, tdata_at + tr.pos,
-                          "glyph %u: tuple %u deltas for %ld points", gid, t, count);
     if (end_count == 0) {
       /* composite (or no contours): no inference, untouched points do not move */
-      for (long i = 0; i < count; i++) {
+      for (unsigned i = 0; i < m; i++) {
         unsigned p = pn[i];
         if (p < n) {
-          acc[p].x += s * dl[i].x;
-          acc[p].y += s * dl[i].y;
+          pts[p].x += s * dx[i];
+          pts[p].y += s * dy[i];
         }
       }
       continue;
     }
     memset(td, 0, n * sizeof *td);
     memset(touched, 0, n);
-    for (long i = 0; i < count; i++) {
+    for (unsigned i = 0; i < m; i++) {
       unsigned p = pn[i];
       if (p < n) {
-        td[p].x += dl[i].x;
-        td[p].y += dl[i].y;
+        td[p].x += dx[i];
+        td[p].y += dy[i];
         touched[p] = 1;
       }
     }
     iup(orig, td, touched, ends, end_count);
     for (unsigned p = 0; p < n; p++) {
-      acc[p].x += s * td[p].x;
-      acc[p].y += s * td[p].y;
+      pts[p].x += s * td[p].x;
+      pts[p].y += s * td[p].y;
     }
   }
   return OTV_E_OK;
