@@ -36,6 +36,7 @@ typedef struct cs {
   bool width_done;
   bool cff2;
   bool zero;      /* blend scalars all zero */
+  bool vs_zero;   /* the current vsindex's scalars are all zero (or it has no regions) */
   const double *vs_all;
   const double *vs; /* scalars of the current vsindex */
   unsigned vs_k;
@@ -209,8 +210,24 @@ static void set_vsindex(cs *s, unsigned vsindex)
 {
   const otv_cff *c = s->c;
   s->vs_k = c->ivs.data[vsindex].region_index_count;
-  s->vs = s->vs_all ? s->vs_all + c->vs_off[vsindex] : NULL;
+  s->vs = s->vs_all && !s->zero ? s->vs_all + c->vs_off[vsindex] : NULL;
+  /* blend adds nothing when every region of this ItemVariationData is inactive here (e.g. the
+   * other side of a one-axis font's default): checked once per vsindex, not per blend */
+  bool z = true;
+  for (unsigned j = 0; s->vs && j < s->vs_k; j++) z = z && s->vs[j] == 0.0;
+  s->vs_zero = z;
 }
+
+/* Values of the 1-byte operands 32..246 (b0 - 139), read from a table: one load instead of a
+ * subtraction and an int-to-double conversion per operand. */
+#define OB4(b) (b) - 139.0, (b) - 138.0, (b) - 137.0, (b) - 136.0
+#define OB16(b) OB4(b), OB4((b) + 4), OB4((b) + 8), OB4((b) + 12)
+static const double one_byte[256] = {OB16(0),   OB16(16),  OB16(32),  OB16(48),
+                                     OB16(64),  OB16(80),  OB16(96),  OB16(112),
+                                     OB16(128), OB16(144), OB16(160), OB16(176),
+                                     OB16(192), OB16(208), OB16(224), OB16(240)};
+#undef OB16
+#undef OB4
 
 /* Interpret one glyph's charstring into the sink. */
 static otv_status run(cs *s, otv_span glyph)
@@ -222,6 +239,7 @@ static otv_status run(cs *s, otv_span glyph)
   /* hot state in locals (the stack depth): s is only touched by operators */
   unsigned sp = 0;
   const unsigned max = s->max;
+  const bool round = s->out->round;
   uint32_t budget = 0;
   for (;;) {
     if (p >= end) {
@@ -231,31 +249,39 @@ static otv_status run(cs *s, otv_span glyph)
       end = fr[depth].end;
       continue;
     }
-    const uint8_t *at = p;
-    unsigned b0 = *p++; /* in range: p < end, end within the charstring's INDEX element */
+    unsigned b0 = *p; /* in range: p < end, end within the charstring's INDEX element */
     if (b0 >= 32 && b0 != 255) {
       /* A run of the common operands (1 and 2 bytes), decoded in a tight loop: blend deltas
-       * make most of a CFF2 charstring. b1 is read only inside the charstring (0 past its end,
-       * and then the length check fails). */
-      for (;;) {
-        int v;
-        if (b0 <= 246) {
-          v = (int)b0 - 139;
+       * make most of a CFF2 charstring. Every operand takes at least one byte, so stopping at
+       * lim = p + (stack room) bounds the pushes by the room left: one pointer test per operand
+       * covers both the end of the data and stack overflow. */
+      if (sp >= max) return fail_at(s, p, OTV_E_LIMIT, "operand stack overflow");
+      const uint8_t *lim = (size_t)(end - p) > max - sp ? p + (max - sp) : end;
+      double *q = st + sp;
+      do {
+        b0 = *p; /* in range: p < lim <= end */
+        if (b0 - 32u <= 246u - 32u) {
+          *q++ = one_byte[b0];
+          p++;
+        } else if (b0 - 247u <= 254u - 247u) {
+          if (end - p < 2) return fail_at(s, p, OTV_E_TRUNCATED, "operand");
+          int b1 = p[1]; /* in range: p + 2 <= end */
+          *q++ = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
+          p += 2;
         } else {
-          if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
-          int b1 = *p++; /* in range: p < end */
-          v = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
+          break;
         }
-        if (sp >= max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
-        st[sp++] = v;
-        if (p >= end) break;
-        b0 = *p; /* in range: p < end */
-        if ((unsigned)(b0 - 32) > 254 - 32) break; /* not a 1- or 2-byte operand */
-        at = p++;
-      }
-      continue;
+      } while (p < lim);
+      sp = (unsigned)(q - st);
+      /* stopped at lim: back to the top (end of data, or the stack is full); else b0 = *p is
+       * an operator (or 28/255) and is dispatched at once */
+      if (p >= lim) continue;
     }
+    const uint8_t *at = p++;
     unsigned b = 0;
+    /* blend is most of a CFF2 glyph's operators: a direct branch predicts better than the
+     * switch's indirect jump */
+    if (b0 == 16) goto blend;
     switch (b0) {
     case 28:  /* 16-bit operand */
     case 255: /* 16.16 fixed operand */
@@ -371,8 +397,9 @@ static otv_status run(cs *s, otv_span glyph)
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double v = st[--sp];
       otv_span sub;
-      /* -bias <= v < count - bias, checked in double before any conversion */
-      if (!(v >= -(double)ix->bias && v < (double)ix->count - (double)ix->bias) ||
+      /* the number is truncated to an integer, then biased; |v| < 2^31 checked before the
+       * conversion */
+      if (!(v > -2147483648.0 && v < 2147483648.0) ||
           !otv_cff_index_get(ix, (uint32_t)((int64_t)v + ix->bias), &sub))
         return fail_at(s, at, OTV_E_BAD_VALUE,
                        b0 == 10 ? "callsubr: no such local subroutine"
@@ -416,16 +443,18 @@ static otv_status run(cs *s, otv_span glyph)
       break;
     }
     case 16: /* blend (CFF2): n*(k+1)+1 operands -> n */
+    blend:
     {
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "blend is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       double nv = st[--sp];
       unsigned k = s->vs_k;
-      if (!(nv >= 0 && nv <= (double)sp) || (size_t)nv * (k + 1) > sp)
+      if (!(nv >= 0 && nv <= (double)sp))
         return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
-      unsigned n = (unsigned)nv;
+      unsigned n = (unsigned)nv; /* n <= 513, k < 65536: no overflow below */
+      if (n * (k + 1) > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       unsigned base = sp - n * (k + 1);
-      if (!s->zero && k) {
+      if (!s->vs_zero) {
         const double *d = st + base + n;
         const double *vs = s->vs;
         if (k == 1) { /* one region (a single axis, one master each side): no inner loop */
@@ -445,7 +474,7 @@ static otv_status run(cs *s, otv_span glyph)
       /* OTV_OUTLINE_ROUND: a static instance stores each blend result as an integer operand
        * (the charstring stays relative), so the results are rounded here, with floor(x + 0.5);
        * the coordinates are then exact sums of integers, as the instance draws them. */
-      if (s->out->round)
+      if (round)
         for (unsigned i = 0; i < n; i++) st[base + i] = floor(st[base + i] + 0.5);
       sp = base + n;
       continue; /* results stay on the stack */
@@ -542,6 +571,7 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
   s->seac = false;
   s->vs = NULL;
   s->vs_k = 0;
+  s->vs_zero = true;
   if (s->cff2 && c->ivs.present) {
     unsigned vsi = c->fds[fd].vsindex;
     if (vsi < c->ivs.data_count) set_vsindex(s, vsi);
