@@ -1,7 +1,8 @@
 /*
  * fuzz_metrics.c - the metrics tables: open (hhea/hmtx, vhea/vmtx, VORG, HVAR, VVAR, MVAR are
  * validated there), then at the default and at a location taken from the input's last bytes:
- * batch advances (horizontal, vertical, rounded), per-glyph horizontal and vertical metrics
+ * batch advances (horizontal, vertical, synthesized vertical, rounded), per-glyph horizontal and
+ * vertical metrics
  * (side bearings draw the outline), every MVAR value tag plus unknown ones. The very last byte,
  * when odd, switches on an allocator that fails after a count taken from the byte before it.
  * Invariants checked: the batch advance equals the per-glyph advance, and ROUND is
@@ -30,20 +31,30 @@ static void run(otv_location *loc, uint32_t glyph_count)
   size_t n = glyph_count < MAX_GLYPHS ? glyph_count : MAX_GLYPHS;
   for (size_t i = 0; i < n; i++) gids[i] = (uint32_t)i;
   gids[n] = glyph_count; /* one out of range: must be refused, not read */
-  for (int v = 0; v < 2; v++) {
-    unsigned vf = v ? OTV_METRICS_VERTICAL : 0;
+  for (int v = 0; v < 3; v++) {
+    /* v == 2: vertical with OTV_METRICS_SYNTHESIZE (fonts without vmtx) */
+    unsigned mf = v == 2 ? OTV_METRICS_SYNTHESIZE : 0;
+    unsigned vf = (v ? OTV_METRICS_VERTICAL : 0) | mf;
     otv_status s1 = otv_glyph_advances(loc, gids, n + 1, vf, adv);
     otv_status s2 = otv_glyph_advances(loc, gids, n + 1, vf | OTV_METRICS_ROUND, advr);
+    bool synth = v == 2 && !loc->face->met.v.present;
     for (size_t i = 0; i < n && i < 8; i++) {
-      otv_glyph_metrics m;
-      otv_status s = v ? otv_glyph_v_metrics(loc, gids[i], 0, &m)
-                       : otv_glyph_h_metrics(loc, gids[i], 0, &m);
+      otv_glyph_metrics m, mr;
+      otv_status s = v ? otv_glyph_v_metrics(loc, gids[i], mf, &m)
+                       : otv_glyph_h_metrics(loc, gids[i], mf, &m);
       if (s == OTV_E_OK && s1 == OTV_E_ARG && s2 == OTV_E_ARG && adv[i] == adv[i] &&
           m.advance != adv[i])
         abort(); /* batch and per-glyph disagree */
-      if (s1 == OTV_E_ARG && s2 == OTV_E_ARG && adv[i] == adv[i] &&
-          advr[i] != floorf(adv[i] + 0.5f))
+      if (synth) {
+        /* synthesized: round(asc) - round(desc), as the per-glyph call rounds it */
+        if (s == OTV_E_OK && s2 == OTV_E_ARG &&
+            otv_glyph_v_metrics(loc, gids[i], mf | OTV_METRICS_ROUND, &mr) == OTV_E_OK &&
+            mr.advance == mr.advance && mr.advance != advr[i])
+          abort();
+      } else if (s1 == OTV_E_ARG && s2 == OTV_E_ARG && adv[i] == adv[i] &&
+                 advr[i] != floorf(adv[i] + 0.5f)) {
         abort(); /* ROUND is not floor(x + 0.5) */
+      }
     }
   }
   for (int k = 0; k < OTV_MVAR_TAG_COUNT; k++) {

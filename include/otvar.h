@@ -441,9 +441,10 @@ OTV_API otv_status otv_glyph_h_metrics(otv_location *loc, uint32_t gid, unsigned
  *  (OS/2 sTypoAscender/Descender when USE_TYPO_METRICS is set, else hhea ascender/descender,
  *  both plus the MVAR 'hasc'/'hdsc' deltas; ascender taken >= 0, descender <= 0; without hhea
  *  0.8 em and -0.2 em); origin = VORG (+ VVAR delta) when present, else the varied glyph box is
- *  centred: TSB = BSB = (advance - box height) / 2, origin = yMax + TSB (an empty glyph: origin
- *  = advance / 2). With OTV_METRICS_ROUND the parts are rounded first: advance = round(asc) -
- *  round(desc), TSB = floor((advance - (round(yMax) - round(yMin))) / 2). Since: 0.1 */
+ *  centred: TSB = BSB = (advance - box height) / 2, origin = yMax + TSB (a glyph without ink,
+ *  empty or with a box of zero width or height: TSB = BSB = origin = advance / 2). With
+ *  OTV_METRICS_ROUND the parts are rounded first: advance = round(asc) - round(desc), TSB =
+ *  floor((advance - (round(yMax) - round(yMin))) / 2). Since: 0.1 */
 OTV_API otv_status otv_glyph_v_metrics(otv_location *loc, uint32_t gid, unsigned flags,
                                        otv_glyph_metrics *out);
 /** otv_glyph_advances - advances of many glyphs at once (flags: OTV_METRICS_ROUND,

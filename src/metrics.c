@@ -261,7 +261,10 @@ static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flag
     if (s) return s;
   }
   bool round = (flags & OTV_METRICS_ROUND) != 0;
-  float y_max = b.any ? b.y_max : 0.0f, y_min = b.any ? b.y_min : 0.0f;
+  /* a box of zero width or height (every point on a line) has no ink: centred as empty, as
+   * HarfBuzz reports no extents for it */
+  bool ink = b.any && b.x_max > b.x_min && b.y_max > b.y_min;
+  float y_max = ink ? b.y_max : 0.0f, y_min = ink ? b.y_min : 0.0f;
   if (round) {
     asc = otv_round(asc);
     desc = otv_round(desc);

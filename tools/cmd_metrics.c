@@ -1,8 +1,9 @@
 /*
  * cmd_metrics.c - `otvar metrics FONT [--index N] [--var TAG=V,...|--named N|NAME]
  * [--glyphs LIST] [--vertical] [--round]`: per-glyph metrics at a location, one line per glyph:
- * `GID ADVANCE LSB RSB` (horizontal) or `GID ADVANCE TSB BSB ORIGIN` (vertical). Numbers have at
- * most 3 decimals and no trailing zeros.
+ * `GID ADVANCE LSB RSB` (horizontal) or `GID ADVANCE TSB BSB ORIGIN` (vertical; synthesized as
+ * HarfBuzz does for a font without vhea/vmtx). Numbers have at most 3 decimals and no trailing
+ * zeros.
  */
 #include "cli.h"
 
@@ -24,7 +25,11 @@ static void usage(FILE *f)
           "  horizontal: GID ADVANCE LSB RSB\n"
           "  --vertical: GID ADVANCE TSB BSB ORIGIN   (ORIGIN: y of the vertical origin)\n"
           "Advances come from hmtx/vmtx varied by HVAR/VVAR (or by the gvar phantom points when\n"
-          "those are absent); side bearings from HVAR/VVAR maps or the varied glyph bounds.\n"
+          "those are absent); side bearings from HVAR/VVAR maps (TrueType: LSB/TSB = hmtx/vmtx +\n"
+          "delta, RSB/BSB = default RSB/BSB + delta) or the varied glyph bounds.\n"
+          "A font without vhea/vmtx gets synthesized vertical metrics, as HarfBuzz makes them:\n"
+          "advance = ascender - descender (OS/2 typo with USE_TYPO_METRICS, else hhea; MVAR\n"
+          "applied), the varied glyph box centred in it (or VORG for the origin).\n"
           "Values are unrounded (at most 3 decimals) unless --round (floor(x + 0.5)).\n");
 }
 
@@ -115,7 +120,8 @@ int otv_cmd_metrics(int argc, char **argv)
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  unsigned flags = round ? OTV_METRICS_ROUND : 0;
+  /* vertical: fonts without vhea/vmtx get synthesized metrics (otv_glyph_v_metrics) */
+  unsigned flags = (round ? OTV_METRICS_ROUND : 0) | (vertical ? OTV_METRICS_SYNTHESIZE : 0);
   bool warned = false;
   for (size_t i = 0; i < n; i++) {
     otv_glyph_metrics m;

@@ -4,6 +4,8 @@
 # static instances made by fontTools / hb-subset (tests/fonts/instances): the rounded advances
 # of the VF at the instance's location must equal the instance's hmtx/vmtx, and font-wide
 # values must equal its OS/2 fields (read with fontTools: sxHeight 528, yStrikeoutPosition 317).
+# Synthesized vertical metrics (no vmtx) and HVAR/VVAR side-bearing maps against values that
+# fontTools computes (see those sections).
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
 set -u
 OTVAR=${OTVAR:-build/otvar}
@@ -36,8 +38,33 @@ one_line_err "missing file"
 expect 2 "bad glyphs" -- "$OTVAR" metrics "$FONTS/Muli-ABC.ttf" --glyphs 99999
 one_line_err "bad glyphs"
 expect 2 "axis out of range" -- "$OTVAR" metrics "$FONTS/Muli-ABC.ttf" --var wght=5000
-expect 1 "no vertical metrics" -- "$OTVAR" metrics "$FONTS/Muli-ABC.ttf" --vertical
-one_line_err "no vertical metrics"
+
+# a font without vhea/vmtx: synthesized vertical metrics (HarfBuzz's): Muli has USE_TYPO_METRICS,
+# OS/2 typo ascender 1005 / descender -250, so every advance is 1255 and the glyph box (glyf
+# header, read with fontTools) is centred: TSB = floor((1255 - height) / 2), ORIGIN = yMax + TSB
+expect 0 "synthesized vertical metrics" -- "$OTVAR" metrics "$FONTS/Muli-ABC.ttf" --vertical --round
+cp "$TMP/out" "$TMP/syn"
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import fontTools' 2>/dev/null; then
+  /usr/bin/python3 - "$FONTS/Muli-ABC.ttf" "$TMP/syn" <<'PY' && ok || bad "synthesized vertical metrics of Muli-ABC"
+import sys
+from fontTools.ttLib import TTFont
+f = TTFont(sys.argv[1])
+os2, glyf, order = f["OS/2"], f["glyf"], f.getGlyphOrder()
+assert os2.fsSelection & 0x80, "USE_TYPO_METRICS"
+adv = os2.sTypoAscender - os2.sTypoDescender
+lines = open(sys.argv[2]).read().split("\n")[:-1]
+assert len(lines) == len(order), (len(lines), len(order))
+for g, line in enumerate(lines):
+    gl = glyf[order[g]]
+    ink = gl.numberOfContours != 0 and gl.yMax > gl.yMin and gl.xMax > gl.xMin
+    y_max, h = (gl.yMax, gl.yMax - gl.yMin) if ink else (0, 0)
+    tsb = (adv - h) // 2
+    want = "%d %d %d %d %d" % (g, adv, tsb, adv - h - tsb, y_max + tsb)
+    assert line == want, (line, want)
+PY
+else
+  echo "SKIP synthesized vertical metrics vs fontTools: no /usr/bin/python3 with fontTools"
+fi
 
 # shape and number format
 expect 0 "horizontal" -- "$OTVAR" metrics "$FONTS/Roboto-Variable.ABC.ttf" --var wght=345,wdth=87
@@ -62,6 +89,121 @@ inst PartialInstancerTest2-VF.ttf PartialInstancerTest2-VF.fonttools-instance.wg
 inst CFF2Instancer-VF-1.otf CFF2Instancer-VF-1.fonttools-instance.wght400.otf wght=400
 inst CFF2Instancer-VF-1.otf CFF2Instancer-VF-1.fonttools-instance.wght400.otf wght=400 --vertical
 inst Muli-ABC.ttf Muli-ABC.hb-instance.wght300.ttf wght=300
+
+# HVAR/VVAR side-bearing maps on real fonts: no test font has LSB/RSB/TSB/BSB maps, so fontTools
+# builds copies of two test fonts whose HVAR (and VVAR) map every glyph's advance and side
+# bearings to deltas of its own ItemVariationStore (varLib's OnlineVarStoreBuilder; it picks the
+# DeltaSetIndexMap formats), reads the compiled fonts back and prints what the spec gives with
+# fontTools' VarStoreInstancer: LSB/TSB = hmtx/vmtx + delta, RSB/BSB = (advance - LSB/TSB -
+# glyf header box extent) + delta, advance = hmtx/vmtx + delta. avar is dropped from the copies
+# so the locations normalize exactly. Our unrounded values must agree within 0.002.
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import fontTools' 2>/dev/null; then
+  mkdir -p "$TMP/sb"
+  if /usr/bin/python3 - "$FONTS" "$TMP/sb" <<'PY'
+# Build variable fonts whose HVAR (and VVAR) have LSB/RSB (TSB/BSB) maps, with fontTools, and
+# print the metrics the spec gives at some locations (fontTools' own ItemVariationStore and
+# DeltaSetIndexMap reading, on the compiled font read back).
+import sys
+from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.tables import otTables as ot
+from fontTools.varLib import builder
+from fontTools.varLib.varStore import OnlineVarStoreBuilder, VarStoreInstancer
+
+fonts, out = sys.argv[1], sys.argv[2]
+SUPPORTS = [{"wght": (0, 1, 1)}, {"wdth": (-1, -1, 0)}, {"wght": (0, 0.5, 1)}]
+LOCS = ["wght=400", "wght=900", "wght=650,wdth=85", "wght=100,wdth=75", "wght=525,wdth=90"]
+
+def normalize(font, label):  # spec: linear normalization (no avar), then F2Dot14
+    user = {k: float(v) for k, v in (kv.split("=") for kv in label.split(","))}
+    loc = {}
+    for a in font["fvar"].axes:
+        v = min(max(user.get(a.axisTag, a.defaultValue), a.minValue), a.maxValue)
+        if v < a.defaultValue:
+            n = (v - a.defaultValue) / (a.defaultValue - a.minValue)
+        elif v > a.defaultValue:
+            n = (v - a.defaultValue) / (a.maxValue - a.defaultValue)
+        else:
+            n = 0.0
+        loc[a.axisTag] = int(n * 16384 + 0.5 if n >= 0 else -(-n * 16384 + 0.5)) / 16384
+    return loc
+
+def deltas(g, k):  # deterministic small deltas per glyph and value kind, one per support
+    return [((g * 7 + k * 5 + i * 3) % 23) - 11 for i in range(len(SUPPORTS))]
+
+def var_table(tag, font, kinds):
+    axis_tags = [a.axisTag for a in font["fvar"].axes]
+    sb = OnlineVarStoreBuilder(axis_tags)
+    sb.setSupports(SUPPORTS)
+    order = font.getGlyphOrder()
+    maps = {k: {} for k in kinds}
+    for k_i, k in enumerate(kinds):
+        for g, name in enumerate(order):
+            maps[k][name] = sb.storeDeltas(deltas(g, k_i))
+    t = newTable(tag)
+    t.table = getattr(ot, tag)()
+    t.table.Version = 0x00010000
+    t.table.VarStore = sb.finish()
+    for k in ("AdvWidthMap", "LsbMap", "RsbMap") if tag == "HVAR" else ("AdvHeightMap", "TsbMap", "BsbMap", "VOrgMap"):
+        setattr(t.table, k, builder.buildVarIdxMap([maps[k][n] for n in order], order) if k in maps else None)
+    return t
+
+def expected(path, tag, name):
+    f = TTFont(path)
+    axes = f["fvar"].axes
+    t = f[tag].table
+    mtx = f["hmtx" if tag == "HVAR" else "vmtx"]
+    glyf = f["glyf"]
+    names = ("AdvWidthMap", "LsbMap", "RsbMap") if tag == "HVAR" else ("AdvHeightMap", "TsbMap", "BsbMap")
+    with open("%s/%s.%s.expected" % (out, name, tag), "w") as o:
+        for label in LOCS:
+            inst = VarStoreInstancer(t.VarStore, axes, normalize(f, label))
+            for g, gname in enumerate(f.getGlyphOrder()):
+                adv, near = mtx[gname]
+                gl = glyf[gname]
+                if gl.numberOfContours == 0:
+                    ext = 0
+                else:
+                    ext = (gl.xMax - gl.xMin) if tag == "HVAR" else (gl.yMax - gl.yMin)
+                far = adv - near - ext  # spec: the default RSB/BSB
+                d = [inst[getattr(t, n).mapping[gname]] for n in names]
+                o.write("%s %d %.4f %.4f %.4f\n" % (label, g, adv + d[0], near + d[1], far + d[2]))
+
+for src, name, tags in (("Roboto-Variable.ABC.ttf", "roboto-sb", ("HVAR",)),
+                        ("PartialInstancerTest-VF.ttf", "pit-sb", ("HVAR", "VVAR"))):
+    f = TTFont("%s/%s" % (fonts, src))
+    if "avar" in f:
+        del f["avar"]  # plain linear normalization: the locations above are exact in F2Dot14
+    for tag in tags:
+        f[tag] = var_table(tag, f, ("AdvWidthMap", "LsbMap", "RsbMap") if tag == "HVAR" else ("AdvHeightMap", "TsbMap", "BsbMap"))
+    path = "%s/%s.ttf" % (out, name)
+    f.save(path)
+    for tag in tags:
+        expected(path, tag, name)
+PY
+  then
+    ok
+    for exp in "$TMP"/sb/*.expected; do
+      base=$(basename "$exp" .expected)
+      font="$TMP/sb/${base%.*}.ttf"
+      v=""
+      [ "${base##*.}" = VVAR ] && v=--vertical
+      for label in $(cut -d' ' -f1 "$exp" | sort -u); do
+        expect 0 "$base $label" -- "$OTVAR" metrics "$font" --var "$label" $v
+        grep "^$label " "$exp" | cut -d' ' -f2- >"$TMP/want"
+        if [ -s "$TMP/want" ] && [ "$(wc -l <"$TMP/want")" -eq "$(wc -l <"$TMP/out")" ] &&
+          paste -d' ' "$TMP/out" "$TMP/want" | awk -v v="$v" '{
+            n = v == "" ? 4 : 5
+            if ($1 != $(n + 1)) exit 1
+            for (i = 2; i <= 4; i++) { d = $i - $(n + i); if (d < -0.002 || d > 0.002) exit 1 }
+          }'; then ok; else bad "$base at $label: $(paste -d' ' "$TMP/out" "$TMP/want" | head -4)"; fi
+      done
+    done
+  else
+    bad "fontTools could not build the side-bearing-map fonts"
+  fi
+else
+  echo "SKIP side-bearing maps vs fontTools: no /usr/bin/python3 with fontTools"
+fi
 
 # info --metrics: text and JSON
 expect 0 "info --metrics" -- "$OTVAR" info "$FONTS/NotoSans-VF.abc.ttf" --var wght=150,wdth=80,CTGR=0 --metrics

@@ -24,6 +24,18 @@
  *     whose points, component offsets and phantom points FreeType rounds to integers after gvar):
  *     within 1.5 units, when our outline call
  *     is available.
+ *   - synthesized vertical metrics (OTV_METRICS_SYNTHESIZE) of every font without vmtx: the
+ *     rounded advance height vs -hb_font_get_glyph_v_advance (HarfBuzz: ascender - descender of
+ *     hb_font_get_h_extents, MVAR applied): equal, except a negative exact half (roundf vs
+ *     floor(x + 0.5), counted). Vertical origins (a sample of up to 60 glyphs) vs HarfBuzz's own
+ *     centring formula evaluated with HarfBuzz's values at the location (y_bearing +
+ *     ((advance + height) >> 1) from hb_font_get_glyph_extents): equal, except a box edge on an
+ *     exact half (ties) and CFF/CFF2 (HarfBuzz rounds its float CFF bounds itself: within 1,
+ *     counted). hb_font_get_glyph_v_origin itself is compared too: at the default location of a
+ *     TrueType font without coordinates set (a second hb_font) it must be equal; HarfBuzz 6.0
+ *     answers something else in two cases, counted and explained in the summary: once
+ *     coordinates are set on a TrueType font it returns the glyph's top phantom point (its
+ *     default yMax, tsb 0 without vmtx, + the gvar delta), and for CFF/CFF2 the font ascender.
  * Every font of tests/fonts is checked a second time with HVAR and VVAR hidden (tags renamed in
  * a copy), at 25 random locations: all engines then take the gvar phantom-point path (TrueType),
  * or keep default advances (CFF2: otvar says OTV_E_UNSUPPORTED; HarfBuzz 6.0 answers 0 there,
@@ -56,6 +68,9 @@ static FT_Library ftlib;
 static long n_adv_hb, n_adv_ft, n_tie_hb, n_fix_ft, n_mvar, n_vadv, n_lsb, n_locs;
 static long n_wrap_ft, n_hb_cff2_zero, n_hidden, n_mvar_unsorted, n_mvar_tie, skipped_phantom, skipped_outline;
 static double max_lsb_diff;
+static long n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, n_syn_org_cff, n_syn_hb_same,
+    n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_default, n_syn_hb_no_extents;
+static double max_syn_org_cff;
 
 typedef struct ctx {
   const char *name;
@@ -78,6 +93,91 @@ static bool near_half(double x, double eps)
 {
   double f = x - floor(x);
   return fabs(f - 0.5) <= eps;
+}
+
+#define SYNTH_ORIGIN_GLYPHS 60
+
+/* Synthesized vertical metrics of a font without vmtx against HarfBuzz (hb: coordinates set
+ * as loc's when `coords`; else a font with none, loc at the default). gids[0..n) as chosen by
+ * the caller; origins of a stride sample. */
+static void compare_synth(ctx *c, const char *what, otv_location *loc, hb_font_t *hb, bool coords,
+                          size_t n)
+{
+  unsigned fl = OTV_METRICS_VERTICAL | OTV_METRICS_SYNTHESIZE;
+  CHECK_EQ(otv_glyph_advances(loc, c->gids, n, fl, c->adv), OTV_E_OK);
+  CHECK_EQ(otv_glyph_advances(loc, c->gids, n, fl | OTV_METRICS_ROUND, c->advr), OTV_E_OK);
+  CHECK_EQ(otv_glyph_advances(loc, c->gids, n, OTV_METRICS_VERTICAL, c->adv), OTV_E_NO_TABLE);
+  CHECK_EQ(otv_glyph_advances(loc, c->gids, n, fl, c->adv), OTV_E_OK);
+  for (size_t i = 0; i < n; i++) {
+    hb_position_t h = -hb_font_get_glyph_v_advance(hb, c->gids[i]);
+    n_syn_adv++;
+    if ((float)h == c->advr[i]) continue;
+    /* HarfBuzz rounds ascender and descender with roundf: a descender of -x.5 goes to -(x+1) */
+    if ((float)h == c->advr[i] + 1 && c->adv[i] != floorf(c->adv[i])) {
+      n_syn_tie++;
+      continue;
+    }
+    CHECK_EQ(h, c->advr[i]);
+    fprintf(stderr, "  %s %s glyph %u: hb %d otvar %.4f (synthesized v advance)\n", c->name, what,
+            c->gids[i], h, c->adv[i]);
+  }
+  bool cff = c->face->flavour != OTV_FLAVOUR_GLYF;
+  size_t step = n > SYNTH_ORIGIN_GLYPHS ? n / SYNTH_ORIGIN_GLYPHS : 1;
+  for (size_t i = 0; i < n; i += step) {
+    uint32_t g = c->gids[i];
+    otv_glyph_metrics m, mu;
+    otv_status st = otv_glyph_v_metrics(loc, g, OTV_METRICS_SYNTHESIZE | OTV_METRICS_ROUND, &m);
+    CHECK_EQ(st, OTV_E_OK);
+    CHECK_EQ(otv_glyph_v_metrics(loc, g, OTV_METRICS_SYNTHESIZE, &mu), OTV_E_OK);
+    if (st) return;
+    /* our own invariants: origin = yMax + TSB; TSB + height + BSB = advance */
+    CHECK_NEAR(mu.advance, c->adv[0], 1e-3);
+    double y_max = mu.origin - mu.side_a, y_min = y_max - (mu.advance - mu.side_a - mu.side_b);
+    CHECK(m.side_a <= m.side_b && m.side_b - m.side_a <= 1);
+    hb_glyph_extents_t e;
+    memset(&e, 0, sizeof e);
+    if (!hb_font_get_glyph_extents(hb, g, &e)) {
+      /* HarfBuzz 6.0 gives up on some glyphs at a location (Handjet's .notdef: a composite of
+       * 55 components) */
+      n_syn_hb_no_extents++;
+      continue;
+    }
+    hb_position_t a = -hb_font_get_glyph_v_advance(hb, g), ox = 0, oy = 0;
+    hb_font_get_glyph_v_origin(hb, g, &ox, &oy);
+    /* HarfBuzz's centring (its glyf path without coordinates), with its own values */
+    int expect = e.y_bearing + ((a + e.height) >> 1);
+    n_syn_org++;
+    if ((float)expect != m.origin) {
+      double d = fabs((double)expect - m.origin);
+      if (cff && d <= 1.0) {
+        n_syn_org_cff++;
+        if (d > max_syn_org_cff) max_syn_org_cff = d;
+      } else if (d <= 1.0 && (near_half(y_max, 1e-3) || near_half(y_min, 1e-3) ||
+                              (float)a != m.advance)) {
+        n_syn_org_tie++;
+      } else {
+        CHECK_EQ(expect, m.origin);
+        fprintf(stderr, "  %s %s glyph %u: hb centring %d otvar %.0f (box %.3f..%.3f)\n", c->name,
+                what, g, expect, m.origin, y_min, y_max);
+      }
+    }
+    /* what hb_font_get_glyph_v_origin itself answers */
+    if (oy == expect) {
+      n_syn_hb_same++;
+      if (!coords && !cff) n_syn_hb_default++;
+    } else if (cff) {
+      hb_font_extents_t fe;
+      hb_font_get_h_extents(hb, &fe);
+      CHECK_EQ(oy, fe.ascender); /* HarfBuzz 6.0: no glyf extents -> the font ascender */
+      n_syn_hb_cff_asc++;
+    } else {
+      CHECK(coords); /* no coordinates set: HarfBuzz centres, as we do */
+      if (!coords)
+        fprintf(stderr, "  %s %s glyph %u: hb v origin %d, centring %d\n", c->name, what, g, oy,
+                expect);
+      n_syn_hb_phantom++; /* coordinates set: the glyph's top phantom point */
+    }
+  }
 }
 
 static void compare_location(ctx *c, const char *what)
@@ -191,6 +291,9 @@ static void compare_location(ctx *c, const char *what)
       }
     }
   }
+
+  /* ---- synthesized vertical metrics (no vmtx) ---- */
+  if (!c->has_vmtx && !c->hidden) compare_synth(c, what, c->loc, c->hb, true, n);
 
   /* ---- MVAR / font-wide values ---- */
   static const char *tags[] = {"hasc", "hdsc", "hlgp", "hcla", "hcld", "vasc", "vdsc", "vlgp",
@@ -347,6 +450,17 @@ static void check_font(const char *path, bool hide, int randoms)
   c.advr = calloc(c.glyph_count + 1, sizeof(float));
   c.gids = calloc(c.glyph_count + 1, sizeof(uint32_t));
 
+  if (!c.has_vmtx && !hide) {
+    /* the default location with no coordinates set in HarfBuzz: its centring path for
+     * TrueType */
+    hb_font_t *hb0 = hb_font_create(hf);
+    hb_font_set_scale(hb0, (int)info.units_per_em, (int)info.units_per_em);
+    size_t n0 = 0;
+    uint32_t step0 = c.glyph_count > SAMPLE_GLYPHS ? c.glyph_count / SAMPLE_GLYPHS : 1;
+    for (uint32_t g = 0; g < c.glyph_count; g += step0) c.gids[n0++] = g;
+    compare_synth(&c, "default, no hb coords", c.loc0, hb0, false, n0);
+    hb_font_destroy(hb0);
+  }
   compare_location(&c, "default");
   for (unsigned i = 0; i < info.instance_count; i++) {
     char what[32];
@@ -450,6 +564,13 @@ int main(void)
   printf("fonts with HVAR/VVAR hidden %ld (HarfBuzz CFF2 zero advances skipped %ld); locations %ld; h advances vs HarfBuzz %ld (ties %ld), vs FreeType %ld (16.16 rounding "
          "%ld, negative advance wrapped to u16 %ld); v advances %ld; MVAR values %ld (ties %ld, unsorted-MVAR misses %ld); LSB vs FreeType %ld (max diff %.4f)\n",
          n_hidden, n_hb_cff2_zero, n_locs, n_adv_hb, n_tie_hb, n_adv_ft, n_fix_ft, n_wrap_ft, n_vadv, n_mvar, n_mvar_tie, n_mvar_unsorted, n_lsb, max_lsb_diff);
+  printf("synthesized vertical metrics (no vmtx): advances %ld (roundf ties %ld); origins %ld vs "
+         "HarfBuzz's centring (ties %ld, CFF within %.0f: %ld); hb_font_get_glyph_v_origin equal "
+         "%ld (TrueType without coords %ld), HarfBuzz 6.0 top phantom point once coords are set "
+         "%ld, font ascender for CFF %ld; HarfBuzz without glyph extents %ld\n",
+         n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, max_syn_org_cff, n_syn_org_cff,
+         n_syn_hb_same, n_syn_hb_default, n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_no_extents);
+  CHECK(n_syn_hb_default > 0);
   if (skipped_outline)
     printf("SKIP side bearings of %ld fonts: otv_glyph_outline not available yet\n",
            skipped_outline);
