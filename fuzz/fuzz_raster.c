@@ -3,7 +3,8 @@
  *
  * Input that opens as a font: its first glyphs are drawn through otv_glyph_outline into the
  * rasterizer at a size and slant taken from the last bytes, then rendered into a small buffer.
- * Any other input is read as a path: a header (transform selector, buffer size, flags), then
+ * Any other input is read as a path: a header (transform selector, buffer size, flags, and
+ * whether to announce the buffer first with otv_raster_begin), then
  * records of one op byte and int16 coordinates (move/line/quad/cubic/close), including
  * coordinates scaled to huge or non-finite values. Must never crash, hang, leak or write outside
  * the buffer (ASan), whatever the path. The last byte, when odd, switches on an allocator that
@@ -36,6 +37,8 @@ static void fuzz_path(otv_raster *r, const uint8_t *data, size_t size)
   double sk = (int8_t)data[4] / 64.0;
   otv_transform t = {1.0, sk, 0.0, data[5] & 1 ? -1.0 : 1.0, (int8_t)data[6], (int8_t)data[7]};
   otv_raster_set_transform(r, &t);
+  /* bit 6: announce the buffer first (direct mode); with bit 5, a wrong height (OTV_E_ARG) */
+  if (data[3] & 0x40) otv_raster_begin(r, w, h + (data[3] >> 5 & 1));
   const otv_pen *pen = otv_raster_pen();
   size_t pos = 8;
   while (pos < size) {
@@ -76,6 +79,7 @@ static void fuzz_font(otv_raster *r, otv_face *f, const uint8_t *data, size_t si
   for (uint32_t g = 0; g < info.glyph_count && g < 8; g++) {
     otv_transform t = {scale, slant * scale, 0, -scale, 10, px};
     otv_raster_set_transform(r, &t);
+    if (g & 2) otv_raster_begin(r, 160, 160); /* direct mode for every other pair */
     if (otv_glyph_outline(loc, g, 0, otv_raster_pen(), r) == OTV_E_OK)
       otv_raster_render(r, buf, 160, 160, 160, g & 1 ? OTV_RASTER_EVEN_ODD : 0);
     else

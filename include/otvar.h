@@ -521,6 +521,17 @@ OTV_API bool otv_raster_bounds(const otv_raster *r, otv_raster_box *out);
 /** otv_raster_reset - discard the path (and any error recorded while drawing it). Since: 0.1 */
 OTV_API void otv_raster_reset(otv_raster *r);
 /**
+ * otv_raster_begin - announce, before drawing, the size of the buffer the next otv_raster_render
+ * will use (an optional speed-up: the result is the same). The pen then accumulates coverage
+ * into a target-sized area as it goes, in one pass, instead of storing the path. Discards any
+ * path drawn so far. The next render must pass the same width and height (else OTV_E_ARG and the
+ * path is emptied); that render or a reset ends the announcement. Targets over 2^20 pixels, and
+ * 0 x 0, quietly keep the stored path (the 2^22-segment cap applies only to stored paths).
+ * Returns OTV_E_NOMEM when the area cannot grow (the rasterizer stays usable, without the
+ * announcement), OTV_E_ARG for a side over INT32_MAX. Since: 0.1
+ */
+OTV_API otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height);
+/**
  * otv_raster_render - rasterize the path into buf (width x height bytes, rows `stride` bytes
  * apart, 0 = none, 255 = full coverage), clipped to the buffer, then empty the path. By default
  * coverage c is composited onto the buffer (dst + c - dst*c/255: exact c on a zeroed buffer);

@@ -38,12 +38,25 @@
 #define RASTER_MAX_PIECES 1024      /* most line pieces per curve (a curve ~1e5 px long) */
 #define RASTER_COORD_LIMIT 4194304.0 /* |device coordinate| clamp (2^22): keeps float math sane */
 #define RASTER_BAND_CELLS 65536     /* accumulation cells per band (256 KiB of floats) */
+#define RASTER_DIRECT_CELLS ((size_t)1 << 20) /* largest target of direct mode (4 MiB of floats) */
+#define RASTER_DENSE_MAX 48         /* widest region read out densely (no block mask) */
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
 typedef struct seg {
   float x0, y0, x1, y1;
 } seg;
+
+/* The band being accumulated: `rows` rows of row_len cells (a multiple of 8, at least w + 2),
+ * and per row a bit mask of the 8-cell blocks that received something, so the readout can skip
+ * untouched runs (constant coverage: empty, or full inside a stem). */
+typedef struct band {
+  float *acc;
+  uint64_t *mask;
+  size_t row_len, mwords;
+  float w;
+  int rows;
+} band;
 
 struct otv_raster {
   otv_alloc al;
@@ -59,202 +72,17 @@ struct otv_raster {
   bool open;                        /* a contour is open (move_to seen, not closed) */
   otv_status status;                /* sticky error of the current path */
   float fxx, fxy, fyx, fyy, fdx, fdy; /* the transform in float */
+  /* direct mode (otv_raster_begin): the pen accumulates every segment at once into acc, laid out
+   * as the whole target (tgt_h rows of dir_row_len cells, absolute pixel columns); seg_count
+   * then only counts the segments, none is stored */
+  bool direct, dir_mask;            /* direct mode; mark blocks for the sparse readout */
+  unsigned tgt_w, tgt_h;
+  band D;                           /* the whole target as one band (direct mode) */
+  float dir_h;
 };
-
-/* ---- path building ---- */
-
-static void path_clear(otv_raster *r)
-{
-  r->seg_count = 0;
-  r->open = false;
-  r->status = OTV_E_OK;
-  r->min_x = r->min_y = FLT_MAX;
-  r->max_x = r->max_y = -FLT_MAX;
-}
-
-/* Transform a point (float math: device coordinates are clamped to +-2^22, where a float still
- * resolves 1/2 pixel, and glyph-sized ones resolve far below 1/256 pixel). A non-finite result
- * (an overflow included) records BAD_VALUE, which render reports, and is stored as 0; the clamp
- * bounds every other point, so later arithmetic stays finite. */
-static void xform_slow(otv_raster *r, float *px, float *py)
-{
-  const float lim = (float)RASTER_COORD_LIMIT;
-  float *v[2] = {px, py};
-  for (int i = 0; i < 2; i++) {
-    if (!isfinite(*v[i])) {
-      if (!r->status) r->status = OTV_E_BAD_VALUE;
-      *v[i] = 0.0f;
-    } else if (*v[i] > lim) {
-      *v[i] = lim;
-    } else if (*v[i] < -lim) {
-      *v[i] = -lim;
-    }
-  }
-}
-
-static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
-{
-  float px = r->fxx * x + r->fxy * y + r->fdx;
-  float py = r->fyx * x + r->fyy * y + r->fdy;
-  const float lim = (float)RASTER_COORD_LIMIT;
-  if (!(fabsf(px) <= lim && fabsf(py) <= lim)) xform_slow(r, &px, &py);
-  *ox = px;
-  *oy = py;
-}
-
-static inline void bbox_add(otv_raster *r, float x, float y)
-{
-  if (x < r->min_x) r->min_x = x;
-  if (x > r->max_x) r->max_x = x;
-  if (y < r->min_y) r->min_y = y;
-  if (y > r->max_y) r->max_y = y;
-}
-
-/* Append the segment from the current point to (x, y), which becomes the current point. The
- * bounds take every end point (a contour's first point when it is moved to). */
-static inline void line_dev(otv_raster *r, float x, float y)
-{
-  float x0 = r->cur_x, y0 = r->cur_y;
-  r->cur_x = x;
-  r->cur_y = y;
-  bbox_add(r, x, y);
-  if (y0 == y) return; /* horizontal: adds no area */
-  if (r->seg_count == r->seg_cap) {
-    if (r->status) return;
-    if (r->seg_cap >= RASTER_MAX_SEGS) {
-      r->status = OTV_E_LIMIT;
-      return;
-    }
-    void *p = r->segs;
-    if (otv_mem_reserve(&r->al, &p, &r->seg_cap, r->seg_count + 1, sizeof(seg))) {
-      r->status = OTV_E_NOMEM;
-      return;
-    }
-    r->segs = p;
-  }
-  seg *s = &r->segs[r->seg_count++];
-  s->x0 = x0;
-  s->y0 = y0;
-  s->x1 = x;
-  s->y1 = y;
-}
-
-static void close_contour(otv_raster *r)
-{
-  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y))
-    line_dev(r, r->start_x, r->start_y);
-  r->open = false;
-}
-
-static void pen_move(void *ctx, float x, float y)
-{
-  otv_raster *r = ctx;
-  float px, py;
-  close_contour(r);
-  xform(r, x, y, &px, &py);
-  r->start_x = r->cur_x = px;
-  r->start_y = r->cur_y = py;
-  r->open = true;
-  bbox_add(r, px, py);
-}
-
-static void pen_line(void *ctx, float x, float y)
-{
-  otv_raster *r = ctx;
-  float px, py;
-  if (!r->open) return;
-  xform(r, x, y, &px, &py);
-  line_dev(r, px, py);
-}
-
-/* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
- * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
-static inline unsigned pieces_for(float l2, float k)
-{
-  float q = k * k * l2 * (float)(1.0 / (RASTER_TOL * RASTER_TOL));
-  if (q <= 1.0f) return 1;
-  if (q <= 16.0f) return 2;
-  if (q <= 81.0f) return 3;
-  if (q <= 256.0f) return 4;
-  float n = ceilf(sqrtf(sqrtf(q)));
-  if (!(n <= RASTER_MAX_PIECES)) return RASTER_MAX_PIECES;
-  return (unsigned)n;
-}
-
-static void pen_quad(void *ctx, float cx, float cy, float x, float y)
-{
-  otv_raster *r = ctx;
-  float x1, y1, x2, y2;
-  if (!r->open) return;
-  xform(r, cx, cy, &x1, &y1);
-  xform(r, x, y, &x2, &y2);
-  float x0 = r->cur_x, y0 = r->cur_y;
-  float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
-  unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
-  if (n == 1) {
-    line_dev(r, x2, y2);
-    return;
-  }
-  /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
-   * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
-  float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0), inv = 1.0f / (float)n;
-  float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
-  for (unsigned i = 1; i < n; i++) {
-    float t = (float)i * inv;
-    line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy);
-  }
-  line_dev(r, x2, y2);
-}
-
-static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, float x, float y)
-{
-  otv_raster *r = ctx;
-  float x1, y1, x2, y2, x3, y3;
-  if (!r->open) return;
-  xform(r, c1x, c1y, &x1, &y1);
-  xform(r, c2x, c2y, &x2, &y2);
-  xform(r, x, y, &x3, &y3);
-  float x0 = r->cur_x, y0 = r->cur_y;
-  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
-  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
-  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
-  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
-  if (n == 1) {
-    line_dev(r, x3, y3);
-    return;
-  }
-  /* power basis: B(t) = ((p t + q) t + s) t + p0, B''(t) = 6 p t + 2 q; interior vertices
-   * move by -h^2/12 B''(t) (shift_note) */
-  float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
-  float qx = 3.0f * ax, qy = 3.0f * ay;
-  float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0), inv = 1.0f / (float)n;
-  float k = -inv * inv / 12.0f;
-  for (unsigned i = 1; i < n; i++) {
-    float t = (float)i * inv;
-    float sx = k * (6.0f * px * t + 2.0f * qx), sy = k * (6.0f * py * t + 2.0f * qy);
-    line_dev(r, ((px * t + qx) * t + rx) * t + x0 + sx, ((py * t + qy) * t + ry) * t + y0 + sy);
-  }
-  line_dev(r, x3, y3);
-}
-
-static void pen_close(void *ctx) { close_contour(ctx); }
-
-static const otv_pen raster_pen = {pen_move, pen_line, pen_quad, pen_cubic, pen_close};
-
-const otv_pen *otv_raster_pen(void) { return &raster_pen; }
 
 /* ---- accumulation ---- */
 
-/* The band being accumulated: `rows` rows of row_len cells (a multiple of 8, at least w + 2),
- * and per row a bit mask of the 8-cell blocks that received something, so the readout can skip
- * untouched runs (constant coverage: empty, or full inside a stem). */
-typedef struct band {
-  float *acc;
-  uint64_t *mask;
-  size_t row_len, mwords;
-  float w;
-  int rows;
-} band;
 
 static inline void mark(uint64_t *m, size_t c0, size_t c1)
 {
@@ -468,6 +296,219 @@ RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float
   acc_span(a, m, w, xa, x1, dir * (y1 - ya), false, use_mask);
 }
 
+/* ---- path building ---- */
+
+static void direct_discard(otv_raster *r);
+
+/* Empty the path (and end direct mode, zeroing what it accumulated). */
+static void path_clear(otv_raster *r)
+{
+  if (r->direct) direct_discard(r);
+  r->seg_count = 0;
+  r->open = false;
+  r->status = OTV_E_OK;
+  r->min_x = r->min_y = FLT_MAX;
+  r->max_x = r->max_y = -FLT_MAX;
+}
+
+/* Transform a point (float math: device coordinates are clamped to +-2^22, where a float still
+ * resolves 1/2 pixel, and glyph-sized ones resolve far below 1/256 pixel). A non-finite result
+ * (an overflow included) records BAD_VALUE, which render reports, and is stored as 0; the clamp
+ * bounds every other point, so later arithmetic stays finite. */
+static void xform_slow(otv_raster *r, float *px, float *py)
+{
+  const float lim = (float)RASTER_COORD_LIMIT;
+  float *v[2] = {px, py};
+  for (int i = 0; i < 2; i++) {
+    if (!isfinite(*v[i])) {
+      if (!r->status) r->status = OTV_E_BAD_VALUE;
+      *v[i] = 0.0f;
+    } else if (*v[i] > lim) {
+      *v[i] = lim;
+    } else if (*v[i] < -lim) {
+      *v[i] = -lim;
+    }
+  }
+}
+
+static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
+{
+  float px = r->fxx * x + r->fxy * y + r->fdx;
+  float py = r->fyx * x + r->fyy * y + r->fdy;
+  const float lim = (float)RASTER_COORD_LIMIT;
+  if (!(fabsf(px) <= lim && fabsf(py) <= lim)) xform_slow(r, &px, &py);
+  *ox = px;
+  *oy = py;
+}
+
+static inline void bbox_add(otv_raster *r, float x, float y)
+{
+  if (x < r->min_x) r->min_x = x;
+  if (x > r->max_x) r->max_x = x;
+  if (y < r->min_y) r->min_y = y;
+  if (y > r->max_y) r->max_y = y;
+}
+
+/* A segment that leaves the target in direct mode: the clipping variant, out of line (rare). */
+static void direct_clip(otv_raster *r, float x0, float y0, float x1, float y1)
+{
+  if (r->dir_mask) acc_seg(&r->D, x0, y0, x1, y1, true, true);
+  else acc_seg(&r->D, x0, y0, x1, y1, true, false);
+}
+
+/* Direct mode: accumulate the segment now, in absolute pixel coordinates (the target is the
+ * band). Inside the target (0 <= x <= w, 0 <= y <= h) it needs no clipping; the path's bounds
+ * so far, which hold both end points, tell with four compares instead of eight (once they
+ * leave the target, every later segment takes the clipping variant: correct, slower). */
+RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float y1)
+{
+  r->seg_count++;
+  if (r->min_x >= 0.0f && r->min_y >= 0.0f && r->max_x <= r->D.w && r->max_y <= r->dir_h) {
+    if (r->dir_mask) acc_seg_in(&r->D, x0, y0, x1, y1, true);
+    else acc_seg_in(&r->D, x0, y0, x1, y1, false);
+  } else {
+    direct_clip(r, x0, y0, x1, y1);
+  }
+}
+
+/* Append the segment from the current point to (x, y), which becomes the current point (in
+ * direct mode: accumulate it). The bounds take every end point (a contour's first point when it
+ * is moved to). */
+static inline void line_dev(otv_raster *r, float x, float y)
+{
+  float x0 = r->cur_x, y0 = r->cur_y;
+  r->cur_x = x;
+  r->cur_y = y;
+  bbox_add(r, x, y);
+  if (y0 == y) return; /* horizontal: adds no area */
+  if (r->direct) {
+    direct_seg(r, x0, y0, x, y);
+    return;
+  }
+  if (r->seg_count == r->seg_cap) {
+    if (r->status) return;
+    if (r->seg_cap >= RASTER_MAX_SEGS) {
+      r->status = OTV_E_LIMIT;
+      return;
+    }
+    void *p = r->segs;
+    if (otv_mem_reserve(&r->al, &p, &r->seg_cap, r->seg_count + 1, sizeof(seg))) {
+      r->status = OTV_E_NOMEM;
+      return;
+    }
+    r->segs = p;
+  }
+  seg *s = &r->segs[r->seg_count++];
+  s->x0 = x0;
+  s->y0 = y0;
+  s->x1 = x;
+  s->y1 = y;
+}
+
+static void close_contour(otv_raster *r)
+{
+  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y))
+    line_dev(r, r->start_x, r->start_y);
+  r->open = false;
+}
+
+static void pen_move(void *ctx, float x, float y)
+{
+  otv_raster *r = ctx;
+  float px, py;
+  close_contour(r);
+  xform(r, x, y, &px, &py);
+  r->start_x = r->cur_x = px;
+  r->start_y = r->cur_y = py;
+  r->open = true;
+  bbox_add(r, px, py);
+}
+
+static void pen_line(void *ctx, float x, float y)
+{
+  otv_raster *r = ctx;
+  float px, py;
+  if (!r->open) return;
+  xform(r, x, y, &px, &py);
+  line_dev(r, px, py);
+}
+
+/* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
+ * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
+static inline unsigned pieces_for(float l2, float k)
+{
+  float q = k * k * l2 * (float)(1.0 / (RASTER_TOL * RASTER_TOL));
+  if (q <= 1.0f) return 1;
+  if (q <= 16.0f) return 2;
+  if (q <= 81.0f) return 3;
+  if (q <= 256.0f) return 4;
+  float n = ceilf(sqrtf(sqrtf(q)));
+  if (!(n <= RASTER_MAX_PIECES)) return RASTER_MAX_PIECES;
+  return (unsigned)n;
+}
+
+static void pen_quad(void *ctx, float cx, float cy, float x, float y)
+{
+  otv_raster *r = ctx;
+  float x1, y1, x2, y2;
+  if (!r->open) return;
+  xform(r, cx, cy, &x1, &y1);
+  xform(r, x, y, &x2, &y2);
+  float x0 = r->cur_x, y0 = r->cur_y;
+  float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
+  unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
+  if (n == 1) {
+    line_dev(r, x2, y2);
+    return;
+  }
+  /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
+   * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
+  float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0), inv = 1.0f / (float)n;
+  float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
+  for (unsigned i = 1; i < n; i++) {
+    float t = (float)i * inv;
+    line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy);
+  }
+  line_dev(r, x2, y2);
+}
+
+static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, float x, float y)
+{
+  otv_raster *r = ctx;
+  float x1, y1, x2, y2, x3, y3;
+  if (!r->open) return;
+  xform(r, c1x, c1y, &x1, &y1);
+  xform(r, c2x, c2y, &x2, &y2);
+  xform(r, x, y, &x3, &y3);
+  float x0 = r->cur_x, y0 = r->cur_y;
+  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
+  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
+  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
+  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
+  if (n == 1) {
+    line_dev(r, x3, y3);
+    return;
+  }
+  /* power basis: B(t) = ((p t + q) t + s) t + p0, B''(t) = 6 p t + 2 q; interior vertices
+   * move by -h^2/12 B''(t) (shift_note) */
+  float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
+  float qx = 3.0f * ax, qy = 3.0f * ay;
+  float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0), inv = 1.0f / (float)n;
+  float k = -inv * inv / 12.0f;
+  for (unsigned i = 1; i < n; i++) {
+    float t = (float)i * inv;
+    float sx = k * (6.0f * px * t + 2.0f * qx), sy = k * (6.0f * py * t + 2.0f * qy);
+    line_dev(r, ((px * t + qx) * t + rx) * t + x0 + sx, ((py * t + qy) * t + ry) * t + y0 + sy);
+  }
+  line_dev(r, x3, y3);
+}
+
+static void pen_close(void *ctx) { close_contour(ctx); }
+
+static const otv_pen raster_pen = {pen_move, pen_line, pen_quad, pen_cubic, pen_close};
+
+const otv_pen *otv_raster_pen(void) { return &raster_pen; }
+
 /* The whole path in one band, inside the buffer. */
 RASTER_INLINE void acc_all_in(const otv_raster *r, const band *B, float ox, float oy,
                               bool use_mask)
@@ -590,11 +631,11 @@ static unsigned CTZ64(uint64_t v)
 /* Turn one accumulation row into coverage: blocks that received edges are summed cell by cell,
  * the runs between them have the constant coverage of the running sum. The row and its mask are
  * left zeroed for the next render. */
-static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t w,
+static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t x0, size_t w,
                         bool even_odd, bool replace)
 {
   float sum = 0.0f;
-  size_t x = 0;
+  size_t x = x0;
   for (size_t wi = 0; wi < mwords; wi++) {
     uint64_t bits = m[wi];
     m[wi] = 0;
@@ -606,6 +647,14 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
       if (b0 + len >= 64) bits = 0;
       else bits &= ~((((uint64_t)1 << len) - 1) << b0);
       size_t bx = (wi * 64 + b0) << 3, bend = (wi * 64 + b0 + len) << 3;
+      if (bx < x) {
+        /* cells left of x0 (only the rounding of an interpolated x can reach them, by an ulp,
+         * in direct mode): zeroed, not read */
+        size_t z = bend < x ? bend : x;
+        memset(a + bx, 0, (z - bx) * sizeof(float));
+        if (bend <= x) continue;
+        bx = x;
+      }
       if (bx >= w) {
         memset(a + bx, 0, (bend - bx) * sizeof(float)); /* cells w, w+1: nothing visible */
         continue;
@@ -626,7 +675,8 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
   }
 }
 
-/* Dense readout of a narrow row (no mask): every block in turn. */
+/* Dense readout of a narrow row (no mask): every cell in turn; cells 0..row_len-1 are left
+ * zeroed (in the SSE2 variant up to row_len rounded up to 4, which must exist). */
 static void readout_dense(float *a, size_t row_len, uint8_t *d, size_t w, bool even_odd,
                           bool replace)
 {
@@ -682,6 +732,77 @@ static void readout_dense(float *a, size_t row_len, uint8_t *d, size_t w, bool e
   for (size_t x = w; x < row_len; x++) a[x] = 0.0f;
 }
 
+#if defined(__SSE2__)
+/* Non-zero coverage of 4 cells (zeroed) after the running sum *carry, composited over the 4
+ * bytes `old` (0: written as is): the arithmetic of block() and cov8/blend. */
+RASTER_INLINE uint32_t group4(float *a, __m128 *carry, uint32_t old)
+{
+  const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
+  const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+  const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
+  __m128 v = _mm_loadu_ps(a);
+  _mm_storeu_ps(a, _mm_setzero_ps());
+  v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
+  v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
+  v = _mm_add_ps(v, *carry);
+  *carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
+  __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
+  __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
+  __m128i c16 = _mm_packs_epi32(ci, zero);
+  if (!old) return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
+  __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
+  __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
+  t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+  __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
+  return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
+}
+
+/* Dense non-zero readout of `rows` rows of a narrow region at once (row k: cells a + k *
+ * a_stride, pixels d + k * d_stride, w of them): whole groups of 4, then the partial group
+ * (its cells past w exist and are zero or rounding-sized), then cells up to zero_len (rounded
+ * up to 4, which must exist) are zeroed. */
+RASTER_INLINE void dense_rows(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
+                              size_t w, size_t zero_len, bool replace)
+{
+  size_t wf = w & ~(size_t)3, wz = (w + 3) & ~(size_t)3;
+  for (int y = 0; y < rows; y++, a += a_stride, d += d_stride) {
+    __m128 carry = _mm_setzero_ps();
+    size_t x = 0;
+    for (; x < wf; x += 4) {
+      uint32_t old = 0;
+      if (!replace) memcpy(&old, d + x, 4);
+      uint32_t out = group4(a + x, &carry, old);
+      memcpy(d + x, &out, 4);
+    }
+    if (x < w) {
+      size_t n = w - x;
+      uint32_t old = 0;
+      if (!replace)
+        for (size_t k = 0; k < n; k++) old |= (uint32_t)d[x + k] << (8 * k);
+      uint32_t out = group4(a + x, &carry, old);
+      for (size_t k = 0; k < n; k++) d[x + k] = (uint8_t)(out >> (8 * k));
+    }
+    for (x = wz; x < zero_len; x += 4) _mm_storeu_ps(a + x, _mm_setzero_ps());
+  }
+}
+#endif
+
+/* The dense readout of rows rows (see dense_rows); even-odd, or without SSE2, row by row. */
+static void readout_dense_rows(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
+                               size_t w, size_t zero_len, bool even_odd, bool replace)
+{
+#if defined(__SSE2__)
+  if (!even_odd) {
+    if (replace) dense_rows(a, a_stride, d, d_stride, rows, w, zero_len, true);
+    else dense_rows(a, a_stride, d, d_stride, rows, w, zero_len, false);
+    return;
+  }
+#endif
+  for (int y = 0; y < rows; y++)
+    readout_dense(a + (size_t)y * a_stride, zero_len, d + (size_t)y * d_stride, w, even_odd,
+                  replace);
+}
+
 static otv_status grow(otv_raster *r, void **p, size_t *cap, size_t need, size_t elem)
 {
   if (need <= *cap) return OTV_E_OK;
@@ -703,6 +824,7 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   otv_status st = r->status;
   if (!st && width && height && (!buf || stride < width || width > INT32_MAX || height > INT32_MAX))
     st = OTV_E_ARG;
+  if (!st && r->direct && (width != r->tgt_w || height != r->tgt_h)) st = OTV_E_ARG;
   if (st || r->seg_count == 0 || !width || !height) {
     path_clear(r);
     return st;
@@ -718,6 +840,35 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
     return OTV_E_OK;
   }
   size_t w = (size_t)(rx1 - rx0);
+  bool even_odd = (flags & OTV_RASTER_EVEN_ODD) != 0, replace = (flags & OTV_RASTER_REPLACE) != 0;
+  if (r->direct) {
+    /* the coverage is accumulated already: read the region out of the target-sized rows */
+    const band *D = &r->D;
+    if (!r->dir_mask) {
+      float *a = D->acc + (size_t)ry0 * D->row_len;
+      /* an interpolated x rounded an ulp below x_min can reach cell rx0 - 1 (a rounding-sized
+       * value): zeroed, not read */
+      if (rx0 > 0)
+        for (long y = ry0; y < ry1; y++) D->acc[(size_t)y * D->row_len + (size_t)rx0 - 1] = 0.0f;
+      readout_dense_rows(a + rx0, D->row_len, buf + (size_t)ry0 * stride + (size_t)rx0, stride,
+                         (int)(ry1 - ry0), w, w + 2, even_odd, replace);
+      r->direct = false; /* everything it touched is zero again */
+      path_clear(r);
+      return OTV_E_OK;
+    }
+    for (long y = ry0; y < ry1; y++) {
+      float *a = D->acc + (size_t)y * D->row_len;
+      uint8_t *d = buf + (size_t)y * stride;
+      /* an interpolated x rounded an ulp below x_min can reach cell rx0 - 1 (a rounding-sized
+       * value): zeroed, not read */
+      if (rx0 > 0) a[rx0 - 1] = 0.0f;
+      readout_row(a, D->mask + (size_t)y * D->mwords, D->mwords, d, (size_t)rx0, (size_t)rx1,
+                  even_odd, replace);
+    }
+    r->direct = false; /* everything it touched is zero again */
+    path_clear(r);
+    return OTV_E_OK;
+  }
   band B;
   B.row_len = (w + 2 + 7) & ~(size_t)7;
   B.mwords = (B.row_len / 8 + 63) / 64;
@@ -732,11 +883,10 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   }
   B.acc = r->acc;
   B.mask = r->mask;
-  bool even_odd = (flags & OTV_RASTER_EVEN_ODD) != 0, replace = (flags & OTV_RASTER_REPLACE) != 0;
   float ox = (float)rx0;
   /* no clipping in x when the path lies inside the buffer's columns; narrow regions are read out
    * densely (marking blocks would cost more than it saves) */
-  bool clip = fx0 < 0 || fx1 > (double)width, dense = !clip && w <= 48;
+  bool clip = fx0 < 0 || fx1 > (double)width, dense = !clip && w <= RASTER_DENSE_MAX;
   /* the whole path in one band inside the buffer: y - oy is then in [0, rows] (oy = floor of the
    * least y, rows = ceil of the largest minus oy; float subtraction rounds monotonically) */
   bool inside = !clip && fy0 >= 0 && fy1 <= (double)height && rows == (size_t)(ry1 - ry0);
@@ -747,16 +897,61 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
     else if (inside) (dense ? acc_in_dense : acc_in_sparse)(r, &B, ox, oy);
     else if (dense) acc_dense(r, &B, ox, oy);
     else acc_sparse(r, &B, ox, oy);
+    if (dense) {
+      readout_dense_rows(B.acc, B.row_len, buf + (size_t)by * stride + (size_t)rx0, stride, B.rows,
+                         w, B.row_len, even_odd, replace);
+      continue;
+    }
     for (int y = 0; y < B.rows; y++) {
       uint8_t *d = buf + (size_t)(by + y) * stride + (size_t)rx0;
-      if (dense)
-        readout_dense(B.acc + (size_t)y * B.row_len, B.row_len, d, w, even_odd, replace);
-      else
-        readout_row(B.acc + (size_t)y * B.row_len, B.mask + (size_t)y * B.mwords, B.mwords, d, w,
-                    even_odd, replace);
+      readout_row(B.acc + (size_t)y * B.row_len, B.mask + (size_t)y * B.mwords, B.mwords, d, 0,
+                  w, even_odd, replace);
     }
   }
   path_clear(r);
+  return OTV_E_OK;
+}
+
+/* ---- direct mode ---- */
+
+/* Zero the rows the path of direct mode may have touched (its bounds' rows in the target) and
+ * end direct mode. */
+static void direct_discard(otv_raster *r)
+{
+  r->direct = false;
+  if (!(r->min_y <= r->max_y)) return; /* nothing drawn */
+  double fy0 = floor(r->min_y), fy1 = ceil(r->max_y);
+  size_t y0 = fy0 < 0 ? 0 : fy0 > r->tgt_h ? r->tgt_h : (size_t)fy0;
+  size_t y1 = fy1 < 0 ? 0 : fy1 > r->tgt_h ? r->tgt_h : (size_t)fy1;
+  if (y0 >= y1) return;
+  memset(r->D.acc + y0 * r->D.row_len, 0, (y1 - y0) * r->D.row_len * sizeof(float));
+  memset(r->D.mask + y0 * r->D.mwords, 0, (y1 - y0) * r->D.mwords * sizeof(uint64_t));
+}
+
+otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height)
+{
+  if (!r) return OTV_E_ARG;
+  path_clear(r);
+  if (width > INT32_MAX || height > INT32_MAX) return OTV_E_ARG;
+  if (!width || !height) return OTV_E_OK;
+  /* cells 0..width+1 take coverage; the dense readout touches up to width+4 */
+  size_t row_len = ((size_t)width + 5 + 7) & ~(size_t)7;
+  if (height > RASTER_DIRECT_CELLS / row_len) return OTV_E_OK; /* large: a stored path */
+  size_t mwords = (row_len / 8 + 63) / 64;
+  if (grow(r, (void **)&r->acc, &r->acc_cap, row_len * height, sizeof(float)) ||
+      grow(r, (void **)&r->mask, &r->mask_cap, mwords * height, sizeof(uint64_t)))
+    return OTV_E_NOMEM;
+  r->D.acc = r->acc;
+  r->D.mask = r->mask;
+  r->D.row_len = row_len;
+  r->D.mwords = mwords;
+  r->D.w = (float)width;
+  r->D.rows = (int)height;
+  r->dir_h = (float)height;
+  r->dir_mask = width > RASTER_DENSE_MAX;
+  r->tgt_w = width;
+  r->tgt_h = height;
+  r->direct = true;
   return OTV_E_OK;
 }
 

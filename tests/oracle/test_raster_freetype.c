@@ -41,6 +41,14 @@ typedef struct stats {
   int worst_pixel;
   char worst_what[128];
   long ft_farther;   /* images >= 1% apart where FreeType is farther from the exact curve */
+  /* of those images: the largest FreeType-vs-otvar mean, the largest mean distance of each
+   * engine to the exact rendering, and the largest and mean relative coverage-sum (area) error
+   * of each engine against the exact rendering's */
+  double arb_worst_mean, arb_ft_exact, arb_ot_exact, arb_ft_area, arb_ot_area;
+  double arb_ft_area_sum, arb_ot_area_sum;
+  /* over all curved images: the same area errors (how far each engine is from the curve) */
+  long curved;
+  double all_ft_area, all_ot_area, all_ft_area_sum, all_ot_area_sum;
   double poly_worst_mean;
   int poly_worst_pixel;
 } stats;
@@ -100,11 +108,40 @@ static void compare(stats *st, const uint8_t *a, const uint8_t *b, const uint8_t
     snprintf(st->worst_what, sizeof st->worst_what, "%s", what);
   }
   bool ok = mean < 0.01;
+  double e_ft = 0, e_ot = 0;
+  if (t) {
+    /* coverage sums (areas in pixels) against the exact rendering's */
+    long sa = 0, sb = 0, stt = 0;
+    for (int i = 0; i < w * h; i++) sa += a[i], sb += b[i], stt += t[i];
+    if (stt > 0) {
+      e_ft = (double)(sa - stt) / (double)stt;
+      e_ot = (double)(sb - stt) / (double)stt;
+    }
+    st->curved++;
+    if (getenv("OTV_RASTER_VERBOSE") && (fabs(e_ot) > 0.04 || fabs(e_ft) > 0.04))
+      printf("  area %s: %dx%d exact %.2f px, error FT %+.2f%% otvar %+.2f%%\n", what, w, h,
+             (double)stt / 255, e_ft * 100, e_ot * 100);
+    st->all_ft_area = fmax(st->all_ft_area, fabs(e_ft));
+    st->all_ot_area = fmax(st->all_ot_area, fabs(e_ot));
+    st->all_ft_area_sum += fabs(e_ft);
+    st->all_ot_area_sum += fabs(e_ot);
+  }
   if (!ok && t) {
     double d_ft = mean_diff(a, t, w * h, NULL), d_ot = mean_diff(b, t, w * h, NULL);
+    if (getenv("OTV_RASTER_VERBOSE"))
+      printf("  arbitrated? %s: %dx%d FT-otvar %.3f%%, to exact: FT %.3f%% otvar %.3f%%, area "
+             "error: FT %+.3f%% otvar %+.3f%%\n",
+             what, w, h, mean * 100, d_ft * 100, d_ot * 100, e_ft * 100, e_ot * 100);
     if (d_ot <= d_ft) {
       ok = true;
       st->ft_farther++;
+      st->arb_worst_mean = fmax(st->arb_worst_mean, mean);
+      st->arb_ft_exact = fmax(st->arb_ft_exact, d_ft);
+      st->arb_ot_exact = fmax(st->arb_ot_exact, d_ot);
+      st->arb_ft_area = fmax(st->arb_ft_area, fabs(e_ft));
+      st->arb_ot_area = fmax(st->arb_ot_area, fabs(e_ot));
+      st->arb_ft_area_sum += fabs(e_ft);
+      st->arb_ot_area_sum += fabs(e_ot);
     } else {
       fprintf(stderr, "%s: exact-curve distance otvar %.3f%% FreeType %.3f%%\n", what,
               d_ot * 100, d_ft * 100);
@@ -292,6 +329,20 @@ static void print_stats(const char *name, const stats *st)
          100.0 * st->worst_mean, st->worst_pixel, st->worst_pixel * 100.0 / 255, st->worst_what);
   printf("  %ld images >= 1%% apart, all with otvar at least as close to the exact curve as FreeType\n",
          st->ft_farther);
+  if (st->ft_farther) {
+    double n = (double)st->ft_farther;
+    printf("    of those: worst FreeType-otvar mean %.3f%%; worst mean distance to the exact "
+           "rendering FreeType %.3f%%, otvar %.3f%%;\n    coverage-sum (area) error worst/mean "
+           "FreeType %.2f%%/%.2f%%, otvar %.2f%%/%.2f%%\n",
+           100 * st->arb_worst_mean, 100 * st->arb_ft_exact, 100 * st->arb_ot_exact,
+           100 * st->arb_ft_area, 100 * st->arb_ft_area_sum / n, 100 * st->arb_ot_area,
+           100 * st->arb_ot_area_sum / n);
+  }
+  if (st->curved)
+    printf("  %ld curved images: coverage-sum (area) error against the exact rendering worst/mean "
+           "FreeType %.2f%%/%.3f%%, otvar %.2f%%/%.3f%%\n",
+           st->curved, 100 * st->all_ft_area, 100 * st->all_ft_area_sum / (double)st->curved,
+           100 * st->all_ot_area, 100 * st->all_ot_area_sum / (double)st->curved);
   printf("  same polygon in both: worst image mean %.4f%%, worst pixel %d levels\n",
          100.0 * st->poly_worst_mean, st->poly_worst_pixel);
 }

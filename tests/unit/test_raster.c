@@ -539,6 +539,147 @@ static void test_alloc(void)
   CHECK_EQ(a.live_blocks, 0);
 }
 
+/* Shape k of a set that covers direct mode's cases: inside, across each side of a W x H or
+ * 40 x 30 buffer, wholly left of it (winding still counts in column 0: here it cancels),
+ * wholly outside, tiny, overlapping contours. */
+static void direct_shape(int k)
+{
+  switch (k) {
+  case 0: circle_cubic(20.3, 15.7, 11.2, false); break;
+  case 1: circle_cubic(-4.2, 17.1, 9.6, true); break;
+  case 2: circle_quad(37.6, 27.9, 8.7); break;
+  case 3: rect(-9.5, 3.2, -2.1, 20.4); break;
+  case 4: {
+    pt star[5];
+    for (int i = 0; i < 5; i++)
+      star[i] = (pt){18 + 22 * cos(i * 4 * M_PI / 5), 3 + 22 * sin(i * 4 * M_PI / 5)};
+    poly(star, 5);
+    break;
+  }
+  case 5: {
+    pt tri[3] = {{5.1, 5.2}, {5.9, 5.3}, {5.4, 6.0}};
+    poly(tri, 3);
+    break;
+  }
+  case 6: circle_quad(20, 15, 38.5); break;
+  case 7: rect(70, 80, 90, 95); break;
+  default:
+    circle_cubic(12.5, 12.5, 9, false);
+    circle_cubic(19.5, 14.5, 9, false);
+    break;
+  }
+}
+
+/* otv_raster_begin (direct mode) renders what the stored path renders, leaves no trace in the
+ * next render, and checks its size. */
+static void test_direct(void)
+{
+  static uint8_t a[W * H], b[W * H];
+  static const unsigned sizes[2][2] = {{W, H}, {40, 30}}; /* block-mask and dense readouts */
+  static const unsigned flag_sets[3] = {0, OTV_RASTER_EVEN_ODD, OTV_RASTER_REPLACE};
+  int worst = 0;
+  for (int sz = 0; sz < 2; sz++) {
+    unsigned w = sizes[sz][0], h = sizes[sz][1];
+    for (int f = 0; f < 3; f++)
+      for (int k = 0; k < 9; k++) {
+        /* a non-zero background, so compositing and REPLACE's untouched pixels are checked */
+        for (unsigned i = 0; i < w * h; i++) a[i] = b[i] = (uint8_t)(i * 37 % 7 == 0 ? 90 : 0);
+        direct_shape(k);
+        CHECK_EQ(otv_raster_render(R, a, w, h, w, flag_sets[f]), OTV_E_OK);
+        CHECK_EQ(otv_raster_begin(R, w, h), OTV_E_OK);
+        direct_shape(k);
+        CHECK_EQ(otv_raster_render(R, b, w, h, w, flag_sets[f]), OTV_E_OK);
+        for (unsigned i = 0; i < w * h; i++) {
+          int d = abs(a[i] - b[i]);
+          if (d > worst) worst = d;
+        }
+      }
+  }
+  /* the same arithmetic on other coordinates (absolute vs band-relative): rounding may move a
+   * level, no more */
+  CHECK(worst <= 1);
+  printf("direct vs stored path: largest difference %d levels\n", worst);
+
+  /* a size other than the announced one: OTV_E_ARG, the path is emptied, nothing is left */
+  memset(a, 0, sizeof a);
+  CHECK_EQ(otv_raster_begin(R, 40, 30), OTV_E_OK);
+  direct_shape(0);
+  CHECK_EQ(otv_raster_render(R, a, 41, 30, 41, 0), OTV_E_ARG);
+  for (size_t i = 0; i < sizeof a; i++) CHECK_EQ(a[i], 0);
+  /* reset discards what was accumulated; the next direct render starts clean */
+  CHECK_EQ(otv_raster_begin(R, 40, 30), OTV_E_OK);
+  direct_shape(6);
+  otv_raster_reset(R);
+  CHECK_EQ(otv_raster_begin(R, 40, 30), OTV_E_OK);
+  direct_shape(5);
+  CHECK_EQ(otv_raster_render(R, a, 40, 30, 40, 0), OTV_E_OK);
+  memset(b, 0, sizeof b);
+  direct_shape(5);
+  CHECK_EQ(otv_raster_render(R, b, 40, 30, 40, 0), OTV_E_OK);
+  CHECK_EQ(memcmp(a, b, 40 * 30), 0);
+  /* begin again discards the previous announcement's path */
+  CHECK_EQ(otv_raster_begin(R, W, H), OTV_E_OK);
+  direct_shape(6);
+  CHECK_EQ(otv_raster_begin(R, W, H), OTV_E_OK);
+  CHECK_EQ(otv_raster_render(R, a, W, H, W, 0), OTV_E_OK); /* empty path */
+  memset(a, 0, sizeof a);
+  CHECK_EQ(otv_raster_begin(R, W, H), OTV_E_OK);
+  direct_shape(0);
+  CHECK_EQ(otv_raster_render(R, a, W, H, W, 0), OTV_E_OK);
+  memset(b, 0, sizeof b);
+  direct_shape(0);
+  CHECK_EQ(otv_raster_render(R, b, W, H, W, 0), OTV_E_OK);
+  CHECK_EQ(memcmp(a, b, sizeof a), 0);
+  /* a non-finite point is BAD_VALUE in direct mode too, and leaves nothing behind */
+  CHECK_EQ(otv_raster_begin(R, W, H), OTV_E_OK);
+  direct_shape(0);
+  P->move_to(R, 3, 3);
+  P->line_to(R, NAN, 3);
+  CHECK_EQ(otv_raster_render(R, a, W, H, W, 0), OTV_E_BAD_VALUE);
+  memset(a, 0, sizeof a);
+  CHECK_EQ(otv_raster_begin(R, W, H), OTV_E_OK);
+  direct_shape(2);
+  CHECK_EQ(otv_raster_render(R, a, W, H, W, 0), OTV_E_OK);
+  memset(b, 0, sizeof b);
+  direct_shape(2);
+  CHECK_EQ(otv_raster_render(R, b, W, H, W, 0), OTV_E_OK);
+  CHECK_EQ(memcmp(a, b, sizeof a), 0);
+  /* arguments; 0 x 0 and a target over 2^20 pixels keep the stored path (same result) */
+  CHECK_EQ(otv_raster_begin(NULL, 1, 1), OTV_E_ARG);
+  CHECK_EQ(otv_raster_begin(R, 0x80000000u, 1), OTV_E_ARG);
+  CHECK_EQ(otv_raster_begin(R, 0, 0), OTV_E_OK);
+  static uint8_t big[1100 * 1000], big2[1100 * 1000];
+  CHECK_EQ(otv_raster_begin(R, 1100, 1000), OTV_E_OK);
+  circle_cubic(600.5, 500.25, 420, false);
+  CHECK_EQ(otv_raster_render(R, big, 1100, 1000, 1100, 0), OTV_E_OK);
+  circle_cubic(600.5, 500.25, 420, false);
+  CHECK_EQ(otv_raster_render(R, big2, 1100, 1000, 1100, 0), OTV_E_OK);
+  CHECK_EQ(memcmp(big, big2, sizeof big), 0);
+  CHECK_NEAR(cov_sum(big, 1100, 1000), circle_cubic_area(420), circle_cubic_area(420) * 0.005);
+
+  /* allocation failures in begin: NOMEM or OK, the rasterizer stays usable, nothing leaks */
+  for (long fail = 1; fail < 8; fail++) {
+    h_alloc al = {0, fail, 0, 0};
+    otv_options opt = {h_realloc, &al, 0};
+    otv_raster *r = NULL;
+    otv_status st = otv_raster_create(&opt, &r);
+    if (st == OTV_E_OK) {
+      otv_raster *save = R;
+      R = r;
+      for (int k = 0; k < 3; k++) {
+        st = otv_raster_begin(r, W, H);
+        CHECK(st == OTV_E_OK || st == OTV_E_NOMEM);
+        direct_shape(k);
+        st = otv_raster_render(r, a, W, H, W, 0);
+        CHECK(st == OTV_E_OK || st == OTV_E_NOMEM);
+      }
+      R = save;
+    }
+    otv_raster_destroy(r);
+    CHECK_EQ(al.live_blocks, 0);
+  }
+}
+
 int main(void)
 {
   CHECK_EQ(otv_raster_create(NULL, &R), OTV_E_OK);
@@ -552,6 +693,7 @@ int main(void)
   test_composite();
   test_errors();
   test_alloc();
+  test_direct();
   otv_raster_destroy(R);
   return h_done("test_raster");
 }
