@@ -5,6 +5,10 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libpng-dev
       libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools
       opentype-sanitizer woff2 clang llvm libclang-rt-14-dev valgrind)
+# node + npm: tests/fetch-fonts.sh packs fonts and harfbuzzjs with npm, and
+# tests/oracle/test_instance_hbjs.py runs harfbuzzjs in node (any install of them will do)
+command -v node >/dev/null || pkgs+=(nodejs)
+command -v npm >/dev/null || pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

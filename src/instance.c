@@ -45,6 +45,8 @@ static void inst_free(otv_inst *in)
   if (t->dx) otv_mem_free(al, t->dx, t->d_cap * sizeof(double));
   if (t->dy) otv_mem_free(al, t->dy, t->d_cap * sizeof(double));
   if (t->has) otv_mem_free(al, t->has, t->d_cap);
+  if (t->tx) otv_mem_free(al, t->tx, t->t_cap * sizeof(double));
+  if (t->ty) otv_mem_free(al, t->ty, t->t_cap * sizeof(double));
   if (t->sk) otv_mem_free(al, t->sk, (t->sn ? t->sn : 1) * sizeof *t->sk);
   if (t->ss)
     otv_mem_free(al, t->ss, (size_t)(t->sn ? t->sn : 1) * (in->axis_count ? in->axis_count : 1) * sizeof *t->ss);

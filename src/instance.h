@@ -71,6 +71,8 @@ typedef struct otv_tvs_scratch {
   double *dx, *dy;       /* one tuple's deltas (scaled) */
   uint8_t *has;          /* point has an explicit delta in this tuple */
   size_t d_cap;
+  double *tx, *ty;       /* a sparse tuple's deltas before scattering (t_cap each) */
+  size_t t_cap;
   /* gvar shared tuples with implied regions: scalars precomputed (sk: count or -1) */
   const uint8_t *shared_src;
   int *sk;

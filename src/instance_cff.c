@@ -10,10 +10,12 @@
  * or a CID-keyed rewrite.
  *
  * Each glyph's outline is taken at the location from otvar's own charstring interpreter
- * (blends resolved and each blend result rounded with floor(x + 0.5), as OTV_OUTLINE_ROUND
- * does: the instance equals otvar's rounded runtime outline; subroutines flattened), and
- * re-encoded as rmoveto / rlineto / rrcurveto; hints are not carried over (the interpreter does
- * not keep them). Each
+ * (blends resolved, unrounded; subroutines flattened), every absolute point is rounded with
+ * floor(x + 0.5) and the contours are re-encoded as rmoveto / rlineto / rrcurveto of the
+ * differences of rounded points. Rounding the points rather than each blended operand (the
+ * relative moves) keeps every point within 0.5 unit of the true outline (rounded operands let
+ * errors add up along a contour), and is what hb-subset does. Hints are not carried over (the
+ * interpreter does not keep them). Each
  * Private DICT is copied with its blends resolved and its vsindex and Subrs removed.
  * Advances come from HVAR (rounded with floor(x + 0.5)); left side bearings and the head/hhea
  * extents from the outlines' control boxes (floor of minima, ceiling of maxima).
@@ -374,7 +376,7 @@ otv_status otv_inst_cff(otv_inst *in)
       memset(&io, 0, sizeof io);
       io.points = pts, io.point_flags = fl, io.contour_ends = ends;
       io.point_cap = pcap, io.contour_cap = ccap;
-      st = otv_glyph_points_get(in->loc, g, OTV_OUTLINE_ROUND, &io);
+      st = otv_glyph_points_get(in->loc, g, 0, &io);
       if (st != OTV_E_SMALL_BUFFER) break;
       unsigned np = io.point_count + 4 > pcap ? io.point_count + 64 : pcap;
       unsigned nc = io.contour_count > ccap ? io.contour_count + 16 : ccap;
@@ -402,8 +404,7 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     cs_offs[g] = (uint32_t)cs.len;
-    /* OTV_OUTLINE_ROUND rounds every blend result with floor(x + 0.5) (the operands a static
-     * instance stores), so the points are integers already; this only guards the encoding */
+    /* the absolute points, rounded: relative operands are differences of rounded points */
     for (unsigned i = 0; i < io.point_count; i++) {
       pts[i].x = floorf(pts[i].x + 0.5f);
       pts[i].y = floorf(pts[i].y + 0.5f);

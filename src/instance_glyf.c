@@ -264,23 +264,18 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
     if (all) {
       if (!read_deltas(&tr, nd, sc->dx) || (acc_y && !read_deltas(&tr, nd, sc->dy)))
         return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
-      for (unsigned i = 0; i < n; i++) {
-        sc->dx[i] = otv_inst_scale(sc->dx[i], sc_ax, k);
-        if (acc_y) sc->dy[i] = otv_inst_scale(sc->dy[i], sc_ax, k);
-      }
+      /* scaled and summed in one pass (the same operations, in the same order) */
+      for (unsigned i = 0; i < n; i++) acc_x[i] += otv_inst_scale(sc->dx[i], sc_ax, k);
+      if (acc_y)
+        for (unsigned i = 0; i < n; i++) acc_y[i] += otv_inst_scale(sc->dy[i], sc_ax, k);
+      continue;
     } else {
       /* sparse: decode into scratch rows then scatter (a later duplicate point wins) */
-      double *tx = NULL, *ty = NULL;
-      size_t cap = 0;
-      tx = otv_mem_alloc(in->al, 2 * (size_t)(nd ? nd : 1) * sizeof(double));
-      if (!tx) return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
-      cap = 2 * (size_t)(nd ? nd : 1) * sizeof(double);
-      ty = tx + nd;
-      bool ok = read_deltas(&tr, nd, tx) && (!acc_y || read_deltas(&tr, nd, ty));
-      if (!ok) {
-        otv_mem_free(in->al, tx, cap);
+      if (!grow_d2(in->al, &sc->tx, &sc->ty, NULL, &sc->t_cap, nd ? nd : 1))
+        return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
+      double *tx = sc->tx, *ty = sc->ty;
+      if (!read_deltas(&tr, nd, tx) || (acc_y && !read_deltas(&tr, nd, ty)))
         return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
-      }
       memset(sc->has, 0, n);
       for (unsigned i = 0; i < n; i++) sc->dx[i] = sc->dy[i] = 0;
       for (unsigned i = 0; i < nd; i++) {
@@ -290,7 +285,6 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
         sc->dx[p] = otv_inst_scale(tx[i], sc_ax, k);
         if (acc_y) sc->dy[p] = otv_inst_scale(ty[i], sc_ax, k);
       }
-      otv_mem_free(in->al, tx, cap);
       if (orig_x && end_count) {
         /* simple glyph: IUP per contour; the 4 phantom points are one-point contours */
         unsigned a = 0;

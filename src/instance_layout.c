@@ -101,27 +101,49 @@ static unsigned bits_below(unsigned fmt, unsigned b)
   return pc[m & 15] + pc[(m >> 4) & 15];
 }
 
-/* The caller has checked that the whole record (vr_size(fmt) bytes at rec) is in the table. */
-static void patch_value_record(lay *l, size_t rec, unsigned fmt, size_t base)
+/* Where the device fields of a ValueFormat are, worked out once per subtable (a class-pair
+ * subtable has tens of thousands of records of one format): byte offset of each device field
+ * in the record and of the value it varies (0xFF: that value is absent from the record). */
+typedef struct vr_plan {
+  unsigned n;
+  uint8_t dev[4], val[4];
+} vr_plan;
+
+static vr_plan vr_plan_of(unsigned fmt)
 {
-  if (!(fmt & 0xF0)) return; /* no device fields */
-  uint8_t *p = l->b->p;
-  /* byte offset of each field inside the record: the fields before it, 2 bytes each */
+  vr_plan pl = {0, {0}, {0}};
   for (unsigned b = 4; b < 8; b++) {
     if (!(fmt & (1u << b))) continue;
-    size_t dev_at = rec + 2 * (size_t)bits_below(fmt, b);
+    pl.dev[pl.n] = (uint8_t)(2 * bits_below(fmt, b));
+    pl.val[pl.n] = (fmt & (1u << (b - 4))) ? (uint8_t)(2 * bits_below(fmt, b - 4)) : 0xFF;
+    pl.n++;
+  }
+  return pl;
+}
+
+/* The caller has checked that the whole record (vr_size(fmt) bytes at rec) is in the table. */
+static inline void patch_value_record(lay *l, size_t rec, const vr_plan *pl, size_t base)
+{
+  uint8_t *p = l->b->p + rec;
+  for (unsigned k = 0; k < pl->n; k++) {
     /* in range: the record was checked by the caller */
-    unsigned off = otv_peek_u16(p + dev_at);
+    unsigned off = otv_peek_u16(p + pl->dev[k]);
     if (!off) continue;
     bool var;
     int d = device_delta(l, base + off, &var);
     if (!var) continue;
-    if (d && (fmt & (1u << (b - 4)))) {
-      size_t v = rec + 2 * (size_t)bits_below(fmt, b - 4);
-      otv_put_u16(p + v, (uint16_t)(otv_peek_i16(p + v) + d));
-    }
-    otv_put_u16(p + dev_at, 0);
+    if (d && pl->val[k] != 0xFF)
+      otv_put_u16(p + pl->val[k], (uint16_t)(otv_peek_i16(p + pl->val[k]) + d));
+    otv_put_u16(p + pl->dev[k], 0);
   }
+}
+
+/* How many records of `size` bytes from `at` (at most n) are inside the table. */
+static size_t fit(const lay *l, size_t at, size_t n, size_t size)
+{
+  if (!size || at > l->b->len) return size ? 0 : n;
+  size_t room = (l->b->len - at) / size;
+  return n < room ? n : room;
 }
 
 static void patch_anchor(lay *l, size_t a)
@@ -167,39 +189,54 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
   if (!has(l, st, 2) || depth > 2 || !first_visit(l, st)) return;
   unsigned fmt = u16(l, st);
   switch (type) {
-  case 1:
+  case 1: {
+    unsigned vf = u16(l, st + 4);
+    if (!(vf & 0xF0)) break; /* no device fields */
+    vr_plan pl = vr_plan_of(vf);
+    size_t sz = vr_size(vf);
     if (fmt == 1) {
-      if (has(l, st + 6, vr_size(u16(l, st + 4))))
-        patch_value_record(l, st + 6, u16(l, st + 4), st);
+      if (has(l, st + 6, sz)) patch_value_record(l, st + 6, &pl, st);
     } else if (fmt == 2) {
-      unsigned vf = u16(l, st + 4), n = u16(l, st + 6), sz = vr_size(vf);
-      for (unsigned i = 0; i < n && has(l, st + 8 + (size_t)i * sz, sz); i++)
-        patch_value_record(l, st + 8 + (size_t)i * sz, vf, st);
+      size_t n = fit(l, st + 8, u16(l, st + 6), sz);
+      for (size_t i = 0; i < n; i++) patch_value_record(l, st + 8 + i * sz, &pl, st);
     }
     break;
+  }
   case 2: {
     unsigned vf1 = u16(l, st + 4), vf2 = u16(l, st + 6);
     if (!((vf1 | vf2) & 0xF0)) break; /* no device fields in the whole subtable */
     unsigned s1 = vr_size(vf1), s2 = vr_size(vf2);
+    vr_plan p1 = vr_plan_of(vf1), p2 = vr_plan_of(vf2);
     if (fmt == 1) {
       unsigned n = u16(l, st + 8);
       for (unsigned i = 0; i < n && has(l, st + 10 + 2 * (size_t)i, 2); i++) {
         size_t ps = st + u16(l, st + 10 + 2 * (size_t)i);
         if (!first_visit(l, ps)) continue;
-        unsigned pc = u16(l, ps);
         size_t rs = 2 + (size_t)s1 + s2;
+        size_t pc = fit(l, ps + 2, u16(l, ps), rs);
         /* device offsets in a PairSet's value records are from the PairSet (as HarfBuzz and
          * fontTools read them) */
-        for (unsigned k = 0; k < pc && has(l, ps + 2 + k * rs, rs); k++) {
-          patch_value_record(l, ps + 2 + k * rs + 2, vf1, ps);
-          patch_value_record(l, ps + 2 + k * rs + 2 + s1, vf2, ps);
+        for (size_t k = 0; k < pc; k++) {
+          if (p1.n) patch_value_record(l, ps + 2 + k * rs + 2, &p1, ps);
+          if (p2.n) patch_value_record(l, ps + 2 + k * rs + 2 + s1, &p2, ps);
         }
       }
     } else if (fmt == 2) {
       size_t c1 = u16(l, st + 12), c2 = u16(l, st + 14), rs = (size_t)s1 + s2;
-      for (size_t i = 0; i < c1 * c2 && has(l, st + 16 + i * rs, rs); i++) {
-        patch_value_record(l, st + 16 + i * rs, vf1, st);
-        patch_value_record(l, st + 16 + i * rs + s1, vf2, st);
+      size_t n = fit(l, st + 16, c1 * c2, rs);
+      /* most cells of a class matrix have no device: scan the device fields of both records
+       * and patch only the records that have one */
+      uint8_t dpos[8];
+      unsigned nd = 0;
+      for (unsigned k = 0; k < p1.n; k++) dpos[nd++] = p1.dev[k];
+      for (unsigned k = 0; k < p2.n; k++) dpos[nd++] = (uint8_t)(s1 + p2.dev[k]);
+      const uint8_t *cell = l->b->p + st + 16; /* in range: n records fit (above) */
+      for (size_t i = 0; i < n; i++, cell += rs) {
+        unsigned any = (unsigned)cell[dpos[0]] | cell[dpos[0] + 1]; /* nd >= 1: devices above */
+        for (unsigned k = 1; k < nd; k++) any |= (unsigned)cell[dpos[k]] | cell[dpos[k] + 1];
+        if (!any) continue;
+        if (p1.n) patch_value_record(l, st + 16 + i * rs, &p1, st);
+        if (p2.n) patch_value_record(l, st + 16 + i * rs + s1, &p2, st);
       }
     }
     break;
@@ -365,16 +402,19 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
   bool fv = tag != T_GDEF && minor >= 1 && len >= 14 && otv_peek_u32(p + 10);
   bool dev = (tag == T_GPOS || tag == T_GDEF) && ivs->present;
   if (!fv && !dev && !(tag == T_GDEF && minor >= 3)) return OTV_E_OK;
+  /* without FeatureVariations the copy is patched where it goes (dst, empty so far); with
+   * them, in a work copy that resolve_feature_variations rebuilds into dst */
   otv_buf work;
   otv_buf_init(&work, in->al);
-  otv_buf_bytes(&work, p, len);
+  otv_buf *b = fv || dst->len ? &work : dst;
+  otv_buf_bytes(b, p, len);
   lay l;
   memset(&l, 0, sizeof l);
-  l.in = in, l.b = &work, l.ivs = *ivs, l.ev = ev, l.tag = tag;
+  l.in = in, l.b = b, l.ivs = *ivs, l.ev = ev, l.tag = tag;
   l.seen_len = len / 8 + 1;
   l.seen = otv_mem_calloc(in->al, l.seen_len, 1);
   otv_status st = OTV_E_OK;
-  if (work.failed || !l.seen) {
+  if (b->failed || !l.seen) {
     st = OTV_FAIL(in->err, NOMEM, tag, 0, "layout copy");
     goto done;
   }
@@ -383,13 +423,13 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
     if (dev) patch_gdef_carets(&l);
     if (minor >= 3 && len >= 18) {
       /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
-      otv_put_u32(work.p + 14, 0);
-      otv_put_u16(work.p + 2, (uint16_t)(otv_peek_u16(work.p + 12) ? 2 : 0));
+      otv_put_u32(b->p + 14, 0);
+      otv_put_u16(b->p + 2, (uint16_t)(otv_peek_u16(b->p + 12) ? 2 : 0));
     }
   }
   if (fv) {
     st = resolve_feature_variations(&l, dst);
-  } else {
+  } else if (b != dst) {
     otv_buf_bytes(dst, work.p, work.len);
     if (dst->failed) st = OTV_FAIL(in->err, NOMEM, tag, 0, "layout buffer");
   }

@@ -4,7 +4,8 @@
 # Debian packages (apt-get download): fonts-inter-variable (Inter roman/italic, TrueType),
 #   fonts-karla (Karla variable + static CFF), pango1.0-tests (Cantarell-VF.otf, CFF2).
 # npm packages (npm pack): source-serif, source-sans (TrueType and CFF2 variable builds),
-#   @fontsource-variable/roboto-flex and recursive (WOFF2, decompressed with Debian's woff2).
+#   @fontsource-variable/roboto-flex and recursive (WOFF2, decompressed with Debian's woff2);
+#   harfbuzzjs (not a font: the hb-subset oracle, into DIR/harfbuzzjs).
 # A font that cannot be fetched is reported and skipped; tests that need it say so.
 set -uo pipefail
 DIR=${1:-build-test/fonts-cache}
@@ -49,5 +50,17 @@ npm_font source-sans "VF/SourceSans3VF-Upright.ttf" SourceSans3VF-Upright.ttf
 npm_font source-sans "VF/SourceSans3VF-Upright.otf" SourceSans3VF-Upright.otf
 npm_font @fontsource-variable/roboto-flex "files/roboto-flex-latin-full-normal.woff2" RobotoFlex-latin.ttf
 npm_font @fontsource-variable/recursive "files/recursive-latin-full-normal.woff2" Recursive-latin.ttf
+# harfbuzzjs (current HarfBuzz as WebAssembly, incl. hb-subset): the CFF2 instancing oracle of
+# tests/oracle/test_instance_hbjs.py. Pinned: a new HarfBuzz can change what it writes.
+HBJS_VERSION=1.6.4
+if [ ! -s "$DIR/harfbuzzjs/dist/harfbuzz-subset.wasm" ] ||
+   ! grep -q "\"version\": \"$HBJS_VERSION\"" "$DIR/harfbuzzjs/package.json" 2>/dev/null; then
+  if command -v npm >/dev/null && (cd "$WORK" && npm pack "harfbuzzjs@$HBJS_VERSION" --silent >/dev/null 2>&1); then
+    rm -rf "$DIR/harfbuzzjs" && mkdir -p "$DIR/harfbuzzjs"
+    tar -xzf "$WORK"/harfbuzzjs-*.tgz -C "$DIR/harfbuzzjs" --strip-components=1
+  else
+    echo "fetch-fonts: cannot npm pack harfbuzzjs@$HBJS_VERSION" >&2
+  fi
+fi
 ls "$DIR"
 exit 0

@@ -341,10 +341,24 @@ def check_update_names(tmp):
                 fail("%s: fsSelection %d vs %d" % (lab, o["OS/2"].fsSelection, ref["OS/2"].fsSelection))
 
 
+def within_one(a, b):
+    """Same pen calls, every coordinate within 1 unit."""
+    if len(a) != len(b):
+        return False
+    for (op1, args1), (op2, args2) in zip(a, b):
+        if op1 != op2 or len(args1) != len(args2):
+            return False
+        for p, q in zip(args1, args2):
+            if abs(p[0] - q[0]) > 1 or abs(p[1] - q[1]) > 1:
+                return False
+    return True
+
+
 def check_cff2_reference(tmp):
     """CFF2: Debian's fontTools cannot instance CFF2; tests/fonts/instances holds a newer
-    fontTools' instance of CFF2Instancer-VF-1 at wght=400: outlines and advances must be equal
-    (side bearings: otvar writes the outline's xMin, that fontTools keeps the source's)."""
+    fontTools' instance of CFF2Instancer-VF-1 at wght=400: advances must be equal, outlines equal
+    or within 1 unit (fontTools rounds each blended operand, otvar and hb-subset the absolute
+    points; side bearings: otvar writes the outline's xMin, fontTools keeps the source's)."""
     global checks
     from fontTools.pens.recordingPen import RecordingPen
     ref_path = os.path.join(FONTS, "instances", "CFF2Instancer-VF-1.fonttools-instance.wght400.otf")
@@ -365,7 +379,13 @@ def check_cff2_reference(tmp):
         gb[g].draw(pb)
         checks += 2
         if pa.value != pb.value:
-            fail("CFF2Instancer wght=400 glyph %s: outline differs from fontTools' instance" % g)
+            if within_one(pa.value, pb.value):
+                diffs.append("CFF2Instancer wght=400 glyph %s: points within 1 unit of fontTools' "
+                             "(it rounds each blended operand, relative moves, so its points drift; "
+                             "otvar rounds the absolute points like hb-subset: "
+                             "tests/oracle/test_instance_hbjs.py)" % g)
+            else:
+                fail("CFF2Instancer wght=400 glyph %s: outline differs from fontTools' instance" % g)
         if a["hmtx"][g][0] != b["hmtx"][g][0]:
             fail("CFF2Instancer wght=400 glyph %s: advance %d vs %d" % (g, a["hmtx"][g][0], b["hmtx"][g][0]))
         if a["hmtx"][g][1] != b["hmtx"][g][1]:
