@@ -281,6 +281,62 @@ static const xy_op xy_ops[32] = {OP4_(0),  OP4_(4),  OP4_(8),  OP4_(12),
 #define OTV_NOINLINE
 #endif
 
+/* The flags of np points from [*qp, qend) into tags (flag_info kinds), with repeats (spec:
+ * repeats past the last point are ignored). Returns the number of points whose flags were
+ * there (np unless truncated); *xylen gets the x and y array sizes. */
+static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *tags,
+                                          unsigned np, uint64_t *xylen_out)
+{
+  const uint8_t *q = *qp;
+  uint64_t xylen = 0;
+  unsigned i = 0;
+  if ((size_t)(qend - q) >= 2 * (size_t)np) {
+    /* in range: every point takes at most 2 bytes (a flag and its repeat count), so while
+     * i < np the bytes read lie in the first 2 np */
+    while (i < np) {
+      if (i + 1 < np && !((q[0] | q[1]) & REPEAT_FLAG)) { /* two flags without repeats */
+        unsigned f0 = q[0], f1 = q[1];
+        q += 2;
+        xylen += flag_sizes[f0] + flag_sizes[f1];
+        tags[i] = (uint8_t)flag_info[f0];
+        tags[i + 1] = (uint8_t)flag_info[f1];
+        i += 2;
+        continue;
+      }
+      unsigned fl = *q++;
+      uint8_t info = (uint8_t)flag_info[fl];
+      xylen += flag_sizes[fl];
+      tags[i++] = info;
+      if (fl & REPEAT_FLAG) {
+        unsigned rep = *q++;
+        if (rep > np - i) rep = np - i;
+        xylen += flag_sizes[fl] * rep;
+        for (unsigned k = 0; k < rep; k++) tags[i + k] = info;
+        i += rep;
+      }
+    }
+  } else {
+    while (i < np && q < qend) {
+      unsigned fl = *q++;
+      uint8_t info = (uint8_t)flag_info[fl];
+      if (!(fl & REPEAT_FLAG)) {
+        xylen += flag_sizes[fl];
+        tags[i++] = info;
+        continue;
+      }
+      if (q >= qend) break;
+      unsigned rep = 1u + *q++;
+      if (rep > np - i) rep = np - i;
+      xylen += flag_sizes[fl] * rep;
+      for (unsigned k = 0; k < rep; k++) tags[i + k] = info;
+      i += rep;
+    }
+  }
+  *qp = q;
+  *xylen_out = xylen;
+  return i;
+}
+
 /* The x and y arrays of np points (kinds in tags, replaced by the on-curve bit) into pts.
  * In range: the arrays hold the sizes the flags give (checked by the caller). spare: one byte
  * after the y array is readable, so every point may read 2 bytes from each array (using 0, 1
@@ -374,24 +430,9 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   if (np) {
     /* flags, with repeats; then the byte sizes of the x and y arrays */
     uint64_t xylen = 0; /* x array bytes | y array bytes << 32 (each < 2^18) */
-    unsigned i = 0;
     const uint8_t *q = d.p + r.pos, *qend = d.p + d.len;
     if (q < qend && (*q & OVERLAP_SIMPLE)) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
-    while (i < np && q < qend) {
-      unsigned fl = *q++;
-      uint8_t info = (uint8_t)flag_info[fl];
-      if (!(fl & REPEAT_FLAG)) {
-        xylen += flag_sizes[fl];
-        tags[i++] = info;
-        continue;
-      }
-      if (q >= qend) break;
-      unsigned rep = 1u + *q++;
-      if (rep > np - i) rep = np - i; /* spec: repeats past the last point are ignored */
-      xylen += flag_sizes[fl] * rep;
-      for (unsigned k = 0; k < rep; k++) tags[i + k] = info;
-      i += rep;
-    }
+    unsigned i = decode_flags(&q, qend, tags, np, &xylen);
     size_t xlen = (size_t)(xylen & 0xFFFFFFFFu), ylen = (size_t)(xylen >> 32);
     r.pos = (size_t)(q - d.p);
     const uint8_t *xs, *ys;
@@ -702,32 +743,30 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
     }
     move_to(ctx, start.x, start.y);
     /* i..limit: on-curve points draw a line (or end the pending quad), off-curve ones make
-     * the pending control point (after a quad to the implied midpoint when one is pending) */
-    float qx = 0, qy = 0;
-    bool have_ctrl = false;
-    unsigned i0 = i;
-    for (; i <= limit; i++) { /* limit = last - 1 only when last > first: no underflow */
-      float x = pts[i].x, y = pts[i].y;
-      if (tags[i] & ON_CURVE_POINT) {
-        if (have_ctrl)
-          quad_to(ctx, qx, qy, x, y);
+     * the pending control point (after a quad to the implied midpoint when one is pending).
+     * Pointers, not floats, live across the pen calls (no float register survives a call). */
+    const otv_point *pp = pts + i, *pe = pts + limit + 1, *ctrl = NULL;
+    const uint8_t *tg = tags + i;
+    bool drew = pp < pe; /* limit = last - 1 only when last > first: no underflow */
+    for (; pp < pe; pp++, tg++) {
+      if (*tg & ON_CURVE_POINT) {
+        if (ctrl)
+          quad_to(ctx, ctrl->x, ctrl->y, pp->x, pp->y);
         else
-          line_to(ctx, x, y);
-        have_ctrl = false;
+          line_to(ctx, pp->x, pp->y);
+        ctrl = NULL;
       } else {
-        if (have_ctrl) quad_to(ctx, qx, qy, (qx + x) * 0.5f, (qy + y) * 0.5f);
-        qx = x;
-        qy = y;
-        have_ctrl = true;
+        if (ctrl)
+          quad_to(ctx, ctrl->x, ctrl->y, (ctrl->x + pp->x) * 0.5f, (ctrl->y + pp->y) * 0.5f);
+        ctrl = pp;
       }
     }
     /* back to the start: the pending quad, else a line when the last point drawn (the last
-     * on-curve point, i.e. pts[limit] when the loop ran) differs from the start */
-    if (have_ctrl) {
-      quad_to(ctx, qx, qy, start.x, start.y);
-    } else if (i > i0) {
-      float cx = pts[limit].x, cy = pts[limit].y;
-      if (cx != start.x || cy != start.y) line_to(ctx, start.x, start.y);
+     * on-curve point, pts[limit], when the loop ran) differs from the start */
+    if (ctrl) {
+      quad_to(ctx, ctrl->x, ctrl->y, start.x, start.y);
+    } else if (drew && (pts[limit].x != start.x || pts[limit].y != start.y)) {
+      line_to(ctx, start.x, start.y);
     }
     close_path(ctx);
     first = last + 1;

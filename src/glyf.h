@@ -73,6 +73,8 @@ typedef struct otv_glyf_loc {
   otv_point *td;
   uint8_t *touched;
   size_t acc_cap, td_cap, touched_cap;
+  uint16_t *refs; /* IUP: the touched points of one contour */
+  size_t refs_cap;
   uint16_t *pn_shared, *pn_priv;
   size_t pn_shared_cap, pn_priv_cap;
   otv_point *dl; /* one tuple's x deltas then y deltas (floats), in point-number order */

@@ -85,6 +85,9 @@ void otv_gvar_loc_free(otv_location *loc)
   otv_mem_free(al, c->pn_priv, c->pn_priv_cap * sizeof(uint16_t));
   otv_mem_free(al, c->dl, c->dl_cap * sizeof(otv_point));
   otv_mem_free(al, c->act, c->act_cap * sizeof *c->act);
+  otv_mem_free(al, c->refs, c->refs_cap * sizeof(uint16_t));
+  c->refs = NULL;
+  c->refs_cap = 0;
   c->act = NULL;
   c->act_cap = 0;
   c->dl = NULL;
@@ -301,69 +304,89 @@ static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, 
   }
 }
 
-/* Infer the deltas of untouched points of one contour [first, last] for one coordinate
- * (spec: "Inferred deltas for un-referenced point numbers"). orig is the default coordinate of
- * each point (x or y of pts, stride 2 floats), d the tuple's deltas (same stride). */
-static void iup_axis(const float *orig, float *d, const uint8_t *touched, unsigned first,
-                     unsigned last, unsigned ref_first)
+/* One coordinate of the points strictly between two touched points r1 and r2 of a contour
+ * (spec: "Inferred deltas for un-referenced point numbers"): c1/c2 their default coordinates,
+ * d1/d2 their deltas. Interpolated between them, else the delta of the nearer side; coincident
+ * reference coordinates: their delta when equal, else 0. */
+typedef struct iup_seg {
+  float c1, c2, d1, d2, scale;
+  int mode; /* 0: interpolate, 1: constant d1 */
+} iup_seg;
+
+static inline iup_seg iup_prep(float c1, float c2, float d1, float d2)
 {
-  /* Walk the contour from one touched point to the next, cyclically. */
-  unsigned r1 = ref_first;
-  for (;;) {
-    unsigned r2 = r1 == last ? first : r1 + 1;
-    while (!touched[r2]) r2 = r2 == last ? first : r2 + 1;
-    /* points strictly between r1 and r2 (cyclically) are untouched */
-    unsigned p = r1 == last ? first : r1 + 1;
-    if (p != r2) {
-      float c1 = orig[2 * r1], c2 = orig[2 * r2];
-      float d1 = d[2 * r1], d2 = d[2 * r2];
-      if (c1 > c2) {
-        float t = c1;
-        c1 = c2;
-        c2 = t;
-        t = d1;
-        d1 = d2;
-        d2 = t;
-      }
-      if (c1 == c2) {
-        /* spec: coincident reference coordinates: their delta when equal, else 0 */
-        float v = d1 == d2 ? d1 : 0.0f;
-        for (; p != r2; p = p == last ? first : p + 1) d[2 * p] = v;
-      } else {
-        float scale = (d2 - d1) / (c2 - c1);
-        for (; p != r2; p = p == last ? first : p + 1) {
-          float c = orig[2 * p];
-          d[2 * p] = c <= c1 ? d1 : c >= c2 ? d2 : d1 + (c - c1) * scale;
-        }
-      }
-    }
-    if (r2 == ref_first) break; /* back at the first reference: the contour is done */
-    r1 = r2;
+  iup_seg g;
+  if (c1 > c2) {
+    float t = c1;
+    c1 = c2;
+    c2 = t;
+    t = d1;
+    d1 = d2;
+    d2 = t;
+  }
+  g.c1 = c1;
+  g.c2 = c2;
+  g.d1 = d1;
+  g.d2 = d2;
+  g.scale = 0.0f;
+  g.mode = c1 == c2;
+  if (g.mode)
+    g.d1 = d1 == d2 ? d1 : 0.0f;
+  else
+    g.scale = (d2 - d1) / (c2 - c1);
+  return g;
+}
+
+static inline float iup_at(const iup_seg *g, float c)
+{
+  if (g->mode) return g->d1;
+  return c <= g->c1 ? g->d1 : c >= g->c2 ? g->d2 : g->d1 + (c - g->c1) * g->scale;
+}
+
+/* Points a..b (inclusive, a <= b) between the touched points r1 and r2, both coordinates. */
+static inline void iup_run(const otv_point *orig, otv_point *td, unsigned a, unsigned b,
+                           const iup_seg *gx, const iup_seg *gy)
+{
+  for (unsigned p = a; p <= b; p++) {
+    td[p].x = iup_at(gx, orig[p].x);
+    td[p].y = iup_at(gy, orig[p].y);
   }
 }
 
-/* IUP over all contours of a simple glyph for the current tuple (td/touched). */
-static void iup(const otv_point *pts, otv_point *td, const uint8_t *touched,
-                const uint16_t *ends, unsigned end_count)
+/* IUP over all contours of a simple glyph for the current tuple (td/touched). refs: scratch
+ * for the touched point indices of one contour (n entries). */
+static void iup(const otv_point *orig, otv_point *td, const uint8_t *touched,
+                const uint16_t *ends, unsigned end_count, uint16_t *refs)
 {
   unsigned first = 0;
   for (unsigned c = 0; c < end_count; c++) {
     unsigned last = ends[c];
     if (last < first) break; /* checked increasing by the caller; defensive */
-    unsigned ref_first = last + 1, refs = 0;
-    for (unsigned p = first; p <= last; p++)
-      if (touched[p]) {
-        if (refs++ == 0) ref_first = p;
-      }
-    if (refs == 0) {
+    unsigned nref = 0;
+    for (unsigned p = first; p <= last; p++) {
+      refs[nref] = (uint16_t)p;
+      nref += touched[p];
+    }
+    if (nref == 0) {
       for (unsigned p = first; p <= last; p++) td[p].x = td[p].y = 0.0f;
-    } else if (refs == 1) {
+    } else if (nref == 1) {
       /* spec: one touched point: every point of the contour moves by its delta */
-      otv_point v = td[ref_first];
+      otv_point v = td[refs[0]];
       for (unsigned p = first; p <= last; p++) td[p] = v;
-    } else if (refs <= last - first) {
-      iup_axis(&pts[0].x, &td[0].x, touched, first, last, ref_first);
-      iup_axis(&pts[0].y, &td[0].y, touched, first, last, ref_first);
+    } else if (nref <= last - first) {
+      /* from each touched point to the next, cyclically */
+      for (unsigned k = 0; k < nref; k++) {
+        unsigned r1 = refs[k], r2 = refs[k + 1 < nref ? k + 1 : 0];
+        if (r2 == r1 + 1 || (r2 == first && r1 == last)) continue; /* nothing between */
+        iup_seg gx = iup_prep(orig[r1].x, orig[r2].x, td[r1].x, td[r2].x);
+        iup_seg gy = iup_prep(orig[r1].y, orig[r2].y, td[r1].y, td[r2].y);
+        if (r2 > r1) {
+          iup_run(orig, td, r1 + 1, r2 - 1, &gx, &gy);
+        } else { /* wraps around the contour's end */
+          if (r1 < last) iup_run(orig, td, r1 + 1, last, &gx, &gy);
+          if (r2 > first) iup_run(orig, td, first, r2 - 1, &gx, &gy);
+        }
+      }
     }
     first = last + 1;
   }
@@ -375,7 +398,8 @@ static bool grow_points(otv_location *loc, unsigned n)
   otv_glyf_loc *c = &loc->glyf;
   return !OTV_RESERVE(&loc->al, &c->acc, &c->acc_cap, n, sizeof(otv_point)) &&
          !OTV_RESERVE(&loc->al, &c->td, &c->td_cap, n, sizeof(otv_point)) &&
-         !OTV_RESERVE(&loc->al, &c->touched, &c->touched_cap, n, 1);
+         !OTV_RESERVE(&loc->al, &c->touched, &c->touched_cap, n, 1) &&
+         !OTV_RESERVE(&loc->al, &c->refs, &c->refs_cap, n, sizeof(uint16_t));
 }
 
 
@@ -437,69 +461,76 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   }
 
   /* Pass 1: the tuple headers (each checked once, then read raw), their scalars, and the data
-   * of the tuples that apply (scalar not 0). */
-  act_t *act = c->act;
+   * of the tuples that apply (scalar not 0). Everything the loop reads is in locals: the
+   * stores into act must not force reloads. */
+  act_t *restrict act = c->act;
   unsigned n_act = 0;
   bool sparse = false; /* a tuple that applies lists only some points */
-  unsigned axes = g->axis_count;
-  size_t hl_peak = 2 * (size_t)axes;
+  const unsigned axes = g->axis_count, shared_tuple_count = g->shared_tuple_count;
+  const uint8_t *const dp = data.p, *const shared_tuples = g->shared_tuples;
+  const size_t dlen = data.len, hl_peak = 2 * (size_t)axes;
+  const otv_f2dot14 *coords = loc->coords;
   size_t h = 4;
   for (unsigned t = 0; t < tuple_count; t++) {
     size_t hdr_at = h;
-    if (!otv_span_has(data, h, 4))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + data.len,
+    if (h > dlen || dlen - h < 4)
+      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + dlen,
                           "glyph %u: tuple variation header %u", gid, t);
-    const uint8_t *hp = data.p + h; /* in range: 4 bytes checked above */
+    const uint8_t *hp = dp + h; /* in range: 4 bytes checked above */
     size_t size = otv_peek_u16(hp);
     unsigned tidx = otv_peek_u16(hp + 2);
-    size_t hl = 4 + (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
-                (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
-    if (!otv_span_has(data, h, hl))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + data.len,
-                          "glyph %u: tuple variation header %u", gid, t);
-    /* in range: the hl header bytes checked above */
-    const uint8_t *peak = NULL, *start = NULL, *end = NULL, *x = hp + 4;
-    if (tidx & EMBEDDED_PEAK_TUPLE) {
-      peak = x;
-      x += hl_peak;
+    float s;
+    if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION))) {
+      /* the common case: a shared peak, no intermediate region, a 4-byte header */
+      h += 4;
+      unsigned si = tidx & TUPLE_INDEX_MASK;
+      if (si >= shared_tuple_count)
+        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
+                            "glyph %u: shared tuple index %u of %u", gid, si, shared_tuple_count);
+      s = shared[si];
+    } else {
+      size_t hl = 4 + (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
+                  (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
+      if (dlen - h < hl)
+        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + dlen,
+                            "glyph %u: tuple variation header %u", gid, t);
+      /* in range: the hl header bytes checked above */
+      const uint8_t *peak = NULL, *start = NULL, *end = NULL, *x = hp + 4;
+      if (tidx & EMBEDDED_PEAK_TUPLE) {
+        peak = x;
+        x += hl_peak;
+      }
+      if (tidx & INTERMEDIATE_REGION) {
+        start = x;
+        end = x + hl_peak;
+      }
+      h += hl;
+      if (!(tidx & EMBEDDED_PEAK_TUPLE)) {
+        unsigned si = tidx & TUPLE_INDEX_MASK;
+        if (si >= shared_tuple_count)
+          return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
+                              "glyph %u: shared tuple index %u of %u", gid, si,
+                              shared_tuple_count);
+        peak = shared_tuples + (size_t)si * axes * 2; /* in range: checked at parse */
+      }
+      s = tuple_scalar(coords, axes, peak, start, end);
     }
-    if (tidx & INTERMEDIATE_REGION) {
-      start = x;
-      end = x + hl_peak;
-    }
-    h += hl;
     /* the tuple's serialized data: [ser, ser + size) */
-    if (!otv_span_has(data, ser, size))
+    if (ser > dlen || dlen - ser < size)
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + hdr_at,
                           "glyph %u: tuple %u data (%zu bytes at 0x%zx) past the glyph's data",
                           gid, t, size, ser);
     size_t tser = ser;
     ser += size;
-    float s;
-    if (!(tidx & EMBEDDED_PEAK_TUPLE)) {
-      unsigned si = tidx & TUPLE_INDEX_MASK;
-      if (si >= g->shared_tuple_count)
-        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
-                            "glyph %u: shared tuple index %u of %u", gid, si,
-                            g->shared_tuple_count);
-      if (!(tidx & INTERMEDIATE_REGION)) {
-        s = shared[si];
-      } else {
-        peak = g->shared_tuples + (size_t)si * axes * 2; /* in range: checked at parse */
-        s = tuple_scalar(loc->coords, axes, peak, start, end);
-      }
-    } else {
-      s = tuple_scalar(loc->coords, axes, peak, start, end);
-    }
     if (s == 0.0f) continue;
     if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS))
       return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
                           "glyph %u: tuple %u has no point numbers", gid, t);
     /* private point numbers that are not the single byte 0 (every point) are sparse */
-    if (tidx & PRIVATE_POINT_NUMBERS ? size == 0 || data.p[tser] != 0 : !shared_all)
+    if (tidx & PRIVATE_POINT_NUMBERS ? size == 0 || dp[tser] != 0 : !shared_all)
       sparse = true;
-    act[n_act].p = data.p + tser;
-    act[n_act].end = data.p + tser + size;
+    act[n_act].p = dp + tser;
+    act[n_act].end = dp + tser + size;
     act[n_act].s = s;
     act[n_act].tidx = tidx;
     act[n_act].t = t;
@@ -575,7 +606,7 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
         touched[p] = 1;
       }
     }
-    iup(orig, td, touched, ends, end_count);
+    iup(orig, td, touched, ends, end_count, c->refs);
     for (unsigned p = 0; p < n; p++) {
       pts[p].x += s * td[p].x;
       pts[p].y += s * td[p].y;
