@@ -36,6 +36,12 @@
  *     answers something else in two cases, counted and explained in the summary: once
  *     coordinates are set on a TrueType font it returns the glyph's top phantom point (its
  *     default yMax, tsb 0 without vmtx, + the gvar delta), and for CFF/CFF2 the font ascender.
+ *   - vertical origins of fonts with vmtx (up to 60 glyphs per location) vs
+ *     hb_font_get_glyph_v_origin: VORG (+ VVAR delta), or the top phantom point, or with a VVAR
+ *     TSB map roundf(yMax) + vmtx TSB + roundf(delta) (HarfBuzz rounds the parts apart).
+ *   - HVAR LSB/RSB and VVAR TSB/BSB maps: no test font has them, so fontTools builds two
+ *     (check_sb_fonts) and they go through all of the above (not the FreeType LSB check: their
+ *     side-bearing deltas are arbitrary; tests/cli/test_metrics.sh checks them vs fontTools).
  * Every font of tests/fonts is checked a second time with HVAR and VVAR hidden (tags renamed in
  * a copy), at 25 random locations: all engines then take the gvar phantom-point path (TrueType),
  * or keep default advances (CFF2: otvar says OTV_E_UNSUPPORTED; HarfBuzz 6.0 answers 0 there,
@@ -45,6 +51,7 @@
 #include "harness.h"
 
 #include <dirent.h>
+#include <unistd.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_ADVANCES_H
@@ -71,6 +78,7 @@ static double max_lsb_diff;
 static long n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, n_syn_org_cff, n_syn_hb_same,
     n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_default, n_syn_hb_no_extents;
 static double max_syn_org_cff;
+static long n_vorg_hb, n_vorg_tie, n_vorg_tsbmap, n_vorg_cff_skip, n_sb_fonts;
 
 typedef struct ctx {
   const char *name;
@@ -84,6 +92,8 @@ typedef struct ctx {
   float *adv, *advr;
   uint32_t *gids;
   bool has_vmtx, has_hvar, has_vvar, use_typo;
+  bool has_vorg, tsb_map; /* VORG; VVAR with a TSB map */
+  bool sb_maps;           /* a font built here with arbitrary LSB/RSB deltas: no FreeType LSB */
   int phantom_ok; /* -1 unknown, 0 unavailable, 1 available */
   int outline_ok;
 } ctx;
@@ -292,6 +302,43 @@ static void compare_location(ctx *c, const char *what)
     }
   }
 
+  /* ---- vertical origins of fonts with vmtx vs hb_font_get_glyph_v_origin ---- */
+  if (c->has_vmtx && !c->hidden) {
+    bool cff = c->face->flavour != OTV_FLAVOUR_GLYF;
+    size_t ostep = n > 60 ? n / 60 : 1;
+    for (size_t i = 0; i < n; i += ostep) {
+      uint32_t g = c->gids[i];
+      otv_glyph_metrics m, mu;
+      otv_status st = otv_glyph_v_metrics(c->loc, g, OTV_METRICS_ROUND, &m);
+      if (st == OTV_E_UNSUPPORTED) break; /* CFF2 without VVAR */
+      CHECK_EQ(st, OTV_E_OK);
+      CHECK_EQ(otv_glyph_v_metrics(c->loc, g, 0, &mu), OTV_E_OK);
+      if (st) break;
+      if (cff && !c->has_vorg) {
+        n_vorg_cff_skip++; /* HarfBuzz 6.0: no glyf extents -> the font ascender */
+        continue;
+      }
+      hb_position_t ox = 0, oy = 0;
+      hb_font_get_glyph_v_origin(c->hb, g, &ox, &oy);
+      double expect = m.origin;
+      if (c->tsb_map && !c->has_vorg) {
+        /* HarfBuzz: roundf(varied yMax) + vmtx TSB + roundf(TSB delta): rounded apart */
+        expect = roundf(mu.origin - mu.side_a) + roundf(mu.side_a);
+        n_vorg_tsbmap++;
+      }
+      n_vorg_hb++;
+      if ((double)oy == expect) continue;
+      /* roundf vs floor(x + 0.5) on a negative exact half */
+      if ((double)oy == expect - 1 && mu.origin - floorf(mu.origin) == 0.5f) {
+        n_vorg_tie++;
+        continue;
+      }
+      CHECK_EQ(oy, expect);
+      fprintf(stderr, "  %s %s glyph %u: hb v origin %d otvar %.4f (tsb %.4f)\n", c->name, what, g,
+              oy, mu.origin, mu.side_a);
+    }
+  }
+
   /* ---- synthesized vertical metrics (no vmtx) ---- */
   if (!c->has_vmtx && !c->hidden) compare_synth(c, what, c->loc, c->hb, true, n);
 
@@ -356,7 +403,7 @@ static void compare_location(ctx *c, const char *what)
   }
 
   /* ---- left side bearings vs FreeType (needs the outline call) ---- */
-  if (c->outline_ok == 0) return;
+  if (c->outline_ok == 0 || c->sb_maps) return;
   uint32_t lsb_step = c->glyph_count > 60 ? c->glyph_count / 60 : 1;
   for (uint32_t g = 0; g < c->glyph_count; g += lsb_step) {
     otv_glyph_metrics gm;
@@ -385,10 +432,11 @@ static void compare_location(ctx *c, const char *what)
 
 /* hide: rename HVAR and VVAR in a copy of the font, so every engine takes the phantom-point
  * path. randoms: number of random locations. */
-static void check_font(const char *path, bool hide, int randoms)
+static void check_font_sb(const char *path, bool hide, int randoms, bool sb_maps)
 {
   ctx c;
   memset(&c, 0, sizeof c);
+  c.sb_maps = sb_maps;
   c.name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   c.phantom_ok = -1;
   c.outline_ok = -1;
@@ -424,7 +472,11 @@ static void check_font(const char *path, bool hide, int randoms)
   c.axes = info.axis_count;
   c.has_vmtx = otv_face_table(c.face, OTV_T_VMTX, NULL) && otv_face_table(c.face, OTV_T_VHEA, NULL);
   c.has_hvar = otv_face_table(c.face, OTV_T_HVAR, NULL) != NULL;
-  c.has_vvar = otv_face_table(c.face, OTV_T_VVAR, NULL) != NULL;
+  size_t vv_len = 0;
+  const uint8_t *vv = otv_face_table(c.face, OTV_T_VVAR, &vv_len);
+  c.has_vvar = vv != NULL;
+  c.tsb_map = vv && vv_len >= 16 && otv_peek_u32(vv + 12) != 0; /* tsbMappingOffset */
+  c.has_vorg = otv_face_table(c.face, OTV_T_VORG, NULL) != NULL;
   size_t os2_len;
   const uint8_t *os2 = otv_face_table(c.face, OTV_T_OS2, &os2_len);
   c.use_typo = os2 && os2_len > 64 && (otv_peek_u16(os2 + 62) & 0x80);
@@ -512,6 +564,77 @@ static void check_font(const char *path, bool hide, int randoms)
   free(bytes);
 }
 
+static void check_font(const char *path, bool hide, int randoms)
+{
+  check_font_sb(path, hide, randoms, false);
+}
+
+/* No test font has HVAR LSB/RSB or VVAR TSB/BSB maps: fontTools (Debian's /usr/bin/python3)
+ * builds copies of two test fonts whose HVAR (and VVAR) map every glyph's advance and side
+ * bearings to small deltas of a new ItemVariationStore (the same construction as
+ * tests/cli/test_metrics.sh, which checks the side bearings against fontTools' own reading).
+ * Here HarfBuzz checks what it can see: advances (HVAR/VVAR advance maps) and, through the
+ * VVAR TSB map, the vertical origins; FreeType the horizontal advances. */
+static const char sb_script[] =
+  "import sys\n"
+  "from fontTools.ttLib import TTFont, newTable\n"
+  "from fontTools.ttLib.tables import otTables as ot\n"
+  "from fontTools.varLib import builder\n"
+  "from fontTools.varLib.varStore import OnlineVarStoreBuilder\n"
+  "fonts, out = sys.argv[1], sys.argv[2]\n"
+  "SUP = [{'wght': (0, 1, 1)}, {'wdth': (-1, -1, 0)}, {'wght': (0, 0.5, 1)}]\n"
+  "def table(tag, f, kinds):\n"
+  "    sb = OnlineVarStoreBuilder([a.axisTag for a in f['fvar'].axes])\n"
+  "    sb.setSupports(SUP)\n"
+  "    order = f.getGlyphOrder()\n"
+  "    t = newTable(tag)\n"
+  "    t.table = getattr(ot, tag)()\n"
+  "    t.table.Version = 0x00010000\n"
+  "    maps = {k: [sb.storeDeltas([((g * 7 + ki * 5 + i * 3) % 23) - 11 for i in range(3)])\n"
+  "                for g in range(len(order))] for ki, k in enumerate(kinds)}\n"
+  "    t.table.VarStore = sb.finish()\n"
+  "    allk = ('AdvWidthMap', 'LsbMap', 'RsbMap') if tag == 'HVAR' else \\\n"
+  "           ('AdvHeightMap', 'TsbMap', 'BsbMap', 'VOrgMap')\n"
+  "    for k in allk:\n"
+  "        setattr(t.table, k, builder.buildVarIdxMap(maps[k], order) if k in maps else None)\n"
+  "    return t\n"
+  "for src, name, tags in (('Roboto-Variable.ABC.ttf', 'roboto-sb', ('HVAR',)),\n"
+  "                        ('PartialInstancerTest-VF.ttf', 'pit-sb', ('HVAR', 'VVAR'))):\n"
+  "    f = TTFont('%s/%s' % (fonts, src))\n"
+  "    for tag in tags:\n"
+  "        f[tag] = table(tag, f, ('AdvWidthMap', 'LsbMap', 'RsbMap') if tag == 'HVAR'\n"
+  "                       else ('AdvHeightMap', 'TsbMap', 'BsbMap'))\n"
+  "    f.save('%s/%s.ttf' % (out, name))\n";
+
+static void check_sb_fonts(const char *fonts)
+{
+  char dir[] = "/tmp/otv_sb_XXXXXX";
+  if (access("/usr/bin/python3", X_OK) != 0 || !mkdtemp(dir)) {
+    printf("SKIP side-bearing-map fonts: no /usr/bin/python3 or no temporary directory\n");
+    return;
+  }
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 - '%s' '%s'", fonts, dir);
+  FILE *p = popen(cmd, "w");
+  int rc = -1;
+  if (p) {
+    fputs(sb_script, p);
+    rc = pclose(p);
+  }
+  static const char *const names[] = {"roboto-sb.ttf", "pit-sb.ttf"};
+  for (size_t i = 0; i < 2; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    if (rc == 0) {
+      check_font_sb(path, false, RANDOM_LOCATIONS / 8, true);
+      n_sb_fonts++;
+    }
+    remove(path);
+  }
+  rmdir(dir);
+  if (rc != 0) printf("SKIP side-bearing-map fonts: fontTools could not build them\n");
+}
+
 static int check_dir(const char *dir, const char *const *only, size_t n_only, bool hide)
 {
   if (!dir) return 0;
@@ -560,6 +683,7 @@ int main(void)
                                        "SourceSans3VF-Upright.ttf", "Cantarell-VF.otf",
                                        "Karla-Italic-VF.ttf"};
   check_dir(getenv("OTV_FONT_CACHE"), cached, sizeof cached / sizeof *cached, false);
+  check_sb_fonts(fonts ? fonts : "tests/fonts");
   FT_Done_FreeType(ftlib);
   printf("fonts with HVAR/VVAR hidden %ld (HarfBuzz CFF2 zero advances skipped %ld); locations %ld; h advances vs HarfBuzz %ld (ties %ld), vs FreeType %ld (16.16 rounding "
          "%ld, negative advance wrapped to u16 %ld); v advances %ld; MVAR values %ld (ties %ld, unsorted-MVAR misses %ld); LSB vs FreeType %ld (max diff %.4f)\n",
@@ -571,6 +695,10 @@ int main(void)
          n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, max_syn_org_cff, n_syn_org_cff,
          n_syn_hb_same, n_syn_hb_default, n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_no_extents);
   CHECK(n_syn_hb_default > 0);
+  printf("vertical origins of fonts with vmtx vs HarfBuzz %ld (VVAR TSB map, rounded apart as "
+         "HarfBuzz does: %ld; ties %ld; CFF without VORG skipped, HarfBuzz answers the ascender: "
+         "%ld); fonts built with HVAR LSB/RSB + VVAR TSB/BSB maps: %ld\n",
+         n_vorg_hb, n_vorg_tsbmap, n_vorg_tie, n_vorg_cff_skip, n_sb_fonts);
   if (skipped_outline)
     printf("SKIP side bearings of %ld fonts: otv_glyph_outline not available yet\n",
            skipped_outline);
