@@ -79,6 +79,9 @@ static long n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, n_syn_org_cff, n_syn
     n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_default, n_syn_hb_no_extents;
 static double max_syn_org_cff;
 static long n_vorg_hb, n_vorg_tie, n_vorg_tsbmap, n_vorg_cff_skip, n_sb_fonts;
+static long n_syn_ft, n_syn_ft_same;
+static double max_syn_ft;
+static char max_syn_ft_where[160];
 
 typedef struct ctx {
   const char *name;
@@ -132,6 +135,33 @@ static void compare_synth(ctx *c, const char *what, otv_location *loc, hb_font_t
             c->gids[i], h, c->adv[i]);
   }
   bool cff = c->face->flavour != OTV_FLAVOUR_GLYF;
+  if (coords) {
+    /* FreeType synthesizes differently (TT_Get_VMetrics): |sTypoAscender - sTypoDescender| of
+     * OS/2 whatever USE_TYPO_METRICS says (hhea without OS/2), no MVAR, then the gvar deltas of
+     * the phantom points. Measured on the origin sample, not required to agree; at the default
+     * location of a TrueType font it must be exactly that static value. */
+    size_t len = 0;
+    const uint8_t *os2 = otv_face_table(c->face, OTV_T_OS2, &len);
+    const uint8_t *hh = otv_face_table(c->face, OTV_T_HHEA, NULL);
+    int ft_static = os2 && len >= 72 ? abs(otv_peek_i16(os2 + 68) - otv_peek_i16(os2 + 70))
+                                     : hh ? abs(otv_peek_i16(hh + 4) - otv_peek_i16(hh + 6)) : 0;
+    size_t fstep = n > SYNTH_ORIGIN_GLYPHS ? n / SYNTH_ORIGIN_GLYPHS : 1;
+    for (size_t i = 0; i < n; i += fstep) {
+      FT_Fixed fa = 0;
+      if (FT_Get_Advance(c->ft, c->gids[i],
+                         FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_VERTICAL_LAYOUT, &fa))
+        continue;
+      n_syn_ft++;
+      double d = fabs((double)fa - c->advr[i]);
+      if (d == 0) n_syn_ft_same++;
+      if (d > max_syn_ft) {
+        max_syn_ft = d;
+        snprintf(max_syn_ft_where, sizeof max_syn_ft_where, "%s %s glyph %u: FreeType %ld, otvar %.0f",
+                 c->name, what, c->gids[i], (long)fa, c->advr[i]);
+      }
+      if (!cff && otv_location_is_default(loc)) CHECK_EQ(fa, ft_static);
+    }
+  }
   size_t step = n > SYNTH_ORIGIN_GLYPHS ? n / SYNTH_ORIGIN_GLYPHS : 1;
   for (size_t i = 0; i < n; i += step) {
     uint32_t g = c->gids[i];
@@ -695,6 +725,8 @@ int main(void)
          n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, max_syn_org_cff, n_syn_org_cff,
          n_syn_hb_same, n_syn_hb_default, n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_no_extents);
   CHECK(n_syn_hb_default > 0);
+  printf("synthesized v advances vs FreeType (its own synthesis, see compare_synth): %ld, equal "
+         "%ld, max difference %.0f (%s)\n", n_syn_ft, n_syn_ft_same, max_syn_ft, max_syn_ft_where);
   printf("vertical origins of fonts with vmtx vs HarfBuzz %ld (VVAR TSB map, rounded apart as "
          "HarfBuzz does: %ld; ties %ld; CFF without VORG skipped, HarfBuzz answers the ascender: "
          "%ld); fonts built with HVAR LSB/RSB + VVAR TSB/BSB maps: %ld\n",
