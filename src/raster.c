@@ -87,8 +87,12 @@ struct otv_raster {
 static inline void mark(uint64_t *m, size_t c0, size_t c1)
 {
   size_t b0 = c0 >> 3, b1 = c1 >> 3;
-  m[b0 >> 6] |= (uint64_t)1 << (b0 & 63);
-  for (size_t b = b0 + 1; b <= b1; b++) m[b >> 6] |= (uint64_t)1 << (b & 63);
+  if ((b0 >> 6) == (b1 >> 6)) {
+    /* blocks b0..b1 in one word: (2 << 63) - 1 wraps to all ones, as it should */
+    m[b0 >> 6] |= (((uint64_t)2 << (b1 - b0)) - 1) << (b0 & 63);
+    return;
+  }
+  for (size_t b = b0; b <= b1; b++) m[b >> 6] |= (uint64_t)1 << (b & 63);
 }
 
 #if defined(__GNUC__)
@@ -360,29 +364,38 @@ static void direct_clip(otv_raster *r, float x0, float y0, float x1, float y1)
  * band). Inside the target (0 <= x <= w, 0 <= y <= h) it needs no clipping; the path's bounds
  * so far, which hold both end points, tell with four compares instead of eight (once they
  * leave the target, every later segment takes the clipping variant: correct, slower). */
-RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float y1)
+RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float y1,
+                              bool use_mask)
 {
   r->seg_count++;
   if (r->min_x >= 0.0f && r->min_y >= 0.0f && r->max_x <= r->D.w && r->max_y <= r->dir_h) {
-    if (r->dir_mask) acc_seg_in(&r->D, x0, y0, x1, y1, true);
-    else acc_seg_in(&r->D, x0, y0, x1, y1, false);
+    acc_seg_in(&r->D, x0, y0, x1, y1, use_mask);
   } else {
     direct_clip(r, x0, y0, x1, y1);
   }
 }
 
+/* How the pen's segments go: stored, or accumulated at once (direct mode) into dense rows or
+ * with block marks. A compile-time constant inside each pen function's variant. */
+enum { MODE_STORE, MODE_DIRECT, MODE_DIRECT_MASK };
+
+static inline int pen_mode(const otv_raster *r)
+{
+  return r->direct ? (r->dir_mask ? MODE_DIRECT_MASK : MODE_DIRECT) : MODE_STORE;
+}
+
 /* Append the segment from the current point to (x, y), which becomes the current point (in
  * direct mode: accumulate it). The bounds take every end point (a contour's first point when it
  * is moved to). */
-static inline void line_dev(otv_raster *r, float x, float y)
+RASTER_INLINE void line_dev(otv_raster *r, float x, float y, int mode)
 {
   float x0 = r->cur_x, y0 = r->cur_y;
   r->cur_x = x;
   r->cur_y = y;
   bbox_add(r, x, y);
   if (y0 == y) return; /* horizontal: adds no area */
-  if (r->direct) {
-    direct_seg(r, x0, y0, x, y);
+  if (mode != MODE_STORE) {
+    direct_seg(r, x0, y0, x, y, mode == MODE_DIRECT_MASK);
     return;
   }
   if (r->seg_count == r->seg_cap) {
@@ -407,8 +420,13 @@ static inline void line_dev(otv_raster *r, float x, float y)
 
 static void close_contour(otv_raster *r)
 {
-  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y))
-    line_dev(r, r->start_x, r->start_y);
+  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y)) {
+    switch (pen_mode(r)) {
+    case MODE_STORE: line_dev(r, r->start_x, r->start_y, MODE_STORE); break;
+    case MODE_DIRECT: line_dev(r, r->start_x, r->start_y, MODE_DIRECT); break;
+    default: line_dev(r, r->start_x, r->start_y, MODE_DIRECT_MASK); break;
+    }
+  }
   r->open = false;
 }
 
@@ -430,7 +448,11 @@ static void pen_line(void *ctx, float x, float y)
   float px, py;
   if (!r->open) return;
   xform(r, x, y, &px, &py);
-  line_dev(r, px, py);
+  switch (pen_mode(r)) {
+  case MODE_STORE: line_dev(r, px, py, MODE_STORE); break;
+  case MODE_DIRECT: line_dev(r, px, py, MODE_DIRECT); break;
+  default: line_dev(r, px, py, MODE_DIRECT_MASK); break;
+  }
 }
 
 /* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
@@ -447,18 +469,14 @@ static inline unsigned pieces_for(float l2, float k)
   return (unsigned)n;
 }
 
-static void pen_quad(void *ctx, float cx, float cy, float x, float y)
+/* The quadratic from the current point through (x1, y1) to (x2, y2), device space. */
+RASTER_INLINE void quad_dev(otv_raster *r, float x1, float y1, float x2, float y2, int mode)
 {
-  otv_raster *r = ctx;
-  float x1, y1, x2, y2;
-  if (!r->open) return;
-  xform(r, cx, cy, &x1, &y1);
-  xform(r, x, y, &x2, &y2);
   float x0 = r->cur_x, y0 = r->cur_y;
   float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
   unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
   if (n == 1) {
-    line_dev(r, x2, y2);
+    line_dev(r, x2, y2, mode);
     return;
   }
   /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
@@ -467,26 +485,36 @@ static void pen_quad(void *ctx, float cx, float cy, float x, float y)
   float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
   for (unsigned i = 1; i < n; i++) {
     float t = (float)i * inv;
-    line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy);
+    line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy, mode);
   }
-  line_dev(r, x2, y2);
+  line_dev(r, x2, y2, mode);
 }
 
-static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, float x, float y)
+static void pen_quad(void *ctx, float cx, float cy, float x, float y)
 {
   otv_raster *r = ctx;
-  float x1, y1, x2, y2, x3, y3;
+  float x1, y1, x2, y2;
   if (!r->open) return;
-  xform(r, c1x, c1y, &x1, &y1);
-  xform(r, c2x, c2y, &x2, &y2);
-  xform(r, x, y, &x3, &y3);
+  xform(r, cx, cy, &x1, &y1);
+  xform(r, x, y, &x2, &y2);
+  switch (pen_mode(r)) {
+  case MODE_STORE: quad_dev(r, x1, y1, x2, y2, MODE_STORE); break;
+  case MODE_DIRECT: quad_dev(r, x1, y1, x2, y2, MODE_DIRECT); break;
+  default: quad_dev(r, x1, y1, x2, y2, MODE_DIRECT_MASK); break;
+  }
+}
+
+/* The cubic from the current point with controls (x1, y1), (x2, y2) to (x3, y3), device space. */
+RASTER_INLINE void cubic_dev(otv_raster *r, float x1, float y1, float x2, float y2, float x3,
+                             float y3, int mode)
+{
   float x0 = r->cur_x, y0 = r->cur_y;
   float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
   float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
   float la = ax * ax + ay * ay, lb = bx * bx + by * by;
   unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
   if (n == 1) {
-    line_dev(r, x3, y3);
+    line_dev(r, x3, y3, mode);
     return;
   }
   /* power basis: B(t) = ((p t + q) t + s) t + p0, B''(t) = 6 p t + 2 q; interior vertices
@@ -498,9 +526,25 @@ static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, flo
   for (unsigned i = 1; i < n; i++) {
     float t = (float)i * inv;
     float sx = k * (6.0f * px * t + 2.0f * qx), sy = k * (6.0f * py * t + 2.0f * qy);
-    line_dev(r, ((px * t + qx) * t + rx) * t + x0 + sx, ((py * t + qy) * t + ry) * t + y0 + sy);
+    line_dev(r, ((px * t + qx) * t + rx) * t + x0 + sx, ((py * t + qy) * t + ry) * t + y0 + sy,
+             mode);
   }
-  line_dev(r, x3, y3);
+  line_dev(r, x3, y3, mode);
+}
+
+static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, float x, float y)
+{
+  otv_raster *r = ctx;
+  float x1, y1, x2, y2, x3, y3;
+  if (!r->open) return;
+  xform(r, c1x, c1y, &x1, &y1);
+  xform(r, c2x, c2y, &x2, &y2);
+  xform(r, x, y, &x3, &y3);
+  switch (pen_mode(r)) {
+  case MODE_STORE: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_STORE); break;
+  case MODE_DIRECT: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_DIRECT); break;
+  default: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_DIRECT_MASK); break;
+  }
 }
 
 static void pen_close(void *ctx) { close_contour(ctx); }
