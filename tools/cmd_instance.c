@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 const char otv_cmd_instance_summary[] = "write static fonts (instances) of a variable font";
 
@@ -178,7 +181,9 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   snprintf(base, sizeof base, "%s", b);
   char *dot = strrchr(base, '.');
   if (dot && dot != base) *dot = 0;
-  const char *ext = "ttf";
+  otv_face_info info;
+  otv_face_get_info(face, &info);
+  const char *ext = info.flavour == OTV_FLAVOUR_CFF2 || info.flavour == OTV_FLAVOUR_CFF ? "otf" : "ttf";
   job j;
   memset(&j, 0, sizeof j);
   j.face = face, j.input = input, j.dir = dir, j.base = base, j.flags = flags;
@@ -212,6 +217,16 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   if (threads < 1) threads = 1;
   if (threads > count) threads = count;
   if (threads > 64) threads = 64;
+#ifdef __GLIBC__
+  /* Every instance allocates and frees a few large buffers; glibc returns them to the kernel
+   * (mmap'd blocks, trimmed arenas: each thread's own arena is trimmed after every instance)
+   * and faults them in again for the next one: thousands of page faults per run, more with
+   * threads. Keep freed memory instead (a run holds at most a few instances' buffers at a
+   * time). Setting one threshold turns off glibc's dynamic thresholds, so both are set:
+   * buffers up to 32 MiB (glibc's largest mmap threshold) come from the arenas. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
   pthread_t tids[64];
   unsigned started = 0;
   for (unsigned t = 1; t < threads; t++)

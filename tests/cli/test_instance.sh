@@ -135,6 +135,12 @@ from fontTools.ttLib import TTFont; import sys
 f = TTFont(sys.argv[1]); i = f['fvar'].instances[5]
 print(f['name'].getDebugName(i.subfamilyNameID).replace(' ', ''))" "$R")
 if cmp -s "$T/n5.ttf" "$T/all/Roboto-Variable.ABC-$name5.ttf"; then ok; else bad "--all-named -j 2 output differs from --named 5 ($name5)"; fi
+# a CFF2 font's instances are .otf files
+C2="$OTV_FONTS/CFF2Instancer-VF-1.otf"
+"$OTVAR" instance "$C2" --all-named -d "$T/allc" -j 2 -q 2>"$T/err" && ok || bad "--all-named (CFF2) failed: $(cat "$T/err")"
+want=$($PY -c "from fontTools.ttLib import TTFont; import sys; print(len(TTFont(sys.argv[1])['fvar'].instances))" "$C2")
+count=$(ls "$T/allc"/*.otf 2>/dev/null | wc -l)
+if [ "$count" -eq "$want" ]; then ok; else bad "--all-named (CFF2) wrote $count .otf files, want $want"; fi
 # rerun without --force: refuses, with --force: fine
 "$OTVAR" instance "$R" --all-named -d "$T/all" -q 2>/dev/null && bad "--all-named overwrote without --force" || ok
 "$OTVAR" instance "$R" --all-named -d "$T/all" -j 2 -q --force && ok || bad "--all-named --force failed"

@@ -44,8 +44,8 @@ CFF2_FONTS = [
     ("NotoSansJP-VF.subset.otf", "fonts", None, 2),
     ("cantarell_vf_trimmed.ttf", "fonts", [], 3),
     ("Cantarell-VF.otf", "cache", None, 2),
-    ("SourceSans3VF-Upright.otf", "cache", None if FULL else [0, 3, 6], 2 if FULL else 1),
-    ("SourceSerif4Variable-Roman.otf", "cache", None if FULL else [0, 7, 29], 2 if FULL else 1),
+    ("SourceSans3VF-Upright.otf", "cache", None if FULL else [0, 6], 2 if FULL else 1),
+    ("SourceSerif4Variable-Roman.otf", "cache", None if FULL else [7, 29], 2 if FULL else 0),
 ]
 TT_FONTS = [
     ("Roboto-Variable.ABC.ttf", "fonts", [0, 17], 1),
