@@ -356,6 +356,23 @@ typedef struct otv_pen {
  * a static instance stores is round(right - left phantom) of the unrounded phantoms: use
  * otv_glyph_h_metrics with OTV_METRICS_ROUND for it. At the default location nothing moves.
  * CFF2: each blend result is rounded with floor(x + 0.5), as an instancer stores operands. */
+/* CFF and CFF2 outlines:
+ * - Coordinates are in font units of head.unitsPerEm: each charstring point goes through the
+ *   FontMatrix, then is scaled by unitsPerEm. The usual [1/upem 0 0 1/upem 0 0] is the identity.
+ *   CID-keyed CFF: a Font DICT's FontMatrix is concatenated with the Top DICT's (the Font
+ *   DICT's first) when the Top DICT has one, and used alone when it has none; a Font DICT
+ *   without one uses the Top DICT's. (FreeType's FT_LOAD_NO_SCALE applies the matrix
+ *   normalized to unit scale, HarfBuzz ignores it: they agree with otvar when the matrix's
+ *   scale is 1/unitsPerEm.)
+ * - CFF (v1) Type 2 arithmetic, storage and conditional operators are supported (CFF2 removed
+ *   them: there they are OTV_E_BAD_VALUE). Cases the spec leaves undefined are errors: division
+ *   by zero, sqrt of a negative number, put/get outside 0..31, index/roll beyond the stack,
+ *   results beyond 2^30 in magnitude (OTV_E_LIMIT). get before put returns 0. random is
+ *   deterministic: per charstring run x = gid * 2654435761 ^ 0x9e3779b9 (32-bit), and each
+ *   call does x ^= x << 13, x ^= x >> 17, x ^= x << 5 and returns ((x >> 8) + 1) / 2^24, in
+ *   (0, 1]: a glyph always draws the same outline, and faces hold no generator state.
+ * - seac (endchar with 4 operands, CFF v1 name-keyed) draws the base and accent glyphs named by
+ *   their Standard Encoding codes through the charset. */
 
 /** otv_glyph_outline - draw glyph gid at the location into the pen. Coordinates are unrounded
  *  (default + sum of scalar x delta, in float) unless flags has OTV_OUTLINE_ROUND. Composites are
@@ -419,8 +436,8 @@ typedef struct otv_glyph_metrics {
  *    map); TrueType without HVAR: right - left phantom point.
  *  - LSB, TrueType: hmtx at the default; varied with an HVAR LSB map, hmtx LSB + its delta;
  *    varied without one, xMin of the control box of the varied outline - x of the left phantom
- *    point. CFF/CFF2: always xMin of the varied outline (side-bearing maps are ignored: the
- *    spec defines them for TrueType outlines). A font without outlines: hmtx.
+ *    point. CFF/CFF2: always xMin of the varied outline (HVAR side-bearing maps are ignored:
+ *    the spec defines them for TrueType outlines). A font without outlines: hmtx (+ delta).
  *  - RSB, TrueType varied with an HVAR RSB map: the default RSB (hmtx advance - hmtx LSB -
  *    (xMax - xMin) of the glyf header) + its delta; otherwise advance - LSB - width of the
  *    control box of the outline at the location.
@@ -434,8 +451,9 @@ OTV_API otv_status otv_glyph_h_metrics(otv_location *loc, uint32_t gid, unsigned
 /** otv_glyph_v_metrics - vertical metrics (vmtx + VVAR, VORG, or phantom points), as
  *  otv_glyph_h_metrics with TSB/BSB in place of LSB/RSB (TSB map: vmtx TSB + delta; BSB map:
  *  default BSB = vmtx advance - vmtx TSB - (yMax - yMin) of the glyf header, + delta).
- *  origin: VORG (+ VVAR origin delta) when the font has VORG; else the top phantom point
- *  (TrueType without a VVAR TSB map, varied) or yMax + TSB.
+ *  origin: VORG (+ VVAR origin delta) when the font has VORG, and TSB = origin - yMax of the
+ *  varied outline; else the top phantom point (TrueType without a VVAR TSB map, varied) or
+ *  yMax + TSB (CFF/CFF2 without VORG: vmtx TSB, + the VVAR TSB delta when varied).
  *  No vhea/vmtx: OTV_E_NO_TABLE, unless flags has OTV_METRICS_SYNTHESIZE: then the metrics are
  *  synthesized as HarfBuzz does, at the location: advance = ascender - descender of the font
  *  (OS/2 sTypoAscender/Descender when USE_TYPO_METRICS is set, else hhea ascender/descender,

@@ -301,8 +301,9 @@ static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flag
  *            point; CFF2 without HVAR/VVAR: the default, with OTV_E_UNSUPPORTED.
  *   near side bearing (LSB/TSB), TrueType: at the default, hmtx/vmtx; varied with an LSB/TSB
  *            map, hmtx/vmtx + its delta; else the varied control box minus the left (top)
- *            phantom point. CFF/CFF2: always from the varied control box (origin at x = 0);
- *            the spec gives side-bearing maps for TrueType outlines only. No outlines: hmtx/vmtx.
+ *            phantom point. CFF/CFF2: LSB = xMin of the varied control box (origin at x = 0;
+ *            the spec gives side-bearing maps for TrueType outlines); TSB = VORG origin - yMax,
+ *            or without VORG vmtx TSB (+ TSB delta when varied). No outlines: hmtx/vmtx.
  *   far side bearing (RSB/BSB), TrueType varied with an RSB/BSB map: the default far side
  *            bearing (advance - near - glyf header box extent) + its delta; else advance - near
  *            side bearing - varied box extent.
@@ -348,9 +349,12 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
       if (!sc) return OTV_E_NOMEM;
       float d;
       if (otv_xvar_delta(xv, sc, 0, gid, &d)) adv += d;
-      /* side-bearing maps: TrueType outlines (spec: hvar, vvar), or no outlines at all */
+      /* side-bearing maps: TrueType outlines (spec: hvar, vvar), or no outlines at all. A CFF
+       * glyph's bearings come from its varied bounds, except the TSB of a font without VORG:
+       * there vmtx TSB (+ its delta) places the vertical origin above the box. */
       bool sb_maps = glyf || f->flavour == OTV_FLAVOUR_NONE;
-      if (sb_maps && otv_xvar_delta(xv, sc, 1, gid, &d))
+      bool near_map = sb_maps || (vertical && !m->vorg_present);
+      if (near_map && otv_xvar_delta(xv, sc, 1, gid, &d))
         side += d;
       else
         side_known = false;
