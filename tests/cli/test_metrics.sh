@@ -108,10 +108,26 @@ from fontTools.ttLib import TTFont, newTable
 from fontTools.ttLib.tables import otTables as ot
 from fontTools.varLib import builder
 from fontTools.varLib.varStore import OnlineVarStoreBuilder, VarStoreInstancer
+from fontTools.pens.boundsPen import ControlBoundsPen
 
 fonts, out = sys.argv[1], sys.argv[2]
 SUPPORTS = [{"wght": (0, 1, 1)}, {"wdth": (-1, -1, 0)}, {"wght": (0, 0.5, 1)}]
-LOCS = ["wght=400", "wght=900", "wght=650,wdth=85", "wght=100,wdth=75", "wght=525,wdth=90"]
+# normalized targets; each becomes a user-space label for the font's own axis ranges
+TARGETS = [{}, {"wght": 1}, {"wght": 0.5, "wdth": -0.5}, {"wght": -1, "wdth": -1},
+           {"wght": 0.25, "wdth": -0.4}]
+
+def labels(font):
+    out = []
+    for t in TARGETS:
+        parts = []
+        for a in font["fvar"].axes:
+            n = t.get(a.axisTag, 0)
+            v = a.defaultValue + n * ((a.maxValue if n > 0 else a.defaultValue) -
+                                      (a.defaultValue if n > 0 else a.minValue))
+            parts.append("%s=%g" % (a.axisTag, v))
+        if ",".join(parts) not in out:
+            out.append(",".join(parts))
+    return out
 
 def normalize(font, label):  # spec: linear normalization (no avar), then F2Dot14
     user = {k: float(v) for k, v in (kv.split("=") for kv in label.split(","))}
@@ -127,24 +143,25 @@ def normalize(font, label):  # spec: linear normalization (no avar), then F2Dot1
         loc[a.axisTag] = int(n * 16384 + 0.5 if n >= 0 else -(-n * 16384 + 0.5)) / 16384
     return loc
 
-def deltas(g, k):  # deterministic small deltas per glyph and value kind, one per support
-    return [((g * 7 + k * 5 + i * 3) % 23) - 11 for i in range(len(SUPPORTS))]
+KINDS = {"HVAR": ("AdvWidthMap", "LsbMap", "RsbMap"),
+         "VVAR": ("AdvHeightMap", "TsbMap", "BsbMap", "VOrgMap")}
 
-def var_table(tag, font, kinds):
+def var_table(tag, font):
     axis_tags = [a.axisTag for a in font["fvar"].axes]
+    sups = [s for s in SUPPORTS if all(k in axis_tags for k in s)]
     sb = OnlineVarStoreBuilder(axis_tags)
-    sb.setSupports(SUPPORTS)
+    sb.setSupports(sups)
     order = font.getGlyphOrder()
-    maps = {k: {} for k in kinds}
-    for k_i, k in enumerate(kinds):
-        for g, name in enumerate(order):
-            maps[k][name] = sb.storeDeltas(deltas(g, k_i))
+    maps = {}
+    for k_i, k in enumerate(KINDS[tag][:3]):  # deterministic small deltas per glyph and kind
+        maps[k] = [sb.storeDeltas([((g * 7 + k_i * 5 + i * 3) % 23) - 11 for i in range(len(sups))])
+                   for g in range(len(order))]
     t = newTable(tag)
     t.table = getattr(ot, tag)()
     t.table.Version = 0x00010000
     t.table.VarStore = sb.finish()
-    for k in ("AdvWidthMap", "LsbMap", "RsbMap") if tag == "HVAR" else ("AdvHeightMap", "TsbMap", "BsbMap", "VOrgMap"):
-        setattr(t.table, k, builder.buildVarIdxMap([maps[k][n] for n in order], order) if k in maps else None)
+    for k in KINDS[tag]:
+        setattr(t.table, k, builder.buildVarIdxMap(maps[k], order) if k in maps else None)
     return t
 
 def expected(path, tag, name):
@@ -152,29 +169,45 @@ def expected(path, tag, name):
     axes = f["fvar"].axes
     t = f[tag].table
     mtx = f["hmtx" if tag == "HVAR" else "vmtx"]
-    glyf = f["glyf"]
-    names = ("AdvWidthMap", "LsbMap", "RsbMap") if tag == "HVAR" else ("AdvHeightMap", "TsbMap", "BsbMap")
+    cff = "CFF2" in f
     with open("%s/%s.%s.expected" % (out, name, tag), "w") as o:
-        for label in LOCS:
-            inst = VarStoreInstancer(t.VarStore, axes, normalize(f, label))
+        for label in labels(f):
+            loc = normalize(f, label)
+            inst = VarStoreInstancer(t.VarStore, axes, loc)
+            gs = f.getGlyphSet(location=loc, normalized=True)
             for g, gname in enumerate(f.getGlyphOrder()):
                 adv, near = mtx[gname]
-                gl = glyf[gname]
-                if gl.numberOfContours == 0:
+                d = [inst[getattr(t, n).mapping[gname]] for n in KINDS[tag][:3]]
+                adv += d[0]
+                if not cff:
+                    gl = f["glyf"][gname]
                     ext = 0
+                    if gl.numberOfContours != 0:
+                        ext = (gl.xMax - gl.xMin) if tag == "HVAR" else (gl.yMax - gl.yMin)
+                    # spec: LSB/TSB = hmtx/vmtx + delta; RSB/BSB = default RSB/BSB + delta
+                    near, far = near + d[1], (adv - d[0]) - near - ext + d[2]
                 else:
-                    ext = (gl.xMax - gl.xMin) if tag == "HVAR" else (gl.yMax - gl.yMin)
-                far = adv - near - ext  # spec: the default RSB/BSB
-                d = [inst[getattr(t, n).mapping[gname]] for n in names]
-                o.write("%s %d %.4f %.4f %.4f\n" % (label, g, adv + d[0], near + d[1], far + d[2]))
+                    # CFF2: side-bearing maps are for TrueType; LSB = xMin of the varied
+                    # outline, TSB = vmtx + delta (no VORG), far side = advance - near - extent
+                    pen = ControlBoundsPen(gs)
+                    gs[gname].draw(pen)
+                    b = pen.bounds or (0, 0, 0, 0)
+                    if tag == "HVAR":
+                        near, far = b[0], adv - b[0] - (b[2] - b[0])
+                    else:
+                        near = near + d[1]
+                        far = adv - near - (b[3] - b[1])
+                o.write("%s %d %.4f %.4f %.4f\n" % (label, g, adv, near, far))
 
 for src, name, tags in (("Roboto-Variable.ABC.ttf", "roboto-sb", ("HVAR",)),
-                        ("PartialInstancerTest-VF.ttf", "pit-sb", ("HVAR", "VVAR"))):
+                        ("PartialInstancerTest-VF.ttf", "pit-sb", ("HVAR", "VVAR")),
+                        ("CFF2Instancer-VF-1.otf", "cff2-sb", ("HVAR", "VVAR"))):
     f = TTFont("%s/%s" % (fonts, src))
-    if "avar" in f:
-        del f["avar"]  # plain linear normalization: the locations above are exact in F2Dot14
+    for drop in ("avar", "VORG"):  # avar: plain normalization; VORG: the TSB places the origin
+        if drop in f:
+            del f[drop]
     for tag in tags:
-        f[tag] = var_table(tag, f, ("AdvWidthMap", "LsbMap", "RsbMap") if tag == "HVAR" else ("AdvHeightMap", "TsbMap", "BsbMap"))
+        f[tag] = var_table(tag, f)
     path = "%s/%s.ttf" % (out, name)
     f.save(path)
     for tag in tags:
