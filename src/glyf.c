@@ -447,7 +447,10 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
     decode_xy(xs, ys, pts, tags, np, otv_span_has(g->glyf, end_at, 1));
   }
-  default_phantoms(g, gid, x_min, y_max, pts + np);
+  if (c->want_phantoms)
+    default_phantoms(g, gid, x_min, y_max, pts + np);
+  else
+    memset(pts + np, 0, 4 * sizeof *pts); /* a component's phantoms, dropped by its parent */
   memset(tags + np, 0, 4);
   otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc);
   if (s) return s;
@@ -522,6 +525,7 @@ static otv_status memo_put(otv_location *loc, uint32_t gid, unsigned m)
   for (unsigned j = 0; j < nc; j++)
     c->memo_ends[j] = (uint16_t)(c->ends[c->n_ends - nc + j] - m);
   c->memo_gid = gid;
+  c->memo_phantoms = c->want_phantoms;
   c->memo_n = n;
   c->memo_nc = nc;
   return OTV_E_OK;
@@ -589,7 +593,10 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
     c->cstk[own + i].x = xy ? (float)cp.arg1 : 0.0f;
     c->cstk[own + i].y = xy ? (float)cp.arg2 : 0.0f;
   }
-  default_phantoms(&f->glyf, gid, x_min, y_max, c->cstk + own + k);
+  if (c->want_phantoms)
+    default_phantoms(&f->glyf, gid, x_min, y_max, c->cstk + own + k);
+  else
+    memset(c->cstk + own + k, 0, 4 * sizeof(otv_point));
   otv_status s = otv_gvar_apply(loc, gid, c->cstk + own, k + 4, NULL, 0);
   if (s) return s;
   if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(c->cstk + own, k + 4);
@@ -607,9 +614,12 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
                             "glyph %u: component %u refers back to glyph %u", gid, i, cp.gid);
     c->gid_stack[depth + 1] = cp.gid;
     unsigned m = c->n_pts;
-    if (cp.gid == c->memo_gid) {
+    /* the component's phantom points matter only when they become this glyph's */
+    bool want_ph = (cp.flags & USE_MY_METRICS) != 0;
+    if (cp.gid == c->memo_gid && (c->memo_phantoms || !want_ph)) {
       s = memo_get(loc, gid);
     } else {
+      c->want_phantoms = want_ph;
       s = load(loc, cp.gid, depth + 1, flags);
       if (!s && c->last_simple && used_again(c->comps + cbase, i, k))
         s = memo_put(loc, cp.gid, m);
@@ -698,6 +708,7 @@ static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
   c->n_pts = c->n_ends = c->cstk_top = c->comps_top = c->budget = 0;
   c->glyph_flags = 0;
   c->memo_gid = UINT32_MAX;
+  c->want_phantoms = true;
   c->gid_stack[0] = gid;
   otv_status s = load(loc, gid, 0, flags);
   if (s) return s;

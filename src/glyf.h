@@ -75,6 +75,8 @@ typedef struct otv_glyf_loc {
   size_t acc_cap, td_cap, touched_cap;
   uint16_t *refs; /* IUP: the touched points of one contour */
   size_t refs_cap;
+  float *dacc; /* summed deltas of the tuples over every point: x then y (planar) */
+  size_t dacc_cap;
   uint16_t *pn_shared, *pn_priv;
   size_t pn_shared_cap, pn_priv_cap;
   otv_point *dl; /* one tuple's x deltas then y deltas (floats), in point-number order */
@@ -89,7 +91,9 @@ typedef struct otv_glyf_loc {
   size_t memo_pts_cap, memo_tags_cap, memo_ends_cap;
   uint32_t memo_gid; /* UINT32_MAX: none */
   unsigned memo_n, memo_nc;
+  bool memo_phantoms; /* the memorized glyph has its real phantom points */
   bool last_simple; /* the last load() was a simple glyph */
+  bool want_phantoms; /* the glyph being loaded needs its phantom points (else zeros) */
   /* state of one top-level call */
   unsigned n_pts, n_ends, cstk_top, budget;
   uint32_t glyph_flags;

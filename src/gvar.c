@@ -86,6 +86,9 @@ void otv_gvar_loc_free(otv_location *loc)
   otv_mem_free(al, c->dl, c->dl_cap * sizeof(otv_point));
   otv_mem_free(al, c->act, c->act_cap * sizeof *c->act);
   otv_mem_free(al, c->refs, c->refs_cap * sizeof(uint16_t));
+  otv_mem_free(al, c->dacc, c->dacc_cap * sizeof(float));
+  c->dacc = NULL;
+  c->dacc_cap = 0;
   c->refs = NULL;
   c->refs_cap = 0;
   c->act = NULL;
@@ -283,6 +286,66 @@ static inline bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigne
   *qp = q;
   return true;
 }
+
+#if defined(__SSE2__)
+/* As the fast decode_deltas, but acc[i] += s * delta: zero runs cost nothing, and the lanes of
+ * a group past its run are masked (they add +0). acc has DELTA_PAD spare floats. */
+static const uint32_t lane_mask[5][4] = {
+    {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
+static inline bool decode_add(const uint8_t **qp, const uint8_t *end, unsigned count, float *acc,
+                              float s)
+{
+  const uint8_t *q = *qp;
+  unsigned i = 0;
+  __m128 vs = _mm_set1_ps(s);
+  while (i < count) {
+    unsigned ctl = *q++; /* in range: q <= end here, and end has 8 bytes of slack */
+    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
+    float *o = acc + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
+    i += run;
+    switch (ctl >> 6) {
+    case 0: /* bytes */
+      if (end - q < (ptrdiff_t)run) return false;
+      for (unsigned k = 0; k < run; k += 4) {
+        uint32_t w;
+        memcpy(&w, q + k, 4); /* in range: see decode_deltas */
+        __m128i v = _mm_cvtsi32_si128((int)w);
+        v = _mm_unpacklo_epi8(v, v);
+        v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
+        unsigned r = run - k < 4 ? run - k : 4;
+        __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(v), vs),
+                              _mm_loadu_ps((const float *)(const void *)lane_mask[r]));
+        _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
+      }
+      q += run;
+      break;
+    case 2: /* DELTAS_ARE_ZERO: nothing to add; a control byte read at end fails here */
+      if (q > end) return false;
+      break;
+    case 1: /* DELTAS_ARE_WORDS */
+      if (end - q < 2 * (ptrdiff_t)run) return false;
+      for (unsigned k = 0; k < run; k += 4) {
+        __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)(q + 2 * k));
+        v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)); /* big-endian */
+        v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
+        unsigned r = run - k < 4 ? run - k : 4;
+        __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(v), vs),
+                              _mm_loadu_ps((const float *)(const void *)lane_mask[r]));
+        _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
+      }
+      q += 2 * (size_t)run;
+      break;
+    default: /* 32-bit deltas */
+      if (end - q < 4 * (ptrdiff_t)run) return false;
+      for (unsigned k = 0; k < run; k++) o[k] += s * (float)otv_peek_i32(q + 4 * k);
+      q += 4 * (size_t)run;
+      break;
+    }
+  }
+  *qp = q;
+  return i == count; /* a run past count is malformed */
+}
+#endif
 
 /* pts[p] += s * (dx[p], dy[p]) for p < n. */
 static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, unsigned n,
@@ -551,6 +614,17 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   }
   otv_point *td = c->td;
   uint8_t *touched = c->touched;
+  /* Tuples over every point (fast decoder): scale x delta summed into planar accumulators
+   * dacc (x at [0, n), y at [n, 2n), DELTA_PAD spare), added to pts once at the end. */
+  float *dacc = NULL;
+#if defined(__SSE2__)
+  if (fast && n_act > 2) {
+    if (OTV_RESERVE(&loc->al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
+      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
+    dacc = c->dacc;
+    memset(dacc, 0, 2 * (size_t)n * sizeof(float));
+  }
+#endif
   for (unsigned a = 0; a < n_act; a++) {
     const act_t *ta = &act[a];
     const uint8_t *q = ta->p;
@@ -573,6 +647,14 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       pn = c->pn_shared;
     }
     unsigned m = all ? n : (unsigned)count;
+#if defined(__SSE2__)
+    if (all && dacc) {
+      if (!decode_add(&q, ta->end, n, dacc, s) || !decode_add(&q, ta->end, n, dacc + n, s))
+        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                            "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
+      continue;
+    }
+#endif
     /* x deltas at dl[0..m), y deltas at dl[m..2m), DELTA_PAD spare floats (fast decoder) */
     if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
       return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
@@ -612,5 +694,6 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       pts[p].y += s * td[p].y;
     }
   }
+  if (dacc) add_scaled(pts, dacc, dacc + n, n, 1.0f);
   return OTV_E_OK;
 }
