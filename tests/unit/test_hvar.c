@@ -514,6 +514,97 @@ static void test_synthesized_vertical(void)
   }
 }
 
+/* The TrueType side-bearing font with its glyf cut at every length (loca unchanged, so glyph
+ * records run past the end): every metrics call either works or fails naming glyf or loca;
+ * and the allocation-failure loop over the synthesized path (MVAR scalar cache). */
+static void test_sb_hostile(void)
+{
+  fx_buf saved = t_glyf;
+  for (size_t n = 0; n < saved.n; n++) {
+    t_glyf.n = n;
+    otv_face *f = NULL;
+    otv_error e = {0};
+    fx_buf os2 = t_os2;
+    fx_table t[9] = {
+      {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_HVAR, t_hvar_sb.b, t_hvar_sb.n},
+      {OTV_T_MVAR, t_mvar.b, t_mvar.n}, {OTV_T_OS2, os2.b, os2.n},
+      {OTV_T_FVAR, t_fvar.b, t_fvar.n}, {OTV_TAG('g', 'l', 'y', 'f'), t_glyf.b, t_glyf.n},
+      {OTV_T_HHEA, t_hhea.b, t_hhea.n}, {OTV_T_HMTX, t_hmtx.b, t_hmtx.n},
+      {OTV_TAG('l', 'o', 'c', 'a'), t_loca.b, t_loca.n},
+    };
+    fx_table m = {OTV_T_MAXP, t_maxp.b, t_maxp.n};
+    fx_table all[10];
+    /* sorted by tag: HVAR MVAR OS/2 fvar glyf head hhea hmtx loca maxp */
+    for (int i = 0; i < 9; i++) all[i] = t[i];
+    all[9] = m;
+    for (int i = 1; i < 10; i++)
+      for (int j = i; j > 0 && all[j - 1].tag > all[j].tag; j--) {
+        fx_table x = all[j];
+        all[j] = all[j - 1];
+        all[j - 1] = x;
+      }
+    size_t len = fx_sfnt(all, 10, font, sizeof font);
+    if (otv_face_open_memory(font, len, 0, NULL, &f, &e)) {
+      CHECK(e.table == OTV_TAG('g', 'l', 'y', 'f') || e.table == OTV_TAG('l', 'o', 'c', 'a'));
+      continue;
+    }
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    for (int w = 0; w < 2; w++) {
+      if (w) set_wght(loc, 900);
+      for (uint32_t g = 0; g < 4; g++) {
+        otv_glyph_metrics gm;
+        otv_status st[2] = {otv_glyph_h_metrics(loc, g, 0, &gm),
+                            otv_glyph_v_metrics(loc, g, OTV_METRICS_SYNTHESIZE, &gm)};
+        for (int k = 0; k < 2; k++) {
+          uint32_t tb = otv_location_last_error(loc)->table;
+          if (st[k]) CHECK(tb == OTV_TAG('g', 'l', 'y', 'f') || tb == OTV_TAG('l', 'o', 'c', 'a'));
+        }
+      }
+    }
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+  t_glyf = saved;
+
+  bool done = false;
+  for (long n = 1; n < 200 && !done; n++) {
+    h_alloc a = {0, n, 0, 0};
+    otv_options opt = {h_realloc, &a, 0};
+    otv_face *f = NULL;
+    otv_face *probe = open_sb_font(false, true, true); /* builds `font` */
+    otv_face_close(probe);
+    size_t len = sizeof font;
+    otv_status s = otv_face_open_memory(font, len, 0, &opt, &f, NULL);
+    if (s == OTV_E_OK) {
+      otv_location *loc = NULL;
+      s = otv_location_create(f, &loc, NULL);
+      if (s == OTV_E_OK) {
+        set_wght(loc, 800);
+        otv_glyph_metrics gm;
+        uint32_t g[2] = {0, 1};
+        float adv[2];
+        otv_status s1 = otv_glyph_v_metrics(loc, 1, OTV_METRICS_SYNTHESIZE, &gm);
+        otv_status s2 =
+            otv_glyph_advances(loc, g, 2, OTV_METRICS_VERTICAL | OTV_METRICS_SYNTHESIZE, adv);
+        otv_status s3 = otv_glyph_h_metrics(loc, 2, 0, &gm);
+        CHECK(s1 == OTV_E_OK || s1 == OTV_E_NOMEM);
+        CHECK(s2 == OTV_E_OK || s2 == OTV_E_NOMEM);
+        CHECK(s3 == OTV_E_OK || s3 == OTV_E_NOMEM);
+        done = !s1 && !s2 && !s3;
+        otv_location_destroy(loc);
+      } else {
+        CHECK_EQ(s, OTV_E_NOMEM);
+      }
+    } else {
+      CHECK_EQ(s, OTV_E_NOMEM);
+    }
+    otv_face_close(f);
+    CHECK_EQ(a.live_blocks, 0);
+  }
+  CHECK(done);
+}
+
 /* Every prefix of each metrics table fails to open with an error naming that table (hmtx: the
  * trailing side bearings may be cut: that is accepted, with the missing ones read as 0). */
 static void test_truncation(void)
@@ -671,6 +762,7 @@ int main(void)
   build_sb_tables();
   test_side_bearing_maps();
   test_synthesized_vertical();
+  test_sb_hostile();
   test_truncation();
   test_bad_offsets();
   test_alloc_failures();
