@@ -208,6 +208,23 @@ static bool dict_offset(const dict_rd *d, unsigned i, size_t *out)
   return true;
 }
 
+/* FontMatrix (12 7): six numbers. Returns false (error recorded) when malformed. */
+static bool dict_matrix(const dict_rd *d, uint32_t tag, size_t at, double m[6], otv_error *err)
+{
+  if (d->n != 6) {
+    OTV_FAIL(err, BAD_VALUE, tag, at, "FontMatrix with %u operands", d->n);
+    return false;
+  }
+  for (unsigned i = 0; i < 6; i++) {
+    if (!(fabs(d->args[i]) <= 1e9)) { /* also NaN */
+      OTV_FAIL(err, BAD_VALUE, tag, at, "FontMatrix value %u out of range", i);
+      return false;
+    }
+    m[i] = d->args[i];
+  }
+  return true;
+}
+
 /* Private DICT at [off, off+len): local Subrs and (CFF2) vsindex. */
 static otv_status private_parse(otv_cff *c, size_t off, size_t len, otv_cff_fd *fd,
                                 otv_error *err)
@@ -255,6 +272,9 @@ static otv_status font_dict_parse(otv_cff *c, otv_span dict, otv_cff_fd *fd, otv
         return OTV_FAIL(err, BAD_OFFSET, c->tag, at, "Private operator");
       otv_status s = private_parse(c, poff, psize, fd, err);
       if (s) return s;
+    } else if (op == 1207 && !c->cff2) { /* FontMatrix of a CID-keyed font's Font DICT */
+      if (!dict_matrix(d, c->tag, at, fd->matrix, err)) return err ? err->code : OTV_E_BAD_VALUE;
+      fd->has_matrix = true;
     }
   }
   return OTV_E_OK;
@@ -399,6 +419,39 @@ static void charset_parse(otv_cff *c, size_t off)
   c->charset = otv_span_from(c->tab, off + 1);
 }
 
+/* ---- FontMatrix ---- */
+
+/* The transform from charstring space to font units of one Font DICT. A matrix [a b c d e f]
+ * maps (x, y) to (a x + c y + e, b x + d y + f), in ems; times unitsPerEm gives font units.
+ * CID-keyed CFF: a Font DICT's FontMatrix maps glyph space to the CIDFont's space, which the
+ * Top DICT's FontMatrix maps to ems (the PostScript CIDFont model), so the two concatenate (the
+ * Font DICT's first). A CIDFont's own matrix is normally the identity and carries no scale, so
+ * when the Top DICT states none, the Font DICT's is used alone (concatenating with the 0.001
+ * default would shrink the glyphs a thousandfold). A Font DICT without FontMatrix uses the Top
+ * DICT's. The usual result [1/upem 0 0 1/upem 0 0] is the identity in font units: skipped. */
+static void fd_transform(const otv_cff *c, otv_cff_fd *fd, unsigned upem)
+{
+  const double *t = c->top_matrix;
+  double m[6];
+  if (c->cid && fd->has_matrix && c->top_has_matrix) {
+    const double *g = fd->matrix;
+    m[0] = t[0] * g[0] + t[2] * g[1];
+    m[1] = t[1] * g[0] + t[3] * g[1];
+    m[2] = t[0] * g[2] + t[2] * g[3];
+    m[3] = t[1] * g[2] + t[3] * g[3];
+    m[4] = t[0] * g[4] + t[2] * g[5] + t[4];
+    m[5] = t[1] * g[4] + t[3] * g[5] + t[5];
+  } else if (c->cid && fd->has_matrix) {
+    memcpy(m, fd->matrix, sizeof m);
+  } else {
+    memcpy(m, t, sizeof m);
+  }
+  for (int i = 0; i < 6; i++) fd->xf[i] = m[i] * upem;
+  const double eps = 1e-9;
+  fd->xf_on = !(fabs(fd->xf[0] - 1) < eps && fabs(fd->xf[3] - 1) < eps && fabs(fd->xf[1]) < eps &&
+                fabs(fd->xf[2]) < eps && fabs(fd->xf[4]) < eps && fabs(fd->xf[5]) < eps);
+}
+
 /* ---- Top DICT and table ---- */
 
 typedef struct top_info {
@@ -429,6 +482,10 @@ static otv_status top_parse(otv_cff *c, size_t off, size_t len, top_info *t, otv
     case 24: if (c->cff2) { dst = &t->vstore; flag = &t->has_vstore; } break;
     case 15: if (!c->cff2) dst = &t->charset; break;
     case 1230: if (!c->cff2) t->cid = true; break;
+    case 1207: /* FontMatrix */
+      if (!dict_matrix(d, c->tag, at, c->top_matrix, err)) return err ? err->code : OTV_E_BAD_VALUE;
+      c->top_has_matrix = true;
+      break;
     case 1206:
       if (d->n >= 1) t->charstring_type = d->args[0] == 2 ? 2 : 0;
       break;
@@ -472,6 +529,8 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
   top_info t;
   otv_status s;
   size_t gsubr_off;
+  static const double def_matrix[6] = {0.001, 0, 0, 0.001, 0, 0}; /* CFF and CFF2 default */
+  memcpy(c->top_matrix, def_matrix, sizeof def_matrix);
   if (c->cff2) {
     s = top_parse(c, hdr_size, top_len, &t, err);
     if (s) return s;
@@ -545,6 +604,7 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
     }
     charset_parse(c, t.charset);
   }
+  for (uint32_t i = 0; i < c->fd_count; i++) fd_transform(c, &c->fds[i], f->units_per_em);
   return OTV_E_OK;
 }
 

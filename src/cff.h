@@ -3,8 +3,10 @@
  * blend and vsindex. Implemented in cff.c (tables) and charstring.c (interpreter).
  *
  * Output conventions (both flavours):
- *   - Coordinates are in font units; the FontMatrix is not applied (as HarfBuzz and FreeType
- *     with FT_LOAD_NO_SCALE do for the usual 0.001 matrix with 1000 units per em).
+ *   - Coordinates are in font units (head.unitsPerEm per em): each point is mapped through the
+ *     FontMatrix (for CID-keyed CFF the Font DICT's, concatenated with the Top DICT's when that
+ *     has one) and then scaled by unitsPerEm. The usual matrix [1/upem 0 0 1/upem 0 0] is the
+ *     identity and is skipped.
  *   - OTV_OUTLINE_ROUND rounds each blend result (CFF2) with floor(x + 0.5), which is what a
  *     static instance stores (charstrings stay relative: rounding absolute coordinates instead
  *     would not reproduce the instance). Operands that are not blended are kept as they are
@@ -37,6 +39,10 @@ typedef struct otv_cff_index {
 typedef struct otv_cff_fd {
   otv_cff_index subrs;      /* local Subrs (count 0: none) */
   uint16_t vsindex;         /* Private DICT vsindex (CFF2), default 0 */
+  bool has_matrix;          /* the Font DICT has a FontMatrix (CID-keyed CFF) */
+  bool xf_on;               /* xf is not the identity */
+  double matrix[6];         /* that FontMatrix */
+  double xf[6];             /* charstring space -> font units: FontMatrix(es) x unitsPerEm */
 } otv_cff_fd;
 
 typedef struct otv_cff {
@@ -56,6 +62,8 @@ typedef struct otv_cff {
   uint32_t *vs_off;         /* ivs.data_count + 1 offsets into the per-location vs scalars */
   /* seac support (name-keyed CFF): charset */
   bool cid;                 /* CID-keyed CFF */
+  bool top_has_matrix;      /* the Top DICT has a FontMatrix */
+  double top_matrix[6];     /* Top DICT FontMatrix (default 0.001 0 0 0.001 0 0) */
   uint8_t charset_format;   /* 0, 1, 2; 255: predefined ISOAdobe (id 0) or none */
   otv_span charset;         /* data after the format byte */
 } otv_cff;

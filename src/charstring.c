@@ -31,6 +31,7 @@ typedef struct cs {
   uint32_t gid;
   double x, y;    /* current point (before translation) */
   double tx, ty;  /* translation (seac accent) */
+  const double *xf; /* FontMatrix transform to font units (NULL: identity) */
   unsigned max;
   unsigned nstems;
   bool width_done;
@@ -43,13 +44,29 @@ typedef struct cs {
   const otv_cff_index *lsubrs;
   bool seac;
   double seac_args[4];
+  uint32_t rnd;                /* random state (CFF), seeded per charstring run */
+  uint32_t transient_set;      /* bit i: transient[i] was put */
+  double transient[32];        /* TN 5177 Appendix B: 32 transient array elements */
   double st[OTV_MAX_STACK_CFF2]; /* double: 16.16 operands and sums stay exact */
 } cs;
 
 /* ---- output ---- */
 
-/* Output coordinate (OTV_OUTLINE_ROUND does not round here: see blend). */
-static float oc(double v) { return (float)v; }
+/* Output point: the seac accent offset, then the FontMatrix transform when it is not the
+ * identity in font units (OTV_OUTLINE_ROUND does not round here: see blend). */
+static inline void opt(const cs *s, double x, double y, float *ox, float *oy)
+{
+  x += s->tx;
+  y += s->ty;
+  if (s->xf) {
+    const double *m = s->xf;
+    double x2 = m[0] * x + m[2] * y + m[4];
+    y = m[1] * x + m[3] * y + m[5];
+    x = x2;
+  }
+  *ox = (float)x;
+  *oy = (float)y;
+}
 
 static otv_status put_point(cs *s, float x, float y, uint8_t flag)
 {
@@ -108,8 +125,7 @@ static void move_to(cs *s, double x, double y)
   sink_close(o);
   s->x = x;
   s->y = y;
-  o->start_x = oc(x + s->tx);
-  o->start_y = oc(y + s->ty);
+  opt(s, x, y, &o->start_x, &o->start_y);
 }
 
 static otv_status line_to(cs *s, double x, double y)
@@ -119,7 +135,8 @@ static otv_status line_to(cs *s, double x, double y)
   if (st) return st;
   s->x = x;
   s->y = y;
-  float ox = oc(x + s->tx), oy = oc(y + s->ty);
+  float ox, oy;
+  opt(s, x, y, &ox, &oy);
   o->last_x = ox;
   o->last_y = oy;
   if (o->pen) {
@@ -137,9 +154,10 @@ static otv_status curve_to(cs *s, double x1, double y1, double x2, double y2, do
   if (st) return st;
   s->x = x3;
   s->y = y3;
-  float a = oc(x1 + s->tx), b = oc(y1 + s->ty);
-  float c = oc(x2 + s->tx), d = oc(y2 + s->ty);
-  float e = oc(x3 + s->tx), f = oc(y3 + s->ty);
+  float a, b, c, d, e, f;
+  opt(s, x1, y1, &a, &b);
+  opt(s, x2, y2, &c, &d);
+  opt(s, x3, y3, &e, &f);
   o->last_x = e;
   o->last_y = f;
   if (o->pen) {
@@ -228,6 +246,116 @@ static const double one_byte[256] = {OB16(0),   OB16(16),  OB16(32),  OB16(48),
                                      OB16(192), OB16(208), OB16(224), OB16(240)};
 #undef OB16
 #undef OB4
+
+/* Type 2 random (TN 5177 section 4.4: "a pseudo random number in the range (0, 1]"): xorshift32
+ * seeded per charstring run from the glyph id, so that a glyph always draws the same outline
+ * (and a face shared by threads has no generator state): the top 24 bits r give (r + 1) / 2^24.
+ */
+static double cs_random(cs *s)
+{
+  uint32_t x = s->rnd;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  s->rnd = x;
+  return (double)((x >> 8) + 1u) / 16777216.0;
+}
+
+/* Largest magnitude an arithmetic result may have: far beyond any coordinate (Type 2 numbers
+ * are 16.16), small enough that sums of such values stay exact enough and finite. */
+#define CS_ARITH_MAX 1073741824.0
+
+/* The Type 2 arithmetic, storage and conditional operators (TN 5177 sections 4.4 to 4.6),
+ * CFF (v1) only. Cases the spec leaves undefined are errors: division by zero, the square root
+ * of a negative number, an index or roll count beyond the stack, a transient array index out
+ * of 0..31, and results beyond CS_ARITH_MAX (repeated mul could otherwise reach infinity).
+ * A get before any put of that element returns 0 (undefined in the spec). */
+static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
+{
+  double *st = s->st;
+  unsigned sp = *spp;
+  static const uint8_t need[31] = {
+      [3] = 2,  [4] = 2,  [5] = 1,  [9] = 1,  [10] = 2, [11] = 2, [12] = 2, [14] = 1,
+      [15] = 2, [18] = 1, [20] = 2, [21] = 1, [22] = 4, [23] = 0, [24] = 2, [26] = 1,
+      [27] = 1, [28] = 2, [29] = 1, [30] = 2};
+  if (sp < need[op]) return fail_at(s, at, OTV_E_BAD_VALUE, "arithmetic operator: stack underflow");
+  double r;
+  switch (op) {
+  case 3: r = (st[sp - 2] != 0 && st[sp - 1] != 0) ? 1 : 0, sp -= 2; break;   /* and */
+  case 4: r = (st[sp - 2] != 0 || st[sp - 1] != 0) ? 1 : 0, sp -= 2; break;   /* or */
+  case 5: r = st[sp - 1] == 0 ? 1 : 0, sp -= 1; break;                        /* not */
+  case 9: r = fabs(st[sp - 1]), sp -= 1; break;                               /* abs */
+  case 10: r = st[sp - 2] + st[sp - 1], sp -= 2; break;                       /* add */
+  case 11: r = st[sp - 2] - st[sp - 1], sp -= 2; break;                       /* sub */
+  case 12:                                                                    /* div */
+    if (st[sp - 1] == 0) return fail_at(s, at, OTV_E_BAD_VALUE, "div by zero");
+    r = st[sp - 2] / st[sp - 1], sp -= 2;
+    break;
+  case 14: r = -st[sp - 1], sp -= 1; break;                                   /* neg */
+  case 15: r = st[sp - 2] == st[sp - 1] ? 1 : 0, sp -= 2; break;              /* eq */
+  case 18: *spp = sp - 1; return OTV_E_OK;                                    /* drop */
+  case 20: /* put: val i */
+  case 21: /* get: i */
+  {
+    double i = st[sp - 1];
+    if (!(i >= 0 && i < 32)) return fail_at(s, at, OTV_E_BAD_VALUE, "put/get: index not 0..31");
+    unsigned k = (unsigned)i;
+    if (op == 20) {
+      s->transient[k] = st[sp - 2];
+      s->transient_set |= 1u << k;
+      *spp = sp - 2;
+      return OTV_E_OK;
+    }
+    r = (s->transient_set >> k & 1u) ? s->transient[k] : 0.0, sp -= 1;
+    break;
+  }
+  case 22: /* ifelse: s1 s2 v1 v2 -> v1 <= v2 ? s1 : s2 */
+    r = st[sp - 2] <= st[sp - 1] ? st[sp - 4] : st[sp - 3], sp -= 4;
+    break;
+  case 23: r = cs_random(s); break;                                           /* random */
+  case 24: r = st[sp - 2] * st[sp - 1], sp -= 2; break;                       /* mul */
+  case 26:                                                                    /* sqrt */
+    if (st[sp - 1] < 0) return fail_at(s, at, OTV_E_BAD_VALUE, "sqrt of a negative number");
+    r = sqrt(st[sp - 1]), sp -= 1;
+    break;
+  case 27: r = st[sp - 1]; break;                                             /* dup */
+  case 28: r = st[sp - 2], st[sp - 2] = st[sp - 1], sp -= 1; break;           /* exch */
+  case 29: /* index: numX .. num0 i -> numX .. num0 num_i; i < 0 copies the top */
+  {
+    double i = st[sp - 1];
+    sp -= 1; /* the elements num0.. are below i */
+    if (!(i < (double)sp)) return fail_at(s, at, OTV_E_BAD_VALUE, "index: beyond the stack");
+    r = i < 0 ? st[sp - 1] : st[sp - 1 - (unsigned)i];
+    break;
+  }
+  case 30: /* roll: num(N-1) .. num0 N J: circular shift by J, positive J upward */
+  {
+    double nd = st[sp - 2], jd = st[sp - 1];
+    sp -= 2;
+    if (!(nd >= 0 && nd <= (double)sp) || !(jd > -1e9 && jd < 1e9))
+      return fail_at(s, at, OTV_E_BAD_VALUE, "roll: bad count");
+    unsigned n = (unsigned)nd;
+    *spp = sp;
+    if (n < 2) return OTV_E_OK;
+    long j = (long)jd % (long)n; /* upward by j == downward by n - j */
+    if (j < 0) j += (long)n;
+    /* element num_m (m from the top, 0-based) moves to num_((m + j) mod n): rotate the block
+     * st[sp-n .. sp-1] (bottom to top) towards the top by j, through the reverse trick */
+    double *b = st + (sp - n);
+    unsigned jj = (unsigned)j;
+    for (unsigned a = 0, z = n - 1; a < z; a++, z--) { double t = b[a]; b[a] = b[z]; b[z] = t; }
+    for (unsigned a = 0, z = jj - 1; jj && a < z; a++, z--) { double t = b[a]; b[a] = b[z]; b[z] = t; }
+    for (unsigned a = jj, z = n - 1; a < z; a++, z--) { double t = b[a]; b[a] = b[z]; b[z] = t; }
+    return OTV_E_OK;
+  }
+  default: return fail_at(s, at, OTV_E_BAD_VALUE, "reserved escaped operator");
+  }
+  if (!(fabs(r) <= CS_ARITH_MAX)) return fail_at(s, at, OTV_E_LIMIT, "arithmetic result too large");
+  if (sp >= s->max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
+  st[sp++] = r;
+  *spp = sp;
+  return OTV_E_OK;
+}
 
 /* Interpret one glyph's charstring into the sink. */
 static otv_status run(cs *s, otv_span glyph)
@@ -534,10 +662,15 @@ static otv_status run(cs *s, otv_span glyph)
         TRY(curve_to(s, x4, y4, x5, y5, x6, y6));
         break;
       }
+      case 3: case 4: case 5: case 9: case 10: case 11: case 12: case 14: case 15: case 18:
+      case 20: case 21: case 22: case 23: case 24: case 26: case 27: case 28: case 29: case 30:
+        /* arithmetic, storage and conditional operators: Type 2 only (the CFF2 CharString
+         * format removed them, Appendix C); they do not clear the stack */
+        if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "not a CFF2 operator");
+        TRY(arith(s, b1, &sp, at));
+        continue;
       default:
-        /* The arithmetic and storage operators of Type 2 (and, or, add, put, get, ...) were
-         * removed from CFF2 and are not used by CFF fonts in practice: not supported. */
-        return fail_at(s, at, OTV_E_UNSUPPORTED, "escaped operator not supported");
+        return fail_at(s, at, OTV_E_BAD_VALUE, "reserved escaped operator");
       }
       break;
     }
@@ -563,12 +696,17 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: FDSelect names a missing "
                         "Font DICT", gid);
   s->lsubrs = &c->fds[fd].subrs;
+  s->xf = c->fds[fd].xf_on ? c->fds[fd].xf : NULL;
   s->x = s->y = 0;
   s->tx = tx;
   s->ty = ty;
   s->nstems = 0;
   s->width_done = false;
   s->seac = false;
+  s->transient_set = 0;
+  /* seed from the glyph id (Knuth's multiplicative hash); xorshift must not start at 0 */
+  s->rnd = (gid * 2654435761u) ^ 0x9e3779b9u;
+  if (!s->rnd) s->rnd = 1;
   s->vs = NULL;
   s->vs_k = 0;
   s->vs_zero = true;

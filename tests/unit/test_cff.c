@@ -807,7 +807,17 @@ static const blob c1_glyphs[] = {
 };
 static const blob c1_subrs[] = {BLOB(N(0), N(100), RLINETO, RETURN)};
 
+static size_t make_cff1_with(uint8_t *out, const blob *gl, unsigned ng, const blob *sr,
+                             unsigned nsubrs);
 static size_t make_cff1(uint8_t *out)
+{
+  return make_cff1_with(out, c1_glyphs, sizeof c1_glyphs / sizeof c1_glyphs[0], c1_subrs, 1);
+}
+
+/* Name-keyed CFF with the given charstrings (charset format 0: SIDs 34.. for glyphs 1..) and
+ * local Subrs. */
+static size_t make_cff1_with(uint8_t *out, const blob *gl, unsigned ng, const blob *sr,
+                             unsigned nsubrs)
 {
   buf *b = calloc(1, sizeof *b);
   b8(b, 1), b8(b, 0), b8(b, 4), b8(b, 4); /* header */
@@ -828,16 +838,16 @@ static size_t make_cff1(uint8_t *out)
   b_index(b, NULL, 0, false); /* Global Subr INDEX */
   put32(b, top_data + t_charset, (uint32_t)b->n);
   b8(b, 0); /* charset format 0: SIDs of glyphs 1.. */
-  for (unsigned sid = 34; sid < 34 + 6; sid++) b16(b, sid);
+  for (unsigned sid = 34; sid < 34 + ng - 1; sid++) b16(b, sid);
   put32(b, top_data + t_cs, (uint32_t)b->n);
-  b_index(b, c1_glyphs, sizeof c1_glyphs / sizeof c1_glyphs[0], false);
+  b_index(b, gl, ng, false);
   size_t priv = b->n;
   size_t p_subrs = d_int(b, 0);
   b8(b, 19);
   put32(b, top_data + t_psize, (uint32_t)(b->n - priv));
   put32(b, top_data + t_poff, (uint32_t)priv);
   put32(b, p_subrs, (uint32_t)(b->n - priv));
-  b_index(b, c1_subrs, 1, false);
+  b_index(b, sr, nsubrs, false);
   size_t n = b->n;
   memcpy(out, b->d, n);
   free(b);
@@ -849,6 +859,28 @@ static size_t make_cff1(uint8_t *out)
  * return" in FD 0 and "0 50 rlineto return" in FD 1. */
 static const blob c1_subrs_fd1[] = {BLOB(N(0), N(50), RLINETO, RETURN)};
 
+/* DICT real number (operand 30) from a decimal string: BCD nibbles, '.' = 0xa, '-' = 0xe, end
+ * 0xf. */
+static void d_real(buf *b, const char *v)
+{
+  uint8_t nib[64];
+  size_t n = 0;
+  for (const char *q = v; *q; q++) nib[n++] = *q == '.' ? 0xa : *q == '-' ? 0xe : (uint8_t)(*q - '0');
+  nib[n++] = 0xf;
+  if (n & 1) nib[n++] = 0xf;
+  b8(b, 30);
+  for (size_t i = 0; i < n; i += 2) b8(b, (unsigned)(nib[i] << 4 | nib[i + 1]));
+}
+/* FontMatrix (12 7) with matrix_n (normally 6) decimal strings. */
+static int matrix_n = 6;
+static void d_matrix(buf *b, const char *const m[6])
+{
+  for (int i = 0; i < matrix_n; i++) d_real(b, m[i]);
+  b8(b, 12), b8(b, 7);
+}
+/* FontMatrix entries for make_cff1_cid (NULL: none). */
+static const char *const *cid_top_matrix, *const *cid_fd_matrix[2];
+
 static size_t make_cff1_cid(uint8_t *out)
 {
   buf *b = calloc(1, sizeof *b);
@@ -858,6 +890,7 @@ static size_t make_cff1_cid(uint8_t *out)
   buf top = {{0}, 0};
   d_int(&top, 391), d_int(&top, 392), d_int(&top, 0); /* ROS: Registry, Ordering, Supplement */
   b8(&top, 12), b8(&top, 30);
+  if (cid_top_matrix) d_matrix(&top, cid_top_matrix);
   size_t t_cs = d_int(&top, 0);
   b8(&top, 17);
   size_t t_fda = d_int(&top, 0);
@@ -880,6 +913,8 @@ static size_t make_cff1_cid(uint8_t *out)
   b16(b, ng);              /* sentinel */
   /* two Font DICTs: Private size/offset patched */
   buf fd0 = {{0}, 0}, fd1 = {{0}, 0};
+  if (cid_fd_matrix[0]) d_matrix(&fd0, cid_fd_matrix[0]);
+  if (cid_fd_matrix[1]) d_matrix(&fd1, cid_fd_matrix[1]);
   size_t f0s = d_int(&fd0, 0), f0o = d_int(&fd0, 0);
   b8(&fd0, 18);
   size_t f1s = d_int(&fd1, 0), f1o = d_int(&fd1, 0);
@@ -1023,6 +1058,287 @@ static void test_cff1_fixture(void)
   CHECK_EQ(bad, 0);
 }
 
+/* ---- Type 2 arithmetic, storage and conditional operators (CFF v1; TN 5177 4.4-4.6) ---- */
+enum {
+  X_AND = 3, X_OR = 4, X_NOT = 5, X_ABS = 9, X_ADD = 10, X_SUB = 11, X_DIV = 12, X_NEG = 14,
+  X_EQ = 15, X_DROP = 18, X_PUT = 20, X_GET = 21, X_IFELSE = 22, X_RANDOM = 23, X_MUL = 24,
+  X_SQRT = 26, X_DUP = 27, X_EXCH = 28, X_INDEX = 29, X_ROLL = 30
+};
+#define X(op) ESC, X_##op
+
+/* glyph 1, arithmetic (width 300 first: the operators do not clear the stack, so rmoveto sees
+ * 3 operands and the first is the width):
+ *   300 (10 20 add=30) 0 rmoveto           -> (30,0)
+ *   (50 8 sub=42) 0 rlineto                 -> (72,0)
+ *   0 (6 7 mul=42) rlineto                  -> (72,42)
+ *   (7 2 div=3.5) 0 rlineto                 -> (75.5,42)
+ *   (5 neg=-5) (-9 abs=9) rlineto           -> (70.5,51)
+ *   (16 sqrt=4) 0 rlineto                   -> (74.5,51)
+ * glyph 2, logic (results 0/1):
+ *   0 0 rmoveto; (3 0 and=0) (3 -2 and=1) rlineto -> (0,1); (0 5 or=1) (0 0 or=0) -> (1,1);
+ *   (0 not=1) (7 not=0) -> (2,1); (4 4 eq=1) (4 5 eq=0) -> (3,1)
+ * glyph 3, stack:
+ *   5 dup rmoveto -> (5,5); 1 2 exch rlineto -> (7,6); 9 3 4 drop rlineto -> (16,9);
+ *   10 20 30 1 index (copies 20) rlineto -> (26,29) (56,49);
+ *   1 2 3 3 1 roll (-> 3 1 2) 0 rlineto -> (59,50) (61,50);
+ *   1 2 3 3 -1 roll (-> 2 3 1) 0 rlineto -> (63,53) (64,53);
+ *   7 8 -1 index (copies the top: 7 8 8) 0 rlineto -> (71,61) (79,61);
+ *   1 2 3 4 4 6 roll (6 mod 4 = 2: -> 3 4 1 2) rlineto -> (82,65) (83,67)
+ * glyph 4, storage and ifelse:
+ *   42 3 put 3 get 0 rmoveto -> (42,0); 5 get (never put: 0) 1 rlineto -> (42,1);
+ *   (10 20 1 2 ifelse: 1 <= 2 -> 10) (10 20 3 2 ifelse -> 20) rlineto -> (52,21);
+ *   (10 20 2 2 ifelse -> 10) 0 rlineto -> (62,21)
+ * glyph 5: random 0 rmoveto random 0 rlineto -> (r1,0) (r1+r2,0), r from the documented
+ *   generator (xorshift32 seeded with gid * 2654435761 ^ 0x9e3779b9, (top 24 bits + 1) / 2^24)
+ * glyphs 6..: errors
+ * Glyphs 1-4 were also checked against FreeType 2.12 (FT_LOAD_NO_SCALE, which rounds to integers):
+ * same points. FreeType tolerates the undefined cases below (div by 0, sqrt of a negative, put/get
+ * out of range, huge results, reserved 12 6) that otvar reports as errors. */
+static const blob ar_glyphs[] = {
+    BLOB(ENDCHAR),
+    BLOB(28, 0x01, 0x2C, N(10), N(20), X(ADD), N(0), RMOVETO, N(50), N(8), X(SUB), N(0), RLINETO,
+         N(0), N(6), N(7), X(MUL), RLINETO, N(7), N(2), X(DIV), N(0), RLINETO, N(5), X(NEG),
+         N(-9), X(ABS), RLINETO, N(16), X(SQRT), N(0), RLINETO, ENDCHAR),
+    BLOB(N(0), N(0), RMOVETO, N(3), N(0), X(AND), N(3), N(-2), X(AND), RLINETO, N(0), N(5), X(OR),
+         N(0), N(0), X(OR), RLINETO, N(0), X(NOT), N(7), X(NOT), RLINETO, N(4), N(4), X(EQ), N(4),
+         N(5), X(EQ), RLINETO, ENDCHAR),
+    BLOB(N(5), X(DUP), RMOVETO, N(1), N(2), X(EXCH), RLINETO, N(9), N(3), N(4), X(DROP), RLINETO,
+         N(10), N(20), N(30), N(1), X(INDEX), RLINETO, N(1), N(2), N(3), N(3), N(1), X(ROLL), N(0),
+         RLINETO, N(1), N(2), N(3), N(3), N(-1), X(ROLL), N(0), RLINETO, N(7), N(8), N(-1),
+         X(INDEX), N(0), RLINETO, N(1), N(2), N(3), N(4), N(4), N(6), X(ROLL), RLINETO, ENDCHAR),
+    BLOB(N(42), N(3), X(PUT), N(3), X(GET), N(0), RMOVETO, N(5), X(GET), N(1), RLINETO, N(10),
+         N(20), N(1), N(2), X(IFELSE), N(10), N(20), N(3), N(2), X(IFELSE), RLINETO, N(10), N(20),
+         N(2), N(2), X(IFELSE), N(0), RLINETO, ENDCHAR),
+    BLOB(X(RANDOM), N(0), RMOVETO, X(RANDOM), N(0), RLINETO, ENDCHAR),
+    /* 6.. errors */
+    BLOB(N(1), N(0), X(DIV), N(0), RMOVETO, ENDCHAR),                  /* div by zero */
+    BLOB(N(-4), X(SQRT), N(0), RMOVETO, ENDCHAR),                      /* sqrt of negative */
+    BLOB(N(1), N(32), X(PUT), ENDCHAR),                                /* put index 32 */
+    BLOB(N(-1), X(GET), ENDCHAR),                                      /* get index -1 */
+    BLOB(N(1), N(2), N(2), X(INDEX), ENDCHAR),                         /* index beyond stack */
+    BLOB(N(1), N(2), N(3), N(1), X(ROLL), ENDCHAR),                    /* roll N > stack */
+    BLOB(N(1), X(ADD), ENDCHAR),                                       /* add: underflow */
+    BLOB(N(1), N(2), N(3), X(IFELSE), ENDCHAR),                        /* ifelse: underflow */
+    BLOB(N(100), X(DUP), X(MUL), X(DUP), X(MUL), X(DUP), X(MUL), X(DUP), X(MUL), X(DUP), X(MUL),
+         ENDCHAR),                                                     /* 100^32: too large */
+    BLOB(N(1), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP),
+         X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP),
+         X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP),
+         X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP),
+         X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), ENDCHAR),             /* 49 values: > 48 */
+    BLOB(N(1), ESC, 6, ENDCHAR),                                       /* reserved 12 6 */
+};
+#define AR_FIRST_ERROR 6
+
+/* The documented random generator, written from its description in include/otvar.h. */
+static double doc_random(uint32_t *x)
+{
+  *x ^= *x << 13;
+  *x ^= *x >> 17;
+  *x ^= *x << 5;
+  return (double)((*x >> 8) + 1u) / 16777216.0;
+}
+
+static void test_cff1_arith(void)
+{
+  static uint8_t cff[8192];
+  unsigned ng = sizeof ar_glyphs / sizeof ar_glyphs[0];
+  size_t cff_len = make_cff1_with(cff, ar_glyphs, ng, c1_subrs, 1);
+  common_tables(ng);
+  table t[3] = {{"CFF ", cff, cff_len},
+                {"head", head_tab, sizeof head_tab},
+                {"maxp", maxp_tab, sizeof maxp_tab}};
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  otv_face *f = NULL;
+  otv_error err = {0};
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+  if (!f) return;
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  pts o;
+  static const ept w1[] = {{30, 0, 'o'},     {72, 0, 'o'},     {72, 42, 'o'},
+                           {75.5f, 42, 'o'}, {70.5f, 51, 'o'}, {74.5f, 51, 'o'}};
+  static const unsigned e1[] = {5};
+  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+  CHECK_POINTS(&o, w1, e1);
+  static const ept w2[] = {{0, 0, 'o'}, {0, 1, 'o'}, {1, 1, 'o'}, {2, 1, 'o'}, {3, 1, 'o'}};
+  static const unsigned e2[] = {4};
+  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+  CHECK_POINTS(&o, w2, e2);
+  static const ept w3[] = {{5, 5, 'o'},   {7, 6, 'o'},   {16, 9, 'o'},  {26, 29, 'o'},
+                           {56, 49, 'o'}, {59, 50, 'o'}, {61, 50, 'o'}, {63, 53, 'o'},
+                           {64, 53, 'o'}, {71, 61, 'o'}, {79, 61, 'o'}, {82, 65, 'o'},
+                           {83, 67, 'o'}};
+  static const unsigned e3[] = {12};
+  CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
+  CHECK_POINTS(&o, w3, e3);
+  static const ept w4[] = {{42, 0, 'o'}, {42, 1, 'o'}, {52, 21, 'o'}, {62, 21, 'o'}};
+  static const unsigned e4[] = {3};
+  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
+  CHECK_POINTS(&o, w4, e4);
+  /* random: in (0, 1], from the documented per-glyph sequence, the same on every draw */
+  uint32_t x = 5u * 2654435761u ^ 0x9e3779b9u;
+  double r1 = doc_random(&x), r2 = doc_random(&x);
+  CHECK(r1 > 0 && r1 <= 1 && r2 > 0 && r2 <= 1 && r1 != r2);
+  for (int k = 0; k < 2; k++) {
+    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
+    CHECK_EQ(o.io.point_count, 2);
+    CHECK_NEAR(o.p[0].x, r1, 1e-6);
+    CHECK_NEAR(o.p[1].x, r1 + r2, 1e-6);
+  }
+  static const otv_status want[] = {OTV_E_BAD_VALUE, OTV_E_BAD_VALUE, OTV_E_BAD_VALUE,
+                                    OTV_E_BAD_VALUE, OTV_E_BAD_VALUE, OTV_E_BAD_VALUE,
+                                    OTV_E_BAD_VALUE, OTV_E_BAD_VALUE, OTV_E_LIMIT,
+                                    OTV_E_LIMIT,     OTV_E_BAD_VALUE};
+  CHECK_EQ(sizeof want / sizeof want[0], ng - AR_FIRST_ERROR);
+  for (unsigned g = AR_FIRST_ERROR; g < ng; g++)
+    expect_error(loc, g, want[g - AR_FIRST_ERROR], OTV_TAG('C', 'F', 'F', ' '), cff_len,
+                 __LINE__ * 1000 + (int)g);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
+/* CFF2 removed the arithmetic operators (CFF2 CharString spec, Appendix C): each one is an
+ * error there. */
+static void test_cff2_no_arith(void)
+{
+  static const uint8_t ops[] = {X_AND, X_OR,     X_NOT,    X_ABS, X_ADD,  X_SUB,  X_DIV,
+                                X_NEG, X_EQ,     X_DROP,   X_PUT, X_GET,  X_IFELSE,
+                                X_RANDOM, X_MUL, X_SQRT,   X_DUP, X_EXCH, X_INDEX, X_ROLL};
+  for (size_t i = 0; i < sizeof ops; i++) {
+    uint8_t cs[] = {N(1), N(1), N(1), N(1), ESC, ops[i], N(0), N(0), RMOVETO};
+    blob g[2] = {BLOB(N(0), N(0), RMOVETO), {cs, sizeof cs}};
+    cff2_fix fx = {g, 2, NULL, 0, NULL, 0, -1, true};
+    static uint8_t tab[4096];
+    size_t len = make_cff2(&fx, tab);
+    build_cff2_font(tab, len, 2);
+    otv_face *f = NULL;
+    otv_error err = {0};
+    CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+    if (!f) return;
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    pts o;
+    CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
+    expect_error(loc, 1, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), len, __LINE__);
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+}
+
+/* ---- FontMatrix (issue 5): points in font units = FontMatrix x unitsPerEm applied ----
+ * tests/fonts/cff_fm_*.otf (make_cff_fontmatrix.py): "square" is 0 0 rmoveto 100 0 rlineto
+ * 0 100 rlineto -100 0 rlineto, "curve" 10 20 rmoveto 30 0 40 10 50 50 rrcurveto, mapped by hand:
+ *   skew   [0.001 0 0.00025 0.001 0 0] x 1000: x' = x + y/4
+ *   2048   [1/2048 0 0 1/2048 0 0] x 2048: identity
+ *   half   [0.0005 0 0 0.0005 0 0] x 1000: x' = x/2, y' = y/2
+ *   offset [0.001 0 0 0.001 0.01 0.02] x 1000: x' = x + 10, y' = y + 20
+ * FreeType 2.12 (FT_LOAD_NO_SCALE) gives the same skew and, up to its 16.16 rounding, the same
+ * offset (9,19); it keeps the charstring scale (no halving); HarfBuzz 6 ignores FontMatrix. */
+static void test_fontmatrix_fonts(void)
+{
+  static const struct {
+    const char *font;
+    ept sq[4], cv[4];
+  } cases[] = {
+      {"cff_fm_skew.otf",
+       {{0, 0, 'o'}, {100, 0, 'o'}, {125, 100, 'o'}, {25, 100, 'o'}},
+       {{15, 20, 'o'}, {45, 20, 'c'}, {87.5f, 30, 'c'}, {150, 80, 'o'}}},
+      {"cff_fm_2048.otf",
+       {{0, 0, 'o'}, {100, 0, 'o'}, {100, 100, 'o'}, {0, 100, 'o'}},
+       {{10, 20, 'o'}, {40, 20, 'c'}, {80, 30, 'c'}, {130, 80, 'o'}}},
+      {"cff_fm_half.otf",
+       {{0, 0, 'o'}, {50, 0, 'o'}, {50, 50, 'o'}, {0, 50, 'o'}},
+       {{5, 10, 'o'}, {20, 10, 'c'}, {40, 15, 'c'}, {65, 40, 'o'}}},
+      {"cff_fm_offset.otf",
+       {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}, {10, 120, 'o'}},
+       {{20, 40, 'o'}, {50, 40, 'c'}, {90, 50, 'c'}, {140, 100, 'o'}}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    otv_face *f = NULL;
+    otv_error e = {0};
+    CHECK_EQ(otv_face_open_file(h_font(cases[i].font), 0, NULL, &f, &e), OTV_E_OK);
+    if (!f) continue;
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    pts o;
+    static const unsigned e_sq[] = {3}, e_cv[] = {3};
+    CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+    CHECK_POINTS(&o, cases[i].sq, e_sq);
+    CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+    CHECK_POINTS(&o, cases[i].cv, e_cv);
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+}
+
+/* CID-keyed: the Font DICT's FontMatrix, concatenated with the Top DICT's when it has one.
+ * Glyph 4 (FD 1) draws (0,0) (0,50) (100,50); glyph 1 (FD 0) (10,20) (110,20) (110,120).
+ *   A: Top [1 0 0 1 0 0], FD 0 [0.001 0 0 0.001 0 0] (identity at upem 1000),
+ *      FD 1 [0.0005 0 0.0005 0.0005 0 0]: x' = (x + y)/2, y' = y/2 -> (0,0) (25,25) (75,25)
+ *   B: no Top FontMatrix, FD 0 none (Top default: identity), FD 1 as in A (used alone): same
+ *   C: Top [0.002 0 0 0.002 0 0], FD 1 [0.5 0 0 0.5 0 0]: 0.001 in all -> identity; FD 0 none
+ *      -> the Top's: x2 -> (20,40) (220,40) (220,240) */
+static void test_fontmatrix_cid(void)
+{
+  static const char *const one[6] = {"1", "0", "0", "1", "0", "0"};
+  static const char *const milli[6] = {".001", "0", "0", ".001", "0", "0"};
+  static const char *const sk[6] = {".0005", "0", ".0005", ".0005", "0", "0"};
+  static const char *const two_milli[6] = {".002", "0", "0", ".002", "0", "0"};
+  static const char *const half[6] = {".5", "0", "0", ".5", "0", "0"};
+  static const ept w4_sk[] = {{0, 0, 'o'}, {25, 25, 'o'}, {75, 25, 'o'}};
+  static const ept w4_id[] = {{0, 0, 'o'}, {0, 50, 'o'}, {100, 50, 'o'}};
+  static const ept w1_id[] = {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}};
+  static const ept w1_x2[] = {{20, 40, 'o'}, {220, 40, 'o'}, {220, 240, 'o'}};
+  static const unsigned e3[] = {2};
+  struct {
+    const char *const *top, *const *fd0, *const *fd1;
+    const ept *w1, *w4;
+  } cfg[] = {{one, milli, sk, w1_id, w4_sk}, {NULL, NULL, sk, w1_id, w4_sk},
+             {two_milli, NULL, half, w1_x2, w4_id}};
+  for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+    cid_top_matrix = cfg[i].top;
+    cid_fd_matrix[0] = cfg[i].fd0;
+    cid_fd_matrix[1] = cfg[i].fd1;
+    static uint8_t cff[4096];
+    size_t cff_len = make_cff1_cid(cff);
+    cid_top_matrix = cid_fd_matrix[0] = cid_fd_matrix[1] = NULL;
+    unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
+    common_tables(ng);
+    table t[3] = {{"CFF ", cff, cff_len},
+                  {"head", head_tab, sizeof head_tab},
+                  {"maxp", maxp_tab, sizeof maxp_tab}};
+    font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+    otv_face *f = NULL;
+    otv_error err = {0};
+    CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+    if (!f) continue;
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    pts o;
+    CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+    check_points(&o, cfg[i].w1, 3, e3, 1, __LINE__ * 100 + (int)i);
+    CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
+    check_points(&o, cfg[i].w4, 3, e3, 1, __LINE__ * 100 + (int)i);
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+  /* a FontMatrix with 5 operands is an error naming the table */
+  matrix_n = 5;
+  cid_top_matrix = one;
+  static uint8_t cff5[4096];
+  size_t len5 = make_cff1_cid(cff5);
+  matrix_n = 6;
+  cid_top_matrix = NULL;
+  table t5[3] = {{"CFF ", cff5, len5}, {"head", head_tab, sizeof head_tab}, {"maxp", maxp_tab, sizeof maxp_tab}};
+  font_len = make_sfnt(font_buf, sizeof font_buf, t5, 3);
+  otv_face *f5 = NULL;
+  otv_error e5 = {0};
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f5, &e5), OTV_E_BAD_VALUE);
+  CHECK_EQ(e5.table, OTV_TAG('C', 'F', 'F', ' '));
+  otv_face_close(f5);
+}
+
 /* Real fonts: CFF2 test fonts open and draw every glyph at several locations; the points form
  * agrees with the pen form (same on-curve points in the same order). */
 static void test_real_fonts(void)
@@ -1085,6 +1401,12 @@ static void dump_fixtures(const char *dir)
   t[0].n = make_cff1_cid(cff);
   font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
   dump(dir, "fixture-cff1-cid.otf");
+  unsigned nar = sizeof ar_glyphs / sizeof ar_glyphs[0];
+  common_tables(nar);
+  t[0].n = make_cff1_with(cff, ar_glyphs, nar, c1_subrs, 1);
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  dump(dir, "fixture-cff1-arith.otf");
+  common_tables(ng);
   with_fanout = false;
   build_default_cff2();
   with_fanout = true;
@@ -1098,6 +1420,10 @@ int main(void)
   test_private_vsindex();
   test_cff1_fixture();
   test_cff1_cid();
+  test_cff1_arith();
+  test_cff2_no_arith();
+  test_fontmatrix_fonts();
+  test_fontmatrix_cid();
   test_sweeps();
   test_alloc_failures();
   test_real_fonts();
