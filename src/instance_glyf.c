@@ -124,6 +124,42 @@ static bool read_deltas(otv_rd *r, unsigned count, double *out)
   return true;
 }
 
+/* read_deltas for a tuple that has every point, fused with the sum: acc[i] += the delta scaled
+ * (the same operations in the same order as decoding, then scaling, then adding). */
+static bool read_deltas_acc(otv_rd *r, unsigned count, double *acc, const double *s, int k)
+{
+  unsigned got = 0;
+  while (got < count) {
+    unsigned ctl = otv_rd_u8(r);
+    if (!otv_rd_ok(r)) return false;
+    unsigned run = (ctl & 0x3F) + 1;
+    if (run > count - got) run = count - got; /* a run past the count is cut, as it ends */
+    unsigned size = (ctl & 0xC0) == 0x80 ? 0 : (ctl & 0xC0) == 0x40 ? 2 : (ctl & 0xC0) ? 4 : 1;
+    const uint8_t *p = otv_rd_take(r, (size_t)run * size);
+    if (!p && size) return false;
+    double *a = acc + got;
+    /* in range: run * size bytes taken just above; zero deltas add nothing */
+    if (k == 1) {
+      double s0 = s[0];
+      switch (size) {
+      case 0: break;
+      case 1: for (unsigned i = 0; i < run; i++) a[i] += (double)(int8_t)p[i] * s0; break;
+      case 2: for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i16(p + 2 * i) * s0; break;
+      default: for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i32(p + 4 * i) * s0; break;
+      }
+    } else {
+      switch (size) {
+      case 0: break;
+      case 1: for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale((int8_t)p[i], s, k); break;
+      case 2: for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i16(p + 2 * i), s, k); break;
+      default: for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i32(p + 4 * i), s, k); break;
+      }
+    }
+    got += run;
+  }
+  return true;
+}
+
 /* Inferred deltas of one contour [a, b] of one axis (fontTools' iup_contour / iup_segment
  * arithmetic, which the spec's description matches). */
 static void iup_axis(const double *orig, double *d, const uint8_t *has, unsigned a, unsigned b)
@@ -262,12 +298,10 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
     }
     unsigned nd = all ? n : pn;
     if (all) {
-      if (!read_deltas(&tr, nd, sc->dx) || (acc_y && !read_deltas(&tr, nd, sc->dy)))
+      /* decoded, scaled and summed in one pass (the same operations, in the same order) */
+      if (!read_deltas_acc(&tr, nd, acc_x, sc_ax, k) ||
+          (acc_y && !read_deltas_acc(&tr, nd, acc_y, sc_ax, k)))
         return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
-      /* scaled and summed in one pass (the same operations, in the same order) */
-      for (unsigned i = 0; i < n; i++) acc_x[i] += otv_inst_scale(sc->dx[i], sc_ax, k);
-      if (acc_y)
-        for (unsigned i = 0; i < n; i++) acc_y[i] += otv_inst_scale(sc->dy[i], sc_ax, k);
       continue;
     } else {
       /* sparse: decode into scratch rows then scatter (a later duplicate point wins) */
@@ -530,7 +564,9 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
       uint8_t f = otv_rd_u8(&fr);
       unsigned rep = (f & 0x08) ? otv_rd_u8(&fr) : 0;
       if (!otv_rd_ok(&fr)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &fr, "glyph flags");
-      for (unsigned k = 0; k <= rep && i < n; k++) ON[i++] = f;
+      unsigned m = rep + 1 < n - i ? rep + 1 : n - i; /* a repeat past the count is cut */
+      for (unsigned k = 0; k < m; k++) ON[i + k] = f;
+      i += m;
     }
     (void)fpos;
     int v = 0;
