@@ -75,7 +75,7 @@ typedef struct otv_glyf_loc {
   size_t acc_cap, td_cap, touched_cap;
   uint16_t *refs; /* IUP: the touched points of one contour */
   size_t refs_cap;
-  float *dacc; /* summed deltas of the tuples over every point: x then y (planar) */
+  float *dacc; /* the points being varied, planar: x then y (gvar.c) */
   size_t dacc_cap;
   uint16_t *pn_shared, *pn_priv;
   size_t pn_shared_cap, pn_priv_cap;

@@ -614,15 +614,26 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   }
   otv_point *td = c->td;
   uint8_t *touched = c->touched;
-  /* Tuples over every point (fast decoder): scale x delta summed into planar accumulators
-   * dacc (x at [0, n), y at [n, 2n), DELTA_PAD spare), added to pts once at the end. */
+  /* With 3 or more tuples (fast decoder): the points in planar form, x in dacc[0, n) and y in
+   * dacc[n, 2n) (DELTA_PAD spare), every tuple adding scale x delta there in the same order
+   * as into pts (the sums are identical, HarfBuzz's order), then written back once. Zero runs
+   * then cost nothing. */
   float *dacc = NULL;
 #if defined(__SSE2__)
   if (fast && n_act > 2) {
     if (OTV_RESERVE(&loc->al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
       return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
     dacc = c->dacc;
-    memset(dacc, 0, 2 * (size_t)n * sizeof(float));
+    unsigned p = 0;
+    for (const float *o = &pts[0].x; p + 4 <= n; p += 4) {
+      __m128 a = _mm_loadu_ps(o + 2 * p), b = _mm_loadu_ps(o + 2 * p + 4);
+      _mm_storeu_ps(dacc + p, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+      _mm_storeu_ps(dacc + n + p, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+    for (; p < n; p++) {
+      dacc[p] = pts[p].x;
+      dacc[n + p] = pts[p].y;
+    }
   }
 #endif
   for (unsigned a = 0; a < n_act; a++) {
@@ -671,7 +682,11 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       /* composite (or no contours): no inference, untouched points do not move */
       for (unsigned i = 0; i < m; i++) {
         unsigned p = pn[i];
-        if (p < n) {
+        if (p >= n) continue;
+        if (dacc) {
+          dacc[p] += s * dx[i];
+          dacc[n + p] += s * dy[i];
+        } else {
           pts[p].x += s * dx[i];
           pts[p].y += s * dy[i];
         }
@@ -689,11 +704,31 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       }
     }
     iup(orig, td, touched, ends, end_count, c->refs);
-    for (unsigned p = 0; p < n; p++) {
-      pts[p].x += s * td[p].x;
-      pts[p].y += s * td[p].y;
+    if (dacc) {
+      for (unsigned p = 0; p < n; p++) {
+        dacc[p] += s * td[p].x;
+        dacc[n + p] += s * td[p].y;
+      }
+    } else {
+      for (unsigned p = 0; p < n; p++) {
+        pts[p].x += s * td[p].x;
+        pts[p].y += s * td[p].y;
+      }
     }
   }
-  if (dacc) add_scaled(pts, dacc, dacc + n, n, 1.0f);
+#if defined(__SSE2__)
+  if (dacc) {
+    unsigned p = 0;
+    for (float *o = &pts[0].x; p + 4 <= n; p += 4) {
+      __m128 x = _mm_loadu_ps(dacc + p), y = _mm_loadu_ps(dacc + n + p);
+      _mm_storeu_ps(o + 2 * p, _mm_unpacklo_ps(x, y));
+      _mm_storeu_ps(o + 2 * p + 4, _mm_unpackhi_ps(x, y));
+    }
+    for (; p < n; p++) {
+      pts[p].x = dacc[p];
+      pts[p].y = dacc[n + p];
+    }
+  }
+#endif
   return OTV_E_OK;
 }
