@@ -10,6 +10,9 @@
  *   otvar:    clear the glyph's bitmap, replay the path into otv_raster_pen() (curve flattening
  *             included), otv_raster_render.
  * Prints glyphs/second for both and the ratio, and the allocations otvar made after warm-up.
+ * A third timing, "CLEAR", renders the same images with OTV_RASTER_CLEAR instead of clearing the
+ * bitmap first (otvar writes every pixel itself; checked identical on a dirty buffer).
+ * Each glyph's bitmap is announced with otv_raster_begin (OTV_BENCH_STORED=1: not).
  * Usage: bench_raster [FONT...]
  */
 #include <ft2build.h>
@@ -238,8 +241,8 @@ int main(int argc, char **argv)
     sizes[0] = atof(getenv("OTV_BENCH_SIZE"));
     nsizes = 1;
   }
-  printf("%-6s %8s %14s %14s %8s %s\n", "size", "glyphs", "FreeType g/s", "otvar g/s", "ratio",
-         "otvar allocs after warm-up");
+  printf("%-6s %8s %14s %14s %8s %14s %8s %s\n", "size", "glyphs", "FreeType g/s", "otvar g/s",
+         "ratio", "CLEAR g/s", "ratio", "otvar allocs after warm-up");
   for (size_t s = 0; s < nsizes; s++) {
     for (size_t i = 0; i < ng; i++) FT_Outline_Done(ft, &G[i].o);
     ng = 0;
@@ -248,7 +251,8 @@ int main(int argc, char **argv)
     size_t maxpix = 1;
     for (size_t i = 0; i < ng; i++)
       if ((size_t)G[i].w * G[i].h > maxpix) maxpix = (size_t)G[i].w * G[i].h;
-    uint8_t *buf = malloc(maxpix);
+    uint8_t *buf = malloc(maxpix), *buf2 = malloc(maxpix);
+    size_t clear_bad = 0;
     /* warm-up (and the allocation count after it); a hash of every image, so that a change
      * meant to be exact can be checked to leave every pixel as it was */
     uint64_t hash = 1469598103934665603u;
@@ -260,6 +264,13 @@ int main(int argc, char **argv)
       replay(r, &G[i]);
       otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
       for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) hash = (hash ^ buf[k]) * 1099511628211u;
+      /* OTV_RASTER_CLEAR on a dirty buffer must give the same image */
+      memcpy(buf2, buf, (size_t)G[i].w * G[i].h);
+      memset(buf, 0xa5, (size_t)G[i].w * G[i].h);
+      if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
+      replay(r, &G[i]);
+      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, OTV_RASTER_CLEAR);
+      if (memcmp(buf, buf2, (size_t)G[i].w * G[i].h)) clear_bad++;
       if (!getenv("OTV_BENCH_HASH")) continue;
       /* and composited over itself (the blending arithmetic) */
       if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
@@ -268,12 +279,14 @@ int main(int argc, char **argv)
       for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) hash = (hash ^ buf[k]) * 1099511628211u;
     }
     if (getenv("OTV_BENCH_HASH")) printf("size %g image hash %016llx\n", sizes[s], (unsigned long long)hash);
+    if (clear_bad) printf("size %g: %zu images differ with OTV_RASTER_CLEAR\n", sizes[s], clear_bad);
     long calls0 = cnt.calls;
     int reps = sizes[s] < 20 ? 6 : sizes[s] < 100 ? 3 : 1;
     if (getenv("OTV_BENCH_REPS")) reps = atoi(getenv("OTV_BENCH_REPS")); /* e.g. 1 for callgrind */
-    double best_ft = 1e30, best_ot = 1e30;
+    double best_ft = 1e30, best_ot = 1e30, best_oc = 1e30;
     const char *only = getenv("OTV_BENCH_ONLY"); /* "freetype" or "otvar": profiling one side */
     int do_ft = !only || !strcmp(only, "freetype"), do_ot = !only || !strcmp(only, "otvar");
+    int do_oc = !only || !strcmp(only, "otvar-clear");
     for (int round = 0; round < 3; round++) {
       double t0 = now();
       for (int k = 0; k < reps && do_ft; k++)
@@ -300,13 +313,26 @@ int main(int argc, char **argv)
           otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
         }
       double t2 = now();
+      /* the same images with OTV_RASTER_CLEAR: otvar writes the whole bitmap, no memset */
+      for (int k = 0; k < reps && do_oc; k++)
+        for (size_t i = 0; i < ng; i++) {
+          t.dy = G[i].h;
+          otv_raster_set_transform(r, &t);
+          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
+          replay(r, &G[i]);
+          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w,
+                            OTV_RASTER_CLEAR);
+        }
+      double t3 = now();
       if (t1 - t0 < best_ft) best_ft = t1 - t0;
       if (t2 - t1 < best_ot) best_ot = t2 - t1;
+      if (t3 - t2 < best_oc) best_oc = t3 - t2;
     }
     double n = (double)ng * reps;
-    printf("%-6g %8zu %14.0f %14.0f %7.2fx %ld\n", sizes[s], ng, n / best_ft, n / best_ot,
-           best_ft / best_ot, cnt.calls - calls0);
+    printf("%-6g %8zu %14.0f %14.0f %7.2fx %14.0f %7.2fx %ld\n", sizes[s], ng, n / best_ft,
+           n / best_ot, best_ft / best_ot, n / best_oc, best_ft / best_oc, cnt.calls - calls0);
     free(buf);
+    free(buf2);
   }
   for (size_t i = 0; i < ng; i++) FT_Outline_Done(ft, &G[i].o);
   otv_raster_destroy(r);

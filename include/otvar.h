@@ -521,6 +521,9 @@ typedef struct otv_raster_box {
 #define OTV_RASTER_EVEN_ODD 0x0001u /* even-odd fill rule instead of non-zero winding */
 #define OTV_RASTER_REPLACE 0x0002u  /* write coverage over the path's bounds instead of
                                        compositing (dst + c - dst*c/255) */
+#define OTV_RASTER_CLEAR 0x0004u    /* write every pixel of the buffer: coverage over the path's
+                                       bounds, 0 elsewhere (REPLACE and no need to clear the
+                                       buffer first; an empty path clears it). Since: 0.1 */
 
 /** otv_raster_create - a rasterizer with an identity transform and an empty path, allocating
  *  through opt (may be NULL: libc). Since: 0.1 */

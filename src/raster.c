@@ -604,14 +604,110 @@ static inline unsigned blend(unsigned d, unsigned c)
 }
 
 /* A run of n pixels of one coverage c (no edge in it). */
+/* n bytes (n < 64) of value c, without a call: short runs (stems, gaps) are the common case */
+static inline void set_short(uint8_t *d, size_t n, unsigned c)
+{
+#if defined(__SSE2__)
+  if (n >= 16) {
+    __m128i v = _mm_set1_epi8((char)c);
+    for (size_t i = 0; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), v); /* the tail, overlapping */
+    return;
+  }
+#endif
+  uint64_t v8 = 0x0101010101010101u * (uint64_t)c;
+  if (n >= 8) {
+    memcpy(d, &v8, 8);
+    memcpy(d + n - 8, &v8, 8);
+  } else if (n >= 4) {
+    uint32_t v4 = (uint32_t)v8;
+    memcpy(d, &v4, 4);
+    memcpy(d + n - 4, &v4, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = (uint8_t)c;
+  }
+}
+
+/* n zero cells (floats), without a call for the few cells of a block's tail */
+static inline void zero_cells(float *a, size_t n)
+{
+  if (n > 16) {
+    memset(a, 0, n * sizeof(float));
+    return;
+  }
+  for (size_t i = 0; i < n; i++) a[i] = 0.0f;
+}
+
 static void fill_run(uint8_t *d, size_t n, unsigned c, bool replace)
 {
   if (replace || c == 255) {
-    memset(d, (int)c, n);
+    if (n < 64) set_short(d, n, c);
+    else memset(d, (int)c, n);
   } else if (c) {
     for (size_t i = 0; i < n; i++) d[i] = (uint8_t)blend(d[i], c);
   }
 }
+
+#if defined(__SSE2__)
+/* Non-zero coverage of 4 cells (zeroed) after the running sum *carry, composited over the 4
+ * bytes `old` (0: written as is): the arithmetic of block() and cov8/blend. */
+RASTER_INLINE uint32_t group4(float *a, __m128 *carry, uint32_t old)
+{
+  const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
+  const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+  const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
+  __m128 v = _mm_loadu_ps(a);
+  _mm_storeu_ps(a, _mm_setzero_ps());
+  v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
+  v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
+  v = _mm_add_ps(v, *carry);
+  *carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
+  __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
+  __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
+  __m128i c16 = _mm_packs_epi32(ci, zero);
+  if (!old) return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
+  __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
+  __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
+  t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+  __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
+  return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
+}
+
+/* The same for 8 cells: two prefix sums, one pack, one 8-byte store (fewer instructions per
+ * cell than two group4 calls). */
+RASTER_INLINE uint64_t group8(float *a, __m128 *carry, uint64_t old)
+{
+  const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
+  const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+  const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
+  __m128 v0 = _mm_loadu_ps(a), v1 = _mm_loadu_ps(a + 4);
+  _mm_storeu_ps(a, _mm_setzero_ps());
+  _mm_storeu_ps(a + 4, _mm_setzero_ps());
+  v0 = _mm_add_ps(v0, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v0), 4)));
+  v1 = _mm_add_ps(v1, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v1), 4)));
+  v0 = _mm_add_ps(v0, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v0), 8)));
+  v1 = _mm_add_ps(v1, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v1), 8)));
+  v0 = _mm_add_ps(v0, *carry);
+  v1 = _mm_add_ps(v1, _mm_shuffle_ps(v0, v0, _MM_SHUFFLE(3, 3, 3, 3)));
+  *carry = _mm_shuffle_ps(v1, v1, _MM_SHUFFLE(3, 3, 3, 3));
+  __m128 c0 = _mm_min_ps(_mm_andnot_ps(sign, v0), one);
+  __m128 c1 = _mm_min_ps(_mm_andnot_ps(sign, v1), one);
+  __m128i i0 = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c0, k255), half));
+  __m128i i1 = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c1, k255), half));
+  __m128i c16 = _mm_packs_epi32(i0, i1);
+  uint64_t out;
+  if (!old) {
+    _mm_storel_epi64((__m128i *)(void *)&out, _mm_packus_epi16(c16, zero));
+    return out;
+  }
+  __m128i o16 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)&old), zero);
+  __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
+  t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+  __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
+  _mm_storel_epi64((__m128i *)(void *)&out, _mm_packus_epi16(res, zero));
+  return out;
+}
+#endif
 
 /* Cells x0..x1-1 (whole 8-cell blocks, the last one possibly cut at the row's width) of a row: running sum, coverage into d; the
  * cells are zeroed. Returns the running sum after them. */
@@ -621,33 +717,19 @@ RASTER_INLINE float block(float *a, uint8_t *d, size_t x0, size_t x1, float sum,
   size_t x = x0;
 #if defined(__SSE2__)
   if (!even_odd) {
-    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
-    const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
-    const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
     __m128 carry = _mm_set1_ps(sum);
-    for (; x + 4 <= x1; x += 4) {
-      __m128 v = _mm_loadu_ps(a + x);
-      _mm_storeu_ps(a + x, _mm_setzero_ps());
-      /* inclusive prefix sum of the 4 lanes, plus the carry of the previous ones */
-      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
-      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
-      v = _mm_add_ps(v, carry);
-      carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
-      __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
-      __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
-      __m128i c16 = _mm_packs_epi32(ci, zero); /* 4 x u16 in the low half */
-      uint32_t out, old = 0;
+    for (; x + 8 <= x1; x += 8) {
+      uint64_t old = 0;
+      if (!replace) memcpy(&old, d + x, 8);
+      uint64_t out = group8(a + x, &carry, old);
+      memcpy(d + x, &out, 8);
+    }
+    if (x + 4 <= x1) {
+      uint32_t old = 0;
       if (!replace) memcpy(&old, d + x, 4);
-      if (!old) {
-        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
-      } else {
-        __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
-        __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
-        t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
-        __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
-        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
-      }
+      uint32_t out = group4(a + x, &carry, old);
       memcpy(d + x, &out, 4);
+      x += 4;
     }
     sum = _mm_cvtss_f32(carry);
   }
@@ -695,12 +777,12 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
         /* cells left of x0 (only the rounding of an interpolated x can reach them, by an ulp,
          * in direct mode): zeroed, not read */
         size_t z = bend < x ? bend : x;
-        memset(a + bx, 0, (z - bx) * sizeof(float));
+        zero_cells(a + bx, z - bx);
         if (bend <= x) continue;
         bx = x;
       }
       if (bx >= w) {
-        memset(a + bx, 0, (bend - bx) * sizeof(float)); /* cells w, w+1: nothing visible */
+        zero_cells(a + bx, bend - bx); /* cells w, w+1: nothing visible */
         continue;
       }
       if (bx > x) {
@@ -709,7 +791,7 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
       }
       size_t end = bend < w ? bend : w;
       sum = block(a, d, bx, end, sum, even_odd, replace);
-      if (end < bend) memset(a + end, 0, (bend - end) * sizeof(float));
+      if (end < bend) zero_cells(a + end, bend - end);
       x = end;
     }
   }
@@ -777,30 +859,6 @@ static void readout_dense(float *a, size_t row_len, uint8_t *d, size_t w, bool e
 }
 
 #if defined(__SSE2__)
-/* Non-zero coverage of 4 cells (zeroed) after the running sum *carry, composited over the 4
- * bytes `old` (0: written as is): the arithmetic of block() and cov8/blend. */
-RASTER_INLINE uint32_t group4(float *a, __m128 *carry, uint32_t old)
-{
-  const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
-  const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
-  const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
-  __m128 v = _mm_loadu_ps(a);
-  _mm_storeu_ps(a, _mm_setzero_ps());
-  v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
-  v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
-  v = _mm_add_ps(v, *carry);
-  *carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
-  __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
-  __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
-  __m128i c16 = _mm_packs_epi32(ci, zero);
-  if (!old) return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
-  __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
-  __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
-  t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
-  __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
-  return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
-}
-
 /* Dense non-zero readout of `rows` rows of a narrow region at once (row k: cells a + k *
  * a_stride, pixels d + k * d_stride, w of them): whole groups of 4, then the partial group
  * (its cells past w exist and are zero or rounding-sized), then cells up to zero_len (rounded
@@ -812,11 +870,18 @@ RASTER_INLINE void dense_rows(float *a, size_t a_stride, uint8_t *d, size_t d_st
   for (int y = 0; y < rows; y++, a += a_stride, d += d_stride) {
     __m128 carry = _mm_setzero_ps();
     size_t x = 0;
-    for (; x < wf; x += 4) {
+    for (; x + 8 <= wf; x += 8) {
+      uint64_t old = 0;
+      if (!replace) memcpy(&old, d + x, 8);
+      uint64_t out = group8(a + x, &carry, old);
+      memcpy(d + x, &out, 8);
+    }
+    if (x < wf) {
       uint32_t old = 0;
       if (!replace) memcpy(&old, d + x, 4);
       uint32_t out = group4(a + x, &carry, old);
       memcpy(d + x, &out, 4);
+      x += 4;
     }
     if (x < w) {
       size_t n = w - x;
@@ -860,6 +925,23 @@ static otv_status grow(otv_raster *r, void **p, size_t *cap, size_t need, size_t
   return OTV_E_OK;
 }
 
+/* OTV_RASTER_CLEAR: zero every pixel of the buffer outside the region x0..x1-1, y0..y1-1 (an
+ * empty region: the whole buffer); the region itself is written by the readout. */
+static void clear_outside(uint8_t *buf, unsigned width, unsigned height, size_t stride, long x0,
+                          long y0, long x1, long y1)
+{
+  if (x0 >= x1 || y0 >= y1) x0 = x1 = y0 = y1 = 0;
+  for (long y = 0; y < (long)height; y++) {
+    uint8_t *d = buf + (size_t)y * stride;
+    if (y < y0 || y >= y1) {
+      memset(d, 0, width);
+    } else {
+      if (x0 > 0) memset(d, 0, (size_t)x0);
+      if (x1 < (long)width) memset(d + x1, 0, (size_t)((long)width - x1));
+    }
+  }
+}
+
 otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsigned height,
                              size_t stride, unsigned flags)
 {
@@ -869,7 +951,9 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   if (!st && width && height && (!buf || stride < width || width > INT32_MAX || height > INT32_MAX))
     st = OTV_E_ARG;
   if (!st && r->direct && (width != r->tgt_w || height != r->tgt_h)) st = OTV_E_ARG;
+  bool clear = (flags & OTV_RASTER_CLEAR) != 0;
   if (st || r->seg_count == 0 || !width || !height) {
+    if (!st && clear && width && height) clear_outside(buf, width, height, stride, 0, 0, 0, 0);
     path_clear(r);
     return st;
   }
@@ -880,11 +964,14 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   long rx1 = fx1 > width ? (long)width : (long)fx1, ry1 = fy1 > height ? (long)height : (long)fy1;
   if (fx1 <= 0) rx1 = 1; /* wholly left of the buffer: winding may still cover column 0 */
   if (rx0 >= rx1 || ry0 >= ry1 || rx0 >= (long)width) {
+    if (clear) clear_outside(buf, width, height, stride, 0, 0, 0, 0);
     path_clear(r);
     return OTV_E_OK;
   }
   size_t w = (size_t)(rx1 - rx0);
-  bool even_odd = (flags & OTV_RASTER_EVEN_ODD) != 0, replace = (flags & OTV_RASTER_REPLACE) != 0;
+  bool even_odd = (flags & OTV_RASTER_EVEN_ODD) != 0;
+  bool replace = (flags & (OTV_RASTER_REPLACE | OTV_RASTER_CLEAR)) != 0;
+  if (clear) clear_outside(buf, width, height, stride, rx0, ry0, rx1, ry1);
   if (r->direct) {
     /* the coverage is accumulated already: read the region out of the target-sized rows */
     const band *D = &r->D;

@@ -600,6 +600,21 @@ static void test_direct(void)
   CHECK(worst <= 1);
   printf("direct vs stored path: largest difference %d levels\n", worst);
 
+  /* OTV_RASTER_CLEAR on a dirty buffer: the image of a cleared buffer and a plain render, in
+   * both modes, for shapes inside, across the sides, wholly outside, and an empty path */
+  for (int k = -1; k < 9; k++)
+    for (int direct = 0; direct < 2; direct++) {
+      memset(a, 0, sizeof a);
+      if (k >= 0) direct_shape(k);
+      CHECK_EQ(otv_raster_render(R, a, 40, 30, 41, 0), OTV_E_OK);
+      memset(b, 0xa5, sizeof b);
+      if (direct) CHECK_EQ(otv_raster_begin(R, 40, 30), OTV_E_OK);
+      if (k >= 0) direct_shape(k);
+      CHECK_EQ(otv_raster_render(R, b, 40, 30, 41, OTV_RASTER_CLEAR), OTV_E_OK);
+      for (int y = 0; y < 30; y++) CHECK_EQ(memcmp(a + y * 41, b + y * 41, 40), 0);
+      for (int y = 0; y < 30; y++) CHECK_EQ(b[y * 41 + 40], 0xa5); /* past the width: untouched */
+    }
+
   /* a size other than the announced one: OTV_E_ARG, the path is emptied, nothing is left */
   memset(a, 0, sizeof a);
   CHECK_EQ(otv_raster_begin(R, 40, 30), OTV_E_OK);
