@@ -49,6 +49,7 @@ typedef struct fx_font {
   const int16_t *shared_tuples;     /* shared_count x 1 axis */
   unsigned shared_count;
   fx_buf *cmap;                     /* whole cmap table (NULL: none) */
+  unsigned gvar_tail;               /* zero bytes after the last GlyphVariationData */
   /* output */
   fx_buf out;
   size_t gvar_off, gvar_len, glyf_off, glyf_len; /* where those tables landed in out */
@@ -102,6 +103,7 @@ static inline void fx_build(fx_font *f)
     for (unsigned i = 0; i < f->shared_count; i++) fx_i16(b, f->shared_tuples[i]);
     for (unsigned g = 0; g < f->glyph_count; g++)
       if (f->gvar_glyph[g]) fx_bytes(b, f->gvar_glyph[g]->d, f->gvar_glyph[g]->n);
+    for (unsigned i = 0; i < f->gvar_tail; i++) fx_u8(b, 0);
   }
   {
     fx_buf *b = &t[nt];

@@ -59,8 +59,8 @@ static fx_font F;
 static fx_buf glyphs[16], gv[16], composite;
 static const int16_t shared_tuples[2] = {16384, -16384};
 
-enum { G_EMPTY, G_BYTES, G_WORDS, G_COINC_DIFF, G_IUP, G_ONE, G_SHARED, G_PHANTOM, G_COMP, G_PLAIN,
-       G_COUNT };
+enum { G_EMPTY, G_BYTES, G_WORDS, G_COINC_DIFF, G_IUP, G_ONE, G_SHARED, G_PHANTOM, G_COMP, G_MULTI,
+       G_PLAIN, G_COUNT };
 
 static void build(void)
 {
@@ -134,6 +134,29 @@ static void build(void)
   static const uint8_t d8[] = {0x00, 0x00, 100, 0x83, 0x00, 0xF6, 0x83};
   tup t8 = {EMBEDDED | PRIVATE, 16384, 0, 0, d8, sizeof d8};
   gvdata(&gv[G_COMP], 0, NULL, 0, &t8, 1);
+
+  /* G_MULTI (the last glyph with variation data): 4 tuples with peak +1, applied in order:
+   *   1. all points: x 11 bytes of 2, y a zero run;
+   *   2. points 1, 2, 4, 5 as G_IUP (IUP gives ix, iy below);
+   *   3. all points: x 11 words of -4, y 11 bytes of 6;
+   *   4. all points: x a zero run, y 11 32-bit deltas of 1.
+   * At +1: x + ix - 2, y + iy + 7; at +0.5 half that. */
+  static uint8_t m1[16], m3[40], m4[64];
+  size_t n1 = 0, n3 = 0, n4 = 0;
+  m1[n1++] = 0x00, m1[n1++] = 10;
+  for (int i = 0; i < 11; i++) m1[n1++] = 2;
+  m1[n1++] = 0x8A;
+  m3[n3++] = 0x00, m3[n3++] = 0x40 | 10;
+  for (int i = 0; i < 11; i++) m3[n3++] = 0xFF, m3[n3++] = 0xFC;
+  m3[n3++] = 10;
+  for (int i = 0; i < 11; i++) m3[n3++] = 6;
+  m4[n4++] = 0x00, m4[n4++] = 0x8A, m4[n4++] = 0xC0 | 10;
+  for (int i = 0; i < 11; i++) m4[n4++] = 0, m4[n4++] = 0, m4[n4++] = 0, m4[n4++] = 1;
+  tup tm[4] = {{EMBEDDED | PRIVATE, 16384, 0, 0, m1, n1},
+               {EMBEDDED | PRIVATE, 16384, 0, 0, d4, sizeof d4},
+               {EMBEDDED | PRIVATE, 16384, 0, 0, m3, n3},
+               {EMBEDDED | PRIVATE, 16384, 0, 0, m4, n4}};
+  gvdata(&gv[G_MULTI], 0, NULL, 0, tm, 4);
 
   for (int g = 0; g < G_COUNT; g++)
     if (gv[g].n && g != G_PLAIN && g != G_EMPTY) F.gvar_glyph[g] = &gv[g];
@@ -433,9 +456,46 @@ static void test_alloc(void)
   }
 }
 
+/* G_MULTI: several tuples, dense and sparse, every delta run type. Checked with the glyph's
+ * data ending the gvar table (checked scalar decoding) and with spare bytes after it (the
+ * vector decoders that read past a run, and the planar accumulation of 3+ tuples). */
+static void test_multi(const char *what)
+{
+  otv_face *face = NULL;
+  CHECK_EQ(otv_face_open_memory(F.out.d, F.out.n, 0, NULL, &face, NULL), OTV_E_OK);
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+  if (!loc) {
+    otv_face_close(face);
+    return;
+  }
+  static const float ix[11] = {10, 10, 10, 10, 10, 30, 20, 0, 0, 0, 0};
+  static const float iy[11] = {5, 5, 15, 15, 0, 0, 0, 0, 0, 0, 0};
+  float dx[11], dy[11];
+  otv_glyph_points io;
+  for (int i = 0; i < 11; i++) dx[i] = ix[i] - 2, dy[i] = iy[i] + 7;
+  CHECK_EQ(get(loc, G_MULTI, 16384, 0, &io), OTV_E_OK);
+  expect(what, &io, dx, dy);
+  for (int i = 0; i < 11; i++) dx[i] = (ix[i] - 2) / 2, dy[i] = (iy[i] + 7) / 2;
+  CHECK_EQ(get(loc, G_MULTI, 8192, 0, &io), OTV_E_OK);
+  expect(what, &io, dx, dy);
+  /* the words/longs glyph too */
+  for (int i = 0; i < 11; i++) dx[i] = i < 6 ? 1000 : 70000, dy[i] = -3;
+  CHECK_EQ(get(loc, G_WORDS, 16384, 0, &io), OTV_E_OK);
+  expect(what, &io, dx, dy);
+  otv_location_destroy(loc);
+  otv_face_close(face);
+}
+
 int main(void)
 {
   build();
+  test_multi("multi, data at the table end");
+  F.gvar_tail = 8;
+  fx_build(&F);
+  test_multi("multi, spare bytes after the data");
+  F.gvar_tail = 0;
+  fx_build(&F);
   test_values();
   test_sweeps();
   test_alloc();
