@@ -324,7 +324,8 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
   {
     double i = st[sp - 1];
     sp -= 1; /* the elements num0.. are below i */
-    if (!(i < (double)sp)) return fail_at(s, at, OTV_E_BAD_VALUE, "index: beyond the stack");
+    if (sp == 0 || !(i < (double)sp)) /* also: nothing below i to copy */
+      return fail_at(s, at, OTV_E_BAD_VALUE, "index: beyond the stack");
     r = i < 0 ? st[sp - 1] : st[sp - 1 - (unsigned)i];
     break;
   }

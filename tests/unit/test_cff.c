@@ -1127,6 +1127,7 @@ static const blob ar_glyphs[] = {
          X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), X(DUP),
          X(DUP), X(DUP), X(DUP), X(DUP), X(DUP), ENDCHAR),             /* 49 values: > 48 */
     BLOB(N(1), ESC, 6, ENDCHAR),                                       /* reserved 12 6 */
+    BLOB(N(-1), X(INDEX), ENDCHAR),          /* index -1 with nothing below (fuzz find) */
 };
 #define AR_FIRST_ERROR 6
 
@@ -1189,7 +1190,7 @@ static void test_cff1_arith(void)
   static const otv_status want[] = {OTV_E_BAD_VALUE, OTV_E_BAD_VALUE, OTV_E_BAD_VALUE,
                                     OTV_E_BAD_VALUE, OTV_E_BAD_VALUE, OTV_E_BAD_VALUE,
                                     OTV_E_BAD_VALUE, OTV_E_BAD_VALUE, OTV_E_LIMIT,
-                                    OTV_E_LIMIT,     OTV_E_BAD_VALUE};
+                                    OTV_E_LIMIT,     OTV_E_BAD_VALUE, OTV_E_BAD_VALUE};
   CHECK_EQ(sizeof want / sizeof want[0], ng - AR_FIRST_ERROR);
   for (unsigned g = AR_FIRST_ERROR; g < ng; g++)
     expect_error(loc, g, want[g - AR_FIRST_ERROR], OTV_TAG('C', 'F', 'F', ' '), cff_len,
