@@ -284,10 +284,36 @@ RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float
              dir * (y1 - y0), false, use_mask);
     return;
   }
-  float dxdy = (x1 - x0) / (y1 - y0);
-  float ya = y0, xa = x0;
   float *a = acc + (size_t)row * row_len;
   uint64_t *m = mask + (size_t)row * mwords;
+  int i0 = (int)x0;
+  if (x1 == x0 && (unsigned)i0 <= (unsigned)(int)w) {
+    /* vertical (stems): every row splits its height between the same two cells at the same
+     * ratio, and the full rows all have height dir; the values acc_span would add */
+    float m0 = x0 - (float)i0; /* 0.5f * (x0 + x0) - i0, exactly */
+    float d = dir * ((float)(row + 1) - y0), dm = d * m0;
+    a[i0] += d - dm;
+    a[i0 + 1] += dm;
+    if (use_mask) mark(m, (size_t)i0, (size_t)i0 + 1);
+    float full1 = dir * m0, full0 = dir - full1;
+    for (row++; row < last; row++) {
+      a += row_len;
+      m += mwords;
+      a[i0] += full0;
+      a[i0 + 1] += full1;
+      if (use_mask) mark(m, (size_t)i0, (size_t)i0 + 1);
+    }
+    a += row_len;
+    m += mwords;
+    d = dir * (y1 - (float)last);
+    dm = d * m0;
+    a[i0] += d - dm;
+    a[i0 + 1] += dm;
+    if (use_mask) mark(m, (size_t)i0, (size_t)i0 + 1);
+    return;
+  }
+  float dxdy = (x1 - x0) / (y1 - y0);
+  float ya = y0, xa = x0;
   for (; row < last; row++) {
     float yb = (float)(row + 1);
     float xb = x0 + (yb - y0) * dxdy;
