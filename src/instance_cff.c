@@ -201,27 +201,37 @@ static void put_op(otv_buf *b, unsigned op)
   }
 }
 
-/* Charstring number: integer forms when integral, else 16.16 (255). */
-static void put_cs_num(otv_buf *b, double v)
+/* Charstring number (an integer: differences of rounded points) at w; returns the end. At most
+ * 5 bytes. Beyond the 16-bit range, the 16.16 form (255) keeps the low 16 integer bits. */
+/* A rounded coordinate as an integer, clamped (hostile fonts: huge values or NaN must not make
+ * the conversion undefined; such values are out of any font's range anyway). */
+static long cs_coord(float v)
 {
-  double f = floor(v * 65536.0 + 0.5) / 65536.0;
-  if (f == floor(f) && f >= -32768 && f <= 32767) {
-    long i = (long)f;
-    if (i >= -107 && i <= 107) otv_buf_u8(b, (uint8_t)(i + 139));
-    else if (i >= 108 && i <= 1131) {
-      otv_buf_u8(b, (uint8_t)(((i - 108) >> 8) + 247));
-      otv_buf_u8(b, (uint8_t)((i - 108) & 0xFF));
-    } else if (i >= -1131 && i <= -108) {
-      otv_buf_u8(b, (uint8_t)(((-i - 108) >> 8) + 251));
-      otv_buf_u8(b, (uint8_t)((-i - 108) & 0xFF));
-    } else {
-      otv_buf_u8(b, 28);
-      otv_buf_u16(b, (uint16_t)(int16_t)i);
-    }
-    return;
+  if (!(v > -1e9f)) return -1000000000L; /* also NaN */
+  if (v > 1e9f) return 1000000000L;
+  return (long)v;
+}
+
+static uint8_t *put_cs_int(uint8_t *w, long i)
+{
+  if (i >= -107 && i <= 107) {
+    *w++ = (uint8_t)(i + 139);
+  } else if (i >= 108 && i <= 1131) {
+    *w++ = (uint8_t)(((i - 108) >> 8) + 247);
+    *w++ = (uint8_t)((i - 108) & 0xFF);
+  } else if (i >= -1131 && i <= -108) {
+    *w++ = (uint8_t)(((-i - 108) >> 8) + 251);
+    *w++ = (uint8_t)((-i - 108) & 0xFF);
+  } else if (i >= -32768 && i <= 32767) {
+    *w++ = 28;
+    *w++ = (uint8_t)((unsigned long)i >> 8);
+    *w++ = (uint8_t)i;
+  } else {
+    uint32_t f = (uint32_t)((unsigned long)i << 16);
+    *w++ = 255;
+    *w++ = (uint8_t)(f >> 24), *w++ = (uint8_t)(f >> 16), *w++ = (uint8_t)(f >> 8), *w++ = (uint8_t)f;
   }
-  otv_buf_u8(b, 255);
-  otv_buf_u32(b, (uint32_t)(int32_t)floor(v * 65536.0 + 0.5));
+  return w;
 }
 
 static void put_index(otv_buf *b, const otv_buf *data, const uint32_t *offs, uint32_t count)
@@ -409,7 +419,12 @@ otv_status otv_inst_cff(otv_inst *in)
       pts[i].x = floorf(pts[i].x + 0.5f);
       pts[i].y = floorf(pts[i].y + 0.5f);
     }
-    double cx = 0, cy = 0;
+    /* a line: 2 numbers (10 bytes) and an operator per point; a curve: 31 bytes for 3 points,
+     * or for 1 point once per contour (when it closes on the start point); a move per contour */
+    if (!otv_buf_reserve(&cs, (size_t)io.point_count * 11 + (size_t)io.contour_count * 48 + 16))
+      goto nomem;
+    uint8_t *w = cs.p + cs.len;
+    long cx = 0, cy = 0;
     double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
     bool any = false;
     unsigned start = 0;
@@ -424,31 +439,37 @@ otv_status otv_inst_cff(otv_inst *in)
         if (y < ymin) ymin = y;
         if (y > ymax) ymax = y;
       }
-      put_cs_num(&cs, pts[start].x - cx);
-      put_cs_num(&cs, pts[start].y - cy);
-      otv_buf_u8(&cs, 21); /* rmoveto */
-      cx = pts[start].x, cy = pts[start].y;
+      long sx = cs_coord(pts[start].x), sy = cs_coord(pts[start].y);
+      w = put_cs_int(w, sx - cx);
+      w = put_cs_int(w, sy - cy);
+      *w++ = 21; /* rmoveto */
+      cx = sx, cy = sy;
       unsigned i = start + 1;
       while (i <= end) {
         if (fl[i] & OTV_POINT_CUBIC) {
           /* two control points then the end point (the contour start when it was dropped) */
           otv_point c1 = pts[i], c2 = i + 1 <= end ? pts[i + 1] : pts[start];
           otv_point e = i + 2 <= end ? pts[i + 2] : pts[start];
-          double v[6] = {c1.x - cx, c1.y - cy, c2.x - c1.x, c2.y - c1.y, e.x - c2.x, e.y - c2.y};
-          for (int k = 0; k < 6; k++) put_cs_num(&cs, v[k]);
-          otv_buf_u8(&cs, 8); /* rrcurveto */
-          cx = e.x, cy = e.y;
+          long x1 = cs_coord(c1.x), y1 = cs_coord(c1.y), x2 = cs_coord(c2.x), y2 = cs_coord(c2.y);
+          long x3 = cs_coord(e.x), y3 = cs_coord(e.y);
+          w = put_cs_int(w, x1 - cx), w = put_cs_int(w, y1 - cy);
+          w = put_cs_int(w, x2 - x1), w = put_cs_int(w, y2 - y1);
+          w = put_cs_int(w, x3 - x2), w = put_cs_int(w, y3 - y2);
+          *w++ = 8; /* rrcurveto */
+          cx = x3, cy = y3;
           i += 3;
         } else {
-          put_cs_num(&cs, pts[i].x - cx);
-          put_cs_num(&cs, pts[i].y - cy);
-          otv_buf_u8(&cs, 5); /* rlineto */
-          cx = pts[i].x, cy = pts[i].y;
+          long x = cs_coord(pts[i].x), y = cs_coord(pts[i].y);
+          w = put_cs_int(w, x - cx);
+          w = put_cs_int(w, y - cy);
+          *w++ = 5; /* rlineto */
+          cx = x, cy = y;
           i++;
         }
       }
       start = end + 1;
     }
+    cs.len = (size_t)(w - cs.p);
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
     if (any) {
@@ -456,14 +477,19 @@ otv_status otv_inst_cff(otv_inst *in)
       bb[2] = (int16_t)ceil(xmax), bb[3] = (int16_t)ceil(ymax);
     }
     memcpy(in->bbox[g], bb, sizeof bb);
+    /* the advance alone: otv_glyph_h_metrics would run the charstring again for the side
+     * bearings of a font without an HVAR LSB map, and the lsb is the outline's xMin here */
+    float adv = 0;
     otv_glyph_metrics m;
-    if ((st = otv_glyph_h_metrics(in->loc, g, OTV_METRICS_ROUND, &m))) {
+    memset(&m, 0, sizeof m);
+    if ((st = otv_glyph_advances(in->loc, &g, 1, OTV_METRICS_ROUND, &adv)) ||
+        (!any && (st = otv_glyph_h_metrics(in->loc, g, OTV_METRICS_ROUND, &m)))) {
       const otv_error *le = otv_location_last_error(in->loc);
       st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset, "glyph %u metrics: %s",
                     g, le->msg);
       goto done;
     }
-    in->adv_w[g] = (uint16_t)(m.advance < 0 ? 0 : m.advance > 65535 ? 65535 : m.advance);
+    in->adv_w[g] = (uint16_t)(adv < 0 ? 0 : adv > 65535 ? 65535 : adv);
     in->lsb[g] = any ? bb[0] : (int16_t)m.side_a; /* empty glyph: the varied hmtx value */
     if (in->has_vmtx) {
       otv_glyph_metrics vm;

@@ -11,11 +11,14 @@ For each font, at named instances and seeded random locations, both tools cut a 
 instance (hb-subset: every glyph, table, name and layout feature kept, every axis pinned), then:
   - every glyph is drawn by HarfBuzz (harfbuzzjs) from each output and the two outlines are
     compared point by point after normalising the contour decomposition (the closing line of a
-    contour back to its start point is implicit)
-  - advances (as HarfBuzz reads them) and, through fontTools, hmtx left side bearings
-  - OS/2, hhea, post, head, maxp values, the name records, the table set
-Each difference found that is a known, explained choice (HarfBuzz's or ours) is listed in KNOWN
-with its reason (also in docs/instance.md) and counted but not failed; anything else fails.
+    contour back to its start point is implicit); CFF2: also against HarfBuzz's runtime outline
+    of the variable font at the location, every point rounded
+  - advances: CFF2 against HarfBuzz's runtime advance (HVAR), TrueType against hb-subset's
+  - through fontTools: hmtx, OS/2, hhea, vhea, post, head, maxp values, the name records, the
+    glyph order, the table set; head bbox and hhea extremes against otvar's own outlines/hmtx
+A difference that is a known, explained choice (HarfBuzz's or ours; the predicates in compare()
+check exactly that pattern, reasons in docs/instance.md) is counted and printed, not failed;
+anything else fails.
 """
 import json
 import math
@@ -59,8 +62,6 @@ TT_FONTS = [
 failures = 0
 checks = 0
 known_seen = {}
-
-
 diff_seen = {}  # (font, category) -> [count, first message]
 
 
