@@ -422,10 +422,10 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   /* contour ends, strictly increasing (spec) */
   for (unsigned i = 0; i < nc; i++) {
     unsigned e = otv_peek_u16(endp + 2 * i); /* in range: taken above */
-    if (i > 0 && e <= ends[i - 1])
+    if (i > 0 && e + base <= ends[i - 1])
       return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + 10 + 2 * i,
                           "glyph %u: endPtsOfContours[%u] = %u not increasing", gid, i, e);
-    ends[i] = (uint16_t)e;
+    ends[i] = (uint16_t)(e + base); /* fits: base + np <= OTV_MAX_POINTS */
   }
   if (np) {
     /* flags, with repeats; then the byte sizes of the x and y arrays */
@@ -452,10 +452,9 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   else
     memset(pts + np, 0, 4 * sizeof *pts); /* a component's phantoms, dropped by its parent */
   memset(tags + np, 0, 4);
-  otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc);
+  otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc, base);
   if (s) return s;
   if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(pts, np + 4);
-  for (unsigned i = 0; i < nc; i++) ends[i] = (uint16_t)(ends[i] + base);
   c->n_pts = base + np + 4;
   c->n_ends = ebase + nc;
   return OTV_E_OK;
@@ -597,7 +596,7 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
     default_phantoms(&f->glyf, gid, x_min, y_max, c->cstk + own + k);
   else
     memset(c->cstk + own + k, 0, 4 * sizeof(otv_point));
-  otv_status s = otv_gvar_apply(loc, gid, c->cstk + own, k + 4, NULL, 0);
+  otv_status s = otv_gvar_apply(loc, gid, c->cstk + own, k + 4, NULL, 0, 0);
   if (s) return s;
   if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(c->cstk + own, k + 4);
 

@@ -119,11 +119,11 @@ otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4]);
 otv_status otv_gvar_parse(otv_face *f, otv_error *err);
 /* Add the gvar deltas of glyph gid at the location to pts[0..n) (n includes the 4 phantom
  * points, which are last). For a simple glyph, ends[0..end_count) are its contour ends (indices
- * into pts) and untouched points get inferred deltas (IUP); a composite passes end_count 0
+ * into pts, plus ends_base) and untouched points get inferred deltas (IUP); a composite passes end_count 0
  * (its points are component offsets: untouched ones get no delta). Uses only the gvar scratch
  * of loc->glyf (pts must not point into it). */
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
-                          const uint16_t *ends, unsigned end_count);
+                          const uint16_t *ends, unsigned end_count, unsigned ends_base);
 /* Free the gvar part of the location scratch. */
 void otv_gvar_loc_free(otv_location *loc);
 

@@ -416,14 +416,14 @@ static inline void iup_run(const otv_point *orig, otv_point *td, unsigned a, uns
   }
 }
 
-/* IUP over all contours of a simple glyph for the current tuple (td/touched). refs: scratch
- * for the touched point indices of one contour (n entries). */
+/* IUP over all contours of a simple glyph for the current tuple (td/touched); ends minus
+ * ends_base index td. refs: scratch for the touched point indices of one contour (n entries). */
 static void iup(const otv_point *orig, otv_point *td, const uint8_t *touched,
-                const uint16_t *ends, unsigned end_count, uint16_t *refs)
+                const uint16_t *ends, unsigned end_count, unsigned ends_base, uint16_t *refs)
 {
   unsigned first = 0;
   for (unsigned c = 0; c < end_count; c++) {
-    unsigned last = ends[c];
+    unsigned last = ends[c] - ends_base;
     if (last < first) break; /* checked increasing by the caller; defensive */
     unsigned nref = 0;
     for (unsigned p = first; p <= last; p++) {
@@ -469,7 +469,7 @@ static bool grow_points(otv_location *loc, unsigned n)
 typedef struct otv_gvar_act act_t;
 
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
-                          const uint16_t *ends, unsigned end_count)
+                          const uint16_t *ends, unsigned end_count, unsigned ends_base)
 {
   const otv_gvar *g = &loc->face->glyf.gvar;
   if (!g->present || loc->is_default || gid >= g->glyph_count) return OTV_E_OK;
@@ -703,7 +703,7 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
         touched[p] = 1;
       }
     }
-    iup(orig, td, touched, ends, end_count, c->refs);
+    iup(orig, td, touched, ends, end_count, ends_base, c->refs);
     if (dacc) {
       for (unsigned p = 0; p < n; p++) {
         dacc[p] += s * td[p].x;
