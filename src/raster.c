@@ -72,6 +72,7 @@ struct otv_raster {
   bool open;                        /* a contour is open (move_to seen, not closed) */
   otv_status status;                /* sticky error of the current path */
   float fxx, fxy, fyx, fyy, fdx, fdy; /* the transform in float */
+  bool axis_aligned;                /* fxy == fyx == 0 */
   /* direct mode (otv_raster_begin): the pen accumulates every segment at once into acc, laid out
    * as the whole target (tgt_h rows of dir_row_len cells, absolute pixel columns); seg_count
    * then only counts the segments, none is stored */
@@ -363,8 +364,16 @@ static void xform_slow(otv_raster *r, float *px, float *py)
 
 static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 {
-  float px = r->fxx * x + r->fxy * y + r->fdx;
-  float py = r->fyx * x + r->fyy * y + r->fdy;
+  float px, py;
+  if (r->axis_aligned) {
+    /* no skew or rotation (the common case): the same values, two products fewer (a finite
+     * coordinate times the zero entry adds +-0) */
+    px = r->fxx * x + r->fdx;
+    py = r->fyy * y + r->fdy;
+  } else {
+    px = r->fxx * x + r->fxy * y + r->fdx;
+    py = r->fyx * x + r->fyy * y + r->fdy;
+  }
   const float lim = (float)RASTER_COORD_LIMIT;
   if (!(fabsf(px) <= lim && fabsf(py) <= lim)) xform_slow(r, &px, &py);
   *ox = px;
@@ -1122,6 +1131,7 @@ static void set_float(otv_raster *r)
   r->fyy = (float)r->t.yy;
   r->fdx = (float)r->t.dx;
   r->fdy = (float)r->t.dy;
+  r->axis_aligned = r->fxy == 0.0f && r->fyx == 0.0f;
 }
 
 otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
