@@ -3,8 +3,8 @@
  *
  * Input that opens as a font: its first glyphs are drawn through otv_glyph_outline into the
  * rasterizer at a size and slant taken from the last bytes, then rendered into a small buffer.
- * Any other input is read as a path: a header (transform selector, buffer size, flags, and
- * whether to announce the buffer first with otv_raster_begin), then
+ * Any other input is read as a path: a header (transform selector, buffer size, flags including
+ * OTV_RASTER_CLEAR, and whether to announce the buffer first with otv_raster_begin), then
  * records of one op byte and int16 coordinates (move/line/quad/cubic/close), including
  * coordinates scaled to huge or non-finite values. Must never crash, hang, leak or write outside
  * the buffer (ASan), whatever the path. The last byte, when odd, switches on an allocator that
@@ -33,7 +33,7 @@ static void fuzz_path(otv_raster *r, const uint8_t *data, size_t size)
   float mult = mults[data[0] % 6];
   if (data[0] >= 250) mult = data[0] == 255 ? NAN : INFINITY;
   unsigned w = 1u + data[1] % 96, h = 1u + data[2] % 96;
-  unsigned flags = data[3] & 3;
+  unsigned flags = (data[3] & 3) | (data[3] & 0x80 ? OTV_RASTER_CLEAR : 0);
   double sk = (int8_t)data[4] / 64.0;
   otv_transform t = {1.0, sk, 0.0, data[5] & 1 ? -1.0 : 1.0, (int8_t)data[6], (int8_t)data[7]};
   otv_raster_set_transform(r, &t);
