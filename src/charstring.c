@@ -30,8 +30,9 @@ typedef struct cs {
   otv_cs_sink *out;
   uint32_t gid;
   double x, y;    /* current point (before translation) */
-  double tx, ty;  /* translation (seac accent) */
-  const double *xf; /* FontMatrix transform to font units (NULL: identity) */
+  const double *xf; /* charstring space -> output: FontMatrix in font units, and the seac
+                     * accent offset (NULL: identity, the usual case) */
+  double xf_seac[6];  /* the composed transform of a seac accent */
   unsigned max;
   unsigned nstems;
   bool width_done;
@@ -52,12 +53,10 @@ typedef struct cs {
 
 /* ---- output ---- */
 
-/* Output point: the seac accent offset, then the FontMatrix transform when it is not the
- * identity in font units (OTV_OUTLINE_ROUND does not round here: see blend). */
+/* Output point: through the transform when there is one (OTV_OUTLINE_ROUND does not round
+ * here: see blend). */
 static inline void opt(const cs *s, double x, double y, float *ox, float *oy)
 {
-  x += s->tx;
-  y += s->ty;
   if (s->xf) {
     const double *m = s->xf;
     double x2 = m[0] * x + m[2] * y + m[4];
@@ -699,8 +698,15 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
   s->lsubrs = &c->fds[fd].subrs;
   s->xf = c->fds[fd].xf_on ? c->fds[fd].xf : NULL;
   s->x = s->y = 0;
-  s->tx = tx;
-  s->ty = ty;
+  if (tx != 0 || ty != 0) {
+    /* seac accent: the offset is in charstring space, before the FontMatrix: M(p + t) */
+    static const double ident[6] = {1, 0, 0, 1, 0, 0};
+    const double *m = s->xf ? s->xf : ident;
+    memcpy(s->xf_seac, m, sizeof s->xf_seac);
+    s->xf_seac[4] += m[0] * tx + m[2] * ty;
+    s->xf_seac[5] += m[1] * tx + m[3] * ty;
+    s->xf = s->xf_seac;
+  }
   s->nstems = 0;
   s->width_done = false;
   s->seac = false;
