@@ -5,7 +5,9 @@
  * One interpreter for both flavours. CFF2 differences: no width, no endchar/return (a charstring
  * or subroutine ends with its data), operand stack of 513, vsindex and blend. CFF differences:
  * the optional width operand before the first stack-clearing operator, endchar (with seac),
- * return, operand stack of 48.
+ * return, the arithmetic / storage / conditional operators (TN 5177 4.4-4.6, with a 32-element
+ * transient array and a deterministic random), operand stack of 48. Points leave through the
+ * FontMatrix transform (cff.c) when it is not the identity in font units.
  *
  * Blend is a dot product with per-vsindex scalars computed once per location (cff.c). Every loop
  * is bounded by the data; subroutine calls by OTV_MAX_SUBR_DEPTH, and the whole glyph by a
