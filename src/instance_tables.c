@@ -900,7 +900,7 @@ static otv_status update_names(otv_inst *in)
       t.r[live++] = t.r[i];
     }
     t.n = live;
-    qsort(t.r, t.n, sizeof *t.r, cmp_nrec);
+    if (t.n) qsort(t.r, t.n, sizeof *t.r, cmp_nrec); /* t.r may be NULL when empty */
     otv_buf_free(b);
     otv_buf_init(b, in->al);
     size_t hdr = 6 + 12 * t.n;
