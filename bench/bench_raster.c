@@ -236,6 +236,9 @@ int main(int argc, char **argv)
   /* announce each glyph's bitmap before drawing (otv_raster_begin: one pass); OTV_BENCH_STORED=1
    * measures the stored-path mode instead */
   int direct = !getenv("OTV_BENCH_STORED");
+  /* OTV_BENCH_DUMP=FILE: every image of the warm-up, raw, one after the other (to count the
+   * pixels a change that is not meant to be exact moves) */
+  FILE *dump = getenv("OTV_BENCH_DUMP") ? fopen(getenv("OTV_BENCH_DUMP"), "wb") : NULL;
   size_t nsizes = 3;
   if (getenv("OTV_BENCH_SIZE")) {
     sizes[0] = atof(getenv("OTV_BENCH_SIZE"));
@@ -264,6 +267,7 @@ int main(int argc, char **argv)
       replay(r, &G[i]);
       otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
       for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) hash = (hash ^ buf[k]) * 1099511628211u;
+      if (dump) fwrite(buf, 1, (size_t)G[i].w * G[i].h, dump);
       /* OTV_RASTER_CLEAR on a dirty buffer must give the same image */
       memcpy(buf2, buf, (size_t)G[i].w * G[i].h);
       memset(buf, 0xa5, (size_t)G[i].w * G[i].h);
@@ -335,6 +339,7 @@ int main(int argc, char **argv)
     free(buf2);
   }
   for (size_t i = 0; i < ng; i++) FT_Outline_Done(ft, &G[i].o);
+  if (dump) fclose(dump);
   otv_raster_destroy(r);
   FT_Done_FreeType(ft);
   free(G);

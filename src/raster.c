@@ -313,18 +313,23 @@ RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float
     if (use_mask) mark(m, (size_t)i0, (size_t)i0 + 1);
     return;
   }
+  /* first row partial, then full rows of height dir whose x advances by dxdy each (a running
+   * sum: its rounding drifts by an ulp or so per row, far below what a pixel's coverage
+   * resolves, and the last row ends exactly at x1), then the last row partial */
   float dxdy = (x1 - x0) / (y1 - y0);
-  float ya = y0, xa = x0;
-  for (; row < last; row++) {
-    float yb = (float)(row + 1);
-    float xb = x0 + (yb - y0) * dxdy;
-    acc_span(a, m, w, xa, xb, dir * (yb - ya), false, use_mask);
-    ya = yb;
-    xa = xb;
+  float yb = (float)(row + 1), xb = x0 + (yb - y0) * dxdy;
+  acc_span(a, m, w, x0, xb, dir * (yb - y0), false, use_mask);
+  float xa = xb;
+  for (row++; row < last; row++) {
     a += row_len;
     m += mwords;
+    xb = xa + dxdy;
+    acc_span(a, m, w, xa, xb, dir, false, use_mask);
+    xa = xb;
   }
-  acc_span(a, m, w, xa, x1, dir * (y1 - ya), false, use_mask);
+  a += row_len;
+  m += mwords;
+  acc_span(a, m, w, xa, x1, dir * (y1 - (float)last), false, use_mask);
 }
 
 /* ---- path building ---- */
