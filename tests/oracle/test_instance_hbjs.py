@@ -183,6 +183,38 @@ def shape_diff(ca, cb):
         len(ca), sum(len(c[1]) for c in ca), len(cb), sum(len(c[1]) for c in cb))
 
 
+def flat(cs):
+    out = []
+    for start, segs in cs:
+        out.append(("M",) + tuple(start))
+        out += segs
+    return out
+
+
+def rounding_ties(ca, cb, cv):
+    """True when otvar's and hb-subset's outlines differ only by 1 unit at coordinates whose
+    unrounded value (the variable font drawn by HarfBuzz at the location) is x.5 to within
+    float error (and by 0.5 at the TrueType implied midpoints next to them): which way such a
+    tie rounds depends on the floating-point evaluation order (otvar follows fontTools' order
+    for glyf; hb-subset has its own)."""
+    fa, fb, fv = flat(ca), flat(cb), flat(cv)
+    if not (len(fa) == len(fb) == len(fv)):
+        return False
+    ties = 0
+    for s, t, u in zip(fa, fb, fv):
+        if s[0] != t[0] or s[0] != u[0] or len(s) != len(t) or len(s) != len(u):
+            return False
+        for x, y, z in zip(s[1:], t[1:], u[1:]):
+            if x == y:
+                continue
+            if abs(x - y) == 0.5:
+                continue  # a TrueType implied on-curve point next to a tie: half of it
+            if abs(x - y) != 1 or abs(abs(z - math.floor(z)) - 0.5) > 0.01:
+                return False
+            ties += 1
+    return ties > 0
+
+
 def cmp_outlines(label, group, src, ja, jb, jv, names):
     """ja: otvar's instance, jb: hb-subset's, jv: the variable font drawn by HarfBuzz at the
     location. Outlines: otvar == hb-subset; for CFF2 also otvar == HarfBuzz's runtime outline
@@ -199,7 +231,9 @@ def cmp_outlines(label, group, src, ja, jb, jv, names):
         checks += 3
         name = names[g] if g < len(names) else str(g)
         ca, cb = contours(ga[g]["path"]), contours(gb[g]["path"])
-        if ca != cb:
+        if ca != cb and rounding_ties(ca, cb, contours(gv[g]["path"])):
+            known("rounding ties (x.5 exactly)", "%s glyph %d" % (label, g))
+        elif ca != cb:
             bad += 1
             cat, what = shape_diff(ca, cb)
             fail("%s: glyph %d (%s) otvar vs hb-subset: %s\n   otvar %s\n   hb    %s" % (
