@@ -134,8 +134,9 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
   for (unsigned a = 0; a < axis_count; a++) {
     /* in range: every map's extent was checked in the first pass */
     unsigned n = otv_peek_u16(tab.p + pos);
-    int16_t *out = fv->seg_pool + 2 * used;
-    unsigned kept = n ? keep_increasing(tab.p + pos + 2, n, out) : 0;
+    /* no pool when every map is empty: never offset a null pointer */
+    int16_t *out = fv->seg_pool ? fv->seg_pool + 2 * used : NULL;
+    unsigned kept = n && out ? keep_increasing(tab.p + pos + 2, n, out) : 0;
     if (kept && seg_valid(out, kept)) {
       fv->seg[a].map = out;
       fv->seg[a].count = (uint16_t)kept;

@@ -544,6 +544,16 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_buf topd;
     otv_buf_init(&topd, in->al);
     if (has_fm) {
+      /* The charstrings are written from our outlines, which are already in font units (the
+       * interpreter applies a non-identity FontMatrix): the instance's matrix must then be
+       * the plain 1/unitsPerEm one, or the transform would apply twice. */
+      bool any_xf = false;
+      for (uint32_t k = 0; k < f->cff.fd_count; k++) any_xf |= f->cff.fds[k].xf_on;
+      if (any_xf) {
+        double s = f->units_per_em ? 1.0 / f->units_per_em : 0.001;
+        double plain[6] = {s, 0, 0, s, 0, 0};
+        memcpy(fm, plain, sizeof fm);
+      }
       for (int k = 0; k < 6; k++) put_dict_num(&topd, fm[k]);
       put_op(&topd, 1207);
     }

@@ -393,6 +393,54 @@ def check_cff2_reference(tmp):
                          % (g, a["hmtx"][g][1], b["hmtx"][g][1]))
 
 
+def check_cff2_fontmatrix(tmp):
+    """CFF2 with a non-default FontMatrix (scale 2/upem, set with fontTools): otvar's outlines are
+    in font units with the matrix applied, so the instance must carry the plain 1/upem matrix and
+    its outlines must equal the variable font's runtime outlines rounded (floor(x + 0.5)), not
+    have the matrix applied a second time."""
+    global checks
+    import math
+    import re
+    src = TTFont(os.path.join(FONTS, "CFF2Instancer-VF-1.otf"))
+    upem = src["head"].unitsPerEm
+    src["CFF2"].cff.topDictIndex[0].FontMatrix = [2.0 / upem, 0, 0, 2.0 / upem, 0, 0]
+    vf = os.path.join(tmp, "fm-vf.otf")
+    src.save(vf)
+    out = os.path.join(tmp, "fm-inst.otf")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([OTVAR, "instance", vf, "--var", "wght=500", "-o", out, "-q"],
+                       capture_output=True, text=True)
+    checks += 1
+    if r.returncode:
+        fail("FontMatrix CFF2 instance: otvar failed: %s" % r.stderr.strip())
+        return
+    fm = TTFont(out)["CFF2"].cff.topDictIndex[0].FontMatrix
+    checks += 1
+    if [abs(v - w) > 1e-9 for v, w in zip(fm, [1.0 / upem, 0, 0, 1.0 / upem, 0, 0])] != [False] * 6:
+        fail("FontMatrix CFF2 instance: matrix %s, expected 1/upem" % fm)
+
+    def outlines(*args):
+        r = subprocess.run([OTVAR, "outline"] + list(args), capture_output=True, text=True)
+        return r.stdout.splitlines() if r.returncode == 0 else None
+
+    def rounded(line):
+        return re.sub(r"-?[0-9]+(\.[0-9]+)?", lambda m: str(math.floor(float(m.group(0)) + 0.5)), line)
+
+    want = outlines(vf, "--var", "wght=500")
+    got = outlines(out)
+    checks += 1
+    if not want or not got or len(want) != len(got):
+        fail("FontMatrix CFF2 instance: outline listing failed")
+        return
+    for w, g in zip(want, got):
+        checks += 1
+        # the advance (second field) comes from hmtx, not the matrix: compare the path only
+        if rounded(w).split()[2:] != g.split()[2:]:
+            fail("FontMatrix CFF2 instance glyph %s: %s vs runtime rounded %s"
+                 % (g.split()[0], g[:80], rounded(w)[:80]))
+
+
 def main():
     if not OTVAR:
         print("OTVAR not set")
@@ -425,6 +473,7 @@ def main():
             print("ok" if not failures else "..", lab)
     check_update_names(tmp)
     check_cff2_reference(tmp)
+    check_cff2_fontmatrix(tmp)
     for d in diffs[:20]:
         print("DIFF", d)
     print("test_instance: %d checks, %d failed, %d known differences, %d random draws redrawn "
