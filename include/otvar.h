@@ -298,9 +298,15 @@ OTV_API otv_status otv_location_create(const otv_face *face, otv_location **out,
 OTV_API void otv_location_destroy(otv_location *loc);
 /** otv_location_face - the face a location belongs to. Since: 0.1 */
 OTV_API const otv_face *otv_location_face(const otv_location *loc);
-/** otv_location_last_error - the first error recorded since the last successful setter, or an
- *  error with code OTV_E_OK. Since: 0.1 */
+/** otv_location_last_error - the first error recorded since the last successful setter or
+ *  otv_location_clear_error, or an error with code OTV_E_OK. The first one is kept because it is
+ *  the innermost cause (a bad gvar run inside a composite, not the composite that failed). A
+ *  caller that goes on after a failed call (one broken glyph among many) clears the error
+ *  before the next call so the next report is about that call. Since: 0.1 */
 OTV_API const otv_error *otv_location_last_error(const otv_location *loc);
+/** otv_location_clear_error - forget the recorded error (coordinates and caches are kept).
+ *  Since: 0.2 */
+OTV_API void otv_location_clear_error(otv_location *loc);
 
 /**
  * otv_location_set_user - set the location from user-space axis values.

@@ -43,6 +43,11 @@ const otv_face *otv_location_face(const otv_location *loc) { return loc->face; }
 
 const otv_error *otv_location_last_error(const otv_location *loc) { return &loc->last_error; }
 
+void otv_location_clear_error(otv_location *loc)
+{
+  if (loc) memset(&loc->last_error, 0, sizeof loc->last_error);
+}
+
 /* The coordinates changed: invalidate every cache. serial 0 is reserved for "never computed". */
 static void changed(otv_location *loc)
 {

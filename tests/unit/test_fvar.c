@@ -3,6 +3,7 @@
  * instanceSize), validation errors, truncation and bad-offset sweeps, the default normalization
  * (hand-computed from the spec formula, including the tie rule), and allocation failures.
  */
+#include <math.h>
 #include "harness.h"
 
 /* ---- fixture builder: an sfnt with head, maxp and the given tables ---- */
@@ -294,6 +295,26 @@ static void test_errors(void)
     if (loc) {
       CHECK_EQ(otv_location_set_user(loc, NULL, 0), OTV_E_OK);
       CHECK(otv_location_is_default(loc));
+      /* errors: a setter starts afresh; other calls keep the first error until it is cleared,
+       * then the next call's own error shows */
+      otv_axis_value nan_value = {OTV_TAG('w', 'g', 'h', 't'), NAN};
+      CHECK(otv_location_set_user(loc, &nan_value, 1) != OTV_E_OK);
+      CHECK_EQ(otv_location_last_error(loc)->code, OTV_E_ARG);
+      CHECK_EQ(otv_location_set_user(loc, NULL, 0), OTV_E_OK);
+      CHECK_EQ(otv_location_last_error(loc)->code, OTV_E_OK);
+      otv_glyph_metrics gm;
+      CHECK(otv_glyph_h_metrics(loc, 60000, 0, &gm) != OTV_E_OK);
+      char first[sizeof otv_location_last_error(loc)->msg];
+      snprintf(first, sizeof first, "%s", otv_location_last_error(loc)->msg);
+      CHECK(first[0] != 0);
+      CHECK(otv_glyph_outline(loc, 0, 0, NULL, NULL) != OTV_E_OK);
+      CHECK(strcmp(otv_location_last_error(loc)->msg, first) == 0);
+      otv_location_clear_error(loc);
+      CHECK_EQ(otv_location_last_error(loc)->code, OTV_E_OK);
+      CHECK(otv_glyph_outline(loc, 0, 0, NULL, NULL) != OTV_E_OK);
+      CHECK(otv_location_last_error(loc)->code != OTV_E_OK);
+      CHECK(strcmp(otv_location_last_error(loc)->msg, first) != 0);
+      otv_location_clear_error(NULL);
       otv_location_destroy(loc);
     }
     otv_face_close(f);
