@@ -17,6 +17,7 @@
  * which a loaded machine does not disturb).
  * Works for glyf, CFF and CFF2 fonts. Not a test: nothing asserts on time.
  */
+#include "internal.h" /* the component cache switch (loc->glyf.cc_off) */
 #include "otvar.h"
 
 #include <stdio.h>
@@ -183,6 +184,9 @@ static int bench_font(const char *path, int nloc, int reps)
 
   otv_location *loc = NULL;
   otv_location_create(face, &loc, NULL);
+  /* OTV_BENCH_NO_CC=1: without the component cache (internal switch; README "component cache") */
+  const char *no_cc = getenv("OTV_BENCH_NO_CC");
+  if (loc && no_cc && *no_cc && *no_cc != '0') loc->glyf.cc_off = true;
   hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
                                    NULL, NULL);
   hb_face_t *hface = hb_face_create(blob, 0);

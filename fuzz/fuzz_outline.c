@@ -2,7 +2,8 @@
  * fuzz_outline.c - face open, then every glyph's outline (pen and points forms, unrounded and
  * OTV_OUTLINE_ROUND) at the default and at normalized coordinates taken from the input's last
  * bytes. The very last byte, when odd, switches on an allocator that fails after a count taken
- * from the byte before it. Glyphs are capped at 4096 per input to keep runs short.
+ * from the byte before it. A second location without the component cache must give
+ * bit-identical points (abort otherwise). Glyphs are capped at 4096 per input to keep runs short.
  */
 #include "internal.h"
 
@@ -38,11 +39,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
   otv_face *f = NULL;
   if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
-  otv_location *loc = NULL;
+  otv_location *loc = NULL, *ref = NULL;
   if (otv_location_create(f, &loc, NULL)) {
     otv_face_close(f);
     return 0;
   }
+  /* ref: the same location without the component cache; outlines must be bit-identical */
+  if (!otv_location_create(f, &ref, NULL)) ref->glyf.cc_off = true;
   otv_face_info info;
   otv_face_get_info(f, &info);
   uint32_t n = info.glyph_count < 4096 ? info.glyph_count : 4096;
@@ -60,18 +63,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                    (data[size - 3 - 2 * i] & 0x80 ? -1 : 1))
                    : 0;
       otv_location_set_normalized(loc, c, 16);
+      if (ref) otv_location_set_normalized(ref, c, 16);
     } else if (pass == 2) {
       otv_f2dot14 c[16];
       for (unsigned i = 0; i < 16; i++) c[i] = (otv_f2dot14)(i & 1 ? -16384 : 16384);
       otv_location_set_normalized(loc, c, 16);
+      if (ref) otv_location_set_normalized(ref, c, 16);
     }
     for (uint32_t g = 0; g < n; g++) {
       otv_glyph_outline(loc, g, pass == 2 ? OTV_OUTLINE_ROUND : 0, &fz_pen, &sink);
       otv_glyph_points io = {pts, fl, ends, 1024, 256, 0, 0, 0};
-      otv_glyph_points_get(loc, g, 0, &io);
+      otv_status s = otv_glyph_points_get(loc, g, 0, &io);
+      if (ref && !s) {
+        static otv_point rpts[1024];
+        static uint8_t rfl[1024];
+        static uint16_t rends[256];
+        otv_glyph_points ro = {rpts, rfl, rends, 1024, 256, 0, 0, 0};
+        if (!otv_glyph_points_get(ref, g, 0, &ro) &&
+            (ro.point_count != io.point_count || ro.contour_count != io.contour_count ||
+             ro.glyph_flags != io.glyph_flags ||
+             memcmp(rpts, pts, (io.point_count + 4) * sizeof *pts) ||
+             memcmp(rfl, fl, io.point_count + 4) ||
+             memcmp(rends, ends, io.contour_count * sizeof *ends)))
+          abort(); /* the component cache changed an outline */
+      }
     }
   }
   otv_location_destroy(loc);
+  otv_location_destroy(ref);
   otv_face_close(f);
   volatile float keep = sink; /* keep the work observable */
   (void)keep;

@@ -129,6 +129,8 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->memo_pts, c->memo_pts_cap * sizeof(otv_point));
   otv_mem_free(al, c->memo_tags, c->memo_tags_cap);
   otv_mem_free(al, c->memo_ends, c->memo_ends_cap * sizeof(uint16_t));
+  otv_mem_free(al, c->cc_slots, c->cc_slots ? OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots : 0);
+  otv_mem_free(al, c->cc_mem, c->cc_mem ? OTV_GLYF_CC_BYTES : 0);
   memset(c, 0, sizeof *c);
 }
 
@@ -551,6 +553,125 @@ static otv_status memo_get(otv_location *loc, uint32_t gid)
   return OTV_E_OK;
 }
 
+/* ---- Component cache ----
+ * A simple glyph loaded as a component (depth >= 1) is the same at every use while the
+ * coordinates stay the same: its varied points do not depend on the composite (the transform and
+ * offset are applied after the load). The cache keeps, per glyph id, the varied points (the 4
+ * phantoms included), point flags and contour ends (relative to the glyph) as load() leaves them,
+ * plus whether its phantoms are the real ones (a component whose parent drops them gets zeros +
+ * deltas), whether OTV_OUTLINE_ROUND was applied, and the OVERLAP_SIMPLE bit. A hit appends a
+ * copy, exactly as memo_get does. Composites are not cached, nor glyphs drawn at the top level.
+ * Bounds: OTV_GLYF_CC_SLOTS direct-mapped slots (a later glyph of the same slot replaces the
+ * earlier one) and one OTV_GLYF_CC_BYTES arena filled in order; when it is full every entry is
+ * dropped (cc_gen++) and it fills again. A glyph bigger than a quarter of the arena is not
+ * cached. Setting coordinates bumps loc->serial; the next top-level call sees cc_serial differ
+ * and drops every entry. If allocating the slots or the arena fails, the location runs without
+ * the cache (the outline is the same, only slower). */
+#define CC_PHANTOMS 1u
+#define CC_ROUND 2u
+#define CC_OVERLAP 4u
+
+/* Drop every entry. */
+static void cc_clear(otv_glyf_loc *c)
+{
+  c->cc_used = 0;
+  if (++c->cc_gen == 0) { /* wrapped: gen 0 would match never-used slots */
+    memset(c->cc_slots, 0, OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots);
+    c->cc_gen = 1;
+  }
+}
+
+/* At the start of a top-level call: drop the entries of other coordinates. */
+static inline void cc_sync(otv_location *loc)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  if (c->cc_serial != loc->serial && c->cc_slots) {
+    cc_clear(c);
+    c->cc_serial = loc->serial;
+  }
+}
+
+/* The cached glyph gid appended as load() would: 1 hit (*s set), 0 miss. */
+static int cc_get(otv_location *loc, uint32_t gid, bool want_ph, unsigned flags, otv_status *s)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  if (!c->cc_slots || c->cc_off) return 0;
+  const struct otv_glyf_cent *e = &c->cc_slots[gid & (OTV_GLYF_CC_SLOTS - 1u)];
+  unsigned round = (flags & OTV_OUTLINE_ROUND) ? CC_ROUND : 0u;
+  if (e->gen != c->cc_gen || e->gid != gid || (e->bits & CC_ROUND) != round ||
+      (want_ph && !(e->bits & CC_PHANTOMS)))
+    return 0;
+  unsigned m = c->n_pts, n = e->n, nc = e->nc;
+  if (!reserve_pts(loc, (size_t)m + n) ||
+      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1,
+                  sizeof(uint16_t))) {
+    *s = otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+    return 1;
+  }
+  if ((size_t)m + n - 4 > OTV_MAX_POINTS) { /* as load_simple: n counts 4 phantoms */
+    *s = otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid,
+                      OTV_MAX_POINTS);
+    return 1;
+  }
+  /* in the arena: put by cc_put at off, n * 8 + nc * 2 + n bytes */
+  const uint8_t *q = c->cc_mem + e->off;
+  memcpy(c->pts + m, q, n * sizeof(otv_point));
+  q += n * sizeof(otv_point);
+  uint16_t *ends = c->ends + c->n_ends;
+  memcpy(ends, q, nc * sizeof(uint16_t));
+  for (unsigned j = 0; j < nc; j++) ends[j] = (uint16_t)(ends[j] + m);
+  q += nc * sizeof(uint16_t);
+  memcpy(c->tags + m, q, n);
+  if (e->bits & CC_OVERLAP) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
+  c->n_ends += nc;
+  c->n_pts = m + n;
+  *s = OTV_E_OK;
+  return 1;
+}
+
+/* Keep the simple glyph just loaded at pts[m..n_pts) (overlap: its OVERLAP_SIMPLE bit). */
+static void cc_put(otv_location *loc, uint32_t gid, unsigned m, unsigned flags, bool overlap)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  if (c->cc_off || c->cc_failed) return;
+  if (!c->cc_slots) { /* first use: the bounded storage, once per location */
+    c->cc_slots = otv_mem_calloc(&loc->al, OTV_GLYF_CC_SLOTS, sizeof *c->cc_slots);
+    c->cc_mem = c->cc_slots ? otv_mem_alloc(&loc->al, OTV_GLYF_CC_BYTES) : NULL;
+    if (!c->cc_mem) {
+      otv_mem_free(&loc->al, c->cc_slots, OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots);
+      c->cc_slots = NULL;
+      c->cc_failed = true;
+      return;
+    }
+    c->cc_gen = 1;
+    c->cc_used = 0;
+    c->cc_serial = loc->serial;
+  }
+  unsigned n = c->n_pts - m, nc = 0;
+  while (nc < c->n_ends && c->ends[c->n_ends - 1 - nc] >= m) nc++;
+  size_t need = ((size_t)n * sizeof(otv_point) + nc * sizeof(uint16_t) + n + 7u) & ~(size_t)7u;
+  if (need > OTV_GLYF_CC_BYTES / 4) return;
+  if (need > OTV_GLYF_CC_BYTES - c->cc_used) cc_clear(c);
+  struct otv_glyf_cent *e = &c->cc_slots[gid & (OTV_GLYF_CC_SLOTS - 1u)];
+  uint8_t *q = c->cc_mem + c->cc_used;
+  e->gen = c->cc_gen;
+  e->gid = gid;
+  e->off = (uint32_t)c->cc_used; /* < OTV_GLYF_CC_BYTES */
+  e->n = n;
+  e->nc = (uint16_t)nc; /* nc <= points <= OTV_MAX_POINTS */
+  e->bits = (uint8_t)((c->want_phantoms ? CC_PHANTOMS : 0u) |
+                      ((flags & OTV_OUTLINE_ROUND) ? CC_ROUND : 0u) | (overlap ? CC_OVERLAP : 0u));
+  memcpy(q, c->pts + m, n * sizeof(otv_point));
+  q += n * sizeof(otv_point);
+  for (unsigned j = 0; j < nc; j++) {
+    uint16_t v = (uint16_t)(c->ends[c->n_ends - nc + j] - m);
+    memcpy(q + 2 * j, &v, 2);
+  }
+  q += nc * sizeof(uint16_t);
+  memcpy(q, c->tags + m, n);
+  c->cc_used += need;
+}
+
 static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, unsigned depth,
                                  unsigned flags)
 {
@@ -617,11 +738,17 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
     bool want_ph = (cp.flags & USE_MY_METRICS) != 0;
     if (cp.gid == c->memo_gid && (c->memo_phantoms || !want_ph)) {
       s = memo_get(loc, gid);
-    } else {
+    } else if (!cc_get(loc, cp.gid, want_ph, flags, &s)) {
       c->want_phantoms = want_ph;
+      uint32_t had_overlap = c->glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE;
+      c->glyph_flags &= ~(uint32_t)OTV_GLYPH_OVERLAP_SIMPLE;
       s = load(loc, cp.gid, depth + 1, flags);
-      if (!s && c->last_simple && used_again(c->comps + cbase, i, k))
-        s = memo_put(loc, cp.gid, m);
+      bool overlap = (c->glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE) != 0;
+      c->glyph_flags |= had_overlap;
+      if (!s && c->last_simple) {
+        cc_put(loc, cp.gid, m, flags, overlap);
+        if (used_again(c->comps + cbase, i, k)) s = memo_put(loc, cp.gid, m);
+      }
     }
     if (s) return s;
     unsigned n = c->n_pts - m - 4; /* the component's outline points */
@@ -708,6 +835,7 @@ static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
   c->glyph_flags = 0;
   c->memo_gid = UINT32_MAX;
   c->want_phantoms = true;
+  cc_sync(loc);
   c->gid_stack[0] = gid;
   otv_status s = load(loc, gid, 0, flags);
   if (s) return s;

@@ -48,6 +48,18 @@ struct otv_gvar_act {
   size_t at; /* table offset of p, for errors */
 };
 
+/* Component cache bounds: 1024 slots of 20 bytes and a 256 KiB arena per location. */
+#define OTV_GLYF_CC_SLOTS 1024u
+#define OTV_GLYF_CC_BYTES (256u * 1024u)
+struct otv_glyf_cent {
+  uint32_t gen; /* == cc_gen: valid (0: never used) */
+  uint32_t gid;
+  uint32_t off; /* in cc_mem: n points, nc contour ends (relative), n point flags */
+  uint32_t n;   /* points, the 4 phantoms included */
+  uint16_t nc;
+  uint8_t bits; /* CC_PHANTOMS | CC_ROUND | CC_OVERLAP (glyf.c) */
+};
+
 /* Per-location cache and scratch. Grown with otv_mem_reserve, never shrunk; freed with the
  * location. */
 typedef struct otv_glyf_loc {
@@ -92,6 +104,17 @@ typedef struct otv_glyf_loc {
   uint32_t memo_gid; /* UINT32_MAX: none */
   unsigned memo_n, memo_nc;
   bool memo_phantoms; /* the memorized glyph has its real phantom points */
+  /* component cache (glyf.c, "Component cache"): varied simple glyphs loaded as components,
+   * kept across top-level calls while the coordinates stay the same. Direct-mapped by glyph
+   * id into OTV_GLYF_CC_SLOTS slots; the data (points, contour ends, flags) lives in one
+   * arena of OTV_GLYF_CC_BYTES bytes allocated on first use; both bounded, nothing allocated
+   * after that. Stale when cc_serial != loc->serial; cc_gen invalidates every slot at once. */
+  struct otv_glyf_cent *cc_slots;
+  uint8_t *cc_mem;
+  size_t cc_used;
+  uint32_t cc_serial, cc_gen;
+  bool cc_off;    /* disabled (benchmarks and tests compare with and without it) */
+  bool cc_failed; /* its allocation failed: run without it */
   bool last_simple; /* the last load() was a simple glyph */
   bool want_phantoms; /* the glyph being loaded needs its phantom points (else zeros) */
   /* state of one top-level call */

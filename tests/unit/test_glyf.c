@@ -148,8 +148,110 @@ static const char *draw(otv_location *loc, uint32_t g)
   return rec;
 }
 
+/* ---- the component cache (glyf.c "Component cache") ----
+ * Roboto-Variable.composite.ttf: AEacute = glyph00002 (USE_MY_METRICS) + glyph00001, both
+ * components varied by gvar. A location with the cache and one without (cc_off) must give
+ * identical points, flags, contour ends, phantoms and glyph flags at every location, drawn
+ * repeatedly; and moving the cached location to other coordinates must not reuse components
+ * varied at the old ones (the check that fails if the invalidation were removed). */
+typedef struct snap {
+  otv_status s;
+  unsigned n, nc;
+  uint32_t flags;
+  otv_point p[256];
+  uint8_t f[256];
+  uint16_t e[64];
+} snap;
+
+static void take(otv_location *loc, uint32_t g, unsigned oflags, snap *o)
+{
+  otv_glyph_points io;
+  memset(&io, 0, sizeof io);
+  memset(o, 0, sizeof *o);
+  io.points = o->p, io.point_flags = o->f, io.contour_ends = o->e;
+  io.point_cap = 256, io.contour_cap = 64;
+  o->s = otv_glyph_points_get(loc, g, oflags, &io);
+  o->n = io.point_count, o->nc = io.contour_count, o->flags = io.glyph_flags;
+}
+
+static bool same(const snap *a, const snap *b)
+{
+  return a->s == b->s && a->n == b->n && a->nc == b->nc && a->flags == b->flags &&
+         !memcmp(a->p, b->p, (a->n + 4) * sizeof(otv_point)) && !memcmp(a->f, b->f, a->n + 4) &&
+         !memcmp(a->e, b->e, a->nc * sizeof(uint16_t));
+}
+
+static void test_component_cache(void)
+{
+  size_t len = 0;
+  void *data = h_read_file(h_font("Roboto-Variable.composite.ttf"), &len);
+  CHECK(data != NULL);
+  if (!data) return;
+  otv_face *face = NULL;
+  CHECK_EQ(otv_face_open_memory(data, len, 0, NULL, &face, NULL), OTV_E_OK);
+  otv_location *lc = NULL, *lu = NULL;
+  if (face) {
+    CHECK_EQ(otv_location_create(face, &lc, NULL), OTV_E_OK);
+    CHECK_EQ(otv_location_create(face, &lu, NULL), OTV_E_OK);
+  }
+  if (!lc || !lu) goto out;
+  lu->glyf.cc_off = true;
+  static snap a, b, first;
+  const uint32_t AE = 3; /* AEacute */
+  static const otv_f2dot14 L[][2] = {{0, 0}, {16384, 0}, {-16384, -16384}, {8000, -12000},
+                                      {-5000, 0}, {16384, -16384}, {0, 0}, {3000, -3000}};
+  unsigned nl = sizeof L / sizeof L[0];
+  for (unsigned i = 0; i < nl; i++) {
+    CHECK_EQ(otv_location_set_normalized(lc, L[i], 2), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(lu, L[i], 2), OTV_E_OK);
+    for (unsigned rep = 0; rep < 3; rep++)
+      for (unsigned oflags = 0; oflags <= OTV_OUTLINE_ROUND; oflags += OTV_OUTLINE_ROUND)
+        for (uint32_t g = 0; g < 4; g++) {
+          take(lc, g, oflags, &a);
+          take(lu, g, oflags, &b);
+          CHECK_EQ(a.s, OTV_E_OK);
+          CHECK(same(&a, &b));
+        }
+    /* the composite at the first location differs from it here (else the test proves nothing) */
+    take(lu, AE, 0, &b);
+    if (i == 0) first = b;
+    else if (L[i][0] || L[i][1]) CHECK(!same(&first, &b));
+  }
+  /* the cache holds both components (the glyph is filled from it, not decoded again) */
+  CHECK(lc->glyf.cc_slots != NULL);
+  if (lc->glyf.cc_slots) {
+    CHECK_EQ(lc->glyf.cc_slots[1].gen, lc->glyf.cc_gen);
+    CHECK_EQ(lc->glyf.cc_slots[2].gen, lc->glyf.cc_gen);
+    CHECK(lc->glyf.cc_slots[2].bits & 1u); /* USE_MY_METRICS: the real phantoms */
+  }
+  /* invalidation: the composite alone (no top-level draw of its components in between) at one
+   * location, then at another: the second must be computed at the new coordinates */
+  for (unsigned i = 1; i < nl; i++) {
+    CHECK_EQ(otv_location_set_normalized(lc, L[i - 1], 2), OTV_E_OK);
+    take(lc, AE, 0, &a);
+    CHECK_EQ(otv_location_set_normalized(lc, L[i], 2), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(lu, L[i], 2), OTV_E_OK);
+    take(lc, AE, 0, &a);
+    take(lu, AE, 0, &b);
+    CHECK(same(&a, &b));
+    /* the same through the user-space setter */
+    otv_axis_value v = {OTV_TAG('w', 'g', 'h', 't'), 100.0 + 100.0 * i};
+    CHECK_EQ(otv_location_set_user(lc, &v, 1), OTV_E_OK);
+    CHECK_EQ(otv_location_set_user(lu, &v, 1), OTV_E_OK);
+    take(lc, AE, 0, &a);
+    take(lu, AE, 0, &b);
+    CHECK(same(&a, &b));
+  }
+out:
+  otv_location_destroy(lc);
+  otv_location_destroy(lu);
+  otv_face_close(face);
+  free(data);
+}
+
 int main(void)
 {
+  test_component_cache();
   build();
   otv_face *face = NULL;
   otv_error err = {0};
