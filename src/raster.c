@@ -39,7 +39,8 @@
 #define RASTER_COORD_LIMIT 4194304.0 /* |device coordinate| clamp (2^22): keeps float math sane */
 #define RASTER_BAND_CELLS 65536     /* accumulation cells per band (256 KiB of floats) */
 #define RASTER_DIRECT_CELLS ((size_t)1 << 20) /* largest target of direct mode (4 MiB of floats) */
-#define RASTER_DENSE_MAX 48         /* widest region read out densely (no block mask) */
+#define RASTER_BLOCK_SHIFT 2        /* cells per mask bit: 4 (one SSE2 group) */
+#define RASTER_DENSE_MAX 96         /* widest region read out densely (no block mask) */
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
@@ -48,7 +49,7 @@ typedef struct seg {
 } seg;
 
 /* The band being accumulated: `rows` rows of row_len cells (a multiple of 8, at least w + 2),
- * and per row a bit mask of the 8-cell blocks that received something, so the readout can skip
+ * and per row a bit mask of the 4-cell blocks that received something, so the readout can skip
  * untouched runs (constant coverage: empty, or full inside a stem). */
 typedef struct band {
   float *acc;
@@ -87,7 +88,7 @@ struct otv_raster {
 
 static inline void mark(uint64_t *m, size_t c0, size_t c1)
 {
-  size_t b0 = c0 >> 3, b1 = c1 >> 3;
+  size_t b0 = c0 >> RASTER_BLOCK_SHIFT, b1 = c1 >> RASTER_BLOCK_SHIFT;
   if ((b0 >> 6) == (b1 >> 6)) {
     /* blocks b0..b1 in one word: (2 << 63) - 1 wraps to all ones, as it should */
     m[b0 >> 6] |= (((uint64_t)2 << (b1 - b0)) - 1) << (b0 & 63);
@@ -105,7 +106,7 @@ static inline void mark(uint64_t *m, size_t c0, size_t c1)
 /* Add a piece of edge lying inside one pixel row, from x = xa to x = xb (either order), of
  * signed height d, to the accumulation row a (cells 0..w+1). With clip, parts left of 0 count as
  * lying on x = 0 (they cover the whole row to their right) and parts right of w are dropped;
- * without, 0 <= x <= w is known (the path lies inside the buffer). With use_mask, the 8-cell
+ * without, 0 <= x <= w is known (the path lies inside the buffer). With use_mask, the 4-cell
  * blocks touched are marked in m for the sparse readout. */
 RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, float d,
                             bool clip, bool use_mask)
@@ -678,7 +679,7 @@ static inline void zero_cells(float *a, size_t n)
   for (size_t i = 0; i < n; i++) a[i] = 0.0f;
 }
 
-static void fill_run(uint8_t *d, size_t n, unsigned c, bool replace)
+RASTER_INLINE void fill_run(uint8_t *d, size_t n, unsigned c, bool replace)
 {
   if (replace || c == 255) {
     if (n < 64) set_short(d, n, c);
@@ -749,7 +750,7 @@ RASTER_INLINE uint64_t group8(float *a, __m128 *carry, uint64_t old)
 }
 #endif
 
-/* Cells x0..x1-1 (whole 8-cell blocks, the last one possibly cut at the row's width) of a row: running sum, coverage into d; the
+/* Cells x0..x1-1 (whole 4-cell blocks, the last one possibly cut at the row's width) of a row: running sum, coverage into d; the
  * cells are zeroed. Returns the running sum after them. */
 RASTER_INLINE float block(float *a, uint8_t *d, size_t x0, size_t x1, float sum, bool even_odd,
                    bool replace)
@@ -797,8 +798,8 @@ static unsigned CTZ64(uint64_t v)
 /* Turn one accumulation row into coverage: blocks that received edges are summed cell by cell,
  * the runs between them have the constant coverage of the running sum. The row and its mask are
  * left zeroed for the next render. */
-static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t x0, size_t w,
-                        bool even_odd, bool replace)
+RASTER_INLINE void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t x0,
+                               size_t w, bool even_odd, bool replace)
 {
   float sum = 0.0f;
   size_t x = x0;
@@ -808,11 +809,12 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
     while (bits) {
       /* a run of touched blocks: b0 .. b0 + len - 1 */
       unsigned b0 = CTZ64(bits);
-      uint64_t rest = ~(bits >> b0);
-      unsigned len = rest ? CTZ64(rest) : 64 - b0;
-      if (b0 + len >= 64) bits = 0;
-      else bits &= ~((((uint64_t)1 << len) - 1) << b0);
-      size_t bx = (wi * 64 + b0) << 3, bend = (wi * 64 + b0 + len) << 3;
+      /* adding the lowest set bit carries the lowest run of ones away: t has the bit above the
+       * run set (0 when the run reaches bit 63) and no bit of the run */
+      uint64_t t = bits + (bits & (0 - bits));
+      unsigned b1 = t ? CTZ64(t) : 64;
+      bits &= t;
+      size_t bx = (wi * 64 + b0) << RASTER_BLOCK_SHIFT, bend = (wi * 64 + b1) << RASTER_BLOCK_SHIFT;
       if (bx < x) {
         /* cells left of x0 (only the rounding of an interpolated x can reach them, by an ulp,
          * in direct mode): zeroed, not read */
@@ -839,6 +841,29 @@ static void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t
     unsigned c = cov8(sum, even_odd);
     if (c || replace) fill_run(d + x, w - x, c, replace);
   }
+}
+
+/* readout_row over `rows` rows (row k: cells a + k * a_stride, mask m + k * mwords, pixels
+ * d + k * d_stride, columns x0..w-1), specialised per rule and compositing mode. Direct mode
+ * (x0 > 0) first zeroes cell x0 - 1: an interpolated x rounded an ulp below x_min can reach
+ * it (a rounding-sized value), which is not read. */
+RASTER_INLINE void sparse_rows_v(float *a, size_t a_stride, uint64_t *m, size_t mwords,
+                                 uint8_t *d, size_t d_stride, long rows, size_t x0, size_t w,
+                                 bool even_odd, bool replace)
+{
+  for (long y = 0; y < rows; y++, a += a_stride, m += mwords, d += d_stride) {
+    if (x0 > 0) a[x0 - 1] = 0.0f;
+    readout_row(a, m, mwords, d, x0, w, even_odd, replace);
+  }
+}
+
+static void sparse_rows(float *a, size_t a_stride, uint64_t *m, size_t mwords, uint8_t *d,
+                        size_t d_stride, long rows, size_t x0, size_t w, bool even_odd,
+                        bool replace)
+{
+  if (even_odd) sparse_rows_v(a, a_stride, m, mwords, d, d_stride, rows, x0, w, true, replace);
+  else if (replace) sparse_rows_v(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, true);
+  else sparse_rows_v(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, false);
 }
 
 /* Dense readout of a narrow row (no mask): every cell in turn; cells 0..row_len-1 are left
@@ -1027,22 +1052,16 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
       path_clear(r);
       return OTV_E_OK;
     }
-    for (long y = ry0; y < ry1; y++) {
-      float *a = D->acc + (size_t)y * D->row_len;
-      uint8_t *d = buf + (size_t)y * stride;
-      /* an interpolated x rounded an ulp below x_min can reach cell rx0 - 1 (a rounding-sized
-       * value): zeroed, not read */
-      if (rx0 > 0) a[rx0 - 1] = 0.0f;
-      readout_row(a, D->mask + (size_t)y * D->mwords, D->mwords, d, (size_t)rx0, (size_t)rx1,
-                  even_odd, replace);
-    }
+    sparse_rows(D->acc + (size_t)ry0 * D->row_len, D->row_len, D->mask + (size_t)ry0 * D->mwords,
+                D->mwords, buf + (size_t)ry0 * stride, stride, ry1 - ry0, (size_t)rx0,
+                (size_t)rx1, even_odd, replace);
     r->direct = false; /* everything it touched is zero again */
     path_clear(r);
     return OTV_E_OK;
   }
   band B;
   B.row_len = (w + 2 + 7) & ~(size_t)7;
-  B.mwords = (B.row_len / 8 + 63) / 64;
+  B.mwords = ((B.row_len >> RASTER_BLOCK_SHIFT) + 63) / 64;
   B.w = (float)w;
   size_t rows = RASTER_BAND_CELLS / B.row_len;
   if (rows < 1) rows = 1;
@@ -1073,11 +1092,8 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
                          w, B.row_len, even_odd, replace);
       continue;
     }
-    for (int y = 0; y < B.rows; y++) {
-      uint8_t *d = buf + (size_t)(by + y) * stride + (size_t)rx0;
-      readout_row(B.acc + (size_t)y * B.row_len, B.mask + (size_t)y * B.mwords, B.mwords, d, 0,
-                  w, even_odd, replace);
-    }
+    sparse_rows(B.acc, B.row_len, B.mask, B.mwords, buf + (size_t)by * stride + (size_t)rx0,
+                stride, B.rows, 0, w, even_odd, replace);
   }
   path_clear(r);
   return OTV_E_OK;
@@ -1108,7 +1124,7 @@ otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height)
   /* cells 0..width+1 take coverage; the dense readout touches up to width+4 */
   size_t row_len = ((size_t)width + 5 + 7) & ~(size_t)7;
   if (height > RASTER_DIRECT_CELLS / row_len) return OTV_E_OK; /* large: a stored path */
-  size_t mwords = (row_len / 8 + 63) / 64;
+  size_t mwords = ((row_len >> RASTER_BLOCK_SHIFT) + 63) / 64;
   if (grow(r, (void **)&r->acc, &r->acc_cap, row_len * height, sizeof(float)) ||
       grow(r, (void **)&r->mask, &r->mask_cap, mwords * height, sizeof(uint64_t)))
     return OTV_E_NOMEM;

@@ -235,7 +235,9 @@ int otv_cmd_render(int argc, char **argv)
     }
     for (size_t k = 0; k < nlines && ok; k++) {
       double base = ceil(asc * scale) + (double)k * line_h;
-      otv_status st = txt_draw(loc, &lines[k], scale, ox, oy + base, slant, ras, NULL);
+      /* announce the target: the pen then accumulates coverage as it goes (direct mode) */
+      otv_status st = otv_raster_begin(ras, w, h);
+      if (!st) st = txt_draw(loc, &lines[k], scale, ox, oy + base, slant, ras, NULL);
       if (!st) st = otv_raster_render(ras, cov, w, h, w, 0);
       if (st) {
         cli_error(font, otv_location_last_error(loc));

@@ -88,7 +88,8 @@ static double put_text(spec *S, font_ref *fr, const char *text, double x, double
   txt_vmetrics(fr->loc, &asc, &desc, &gap);
   double wpx = line.width * scale;
   if (S->draw) {
-    if (txt_draw(fr->loc, &line, scale, x, S->y + asc * scale, 0, S->ras, NULL) ||
+    if (otv_raster_begin(S->ras, S->w, S->h) ||
+        txt_draw(fr->loc, &line, scale, x, S->y + asc * scale, 0, S->ras, NULL) ||
         otv_raster_render(S->ras, layer_label ? S->cov_label : S->cov_text, S->w, S->h, S->w, 0)) {
       otv_raster_reset(S->ras);
       S->failed = 1;

@@ -575,10 +575,11 @@ static void direct_shape(int k)
 static void test_direct(void)
 {
   static uint8_t a[W * H], b[W * H];
-  static const unsigned sizes[2][2] = {{W, H}, {40, 30}}; /* block-mask and dense readouts */
+  /* block-mask readout (wider than RASTER_DENSE_MAX, 96), dense readouts */
+  static const unsigned sizes[3][2] = {{120, W * H / 120}, {W, H}, {40, 30}};
   static const unsigned flag_sets[3] = {0, OTV_RASTER_EVEN_ODD, OTV_RASTER_REPLACE};
   int worst = 0;
-  for (int sz = 0; sz < 2; sz++) {
+  for (int sz = 0; sz < 3; sz++) {
     unsigned w = sizes[sz][0], h = sizes[sz][1];
     for (int f = 0; f < 3; f++)
       for (int k = 0; k < 9; k++) {
