@@ -642,6 +642,12 @@ void otv_cff_loc_free(otv_location *loc)
   otv_cff_loc *l = &loc->cff;
   otv_ivs_cache_free(&loc->al, &l->regions);
   if (l->vs) otv_mem_free(&loc->al, l->vs, l->vs_cap * sizeof *l->vs);
+  if (l->sub_state) otv_mem_free(&loc->al, l->sub_state, l->sub_slots * sizeof *l->sub_state);
+  if (l->sub_end) otv_mem_free(&loc->al, l->sub_end, l->sub_slots * sizeof *l->sub_end);
+  if (l->sub_fd_base)
+    otv_mem_free(&loc->al, l->sub_fd_base, loc->face->cff.fd_count * sizeof *l->sub_fd_base);
+  if (l->cells)
+    otv_mem_free(&loc->al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
   memset(l, 0, sizeof *l);
 }
 

@@ -70,12 +70,33 @@ typedef struct otv_cff {
 
 /* Per location: the region scalars of the VariationStore and, per vsindex, the scalars of that
  * ItemVariationData's regions in column order, so that blend is a plain dot product. */
+/* A decoded CFF2 subroutine (charstring.c) is a list of items: a header cell {n operands, byte
+ * offset of their first byte}, a cell {byte offset of the operator after them, or
+ * OTV_CS_NO_OP}, then the n operand values. */
+typedef union otv_cs_cell {
+  double v;
+  struct { uint32_t n, off; } h;
+} otv_cs_cell;
+#define OTV_CS_NO_OP UINT32_MAX
+#define OTV_CS_CELL_SLACK 4 /* cells allocated past cell_cap: replay copies four at a time */
+
 typedef struct otv_cff_loc {
   otv_ivs_cache regions;
   double *vs;               /* vs_off[data_count] entries (double: blend sums are in double) */
   size_t vs_cap;
   uint32_t serial;          /* location serial vs belongs to; 0: never computed */
   bool zero;                /* every scalar is 0 (default location): blend drops the deltas */
+  /* Decoded-subroutine cache (CFF2, charstring.c): set up on the location's first CFF2 outline,
+   * independent of the coordinates. Optional: when its allocation fails, subroutines are
+   * interpreted from their bytes. */
+  bool sub_tried;           /* set-up attempted */
+  uint32_t *sub_state;      /* per slot: 0 not decoded yet, 1 interpreted from bytes, else the
+                             * first cell + 2 */
+  uint32_t *sub_end;        /* per slot: cell after the last item */
+  uint32_t *sub_fd_base;    /* per Font DICT: slot of its local subroutine 0 (globals first) */
+  size_t sub_slots;
+  otv_cs_cell *cells;
+  size_t cell_cap, cell_used;
 } otv_cff_loc;
 
 otv_status otv_cff_parse(otv_face *f, otv_error *err);

@@ -12,7 +12,8 @@
  * Blend is a dot product with per-vsindex scalars computed once per location (cff.c). Every loop
  * is bounded by the data; subroutine calls by OTV_MAX_SUBR_DEPTH, and the whole glyph by a
  * budget of subroutine bytes entered (nested subroutines could otherwise multiply the work).
- * Errors name the table and the byte offset inside it.
+ * Errors name the table and the byte offset inside it. CFF2 subroutines are decoded once per
+ * location into operand runs and operator offsets and replayed from there (sub_decode).
  */
 #include "internal.h"
 
@@ -24,6 +25,7 @@
 
 typedef struct cs_frame {
   const uint8_t *p, *end;
+  const otv_cs_cell *it, *it_end; /* replaying a decoded subroutine (it != NULL) */
 } cs_frame;
 
 typedef struct cs {
@@ -45,12 +47,16 @@ typedef struct cs {
   const double *vs; /* scalars of the current vsindex */
   unsigned vs_k;
   const otv_cff_index *lsubrs;
+  otv_cff_loc *cache;           /* decoded-subroutine cache (NULL: none) */
+  size_t lslot;                 /* cache slot of local subroutine 0 of the glyph's Font DICT */
   bool seac;
   double seac_args[4];
   uint32_t rnd;                /* random state (CFF), seeded per charstring run */
   uint32_t transient_set;      /* bit i: transient[i] was put */
   double transient[32];        /* TN 5177 Appendix B: 32 transient array elements */
-  double st[OTV_MAX_STACK_CFF2]; /* double: 16.16 operands and sums stay exact */
+  /* double: 16.16 operands and sums stay exact; 4 more for the four-wide copies of decoded
+   * operand runs */
+  double st[OTV_MAX_STACK_CFF2 + OTV_CS_CELL_SLACK];
 } cs;
 
 /* ---- output ---- */
@@ -359,6 +365,125 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
   return OTV_E_OK;
 }
 
+/* ---- decoded-subroutine cache (CFF2) ----
+ * Source Sans 3 and Cantarell interpret three quarters of their bytes in subroutines, each
+ * called 12-14 times per location: decoding a subroutine once per location (operands to
+ * doubles, operators located) turns most operand decoding into copies. Blend stays at run time,
+ * so the cache does not depend on the coordinates. Subroutines with hintmask/cntrmask (their
+ * mask length depends on the stems counted at run time) or bytes that do not decode are
+ * interpreted from their bytes, as are those past the arena's capacity: errors keep their
+ * offsets and messages. */
+
+/* Arena cells at most (8 bytes each: 4 MiB). A subroutine of len bytes takes at most 2 len + 2
+ * cells (each operand or operator takes a byte at least; an item is 2 header cells). */
+#define CS_MAX_CELLS 524288u
+
+static void sub_cache_setup(otv_location *loc, const otv_cff *c)
+{
+  otv_cff_loc *l = &loc->cff;
+  l->sub_tried = true;
+  if (!c->cff2 || c->tab.len >= UINT32_MAX) return; /* cells hold 32-bit table offsets */
+  size_t slots = c->gsubrs.count;
+  size_t cells = 2u * ((size_t)c->gsubrs.data_len + c->gsubrs.count);
+  for (uint32_t i = 0; i < c->fd_count; i++) {
+    slots += c->fds[i].subrs.count;
+    cells += 2u * ((size_t)c->fds[i].subrs.data_len + c->fds[i].subrs.count);
+  }
+  if (slots == 0) return;
+  if (cells > CS_MAX_CELLS) cells = CS_MAX_CELLS;
+  l->sub_state = otv_mem_calloc(&loc->al, slots, sizeof *l->sub_state);
+  l->sub_end = otv_mem_alloc(&loc->al, slots * sizeof *l->sub_end);
+  l->sub_fd_base = otv_mem_alloc(&loc->al, c->fd_count * sizeof *l->sub_fd_base);
+  cells += OTV_CS_CELL_SLACK;
+  l->cells = otv_mem_calloc(&loc->al, cells, sizeof *l->cells);
+  l->sub_slots = slots;
+  l->cell_cap = cells - OTV_CS_CELL_SLACK;
+  l->cell_used = 0;
+  if (!l->sub_state || !l->sub_end || !l->sub_fd_base || !l->cells) {
+    /* optional: without it subroutines are interpreted from their bytes */
+    if (l->sub_state) otv_mem_free(&loc->al, l->sub_state, slots * sizeof *l->sub_state);
+    if (l->sub_end) otv_mem_free(&loc->al, l->sub_end, slots * sizeof *l->sub_end);
+    if (l->sub_fd_base)
+      otv_mem_free(&loc->al, l->sub_fd_base, c->fd_count * sizeof *l->sub_fd_base);
+    if (l->cells) otv_mem_free(&loc->al, l->cells, cells * sizeof *l->cells);
+    l->sub_state = l->sub_end = l->sub_fd_base = NULL;
+    l->cells = NULL;
+    l->sub_slots = l->cell_cap = 0;
+    return;
+  }
+  size_t slot = c->gsubrs.count;
+  for (uint32_t i = 0; i < c->fd_count; i++) {
+    l->sub_fd_base[i] = (uint32_t)slot; /* slots <= total INDEX counts: fits */
+    slot += c->fds[i].subrs.count;
+  }
+}
+
+/* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
+ * byte}, {offset of the operator, or OTV_CS_NO_OP at the end}, then the operands. Returns the
+ * slot's new state: 1 (interpret from bytes) or the first cell + 2. */
+static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
+{
+  otv_cff_loc *l = s->cache;
+  const uint8_t *t0 = s->c->tab.p;
+  l->sub_state[slot] = 1;
+  size_t room = l->cell_cap - l->cell_used;
+  if (room < 2 || sub.len > (room - 2) / 2) return 1; /* needs 2 len + 2 cells at most */
+  otv_cs_cell *first = l->cells + l->cell_used, *o = first;
+  const uint8_t *p = sub.p, *end = sub.p + sub.len;
+  otv_cs_cell *h = o;
+  o += 2;
+  uint32_t n = 0;
+  h->h.off = (uint32_t)(p - t0); /* the table is < 4 GiB (sub_cache_setup) */
+  while (p < end) {
+    unsigned b0 = *p; /* in range: p < end */
+    double v;
+    if (b0 - 32u <= 246u - 32u) {
+      v = one_byte[b0];
+      p++;
+    } else if (b0 - 247u <= 254u - 247u) {
+      if (end - p < 2) return 1;
+      int b1 = p[1]; /* in range: p + 2 <= end */
+      v = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
+      p += 2;
+    } else if (b0 == 28) {
+      if (end - p < 3) return 1;
+      v = otv_peek_i16(p + 1); /* in range: p + 3 <= end */
+      p += 3;
+    } else if (b0 == 255) {
+      if (end - p < 5) return 1;
+      v = otv_peek_i32(p + 1) / 65536.0; /* in range: p + 5 <= end */
+      p += 5;
+    } else {
+      /* an operator: hint masks and the CFF-only return/endchar stay with the byte
+       * interpreter, and so does an escape byte cut off by the end */
+      if (b0 == 19 || b0 == 20 || b0 == 11 || b0 == 14 || (b0 == 12 && end - p < 2)) return 1;
+      h[0].h.n = n;
+      h[1].h.off = (uint32_t)(p - t0);
+      h[1].h.n = 0;
+      p += b0 == 12 ? 2 : 1;
+      h = o;
+      o += 2;
+      n = 0;
+      h->h.off = (uint32_t)(p - t0);
+      continue;
+    }
+    (o++)->v = v;
+    n++;
+  }
+  if (n) {
+    h[0].h.n = n;
+    h[1].h.off = OTV_CS_NO_OP;
+    h[1].h.n = 0;
+  } else {
+    o -= 2; /* no operands after the last operator */
+  }
+  uint32_t state = (uint32_t)(first - l->cells) + 2; /* cells <= CS_MAX_CELLS: fits */
+  l->sub_state[slot] = state;
+  l->sub_end[slot] = (uint32_t)(o - l->cells);
+  l->cell_used = (size_t)(o - l->cells);
+  return state;
+}
+
 /* Interpret one glyph's charstring into the sink. */
 static otv_status run(cs *s, otv_span glyph)
 {
@@ -371,15 +496,49 @@ static otv_status run(cs *s, otv_span glyph)
   const unsigned max = s->max;
   const bool round = s->out->round;
   uint32_t budget = 0;
+  const otv_cs_cell *it = NULL, *it_end = NULL;
+  unsigned b0;
   for (;;) {
+    if (it) {
+      /* replaying a decoded subroutine: an operand run, then its operator (see sub_decode) */
+      if (it == it_end) {
+        if (OTV_NEVER(depth == 0)) break;
+        depth--;
+        p = fr[depth].p, end = fr[depth].end;
+        it = fr[depth].it, it_end = fr[depth].it_end;
+        continue;
+      }
+      uint32_t n = it[0].h.n, op = it[1].h.off;
+      if (n > max - sp) {
+        /* the stack overflows in this run: interpret the rest of the subroutine from its bytes,
+         * which fails at the same byte with the same error */
+        p = s->c->tab.p + it[0].h.off;
+        it = NULL;
+        continue;
+      }
+      /* four at a time (runs are short): up to 3 copies past the run land in the stack's slack
+       * and come from the arena's slack or the next item */
+      const otv_cs_cell *v = it + 2;
+      double *dst = st + sp;
+      for (uint32_t i = 0; i < n; i += 4) {
+        double a0 = v[i].v, a1 = v[i + 1].v, a2 = v[i + 2].v, a3 = v[i + 3].v;
+        dst[i] = a0, dst[i + 1] = a1, dst[i + 2] = a2, dst[i + 3] = a3;
+      }
+      sp += n;
+      it = v + n;
+      if (op == OTV_CS_NO_OP) continue;
+      p = s->c->tab.p + op; /* in range: an operator byte inside this subroutine */
+      b0 = *p;
+      goto dispatch;
+    }
     if (p >= end) {
       if (depth == 0) break;
       depth--;
-      p = fr[depth].p;
-      end = fr[depth].end;
+      p = fr[depth].p, end = fr[depth].end;
+      it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
     }
-    unsigned b0 = *p; /* in range: p < end, end within the charstring's INDEX element */
+    b0 = *p; /* in range: p < end, end within the charstring's INDEX element */
     if (b0 >= 32 && b0 != 255) {
       /* A run of the common operands (1 and 2 bytes), decoded in a tight loop: blend deltas
        * make most of a CFF2 charstring. Every operand takes at least one byte, so stopping at
@@ -407,6 +566,7 @@ static otv_status run(cs *s, otv_span glyph)
        * an operator (or 28/255) and is dispatched at once */
       if (p >= lim) continue;
     }
+  dispatch:;
     const uint8_t *at = p++;
     unsigned b = 0;
     /* blend is most of a CFF2 glyph's operators: a direct branch predicts better than the
@@ -529,8 +689,9 @@ static otv_status run(cs *s, otv_span glyph)
       otv_span sub;
       /* the number is truncated to an integer, then biased; |v| < 2^31 checked before the
        * conversion */
+      uint32_t si = 0;
       if (!(v > -2147483648.0 && v < 2147483648.0) ||
-          !otv_cff_index_get(ix, (uint32_t)((int64_t)v + ix->bias), &sub))
+          !otv_cff_index_get(ix, si = (uint32_t)((int64_t)v + ix->bias), &sub))
         return fail_at(s, at, OTV_E_BAD_VALUE,
                        b0 == 10 ? "callsubr: no such local subroutine"
                                 : "callgsubr: no such global subroutine");
@@ -540,19 +701,28 @@ static otv_status run(cs *s, otv_span glyph)
       if (cost > CS_MAX_SUBR_BYTES - budget)
         return fail_at(s, at, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
       budget += (uint32_t)cost;
-      fr[depth].p = p;
-      fr[depth].end = end;
+      fr[depth].p = p, fr[depth].end = end;
+      fr[depth].it = it, fr[depth].it_end = it_end;
       depth++;
       p = sub.p;
       end = sub.p + sub.len;
+      it = NULL;
+      if (s->cache) {
+        /* in range: si < ix->count (otv_cff_index_get), slots cover every INDEX */
+        size_t slot = (b0 == 10 ? s->lslot : 0) + si;
+        otv_cff_loc *l = s->cache;
+        uint32_t state = l->sub_state[slot];
+        if (state == 0) state = sub_decode(s, sub, slot);
+        if (state >= 2) it = l->cells + (state - 2), it_end = l->cells + l->sub_end[slot];
+      }
       continue; /* the stack is not cleared */
     }
     case 11: /* return (CFF only) */
       if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "return is not a CFF2 operator");
       if (depth == 0) goto done;
       depth--;
-      p = fr[depth].p;
-      end = fr[depth].end;
+      p = fr[depth].p, end = fr[depth].end;
+      it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
     case 14: /* endchar (CFF only) */
       if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "endchar is not a CFF2 operator");
@@ -698,6 +868,7 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: FDSelect names a missing "
                         "Font DICT", gid);
   s->lsubrs = &c->fds[fd].subrs;
+  s->lslot = s->cache ? s->cache->sub_fd_base[fd] : 0;
   s->xf = c->fds[fd].xf_on ? c->fds[fd].xf : NULL;
   s->x = s->y = 0;
   if (tx != 0 || ty != 0) {
@@ -742,6 +913,11 @@ otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
   s.max = c->cff2 ? OTV_MAX_STACK_CFF2 : OTV_MAX_STACK_CFF;
   s.vs_all = NULL;
   s.zero = true;
+  s.cache = NULL;
+  if (c->cff2) {
+    if (!loc->cff.sub_tried) sub_cache_setup(loc, c);
+    if (loc->cff.cells) s.cache = &loc->cff;
+  }
   if (c->cff2 && c->ivs.present) {
     s.vs_all = otv_cff_vs_scalars(loc);
     if (!s.vs_all && !loc->cff.zero) return OTV_E_NOMEM;
