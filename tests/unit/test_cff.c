@@ -527,6 +527,10 @@ static void test_cff2_fixture(void)
   CHECK_POINTS(&o, e_hints, c_hints);
   CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
   CHECK_POINTS(&o, e_subrs, c_subrs);
+  /* again: the subroutines decoded by the first draw now replay from the location's cache
+   * (operands pushed before a call still reach the callee) */
+  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
+  CHECK_POINTS(&o, e_subrs, c_subrs);
 
   /* pen form of glyph 0 (explicit closing line) and glyph 3 (no closing line: last == first) */
   rec r = {{0}, 0};
