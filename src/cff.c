@@ -678,6 +678,7 @@ const double *otv_cff_vs_scalars(otv_location *loc)
   bool zero = true;
   for (unsigned i = 0; i < c->ivs.data_count; i++) {
     const otv_ivd *v = &c->ivs.data[i];
+    if (!v->region_index_count) continue; /* l->vs may be NULL when no data has a region */
     double *dst = l->vs + c->vs_off[i];
     for (unsigned j = 0; j < v->region_index_count; j++) {
       /* in range: region_indexes checked in otv_ivs_parse */
