@@ -100,18 +100,28 @@ static bool read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, un
   return true;
 }
 
+/* One packed-delta run header of at most `left` deltas: its length (a run past the count is cut,
+ * as it ends), bytes per delta (0, 1, 2 or 4) and its data, taken (checked) from r. */
+static inline bool delta_run(otv_rd *r, unsigned left, unsigned *run, unsigned *size,
+                             const uint8_t **p)
+{
+  unsigned ctl = otv_rd_u8(r);
+  if (!otv_rd_ok(r)) return false;
+  *run = (ctl & 0x3F) + 1;
+  if (*run > left) *run = left;
+  *size = (ctl & 0xC0) == 0x80 ? 0 : (ctl & 0xC0) == 0x40 ? 2 : (ctl & 0xC0) ? 4 : 1;
+  *p = otv_rd_take(r, (size_t)*run * *size);
+  return *p || !*size;
+}
+
 /* count packed deltas into out. Each run's bytes are checked once, then read unchecked. */
 static bool read_deltas(otv_rd *r, unsigned count, double *out)
 {
   unsigned got = 0;
   while (got < count) {
-    unsigned ctl = otv_rd_u8(r);
-    if (!otv_rd_ok(r)) return false;
-    unsigned run = (ctl & 0x3F) + 1;
-    if (run > count - got) run = count - got; /* a run past the count is cut, as it ends */
-    unsigned size = (ctl & 0xC0) == 0x80 ? 0 : (ctl & 0xC0) == 0x40 ? 2 : (ctl & 0xC0) ? 4 : 1;
-    const uint8_t *p = otv_rd_take(r, (size_t)run * size);
-    if (!p && size) return false;
+    unsigned run, size;
+    const uint8_t *p;
+    if (!delta_run(r, count - got, &run, &size, &p)) return false;
     /* in range: run * size bytes taken just above */
     switch (size) {
     case 0: for (unsigned i = 0; i < run; i++) out[got + i] = 0; break;
@@ -130,13 +140,9 @@ static bool read_deltas_acc(otv_rd *r, unsigned count, double *acc, const double
 {
   unsigned got = 0;
   while (got < count) {
-    unsigned ctl = otv_rd_u8(r);
-    if (!otv_rd_ok(r)) return false;
-    unsigned run = (ctl & 0x3F) + 1;
-    if (run > count - got) run = count - got; /* a run past the count is cut, as it ends */
-    unsigned size = (ctl & 0xC0) == 0x80 ? 0 : (ctl & 0xC0) == 0x40 ? 2 : (ctl & 0xC0) ? 4 : 1;
-    const uint8_t *p = otv_rd_take(r, (size_t)run * size);
-    if (!p && size) return false;
+    unsigned run, size;
+    const uint8_t *p;
+    if (!delta_run(r, count - got, &run, &size, &p)) return false;
     double *a = acc + got;
     /* in range: run * size bytes taken just above; zero deltas add nothing */
     if (k == 1) {

@@ -12,20 +12,7 @@ OTVAR=${OTVAR:-build/otvar}
 FONTS=${OTV_FONTS:-tests/fonts}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-fails=0
-checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-expect() {
-  local want=$1 desc=$2
-  shift 3
-  "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, expected $want ($(head -c 300 "$TMP/err"))"; fi
-}
-one_line_err() {
-  if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q '^otvar: ' "$TMP/err"; then ok; else bad "$1: stderr: $(cat "$TMP/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 expect 0 "help" -- "$OTVAR" metrics --help
 grep -q '^usage: otvar metrics' "$TMP/out" && ok || bad "help text"
@@ -252,5 +239,4 @@ fi
 expect 0 "gasp tags" -- "$OTVAR" info "$FONTS/Muli-ABC.ttf" --metrics
 grep -q '^  gsp0 ' "$TMP/out" && ok || bad "gsp0 from gasp"
 
-echo "test_metrics.sh: $checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+cli_summary test_metrics.sh
