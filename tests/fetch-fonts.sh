@@ -18,7 +18,12 @@ have() { [ -s "$DIR/$1" ]; }
 
 deb_font() { # package, path inside the package, output name
   have "$3" && return 0
-  (cd "$WORK" && apt-get download "$1" >/dev/null 2>&1) || { echo "fetch-fonts: cannot download $1" >&2; return 0; }
+  # empty package lists (a machine where scripts/deps.sh had nothing to install): update once
+  if ! (cd "$WORK" && apt-get download "$1" >/dev/null 2>&1); then
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    (cd "$WORK" && apt-get download "$1" >/dev/null 2>&1) || { echo "fetch-fonts: cannot download $1" >&2; return 0; }
+  fi
   mkdir -p "$WORK/x-$1"
   dpkg -x "$WORK"/"$1"_*.deb "$WORK/x-$1"
   if [ -f "$WORK/x-$1/$2" ]; then cp "$WORK/x-$1/$2" "$DIR/$3"; else echo "fetch-fonts: $2 not in $1" >&2; fi
