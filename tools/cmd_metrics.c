@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SETTINGS 64
 
 const char otv_cmd_metrics_summary[] = "glyph advances and side bearings at a location";
 
@@ -81,11 +80,6 @@ int otv_cmd_metrics(int argc, char **argv)
     cli_usage_error("metrics", "--var and --named cannot be combined");
     return OTV_EXIT_USAGE;
   }
-  otv_axis_value vals[MAX_SETTINGS];
-  int nvals = 0;
-  if (var && (nvals = cli_parse_var("metrics", var, vals, MAX_SETTINGS)) < 0)
-    return OTV_EXIT_USAGE;
-
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
@@ -94,15 +88,6 @@ int otv_cmd_metrics(int argc, char **argv)
   size_t n = 0;
   otv_face_info fi;
   otv_face_get_info(face, &fi);
-  if (var && !cli_check_var("metrics", face, vals, nvals)) {
-    rc = OTV_EXIT_USAGE;
-    goto done;
-  }
-  int inst = -1;
-  if (named && (inst = cli_find_named("metrics", face, named)) < 0) {
-    rc = OTV_EXIT_USAGE;
-    goto done;
-  }
   if (cli_parse_glyphs("metrics", glyphs, fi.glyph_count, &gids, &n)) {
     rc = OTV_EXIT_USAGE;
     goto done;
@@ -113,20 +98,14 @@ int otv_cmd_metrics(int argc, char **argv)
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  otv_status s = inst >= 0 ? otv_location_set_named(loc, (unsigned)inst)
-                           : otv_location_set_user(loc, vals, (size_t)nvals);
-  if (s) {
-    cli_error(path, otv_location_last_error(loc));
-    rc = OTV_EXIT_FONT;
-    goto done;
-  }
+  if ((rc = cli_set_location("metrics", path, face, loc, var, named)) != OTV_EXIT_OK) goto done;
   /* vertical: fonts without vhea/vmtx get synthesized metrics (otv_glyph_v_metrics) */
   unsigned flags = (round ? OTV_METRICS_ROUND : 0) | (vertical ? OTV_METRICS_SYNTHESIZE : 0);
   bool warned = false;
   for (size_t i = 0; i < n; i++) {
     otv_glyph_metrics m;
-    s = vertical ? otv_glyph_v_metrics(loc, gids[i], flags, &m)
-                 : otv_glyph_h_metrics(loc, gids[i], flags, &m);
+    otv_status s = vertical ? otv_glyph_v_metrics(loc, gids[i], flags, &m)
+                            : otv_glyph_h_metrics(loc, gids[i], flags, &m);
     if (s == OTV_E_UNSUPPORTED && otv_location_last_error(loc)->table ==
                                       (vertical ? OTV_TAG('V', 'V', 'A', 'R') : OTV_TAG('H', 'V', 'A', 'R'))) {
       /* CFF2 without HVAR/VVAR: default metrics, said once */

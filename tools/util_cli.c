@@ -145,7 +145,7 @@ int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_loca
                      const char *var, const char *named)
 {
   if (var && named) {
-    cli_usage_error(cmd, "--var and --named exclude each other");
+    cli_usage_error(cmd, "--var and --named cannot be combined");
     return OTV_EXIT_USAGE;
   }
   otv_status s = OTV_E_OK;
