@@ -15,6 +15,10 @@
 
 #include <stdlib.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define T_GLYF OTV_T_GLYF
 #define T_LOCA OTV_T_LOCA
 
@@ -212,11 +216,13 @@ static otv_status glyph_data(otv_location *loc, uint32_t gid, otv_span *out)
   return OTV_E_OK;
 }
 
+#define TAGS_SPARE 16u
 static bool reserve_pts(otv_location *loc, size_t need)
 {
   otv_glyf_loc *c = &loc->glyf;
+  /* tags: TAGS_SPARE bytes past need (decode_flags writes 8 and reads 16 bytes at a time) */
   return !OTV_RESERVE(&loc->al, &c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
-         !OTV_RESERVE(&loc->al, &c->tags, &c->tags_cap, need, 1);
+         !OTV_RESERVE(&loc->al, &c->tags, &c->tags_cap, need + TAGS_SPARE, 1);
 }
 
 static inline void round_points(otv_point *p, unsigned n)
@@ -229,53 +235,48 @@ static inline void round_points(otv_point *p, unsigned n)
 
 static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags);
 
-/* A coordinate's kind from its flag bits: (SHORT_VECTOR | IS_SAME_OR_POSITIVE << 1):
- * 0 = int16 delta, 1 = negative byte, 2 = same as previous, 3 = positive byte. */
-/* A flag byte's kinds: x kind | y kind << 2 | ON_CURVE_POINT << 4 (built from the spec bits). */
-#define K_(f) ((((f) >> 1 & 1) | ((f) >> 3 & 2)) | (((f) >> 2 & 1) | ((f) >> 4 & 2)) << 2 | ((f) & 1) << 4)
-/* Per flag byte: its kind (as above) | x byte size << 8 | y byte size << 16. */
-#define KI_(f) ((uint32_t)K_(f) | (uint32_t)coord_sz_(K_(f) & 3) << 8 | (uint32_t)coord_sz_(K_(f) >> 2 & 3) << 16)
-#define coord_sz_(k) ((k) == 0 ? 2u : (k) == 2 ? 0u : 1u)
+/* Per flag byte: the x byte size | the y byte size << 32 (one add sums both array lengths).
+ * A coordinate's size: 1 with its SHORT_VECTOR bit, else 0 with its IS_SAME bit, else 2. */
+#define XSZ_(f) ((f) & X_SHORT_VECTOR ? 1u : (f) & X_IS_SAME_OR_POSITIVE ? 0u : 2u)
+#define YSZ_(f) ((f) & Y_SHORT_VECTOR ? 1u : (f) & Y_IS_SAME_OR_POSITIVE ? 0u : 2u)
+#define KI_(f) ((uint64_t)XSZ_(f) | (uint64_t)YSZ_(f) << 32)
 #define K4I_(f) KI_(f), KI_((f) + 1), KI_((f) + 2), KI_((f) + 3)
 #define K16I_(f) K4I_(f), K4I_((f) + 4), K4I_((f) + 8), K4I_((f) + 12)
 #define K64I_(f) K16I_(f), K16I_((f) + 16), K16I_((f) + 32), K16I_((f) + 48)
-static const uint32_t flag_info[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(192)};
-#undef KI_
-#undef K4I_
-/* Per flag byte: the x byte size | the y byte size << 32 (one add sums both array lengths). */
-#define KI_(f) ((uint64_t)coord_sz_(K_(f) & 3) | (uint64_t)coord_sz_(K_(f) >> 2 & 3) << 32)
-#define K4I_(f) KI_(f), KI_((f) + 1), KI_((f) + 2), KI_((f) + 3)
 static const uint64_t flag_sizes[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(192)};
 #undef KI_
-#undef coord_sz_
 #undef K4I_
 #undef K16I_
 #undef K64I_
-#undef K_
-/* Decoding one coordinate of kind k from w, the big-endian int16 at its position:
- * ((w >> sh) & msk ^ neg) - neg, then advance by size. int16: w; negative byte: -(high byte);
- * positive byte: high byte; same: 0. Indexed by a flag_info kind (x kind | y kind << 2 | on
- * curve << 4): both coordinates' operations in one 32-byte entry. */
+/* Decoding one coordinate from w, the big-endian int16 at its position: ((w >> sh) & msk) *
+ * mul, then advance by size. int16: w (sh 0, msk -1, mul 1); short: the high byte (sh 8, msk
+ * 0xFF) times 1 (IS_SAME_OR_POSITIVE) or -1; same as previous: 0 (msk 0, size 0). Indexed by
+ * the flag byte's coordinate bits (flag & XY_BITS): both coordinates' operations in one
+ * 32-byte entry. */
+#define XY_BITS (X_SHORT_VECTOR | Y_SHORT_VECTOR | X_IS_SAME_OR_POSITIVE | Y_IS_SAME_OR_POSITIVE)
 typedef struct xy_op {
-  int32_t xmsk, xneg, ymsk, yneg;
+  int32_t xmsk, xmul, ymsk, ymul;
   uint8_t xsh, ysh, xsz, ysz;
   uint8_t pad[12];
 } xy_op;
-#define MSK_(k) ((k) == 0 ? -1 : (k) == 2 ? 0 : 0xFF)
-#define NEG_(k) ((k) == 1 ? -1 : 0)
-#define SH_(k) ((k) & 1 ? 8 : 0)
-#define SZ_(k) ((k) == 0 ? 2 : (k) == 2 ? 0 : 1)
-#define OP_(t) {MSK_((t) & 3), NEG_((t) & 3), MSK_((t) >> 2 & 3), NEG_((t) >> 2 & 3),          \
-                SH_((t) & 3), SH_((t) >> 2 & 3), SZ_((t) & 3), SZ_((t) >> 2 & 3), {0}}
-#define OP4_(t) OP_(t), OP_((t) + 1), OP_((t) + 2), OP_((t) + 3)
-static const xy_op xy_ops[32] = {OP4_(0),  OP4_(4),  OP4_(8),  OP4_(12),
-                                 OP4_(16), OP4_(20), OP4_(24), OP4_(28)};
+#define MSK_(s, p) ((s) ? 0xFF : (p) ? 0 : -1)
+#define MUL_(s, p) ((s) && !(p) ? -1 : 1)
+#define OP_(f)                                                                                 \
+  {MSK_((f) & X_SHORT_VECTOR, (f) & X_IS_SAME_OR_POSITIVE),                                    \
+   MUL_((f) & X_SHORT_VECTOR, (f) & X_IS_SAME_OR_POSITIVE),                                    \
+   MSK_((f) & Y_SHORT_VECTOR, (f) & Y_IS_SAME_OR_POSITIVE),                                    \
+   MUL_((f) & Y_SHORT_VECTOR, (f) & Y_IS_SAME_OR_POSITIVE),                                    \
+   (f) & X_SHORT_VECTOR ? 8 : 0, (f) & Y_SHORT_VECTOR ? 8 : 0, XSZ_(f), YSZ_(f), {0}}
+#define OP4_(f) OP_(f), OP_((f) + 1), OP_((f) + 2), OP_((f) + 3)
+#define OP16_(f) OP4_(f), OP4_((f) + 4), OP4_((f) + 8), OP4_((f) + 12)
+static const xy_op xy_ops[64] = {OP16_(0), OP16_(16), OP16_(32), OP16_(48)};
+#undef OP16_
 #undef OP4_
 #undef OP_
-#undef SZ_
-#undef SH_
-#undef NEG_
+#undef MUL_
 #undef MSK_
+#undef XSZ_
+#undef YSZ_
 
 #if defined(__GNUC__)
 #define OTV_NOINLINE __attribute__((noinline))
@@ -283,9 +284,62 @@ static const xy_op xy_ops[32] = {OP4_(0),  OP4_(4),  OP4_(8),  OP4_(12),
 #define OTV_NOINLINE
 #endif
 
-/* The flags of np points from [*qp, qend) into tags (flag_info kinds), with repeats (spec:
- * repeats past the last point are ignored). Returns the number of points whose flags were
- * there (np unless truncated); *xylen gets the x and y array sizes. */
+/* The x and y array sizes of np flag bytes: x sizes | y sizes << 32. */
+static uint64_t flag_array_sizes(const uint8_t *tags, unsigned np)
+{
+  uint64_t xylen = 0;
+  unsigned i = 0;
+#if defined(__SSE2__)
+  /* 16 flags at a time: per byte, a coordinate's size is 2 - 2 (short | same) + short (1, 0
+   * or 2, as flag_sizes), summed by psadbw; the last block is masked to the np flags (its
+   * bytes past np are read inside the TAGS_SPARE bytes) */
+  static const uint8_t tail_mask[32] = {
+      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  const __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2), zero = _mm_setzero_si128();
+  __m128i sx = zero, sy = zero;
+  for (; i < np; i += 16) {
+    __m128i t = _mm_loadu_si128((const __m128i *)(const void *)(tags + i));
+    __m128i xs = _mm_and_si128(_mm_srli_epi16(t, 1), one); /* X_SHORT_VECTOR */
+    __m128i ys = _mm_and_si128(_mm_srli_epi16(t, 2), one); /* Y_SHORT_VECTOR */
+    __m128i xp = _mm_and_si128(_mm_srli_epi16(t, 4), one); /* X_IS_SAME_OR_POSITIVE */
+    __m128i yp = _mm_and_si128(_mm_srli_epi16(t, 5), one); /* Y_IS_SAME_OR_POSITIVE */
+    __m128i xo = _mm_or_si128(xs, xp), yo = _mm_or_si128(ys, yp);
+    __m128i xz = _mm_add_epi8(_mm_sub_epi8(two, _mm_add_epi8(xo, xo)), xs);
+    __m128i yz = _mm_add_epi8(_mm_sub_epi8(two, _mm_add_epi8(yo, yo)), ys);
+    if (np - i < 16) {
+      __m128i m = _mm_loadu_si128((const __m128i *)(const void *)(tail_mask + 16 - (np - i)));
+      xz = _mm_and_si128(xz, m);
+      yz = _mm_and_si128(yz, m);
+    }
+    sx = _mm_add_epi64(sx, _mm_sad_epu8(xz, zero));
+    sy = _mm_add_epi64(sy, _mm_sad_epu8(yz, zero));
+  }
+  sx = _mm_add_epi64(sx, _mm_unpackhi_epi64(sx, sx));
+  sy = _mm_add_epi64(sy, _mm_unpackhi_epi64(sy, sy));
+  xylen = (uint64_t)(uint32_t)_mm_cvtsi128_si32(sx) | (uint64_t)(uint32_t)_mm_cvtsi128_si32(sy)
+                                                          << 32;
+#else
+  for (; i < np; i++) xylen += flag_sizes[tags[i]];
+#endif
+  return xylen;
+}
+
+/* Index of the lowest set bit's byte in w (w != 0). */
+static inline unsigned low_byte(uint64_t w)
+{
+#if defined(__GNUC__)
+  return (unsigned)__builtin_ctzll(w) >> 3;
+#else
+  unsigned k = 0;
+  while (!(w & 0xFFu)) w >>= 8, k++;
+  return k;
+#endif
+}
+
+/* The flags of np points from [*qp, qend) into tags (the flag bytes as they are), with repeats
+ * (spec: repeats past the last point are ignored). Returns the number of points whose flags
+ * were there (np unless truncated); *xylen gets the x and y array sizes. tags has TAGS_SPARE
+ * bytes after np. */
 static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *tags,
                                           unsigned np, uint64_t *xylen_out)
 {
@@ -294,43 +348,50 @@ static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qen
   unsigned i = 0;
   if ((size_t)(qend - q) >= 2 * (size_t)np) {
     /* in range: every point takes at most 2 bytes (a flag and its repeat count), so while
-     * i < np the bytes read lie in the first 2 np */
+     * i < np the bytes read lie in the first 2 np; with 8 points left, 16 bytes are left */
+    const uint64_t ones = 0x0101010101010101u;
     while (i < np) {
-      if (i + 1 < np && !((q[0] | q[1]) & REPEAT_FLAG)) { /* two flags without repeats */
-        unsigned f0 = q[0], f1 = q[1];
-        q += 2;
-        xylen += flag_sizes[f0] + flag_sizes[f1];
-        tags[i] = (uint8_t)flag_info[f0];
-        tags[i + 1] = (uint8_t)flag_info[f1];
-        i += 2;
-        continue;
+      if (np - i >= 8) {
+        /* 8 flag bytes: copied up to the first that repeats (all 8 when none does; the bytes
+         * copied past it are overwritten next) */
+        uint64_t w, m;
+        memcpy(&w, q, 8);
+        memcpy(tags + i, &w, 8);
+        m = w & ones * REPEAT_FLAG;
+        if (!m) {
+          q += 8;
+          i += 8;
+          continue;
+        }
+        unsigned k = low_byte(m);
+        q += k;
+        i += k;
       }
       unsigned fl = *q++;
-      uint8_t info = (uint8_t)flag_info[fl];
-      xylen += flag_sizes[fl];
-      tags[i++] = info;
+      tags[i++] = (uint8_t)fl;
       if (fl & REPEAT_FLAG) {
         unsigned rep = *q++;
         if (rep > np - i) rep = np - i;
-        xylen += flag_sizes[fl] * rep;
-        for (unsigned k = 0; k < rep; k++) tags[i + k] = info;
+        /* in range: up to 7 bytes past np, inside the TAGS_SPARE bytes */
+        uint64_t v = ones * fl;
+        for (unsigned k = 0; k < rep; k += 8) memcpy(tags + i + k, &v, 8);
         i += rep;
       }
     }
+    xylen = flag_array_sizes(tags, np);
   } else {
     while (i < np && q < qend) {
       unsigned fl = *q++;
-      uint8_t info = (uint8_t)flag_info[fl];
       if (!(fl & REPEAT_FLAG)) {
         xylen += flag_sizes[fl];
-        tags[i++] = info;
+        tags[i++] = (uint8_t)fl;
         continue;
       }
       if (q >= qend) break;
       unsigned rep = 1u + *q++;
       if (rep > np - i) rep = np - i;
       xylen += flag_sizes[fl] * rep;
-      for (unsigned k = 0; k < rep; k++) tags[i + k] = info;
+      for (unsigned k = 0; k < rep; k++) tags[i + k] = (uint8_t)fl;
       i += rep;
     }
   }
@@ -339,42 +400,38 @@ static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qen
   return i;
 }
 
-/* The x and y arrays of np points (kinds in tags, replaced by the on-curve bit) into pts.
- * In range: the arrays hold the sizes the flags give (checked by the caller). spare: one byte
- * after the y array is readable, so every point may read 2 bytes from each array (using 0, 1
- * or 2 of them); without it (a glyph at the very end of the glyf table) exact-size reads.
- * Not inlined: in its own function the loop keeps every pointer in a register. */
+/* The x and y arrays of np points (flag bytes in tags) into pts. In range: the arrays hold the
+ * sizes the flags give (checked by the caller). spare: one byte after the y array is readable,
+ * so every point may read 2 bytes from each array (using 0, 1 or 2 of them); without it (a
+ * glyph at the very end of the glyf table) exact-size reads. Not inlined: in its own function
+ * the loop keeps every pointer in a register. */
 static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
-                                   uint8_t *tags, unsigned np, bool spare)
+                                   const uint8_t *tags, unsigned np, bool spare)
 {
   int x = 0, y = 0;
   if (spare) {
     for (unsigned i = 0; i < np; i++) {
-      unsigned t = tags[i];
-      const xy_op *o = &xy_ops[t & 31];
+      const xy_op *o = &xy_ops[tags[i] & XY_BITS];
       int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);
-      x += (((wx >> o->xsh) & o->xmsk) ^ o->xneg) - o->xneg;
-      y += (((wy >> o->ysh) & o->ymsk) ^ o->yneg) - o->yneg;
+      x += ((wx >> o->xsh) & o->xmsk) * o->xmul;
+      y += ((wy >> o->ysh) & o->ymsk) * o->ymul;
       xs += o->xsz;
       ys += o->ysz;
       pts[i].x = (float)x;
       pts[i].y = (float)y;
-      tags[i] = (uint8_t)(t >> 4);
     }
     return;
   }
   for (unsigned i = 0; i < np; i++) {
-    unsigned t = tags[i];
-    const xy_op *o = &xy_ops[t & 31];
+    const xy_op *o = &xy_ops[tags[i] & XY_BITS];
     int wx = o->xsz == 2 ? otv_peek_i16(xs) : o->xsz ? xs[0] << 8 : 0;
     int wy = o->ysz == 2 ? otv_peek_i16(ys) : o->ysz ? ys[0] << 8 : 0;
-    x += (((wx >> o->xsh) & o->xmsk) ^ o->xneg) - o->xneg;
-    y += (((wy >> o->ysh) & o->ymsk) ^ o->yneg) - o->yneg;
+    x += ((wx >> o->xsh) & o->xmsk) * o->xmul;
+    y += ((wy >> o->ysh) & o->ymsk) * o->ymul;
     xs += o->xsz;
     ys += o->ysz;
     pts[i].x = (float)x;
     pts[i].y = (float)y;
-    tags[i] = (uint8_t)(t >> 4);
   }
 }
 
@@ -934,7 +991,8 @@ otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
       (c->n_ends && !io->contour_ends))
     return OTV_E_SMALL_BUFFER;
   memcpy(io->points, c->pts, c->n_pts * sizeof(otv_point));
-  if (io->point_flags) memcpy(io->point_flags, c->tags, c->n_pts);
+  if (io->point_flags) /* tags hold the glyf flag bytes: keep ON_CURVE_POINT */
+    for (unsigned i = 0; i < c->n_pts; i++) io->point_flags[i] = c->tags[i] & ON_CURVE_POINT;
   if (c->n_ends) memcpy(io->contour_ends, c->ends, c->n_ends * sizeof(uint16_t));
   return OTV_E_OK;
 }

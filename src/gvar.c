@@ -210,22 +210,45 @@ static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, siz
  * check), a run crossing count is written into the spare floats and reported after the loop,
  * and byte and word runs are converted 4 deltas at a time with SSE2 (baseline on x86-64): a
  * group may read up to 7 bytes past its run (inside the table) and write up to 3 floats past
- * it, which the next run or the spare floats absorb. Without fast, checked scalar loops. */
+ * it, which the next run or the spare floats absorb. Without fast, checked scalar loops.
+ * lim (not NULL): the 8 bytes after end are NOT all inside the table, lim is 8 bytes before
+ * its end: the control byte is checked against end, and a run reaching past lim is read with
+ * exact-size scalar loads (the glyph whose data ends the table). */
 #define DELTA_PAD 68 /* a 64-delta run starting at count - 1, plus a group of 4 */
 static const uint8_t delta_shift[4] = {0, 1, 0, 2}; /* bytes per delta: 1, 2, 0, 4 */
-static inline bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigned count,
-                                 float *out, bool fast)
+#if defined(__GNUC__)
+#define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define OTV_ALWAYS_INLINE inline
+#endif
+static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *end,
+                                            unsigned count, float *out, bool fast,
+                                            const uint8_t *lim)
 {
   const uint8_t *q = *qp;
   unsigned i = 0;
 #if defined(__SSE2__)
   if (fast) {
     while (i < count) {
+      if (lim && q >= end) return false; /* guarded: no slack after end */
       unsigned ctl = *q++; /* in range: q <= end here, and end has 8 bytes of slack */
       unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
       float *o = out + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
       i += run;
-      switch (ctl >> 6) {
+      unsigned kind = ctl >> 6;
+      if (lim && kind != 2 && lim - q < ((ptrdiff_t)run << delta_shift[kind])) {
+        /* guarded, a run within 8 bytes of the table end: exact-size reads */
+        size_t bytes = (size_t)run << delta_shift[kind];
+        if ((size_t)(end - q) < bytes) return false;
+        /* in range: bytes checked just above */
+        for (unsigned k = 0; k < run; k++)
+          o[k] = kind == 0   ? (float)(int8_t)q[k]
+                 : kind == 1 ? (float)otv_peek_i16(q + 2 * k)
+                             : (float)otv_peek_i32(q + 4 * k);
+        q += bytes;
+        continue;
+      }
+      switch (kind) {
       case 0: /* bytes */
         if (end - q < (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k += 4) {
@@ -263,7 +286,7 @@ static inline bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigne
     return i == count; /* a run past count is malformed */
   }
 #else
-  (void)fast;
+  (void)fast, (void)lim;
 #endif
   while (i < count) {
     if (q >= end) return false;
@@ -287,34 +310,77 @@ static inline bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigne
   return true;
 }
 
+/* The x then y deltas of count points (dx, dy: DELTA_PAD spare floats each), unguarded or
+ * guarded (see decode_deltas). */
+static bool decode_xy_deltas_fast(const uint8_t **qp, const uint8_t *end, unsigned count,
+                                  float *dx, float *dy, bool fast)
+{
+  return decode_deltas(qp, end, count, dx, fast, NULL) &&
+         decode_deltas(qp, end, count, dy, fast, NULL);
+}
+static bool decode_xy_deltas_guard(const uint8_t **qp, const uint8_t *end, unsigned count,
+                                   float *dx, float *dy, const uint8_t *lim)
+{
+  return decode_deltas(qp, end, count, dx, true, lim) &&
+         decode_deltas(qp, end, count, dy, true, lim);
+}
+
 #if defined(__SSE2__)
 /* As the fast decode_deltas, but acc[i] += s * delta: zero runs cost nothing, and the lanes of
- * a group past its run are masked (they add +0). acc has DELTA_PAD spare floats. */
+ * a group past its run are masked (they add +0). acc has DELTA_PAD spare floats. lim (a
+ * compile-time NULL in decode_add_fast): the glyph's data ends less than 8 bytes before the
+ * table's end; runs reaching past lim (8 bytes before the end) are read exactly. */
 static const uint32_t lane_mask[5][4] = {
     {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
-static inline bool decode_add(const uint8_t **qp, const uint8_t *end, unsigned count, float *acc,
-                              float s)
+static inline __m128i load4_i8(const uint8_t *q)
+{
+  uint32_t w;
+  memcpy(&w, q, 4); /* in range: see decode_deltas */
+  __m128i v = _mm_cvtsi32_si128((int)w);
+  v = _mm_unpacklo_epi8(v, v);
+  return _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
+}
+static inline __m128i load4_i16(const uint8_t *q)
+{
+  __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)q); /* in range: as load4_i8 */
+  v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)); /* big-endian */
+  return _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
+}
+static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t *end,
+                                              unsigned count, float *acc, float s,
+                                              const uint8_t *lim)
 {
   const uint8_t *q = *qp;
   unsigned i = 0;
   __m128 vs = _mm_set1_ps(s);
   while (i < count) {
+    if (lim && q >= end) return false; /* guarded: no slack after end */
     unsigned ctl = *q++; /* in range: q <= end here, and end has 8 bytes of slack */
     unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
     float *o = acc + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
     i += run;
-    switch (ctl >> 6) {
+    unsigned kind = ctl >> 6;
+    if (lim && kind != 2 && lim - q < ((ptrdiff_t)run << delta_shift[kind])) {
+      size_t bytes = (size_t)run << delta_shift[kind];
+      if ((size_t)(end - q) < bytes) return false;
+      /* in range: bytes checked just above */
+      for (unsigned k = 0; k < run; k++)
+        o[k] += s * (kind == 0   ? (float)(int8_t)q[k]
+                     : kind == 1 ? (float)otv_peek_i16(q + 2 * k)
+                                 : (float)otv_peek_i32(q + 4 * k));
+      q += bytes;
+      continue;
+    }
+    unsigned k = 0;
+    switch (kind) {
     case 0: /* bytes */
       if (end - q < (ptrdiff_t)run) return false;
-      for (unsigned k = 0; k < run; k += 4) {
-        uint32_t w;
-        memcpy(&w, q + k, 4); /* in range: see decode_deltas */
-        __m128i v = _mm_cvtsi32_si128((int)w);
-        v = _mm_unpacklo_epi8(v, v);
-        v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
-        unsigned r = run - k < 4 ? run - k : 4;
-        __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(v), vs),
-                              _mm_loadu_ps((const float *)(const void *)lane_mask[r]));
+      for (; k + 4 <= run; k += 4)
+        _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
+                                        _mm_mul_ps(_mm_cvtepi32_ps(load4_i8(q + k)), vs)));
+      if (k < run) {
+        __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(load4_i8(q + k)), vs),
+                              _mm_loadu_ps((const float *)(const void *)lane_mask[run - k]));
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
       }
       q += run;
@@ -324,26 +390,35 @@ static inline bool decode_add(const uint8_t **qp, const uint8_t *end, unsigned c
       break;
     case 1: /* DELTAS_ARE_WORDS */
       if (end - q < 2 * (ptrdiff_t)run) return false;
-      for (unsigned k = 0; k < run; k += 4) {
-        __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)(q + 2 * k));
-        v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)); /* big-endian */
-        v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
-        unsigned r = run - k < 4 ? run - k : 4;
-        __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(v), vs),
-                              _mm_loadu_ps((const float *)(const void *)lane_mask[r]));
+      for (; k + 4 <= run; k += 4)
+        _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
+                                        _mm_mul_ps(_mm_cvtepi32_ps(load4_i16(q + 2 * k)), vs)));
+      if (k < run) {
+        __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(load4_i16(q + 2 * k)), vs),
+                              _mm_loadu_ps((const float *)(const void *)lane_mask[run - k]));
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
       }
       q += 2 * (size_t)run;
       break;
     default: /* 32-bit deltas */
       if (end - q < 4 * (ptrdiff_t)run) return false;
-      for (unsigned k = 0; k < run; k++) o[k] += s * (float)otv_peek_i32(q + 4 * k);
+      for (; k < run; k++) o[k] += s * (float)otv_peek_i32(q + 4 * k);
       q += 4 * (size_t)run;
       break;
     }
   }
   *qp = q;
   return i == count; /* a run past count is malformed */
+}
+static bool decode_add_fast(const uint8_t **qp, const uint8_t *end, unsigned count, float *acc,
+                            float s)
+{
+  return decode_add_impl(qp, end, count, acc, s, NULL);
+}
+static bool decode_add_guard(const uint8_t **qp, const uint8_t *end, unsigned count, float *acc,
+                             float s, const uint8_t *lim)
+{
+  return decode_add_impl(qp, end, count, acc, s, lim);
 }
 #endif
 
@@ -603,8 +678,15 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   if (n_act == 0) return OTV_E_OK;
 
   /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
-   * are inside the table (all glyphs but one whose data ends the table). */
-  bool fast = otv_span_has(g->tab, base + data.len, 8);
+   * are inside the table (all glyphs but one whose data ends the table). That one is decoded
+   * guarded (lim: its runs within 8 bytes of the table's end are read exactly). The gvar
+   * table holds at least its 20-byte header, so lim stays inside it. */
+#if defined(__SSE2__)
+  const bool fast = true;
+#else
+  const bool fast = false;
+#endif
+  const uint8_t *lim = otv_span_has(g->tab, base + data.len, 8) ? NULL : g->tab.p + g->tab.len - 8;
   /* IUP needs the default coordinates of a simple glyph: kept in c->acc when a sparse tuple
    * applies (deltas go straight into pts). */
   const otv_point *orig = pts;
@@ -660,7 +742,10 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
     unsigned m = all ? n : (unsigned)count;
 #if defined(__SSE2__)
     if (all && dacc) {
-      if (!decode_add(&q, ta->end, n, dacc, s) || !decode_add(&q, ta->end, n, dacc + n, s))
+      if (lim ? !decode_add_guard(&q, ta->end, n, dacc, s, lim) ||
+                    !decode_add_guard(&q, ta->end, n, dacc + n, s, lim)
+              : !decode_add_fast(&q, ta->end, n, dacc, s) ||
+                    !decode_add_fast(&q, ta->end, n, dacc + n, s))
         return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
                             "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
       continue;
@@ -670,7 +755,8 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
     if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
       return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
     float *dx = &c->dl[0].x, *dy = dx + m;
-    if (!decode_deltas(&q, ta->end, m, dx, fast) || !decode_deltas(&q, ta->end, m, dy, fast))
+    if (lim ? !decode_xy_deltas_guard(&q, ta->end, m, dx, dy, lim)
+            : !decode_xy_deltas_fast(&q, ta->end, m, dx, dy, fast))
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
                           "glyph %u: tuple %u deltas for %u points", gid, ta->t, m);
     if (all) {
