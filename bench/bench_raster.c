@@ -13,6 +13,8 @@
  * A third timing, "CLEAR", renders the same images with OTV_RASTER_CLEAR instead of clearing the
  * bitmap first (otvar writes every pixel itself; checked identical on a dirty buffer).
  * Each glyph's bitmap is announced with otv_raster_begin (OTV_BENCH_STORED=1: not).
+ * Times are process CPU time (OTV_BENCH_WALL=1: wall clock), best of 3 rounds
+ * (OTV_BENCH_ROUNDS=N).
  * Usage: bench_raster [FONT...]
  */
 #include <ft2build.h>
@@ -99,10 +101,13 @@ static int r_cubic(const FT_Vector *c1, const FT_Vector *c2, const FT_Vector *to
 }
 static const FT_Outline_Funcs rec_funcs = {r_move, r_line, r_conic, r_cubic, 0, 0};
 
+/* CPU time of the process (the machine these runs share is loaded: time spent descheduled is
+ * not counted); OTV_BENCH_WALL=1: wall clock */
+static clockid_t clk = CLOCK_PROCESS_CPUTIME_ID;
 static double now(void)
 {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clk, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -223,6 +228,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench_raster: no fonts (set OTV_FONT_CACHE or run from the source tree)\n");
     return 1;
   }
+  if (getenv("OTV_BENCH_WALL")) clk = CLOCK_MONOTONIC;
+  int rounds = getenv("OTV_BENCH_ROUNDS") ? atoi(getenv("OTV_BENCH_ROUNDS")) : 3;
+  if (rounds < 1) rounds = 1;
   FT_Init_FreeType(&ft);
   printf("fonts:");
   for (int i = 0; i < nf; i++) printf(" %s", strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i]);
@@ -291,7 +299,7 @@ int main(int argc, char **argv)
     const char *only = getenv("OTV_BENCH_ONLY"); /* "freetype" or "otvar": profiling one side */
     int do_ft = !only || !strcmp(only, "freetype"), do_ot = !only || !strcmp(only, "otvar");
     int do_oc = !only || !strcmp(only, "otvar-clear");
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < rounds; round++) {
       double t0 = now();
       for (int k = 0; k < reps && do_ft; k++)
         for (size_t i = 0; i < ng; i++) {

@@ -74,6 +74,8 @@ struct otv_raster {
   otv_status status;                /* sticky error of the current path */
   float fxx, fxy, fyx, fyy, fdx, fdy; /* the transform in float */
   bool axis_aligned;                /* fxy == fyx == 0 */
+  float xf_m[4], xf_c[4], xf_d[4];  /* the same, for two points at once (x, y, x, y): products
+                                       (fxx, fyy, ..), cross products (fxy, fyx, ..), offsets */
   /* direct mode (otv_raster_begin): the pen accumulates every segment at once into acc, laid out
    * as the whole target (tgt_h rows of dir_row_len cells, absolute pixel columns); seg_count
    * then only counts the segments, none is stored */
@@ -81,6 +83,7 @@ struct otv_raster {
   unsigned tgt_w, tgt_h;
   band D;                           /* the whole target as one band (direct mode) */
   float dir_h;
+  float dir_wh[2];                  /* the target's width and height (direct mode) */
 };
 
 /* ---- accumulation ---- */
@@ -386,6 +389,30 @@ static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
   *oy = py;
 }
 
+#if defined(__SSE2__)
+/* Two points (x0, y0, x1, y1) transformed at once: the values of xform, in the same order of
+ * operations (((xx x) + (xy y)) + dx; the sum of two products commutes exactly); one test of
+ * the four magnitudes (a NaN fails it too) sends any out-of-range value to xform_slow. */
+static inline __m128 xform2(otv_raster *r, __m128 v)
+{
+  __m128 p = _mm_mul_ps(v, _mm_loadu_ps(r->xf_m));
+  if (!r->axis_aligned)
+    p = _mm_add_ps(p, _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)),
+                                 _mm_loadu_ps(r->xf_c)));
+  p = _mm_add_ps(p, _mm_loadu_ps(r->xf_d));
+  __m128 mag = _mm_andnot_ps(_mm_set1_ps(-0.0f), p);
+  if (_mm_movemask_ps(_mm_cmpnle_ps(mag, _mm_set1_ps((float)RASTER_COORD_LIMIT)))) {
+    float q[4];
+    _mm_storeu_ps(q, p);
+    xform_slow(r, &q[0], &q[1]);
+    xform_slow(r, &q[2], &q[3]);
+    p = _mm_loadu_ps(q);
+  }
+  return p;
+}
+#  define RASTER_LANE(v, i) _mm_cvtss_f32(_mm_shuffle_ps(v, v, _MM_SHUFFLE(i, i, i, i)))
+#endif
+
 static inline void bbox_add(otv_raster *r, float x, float y)
 {
   if (x < r->min_x) r->min_x = x;
@@ -433,6 +460,24 @@ RASTER_INLINE void line_dev(otv_raster *r, float x, float y, int mode)
   float x0 = r->cur_x, y0 = r->cur_y;
   r->cur_x = x;
   r->cur_y = y;
+#if defined(__SSE2__)
+  if (mode != MODE_STORE) {
+    /* the bounds (min_x, min_y and max_x, max_y are adjacent) and the inside test of
+     * direct_seg on them, two lanes at once */
+    __m128 v = _mm_setr_ps(x, y, 0.0f, 0.0f);
+    __m128 lo = _mm_min_ps(v, _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(void *)&r->min_x));
+    __m128 hi = _mm_max_ps(v, _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(void *)&r->max_x));
+    _mm_storel_pi((__m64 *)(void *)&r->min_x, lo);
+    _mm_storel_pi((__m64 *)(void *)&r->max_x, hi);
+    if (y0 == y) return; /* horizontal: adds no area */
+    r->seg_count++;
+    __m128 wh = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(void *)r->dir_wh);
+    __m128 ok = _mm_and_ps(_mm_cmpge_ps(lo, _mm_setzero_ps()), _mm_cmple_ps(hi, wh));
+    if ((_mm_movemask_ps(ok) & 3) == 3) acc_seg_in(&r->D, x0, y0, x, y, mode == MODE_DIRECT_MASK);
+    else direct_clip(r, x0, y0, x, y);
+    return;
+  }
+#endif
   bbox_add(r, x, y);
   if (y0 == y) return; /* horizontal: adds no area */
   if (mode != MODE_STORE) {
@@ -476,7 +521,13 @@ static void pen_move(void *ctx, float x, float y)
   otv_raster *r = ctx;
   float px, py;
   close_contour(r);
+#if defined(__SSE2__)
+  __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
+  px = _mm_cvtss_f32(p);
+  py = RASTER_LANE(p, 1);
+#else
   xform(r, x, y, &px, &py);
+#endif
   r->start_x = r->cur_x = px;
   r->start_y = r->cur_y = py;
   r->open = true;
@@ -488,7 +539,13 @@ static void pen_line(void *ctx, float x, float y)
   otv_raster *r = ctx;
   float px, py;
   if (!r->open) return;
+#if defined(__SSE2__)
+  __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
+  px = _mm_cvtss_f32(p);
+  py = RASTER_LANE(p, 1);
+#else
   xform(r, x, y, &px, &py);
+#endif
   switch (pen_mode(r)) {
   case MODE_STORE: line_dev(r, px, py, MODE_STORE); break;
   case MODE_DIRECT: line_dev(r, px, py, MODE_DIRECT); break;
@@ -536,8 +593,16 @@ static void pen_quad(void *ctx, float cx, float cy, float x, float y)
   otv_raster *r = ctx;
   float x1, y1, x2, y2;
   if (!r->open) return;
+#if defined(__SSE2__)
+  __m128 p = xform2(r, _mm_setr_ps(cx, cy, x, y));
+  x1 = _mm_cvtss_f32(p);
+  y1 = RASTER_LANE(p, 1);
+  x2 = RASTER_LANE(p, 2);
+  y2 = RASTER_LANE(p, 3);
+#else
   xform(r, cx, cy, &x1, &y1);
   xform(r, x, y, &x2, &y2);
+#endif
   switch (pen_mode(r)) {
   case MODE_STORE: quad_dev(r, x1, y1, x2, y2, MODE_STORE); break;
   case MODE_DIRECT: quad_dev(r, x1, y1, x2, y2, MODE_DIRECT); break;
@@ -578,9 +643,20 @@ static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, flo
   otv_raster *r = ctx;
   float x1, y1, x2, y2, x3, y3;
   if (!r->open) return;
+#if defined(__SSE2__)
+  __m128 p = xform2(r, _mm_setr_ps(c1x, c1y, c2x, c2y));
+  __m128 q = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
+  x1 = _mm_cvtss_f32(p);
+  y1 = RASTER_LANE(p, 1);
+  x2 = RASTER_LANE(p, 2);
+  y2 = RASTER_LANE(p, 3);
+  x3 = _mm_cvtss_f32(q);
+  y3 = RASTER_LANE(q, 1);
+#else
   xform(r, c1x, c1y, &x1, &y1);
   xform(r, c2x, c2y, &x2, &y2);
   xform(r, x, y, &x3, &y3);
+#endif
   switch (pen_mode(r)) {
   case MODE_STORE: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_STORE); break;
   case MODE_DIRECT: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_DIRECT); break;
@@ -925,38 +1001,57 @@ static void readout_dense(float *a, size_t row_len, uint8_t *d, size_t w, bool e
 
 #if defined(__SSE2__)
 /* Dense non-zero readout of `rows` rows of a narrow region at once (row k: cells a + k *
- * a_stride, pixels d + k * d_stride, w of them): whole groups of 4, then the partial group
- * (its cells past w exist and are zero or rounding-sized), then cells up to zero_len (rounded
- * up to 4, which must exist) are zeroed. */
+ * a_stride, pixels d + k * d_stride, w of them), 8 cells at a time: the cells up to w rounded
+ * up to 8 are read and zeroed (they must exist; those past w + 1 are zero), and the 4 cells
+ * after them too when they are below zero_len (cells w, w + 1 may hold a rounding-sized
+ * value). A last partial group is stored with one 8-byte store that ends at pixel w - 1 and
+ * rewrites the end of the previous group with the bytes it already holds (little-endian: SSE2
+ * is x86), or, in a row under 8 pixels wide, with two overlapping 4-byte stores. */
 RASTER_INLINE void dense_rows(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
                               size_t w, size_t zero_len, bool replace)
 {
-  size_t wf = w & ~(size_t)3, wz = (w + 3) & ~(size_t)3;
+  size_t w8 = (w + 7) & ~(size_t)7;
+  bool zero_tail = w8 < zero_len;
   for (int y = 0; y < rows; y++, a += a_stride, d += d_stride) {
     __m128 carry = _mm_setzero_ps();
+    uint64_t prev = 0;
     size_t x = 0;
-    for (; x + 8 <= wf; x += 8) {
+    for (; x + 8 <= w; x += 8) {
       uint64_t old = 0;
       if (!replace) memcpy(&old, d + x, 8);
-      uint64_t out = group8(a + x, &carry, old);
-      memcpy(d + x, &out, 8);
-    }
-    if (x < wf) {
-      uint32_t old = 0;
-      if (!replace) memcpy(&old, d + x, 4);
-      uint32_t out = group4(a + x, &carry, old);
-      memcpy(d + x, &out, 4);
-      x += 4;
+      prev = group8(a + x, &carry, old);
+      memcpy(d + x, &prev, 8);
     }
     if (x < w) {
-      size_t n = w - x;
-      uint32_t old = 0;
-      if (!replace)
-        for (size_t k = 0; k < n; k++) old |= (uint32_t)d[x + k] << (8 * k);
-      uint32_t out = group4(a + x, &carry, old);
-      for (size_t k = 0; k < n; k++) d[x + k] = (uint8_t)(out >> (8 * k));
+      size_t n = w - x; /* 1..7 */
+      uint64_t old = 0, cur;
+      if (x) {
+        if (!replace) {
+          memcpy(&old, d + w - 8, 8);
+          old >>= 8 * (8 - n);
+        }
+        cur = group8(a + x, &carry, old);
+        uint64_t v = (prev >> (8 * n)) | (cur << (8 * (8 - n)));
+        memcpy(d + w - 8, &v, 8);
+      } else if (n >= 4) {
+        if (!replace) {
+          uint32_t lo, hi;
+          memcpy(&lo, d, 4);
+          memcpy(&hi, d + n - 4, 4);
+          old = lo | (((uint64_t)hi >> (8 * (8 - n))) << 32);
+        }
+        cur = group8(a, &carry, old);
+        uint32_t lo4 = (uint32_t)cur, hi4 = (uint32_t)(cur >> (8 * (n - 4)));
+        memcpy(d, &lo4, 4);
+        memcpy(d + n - 4, &hi4, 4);
+      } else {
+        if (!replace)
+          for (size_t k = 0; k < n; k++) old |= (uint64_t)d[k] << (8 * k);
+        cur = group8(a, &carry, old);
+        for (size_t k = 0; k < n; k++) d[k] = (uint8_t)(cur >> (8 * k));
+      }
     }
-    for (x = wz; x < zero_len; x += 4) _mm_storeu_ps(a + x, _mm_setzero_ps());
+    if (zero_tail) _mm_storeu_ps(a + w8, _mm_setzero_ps());
   }
 }
 #endif
@@ -1121,8 +1216,9 @@ otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height)
   path_clear(r);
   if (width > INT32_MAX || height > INT32_MAX) return OTV_E_ARG;
   if (!width || !height) return OTV_E_OK;
-  /* cells 0..width+1 take coverage; the dense readout touches up to width+4 */
-  size_t row_len = ((size_t)width + 5 + 7) & ~(size_t)7;
+  /* cells 0..width+1 take coverage; the dense readout reads up to 8 cells from each column,
+   * so up to width+7 */
+  size_t row_len = ((size_t)width + 7 + 7) & ~(size_t)7;
   if (height > RASTER_DIRECT_CELLS / row_len) return OTV_E_OK; /* large: a stored path */
   size_t mwords = ((row_len >> RASTER_BLOCK_SHIFT) + 63) / 64;
   if (grow(r, (void **)&r->acc, &r->acc_cap, row_len * height, sizeof(float)) ||
@@ -1135,6 +1231,8 @@ otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height)
   r->D.w = (float)width;
   r->D.rows = (int)height;
   r->dir_h = (float)height;
+  r->dir_wh[0] = (float)width;
+  r->dir_wh[1] = (float)height;
   r->dir_mask = width > RASTER_DENSE_MAX;
   r->tgt_w = width;
   r->tgt_h = height;
@@ -1153,6 +1251,14 @@ static void set_float(otv_raster *r)
   r->fdx = (float)r->t.dx;
   r->fdy = (float)r->t.dy;
   r->axis_aligned = r->fxy == 0.0f && r->fyx == 0.0f;
+  for (int i = 0; i < 4; i += 2) {
+    r->xf_m[i] = r->fxx;
+    r->xf_m[i + 1] = r->fyy;
+    r->xf_c[i] = r->fxy;
+    r->xf_c[i + 1] = r->fyx;
+    r->xf_d[i] = r->fdx;
+    r->xf_d[i + 1] = r->fdy;
+  }
 }
 
 otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
