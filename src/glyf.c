@@ -939,22 +939,26 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
     move_to(ctx, start.x, start.y);
     /* i..limit: on-curve points draw a line (or end the pending quad), off-curve ones make
      * the pending control point (after a quad to the implied midpoint when one is pending).
-     * Pointers, not floats, live across the pen calls (no float register survives a call). */
+     * Two loops, one per state (no control point pending / one pending), so no per-point test
+     * of the state. Pointers, not floats, live across the pen calls (no float register
+     * survives a call). */
     const otv_point *pp = pts + i, *pe = pts + limit + 1, *ctrl = NULL;
     const uint8_t *tg = tags + i;
     bool drew = pp < pe; /* limit = last - 1 only when last > first: no underflow */
-    for (; pp < pe; pp++, tg++) {
-      if (*tg & ON_CURVE_POINT) {
-        if (ctrl)
-          quad_to(ctx, ctrl->x, ctrl->y, pp->x, pp->y);
-        else
-          line_to(ctx, pp->x, pp->y);
-        ctrl = NULL;
-      } else {
-        if (ctrl)
-          quad_to(ctx, ctrl->x, ctrl->y, (ctrl->x + pp->x) * 0.5f, (ctrl->y + pp->y) * 0.5f);
+    for (;;) {
+      for (; pp < pe && (*tg & ON_CURVE_POINT); pp++, tg++) line_to(ctx, pp->x, pp->y);
+      if (pp >= pe) break;
+      ctrl = pp++;
+      tg++;
+      for (; pp < pe && !(*tg & ON_CURVE_POINT); pp++, tg++) {
+        quad_to(ctx, ctrl->x, ctrl->y, (ctrl->x + pp->x) * 0.5f, (ctrl->y + pp->y) * 0.5f);
         ctrl = pp;
       }
+      if (pp >= pe) break;
+      quad_to(ctx, ctrl->x, ctrl->y, pp->x, pp->y);
+      ctrl = NULL;
+      pp++;
+      tg++;
     }
     /* back to the start: the pending quad, else a line when the last point drawn (the last
      * on-curve point, pts[limit], when the loop ran) differs from the start */

@@ -248,8 +248,8 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
         q += bytes;
         continue;
       }
-      switch (kind) {
-      case 0: /* bytes */
+      /* tested by frequency (bytes, zeros, words, 32-bit), not a jump table */
+      if (kind == 0) { /* bytes */
         if (end - q < (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k += 4) {
           uint32_t w;
@@ -260,12 +260,10 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
           _mm_storeu_ps(o + k, _mm_cvtepi32_ps(v));
         }
         q += run;
-        break;
-      case 2: /* DELTAS_ARE_ZERO; a control byte read at end fails below */
+      } else if (kind == 2) { /* DELTAS_ARE_ZERO; a control byte read at end fails here */
         if (q > end) return false;
         for (unsigned k = 0; k < run; k += 4) _mm_storeu_ps(o + k, _mm_setzero_ps());
-        break;
-      case 1: /* DELTAS_ARE_WORDS */
+      } else if (kind == 1) { /* DELTAS_ARE_WORDS */
         if (end - q < 2 * (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k += 4) {
           __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)(q + 2 * k));
@@ -274,12 +272,10 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
           _mm_storeu_ps(o + k, _mm_cvtepi32_ps(v));
         }
         q += 2 * (size_t)run;
-        break;
-      default: /* 32-bit deltas */
+      } else { /* 32-bit deltas */
         if (end - q < 4 * (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i32(q + 4 * k);
         q += 4 * (size_t)run;
-        break;
       }
     }
     *qp = q;
@@ -372,8 +368,8 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
       continue;
     }
     unsigned k = 0;
-    switch (kind) {
-    case 0: /* bytes */
+    /* tested by frequency (bytes, zeros, words, 32-bit), not a jump table */
+    if (kind == 0) { /* bytes */
       if (end - q < (ptrdiff_t)run) return false;
       for (; k + 4 <= run; k += 4)
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
@@ -384,11 +380,9 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
       }
       q += run;
-      break;
-    case 2: /* DELTAS_ARE_ZERO: nothing to add; a control byte read at end fails here */
+    } else if (kind == 2) { /* DELTAS_ARE_ZERO: nothing to add; a control byte read at end */
       if (q > end) return false;
-      break;
-    case 1: /* DELTAS_ARE_WORDS */
+    } else if (kind == 1) { /* DELTAS_ARE_WORDS */
       if (end - q < 2 * (ptrdiff_t)run) return false;
       for (; k + 4 <= run; k += 4)
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
@@ -399,12 +393,10 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
       }
       q += 2 * (size_t)run;
-      break;
-    default: /* 32-bit deltas */
+    } else { /* 32-bit deltas */
       if (end - q < 4 * (ptrdiff_t)run) return false;
       for (; k < run; k++) o[k] += s * (float)otv_peek_i32(q + 4 * k);
       q += 4 * (size_t)run;
-      break;
     }
   }
   *qp = q;
@@ -608,10 +600,71 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   const uint8_t *const dp = data.p, *const shared_tuples = g->shared_tuples;
   const size_t dlen = data.len, hl_peak = 2 * (size_t)axes;
   const otv_f2dot14 *coords = loc->coords;
+  const size_t ser0 = ser;
+  /* Fast pass: when every header fits even at its largest (4 + 6 x axes bytes), headers are
+   * read without a check each, the tuples' data is checked once after the loop (ser only
+   * grows: its last value bounds them all) and the sparse test reads the data afterwards. Any
+   * anomaly (a bad shared tuple index, no point numbers, data past the end) reruns the checked
+   * pass below, which reports it exactly. */
+  if (4 + (size_t)tuple_count * (4 + 3 * hl_peak) <= dlen) {
+    size_t h = 4;
+    for (unsigned t = 0; t < tuple_count; t++) {
+      const uint8_t *hp = dp + h; /* in range: the largest headers fit (checked above) */
+      size_t size = otv_peek_u16(hp);
+      unsigned tidx = otv_peek_u16(hp + 2);
+      float sc;
+      size_t tser = ser;
+      ser += size;
+      if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION))) {
+        h += 4;
+        unsigned si = tidx & TUPLE_INDEX_MASK;
+        if (si >= shared_tuple_count) goto checked;
+        sc = shared[si];
+      } else {
+        const uint8_t *peak, *start = NULL, *end = NULL, *x = hp + 4;
+        if (tidx & EMBEDDED_PEAK_TUPLE) {
+          peak = x;
+          x += hl_peak;
+        } else {
+          unsigned si = tidx & TUPLE_INDEX_MASK;
+          if (si >= shared_tuple_count) goto checked;
+          peak = shared_tuples + (size_t)si * axes * 2; /* in range: checked at parse */
+        }
+        if (tidx & INTERMEDIATE_REGION) {
+          start = x;
+          end = x + hl_peak;
+          x += 2 * hl_peak;
+        }
+        h = (size_t)(x - dp);
+        sc = tuple_scalar(coords, axes, peak, start, end);
+      }
+      if (sc == 0.0f) continue;
+      if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS)) goto checked;
+      act[n_act].p = dp + tser; /* checked after the loop */
+      act[n_act].end = dp + tser + size;
+      act[n_act].s = sc;
+      act[n_act].tidx = tidx;
+      act[n_act].t = t;
+      act[n_act].at = base + tser;
+      n_act++;
+    }
+    if (ser > dlen) goto checked;
+    for (unsigned a = 0; a < n_act; a++)
+      /* private point numbers that are not the single byte 0 (every point) are sparse */
+      if (act[a].tidx & PRIVATE_POINT_NUMBERS ? act[a].end == act[a].p || act[a].p[0] != 0
+                                              : !shared_all)
+        sparse = true;
+    goto applied;
+  }
+checked:
+  n_act = 0;
+  ser = ser0;
   size_t h = 4;
   for (unsigned t = 0; t < tuple_count; t++) {
     size_t hdr_at = h;
-    if (h > dlen || dlen - h < 4)
+    /* h <= dlen and ser <= dlen hold throughout (both start there, checked above, and grow
+     * only by checked amounts): one subtraction checks each */
+    if (dlen - h < 4)
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + dlen,
                           "glyph %u: tuple variation header %u", gid, t);
     const uint8_t *hp = dp + h; /* in range: 4 bytes checked above */
@@ -654,7 +707,7 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       s = tuple_scalar(coords, axes, peak, start, end);
     }
     /* the tuple's serialized data: [ser, ser + size) */
-    if (ser > dlen || dlen - ser < size)
+    if (dlen - ser < size)
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + hdr_at,
                           "glyph %u: tuple %u data (%zu bytes at 0x%zx) past the glyph's data",
                           gid, t, size, ser);
@@ -675,6 +728,7 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
     act[n_act].at = base + tser;
     n_act++;
   }
+applied:
   if (n_act == 0) return OTV_E_OK;
 
   /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
