@@ -3,7 +3,10 @@
  * first 512 glyphs) at the default location and at normalized coordinates taken from the
  * input's last bytes. The very last byte, when odd, switches on an allocator that fails after a
  * count taken from the byte before it. Any font is accepted (glyf fonts exercise the dispatch),
- * but the interesting inputs are OpenType/CFF and CFF2 fonts.
+ * but the interesting inputs are OpenType/CFF and CFF2 fonts. At the second location every glyph
+ * drawn from the decoded-subroutine cache (warm after the first pass) must be bit-identical to
+ * the same glyph on a location without the cache (subroutines interpreted from their bytes):
+ * points, status and error; a difference aborts.
  */
 #include "internal.h"
 
@@ -44,6 +47,35 @@ static void draw_all(otv_location *loc, uint32_t glyphs)
   }
 }
 
+/* Cached (loc) vs uncached (ref) points of every glyph, bitwise. */
+static void compare_cache(otv_location *loc, otv_location *ref, uint32_t glyphs)
+{
+  static otv_point pa[2048], pb[2048];
+  static uint8_t fa[2048], fb[2048];
+  static uint16_t ea[256], eb[256];
+  for (uint32_t g = 0; g < glyphs && g < 512; g++) {
+    unsigned fl = (g & 1) ? OTV_OUTLINE_ROUND : 0;
+    otv_glyph_points a = {pa, fa, ea, 2048, 256, 0, 0, 0}, b = {pb, fb, eb, 2048, 256, 0, 0, 0};
+    otv_location_clear_error(loc);
+    otv_location_clear_error(ref);
+    otv_status sa = otv_glyph_points_get(loc, g, fl, &a);
+    otv_status sb = otv_glyph_points_get(ref, g, fl, &b);
+    if (sa == OTV_E_NOMEM || sb == OTV_E_NOMEM) continue; /* the failing allocator */
+    bool same = sa == sb;
+    if (same && sa) {
+      const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
+      same = x->code == y->code && x->offset == y->offset && strcmp(x->msg, y->msg) == 0;
+    } else if (same) {
+      size_t n = a.point_count < 2048 ? a.point_count : 2048;
+      size_t nc = a.contour_count < 256 ? a.contour_count : 256;
+      same = a.point_count == b.point_count && a.contour_count == b.contour_count &&
+             memcmp(pa, pb, n * sizeof *pa) == 0 && memcmp(fa, fb, n) == 0 &&
+             memcmp(ea, eb, nc * sizeof *ea) == 0;
+    }
+    if (!same) abort(); /* the decoded-subroutine cache changed an outline or an error */
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -62,7 +94,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       int v = size > 20 + 2 * i ? (int)(int16_t)(data[size - 3 - 2 * i] << 8 | data[size - 4 - 2 * i]) : 0;
       c[i] = (otv_f2dot14)(v % 16385);
     }
-    if (!otv_location_set_normalized(loc, c, 8)) draw_all(loc, info.glyph_count);
+    if (!otv_location_set_normalized(loc, c, 8)) {
+      draw_all(loc, info.glyph_count);
+      otv_location *ref = NULL;
+      if (!otv_location_create(f, &ref, NULL)) {
+        ref->cff.sub_tried = true; /* no decoded-subroutine cache */
+        if (!otv_location_set_normalized(ref, c, 8)) compare_cache(loc, ref, info.glyph_count);
+        otv_location_destroy(ref);
+      }
+    }
     otv_location_destroy(loc);
   }
   otv_face_close(f);

@@ -644,10 +644,12 @@ void otv_cff_loc_free(otv_location *loc)
   if (l->vs) otv_mem_free(&loc->al, l->vs, l->vs_cap * sizeof *l->vs);
   if (l->sub_state) otv_mem_free(&loc->al, l->sub_state, l->sub_slots * sizeof *l->sub_state);
   if (l->sub_end) otv_mem_free(&loc->al, l->sub_end, l->sub_slots * sizeof *l->sub_end);
+  if (l->sub_span) otv_mem_free(&loc->al, l->sub_span, 2 * l->sub_slots * sizeof *l->sub_span);
   if (l->sub_fd_base)
     otv_mem_free(&loc->al, l->sub_fd_base, loc->face->cff.fd_count * sizeof *l->sub_fd_base);
   if (l->cells)
     otv_mem_free(&loc->al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
+  if (l->vs_nz) otv_mem_free(&loc->al, l->vs_nz, l->vs_nz_cap);
   memset(l, 0, sizeof *l);
 }
 
@@ -675,16 +677,26 @@ const double *otv_cff_vs_scalars(otv_location *loc)
     l->vs = n;
     l->vs_cap = need;
   }
+  if (c->ivs.data_count > l->vs_nz_cap) {
+    uint8_t *n = otv_mem_realloc(&loc->al, l->vs_nz, l->vs_nz_cap, c->ivs.data_count);
+    if (!n) {
+      otv_loc_fail(loc, OTV_E_NOMEM, c->tag, 0, "blend scalars");
+      return NULL;
+    }
+    l->vs_nz = n;
+    l->vs_nz_cap = c->ivs.data_count;
+  }
   bool zero = true;
   for (unsigned i = 0; i < c->ivs.data_count; i++) {
     const otv_ivd *v = &c->ivs.data[i];
+    l->vs_nz[i] = 0;
     if (!v->region_index_count) continue; /* l->vs may be NULL when no data has a region */
     double *dst = l->vs + c->vs_off[i];
     for (unsigned j = 0; j < v->region_index_count; j++) {
       /* in range: region_indexes checked in otv_ivs_parse */
       unsigned ri = otv_peek_u16(v->region_indexes + 2 * j);
       dst[j] = ri < c->ivs.region_count ? (double)reg[ri] : 0.0;
-      if (dst[j] != 0.0) zero = false;
+      if (dst[j] != 0.0) zero = false, l->vs_nz[i] = 1;
     }
   }
   l->zero = zero;

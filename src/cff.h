@@ -71,11 +71,12 @@ typedef struct otv_cff {
 /* Per location: the region scalars of the VariationStore and, per vsindex, the scalars of that
  * ItemVariationData's regions in column order, so that blend is a plain dot product. */
 /* A decoded CFF2 subroutine (charstring.c) is a list of items: a header cell {n operands, byte
- * offset of their first byte}, a cell {byte offset of the operator after them, or
- * OTV_CS_NO_OP}, then the n operand values. */
+ * offset of their first byte}, an operator cell {byte offset of the operator after them (or
+ * OTV_CS_NO_OP at the end), the operator byte}, then the n operand values. */
 typedef union otv_cs_cell {
   double v;
   struct { uint32_t n, off; } h;
+  struct { uint32_t off; uint8_t op, pad[3]; } o;
 } otv_cs_cell;
 #define OTV_CS_NO_OP UINT32_MAX
 #define OTV_CS_CELL_SLACK 4 /* cells allocated past cell_cap: replay copies four at a time */
@@ -84,6 +85,8 @@ typedef struct otv_cff_loc {
   otv_ivs_cache regions;
   double *vs;               /* vs_off[data_count] entries (double: blend sums are in double) */
   size_t vs_cap;
+  uint8_t *vs_nz;           /* per ItemVariationData: 1 when one of its scalars is not 0 */
+  size_t vs_nz_cap;
   uint32_t serial;          /* location serial vs belongs to; 0: never computed */
   bool zero;                /* every scalar is 0 (default location): blend drops the deltas */
   /* Decoded-subroutine cache (CFF2, charstring.c): set up on the location's first CFF2 outline,
@@ -94,6 +97,7 @@ typedef struct otv_cff_loc {
                              * first cell + 2 */
   uint32_t *sub_end;        /* per slot: cell after the last item */
   uint32_t *sub_fd_base;    /* per Font DICT: slot of its local subroutine 0 (globals first) */
+  uint32_t *sub_span;       /* per decoded slot: table offset and length of its bytes (2 words) */
   size_t sub_slots;
   otv_cs_cell *cells;
   size_t cell_cap, cell_used;

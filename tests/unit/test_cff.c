@@ -1383,6 +1383,168 @@ static void test_real_fonts(void)
   }
 }
 
+/* ---- the decoded-subroutine cache ---- */
+
+/* Bitwise comparison of one glyph drawn from the cache (loc) and from the bytes (ref: a location
+ * whose cache is switched off): points, flags, contour ends, status and error offset. */
+static bool same_as_uncached(otv_location *loc, otv_location *ref, uint32_t gid, unsigned flags)
+{
+  static otv_point pa[4096], pb[4096];
+  static uint8_t fa[4096], fb[4096];
+  static uint16_t ea[512], eb[512];
+  otv_glyph_points a = {pa, fa, ea, 4096, 512, 0, 0, 0}, b = {pb, fb, eb, 4096, 512, 0, 0, 0};
+  otv_location_clear_error(loc);
+  otv_location_clear_error(ref);
+  otv_status sa = otv_glyph_points_get(loc, gid, flags, &a);
+  otv_status sb = otv_glyph_points_get(ref, gid, flags, &b);
+  if (sa != sb) return false;
+  if (sa) {
+    const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
+    return x->code == y->code && x->table == y->table && x->offset == y->offset &&
+           strcmp(x->msg, y->msg) == 0;
+  }
+  return a.point_count == b.point_count && a.contour_count == b.contour_count &&
+         memcmp(pa, pb, a.point_count * sizeof *pa) == 0 &&
+         memcmp(fa, fb, a.point_count) == 0 &&
+         memcmp(ea, eb, a.contour_count * sizeof *ea) == 0;
+}
+
+/* Blends inside subroutines, replayed from the decoded-subroutine cache: a blend whose count and
+ * deltas are in the subroutine reads its deltas from the cache (bases from the caller, or from
+ * the subroutine), any other goes through the stack; underflows fail as from the bytes.
+ * vsindex 0: regions R0, R1 (k = 2); at a = 0.75, b = 0.25: s0 = 0.75, s1 = 0.25.
+ *   L0 = "6 4 1 blend"          (base from the caller)
+ *   L1 = "50 6 4 1 blend"       (base in the subroutine)
+ *   L2 = "2 3 5 7 2 blend"      (two bases from the caller)
+ *   L3 = "1 blend"              (deltas from the caller: the general way)
+ *   g0: 0 0 rmoveto 100 L0 0 rlineto      -> (100 + 4.5 + 1, 0) = (105.5, 0)
+ *   g1: 0 0 rmoveto 10 L1 rlineto         -> (10, 50 + 4.5 + 1) = (10, 55.5)
+ *   g2: 0 0 rmoveto 30 40 L2 rlineto      -> (30 + 1.5 + 0.75, 40 + 3.75 + 1.75) = (32.25, 45.5)
+ *   g3: 0 0 rmoveto 20 8 9 L3 0 rlineto   -> (20 + 6 + 2.25, 0) = (28.25, 0)
+ *   g4: 0 0 rmoveto L0                    -> blend underflow (no base)
+ *   g5: 1 vsindex 0 0 rmoveto 100 L0 0 rlineto -> k = 3 needs 4 operands: underflow
+ *   g6: 0 0 rmoveto 100 L0 0 rlineto 0 100 L0 rlineto (L0 twice in a glyph)
+ *       -> (105.5, 0) then (105.5, 105.5) */
+static void test_subr_blend(void)
+{
+  const blob ls[] = {BLOB(N(6), N(4), N(1), BLEND), BLOB(N(50), N(6), N(4), N(1), BLEND),
+                            BLOB(N(2), N(3), N(5), N(7), N(2), BLEND), BLOB(N(1), BLEND)};
+  const blob gl[] = {
+      BLOB(N(0), N(0), RMOVETO, N(100), N(-107), CALLSUBR, N(0), RLINETO),
+      BLOB(N(0), N(0), RMOVETO, N(10), N(-106), CALLSUBR, RLINETO),
+      BLOB(N(0), N(0), RMOVETO, N(30), N(40), N(-105), CALLSUBR, RLINETO),
+      BLOB(N(0), N(0), RMOVETO, N(20), N(8), N(9), N(-104), CALLSUBR, N(0), RLINETO),
+      BLOB(N(0), N(0), RMOVETO, N(-107), CALLSUBR),
+      BLOB(N(1), VSINDEX, N(0), N(0), RMOVETO, N(100), N(-107), CALLSUBR, N(0), RLINETO),
+      BLOB(N(0), N(0), RMOVETO, N(100), N(-107), CALLSUBR, N(0), RLINETO, N(0), N(100),
+           N(-107), CALLSUBR, RLINETO)};
+  const blob gs[] = {BLOB(N(0), N(0), RMOVETO)};
+  cff2_fix fx = {gl, 7, gs, 1, ls, 4, -1, false};
+  cff2_len = make_cff2(&fx, cff2_tab);
+  build_cff2_font(cff2_tab, cff2_len, 7);
+  otv_face *f = NULL;
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  otv_location *loc = NULL, *ref = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  CHECK_EQ(otv_location_create(f, &ref, NULL), OTV_E_OK);
+  if (!loc || !ref) return;
+  ref->cff.sub_tried = true; /* no decoded-subroutine cache: subroutines run from their bytes */
+  otv_f2dot14 c[2] = {12288, 4096};
+  CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
+  CHECK_EQ(otv_location_set_normalized(ref, c, 2), OTV_E_OK);
+  static const unsigned ends[] = {1}, ends2[] = {2};
+  static const ept w0[] = {{0, 0, 'o'}, {105.5f, 0, 'o'}};
+  static const ept w1[] = {{0, 0, 'o'}, {10, 55.5f, 'o'}};
+  static const ept w2[] = {{0, 0, 'o'}, {32.25f, 45.5f, 'o'}};
+  static const ept w3[] = {{0, 0, 'o'}, {28.25f, 0, 'o'}};
+  static const ept w6[] = {{0, 0, 'o'}, {105.5f, 0, 'o'}, {105.5f, 105.5f, 'o'}};
+  pts o;
+  for (int pass = 0; pass < 2; pass++) { /* pass 1: every subroutine replays from the cache */
+    CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w0, ends);
+    CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w1, ends);
+    CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w2, ends);
+    CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w3, ends);
+    expect_error(loc, 4, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
+    expect_error(loc, 5, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
+    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w6, ends2);
+    /* OTV_OUTLINE_ROUND rounds the blend result read from the cache: 105.5 -> 106 */
+    rec r = {{0}, 0};
+    CHECK_EQ(otv_glyph_outline(loc, 0, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 L106,0 L0,0 Z ");
+    for (uint32_t g = 0; g < 7; g++) {
+      CHECK(same_as_uncached(loc, ref, g, 0));
+      CHECK(same_as_uncached(loc, ref, g, OTV_OUTLINE_ROUND));
+    }
+  }
+  otv_location_destroy(ref);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
+/* Every glyph of the CFF2 test fonts and of the real CFF2 fonts in $OTV_FONT_CACHE (Source Sans
+ * 3, Cantarell: three quarters of their bytes are in subroutines) drawn from the
+ * decoded-subroutine cache is bit-identical to the same glyph interpreted from its bytes, at
+ * the default, an extreme and random locations, twice each (the second time from the cache). */
+static void test_cache_real_fonts(void)
+{
+  char path[4096];
+  static const char *const test_fonts[] = {"AdobeVFPrototype_vsindex.otf",
+                                           "NotoSansJP-VF.subset.otf", "cantarell_vf_trimmed.ttf",
+                                           "CFF2Instancer-VF-1.otf"};
+  static const char *const cached[] = {"SourceSans3VF-Upright.otf", "Cantarell-VF.otf"};
+  const char *cache = getenv("OTV_FONT_CACHE");
+  for (size_t i = 0; i < 6; i++) {
+    if (i < 4) {
+      snprintf(path, sizeof path, "%s", h_font(test_fonts[i]));
+    } else {
+      snprintf(path, sizeof path, "%s/%s", cache ? cache : "", cached[i - 4]);
+      FILE *fp = cache ? fopen(path, "rb") : NULL;
+      if (!fp) {
+        printf("SKIP %s: not in $OTV_FONT_CACHE\n", cached[i - 4]);
+        continue;
+      }
+      fclose(fp);
+    }
+    otv_face *f = NULL;
+    CHECK_EQ(otv_face_open_file(path, 0, NULL, &f, NULL), OTV_E_OK);
+    if (!f) continue;
+    otv_face_info info;
+    otv_face_get_info(f, &info);
+    otv_location *loc = NULL, *ref = NULL;
+    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+    CHECK_EQ(otv_location_create(f, &ref, NULL), OTV_E_OK);
+    if (!loc || !ref) continue;
+    ref->cff.sub_tried = true;
+    uint32_t rnd = 12345;
+    unsigned bad = 0, draws = 0;
+    for (int l = 0; l < 4; l++) {
+      otv_f2dot14 c[16] = {0};
+      for (unsigned a = 0; a < info.axis_count && a < 16; a++) {
+        rnd = rnd * 1103515245u + 12345u;
+        c[a] = l == 0 ? 0 : l == 1 ? 16384 : (otv_f2dot14)((int)(rnd >> 8) % 32769 - 16384);
+      }
+      unsigned na = info.axis_count < 16 ? info.axis_count : 16;
+      otv_location_set_normalized(loc, c, na);
+      otv_location_set_normalized(ref, c, na);
+      for (int pass = 0; pass < 2; pass++)
+        for (uint32_t g = 0; g < info.glyph_count; g++, draws++)
+          bad += !same_as_uncached(loc, ref, g, pass ? OTV_OUTLINE_ROUND : 0);
+    }
+    printf("%s: %u draws from the subroutine cache, %u differ from the bytes\n",
+           i < 4 ? test_fonts[i] : cached[i - 4], draws, bad);
+    CHECK_EQ(bad, 0);
+    otv_location_destroy(ref);
+    otv_location_destroy(loc);
+    otv_face_close(f);
+  }
+}
+
 /* OTV_CFF_DUMP=DIR writes the fixture fonts there (seeds for fuzz/corpus/cff). */
 static void dump(const char *dir, const char *name)
 {
@@ -1432,5 +1594,7 @@ int main(void)
   test_sweeps();
   test_alloc_failures();
   test_real_fonts();
+  test_subr_blend();
+  test_cache_real_fonts();
   return h_done("test_cff");
 }
