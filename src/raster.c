@@ -33,6 +33,12 @@
 #if defined(__SSE2__)
 #  include <emmintrin.h>
 #endif
+/* An AVX2 copy of the readout, chosen at run time (GCC or clang on x86-64) */
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#  define RASTER_AVX2 1
+#else
+#  define RASTER_AVX2 0
+#endif
 
 #define RASTER_TOL (1.0 / 16.0)     /* flattening tolerance, pixels */
 #define RASTER_MAX_PIECES 1024      /* most line pieces per curve (a curve ~1e5 px long) */
@@ -40,7 +46,7 @@
 #define RASTER_BAND_CELLS 65536     /* accumulation cells per band (256 KiB of floats) */
 #define RASTER_DIRECT_CELLS ((size_t)1 << 20) /* largest target of direct mode (4 MiB of floats) */
 #define RASTER_BLOCK_SHIFT 2        /* cells per mask bit: 4 (one SSE2 group) */
-#define RASTER_DENSE_MAX 96         /* widest region read out densely (no block mask) */
+#define RASTER_DENSE_MAX 192        /* widest region read out densely (no block mask) */
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
@@ -84,6 +90,7 @@ struct otv_raster {
   band D;                           /* the whole target as one band (direct mode) */
   float dir_h;
   float dir_wh[2];                  /* the target's width and height (direct mode) */
+  bool avx2;                        /* read out with the AVX2 copy */
 };
 
 /* ---- accumulation ---- */
@@ -371,6 +378,7 @@ static void xform_slow(otv_raster *r, float *px, float *py)
   }
 }
 
+#if !defined(__SSE2__)
 static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 {
   float px, py;
@@ -388,6 +396,7 @@ static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
   *ox = px;
   *oy = py;
 }
+#endif
 
 #if defined(__SSE2__)
 /* Two points (x0, y0, x1, y1) transformed at once: the values of xform, in the same order of
@@ -826,40 +835,6 @@ RASTER_INLINE uint64_t group8(float *a, __m128 *carry, uint64_t old)
 }
 #endif
 
-/* Cells x0..x1-1 (whole 4-cell blocks, the last one possibly cut at the row's width) of a row: running sum, coverage into d; the
- * cells are zeroed. Returns the running sum after them. */
-RASTER_INLINE float block(float *a, uint8_t *d, size_t x0, size_t x1, float sum, bool even_odd,
-                   bool replace)
-{
-  size_t x = x0;
-#if defined(__SSE2__)
-  if (!even_odd) {
-    __m128 carry = _mm_set1_ps(sum);
-    for (; x + 8 <= x1; x += 8) {
-      uint64_t old = 0;
-      if (!replace) memcpy(&old, d + x, 8);
-      uint64_t out = group8(a + x, &carry, old);
-      memcpy(d + x, &out, 8);
-    }
-    if (x + 4 <= x1) {
-      uint32_t old = 0;
-      if (!replace) memcpy(&old, d + x, 4);
-      uint32_t out = group4(a + x, &carry, old);
-      memcpy(d + x, &out, 4);
-      x += 4;
-    }
-    sum = _mm_cvtss_f32(carry);
-  }
-#endif
-  for (; x < x1; x++) {
-    sum += a[x];
-    a[x] = 0.0f;
-    unsigned c = cov8(sum, even_odd);
-    d[x] = (uint8_t)(replace ? c : blend(d[x], c));
-  }
-  return sum;
-}
-
 #if defined(__GNUC__)
 #  define CTZ64(v) ((unsigned)__builtin_ctzll(v))
 #else
@@ -871,206 +846,92 @@ static unsigned CTZ64(uint64_t v)
 }
 #endif
 
-/* Turn one accumulation row into coverage: blocks that received edges are summed cell by cell,
- * the runs between them have the constant coverage of the running sum. The row and its mask are
- * left zeroed for the next render. */
-RASTER_INLINE void readout_row(float *a, uint64_t *m, size_t mwords, uint8_t *d, size_t x0,
-                               size_t w, bool even_odd, bool replace)
-{
-  float sum = 0.0f;
-  size_t x = x0;
-  for (size_t wi = 0; wi < mwords; wi++) {
-    uint64_t bits = m[wi];
-    m[wi] = 0;
-    while (bits) {
-      /* a run of touched blocks: b0 .. b0 + len - 1 */
-      unsigned b0 = CTZ64(bits);
-      /* adding the lowest set bit carries the lowest run of ones away: t has the bit above the
-       * run set (0 when the run reaches bit 63) and no bit of the run */
-      uint64_t t = bits + (bits & (0 - bits));
-      unsigned b1 = t ? CTZ64(t) : 64;
-      bits &= t;
-      size_t bx = (wi * 64 + b0) << RASTER_BLOCK_SHIFT, bend = (wi * 64 + b1) << RASTER_BLOCK_SHIFT;
-      if (bx < x) {
-        /* cells left of x0 (only the rounding of an interpolated x can reach them, by an ulp,
-         * in direct mode): zeroed, not read */
-        size_t z = bend < x ? bend : x;
-        zero_cells(a + bx, z - bx);
-        if (bend <= x) continue;
-        bx = x;
-      }
-      if (bx >= w) {
-        zero_cells(a + bx, bend - bx); /* cells w, w+1: nothing visible */
-        continue;
-      }
-      if (bx > x) {
-        unsigned c = cov8(sum, even_odd);
-        if (c || replace) fill_run(d + x, bx - x, c, replace);
-      }
-      size_t end = bend < w ? bend : w;
-      sum = block(a, d, bx, end, sum, even_odd, replace);
-      if (end < bend) zero_cells(a + end, bend - end);
-      x = end;
-    }
-  }
-  if (x < w) {
-    unsigned c = cov8(sum, even_odd);
-    if (c || replace) fill_run(d + x, w - x, c, replace);
-  }
-}
-
-/* readout_row over `rows` rows (row k: cells a + k * a_stride, mask m + k * mwords, pixels
- * d + k * d_stride, columns x0..w-1), specialised per rule and compositing mode. Direct mode
- * (x0 > 0) first zeroes cell x0 - 1: an interpolated x rounded an ulp below x_min can reach
- * it (a rounding-sized value), which is not read. */
-RASTER_INLINE void sparse_rows_v(float *a, size_t a_stride, uint64_t *m, size_t mwords,
-                                 uint8_t *d, size_t d_stride, long rows, size_t x0, size_t w,
-                                 bool even_odd, bool replace)
-{
-  for (long y = 0; y < rows; y++, a += a_stride, m += mwords, d += d_stride) {
-    if (x0 > 0) a[x0 - 1] = 0.0f;
-    readout_row(a, m, mwords, d, x0, w, even_odd, replace);
-  }
-}
-
-static void sparse_rows(float *a, size_t a_stride, uint64_t *m, size_t mwords, uint8_t *d,
-                        size_t d_stride, long rows, size_t x0, size_t w, bool even_odd,
-                        bool replace)
-{
-  if (even_odd) sparse_rows_v(a, a_stride, m, mwords, d, d_stride, rows, x0, w, true, replace);
-  else if (replace) sparse_rows_v(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, true);
-  else sparse_rows_v(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, false);
-}
-
-/* Dense readout of a narrow row (no mask): every cell in turn; cells 0..row_len-1 are left
- * zeroed (in the SSE2 variant up to row_len rounded up to 4, which must exist). */
-static void readout_dense(float *a, size_t row_len, uint8_t *d, size_t w, bool even_odd,
-                          bool replace)
-{
+/* The readout, with the SSE2 8-cell group (or the scalar code without SSE2). */
 #if defined(__SSE2__)
-  if (!even_odd) {
-    /* 4 cells at a time through the whole row: the last group may hold cells past w (they
-     * exist: row_len >= w + 2, a multiple of 8), of which only the first w - x pixels are
-     * written; the same arithmetic as block() */
-    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
-    const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
-    const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
-    __m128 carry = _mm_setzero_ps();
-    size_t x = 0;
-    for (; x < w; x += 4) {
-      __m128 v = _mm_loadu_ps(a + x);
-      _mm_storeu_ps(a + x, _mm_setzero_ps());
-      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
-      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
-      v = _mm_add_ps(v, carry);
-      carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
-      __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
-      __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
-      __m128i c16 = _mm_packs_epi32(ci, zero);
-      size_t n = w - x < 4 ? w - x : 4;
-      uint32_t out, old = 0;
-      if (!replace) {
-        if (n == 4) memcpy(&old, d + x, 4);
-        else
-          for (size_t k = 0; k < n; k++) old |= (uint32_t)d[x + k] << (8 * k);
-      }
-      if (!old) {
-        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
-      } else {
-        __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
-        __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
-        t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
-        __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
-        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
-      }
-      if (n == 4) memcpy(d + x, &out, 4);
-      else
-        for (size_t k = 0; k < n; k++) d[x + k] = (uint8_t)(out >> (8 * k));
-    }
-    for (; x < row_len; x += 4) _mm_storeu_ps(a + x, _mm_setzero_ps());
-    return;
-  }
-#endif
-  float sum = 0.0f;
-  for (size_t bx = 0; bx < w; bx += 8) {
-    size_t end = bx + 8 < w ? bx + 8 : w;
-    sum = block(a, d, bx, end, sum, even_odd, replace);
-  }
-  for (size_t x = w; x < row_len; x++) a[x] = 0.0f;
-}
-
-#if defined(__SSE2__)
-/* Dense non-zero readout of `rows` rows of a narrow region at once (row k: cells a + k *
- * a_stride, pixels d + k * d_stride, w of them), 8 cells at a time: the cells up to w rounded
- * up to 8 are read and zeroed (they must exist; those past w + 1 are zero), and the 4 cells
- * after them too when they are below zero_len (cells w, w + 1 may hold a rounding-sized
- * value). A last partial group is stored with one 8-byte store that ends at pixel w - 1 and
- * rewrites the end of the previous group with the bytes it already holds (little-endian: SSE2
- * is x86), or, in a row under 8 pixels wide, with two overlapping 4-byte stores. */
-RASTER_INLINE void dense_rows(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
-                              size_t w, size_t zero_len, bool replace)
+/* Whether the 8 cells a[0..7] are all zero (-0 included). */
+RASTER_INLINE bool zero8(const float *a)
 {
-  size_t w8 = (w + 7) & ~(size_t)7;
-  bool zero_tail = w8 < zero_len;
-  for (int y = 0; y < rows; y++, a += a_stride, d += d_stride) {
-    __m128 carry = _mm_setzero_ps();
-    uint64_t prev = 0;
-    size_t x = 0;
-    for (; x + 8 <= w; x += 8) {
-      uint64_t old = 0;
-      if (!replace) memcpy(&old, d + x, 8);
-      prev = group8(a + x, &carry, old);
-      memcpy(d + x, &prev, 8);
-    }
-    if (x < w) {
-      size_t n = w - x; /* 1..7 */
-      uint64_t old = 0, cur;
-      if (x) {
-        if (!replace) {
-          memcpy(&old, d + w - 8, 8);
-          old >>= 8 * (8 - n);
-        }
-        cur = group8(a + x, &carry, old);
-        uint64_t v = (prev >> (8 * n)) | (cur << (8 * (8 - n)));
-        memcpy(d + w - 8, &v, 8);
-      } else if (n >= 4) {
-        if (!replace) {
-          uint32_t lo, hi;
-          memcpy(&lo, d, 4);
-          memcpy(&hi, d + n - 4, 4);
-          old = lo | (((uint64_t)hi >> (8 * (8 - n))) << 32);
-        }
-        cur = group8(a, &carry, old);
-        uint32_t lo4 = (uint32_t)cur, hi4 = (uint32_t)(cur >> (8 * (n - 4)));
-        memcpy(d, &lo4, 4);
-        memcpy(d + n - 4, &hi4, 4);
-      } else {
-        if (!replace)
-          for (size_t k = 0; k < n; k++) old |= (uint64_t)d[k] << (8 * k);
-        cur = group8(a, &carry, old);
-        for (size_t k = 0; k < n; k++) d[k] = (uint8_t)(cur >> (8 * k));
-      }
-    }
-    if (zero_tail) _mm_storeu_ps(a + w8, _mm_setzero_ps());
-  }
+  const __m128 z = _mm_setzero_ps();
+  __m128 ne = _mm_or_ps(_mm_cmpneq_ps(_mm_loadu_ps(a), z), _mm_cmpneq_ps(_mm_loadu_ps(a + 4), z));
+  return _mm_movemask_ps(ne) == 0;
 }
 #endif
+#define RO(name) name
+#define RO_GROUP8 group8
+#define RO_ZERO8 zero8
+#include "raster_readout.h"
+#undef RO
+#undef RO_GROUP8
+#undef RO_ZERO8
 
-/* The dense readout of rows rows (see dense_rows); even-odd, or without SSE2, row by row. */
-static void readout_dense_rows(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
-                               size_t w, size_t zero_len, bool even_odd, bool replace)
+#if RASTER_AVX2
+/* The same readout compiled for AVX2 (one 8-lane prefix sum per 8 cells instead of two 4-lane
+ * ones), used when the CPU has it (otv_raster_create asks once). */
+#  if defined(__clang__)
+#    pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#  else
+#    pragma GCC push_options
+#    pragma GCC target("avx2")
+#  endif
+#  include <immintrin.h>
+/* group8 in one 8-lane register, the same sums in the same order: the low 4 cells get their
+ * prefix sum plus the carry, the high 4 their prefix sum plus the low group's last total (which
+ * holds the carry), as group8 adds them; then the coverage and compositing of group8. */
+RASTER_INLINE uint64_t group8_avx2(float *a, __m128 *carry, uint64_t old)
 {
-#if defined(__SSE2__)
-  if (!even_odd) {
-    if (replace) dense_rows(a, a_stride, d, d_stride, rows, w, zero_len, true);
-    else dense_rows(a, a_stride, d, d_stride, rows, w, zero_len, false);
-    return;
+  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+  const __m256 k255 = _mm256_set1_ps(255.0f), half = _mm256_set1_ps(0.5f);
+  const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
+  __m256 v = _mm256_loadu_ps(a);
+  _mm256_storeu_ps(a, _mm256_setzero_ps());
+  v = _mm256_add_ps(v, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(v), 4)));
+  v = _mm256_add_ps(v, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(v), 8)));
+  /* + carry in the low lane (+0 in the high one: exact) */
+  v = _mm256_add_ps(v, _mm256_zextps128_ps256(*carry));
+  /* + the low lane's last sum in the high lane (+0 in the low one) */
+  __m256 t = _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(3));
+  v = _mm256_add_ps(v, _mm256_blend_ps(_mm256_setzero_ps(), t, 0xF0));
+  *carry = _mm256_castps256_ps128(_mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7)));
+  __m256 c = _mm256_min_ps(_mm256_andnot_ps(sign, v), one);
+  __m256i ci = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(c, k255), half));
+  __m128i c16 = _mm_packs_epi32(_mm256_castsi256_si128(ci), _mm256_extracti128_si256(ci, 1));
+  uint64_t out;
+  if (!old) {
+    _mm_storel_epi64((__m128i *)(void *)&out, _mm_packus_epi16(c16, zero));
+    return out;
   }
-#endif
-  for (int y = 0; y < rows; y++)
-    readout_dense(a + (size_t)y * a_stride, zero_len, d + (size_t)y * d_stride, w, even_odd,
-                  replace);
+  __m128i o16 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)&old), zero);
+  __m128i tt = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
+  tt = _mm_srli_epi16(_mm_add_epi16(tt, _mm_srli_epi16(tt, 8)), 8);
+  __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), tt);
+  _mm_storel_epi64((__m128i *)(void *)&out, _mm_packus_epi16(res, zero));
+  return out;
 }
+RASTER_INLINE bool zero8_avx2(const float *a)
+{
+  __m256 ne = _mm256_cmp_ps(_mm256_loadu_ps(a), _mm256_setzero_ps(), _CMP_NEQ_UQ);
+  return _mm256_movemask_ps(ne) == 0;
+}
+#  define RO(name) name##_avx2
+#  define RO_GROUP8 group8_avx2
+#  define RO_ZERO8 zero8_avx2
+#  include "raster_readout.h"
+#  undef RO
+#  undef RO_GROUP8
+#  undef RO_ZERO8
+#  if defined(__clang__)
+#    pragma clang attribute pop
+#  else
+#    pragma GCC pop_options
+#  endif
+#endif
+
+/* The readout function f, in its AVX2 copy when the CPU has AVX2. */
+#if RASTER_AVX2
+#  define READOUT(r, f) ((r)->avx2 ? f##_avx2 : f)
+#else
+#  define READOUT(r, f) f
+#endif
 
 static otv_status grow(otv_raster *r, void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -1141,13 +1002,13 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
        * value): zeroed, not read */
       if (rx0 > 0)
         for (long y = ry0; y < ry1; y++) D->acc[(size_t)y * D->row_len + (size_t)rx0 - 1] = 0.0f;
-      readout_dense_rows(a + rx0, D->row_len, buf + (size_t)ry0 * stride + (size_t)rx0, stride,
+      READOUT(r, readout_dense_rows)(a + rx0, D->row_len, buf + (size_t)ry0 * stride + (size_t)rx0, stride,
                          (int)(ry1 - ry0), w, w + 2, even_odd, replace);
       r->direct = false; /* everything it touched is zero again */
       path_clear(r);
       return OTV_E_OK;
     }
-    sparse_rows(D->acc + (size_t)ry0 * D->row_len, D->row_len, D->mask + (size_t)ry0 * D->mwords,
+    READOUT(r, sparse_rows)(D->acc + (size_t)ry0 * D->row_len, D->row_len, D->mask + (size_t)ry0 * D->mwords,
                 D->mwords, buf + (size_t)ry0 * stride, stride, ry1 - ry0, (size_t)rx0,
                 (size_t)rx1, even_odd, replace);
     r->direct = false; /* everything it touched is zero again */
@@ -1183,11 +1044,11 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
     else if (dense) acc_dense(r, &B, ox, oy);
     else acc_sparse(r, &B, ox, oy);
     if (dense) {
-      readout_dense_rows(B.acc, B.row_len, buf + (size_t)by * stride + (size_t)rx0, stride, B.rows,
+      READOUT(r, readout_dense_rows)(B.acc, B.row_len, buf + (size_t)by * stride + (size_t)rx0, stride, B.rows,
                          w, B.row_len, even_odd, replace);
       continue;
     }
-    sparse_rows(B.acc, B.row_len, B.mask, B.mwords, buf + (size_t)by * stride + (size_t)rx0,
+    READOUT(r, sparse_rows)(B.acc, B.row_len, B.mask, B.mwords, buf + (size_t)by * stride + (size_t)rx0,
                 stride, B.rows, 0, w, even_odd, replace);
   }
   path_clear(r);
@@ -1273,6 +1134,11 @@ otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
   r->t = (otv_transform){1, 0, 0, 1, 0, 0};
   set_float(r);
   path_clear(r);
+#if RASTER_AVX2
+  /* OTV_RASTER_NO_AVX2 (any value): the SSE2 readout, for tests of both copies */
+  __builtin_cpu_init();
+  r->avx2 = __builtin_cpu_supports("avx2") && !getenv("OTV_RASTER_NO_AVX2");
+#endif
   *out = r;
   return OTV_E_OK;
 }

@@ -696,6 +696,52 @@ static void test_direct(void)
   }
 }
 
+/* The readout exists twice (SSE2 and, chosen at run time, AVX2; OTV_RASTER_NO_AVX2 forces the
+ * first): both must give the same bytes, for every row width 1..40 and some wide ones (dense
+ * and block-mask readouts, the partial last group of 1..7 pixels), each flag, stored and direct
+ * mode, over a non-zero background. Also, for the narrow widths, the coverage sum of a shape
+ * against its exact area. On a CPU without AVX2 both rasterizers take the SSE2 copy. */
+static void test_readout_copies(void)
+{
+  static uint8_t a[200 * 60], b[200 * 60];
+  otv_raster *R2 = NULL, *save = R;
+  setenv("OTV_RASTER_NO_AVX2", "1", 1);
+  CHECK_EQ(otv_raster_create(NULL, &R2), OTV_E_OK);
+  unsetenv("OTV_RASTER_NO_AVX2");
+  static const unsigned flag_sets[4] = {0, OTV_RASTER_REPLACE, OTV_RASTER_CLEAR,
+                                        OTV_RASTER_EVEN_ODD};
+  long differ = 0, images = 0;
+  for (unsigned w = 1; w <= 200; w += w < 40 ? 1 : 37) {
+    unsigned h = 60;
+    for (int f = 0; f < 4; f++)
+      for (int direct = 0; direct < 2; direct++)
+        for (int k = 0; k < 3; k++) {
+          for (int which = 0; which < 2; which++) {
+            uint8_t *buf = which ? b : a;
+            R = which ? R2 : save;
+            for (unsigned i = 0; i < w * h; i++) buf[i] = (uint8_t)(i * 37 % 11 == 0 ? 200 : 0);
+            if (direct) CHECK_EQ(otv_raster_begin(R, w, h), OTV_E_OK);
+            double cx = w * 0.5 + 0.3, r = w * 0.5 - 0.2;
+            if (k == 0) circle_cubic(cx, 30.4, r < 0.3 ? 0.3 : r, false);
+            if (k == 1) circle_quad(cx + 0.1, 29.7, r < 0.3 ? 0.3 : r + 0.05);
+            if (k == 2) rect(0.35, 2.6, w - 0.2, 57.3);
+            CHECK_EQ(otv_raster_render(R, buf, w, h, w, flag_sets[f]), OTV_E_OK);
+          }
+          images++;
+          if (memcmp(a, b, w * h)) differ++;
+          if (f == 2 && k == 2) {
+            /* the exact area of the rectangle (CLEAR: the image is the coverage alone) */
+            double area = (w - 0.2 - 0.35) * (57.3 - 2.6);
+            CHECK_NEAR(cov_sum(a, (int)w, (int)h), area, area * 0.002 + 0.01);
+          }
+        }
+  }
+  R = save;
+  otv_raster_destroy(R2);
+  CHECK_EQ(differ, 0);
+  printf("readout copies: %ld images, %ld differ\n", images, differ);
+}
+
 int main(void)
 {
   CHECK_EQ(otv_raster_create(NULL, &R), OTV_E_OK);
@@ -710,6 +756,7 @@ int main(void)
   test_errors();
   test_alloc();
   test_direct();
+  test_readout_copies();
   otv_raster_destroy(R);
   return h_done("test_raster");
 }
