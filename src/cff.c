@@ -642,9 +642,7 @@ void otv_cff_loc_free(otv_location *loc)
   otv_cff_loc *l = &loc->cff;
   otv_ivs_cache_free(&loc->al, &l->regions);
   if (l->vs) otv_mem_free(&loc->al, l->vs, l->vs_cap * sizeof *l->vs);
-  if (l->sub_state) otv_mem_free(&loc->al, l->sub_state, l->sub_slots * sizeof *l->sub_state);
-  if (l->sub_end) otv_mem_free(&loc->al, l->sub_end, l->sub_slots * sizeof *l->sub_end);
-  if (l->sub_span) otv_mem_free(&loc->al, l->sub_span, 2 * l->sub_slots * sizeof *l->sub_span);
+  if (l->sub) otv_mem_free(&loc->al, l->sub, l->sub_slots * sizeof *l->sub);
   if (l->sub_fd_base)
     otv_mem_free(&loc->al, l->sub_fd_base, loc->face->cff.fd_count * sizeof *l->sub_fd_base);
   if (l->cells)

@@ -79,7 +79,14 @@ typedef union otv_cs_cell {
   struct { uint32_t off; uint8_t op, pad[3]; } o;
 } otv_cs_cell;
 #define OTV_CS_NO_OP UINT32_MAX
-#define OTV_CS_CELL_SLACK 4 /* cells allocated past cell_cap: replay copies four at a time */
+#define OTV_CS_CELL_SLACK 8 /* cells allocated past cell_cap: replay copies eight at a time */
+
+/* Per subroutine slot of the decoded-subroutine cache: one record, one cache line per call. */
+typedef struct otv_cs_slot {
+  uint32_t state;           /* 0 not decoded yet, 1 interpreted from bytes, else first cell + 2 */
+  uint32_t end;             /* cell after the last item */
+  uint32_t off, len;        /* its bytes: table offset and length */
+} otv_cs_slot;
 
 typedef struct otv_cff_loc {
   otv_ivs_cache regions;
@@ -93,11 +100,8 @@ typedef struct otv_cff_loc {
    * independent of the coordinates. Optional: when its allocation fails, subroutines are
    * interpreted from their bytes. */
   bool sub_tried;           /* set-up attempted */
-  uint32_t *sub_state;      /* per slot: 0 not decoded yet, 1 interpreted from bytes, else the
-                             * first cell + 2 */
-  uint32_t *sub_end;        /* per slot: cell after the last item */
+  otv_cs_slot *sub;         /* per slot (global subroutines, then each Font DICT's local ones) */
   uint32_t *sub_fd_base;    /* per Font DICT: slot of its local subroutine 0 (globals first) */
-  uint32_t *sub_span;       /* per decoded slot: table offset and length of its bytes (2 words) */
   size_t sub_slots;
   otv_cs_cell *cells;
   size_t cell_cap, cell_used;

@@ -28,6 +28,12 @@ typedef struct cs_frame {
   const otv_cs_cell *it, *it_end; /* replaying a decoded subroutine (it != NULL) */
 } cs_frame;
 
+/* A subroutine INDEX and the cache slot of its subroutine 0. */
+typedef struct cs_subrs {
+  const otv_cff_index *ix;
+  size_t slot;
+} cs_subrs;
+
 typedef struct cs {
   otv_location *loc;
   const otv_cff *c;
@@ -47,9 +53,8 @@ typedef struct cs {
   const double *vs; /* scalars of the current vsindex */
   const uint8_t *vs_nz; /* per vsindex: a scalar is not 0 (with vs_all) */
   unsigned vs_k;
-  const otv_cff_index *lsubrs;
+  cs_subrs subrs[2];            /* callgsubr's, callsubr's (the glyph's Font DICT) */
   otv_cff_loc *cache;           /* decoded-subroutine cache (NULL: none) */
-  size_t lslot;                 /* cache slot of local subroutine 0 of the glyph's Font DICT */
   bool seac;
   double seac_args[4];
   uint32_t rnd;                /* random state (CFF), seeded per charstring run */
@@ -394,24 +399,21 @@ static void sub_cache_setup(otv_location *loc, const otv_cff *c)
   }
   if (slots == 0) return;
   if (cells > CS_MAX_CELLS) cells = CS_MAX_CELLS;
-  l->sub_state = otv_mem_calloc(&loc->al, slots, sizeof *l->sub_state);
-  l->sub_end = otv_mem_alloc(&loc->al, slots * sizeof *l->sub_end);
+  l->sub = otv_mem_calloc(&loc->al, slots, sizeof *l->sub);
   l->sub_fd_base = otv_mem_alloc(&loc->al, c->fd_count * sizeof *l->sub_fd_base);
-  l->sub_span = otv_mem_alloc(&loc->al, 2 * slots * sizeof *l->sub_span);
   cells += OTV_CS_CELL_SLACK;
   l->cells = otv_mem_calloc(&loc->al, cells, sizeof *l->cells);
   l->sub_slots = slots;
   l->cell_cap = cells - OTV_CS_CELL_SLACK;
   l->cell_used = 0;
-  if (!l->sub_state || !l->sub_end || !l->sub_fd_base || !l->sub_span || !l->cells) {
+  if (!l->sub || !l->sub_fd_base || !l->cells) {
     /* optional: without it subroutines are interpreted from their bytes */
-    if (l->sub_state) otv_mem_free(&loc->al, l->sub_state, slots * sizeof *l->sub_state);
-    if (l->sub_end) otv_mem_free(&loc->al, l->sub_end, slots * sizeof *l->sub_end);
+    if (l->sub) otv_mem_free(&loc->al, l->sub, slots * sizeof *l->sub);
     if (l->sub_fd_base)
       otv_mem_free(&loc->al, l->sub_fd_base, c->fd_count * sizeof *l->sub_fd_base);
-    if (l->sub_span) otv_mem_free(&loc->al, l->sub_span, 2 * slots * sizeof *l->sub_span);
     if (l->cells) otv_mem_free(&loc->al, l->cells, cells * sizeof *l->cells);
-    l->sub_state = l->sub_end = l->sub_fd_base = l->sub_span = NULL;
+    l->sub = NULL;
+    l->sub_fd_base = NULL;
     l->cells = NULL;
     l->sub_slots = l->cell_cap = 0;
     return;
@@ -430,7 +432,7 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
 {
   otv_cff_loc *l = s->cache;
   const uint8_t *t0 = s->c->tab.p;
-  l->sub_state[slot] = 1;
+  l->sub[slot].state = 1;
   size_t room = l->cell_cap - l->cell_used;
   if (room < 2 || sub.len > (room - 2) / 2) return 1; /* needs 2 len + 2 cells at most */
   otv_cs_cell *first = l->cells + l->cell_used, *o = first;
@@ -483,13 +485,29 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
     o -= 2; /* no operands after the last operator */
   }
   uint32_t state = (uint32_t)(first - l->cells) + 2; /* cells <= CS_MAX_CELLS: fits */
-  l->sub_state[slot] = state;
-  l->sub_end[slot] = (uint32_t)(o - l->cells);
-  l->sub_span[2 * slot] = (uint32_t)(sub.p - t0);
-  l->sub_span[2 * slot + 1] = (uint32_t)sub.len;
+  otv_cs_slot *e = &l->sub[slot];
+  e->state = state;
+  e->end = (uint32_t)(o - l->cells);
+  e->off = (uint32_t)(sub.p - t0);
+  e->len = (uint32_t)sub.len; /* sub.len < the table: fits */
   l->cell_used = (size_t)(o - l->cells);
   return state;
 }
+
+/* Copy n operand values from decoded cells: eight at a time with no loop for the usual short
+ * runs (copies past n land in the stack's slack and come from the next item or the arena's
+ * slack). */
+#define CS_COPY(dst, v, n)                                                                    \
+  do {                                                                                        \
+    uint32_t i_ = 0;                                                                          \
+    do {                                                                                      \
+      double a0 = v[i_].v, a1 = v[i_ + 1].v, a2 = v[i_ + 2].v, a3 = v[i_ + 3].v;              \
+      double a4 = v[i_ + 4].v, a5 = v[i_ + 5].v, a6 = v[i_ + 6].v, a7 = v[i_ + 7].v;          \
+      dst[i_] = a0, dst[i_ + 1] = a1, dst[i_ + 2] = a2, dst[i_ + 3] = a3;                     \
+      dst[i_ + 4] = a4, dst[i_ + 5] = a5, dst[i_ + 6] = a6, dst[i_ + 7] = a7;                 \
+      i_ += 8;                                                                                \
+    } while (i_ < (n));                                                                       \
+  } while (0)
 
 /* Interpret one glyph's charstring into the sink. */
 static otv_status run(cs *s, otv_span glyph)
@@ -518,65 +536,62 @@ static otv_status run(cs *s, otv_span glyph)
       }
       uint32_t n = it[0].h.n, op = it[1].o.off;
       b0 = it[1].o.op;
-      if (n > max - sp) {
-        /* the stack overflows in this run: interpret the rest of the subroutine from its bytes,
-         * which fails at the same byte with the same error */
-        p = t0 + it[0].h.off;
-        it = NULL;
-        continue;
-      }
       const otv_cs_cell *v = it + 2;
-      if (b0 == 16 && n) {
-        /* a blend whose count and deltas are all in this run (the usual case): the deltas are
-         * read from the arena instead of being copied to the stack first. The same arithmetic
-         * as blend below, on the same values; anything else (bases short, a count that does not
-         * fit) goes the general way and fails there as it would from the bytes. */
-        double nv = v[n - 1].v;
-        unsigned k = s->vs_k;
-        if (nv >= 0 && nv < (double)n) {
-          unsigned nb = (unsigned)nv; /* nb < n */
-          uint64_t nd = (uint64_t)nb * k;
-          if (nd < n && nb <= sp + (n - 1 - (unsigned)nd)) {
-            unsigned m = n - 1 - (unsigned)nd;
-            double *dst = st + sp;
-            for (uint32_t i = 0; i < m; i += 4) {
-              double a0 = v[i].v, a1 = v[i + 1].v, a2 = v[i + 2].v, a3 = v[i + 3].v;
-              dst[i] = a0, dst[i + 1] = a1, dst[i + 2] = a2, dst[i + 3] = a3;
-            }
-            sp += m;
-            double *r = st + (sp - nb);
-            if (!s->vs_zero) {
-              const otv_cs_cell *d = v + m;
-              const double *vs = s->vs;
-              if (k == 1) {
-                double v0 = vs[0];
-                for (unsigned i = 0; i < nb; i++) r[i] += d[i].v * v0;
-              } else if (k == 2) {
-                double v0 = vs[0], v1 = vs[1];
-                for (unsigned i = 0; i < nb; i++, d += 2) r[i] += d[0].v * v0 + d[1].v * v1;
-              } else {
-                for (unsigned i = 0; i < nb; i++, d += k) {
-                  double acc = 0.0;
-                  for (unsigned j = 0; j < k; j++) acc += d[j].v * vs[j];
-                  r[i] += acc;
+      if (n) { /* items without operands (an operator after a blend) skip all this */
+        if (n > max - sp) {
+          /* the stack overflows in this run: interpret the rest of the subroutine from its
+           * bytes, which fails at the same byte with the same error */
+          p = t0 + it[0].h.off;
+          it = NULL;
+          continue;
+        }
+        if (b0 == 16) {
+          /* a blend whose count and deltas are all in this run (the usual case): the deltas
+           * are read from the arena instead of being copied to the stack first. The same
+           * arithmetic as blend below, on the same values; anything else (bases short, a count
+           * that does not fit) goes the general way and fails there as it would from the
+           * bytes. */
+          double nv = v[n - 1].v;
+          unsigned k = s->vs_k;
+          if (nv >= 0 && nv < (double)n) {
+            unsigned nb = (unsigned)nv; /* nb < n */
+            uint64_t nd = (uint64_t)nb * k;
+            if (nd < n && nb <= sp + (n - 1 - (unsigned)nd)) {
+              unsigned m = n - 1 - (unsigned)nd;
+              double *dst = st + sp;
+              CS_COPY(dst, v, m);
+              sp += m;
+              double *r = st + (sp - nb);
+              if (!s->vs_zero) {
+                const otv_cs_cell *d = v + m;
+                const double *vs = s->vs;
+                if (k == 1) {
+                  double v0 = vs[0];
+                  for (unsigned i = 0; i < nb; i++) r[i] += d[i].v * v0;
+                } else if (k == 2) {
+                  double v0 = vs[0], v1 = vs[1];
+                  for (unsigned i = 0; i < nb; i++, d += 2) r[i] += d[0].v * v0 + d[1].v * v1;
+                } else {
+                  for (unsigned i = 0; i < nb; i++, d += k) {
+                    double acc = 0.0;
+                    for (unsigned j = 0; j < k; j++) acc += d[j].v * vs[j];
+                    r[i] += acc;
+                  }
                 }
               }
+              if (round)
+                for (unsigned i = 0; i < nb; i++) r[i] = floor(r[i] + 0.5);
+              it = v + n;
+              continue;
             }
-            if (round)
-              for (unsigned i = 0; i < nb; i++) r[i] = floor(r[i] + 0.5);
-            it = v + n;
-            continue;
           }
         }
+        /* four at a time (runs are short): up to 3 copies past the run land in the stack's
+         * slack and come from the arena's slack or the next item */
+        double *dst = st + sp;
+        CS_COPY(dst, v, n);
+        sp += n;
       }
-      /* four at a time (runs are short): up to 3 copies past the run land in the stack's slack
-       * and come from the arena's slack or the next item */
-      double *dst = st + sp;
-      for (uint32_t i = 0; i < n; i += 4) {
-        double a0 = v[i].v, a1 = v[i + 1].v, a2 = v[i + 2].v, a3 = v[i + 3].v;
-        dst[i] = a0, dst[i + 1] = a1, dst[i + 2] = a2, dst[i + 3] = a3;
-      }
-      sp += n;
       it = v + n;
       if (op == OTV_CS_NO_OP) continue;
       p = t0 + op; /* in range: the operator byte b0 inside this subroutine */
@@ -734,28 +749,28 @@ static otv_status run(cs *s, otv_span glyph)
     case 10: /* callsubr */
     case 29: /* callgsubr */
     {
-      const otv_cff_index *ix = b0 == 10 ? s->lsubrs : &s->c->gsubrs;
+      const cs_subrs *x = &s->subrs[b0 == 10];
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double v = st[--sp];
       otv_span sub;
       /* the number is truncated to an integer, then biased; |v| < 2^31 checked before the
        * conversion */
       uint32_t si = 0, state = 0;
-      size_t slot = 0;
+      otv_cs_slot *e = NULL;
       if (!(v > -2147483648.0 && v < 2147483648.0) ||
-          (si = (uint32_t)((int64_t)v + ix->bias)) >= ix->count)
+          (si = (uint32_t)((int64_t)v + x->ix->bias)) >= x->ix->count)
         goto no_subr;
       if (s->cache) {
-        /* in range: si < ix->count, slots cover every INDEX */
-        slot = (b0 == 10 ? s->lslot : 0) + si;
-        state = s->cache->sub_state[slot];
+        /* in range: si < count, slots cover every INDEX */
+        e = &s->cache->sub[x->slot + si];
+        state = e->state;
       }
       if (state >= 2) {
         /* decoded: its bytes were found by otv_cff_index_get then (the INDEX does not
          * change) */
-        sub.p = t0 + s->cache->sub_span[2 * slot];
-        sub.len = s->cache->sub_span[2 * slot + 1];
-      } else if (!otv_cff_index_get(ix, si, &sub)) {
+        sub.p = t0 + e->off;
+        sub.len = e->len;
+      } else if (!otv_cff_index_get(x->ix, si, &sub)) {
       no_subr:
         return fail_at(s, at, OTV_E_BAD_VALUE,
                        b0 == 10 ? "callsubr: no such local subroutine"
@@ -773,10 +788,9 @@ static otv_status run(cs *s, otv_span glyph)
       p = sub.p;
       end = sub.p + sub.len;
       it = NULL;
-      if (s->cache) {
-        otv_cff_loc *l = s->cache;
-        if (state == 0) state = sub_decode(s, sub, slot);
-        if (state >= 2) it = l->cells + (state - 2), it_end = l->cells + l->sub_end[slot];
+      if (e) {
+        if (state == 0) state = sub_decode(s, sub, x->slot + si);
+        if (state >= 2) it = s->cache->cells + (state - 2), it_end = s->cache->cells + e->end;
       }
       continue; /* the stack is not cleared */
     }
@@ -930,8 +944,10 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
   if (!otv_cff_fd_of(c, gid, &fd))
     return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: FDSelect names a missing "
                         "Font DICT", gid);
-  s->lsubrs = &c->fds[fd].subrs;
-  s->lslot = s->cache ? s->cache->sub_fd_base[fd] : 0;
+  s->subrs[0].ix = &c->gsubrs;
+  s->subrs[0].slot = 0;
+  s->subrs[1].ix = &c->fds[fd].subrs;
+  s->subrs[1].slot = s->cache ? s->cache->sub_fd_base[fd] : 0;
   s->xf = c->fds[fd].xf_on ? c->fds[fd].xf : NULL;
   s->x = s->y = 0;
   if (tx != 0 || ty != 0) {
