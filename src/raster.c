@@ -47,6 +47,9 @@
 #define RASTER_DIRECT_CELLS ((size_t)1 << 20) /* largest target of direct mode (4 MiB of floats) */
 #define RASTER_BLOCK_SHIFT 2        /* cells per mask bit: 4 (one SSE2 group) */
 #define RASTER_DENSE_MAX 192        /* widest region read out densely (no block mask) */
+#ifndef RASTER_ZERO_RUNS_MIN
+#  define RASTER_ZERO_RUNS_MIN 64   /* narrowest dense region tested for runs of zero cells */
+#endif
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
@@ -963,6 +966,19 @@ static void clear_outside(uint8_t *buf, unsigned width, unsigned height, size_t 
   }
 }
 
+/* Floor and ceiling of a bound (finite, within +-2^22: the transform clamps) without libm's
+ * double rounding. */
+static inline long floor_l(float v)
+{
+  long i = (long)v;
+  return i - (v < (float)i);
+}
+static inline long ceil_l(float v)
+{
+  long i = (long)v;
+  return i + (v > (float)i);
+}
+
 otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsigned height,
                              size_t stride, unsigned flags)
 {
@@ -980,9 +996,10 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   }
   /* region: the path's pixel bounds clipped to the buffer. Parts left of the buffer still count
    * (in column 0); parts right of it, above or below it do not. */
-  double fx0 = floor(r->min_x), fy0 = floor(r->min_y), fx1 = ceil(r->max_x), fy1 = ceil(r->max_y);
-  long rx0 = fx0 < 0 ? 0 : (long)fx0, ry0 = fy0 < 0 ? 0 : (long)fy0;
-  long rx1 = fx1 > width ? (long)width : (long)fx1, ry1 = fy1 > height ? (long)height : (long)fy1;
+  long fx0 = floor_l(r->min_x), fy0 = floor_l(r->min_y), fx1 = ceil_l(r->max_x);
+  long fy1 = ceil_l(r->max_y);
+  long rx0 = fx0 < 0 ? 0 : fx0, ry0 = fy0 < 0 ? 0 : fy0;
+  long rx1 = fx1 > (long)width ? (long)width : fx1, ry1 = fy1 > (long)height ? (long)height : fy1;
   if (fx1 <= 0) rx1 = 1; /* wholly left of the buffer: winding may still cover column 0 */
   if (rx0 >= rx1 || ry0 >= ry1 || rx0 >= (long)width) {
     if (clear) clear_outside(buf, width, height, stride, 0, 0, 0, 0);
@@ -1032,10 +1049,10 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   float ox = (float)rx0;
   /* no clipping in x when the path lies inside the buffer's columns; narrow regions are read out
    * densely (marking blocks would cost more than it saves) */
-  bool clip = fx0 < 0 || fx1 > (double)width, dense = !clip && w <= RASTER_DENSE_MAX;
+  bool clip = fx0 < 0 || fx1 > (long)width, dense = !clip && w <= RASTER_DENSE_MAX;
   /* the whole path in one band inside the buffer: y - oy is then in [0, rows] (oy = floor of the
    * least y, rows = ceil of the largest minus oy; float subtraction rounds monotonically) */
-  bool inside = !clip && fy0 >= 0 && fy1 <= (double)height && rows == (size_t)(ry1 - ry0);
+  bool inside = !clip && fy0 >= 0 && fy1 <= (long)height && rows == (size_t)(ry1 - ry0);
   for (long by = ry0; by < ry1; by += (long)rows) {
     B.rows = (int)(ry1 - by < (long)rows ? ry1 - by : (long)rows);
     float oy = (float)by;

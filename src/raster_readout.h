@@ -177,7 +177,7 @@ static void RO(readout_dense)(float *a, size_t row_len, uint8_t *d, size_t w, bo
  * rewrites the end of the previous group with the bytes it already holds (little-endian: SSE2
  * is x86), or, in a row under 8 pixels wide, with two overlapping 4-byte stores. */
 RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
-                              size_t w, size_t zero_len, bool replace)
+                              size_t w, size_t zero_len, bool replace, bool zero_runs)
 {
   size_t w8 = (w + 7) & ~(size_t)7;
   bool zero_tail = w8 < zero_len;
@@ -190,7 +190,7 @@ RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t 
     for (; x + 8 <= w; x += 8) {
       uint64_t old = 0;
       if (!replace) memcpy(&old, d + x, 8);
-      if (!old && RO_ZERO8(a + x)) {
+      if (zero_runs && !old && RO_ZERO8(a + x)) {
         /* 8 zero cells (outside the path, or inside a stem): the running sum stays, all 8
          * pixels take its coverage, the bytes group8 would compute; nothing to zero */
         if (!run_ok) {
@@ -245,8 +245,16 @@ static void RO(readout_dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t
 {
 #if defined(__SSE2__)
   if (!even_odd) {
-    if (replace) RO(dense_rows)(a, a_stride, d, d_stride, rows, w, zero_len, true);
-    else RO(dense_rows)(a, a_stride, d, d_stride, rows, w, zero_len, false);
+    /* wide rows have long runs of zero cells (outside the path, inside stems) worth testing
+     * for; narrow ones do not */
+    bool zr = w >= RASTER_ZERO_RUNS_MIN;
+    if (replace) {
+      if (zr) RO(dense_rows)(a, a_stride, d, d_stride, rows, w, zero_len, true, true);
+      else RO(dense_rows)(a, a_stride, d, d_stride, rows, w, zero_len, true, false);
+    } else {
+      if (zr) RO(dense_rows)(a, a_stride, d, d_stride, rows, w, zero_len, false, true);
+      else RO(dense_rows)(a, a_stride, d, d_stride, rows, w, zero_len, false, false);
+    }
     return;
   }
 #endif
