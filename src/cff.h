@@ -100,7 +100,9 @@ typedef struct otv_cff_loc {
    * independent of the coordinates. Optional: when its allocation fails, subroutines are
    * interpreted from their bytes. */
   bool sub_tried;           /* set-up attempted */
-  otv_cs_slot *sub;         /* per slot (global subroutines, then each Font DICT's local ones) */
+  otv_cs_slot *sub;         /* per slot: global subroutines, each Font DICT's local ones, then
+                             * the glyphs (glyph_slot + gid) */
+  size_t glyph_slot;        /* slot of glyph 0 */
   uint32_t *sub_fd_base;    /* per Font DICT: slot of its local subroutine 0 (globals first) */
   size_t sub_slots;
   otv_cs_cell *cells;

@@ -1488,18 +1488,20 @@ static void test_subr_blend(void)
 }
 
 /* Every glyph of the CFF2 test fonts and of the real CFF2 fonts in $OTV_FONT_CACHE (Source Sans
- * 3, Cantarell: three quarters of their bytes are in subroutines) drawn from the
- * decoded-subroutine cache is bit-identical to the same glyph interpreted from its bytes, at
- * the default, an extreme and random locations, twice each (the second time from the cache). */
+ * 3, Cantarell: three quarters of their bytes are in subroutines; Source Serif 4: none, long
+ * glyphs) drawn with the decoded-charstring cache (subroutines, and glyphs from their second
+ * draw) is bit-identical to the same glyph interpreted from its bytes, at the default, an
+ * extreme and random locations, with and without OTV_OUTLINE_ROUND. */
 static void test_cache_real_fonts(void)
 {
   char path[4096];
   static const char *const test_fonts[] = {"AdobeVFPrototype_vsindex.otf",
                                            "NotoSansJP-VF.subset.otf", "cantarell_vf_trimmed.ttf",
                                            "CFF2Instancer-VF-1.otf"};
-  static const char *const cached[] = {"SourceSans3VF-Upright.otf", "Cantarell-VF.otf"};
+  static const char *const cached[] = {"SourceSans3VF-Upright.otf", "Cantarell-VF.otf",
+                                       "SourceSerif4Variable-Roman.otf"};
   const char *cache = getenv("OTV_FONT_CACHE");
-  for (size_t i = 0; i < 6; i++) {
+  for (size_t i = 0; i < 7; i++) {
     if (i < 4) {
       snprintf(path, sizeof path, "%s", h_font(test_fonts[i]));
     } else {
@@ -1536,7 +1538,7 @@ static void test_cache_real_fonts(void)
         for (uint32_t g = 0; g < info.glyph_count; g++, draws++)
           bad += !same_as_uncached(loc, ref, g, pass ? OTV_OUTLINE_ROUND : 0);
     }
-    printf("%s: %u draws from the subroutine cache, %u differ from the bytes\n",
+    printf("%s: %u draws from the decoded-charstring cache, %u differ from the bytes\n",
            i < 4 ? test_fonts[i] : cached[i - 4], draws, bad);
     CHECK_EQ(bad, 0);
     otv_location_destroy(ref);
