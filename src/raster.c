@@ -516,15 +516,20 @@ RASTER_INLINE void line_dev(otv_raster *r, float x, float y, int mode)
   s->y1 = y;
 }
 
-static void close_contour(otv_raster *r)
+/* The closing segment of an open contour whose current point is not its start (out of line:
+ * most contours end on their start point, and the test below stays cheap inline). */
+static void close_line(otv_raster *r)
 {
-  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y)) {
-    switch (pen_mode(r)) {
-    case MODE_STORE: line_dev(r, r->start_x, r->start_y, MODE_STORE); break;
-    case MODE_DIRECT: line_dev(r, r->start_x, r->start_y, MODE_DIRECT); break;
-    default: line_dev(r, r->start_x, r->start_y, MODE_DIRECT_MASK); break;
-    }
+  switch (pen_mode(r)) {
+  case MODE_STORE: line_dev(r, r->start_x, r->start_y, MODE_STORE); break;
+  case MODE_DIRECT: line_dev(r, r->start_x, r->start_y, MODE_DIRECT); break;
+  default: line_dev(r, r->start_x, r->start_y, MODE_DIRECT_MASK); break;
   }
+}
+
+static inline void close_contour(otv_raster *r)
+{
+  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y)) close_line(r);
   r->open = false;
 }
 
@@ -593,6 +598,12 @@ RASTER_INLINE void quad_dev(otv_raster *r, float x1, float y1, float x2, float y
    * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
   float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0), inv = 1.0f / (float)n;
   float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
+  if (n == 2) {
+    /* the common case at small sizes: the loop's one vertex, t = 0.5 (no loop, no t) */
+    line_dev(r, (ddx * 0.5f + bx) * 0.5f + x0 + sx, (ddy * 0.5f + by) * 0.5f + y0 + sy, mode);
+    line_dev(r, x2, y2, mode);
+    return;
+  }
   for (unsigned i = 1; i < n; i++) {
     float t = (float)i * inv;
     line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy, mode);
@@ -1097,7 +1108,7 @@ otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height)
   /* cells 0..width+1 take coverage; the dense readout reads up to 8 cells from each column,
    * so up to width+7 */
   size_t row_len = ((size_t)width + 7 + 7) & ~(size_t)7;
-  if (height > RASTER_DIRECT_CELLS / row_len) return OTV_E_OK; /* large: a stored path */
+  if ((uint64_t)height * row_len > RASTER_DIRECT_CELLS) return OTV_E_OK; /* large: stored path */
   size_t mwords = ((row_len >> RASTER_BLOCK_SHIFT) + 63) / 64;
   if (grow(r, (void **)&r->acc, &r->acc_cap, row_len * height, sizeof(float)) ||
       grow(r, (void **)&r->mask, &r->mask_cap, mwords * height, sizeof(uint64_t)))
