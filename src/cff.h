@@ -70,13 +70,14 @@ typedef struct otv_cff {
 
 /* Per location: the region scalars of the VariationStore and, per vsindex, the scalars of that
  * ItemVariationData's regions in column order, so that blend is a plain dot product. */
-/* A decoded CFF2 subroutine (charstring.c) is a list of items: a header cell {n operands, byte
- * offset of their first byte}, an operator cell {byte offset of the operator after them (or
- * OTV_CS_NO_OP at the end), the operator byte}, then the n operand values. */
+/* A decoded CFF2 subroutine or glyph (charstring.c) is a list of items: a header cell {n
+ * operands, byte offset of their first byte}, an operator cell {byte offset of the operator after
+ * them (or OTV_CS_NO_OP at the end), the operator byte, for hintmask/cntrmask the mask length
+ * the decoder assumed}, then the n operand values. */
 typedef union otv_cs_cell {
   double v;
   struct { uint32_t n, off; } h;
-  struct { uint32_t off; uint8_t op, pad[3]; } o;
+  struct { uint32_t off; uint8_t op, mask, pad[2]; } o;
 } otv_cs_cell;
 #define OTV_CS_NO_OP UINT32_MAX
 #define OTV_CS_CELL_SLACK 8 /* cells allocated past cell_cap: replay copies eight at a time */

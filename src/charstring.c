@@ -438,7 +438,7 @@ static void sub_cache_setup(otv_location *loc, const otv_cff *c)
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
  * byte}, {offset of the operator, or OTV_CS_NO_OP at the end}, then the operands. Returns the
  * slot's new state: 1 (interpret from bytes) or the first cell + 2. */
-static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
+static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
 {
   otv_cff_loc *l = s->cache;
   const uint8_t *t0 = s->c->tab.p;
@@ -450,6 +450,11 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
   otv_cs_cell *h = o;
   o += 2;
   uint32_t n = 0;
+  /* hint masks: their length depends on the stems counted at run time, so the decoder guesses
+   * it by following the stack depth and stem count from this call's entry (sp0, s->nstems);
+   * the replay checks each mask's length against the guess and goes on from the bytes when they
+   * differ (case 19) */
+  unsigned gsp = sp0, gstems = s->nstems, gk = s->vs_k;
   h->h.off = (uint32_t)(p - t0); /* the table is < 4 GiB (sub_cache_setup) */
   while (p < end) {
     unsigned b0 = *p; /* in range: p < end */
@@ -471,13 +476,44 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
       v = otv_peek_i32(p + 1) / 65536.0; /* in range: p + 5 <= end */
       p += 5;
     } else {
-      /* an operator: hint masks and the CFF-only return/endchar stay with the byte
-       * interpreter, and so does an escape byte cut off by the end */
-      if (b0 == 19 || b0 == 20 || b0 == 11 || b0 == 14 || (b0 == 12 && end - p < 2)) return 1;
+      /* an operator: the CFF-only return/endchar stay with the byte interpreter, and so does an
+       * escape byte or a hint mask cut off by the end */
+      if (b0 == 11 || b0 == 14 || (b0 == 12 && end - p < 2)) return 1;
+      unsigned mask = 0;
+      switch (b0) {
+      case 1: case 3: case 18: case 23: /* stems */
+        gstems += gsp / 2;
+        gsp = 0;
+        break;
+      case 19: case 20: /* hintmask, cntrmask: the operands before are vstems */
+        gstems += gsp / 2;
+        gsp = 0;
+        mask = (gstems + 7) / 8;
+        if (mask > 255 || (size_t)(end - p - 1) < mask) return 1;
+        break;
+      case 16: { /* blend: n (k + 1) + 1 operands -> n */
+        double nv = n ? o[-1].v : 0.0;
+        double drop = nv >= 0 && nv < 65536.0 ? (double)(unsigned)nv * gk + 1 : (double)gsp;
+        gsp = (double)gsp > drop ? gsp - (unsigned)drop : 0;
+        break;
+      }
+      case 15: { /* vsindex */
+        double vi = n ? o[-1].v : -1.0;
+        if (s->c->ivs.present && vi >= 0 && vi < (double)s->c->ivs.data_count)
+          gk = s->c->ivs.data[(unsigned)vi].region_index_count;
+        gsp = 0;
+        break;
+      }
+      case 10: case 29: /* calls: the number is popped (what the callee does is a guess) */
+        gsp = gsp ? gsp - 1 : 0;
+        break;
+      default: gsp = 0; break;
+      }
       h[0].h.n = n;
       h[1].o.off = (uint32_t)(p - t0);
       h[1].o.op = (uint8_t)b0;
-      p += b0 == 12 ? 2 : 1;
+      h[1].o.mask = (uint8_t)mask;
+      p += b0 == 12 ? 2 : 1 + mask;
       h = o;
       o += 2;
       n = 0;
@@ -486,11 +522,13 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot)
     }
     (o++)->v = v;
     n++;
+    gsp++;
   }
   if (n) {
     h[0].h.n = n;
     h[1].o.off = OTV_CS_NO_OP;
     h[1].o.op = 0;
+    h[1].o.mask = 0;
   } else {
     o -= 2; /* no operands after the last operator */
   }
@@ -533,7 +571,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   uint32_t budget = 0;
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
-  unsigned b0;
+  unsigned b0, item_mask = 0;
   if (s->cache) {
     /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first) */
     otv_cff_loc *l = s->cache;
@@ -544,7 +582,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (e->end == 0)
         e->end = 1;
       else
-        state = sub_decode(s, glyph, slot);
+        state = sub_decode(s, glyph, slot, 0);
     }
     if (state >= 2) it = l->cells + (state - 2), it_end = l->cells + e->end;
   }
@@ -560,6 +598,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       }
       uint32_t n = it[0].h.n, op = it[1].o.off;
       b0 = it[1].o.op;
+      item_mask = it[1].o.mask;
       const otv_cs_cell *v = it + 2;
       if (n) { /* items without operands (an operator after a blend) skip all this */
         if (n > max - sp) {
@@ -695,6 +734,9 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       size_t bytes = (s->nstems + 7) / 8;
       if ((size_t)(end - p) < bytes) return fail_at(s, at, OTV_E_TRUNCATED, "hintmask bytes");
       p += bytes;
+      /* replaying: the decoder guessed the mask's length; when the stems counted here say
+       * otherwise, the items after it are not this charstring's: go on from the bytes */
+      if (it && bytes != item_mask) it = NULL;
       break;
     }
     case 21: /* rmoveto */
@@ -813,7 +855,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       end = sub.p + sub.len;
       it = NULL;
       if (e) {
-        if (state == 0) state = sub_decode(s, sub, x->slot + si);
+        if (state == 0) state = sub_decode(s, sub, x->slot + si, sp);
         if (state >= 2) it = s->cache->cells + (state - 2), it_end = s->cache->cells + e->end;
       }
       continue; /* the stack is not cleared */

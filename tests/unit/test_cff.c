@@ -1424,11 +1424,22 @@ static bool same_as_uncached(otv_location *loc, otv_location *ref, uint32_t gid,
  *   g4: 0 0 rmoveto L0                    -> blend underflow (no base)
  *   g5: 1 vsindex 0 0 rmoveto 100 L0 0 rlineto -> k = 3 needs 4 operands: underflow
  *   g6: 0 0 rmoveto 100 L0 0 rlineto 0 100 L0 rlineto (L0 twice in a glyph)
- *       -> (105.5, 0) then (105.5, 105.5) */
+ *       -> (105.5, 0) then (105.5, 105.5)
+ * Hint masks (their length is the stem count rounded up to bytes, known at run time only; the
+ * decoder guesses it and the replay checks it):
+ *   L4 = 1..12 hstemhm (6 stems); L5 = hintmask 0x80 | 7 10 20 rmoveto
+ *   g7: 1..8 hstemhm (4 stems) L4 (10 stems: the decoder's guess for the glyph says 4)
+ *       hintmask FF C0 (2 bytes) 10 20 rmoveto 5 5 rlineto -> (10,20) (15,25)
+ *   g8: 1..8 hstemhm (4 stems) L5: 1-byte mask, 7 10 20 rmoveto -> (7,10); 5 5 rlineto (12,15)
+ *   g9: 1..24 hstemhm (12 stems) L5: 2-byte mask (0x80, 7), 10 20 rmoveto -> (10,20) (15,25)
+ *       (L5 was decoded in g8 with a 1-byte mask) */
 static void test_subr_blend(void)
 {
   const blob ls[] = {BLOB(N(6), N(4), N(1), BLEND), BLOB(N(50), N(6), N(4), N(1), BLEND),
-                            BLOB(N(2), N(3), N(5), N(7), N(2), BLEND), BLOB(N(1), BLEND)};
+                     BLOB(N(2), N(3), N(5), N(7), N(2), BLEND), BLOB(N(1), BLEND),
+                     BLOB(N(1), N(2), N(3), N(4), N(5), N(6), N(7), N(8), N(9), N(10), N(11),
+                          N(12), HSTEMHM),
+                     BLOB(HINTMASK, 0x80, N(7), N(10), N(20), RMOVETO)};
   const blob gl[] = {
       BLOB(N(0), N(0), RMOVETO, N(100), N(-107), CALLSUBR, N(0), RLINETO),
       BLOB(N(0), N(0), RMOVETO, N(10), N(-106), CALLSUBR, RLINETO),
@@ -1437,11 +1448,18 @@ static void test_subr_blend(void)
       BLOB(N(0), N(0), RMOVETO, N(-107), CALLSUBR),
       BLOB(N(1), VSINDEX, N(0), N(0), RMOVETO, N(100), N(-107), CALLSUBR, N(0), RLINETO),
       BLOB(N(0), N(0), RMOVETO, N(100), N(-107), CALLSUBR, N(0), RLINETO, N(0), N(100),
-           N(-107), CALLSUBR, RLINETO)};
+           N(-107), CALLSUBR, RLINETO),
+      BLOB(N(1), N(2), N(3), N(4), N(5), N(6), N(7), N(8), HSTEMHM, N(-103), CALLSUBR, HINTMASK,
+           0xFF, 0xC0, N(10), N(20), RMOVETO, N(5), N(5), RLINETO),
+      BLOB(N(1), N(2), N(3), N(4), N(5), N(6), N(7), N(8), HSTEMHM, N(-102), CALLSUBR, N(5),
+           N(5), RLINETO),
+      BLOB(N(1), N(2), N(3), N(4), N(5), N(6), N(7), N(8), N(9), N(10), N(11), N(12), N(13),
+           N(14), N(15), N(16), N(17), N(18), N(19), N(20), N(21), N(22), N(23), N(24), HSTEMHM,
+           N(-102), CALLSUBR, N(5), N(5), RLINETO)};
   const blob gs[] = {BLOB(N(0), N(0), RMOVETO)};
-  cff2_fix fx = {gl, 7, gs, 1, ls, 4, -1, false};
+  cff2_fix fx = {gl, 10, gs, 1, ls, 6, -1, false};
   cff2_len = make_cff2(&fx, cff2_tab);
-  build_cff2_font(cff2_tab, cff2_len, 7);
+  build_cff2_font(cff2_tab, cff2_len, 10);
   otv_face *f = NULL;
   CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
   if (!f) return;
@@ -1459,6 +1477,8 @@ static void test_subr_blend(void)
   static const ept w2[] = {{0, 0, 'o'}, {32.25f, 45.5f, 'o'}};
   static const ept w3[] = {{0, 0, 'o'}, {28.25f, 0, 'o'}};
   static const ept w6[] = {{0, 0, 'o'}, {105.5f, 0, 'o'}, {105.5f, 105.5f, 'o'}};
+  static const ept w7[] = {{10, 20, 'o'}, {15, 25, 'o'}};
+  static const ept w8[] = {{7, 10, 'o'}, {12, 15, 'o'}};
   pts o;
   for (int pass = 0; pass < 2; pass++) { /* pass 1: every subroutine replays from the cache */
     CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
@@ -1473,11 +1493,17 @@ static void test_subr_blend(void)
     expect_error(loc, 5, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
     CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
     CHECK_POINTS(&o, w6, ends2);
+    CHECK_EQ(get_points(loc, 7, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w7, ends);
+    CHECK_EQ(get_points(loc, 8, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w8, ends);
+    CHECK_EQ(get_points(loc, 9, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w7, ends);
     /* OTV_OUTLINE_ROUND rounds the blend result read from the cache: 105.5 -> 106 */
     rec r = {{0}, 0};
     CHECK_EQ(otv_glyph_outline(loc, 0, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
     CHECK_STR(r.s, "M0,0 L106,0 L0,0 Z ");
-    for (uint32_t g = 0; g < 7; g++) {
+    for (uint32_t g = 0; g < 10; g++) {
       CHECK(same_as_uncached(loc, ref, g, 0));
       CHECK(same_as_uncached(loc, ref, g, OTV_OUTLINE_ROUND));
     }
