@@ -202,7 +202,12 @@ RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t 
         continue;
       }
       prev = RO_GROUP8(a + x, &carry, old);
-      run_ok = false;
+      if (zero_runs) {
+        /* the running sum's coverage is that of the group's last pixel, when the group was
+         * not composited over anything (the same cov8 arithmetic) */
+        run = 0x0101010101010101u * (prev >> 56);
+        run_ok = !old;
+      }
       memcpy(d + x, &prev, 8);
     }
     if (x < w) {
@@ -213,7 +218,10 @@ RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t 
           memcpy(&old, d + w - 8, 8);
           old >>= 8 * (8 - n);
         }
-        cur = RO_GROUP8(a + x, &carry, old);
+        if (zero_runs && run_ok && !old && RO_ZERO8(a + x))
+          cur = run; /* zero cells past the ink: the running sum's coverage, as above */
+        else
+          cur = RO_GROUP8(a + x, &carry, old);
         uint64_t v = (prev >> (8 * n)) | (cur << (8 * (8 - n)));
         memcpy(d + w - 8, &v, 8);
       } else if (n >= 4) {
