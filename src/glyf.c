@@ -128,6 +128,7 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->pts, c->pts_cap * sizeof(otv_point));
   otv_mem_free(al, c->tags, c->tags_cap);
   otv_mem_free(al, c->ends, c->ends_cap * sizeof(uint16_t));
+  otv_mem_free(al, c->xy_pad, c->xy_pad_cap);
   otv_mem_free(al, c->cstk, c->cstk_cap * sizeof(otv_point));
   otv_mem_free(al, c->comps, c->comps_cap * sizeof *c->comps);
   otv_mem_free(al, c->memo_pts, c->memo_pts_cap * sizeof(otv_point));
@@ -251,8 +252,7 @@ static const uint64_t flag_sizes[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(
 /* Decoding one coordinate from w, the big-endian int16 at its position: ((w >> sh) & msk) *
  * mul, then advance by size. int16: w (sh 0, msk -1, mul 1); short: the high byte (sh 8, msk
  * 0xFF) times 1 (IS_SAME_OR_POSITIVE) or -1; same as previous: 0 (msk 0, size 0). Indexed by
- * the flag byte's coordinate bits (flag & XY_BITS): both coordinates' operations in one
- * 32-byte entry. */
+ * the flag byte (only its XY_BITS matter): both coordinates' operations in one 32-byte entry. */
 #define XY_BITS (X_SHORT_VECTOR | Y_SHORT_VECTOR | X_IS_SAME_OR_POSITIVE | Y_IS_SAME_OR_POSITIVE)
 typedef struct xy_op {
   int32_t xmsk, xmul, ymsk, ymul;
@@ -269,7 +269,9 @@ typedef struct xy_op {
    (f) & X_SHORT_VECTOR ? 8 : 0, (f) & Y_SHORT_VECTOR ? 8 : 0, XSZ_(f), YSZ_(f), {0}}
 #define OP4_(f) OP_(f), OP_((f) + 1), OP_((f) + 2), OP_((f) + 3)
 #define OP16_(f) OP4_(f), OP4_((f) + 4), OP4_((f) + 8), OP4_((f) + 12)
-static const xy_op xy_ops[64] = {OP16_(0), OP16_(16), OP16_(32), OP16_(48)};
+#define OP64_(f) OP16_(f), OP16_((f) + 16), OP16_((f) + 32), OP16_((f) + 48)
+static const xy_op xy_ops[256] = {OP64_(0), OP64_(64), OP64_(128), OP64_(192)};
+#undef OP64_
 #undef OP16_
 #undef OP4_
 #undef OP_
@@ -340,7 +342,7 @@ static inline unsigned low_byte(uint64_t w)
  * (spec: repeats past the last point are ignored). Returns the number of points whose flags
  * were there (np unless truncated); *xylen gets the x and y array sizes. tags has TAGS_SPARE
  * bytes after np. */
-static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *tags,
+static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *tags,
                                           unsigned np, uint64_t *xylen_out)
 {
   const uint8_t *q = *qp;
@@ -366,6 +368,16 @@ static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qen
         unsigned k = low_byte(m);
         q += k;
         i += k;
+        /* q[0] repeats: its run (i < np: the byte that repeats is one of the 8) */
+        unsigned fl = *q++;
+        tags[i++] = (uint8_t)fl;
+        unsigned rep = *q++;
+        if (rep > np - i) rep = np - i;
+        /* in range: up to 7 bytes past np, inside the TAGS_SPARE bytes */
+        uint64_t v = ones * fl;
+        for (unsigned j = 0; j < rep; j += 8) memcpy(tags + i + j, &v, 8);
+        i += rep;
+        continue;
       }
       unsigned fl = *q++;
       tags[i++] = (uint8_t)fl;
@@ -401,38 +413,31 @@ static OTV_NOINLINE unsigned decode_flags(const uint8_t **qp, const uint8_t *qen
 }
 
 /* The x and y arrays of np points (flag bytes in tags) into pts. In range: the arrays hold the
- * sizes the flags give (checked by the caller). spare: one byte after the y array is readable,
- * so every point may read 2 bytes from each array (using 0, 1 or 2 of them); without it (a
- * glyph at the very end of the glyf table) exact-size reads. Not inlined: in its own function
- * the loop keeps every pointer in a register. */
+ * sizes the flags give (checked by the caller) and are followed by 2 readable bytes, so every
+ * point may read 2 bytes from each array (using 0, 1 or 2 of them). Not inlined: in its own
+ * function the loop keeps every pointer in a register. */
 static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
-                                   const uint8_t *tags, unsigned np, bool spare)
+                                   const uint8_t *tags, unsigned np)
 {
   int x = 0, y = 0;
-  if (spare) {
-    for (unsigned i = 0; i < np; i++) {
-      const xy_op *o = &xy_ops[tags[i] & XY_BITS];
-      int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);
-      x += ((wx >> o->xsh) & o->xmsk) * o->xmul;
-      y += ((wy >> o->ysh) & o->ymsk) * o->ymul;
-      xs += o->xsz;
-      ys += o->ysz;
-      pts[i].x = (float)x;
-      pts[i].y = (float)y;
-    }
-    return;
+  unsigned i = 0;
+#define XY_STEP(k)                                                                             \
+  do {                                                                                         \
+    const xy_op *o = &xy_ops[tags[k]];                                                         \
+    int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);                                          \
+    x += ((wx >> o->xsh) & o->xmsk) * o->xmul;                                                 \
+    y += ((wy >> o->ysh) & o->ymsk) * o->ymul;                                                 \
+    xs += o->xsz;                                                                              \
+    ys += o->ysz;                                                                              \
+    pts[k].x = (float)x;                                                                       \
+    pts[k].y = (float)y;                                                                       \
+  } while (0)
+  for (; i + 2 <= np; i += 2) { /* two points per iteration: half the loop overhead */
+    XY_STEP(i);
+    XY_STEP(i + 1);
   }
-  for (unsigned i = 0; i < np; i++) {
-    const xy_op *o = &xy_ops[tags[i] & XY_BITS];
-    int wx = o->xsz == 2 ? otv_peek_i16(xs) : o->xsz ? xs[0] << 8 : 0;
-    int wy = o->ysz == 2 ? otv_peek_i16(ys) : o->ysz ? ys[0] << 8 : 0;
-    x += ((wx >> o->xsh) & o->xmsk) * o->xmul;
-    y += ((wy >> o->ysh) & o->ymsk) * o->ymul;
-    xs += o->xsz;
-    ys += o->ysz;
-    pts[i].x = (float)x;
-    pts[i].y = (float)y;
-  }
+  if (i < np) XY_STEP(i);
+#undef XY_STEP
 }
 
 static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int contours,
@@ -500,11 +505,20 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
                           glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
                           "glyph %u: flags and coordinates of %u points", gid, np);
     /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes. The
-     * branch-free loop reads 2 bytes for every point (using 0, 1 or 2 of them): it needs one
-     * spare byte after the y array inside the glyf table, which all glyphs but a last one at
-     * the very end of the table have. */
+     * branch-free loop reads 2 bytes for every point (using 0, 1 or 2 of them): it needs two
+     * spare bytes after the y array (the arrays follow each other) inside the glyf table,
+     * which all glyphs but a last one at the very end of the table have; that one is decoded
+     * from a copy with 2 zero bytes after it. */
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
-    decode_xy(xs, ys, pts, tags, np, otv_span_has(g->glyf, end_at, 1));
+    if (!otv_span_has(g->glyf, end_at, 2)) {
+      if (OTV_RESERVE(&loc->al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 2, 1))
+        return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+      memcpy(c->xy_pad, xs, xlen + ylen);
+      c->xy_pad[xlen + ylen] = c->xy_pad[xlen + ylen + 1] = 0;
+      xs = c->xy_pad;
+      ys = xs + xlen;
+    }
+    decode_xy(xs, ys, pts, tags, np);
   }
   if (c->want_phantoms)
     default_phantoms(g, gid, x_min, y_max, pts + np);
@@ -792,7 +806,7 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
     c->gid_stack[depth + 1] = cp.gid;
     unsigned m = c->n_pts;
     /* the component's phantom points matter only when they become this glyph's */
-    bool want_ph = (cp.flags & USE_MY_METRICS) != 0;
+    bool want_ph = c->need_phantoms && (cp.flags & USE_MY_METRICS);
     if (cp.gid == c->memo_gid && (c->memo_phantoms || !want_ph)) {
       s = memo_get(loc, gid);
     } else if (!cc_get(loc, cp.gid, want_ph, flags, &s)) {
@@ -882,8 +896,9 @@ static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned
   return load_simple(loc, gid, d, contours, flags);
 }
 
-/* Flatten glyph gid into loc->glyf.pts (outline points then 4 phantoms). */
-static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
+/* Flatten glyph gid into loc->glyf.pts (outline points then 4 phantoms; without phantoms, as
+ * for a pen, those are zeros plus their deltas). */
+static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags, bool phantoms)
 {
   otv_glyf_loc *c = &loc->glyf;
   if (!loc->face->glyf.present)
@@ -891,7 +906,8 @@ static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags)
   c->n_pts = c->n_ends = c->cstk_top = c->comps_top = c->budget = 0;
   c->glyph_flags = 0;
   c->memo_gid = UINT32_MAX;
-  c->want_phantoms = true;
+  /* a pen draws no phantom points: their hmtx/vmtx defaults are skipped (zeros + deltas) */
+  c->want_phantoms = c->need_phantoms = phantoms;
   cc_sync(loc);
   c->gid_stack[0] = gid;
   otv_status s = load(loc, gid, 0, flags);
@@ -912,10 +928,16 @@ static void nop_close(void *ctx) { (void)ctx; }
 static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
 {
   /* callbacks in locals (NULL ones replaced by no-ops): no reload or test per segment */
-  void (*move_to)(void *, float, float) = pen->move_to ? pen->move_to : nop_pt;
-  void (*line_to)(void *, float, float) = pen->line_to ? pen->line_to : nop_pt;
-  void (*quad_to)(void *, float, float, float, float) = pen->quad_to ? pen->quad_to : nop_quad;
-  void (*close_path)(void *) = pen->close_path ? pen->close_path : nop_close;
+  void (*move_to)(void *, float, float) = pen->move_to;
+  void (*line_to)(void *, float, float) = pen->line_to;
+  void (*quad_to)(void *, float, float, float, float) = pen->quad_to;
+  void (*close_path)(void *) = pen->close_path;
+  if (!move_to || !line_to || !quad_to || !close_path) {
+    if (!move_to) move_to = nop_pt;
+    if (!line_to) line_to = nop_pt;
+    if (!quad_to) quad_to = nop_quad;
+    if (!close_path) close_path = nop_close;
+  }
   const otv_point *pts = c->pts;
   const uint8_t *tags = c->tags;
   const uint16_t *ends = c->ends;
@@ -975,7 +997,7 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
 otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
                             void *ctx)
 {
-  otv_status s = load_top(loc, gid, flags);
+  otv_status s = load_top(loc, gid, flags, false);
   if (s) return s;
   emit(&loc->glyf, pen, ctx);
   return OTV_E_OK;
@@ -984,7 +1006,7 @@ otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, con
 otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
                            otv_glyph_points *io)
 {
-  otv_status s = load_top(loc, gid, flags);
+  otv_status s = load_top(loc, gid, flags, true);
   if (s) return s;
   const otv_glyf_loc *c = &loc->glyf;
   unsigned n = c->n_pts - 4;
@@ -1006,7 +1028,7 @@ otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4])
   if (gid >= loc->face->glyph_count)
     return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
                         loc->face->glyph_count);
-  otv_status s = load_top(loc, gid, 0);
+  otv_status s = load_top(loc, gid, 0, true);
   if (s) return s;
   memcpy(ph, loc->glyf.pts + loc->glyf.n_pts - 4, 4 * sizeof(otv_point));
   return OTV_E_OK;

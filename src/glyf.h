@@ -48,6 +48,8 @@ struct otv_gvar_act {
   size_t at; /* table offset of p, for errors */
 };
 
+#define OTV_GVAR_ISCAL_SLOTS 64u
+
 /* Component cache bounds: 1024 slots of 20 bytes and a 256 KiB arena per location. */
 #define OTV_GLYF_CC_SLOTS 1024u
 #define OTV_GLYF_CC_BYTES (256u * 1024u)
@@ -73,6 +75,8 @@ typedef struct otv_glyf_loc {
   size_t pts_cap, tags_cap;
   uint16_t *ends;
   size_t ends_cap;
+  uint8_t *xy_pad; /* a glyph's x and y arrays copied with 2 spare bytes (glyf.c decode_xy) */
+  size_t xy_pad_cap;
   /* composite own points (component offsets + phantoms), a stack across nesting levels */
   otv_point *cstk;
   size_t cstk_cap;
@@ -95,6 +99,16 @@ typedef struct otv_glyf_loc {
   size_t dl_cap;
   struct otv_gvar_act *act; /* the tuples that apply to one glyph (gvar.c) */
   size_t act_cap;
+  /* scalars of tuples with a shared peak and an intermediate region (the same few regions
+   * recur in every glyph), direct-mapped by peak index; valid while serial == loc->serial
+   * (gvar.c) */
+  struct otv_gvar_iscal {
+    const uint8_t *region; /* the start and end tuples where first seen (the face's gvar) */
+    uint64_t key;          /* fonts of 1 or 2 axes: those 4 or 8 bytes, zero-padded */
+    uint32_t serial;
+    uint32_t si;
+    float s;
+  } iscal[OTV_GVAR_ISCAL_SLOTS];
   /* a simple component used again later in the same composite (e.g. Handjet's dots): its
    * varied points, flags and contour ends (relative) kept for the rest of one top-level call */
   otv_point *memo_pts;
@@ -117,6 +131,7 @@ typedef struct otv_glyf_loc {
   bool cc_failed; /* its allocation failed: run without it */
   bool last_simple; /* the last load() was a simple glyph */
   bool want_phantoms; /* the glyph being loaded needs its phantom points (else zeros) */
+  bool need_phantoms; /* this top-level call returns phantom points (not drawing to a pen) */
   /* state of one top-level call */
   unsigned n_pts, n_ends, cstk_top, budget;
   uint32_t glyph_flags;

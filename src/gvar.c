@@ -15,6 +15,14 @@
 
 #define T_GVAR OTV_T_GVAR
 
+#if defined(__GNUC__)
+#define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
+#define OTV_NOINLINE __attribute__((noinline))
+#else
+#define OTV_ALWAYS_INLINE inline
+#define OTV_NOINLINE
+#endif
+
 /* spec: tupleVariationCount flags / mask */
 #define SHARED_POINT_NUMBERS 0x8000u
 #define COUNT_MASK 0x0FFFu
@@ -129,6 +137,83 @@ static float tuple_scalar(const otv_f2dot14 *coords, unsigned axis_count, const 
   return s;
 }
 
+/* tuple_scalar without an intermediate region (start = min(0, peak), end = max(0, peak)):
+ * the factor of an axis is c / peak for c strictly between 0 and peak (the spec's
+ * (c - start) / (peak - start) or (end - c) / (end - peak), the same float quotient: negating
+ * both operands is exact), 1 at the peak, else 0. */
+static float peak_scalar(const otv_f2dot14 *coords, unsigned axis_count, const uint8_t *peak)
+{
+  float s = 1.0f;
+  for (unsigned a = 0; a < axis_count; a++) {
+    int p = otv_peek_i16(peak + 2 * a);
+    int c = coords[a];
+    if (p == 0 || c == p) continue;
+    if (p > 0 ? c <= 0 || c >= p : c >= 0 || c <= p) return 0.0f;
+    s *= (float)c / (float)p;
+  }
+  return s;
+}
+
+/* The scalar of a tuple with shared peak si and an intermediate region at start/end (end =
+ * start + 2 x axes bytes: the region is 4 x axes bytes at start, checked by the caller),
+ * through the location's small cache of such regions (the same few recur in every glyph; a
+ * shared peak mostly comes with one region), direct-mapped by the peak index. Fonts of 1 or 2
+ * axes: the region's 4 or 8 bytes are the key. */
+static float cached_scalar_small(otv_location *loc, unsigned si, const uint8_t *peak,
+                                 const uint8_t *start, const uint8_t *end)
+{
+  unsigned axes = loc->face->glyf.gvar.axis_count;
+  uint64_t key = 0;
+  uint32_t w;
+  if (axes == 2) {
+    memcpy(&key, start, 8); /* in range: start and end, 8 bytes (checked by the caller) */
+  } else {
+    memcpy(&w, start, 4); /* in range: start and end, 4 bytes */
+    key = w;
+  }
+  struct otv_gvar_iscal *e = &loc->glyf.iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
+  if (e->serial != loc->serial || e->si != si || e->key != key) {
+    e->s = tuple_scalar(loc->coords, axes, peak, start, end);
+    e->serial = loc->serial;
+    e->si = si;
+    e->key = key;
+  }
+  return e->s;
+}
+
+/* As cached_scalar_small for 3 or more axes: entries keep a pointer to the region's bytes in
+ * the gvar table (the face outlives the location), compared 4 bytes at a time. */
+static OTV_NOINLINE float cached_scalar_big(otv_location *loc, unsigned si, const uint8_t *peak,
+                                            const uint8_t *start, const uint8_t *end)
+{
+  size_t kl = 4 * (size_t)loc->face->glyf.gvar.axis_count; /* >= 12 */
+  struct otv_gvar_iscal *e = &loc->glyf.iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
+  if (e->serial == loc->serial && e->si == si) { /* the font's axis count picks one kind */
+    const uint8_t *r = e->region;
+    size_t k = 0;
+    bool same = true;
+    /* in range: both hold kl bytes (a multiple of 4) */
+    for (; k + 8 <= kl && same; k += 8) {
+      uint64_t a, b;
+      memcpy(&a, r + k, 8);
+      memcpy(&b, start + k, 8);
+      same = a == b;
+    }
+    if (same && k < kl) {
+      uint32_t a, b;
+      memcpy(&a, r + k, 4);
+      memcpy(&b, start + k, 4);
+      same = a == b;
+    }
+    if (same) return e->s;
+  }
+  e->s = tuple_scalar(loc->coords, loc->face->glyf.gvar.axis_count, peak, start, end);
+  e->serial = loc->serial;
+  e->si = si;
+  e->region = start;
+  return e->s;
+}
+
 /* The shared tuple scalars at the location, recomputed only when the coordinates changed. */
 static const float *shared_scalars(otv_location *loc)
 {
@@ -141,9 +226,8 @@ static const float *shared_scalars(otv_location *loc)
     return NULL;
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
     /* in range: shared tuples span checked in otv_gvar_parse */
-    c->shared_scalars[t] = tuple_scalar(loc->coords, g->axis_count,
-                                        g->shared_tuples + (size_t)t * g->axis_count * 2, NULL,
-                                        NULL);
+    c->shared_scalars[t] = peak_scalar(loc->coords, g->axis_count,
+                                       g->shared_tuples + (size_t)t * g->axis_count * 2);
   c->serial = loc->serial;
   return c->shared_scalars;
 }
@@ -216,11 +300,6 @@ static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, siz
  * exact-size scalar loads (the glyph whose data ends the table). */
 #define DELTA_PAD 68 /* a 64-delta run starting at count - 1, plus a group of 4 */
 static const uint8_t delta_shift[4] = {0, 1, 0, 2}; /* bytes per delta: 1, 2, 0, 4 */
-#if defined(__GNUC__)
-#define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define OTV_ALWAYS_INLINE inline
-#endif
 static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *end,
                                             unsigned count, float *out, bool fast,
                                             const uint8_t *lim)
@@ -422,11 +501,22 @@ static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, 
 #if defined(__SSE2__)
   __m128 vs = _mm_set1_ps(s);
   float *o = &pts[0].x;
-  for (; p + 4 <= n; p += 4) {
-    __m128 x = _mm_mul_ps(vs, _mm_loadu_ps(dx + p)), y = _mm_mul_ps(vs, _mm_loadu_ps(dy + p));
-    _mm_storeu_ps(o + 2 * p, _mm_add_ps(_mm_loadu_ps(o + 2 * p), _mm_unpacklo_ps(x, y)));
-    _mm_storeu_ps(o + 2 * p + 4, _mm_add_ps(_mm_loadu_ps(o + 2 * p + 4), _mm_unpackhi_ps(x, y)));
+#define ADD4(p)                                                                                \
+  do {                                                                                         \
+    __m128 x = _mm_mul_ps(vs, _mm_loadu_ps(dx + (p))), y = _mm_mul_ps(vs, _mm_loadu_ps(dy + (p))); \
+    _mm_storeu_ps(o + 2 * (p), _mm_add_ps(_mm_loadu_ps(o + 2 * (p)), _mm_unpacklo_ps(x, y)));  \
+    _mm_storeu_ps(o + 2 * (p) + 4,                                                             \
+                  _mm_add_ps(_mm_loadu_ps(o + 2 * (p) + 4), _mm_unpackhi_ps(x, y)));           \
+  } while (0)
+  for (; p + 8 <= n; p += 8) { /* 8 points per iteration: half the loop overhead */
+    ADD4(p);
+    ADD4(p + 4);
   }
+  if (p + 4 <= n) {
+    ADD4(p);
+    p += 4;
+  }
+#undef ADD4
 #endif
   for (; p < n; p++) {
     pts[p].x += s * dx[p];
@@ -535,6 +625,7 @@ static bool grow_points(otv_location *loc, unsigned n)
 
 typedef struct otv_gvar_act act_t;
 
+
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
                           const uint16_t *ends, unsigned end_count, unsigned ends_base)
 {
@@ -570,8 +661,7 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
 
   otv_glyf_loc *c = &loc->glyf;
   const float *shared = shared_scalars(loc);
-  if (!shared || !grow_points(loc, n) ||
-      OTV_RESERVE(&loc->al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
+  if (!shared || OTV_RESERVE(&loc->al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
 
   otv_status st = OTV_E_OK;
@@ -601,15 +691,17 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
   const size_t dlen = data.len, hl_peak = 2 * (size_t)axes;
   const otv_f2dot14 *coords = loc->coords;
   const size_t ser0 = ser;
-  /* Fast pass: when every header fits even at its largest (4 + 6 x axes bytes), headers are
-   * read without a check each, the tuples' data is checked once after the loop (ser only
-   * grows: its last value bounds them all) and the sparse test reads the data afterwards. Any
-   * anomaly (a bad shared tuple index, no point numbers, data past the end) reruns the checked
-   * pass below, which reports it exactly. */
-  if (4 + (size_t)tuple_count * (4 + 3 * hl_peak) <= dlen) {
-    size_t h = 4;
+  /* Fast pass: when every header fits at 4 bytes, 4-byte headers are read without a check
+   * each (room: the bytes left for the longer ones, whose extra length is checked against
+   * it), the tuples' data is checked once after the loop (ser only grows: its last value
+   * bounds them all) and the sparse test reads the data afterwards. Any anomaly (a long header
+   * past the end, a bad shared tuple index, no point numbers, data past the end) reruns the
+   * checked pass below, which reports it exactly. */
+  if (4 + 4 * (size_t)tuple_count <= dlen) {
+    size_t h = 4, room = dlen - 4 - 4 * (size_t)tuple_count;
+    unsigned any_priv = 0; /* the tuple indices of the applying tuples, or-ed */
     for (unsigned t = 0; t < tuple_count; t++) {
-      const uint8_t *hp = dp + h; /* in range: the largest headers fit (checked above) */
+      const uint8_t *hp = dp + h; /* in range: 4 bytes, see room */
       size_t size = otv_peek_u16(hp);
       unsigned tidx = otv_peek_u16(hp + 2);
       float sc;
@@ -621,6 +713,10 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
         if (si >= shared_tuple_count) goto checked;
         sc = shared[si];
       } else {
+        size_t extra = (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
+                       (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
+        if (extra > room) goto checked;
+        room -= extra; /* in range: the extra header bytes read below */
         const uint8_t *peak, *start = NULL, *end = NULL, *x = hp + 4;
         if (tidx & EMBEDDED_PEAK_TUPLE) {
           peak = x;
@@ -636,10 +732,15 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
           x += 2 * hl_peak;
         }
         h = (size_t)(x - dp);
-        sc = tuple_scalar(coords, axes, peak, start, end);
+        if ((tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)) == INTERMEDIATE_REGION)
+          sc = axes <= 2 ? cached_scalar_small(loc, tidx & TUPLE_INDEX_MASK, peak, start, end)
+                         : cached_scalar_big(loc, tidx & TUPLE_INDEX_MASK, peak, start, end);
+        else
+          sc = tuple_scalar(coords, axes, peak, start, end);
       }
       if (sc == 0.0f) continue;
       if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS)) goto checked;
+      any_priv |= tidx;
       act[n_act].p = dp + tser; /* checked after the loop */
       act[n_act].end = dp + tser + size;
       act[n_act].s = sc;
@@ -649,11 +750,13 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
       n_act++;
     }
     if (ser > dlen) goto checked;
-    for (unsigned a = 0; a < n_act; a++)
-      /* private point numbers that are not the single byte 0 (every point) are sparse */
-      if (act[a].tidx & PRIVATE_POINT_NUMBERS ? act[a].end == act[a].p || act[a].p[0] != 0
-                                              : !shared_all)
-        sparse = true;
+    /* only tuples with private point numbers, or shared ones not "all points", are sparse */
+    if ((any_priv & PRIVATE_POINT_NUMBERS) || !shared_all)
+      for (unsigned a = 0; a < n_act; a++)
+        /* private point numbers that are not the single byte 0 (every point) are sparse */
+        if (act[a].tidx & PRIVATE_POINT_NUMBERS ? act[a].end == act[a].p || act[a].p[0] != 0
+                                                : !shared_all)
+          sparse = true;
     goto applied;
   }
 checked:
@@ -741,22 +844,47 @@ applied:
   const bool fast = false;
 #endif
   const uint8_t *lim = otv_span_has(g->tab, base + data.len, 8) ? NULL : g->tab.p + g->tab.len - 8;
+  if (!sparse && n_act <= 2) {
+    /* the common case, apart: one or two tuples, each listing every point (shared numbers, or
+     * private ones that are the single byte 0): x and y deltas into dl, added to the points */
+    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
+      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
+    float *dx = &c->dl[0].x, *dy = dx + n;
+    /* drawing to a pen (no need_phantoms) the phantom points are not used: the outline
+     * points rounded up to a multiple of 4 (at most 3 phantoms, which get their deltas; dx/dy
+     * hold n deltas) take the 4-wide loop without a scalar tail */
+    unsigned n_add = c->need_phantoms ? n : (n - 1) & ~3u;
+    for (unsigned a = 0; a < n_act; a++) {
+      const act_t *ta = &act[a];
+      /* in range: not sparse, so private point numbers are one 0 byte (checked in pass 1) */
+      const uint8_t *q = ta->p + (ta->tidx & PRIVATE_POINT_NUMBERS ? 1 : 0);
+      if (lim ? !decode_xy_deltas_guard(&q, ta->end, n, dx, dy, lim)
+              : !decode_xy_deltas_fast(&q, ta->end, n, dx, dy, fast))
+        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                            "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
+      add_scaled(pts, dx, dy, n_add, ta->s);
+    }
+    return OTV_E_OK;
+  }
   /* IUP needs the default coordinates of a simple glyph: kept in c->acc when a sparse tuple
    * applies (deltas go straight into pts). */
   const otv_point *orig = pts;
-  if (end_count && sparse) {
+  if (end_count && sparse) { /* the IUP scratch (acc, td, touched, refs) */
+    if (!grow_points(loc, n))
+      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
     memcpy(c->acc, pts, n * sizeof *pts);
     orig = c->acc;
   }
   otv_point *td = c->td;
   uint8_t *touched = c->touched;
-  /* With 3 or more tuples (fast decoder): the points in planar form, x in dacc[0, n) and y in
-   * dacc[n, 2n) (DELTA_PAD spare), every tuple adding scale x delta there in the same order
-   * as into pts (the sums are identical, HarfBuzz's order), then written back once. Zero runs
-   * then cost nothing. */
+  /* With 3 or more tuples (fast decoder; for the glyph decoded guarded only without IUP:
+   * Handjet's one big sparse glyph ends its table and adds faster straight into pts): the
+   * points in planar form, x in dacc[0, n) and y in dacc[n, 2n) (DELTA_PAD spare), every
+   * tuple adding scale x delta there in the same order as into pts (the sums are identical,
+   * HarfBuzz's order), then written back once. Zero runs then cost nothing. */
   float *dacc = NULL;
 #if defined(__SSE2__)
-  if (fast && n_act > 2) {
+  if (fast && n_act > 2 && (!lim || !sparse)) {
     if (OTV_RESERVE(&loc->al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
       return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
     dacc = c->dacc;
@@ -814,7 +942,10 @@ applied:
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
                           "glyph %u: tuple %u deltas for %u points", gid, ta->t, m);
     if (all) {
-      add_scaled(pts, dx, dy, n, s);
+      /* drawing to a pen (no need_phantoms) the phantom points are not used: the outline
+       * points rounded up to a multiple of 4 (at most 3 phantoms, which get their deltas;
+       * dx/dy hold n deltas) take the 4-wide loop without a scalar tail */
+      add_scaled(pts, dx, dy, c->need_phantoms ? n : (n - 1) & ~3u, s);
       continue;
     }
     /* sparse: the deltas of the listed points, in list order */
