@@ -185,28 +185,23 @@ RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t 
     __m128 carry = _mm_setzero_ps();
     uint64_t prev = 0;
     size_t x = 0;
-    uint64_t run = 0; /* the 8 bytes of the running sum's coverage, when run_ok */
-    bool run_ok = false;
+    uint64_t run = 0; /* the 8 bytes of the running sum's coverage (0 at the row's start) */
     for (; x + 8 <= w; x += 8) {
       uint64_t old = 0;
       if (!replace) memcpy(&old, d + x, 8);
       if (zero_runs && !old && RO_ZERO8(a + x)) {
         /* 8 zero cells (outside the path, or inside a stem): the running sum stays, all 8
          * pixels take its coverage, the bytes group8 would compute; nothing to zero */
-        if (!run_ok) {
-          run = 0x0101010101010101u * cov8(_mm_cvtss_f32(carry), false);
-          run_ok = true;
-        }
         prev = run;
         memcpy(d + x, &prev, 8);
         continue;
       }
       prev = RO_GROUP8(a + x, &carry, old);
       if (zero_runs) {
-        /* the running sum's coverage is that of the group's last pixel, when the group was
-         * not composited over anything (the same cov8 arithmetic) */
-        run = 0x0101010101010101u * (prev >> 56);
-        run_ok = !old;
+        /* the running sum's coverage is that of the group's last pixel (the same cov8
+         * arithmetic), unless the group was composited over something */
+        run = 0x0101010101010101u *
+              (old ? cov8(_mm_cvtss_f32(carry), false) : (unsigned)(prev >> 56));
       }
       memcpy(d + x, &prev, 8);
     }
@@ -218,7 +213,7 @@ RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t 
           memcpy(&old, d + w - 8, 8);
           old >>= 8 * (8 - n);
         }
-        if (zero_runs && run_ok && !old && RO_ZERO8(a + x))
+        if (zero_runs && !old && RO_ZERO8(a + x))
           cur = run; /* zero cells past the ink: the running sum's coverage, as above */
         else
           cur = RO_GROUP8(a + x, &carry, old);
