@@ -570,6 +570,14 @@ static void pen_line(void *ctx, float x, float y)
   }
 }
 
+/* 1/n and a cubic's shift factor -(1/n)^2/12 for n = 1..32, folded by the compiler with the
+ * same float operations as the run-time expressions (so the same values), without their two
+ * dependent divisions on the way to the first vertex */
+#define RASTER_INV(n) (1.0f / (float)(n))
+#define RASTER_KC(n) (-RASTER_INV(n) * RASTER_INV(n) / 12.0f)
+static const float inv_tab[33] = {0.0f, RASTER_INV(1), RASTER_INV(2), RASTER_INV(3), RASTER_INV(4), RASTER_INV(5), RASTER_INV(6), RASTER_INV(7), RASTER_INV(8), RASTER_INV(9), RASTER_INV(10), RASTER_INV(11), RASTER_INV(12), RASTER_INV(13), RASTER_INV(14), RASTER_INV(15), RASTER_INV(16), RASTER_INV(17), RASTER_INV(18), RASTER_INV(19), RASTER_INV(20), RASTER_INV(21), RASTER_INV(22), RASTER_INV(23), RASTER_INV(24), RASTER_INV(25), RASTER_INV(26), RASTER_INV(27), RASTER_INV(28), RASTER_INV(29), RASTER_INV(30), RASTER_INV(31), RASTER_INV(32)};
+static const float kc_tab[33] = {0.0f, RASTER_KC(1), RASTER_KC(2), RASTER_KC(3), RASTER_KC(4), RASTER_KC(5), RASTER_KC(6), RASTER_KC(7), RASTER_KC(8), RASTER_KC(9), RASTER_KC(10), RASTER_KC(11), RASTER_KC(12), RASTER_KC(13), RASTER_KC(14), RASTER_KC(15), RASTER_KC(16), RASTER_KC(17), RASTER_KC(18), RASTER_KC(19), RASTER_KC(20), RASTER_KC(21), RASTER_KC(22), RASTER_KC(23), RASTER_KC(24), RASTER_KC(25), RASTER_KC(26), RASTER_KC(27), RASTER_KC(28), RASTER_KC(29), RASTER_KC(30), RASTER_KC(31), RASTER_KC(32)};
+
 /* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
  * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
 static inline unsigned pieces_for(float l2, float k)
@@ -596,14 +604,17 @@ RASTER_INLINE void quad_dev(otv_raster *r, float x1, float y1, float x2, float y
   }
   /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
    * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
-  float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0), inv = 1.0f / (float)n;
-  float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
+  float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
   if (n == 2) {
-    /* the common case at small sizes: the loop's one vertex, t = 0.5 (no loop, no t) */
-    line_dev(r, (ddx * 0.5f + bx) * 0.5f + x0 + sx, (ddy * 0.5f + by) * 0.5f + y0 + sy, mode);
+    /* the common case at small sizes: the loop's one vertex, t = inv = 0.5 (no loop, no
+     * division for inv; the same values) */
+    float sx2 = -ddx * 0.5f * 0.5f / 6.0f, sy2 = -ddy * 0.5f * 0.5f / 6.0f;
+    line_dev(r, (ddx * 0.5f + bx) * 0.5f + x0 + sx2, (ddy * 0.5f + by) * 0.5f + y0 + sy2, mode);
     line_dev(r, x2, y2, mode);
     return;
   }
+  float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
+  float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
   for (unsigned i = 1; i < n; i++) {
     float t = (float)i * inv;
     line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy, mode);
@@ -650,8 +661,9 @@ RASTER_INLINE void cubic_dev(otv_raster *r, float x1, float y1, float x2, float 
    * move by -h^2/12 B''(t) (shift_note) */
   float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
   float qx = 3.0f * ax, qy = 3.0f * ay;
-  float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0), inv = 1.0f / (float)n;
-  float k = -inv * inv / 12.0f;
+  float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0);
+  float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
+  float k = n <= 32 ? kc_tab[n] : -inv * inv / 12.0f;
   for (unsigned i = 1; i < n; i++) {
     float t = (float)i * inv;
     float sx = k * (6.0f * px * t + 2.0f * qx), sy = k * (6.0f * py * t + 2.0f * qy);
