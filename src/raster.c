@@ -1176,7 +1176,7 @@ otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
   path_clear(r);
 #if RASTER_AVX2
   /* OTV_RASTER_NO_AVX2 (any value): the SSE2 readout, for tests of both copies */
-  __builtin_cpu_init();
+  /* (the CPU model is filled in by the runtime's constructor before main) */
   r->avx2 = __builtin_cpu_supports("avx2") && !getenv("OTV_RASTER_NO_AVX2");
 #endif
   *out = r;
