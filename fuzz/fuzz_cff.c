@@ -6,7 +6,9 @@
  * but the interesting inputs are OpenType/CFF and CFF2 fonts. At the second location every glyph
  * drawn from the decoded-subroutine cache (warm after the first pass) must be bit-identical to
  * the same glyph on a location without the cache (subroutines interpreted from their bytes):
- * points, status and error; a difference aborts.
+ * points, status and error; a difference aborts. Pen drawing (compiled glyphs from the second
+ * draw: P0 + sum s_r D_r) must give the same segments, status and error as the location without
+ * the cache, and coordinates within 1e-6 relative (another summation order: float ulps).
  */
 #include "internal.h"
 
@@ -44,6 +46,49 @@ static void draw_all(otv_location *loc, uint32_t glyphs)
     otv_glyph_outline(loc, g, (g & 1) ? OTV_OUTLINE_ROUND : 0, &fz_pen, &st);
     otv_glyph_points io = {pts, flags, ends, 2048, 256, 0, 0, 0};
     otv_glyph_points_get(loc, g, 0, &io);
+  }
+}
+
+/* Pen calls as numbers: kind, then coordinates. */
+typedef struct fz_rec { float v[16384]; size_t n; bool over; } fz_rec;
+static void fr_put(fz_rec *r, float k, unsigned n, const float *xy)
+{
+  if (r->n + 1 + n > sizeof r->v / sizeof r->v[0]) { r->over = true; return; }
+  r->v[r->n++] = k;
+  for (unsigned i = 0; i < n; i++) r->v[r->n++] = xy[i];
+}
+static void fr_move(void *c, float x, float y) { fr_put(c, 0, 2, (const float[]){x, y}); }
+static void fr_line(void *c, float x, float y) { fr_put(c, 1, 2, (const float[]){x, y}); }
+static void fr_cubic(void *c, float a, float b, float d, float e, float x, float y)
+{
+  fr_put(c, 3, 6, (const float[]){a, b, d, e, x, y});
+}
+static void fr_close(void *c) { fr_put(c, 4, 0, NULL); }
+static const otv_pen fr_pen = {fr_move, fr_line, NULL, fr_cubic, fr_close};
+
+/* Compiled (loc) vs uncached (ref) pen outlines of every glyph, within 1e-6 relative. */
+static void compare_pen(otv_location *loc, otv_location *ref, uint32_t glyphs)
+{
+  static fz_rec ra, rb;
+  for (uint32_t g = 0; g < glyphs && g < 512; g++) {
+    ra.n = rb.n = 0, ra.over = rb.over = false;
+    otv_location_clear_error(loc);
+    otv_location_clear_error(ref);
+    otv_status sa = otv_glyph_outline(loc, g, 0, &fr_pen, &ra);
+    otv_status sb = otv_glyph_outline(ref, g, 0, &fr_pen, &rb);
+    if (sa == OTV_E_NOMEM || sb == OTV_E_NOMEM) continue; /* the failing allocator */
+    bool same = sa == sb;
+    if (same && sa) {
+      const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
+      same = x->code == y->code && x->offset == y->offset && strcmp(x->msg, y->msg) == 0;
+    } else if (same) {
+      same = ra.n == rb.n && ra.over == rb.over;
+      for (size_t i = 0; same && i < ra.n; i++) {
+        double x = ra.v[i], y = rb.v[i], m = fabs(y) > 1 ? fabs(y) : 1;
+        same = fabs(x - y) <= 1e-6 * m || (x != x && y != y);
+      }
+    }
+    if (!same) abort(); /* a compiled glyph differs from the interpreter */
   }
 }
 
@@ -99,7 +144,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       otv_location *ref = NULL;
       if (!otv_location_create(f, &ref, NULL)) {
         ref->cff.sub_tried = true; /* no decoded-subroutine cache */
-        if (!otv_location_set_normalized(ref, c, 8)) compare_cache(loc, ref, info.glyph_count);
+        if (!otv_location_set_normalized(ref, c, 8)) {
+          compare_cache(loc, ref, info.glyph_count);
+          compare_pen(loc, ref, info.glyph_count);
+          compare_pen(loc, ref, info.glyph_count); /* every glyph compiled by now */
+        }
         otv_location_destroy(ref);
       }
     }

@@ -648,6 +648,8 @@ void otv_cff_loc_free(otv_location *loc)
   if (l->cells)
     otv_mem_free(&loc->al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
   if (l->vs_nz) otv_mem_free(&loc->al, l->vs_nz, l->vs_nz_cap);
+  if (l->comp) otv_mem_free(&loc->al, l->comp, l->comp_count * sizeof *l->comp);
+  if (l->comp_scratch) otv_mem_free(&loc->al, l->comp_scratch, l->comp_scratch_size);
   memset(l, 0, sizeof *l);
 }
 

@@ -18,11 +18,22 @@
  */
 #include "internal.h"
 
+#include <stdlib.h> /* getenv (OTV_CFF_NO_COMPILE) */
+
 /* Subroutine bytes entered per glyph. Type 2 has no jumps, so a glyph interprets at most its own
  * bytes plus the bytes of the subroutines it calls: charging each call with the callee's length
  * bounds the whole work (nested calls could otherwise multiply it without bound). Real glyphs
  * call a few kilobytes; HarfBuzz stops at 10000 operators. */
 #define CS_MAX_SUBR_BYTES 400000u
+
+/* Compiled glyphs (comp_build): recording limits. */
+#define CS_COMP_MAX_VS 8          /* vsindexes one glyph may use */
+#define CS_COMP_MAX_REGIONS 64    /* regions with deltas */
+#define CS_COMP_MAX_COORDS 4096u  /* coordinates (2 per point) */
+#define CS_COMP_MAX_SEGS 2048u    /* segments (move, line, curve): one point each at least */
+#define CS_COMP_MAX_CTL 512u      /* control values */
+enum { CS_SEG_MOVE, CS_SEG_LINE, CS_SEG_CURVE };
+#define CS_COMP_FLOAT 0x80000000u /* compiled coordinates stored as floats (exact) */
 
 typedef struct cs_frame {
   const uint8_t *p, *end;
@@ -61,6 +72,16 @@ typedef struct cs {
   uint32_t rnd;                /* random state (CFF), seeded per charstring run */
   uint32_t transient_set;      /* bit i: transient[i] was put */
   double transient[32];        /* TN 5177 Appendix B: 32 transient array elements */
+  /* compiling a glyph (comp_build): segments are recorded (kind, transformed double points)
+   * instead of drawn, and the values that steer the control flow (subroutine numbers, blend
+   * counts, vsindex, flex1's test) are recorded to be compared between runs */
+  double *rec;                 /* coordinates (NULL: drawing, the usual case) */
+  unsigned rec_n, nk, nctl;
+  uint8_t *kinds;
+  double *ctl;
+  bool rec_bad;                /* a buffer overflowed: not compilable */
+  unsigned n_used_vs;
+  uint16_t used_vs[CS_COMP_MAX_VS]; /* vsindexes set during the run */
   /* double: 16.16 operands and sums stay exact; 4 more for the four-wide copies of decoded
    * operand runs */
   double st[OTV_MAX_STACK_CFF2 + OTV_CS_CELL_SLACK];
@@ -136,9 +157,51 @@ static otv_status sink_open(cs *s)
   return put_point(s, o->start_x, o->start_y, OTV_POINT_ON_CURVE);
 }
 
+/* ---- recording (compiling a glyph) ---- */
+
+static __attribute__((noinline)) void rec_seg(cs *s, unsigned kind, const double *xy,
+                                              unsigned npts)
+{
+  if (s->nk >= CS_COMP_MAX_SEGS || s->rec_n + 2 * npts > CS_COMP_MAX_COORDS) {
+    s->rec_bad = true;
+    return;
+  }
+  s->kinds[s->nk++] = (uint8_t)kind;
+  for (unsigned i = 0; i < npts; i++) {
+    double x = xy[2 * i], y = xy[2 * i + 1];
+    if (s->xf) {
+      const double *m = s->xf;
+      double x2 = m[0] * x + m[2] * y + m[4];
+      y = m[1] * x + m[3] * y + m[5];
+      x = x2;
+    }
+    s->rec[s->rec_n++] = x;
+    s->rec[s->rec_n++] = y;
+  }
+}
+
+static __attribute__((noinline)) void ctl_put(cs *s, double v)
+{
+  if (s->nctl >= CS_COMP_MAX_CTL) {
+    s->rec_bad = true;
+    return;
+  }
+  s->ctl[s->nctl++] = v;
+}
+#define CS_CTL(s, v)                                                                          \
+  do {                                                                                        \
+    if ((s)->rec) ctl_put((s), (v));                                                          \
+  } while (0)
+
 static void move_to(cs *s, double x, double y)
 {
   otv_cs_sink *o = s->out;
+  if (s->rec) {
+    double xy[2] = {x, y};
+    s->x = x, s->y = y;
+    rec_seg(s, CS_SEG_MOVE, xy, 1);
+    return;
+  }
   sink_close(o);
   s->x = x;
   s->y = y;
@@ -148,6 +211,12 @@ static void move_to(cs *s, double x, double y)
 static CS_INLINE otv_status line_to(cs *s, double x, double y)
 {
   otv_cs_sink *o = s->out;
+  if (s->rec) {
+    double xy[2] = {x, y};
+    s->x = x, s->y = y;
+    rec_seg(s, CS_SEG_LINE, xy, 1);
+    return OTV_E_OK;
+  }
   otv_status st = sink_open(s);
   if (st) return st;
   s->x = x;
@@ -167,6 +236,12 @@ static CS_INLINE otv_status curve_to(cs *s, double x1, double y1, double x2, dou
                            double y3)
 {
   otv_cs_sink *o = s->out;
+  if (s->rec) {
+    double xy[6] = {x1, y1, x2, y2, x3, y3};
+    s->x = x3, s->y = y3;
+    rec_seg(s, CS_SEG_CURVE, xy, 3);
+    return OTV_E_OK;
+  }
   otv_status st = sink_open(s);
   if (st) return st;
   s->x = x3;
@@ -244,6 +319,16 @@ static otv_status fail_at(cs *s, const uint8_t *at, otv_status code, const char 
 static void set_vsindex(cs *s, unsigned vsindex)
 {
   const otv_cff *c = s->c;
+  if (s->rec) {
+    unsigned i = 0;
+    while (i < s->n_used_vs && s->used_vs[i] != vsindex) i++;
+    if (i == s->n_used_vs) {
+      if (i < CS_COMP_MAX_VS)
+        s->used_vs[s->n_used_vs++] = (uint16_t)vsindex;
+      else
+        s->rec_bad = true;
+    }
+  }
   s->vs_k = c->ivs.data[vsindex].region_index_count;
   s->vs = s->vs_all && !s->zero ? s->vs_all + c->vs_off[vsindex] : NULL;
   /* blend adds nothing when every region of this ItemVariationData is inactive here (e.g. the
@@ -433,6 +518,24 @@ static void sub_cache_setup(otv_location *loc, const otv_cff *c)
     l->sub_fd_base[i] = (uint32_t)slot; /* slots <= total INDEX counts: fits */
     slot += c->fds[i].subrs.count;
   }
+  /* compiled glyphs (comp_build): optional too */
+  size_t nvs = c->ivs.present ? c->vs_off[c->ivs.data_count] : 0;
+  size_t nd = c->ivs.present ? c->ivs.data_count : 0;
+  size_t bytes = (2u * CS_COMP_MAX_COORDS + 2u * CS_COMP_MAX_CTL + nvs) * sizeof(double) +
+                 2u * CS_COMP_MAX_SEGS + nd;
+  /* OTV_CFF_NO_COMPILE=1 (any value): no compiled glyphs, for A/B measurements */
+  if (c->charstrings.count == 0 || getenv("OTV_CFF_NO_COMPILE")) return;
+  l->comp = otv_mem_calloc(&loc->al, c->charstrings.count, sizeof *l->comp);
+  l->comp_scratch = otv_mem_calloc(&loc->al, 1, bytes);
+  if (!l->comp || !l->comp_scratch) {
+    if (l->comp) otv_mem_free(&loc->al, l->comp, c->charstrings.count * sizeof *l->comp);
+    if (l->comp_scratch) otv_mem_free(&loc->al, l->comp_scratch, bytes);
+    l->comp = NULL;
+    l->comp_scratch = NULL;
+    return;
+  }
+  l->comp_count = c->charstrings.count;
+  l->comp_scratch_size = bytes;
 }
 
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
@@ -572,7 +675,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
-  if (s->cache) {
+  if (s->cache && !s->rec) {
     /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first) */
     otv_cff_loc *l = s->cache;
     size_t slot = l->glyph_slot + gid; /* in range: gid < CharStrings count (run_glyph) */
@@ -615,6 +718,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
            * that does not fit) goes the general way and fails there as it would from the
            * bytes. */
           double nv = v[n - 1].v;
+          CS_CTL(s, nv);
           unsigned k = s->vs_k;
           if (nv >= 0 && nv < (double)n) {
             unsigned nb = (unsigned)nv; /* nb < n */
@@ -818,6 +922,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       const cs_subrs *x = &s->subrs[b0 == 10];
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double v = st[--sp];
+      CS_CTL(s, v);
       otv_span sub;
       /* the number is truncated to an integer, then biased; |v| < 2^31 checked before the
        * conversion */
@@ -880,6 +985,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: stack underflow");
       double v = st[sp - 1];
+      CS_CTL(s, v);
       if (!s->c->ivs.present || !(v >= 0 && v < (double)s->c->ivs.data_count))
         return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: no such ItemVariationData");
       set_vsindex(s, (unsigned)v);
@@ -891,6 +997,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "blend is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       double nv = st[--sp];
+      CS_CTL(s, nv);
       unsigned k = s->vs_k;
       if (!(nv >= 0 && nv <= (double)sp))
         return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
@@ -965,6 +1072,9 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         double x4 = x3 + st[6], y4 = y3 + st[7];
         double x5 = x4 + st[8], y5 = y4 + st[9];
         double dx = x5 - x0, dy = y5 - y0;
+        /* the test is not affine in the scalars: compiled only when dx and dy do not vary */
+        CS_CTL(s, dx);
+        CS_CTL(s, dy);
         double x6, y6;
         if (fabs(dx) > fabs(dy)) {
           x6 = x5 + st[10];
@@ -1040,8 +1150,207 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     if (vsi < c->ivs.data_count) set_vsindex(s, vsi);
   }
   otv_status st = run(s, glyph, gid);
-  sink_close(s->out);
+  if (!s->rec) sink_close(s->out);
   return st;
+}
+
+/* ---- compiled glyphs (CFF2) ----
+ * A CFF2 outline is affine in the region scalars: there are no arithmetic operators, blend adds
+ * scalar x delta, and hint masks move no point; so once the control flow does not depend on the
+ * location (subroutine numbers, blend counts, vsindex and flex1's test are the same with every
+ * scalar 0 and with each region's scalar alone at 1), every point is P0 + sum_r s_r D_r. A glyph
+ * is compiled on its second draw into segment kinds, P0 and the nonzero D_r (run 1 + R times
+ * through the interpreter in recording mode, once); a draw is then an axpy per region whose
+ * scalar is not 0 and the segments, with no per-operand work. Only pen drawing without
+ * OTV_OUTLINE_ROUND uses it (rounding is per blend result, not affine; the points API and so
+ * the instancer keep the interpreter). Anything else (errors, control values that vary, too many
+ * points or vsindexes, a full arena) stays with the interpreter: errors come from it. The sums
+ * are in another order than the interpreter's: the coordinates agree to ~1e-12 relative before
+ * the conversion to float, so a float may differ by one unit in the last place. */
+
+/* Compile glyph gid into the arena; returns its comp state (1: interpret, else cell + 2). */
+static uint32_t comp_build(cs *s, uint32_t gid)
+{
+  otv_location *loc = s->loc;
+  otv_cff_loc *l = &loc->cff;
+  const otv_cff *c = s->c;
+  double *rec = l->comp_scratch, *ctl0 = rec + 2 * CS_COMP_MAX_COORDS;
+  double *ctl1 = ctl0 + CS_COMP_MAX_CTL, *fvs = ctl1 + CS_COMP_MAX_CTL;
+  size_t nvs = c->ivs.present ? c->vs_off[c->ivs.data_count] : 0;
+  uint8_t *k0 = (uint8_t *)(fvs + nvs), *k1 = k0 + CS_COMP_MAX_SEGS;
+  uint8_t *fnz = k1 + CS_COMP_MAX_SEGS;
+  otv_error saved = loc->last_error; /* the recording runs' errors are not the draw's */
+  uint32_t result = 1;
+  unsigned regs[CS_COMP_MAX_REGIONS], nrc = 0;
+  unsigned ncoord = 0, nseg = 0, nctl = 0;
+  otv_cs_cell *g = NULL;
+  size_t room = l->cell_cap - l->cell_used;
+
+  s->rec = rec, s->kinds = k0, s->ctl = ctl0;
+  s->rec_n = s->nk = s->nctl = 0, s->rec_bad = false, s->n_used_vs = 0;
+  s->vs_all = fvs, s->vs_nz = fnz, s->zero = true; /* every scalar 0 */
+  if (run_glyph(s, gid, 0, 0) || s->rec_bad) goto out;
+  ncoord = s->rec_n, nseg = s->nk, nctl = s->nctl;
+  /* the regions of the vsindexes used */
+  for (unsigned i = 0; i < s->n_used_vs; i++) {
+    const otv_ivd *v = &c->ivs.data[s->used_vs[i]];
+    for (unsigned j = 0; j < v->region_index_count; j++) {
+      unsigned ri = otv_peek_u16(v->region_indexes + 2 * j); /* checked in otv_ivs_parse */
+      if (ri >= c->ivs.region_count) continue; /* scalar 0 everywhere */
+      unsigned q = 0;
+      while (q < nrc && regs[q] != ri) q++;
+      if (q < nrc) continue;
+      if (nrc == CS_COMP_MAX_REGIONS) goto out;
+      regs[nrc++] = ri;
+    }
+  }
+  size_t kcells = (nseg + 7u) / 8u, need = 2u + kcells + nrc + (size_t)ncoord * (1u + nrc);
+  if (need > room) goto out;
+  g = l->cells + l->cell_used;
+  memcpy(g + 2, k0, nseg); /* the kind bytes (cells are 8 bytes) */
+  otv_cs_cell *ri_cells = g + 2 + kcells, *p0 = ri_cells + nrc, *d = p0 + ncoord;
+  for (unsigned i = 0; i < ncoord; i++) p0[i].v = rec[i];
+  unsigned nreg = 0;
+  unsigned n_used = s->n_used_vs;
+  uint16_t used[CS_COMP_MAX_VS];
+  memcpy(used, s->used_vs, sizeof used);
+  for (unsigned q = 0; q < nrc; q++) {
+    /* scalars: region regs[q] at 1, every other 0 */
+    for (unsigned i = 0; i < n_used; i++) {
+      const otv_ivd *v = &c->ivs.data[used[i]];
+      double *dst = fvs + c->vs_off[used[i]];
+      fnz[used[i]] = 0;
+      for (unsigned j = 0; j < v->region_index_count; j++) {
+        dst[j] = otv_peek_u16(v->region_indexes + 2 * j) == regs[q] ? 1.0 : 0.0;
+        if (dst[j] != 0) fnz[used[i]] = 1;
+      }
+    }
+    s->rec = rec, s->kinds = k1, s->ctl = ctl1;
+    s->rec_n = s->nk = s->nctl = 0, s->rec_bad = false, s->n_used_vs = 0;
+    s->zero = false;
+    otv_status st = run_glyph(s, gid, 0, 0);
+    for (unsigned i = 0; i < n_used; i++) { /* back to all 0 */
+      const otv_ivd *v = &c->ivs.data[used[i]];
+      memset(fvs + c->vs_off[used[i]], 0, v->region_index_count * sizeof *fvs);
+      fnz[used[i]] = 0;
+    }
+    if (st || s->rec_bad || s->rec_n != ncoord || s->nk != nseg || s->nctl != nctl ||
+        memcmp(k0, k1, nseg) != 0)
+      goto out;
+    for (unsigned i = 0; i < nctl; i++)
+      if (ctl0[i] != ctl1[i]) goto out; /* a control value varies: not affine */
+    bool any = false;
+    for (unsigned i = 0; i < ncoord; i++) {
+      d[i].v = rec[i] - p0[i].v;
+      if (d[i].v != 0) any = true;
+    }
+    if (!any) continue;
+    ri_cells[nreg].h.n = regs[q];
+    ri_cells[nreg].h.off = 0;
+    nreg++;
+    d += ncoord;
+  }
+  g[0].h.n = ncoord;
+  g[0].h.off = nseg;
+  g[1].h.n = nreg;
+  g[1].h.off = nrc;
+  /* float storage when every value is a float exactly (the usual case: sums of integer deltas
+   * and 16.16 operands below 2^24 / 2^8): half the memory, the same sums */
+  size_t nv = (size_t)ncoord * (1u + nreg);
+  bool fl = true;
+  for (size_t i = 0; i < nv && fl; i++) fl = (double)(float)p0[i].v == p0[i].v;
+  if (fl) {
+    float *pf = (float *)(void *)p0; /* forward, in place: float i ends before double i */
+    for (size_t i = 0; i < nv; i++) {
+      double v = p0[i].v;
+      pf[i] = (float)v;
+    }
+    d = p0 + (nv + 1) / 2;
+    g[1].h.off = nrc | CS_COMP_FLOAT;
+  }
+  l->cell_used = (size_t)(d - l->cells);
+  result = (uint32_t)(g - l->cells) + 2; /* cells <= CS_MAX_CELLS: fits */
+out:
+  s->rec = NULL, s->kinds = NULL, s->ctl = NULL;
+  loc->last_error = saved;
+  return result;
+}
+
+/* Draw a compiled glyph into the pen (s->out, pen mode). */
+static otv_status comp_draw(cs *s, const otv_cs_cell *g)
+{
+  otv_cff_loc *l = &s->loc->cff;
+  unsigned ncoord = g[0].h.n, nseg = g[0].h.off, nreg = g[1].h.n;
+  unsigned nrc = g[1].h.off & ~CS_COMP_FLOAT;
+  bool fl = (g[1].h.off & CS_COMP_FLOAT) != 0;
+  const uint8_t *kinds = (const uint8_t *)(g + 2);
+  const otv_cs_cell *ri = g + 2 + (nseg + 7u) / 8u, *p0 = ri + nrc;
+  double sc[CS_COMP_MAX_REGIONS];
+  unsigned rr[CS_COMP_MAX_REGIONS];
+  unsigned na = 0;
+  if (!l->zero) {
+    const float *reg = l->regions.scalars; /* this location's (otv_cff_vs_scalars) */
+    for (unsigned r = 0; r < nreg; r++) {
+      double v = reg[ri[r].h.n]; /* in range: < region_count (comp_build) */
+      if (v != 0) sc[na] = v, rr[na] = r + 1, na++;
+    }
+  }
+  double *q = l->comp_scratch + CS_COMP_MAX_COORDS; /* ncoord <= CS_COMP_MAX_COORDS */
+  /* q = P0 + sum s_r D_r over the regions whose scalar is not 0 (branch-free loops) */
+#define CS_COMP_SUM(T, base)                                                                  \
+  do {                                                                                        \
+    const T *b_ = (base);                                                                     \
+    if (na == 0) {                                                                            \
+      for (unsigned i = 0; i < ncoord; i++) q[i] = b_[i];                                     \
+    } else {                                                                                  \
+      const T *d0 = b_ + (size_t)ncoord * rr[0];                                              \
+      double s0 = sc[0];                                                                      \
+      for (unsigned i = 0; i < ncoord; i++) q[i] = (double)b_[i] + s0 * (double)d0[i];        \
+      for (unsigned r = 1; r < na; r++) {                                                     \
+        const T *dr = b_ + (size_t)ncoord * rr[r];                                            \
+        double sr = sc[r];                                                                    \
+        for (unsigned i = 0; i < ncoord; i++) q[i] += sr * (double)dr[i];                     \
+      }                                                                                       \
+    }                                                                                         \
+  } while (0)
+  if (fl)
+    CS_COMP_SUM(float, (const float *)(const void *)p0);
+  else
+    CS_COMP_SUM(double, &p0->v);
+#undef CS_COMP_SUM
+  otv_cs_sink *o = s->out;
+  const otv_pen *pen = o->pen;
+  for (unsigned k = 0; k < nseg; k++) {
+    switch (kinds[k]) {
+    case CS_SEG_MOVE:
+      sink_close(o);
+      o->start_x = (float)q[0];
+      o->start_y = (float)q[1];
+      q += 2;
+      break;
+    case CS_SEG_LINE:
+    {
+      float x = (float)q[0], y = (float)q[1];
+      q += 2;
+      if (!o->open) (void)sink_open(s); /* pen mode: no error */
+      o->last_x = x, o->last_y = y;
+      if (pen->line_to) pen->line_to(o->ctx, x, y);
+      break;
+    }
+    default:
+    {
+      float a = (float)q[0], b = (float)q[1], cc = (float)q[2], dd = (float)q[3];
+      float e = (float)q[4], f = (float)q[5];
+      q += 6;
+      if (!o->open) (void)sink_open(s);
+      o->last_x = e, o->last_y = f;
+      if (pen->cubic_to) pen->cubic_to(o->ctx, a, b, cc, dd, e, f);
+      break;
+    }
+    }
+  }
+  sink_close(o);
+  return OTV_E_OK;
 }
 
 otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
@@ -1069,6 +1378,23 @@ otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
     if (!s.vs_all && !loc->cff.zero) return OTV_E_NOMEM;
     s.zero = loc->cff.zero;
     s.vs_nz = loc->cff.vs_nz;
+  }
+  s.rec = NULL;
+  if (s.cache && loc->cff.comp && sink->pen && !sink->round && gid < loc->cff.comp_count) {
+    /* compiled glyphs: compiled on the second draw (the first marks the glyph slot) */
+    otv_cff_loc *l = &loc->cff;
+    uint32_t cst = l->comp[gid];
+    if (cst == 0) {
+      const otv_cs_slot *e = &l->sub[l->glyph_slot + gid];
+      if (e->state != 0 || e->end != 0) {
+        const double *va = s.vs_all;
+        const uint8_t *vn = s.vs_nz;
+        bool z = s.zero;
+        cst = l->comp[gid] = comp_build(&s, gid);
+        s.vs_all = va, s.vs_nz = vn, s.zero = z;
+      }
+    }
+    if (cst >= 2) return comp_draw(&s, l->cells + (cst - 2));
   }
   otv_status st = run_glyph(&s, gid, 0, 0);
   if (st || !s.seac) return st;

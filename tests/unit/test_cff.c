@@ -1409,6 +1409,62 @@ static bool same_as_uncached(otv_location *loc, otv_location *ref, uint32_t gid,
          memcmp(ea, eb, a.contour_count * sizeof *ea) == 0;
 }
 
+/* Pen recording as numbers: kind (0 move, 1 line, 3 cubic, 4 close) then the coordinates. */
+typedef struct seg_rec {
+  float v[65536];
+  size_t n;
+  bool over;
+} seg_rec;
+static void sr_put(seg_rec *r, float k, unsigned n, const float *xy)
+{
+  if (r->n + 1 + n > sizeof r->v / sizeof r->v[0]) {
+    r->over = true;
+    return;
+  }
+  r->v[r->n++] = k;
+  for (unsigned i = 0; i < n; i++) r->v[r->n++] = xy[i];
+}
+static void sr_move(void *c, float x, float y) { sr_put(c, 0, 2, (const float[]){x, y}); }
+static void sr_line(void *c, float x, float y) { sr_put(c, 1, 2, (const float[]){x, y}); }
+static void sr_cubic(void *c, float a, float b, float cc, float d, float e, float f)
+{
+  sr_put(c, 3, 6, (const float[]){a, b, cc, d, e, f});
+}
+static void sr_close(void *c) { sr_put(c, 4, 0, NULL); }
+static const otv_pen sr_pen = {sr_move, sr_line, NULL, sr_cubic, sr_close};
+
+/* Largest difference of the compiled-glyph pen output (loc: drawn there before, so compiled
+ * from its second draw) from the same glyph interpreted from its bytes (ref); -1 when the
+ * segments, status or error differ. The compiled form sums P0 + s_r D_r in another order than
+ * the interpreter, so floats may differ by an ulp: the caller allows 1e-6 relative. */
+static double pen_vs_uncached(otv_location *loc, otv_location *ref, uint32_t gid, double *rel)
+{
+  static seg_rec a, b;
+  a.n = b.n = 0, a.over = b.over = false;
+  otv_location_clear_error(loc);
+  otv_location_clear_error(ref);
+  otv_status sa = otv_glyph_outline(loc, gid, 0, &sr_pen, &a);
+  otv_status sb = otv_glyph_outline(ref, gid, 0, &sr_pen, &b);
+  *rel = 0;
+  if (sa != sb) return -1;
+  if (sa) {
+    const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
+    return x->code == y->code && x->table == y->table && x->offset == y->offset &&
+                   strcmp(x->msg, y->msg) == 0
+               ? 0
+               : -1;
+  }
+  if (a.n != b.n || a.over || b.over) return -1;
+  double md = 0;
+  for (size_t i = 0; i < a.n; i++) {
+    double d = fabs((double)a.v[i] - (double)b.v[i]);
+    double r = d / (fabs((double)b.v[i]) > 1 ? fabs((double)b.v[i]) : 1);
+    if (d > md) md = d;
+    if (r > *rel) *rel = r;
+  }
+  return md;
+}
+
 /* Blends inside subroutines, replayed from the decoded-subroutine cache: a blend whose count and
  * deltas are in the subroutine reads its deltas from the cache (bases from the caller, or from
  * the subroutine), any other goes through the stack; underflows fail as from the bytes.
@@ -1455,11 +1511,15 @@ static void test_subr_blend(void)
            N(5), RLINETO),
       BLOB(N(1), N(2), N(3), N(4), N(5), N(6), N(7), N(8), N(9), N(10), N(11), N(12), N(13),
            N(14), N(15), N(16), N(17), N(18), N(19), N(20), N(21), N(22), N(23), N(24), HSTEMHM,
-           N(-102), CALLSUBR, N(5), N(5), RLINETO)};
+           N(-102), CALLSUBR, N(5), N(5), RLINETO),
+      /* g10: the subroutine number is blended: -107 + 2 s0 + 0 s1 (here -105.5: L2, at the
+       * default L0): the control flow depends on the location, so the glyph is not compiled */
+      BLOB(N(0), N(0), RMOVETO, N(30), N(40), N(-107), N(2), N(0), N(1), BLEND, CALLSUBR,
+           RLINETO)};
   const blob gs[] = {BLOB(N(0), N(0), RMOVETO)};
-  cff2_fix fx = {gl, 10, gs, 1, ls, 6, -1, false};
+  cff2_fix fx = {gl, 11, gs, 1, ls, 6, -1, false};
   cff2_len = make_cff2(&fx, cff2_tab);
-  build_cff2_font(cff2_tab, cff2_len, 10);
+  build_cff2_font(cff2_tab, cff2_len, 11);
   otv_face *f = NULL;
   CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
   if (!f) return;
@@ -1503,10 +1563,50 @@ static void test_subr_blend(void)
     rec r = {{0}, 0};
     CHECK_EQ(otv_glyph_outline(loc, 0, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
     CHECK_STR(r.s, "M0,0 L106,0 L0,0 Z ");
-    for (uint32_t g = 0; g < 10; g++) {
+    for (uint32_t g = 0; g < 11; g++) {
       CHECK(same_as_uncached(loc, ref, g, 0));
       CHECK(same_as_uncached(loc, ref, g, OTV_OUTLINE_ROUND));
     }
+    CHECK_EQ(get_points(loc, 10, &o), OTV_E_OK);
+    CHECK_POINTS(&o, w2, ends);
+  }
+  /* compiled glyphs (pen drawing from the second draw): the same outlines, errors from the
+   * interpreter; g10 (blended subroutine number) and the failing g4, g5 are not compiled */
+  for (int pass = 0; pass < 3; pass++) {
+    rec r = {{0}, 0};
+    CHECK_EQ(otv_glyph_outline(loc, 0, 0, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 L105.5,0 L0,0 Z ");
+    r.n = 0;
+    CHECK_EQ(otv_glyph_outline(loc, 2, 0, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 L32.25,45.5 L0,0 Z ");
+    r.n = 0;
+    CHECK_EQ(otv_glyph_outline(loc, 10, 0, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 L32.25,45.5 L0,0 Z ");
+    r.n = 0;
+    CHECK_EQ(otv_glyph_outline(loc, 6, 0, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 L105.5,0 L105.5,105.5 L0,0 Z ");
+    for (uint32_t g = 0; g < 11; g++) {
+      double rel;
+      CHECK(pen_vs_uncached(loc, ref, g, &rel) == 0); /* these sums are exact */
+    }
+    expect_error(loc, 4, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
+    expect_error(loc, 5, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
+  }
+  CHECK(loc->cff.comp != NULL);
+  if (loc->cff.comp) {
+    CHECK(loc->cff.comp[0] >= 2); /* compiled */
+    CHECK(loc->cff.comp[6] >= 2);
+    CHECK_EQ(loc->cff.comp[10], 1); /* control flow varies: interpreted */
+    CHECK_EQ(loc->cff.comp[4], 1);  /* errors: interpreted */
+    CHECK_EQ(loc->cff.comp[5], 1);
+  }
+  /* the same compiled glyphs at another location (the compiled form does not depend on it) */
+  otv_f2dot14 c2[2] = {-8192, 16384};
+  CHECK_EQ(otv_location_set_normalized(loc, c2, 2), OTV_E_OK);
+  CHECK_EQ(otv_location_set_normalized(ref, c2, 2), OTV_E_OK);
+  for (uint32_t g = 0; g < 11; g++) {
+    double rel;
+    CHECK(pen_vs_uncached(loc, ref, g, &rel) == 0);
   }
   otv_location_destroy(ref);
   otv_location_destroy(loc);
@@ -1550,7 +1650,8 @@ static void test_cache_real_fonts(void)
     if (!loc || !ref) continue;
     ref->cff.sub_tried = true;
     uint32_t rnd = 12345;
-    unsigned bad = 0, draws = 0;
+    unsigned bad = 0, draws = 0, pen_bad = 0, pen_draws = 0;
+    double pen_max = 0, pen_rel = 0;
     for (int l = 0; l < 4; l++) {
       otv_f2dot14 c[16] = {0};
       for (unsigned a = 0; a < info.axis_count && a < 16; a++) {
@@ -1560,13 +1661,33 @@ static void test_cache_real_fonts(void)
       unsigned na = info.axis_count < 16 ? info.axis_count : 16;
       otv_location_set_normalized(loc, c, na);
       otv_location_set_normalized(ref, c, na);
+      /* pen drawing first (the arena fills with compiled glyphs before decoded ones): compiled
+       * glyphs (compiled on the second draw, replayed after) vs the bytes, within 1e-6 relative
+       * (float ulps) */
+      for (int pass = 0; pass < 2; pass++)
+        for (uint32_t g = 0; g < info.glyph_count; g++, pen_draws++) {
+          double rel, d = pen_vs_uncached(loc, ref, g, &rel);
+          if (d < 0 || rel > 1e-6) {
+            if (pen_bad++ < 3) fprintf(stderr, "glyph %u: compiled differs (%g, %g)\n", g, d, rel);
+            continue;
+          }
+          if (d > pen_max) pen_max = d;
+          if (rel > pen_rel) pen_rel = rel;
+        }
       for (int pass = 0; pass < 2; pass++)
         for (uint32_t g = 0; g < info.glyph_count; g++, draws++)
           bad += !same_as_uncached(loc, ref, g, pass ? OTV_OUTLINE_ROUND : 0);
     }
-    printf("%s: %u draws from the decoded-charstring cache, %u differ from the bytes\n",
-           i < 4 ? test_fonts[i] : cached[i - 4], draws, bad);
+    unsigned compiled = 0;
+    for (uint32_t g = 0; loc->cff.comp && g < info.glyph_count; g++) compiled += loc->cff.comp[g] >= 2;
+    printf("%s: %u draws from the decoded-charstring cache, %u differ from the bytes; %u pen "
+           "draws, %u of %u glyphs compiled, max diff %g (relative %g), %u differ; arena %zu "
+           "of %zu cells\n",
+           i < 4 ? test_fonts[i] : cached[i - 4], draws, bad, pen_draws, compiled,
+           info.glyph_count, pen_max, pen_rel, pen_bad, loc->cff.cell_used, loc->cff.cell_cap);
     CHECK_EQ(bad, 0);
+    CHECK_EQ(pen_bad, 0);
+    CHECK(compiled > 0); /* the compiled path was taken */
     otv_location_destroy(ref);
     otv_location_destroy(loc);
     otv_face_close(f);
