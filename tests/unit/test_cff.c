@@ -1515,11 +1515,18 @@ static void test_subr_blend(void)
       /* g10: the subroutine number is blended: -107 + 2 s0 + 0 s1 (here -105.5: L2, at the
        * default L0): the control flow depends on the location, so the glyph is not compiled */
       BLOB(N(0), N(0), RMOVETO, N(30), N(40), N(-107), N(2), N(0), N(1), BLEND, CALLSUBR,
-           RLINETO)};
+           RLINETO),
+      /* g11: flex1 with dx1 = 10 + 4 s0 (13 here): its |dx| > |dy| test is not affine, so the
+       * glyph is not compiled: (13,0) (13,20) (13,20), (13,20) (13,0) (13 + 5, 0) */
+      BLOB(N(0), N(0), RMOVETO, N(10), N(4), N(0), N(1), BLEND, N(0), N(0), N(20), N(0), N(0),
+           N(0), N(0), N(0), N(-20), N(5), ESC, 37),
+      /* g12: the same flex1 with dx1 = 10: compiled */
+      BLOB(N(0), N(0), RMOVETO, N(10), N(0), N(0), N(20), N(0), N(0), N(0), N(0), N(0), N(-20),
+           N(5), ESC, 37)};
   const blob gs[] = {BLOB(N(0), N(0), RMOVETO)};
-  cff2_fix fx = {gl, 11, gs, 1, ls, 6, -1, false};
+  cff2_fix fx = {gl, 13, gs, 1, ls, 6, -1, false};
   cff2_len = make_cff2(&fx, cff2_tab);
-  build_cff2_font(cff2_tab, cff2_len, 11);
+  build_cff2_font(cff2_tab, cff2_len, 13);
   otv_face *f = NULL;
   CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
   if (!f) return;
@@ -1563,7 +1570,7 @@ static void test_subr_blend(void)
     rec r = {{0}, 0};
     CHECK_EQ(otv_glyph_outline(loc, 0, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
     CHECK_STR(r.s, "M0,0 L106,0 L0,0 Z ");
-    for (uint32_t g = 0; g < 11; g++) {
+    for (uint32_t g = 0; g < 13; g++) {
       CHECK(same_as_uncached(loc, ref, g, 0));
       CHECK(same_as_uncached(loc, ref, g, OTV_OUTLINE_ROUND));
     }
@@ -1585,7 +1592,13 @@ static void test_subr_blend(void)
     r.n = 0;
     CHECK_EQ(otv_glyph_outline(loc, 6, 0, &r_pen, &r), OTV_E_OK);
     CHECK_STR(r.s, "M0,0 L105.5,0 L105.5,105.5 L0,0 Z ");
-    for (uint32_t g = 0; g < 11; g++) {
+    r.n = 0;
+    CHECK_EQ(otv_glyph_outline(loc, 11, 0, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 C13,0 13,20 13,20 C13,20 13,0 18,0 L0,0 Z ");
+    r.n = 0;
+    CHECK_EQ(otv_glyph_outline(loc, 12, 0, &r_pen, &r), OTV_E_OK);
+    CHECK_STR(r.s, "M0,0 C10,0 10,20 10,20 C10,20 10,0 15,0 L0,0 Z ");
+    for (uint32_t g = 0; g < 13; g++) {
       double rel;
       CHECK(pen_vs_uncached(loc, ref, g, &rel) == 0); /* these sums are exact */
     }
@@ -1597,6 +1610,8 @@ static void test_subr_blend(void)
     CHECK(loc->cff.comp[0] >= 2); /* compiled */
     CHECK(loc->cff.comp[6] >= 2);
     CHECK_EQ(loc->cff.comp[10], 1); /* control flow varies: interpreted */
+    CHECK_EQ(loc->cff.comp[11], 1); /* flex1's test varies: interpreted */
+    CHECK(loc->cff.comp[12] >= 2);
     CHECK_EQ(loc->cff.comp[4], 1);  /* errors: interpreted */
     CHECK_EQ(loc->cff.comp[5], 1);
   }
@@ -1604,7 +1619,7 @@ static void test_subr_blend(void)
   otv_f2dot14 c2[2] = {-8192, 16384};
   CHECK_EQ(otv_location_set_normalized(loc, c2, 2), OTV_E_OK);
   CHECK_EQ(otv_location_set_normalized(ref, c2, 2), OTV_E_OK);
-  for (uint32_t g = 0; g < 11; g++) {
+  for (uint32_t g = 0; g < 13; g++) {
     double rel;
     CHECK(pen_vs_uncached(loc, ref, g, &rel) == 0);
   }
