@@ -187,6 +187,9 @@ static int bench_font(const char *path, int nloc, int reps)
   /* OTV_BENCH_NO_CC=1: without the component cache (internal switch; README "component cache") */
   const char *no_cc = getenv("OTV_BENCH_NO_CC");
   if (loc && no_cc && *no_cc && *no_cc != '0') loc->glyf.cc_off = true;
+  /* OTV_BENCH_NO_GC=1: without the glyph cache (internal switch; README "glyph cache") */
+  const char *no_gc = getenv("OTV_BENCH_NO_GC");
+  if (loc && no_gc && *no_gc && *no_gc != '0') loc->glyf.gc_off = true;
   hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
                                    NULL, NULL);
   hb_face_t *hface = hb_face_create(blob, 0);

@@ -2,8 +2,8 @@
  * fuzz_outline.c - face open, then every glyph's outline (pen and points forms, unrounded and
  * OTV_OUTLINE_ROUND) at the default and at normalized coordinates taken from the input's last
  * bytes. The very last byte, when odd, switches on an allocator that fails after a count taken
- * from the byte before it. A second location without the component cache must give
- * bit-identical points (abort otherwise). Glyphs are capped at 4096 per input to keep runs short.
+ * from the byte before it. A second location without the component cache and the glyph cache
+ * must give bit-identical points and pen calls (abort otherwise). Glyphs are capped at 4096 per input to keep runs short.
  */
 #include "internal.h"
 
@@ -31,6 +31,32 @@ static void fz_cubic(void *c, float a, float b, float d, float e, float x, float
 static void fz_close(void *c) { *(float *)c += 1; }
 static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
 
+/* A pen hashing its calls and the bits of every coordinate (the glyph cache check). */
+static void fh_add(void *c, unsigned op, const float *v, unsigned n)
+{
+  uint64_t h = (*(uint64_t *)c ^ op) * 0x100000001b3u;
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t b;
+    memcpy(&b, &v[i], 4);
+    h = (h ^ b) * 0x100000001b3u;
+  }
+  *(uint64_t *)c = h;
+}
+static void fh_move(void *c, float x, float y) { float v[2] = {x, y}; fh_add(c, 1, v, 2); }
+static void fh_line(void *c, float x, float y) { float v[2] = {x, y}; fh_add(c, 2, v, 2); }
+static void fh_quad(void *c, float a, float b, float x, float y)
+{
+  float v[4] = {a, b, x, y};
+  fh_add(c, 3, v, 4);
+}
+static void fh_cubic(void *c, float a, float b, float d, float e, float x, float y)
+{
+  float v[6] = {a, b, d, e, x, y};
+  fh_add(c, 4, v, 6);
+}
+static void fh_close(void *c) { fh_add(c, 5, NULL, 0); }
+static const otv_pen fh_pen = {fh_move, fh_line, fh_quad, fh_cubic, fh_close};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -45,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   }
   /* ref: the same location without the component cache; outlines must be bit-identical */
-  if (!otv_location_create(f, &ref, NULL)) ref->glyf.cc_off = true;
+  if (!otv_location_create(f, &ref, NULL)) ref->glyf.cc_off = ref->glyf.gc_off = true;
   otv_face_info info;
   otv_face_get_info(f, &info);
   uint32_t n = info.glyph_count < 4096 ? info.glyph_count : 4096;
@@ -72,6 +98,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (uint32_t g = 0; g < n; g++) {
       otv_glyph_outline(loc, g, pass == 2 ? OTV_OUTLINE_ROUND : 0, &fz_pen, &sink);
+      if (ref) { /* the glyph cache (on in loc, off in ref) must not change an outline */
+        uint64_t ha = 0xcbf29ce484222325u, hb = ha;
+        otv_status sa = otv_glyph_outline(loc, g, 0, &fh_pen, &ha);
+        otv_status sb = otv_glyph_outline(ref, g, 0, &fh_pen, &hb);
+        if (!sa && !sb && ha != hb) abort();
+      }
       otv_glyph_points io = {pts, fl, ends, 1024, 256, 0, 0, 0};
       otv_status s = otv_glyph_points_get(loc, g, 0, &io);
       if (ref && !s) {

@@ -136,6 +136,8 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->memo_ends, c->memo_ends_cap * sizeof(uint16_t));
   otv_mem_free(al, c->cc_slots, c->cc_slots ? OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots : 0);
   otv_mem_free(al, c->cc_mem, c->cc_mem ? OTV_GLYF_CC_BYTES : 0);
+  otv_mem_free(al, c->gc_slots, c->gc_slots ? OTV_GLYF_GC_SLOTS * sizeof *c->gc_slots : 0);
+  otv_mem_free(al, c->gc_mem, c->gc_mem ? OTV_GLYF_GC_BYTES : 0);
   memset(c, 0, sizeof *c);
 }
 
@@ -525,8 +527,10 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   else
     memset(pts + np, 0, 4 * sizeof *pts); /* a component's phantoms, dropped by its parent */
   memset(tags + np, 0, 4);
-  otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc, base);
-  if (s) return s;
+  if (!c->gc_no_gvar) {
+    otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc, base);
+    if (s) return s;
+  }
   if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(pts, np + 4);
   c->n_pts = base + np + 4;
   c->n_ends = ebase + nc;
@@ -925,7 +929,8 @@ static void nop_quad(void *ctx, float a, float b, float x, float y)
 }
 static void nop_close(void *ctx) { (void)ctx; }
 
-static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
+static void emit(const otv_point *pts, const uint8_t *tags, const uint16_t *ends,
+                 unsigned n_ends, const otv_pen *pen, void *ctx)
 {
   /* callbacks in locals (NULL ones replaced by no-ops): no reload or test per segment */
   void (*move_to)(void *, float, float) = pen->move_to;
@@ -938,10 +943,7 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
     if (!quad_to) quad_to = nop_quad;
     if (!close_path) close_path = nop_close;
   }
-  const otv_point *pts = c->pts;
-  const uint8_t *tags = c->tags;
-  const uint16_t *ends = c->ends;
-  unsigned first = 0, n_ends = c->n_ends;
+  unsigned first = 0;
   for (unsigned ci = 0; ci < n_ends; ci++) {
     unsigned last = ends[ci];
     if (last < first) continue; /* defensive: ends are increasing */
@@ -994,12 +996,132 @@ static void emit(const otv_glyf_loc *c, const otv_pen *pen, void *ctx)
   }
 }
 
+/* ---- Glyph cache ----
+ * A simple glyph drawn to a pen is decoded once per location and kept: its default outline
+ * points (P0), flags and contour ends, and for every gvar tuple the scalar's inputs (peak and
+ * region in the gvar table) and its deltas for every outline point, unscaled, after IUP. None
+ * of that depends on the coordinates, so the cache is never dropped: at any location the glyph
+ * is P0 + scalar x deltas, summed tuple by tuple in the tuple order with the same float
+ * operations as otv_gvar_apply (which adds scalar x delta to the points tuple after tuple:
+ * an inferred delta is computed from the unscaled deltas there too), so the outline is
+ * bit-identical. Not cached: composites, glyphs drawn through the points API or rounded, a
+ * glyph whose data has any error (it is drawn the usual way, which reports it).
+ * Bounds: OTV_GLYF_GC_SLOTS slots (direct-mapped by glyph id, the first glyph of a slot keeps
+ * it) and one OTV_GLYF_GC_BYTES arena filled in order; an entry bigger than an eighth of it is
+ * not cached; when the arena is full no entry is added (nothing is dropped: the glyphs
+ * already there stay valid). Allocated at the first outline call; if that fails the location
+ * runs without the cache. */
+static void gc_draw_fail(otv_glyf_loc *c, struct otv_glyf_gent *e, uint32_t gid)
+{
+  e->gid1 = gid + 1;
+  e->off = UINT32_MAX;
+  c->gc_no_gvar = false;
+}
+
+/* Fill slot e (empty) with glyph gid; false: draw it the usual way. */
+static bool gc_fill(otv_location *loc, uint32_t gid, struct otv_glyf_gent *e)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  otv_span d;
+  /* composites and bad glyph data are drawn the usual way (which reports the error) */
+  if (glyph_data(loc, gid, &d) || (d.len && (d.len < 10 || otv_peek_i16(d.p) < 0))) {
+    gc_draw_fail(c, e, gid);
+    return false;
+  }
+  long m = otv_gvar_tuple_count(loc, gid);
+  if (m < 0) {
+    gc_draw_fail(c, e, gid);
+    return false;
+  }
+  c->gc_no_gvar = true;
+  otv_status s = load_top(loc, gid, 0, false); /* the default points, flags, contour ends */
+  c->gc_no_gvar = false;
+  if (s || !c->last_simple) {
+    gc_draw_fail(c, e, gid);
+    return false;
+  }
+  unsigned np = c->n_pts - 4, nc = c->n_ends, stride = (np + 1u) & ~1u;
+  /* header (np, nc, m, stride), m tuples, P0 and m delta arrays of stride points, contour
+   * ends, flags; 16-byte multiples */
+  size_t need = 16 + (size_t)m * sizeof(otv_gvar_tup) +
+                ((size_t)m + 1) * stride * sizeof(otv_point) + nc * sizeof(uint16_t) + np;
+  need = (need + 15u) & ~(size_t)15u;
+  if (need > OTV_GLYF_GC_BYTES / 8) {
+    gc_draw_fail(c, e, gid);
+    return false;
+  }
+  if (need > OTV_GLYF_GC_BYTES - c->gc_used) {
+    c->gc_full = true;
+    return false;
+  }
+  uint8_t *q = c->gc_mem + c->gc_used;
+  uint32_t hdr[4] = {np, nc, (uint32_t)m, stride};
+  memcpy(q, hdr, 16);
+  otv_gvar_tup *tup = (otv_gvar_tup *)(void *)(q + 16);
+  otv_point *p0 = (otv_point *)(void *)(q + 16 + (size_t)m * sizeof(otv_gvar_tup));
+  otv_point *dd = p0 + stride;
+  memcpy(p0, c->pts, np * sizeof *p0);
+  if (stride > np) p0[np].x = p0[np].y = 0.0f;
+  if (!otv_gvar_decode_all(loc, gid, c->pts, np, c->ends, nc, tup, (unsigned)m, dd, stride)) {
+    gc_draw_fail(c, e, gid);
+    return false;
+  }
+  uint8_t *r = (uint8_t *)(dd + (size_t)m * stride);
+  memcpy(r, c->ends, nc * sizeof(uint16_t));
+  memcpy(r + nc * sizeof(uint16_t), c->tags, np);
+  e->gid1 = gid + 1;
+  e->off = (uint32_t)c->gc_used; /* < OTV_GLYF_GC_BYTES */
+  c->gc_used += need;
+  return true;
+}
+
+/* Draw glyph gid from the cache: true when drawn, false: draw it the usual way. */
+static bool gc_draw(otv_location *loc, uint32_t gid, const otv_pen *pen, void *ctx)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  if (!c->gc_slots) {
+    if (c->gc_failed) return false;
+    c->gc_slots = otv_mem_calloc(&loc->al, OTV_GLYF_GC_SLOTS, sizeof *c->gc_slots);
+    c->gc_mem = c->gc_slots ? otv_mem_alloc(&loc->al, OTV_GLYF_GC_BYTES) : NULL;
+    if (!c->gc_mem) {
+      otv_mem_free(&loc->al, c->gc_slots, OTV_GLYF_GC_SLOTS * sizeof *c->gc_slots);
+      c->gc_slots = NULL;
+      c->gc_failed = true;
+      return false;
+    }
+    c->gc_used = 0;
+  }
+  struct otv_glyf_gent *e = &c->gc_slots[gid & (OTV_GLYF_GC_SLOTS - 1u)];
+  if (e->gid1 != gid + 1) {
+    if (e->gid1 != 0 || c->gc_full || !gc_fill(loc, gid, e)) return false;
+  }
+  if (e->off == UINT32_MAX) return false;
+  const uint8_t *q = c->gc_mem + e->off;
+  uint32_t hdr[4];
+  memcpy(hdr, q, 16);
+  unsigned np = hdr[0], nc = hdr[1], m = hdr[2], stride = hdr[3];
+  if (!reserve_pts(loc, (size_t)stride + 4)) return false;
+  const otv_gvar_tup *tup = (const otv_gvar_tup *)(const void *)(q + 16);
+  const otv_point *p0 = (const otv_point *)(const void *)(q + 16 + (size_t)m * sizeof *tup);
+  const otv_point *dd = p0 + stride;
+  if (!otv_gvar_apply_cached(loc, tup, m, p0, dd, stride, c->pts)) return false;
+  const uint8_t *r = (const uint8_t *)(dd + (size_t)m * stride);
+  const uint16_t *ends = (const uint16_t *)(const void *)r;
+  emit(c->pts, r + nc * sizeof(uint16_t), ends, nc, pen, ctx);
+  (void)np;
+  return true;
+}
+
 otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
                             void *ctx)
 {
+  otv_glyf_loc *c = &loc->glyf;
+  if (!c->gc_off && !(flags & OTV_OUTLINE_ROUND) && loc->face->glyf.present &&
+      gc_draw(loc, gid, pen, ctx))
+    return OTV_E_OK;
   otv_status s = load_top(loc, gid, flags, false);
   if (s) return s;
-  emit(&loc->glyf, pen, ctx);
+  emit(c->pts, c->tags, c->ends, c->n_ends, pen, ctx);
   return OTV_E_OK;
 }
 

@@ -50,6 +50,22 @@ struct otv_gvar_act {
 
 #define OTV_GVAR_ISCAL_SLOTS 64u
 
+/* One tuple of a glyph in the glyph cache (glyf.c "Glyph cache"): what its scalar needs.
+ * peak/start/end point into the face's gvar table (start/end NULL: no intermediate region). */
+typedef struct otv_gvar_tup {
+  const uint8_t *peak, *start, *end;
+  uint32_t tidx;
+  uint32_t pad_;
+} otv_gvar_tup;
+
+/* Glyph cache bounds: 4096 slots of 8 bytes and a 1 MiB arena per location. */
+#define OTV_GLYF_GC_SLOTS 4096u
+#define OTV_GLYF_GC_BYTES (1024u * 1024u)
+struct otv_glyf_gent {
+  uint32_t gid1; /* gid + 1 (0: empty) */
+  uint32_t off;  /* in gc_mem; UINT32_MAX: the glyph is drawn without the cache */
+};
+
 /* Component cache bounds: 1024 slots of 20 bytes and a 256 KiB arena per location. */
 #define OTV_GLYF_CC_SLOTS 1024u
 #define OTV_GLYF_CC_BYTES (256u * 1024u)
@@ -127,6 +143,17 @@ typedef struct otv_glyf_loc {
   uint8_t *cc_mem;
   size_t cc_used;
   uint32_t cc_serial, cc_gen;
+  /* glyph cache (glyf.c "Glyph cache"): simple glyphs drawn to a pen, decoded once with every
+   * tuple's deltas (unscaled, after IUP), independent of the coordinates (never dropped).
+   * Direct-mapped by glyph id, first come first kept; the arena fills in order and then stays
+   * as it is. Allocated at the first outline call; nothing allocated after that. */
+  struct otv_glyf_gent *gc_slots;
+  uint8_t *gc_mem;
+  size_t gc_used;
+  bool gc_off;      /* disabled (benchmarks and tests compare with and without it) */
+  bool gc_failed;   /* its allocation failed: run without it */
+  bool gc_full;     /* the arena is full: no new entries */
+  bool gc_no_gvar;  /* load_simple leaves the default coordinates (filling an entry) */
   bool cc_off;    /* disabled (benchmarks and tests compare with and without it) */
   bool cc_failed; /* its allocation failed: run without it */
   bool last_simple; /* the last load() was a simple glyph */
@@ -162,6 +189,21 @@ otv_status otv_gvar_parse(otv_face *f, otv_error *err);
  * of loc->glyf (pts must not point into it). */
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
                           const uint16_t *ends, unsigned end_count, unsigned ends_base);
+/* Glyph cache support (glyf.c "Glyph cache"). otv_gvar_tuple_count: the number of tuples of
+ * glyph gid (0: no variation data), -1 when its data is bad (the caller then draws it without
+ * the cache, which reports the error). otv_gvar_decode_all: every tuple's descriptor into tup
+ * (m = otv_gvar_tuple_count entries) and its deltas for the np outline points (unscaled, IUP
+ * applied from orig, which holds np + 4 default points) into d[t * stride + p], points past np
+ * zero; false when anything is wrong (no error reported). otv_gvar_apply_cached: out[0..stride)
+ * = p0 + the sum of scalar x deltas of the tuples that apply at the location, in tuple order
+ * (the same float operations as otv_gvar_apply); false only when out of memory. stride even. */
+long otv_gvar_tuple_count(otv_location *loc, uint32_t gid);
+bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig, unsigned np,
+                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup,
+                         unsigned m, otv_point *d, unsigned stride);
+bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned m,
+                           const otv_point *p0, const otv_point *d, unsigned stride,
+                           otv_point *out);
 /* Free the gvar part of the location scratch. */
 void otv_gvar_loc_free(otv_location *loc);
 

@@ -1003,3 +1003,201 @@ applied:
 #endif
   return OTV_E_OK;
 }
+
+/* ---- glyph cache support (glyf.c "Glyph cache") ---- */
+
+/* Glyph gid's variation data: 1 (in *data, its table offset in *base), 0 none, -1 bad. */
+static int var_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t *base)
+{
+  if (!g->present || gid >= g->glyph_count) return 0;
+  size_t o0, o1;
+  /* in range: offsets array (glyph_count + 1 entries) checked in otv_gvar_parse */
+  if (g->long_offsets) {
+    o0 = otv_peek_u32(g->offsets + 4 * (size_t)gid);
+    o1 = otv_peek_u32(g->offsets + 4 * (size_t)gid + 4);
+  } else {
+    o0 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid);
+    o1 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid + 2);
+  }
+  if (o1 < o0) return -1;
+  if (o1 == o0) return 0;
+  if (!otv_span_sub(g->tab, g->data_off + o0, o1 - o0, data) || data->len < 4) return -1;
+  *base = g->data_off + o0;
+  return 1;
+}
+
+long otv_gvar_tuple_count(otv_location *loc, uint32_t gid)
+{
+  otv_span data;
+  size_t base;
+  int k = var_data(&loc->face->glyf.gvar, gid, &data, &base);
+  if (k <= 0) return k;
+  return (long)(otv_peek_u16(data.p) & COUNT_MASK); /* in range: 4 bytes (var_data) */
+}
+
+bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig, unsigned np,
+                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup,
+                         unsigned m, otv_point *d, unsigned stride)
+{
+  const otv_gvar *g = &loc->face->glyf.gvar;
+  otv_glyf_loc *c = &loc->glyf;
+  otv_span data;
+  size_t base = 0;
+  memset(d, 0, (size_t)m * stride * sizeof *d);
+  int k = var_data(g, gid, &data, &base);
+  if (k <= 0) return k == 0 && m == 0;
+  const uint8_t *dp = data.p;
+  const size_t dlen = data.len, hl_peak = 2 * (size_t)g->axis_count;
+  unsigned tvc = otv_peek_u16(dp); /* in range: 4 bytes (var_data) */
+  size_t ser = otv_peek_u16(dp + 2);
+  if ((tvc & COUNT_MASK) != m) return false;
+  if (m == 0) return true;
+  if (ser > dlen) return false;
+  unsigned n = np + 4; /* the deltas cover the 4 phantom points too */
+  otv_status st = OTV_E_OK;
+  long shared_count = 0;
+  bool shared_all = false;
+  if (tvc & SHARED_POINT_NUMBERS) {
+    otv_rd sr = otv_rd_init(data, ser);
+    shared_count = read_points(loc, &sr, &c->pn_shared, &c->pn_shared_cap, &shared_all, &st);
+    if (shared_count < 0) return false;
+    ser = sr.pos;
+  }
+  if (!grow_points(loc, n) ||
+      OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
+    return false;
+#if defined(__SSE2__)
+  const bool fast = true;
+#else
+  const bool fast = false;
+#endif
+  const uint8_t *lim = otv_span_has(g->tab, base + dlen, 8) ? NULL : g->tab.p + g->tab.len - 8;
+  size_t h = 4;
+  for (unsigned t = 0; t < m; t++) {
+    /* the header, checked as otv_gvar_apply's checked pass */
+    if (dlen - h < 4) return false;
+    const uint8_t *hp = dp + h; /* in range: 4 bytes checked above */
+    size_t size = otv_peek_u16(hp);
+    unsigned tidx = otv_peek_u16(hp + 2);
+    size_t hl = 4 + (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
+                (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
+    if (dlen - h < hl) return false;
+    /* in range: the hl header bytes checked above */
+    const uint8_t *peak = NULL, *start = NULL, *end = NULL, *x = hp + 4;
+    if (tidx & EMBEDDED_PEAK_TUPLE) {
+      peak = x;
+      x += hl_peak;
+    } else {
+      unsigned si = tidx & TUPLE_INDEX_MASK;
+      if (si >= g->shared_tuple_count) return false;
+      peak = g->shared_tuples + (size_t)si * g->axis_count * 2; /* in range: checked at parse */
+    }
+    if (tidx & INTERMEDIATE_REGION) {
+      start = x;
+      end = x + hl_peak;
+    }
+    h += hl;
+    if (dlen - ser < size) return false;
+    const uint8_t *p = dp + ser, *pe = dp + ser + size;
+    ser += size;
+    if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS)) return false;
+    tup[t].peak = peak;
+    tup[t].start = start;
+    tup[t].end = end;
+    tup[t].tidx = tidx;
+    tup[t].pad_ = 0;
+    /* the deltas, decoded as otv_gvar_apply decodes them */
+    const uint8_t *q = p;
+    const uint16_t *pn;
+    long count;
+    bool all;
+    if (tidx & PRIVATE_POINT_NUMBERS) {
+      otv_rd tr = otv_rd_init(otv_span_of(p, size), 0);
+      count = read_points(loc, &tr, &c->pn_priv, &c->pn_priv_cap, &all, &st);
+      if (count < 0) return false;
+      pn = c->pn_priv;
+      q += tr.pos;
+    } else {
+      count = shared_count;
+      all = shared_all;
+      pn = c->pn_shared;
+    }
+    unsigned cnt = all ? n : (unsigned)count;
+    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)cnt + DELTA_PAD / 2,
+                    sizeof(otv_point)))
+      return false;
+    float *dx = &c->dl[0].x, *dy = dx + cnt;
+    if (lim ? !decode_xy_deltas_guard(&q, pe, cnt, dx, dy, lim)
+            : !decode_xy_deltas_fast(&q, pe, cnt, dx, dy, fast))
+      return false;
+    otv_point *o = d + (size_t)t * stride;
+    if (all) {
+      for (unsigned i = 0; i < np; i++) {
+        o[i].x = dx[i];
+        o[i].y = dy[i];
+      }
+      continue;
+    }
+    otv_point *td = c->td;
+    memset(td, 0, n * sizeof *td);
+    memset(c->touched, 0, n);
+    for (unsigned i = 0; i < cnt; i++) {
+      unsigned pt = pn[i];
+      if (pt < n) {
+        td[pt].x += dx[i];
+        td[pt].y += dy[i];
+        c->touched[pt] = 1;
+      }
+    }
+    if (end_count) iup(orig, td, c->touched, ends, end_count, 0, c->refs);
+    memcpy(o, td, np * sizeof *o);
+  }
+  return true;
+}
+
+bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned m,
+                           const otv_point *p0, const otv_point *d, unsigned stride,
+                           otv_point *out)
+{
+  const float *src = &p0[0].x;
+  float *o = &out[0].x;
+  const unsigned nf = 2 * stride; /* floats, a multiple of 4 */
+  bool first = true;
+  if (m && !loc->is_default) {
+    const float *shared = shared_scalars(loc);
+    if (!shared) return false;
+    const otv_gvar *g = &loc->face->glyf.gvar;
+    const unsigned axes = g->axis_count;
+    for (unsigned t = 0; t < m; t++) {
+      unsigned tidx = tup[t].tidx;
+      float s;
+      /* the scalar as otv_gvar_apply's fast pass computes it */
+      if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)))
+        s = shared[tidx & TUPLE_INDEX_MASK]; /* in range: checked when decoded */
+      else if ((tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)) == INTERMEDIATE_REGION)
+        s = axes <= 2 ? cached_scalar_small(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak,
+                                            tup[t].start, tup[t].end)
+                      : cached_scalar_big(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak,
+                                          tup[t].start, tup[t].end);
+      else
+        s = tuple_scalar(loc->coords, axes, tup[t].peak, tup[t].start, tup[t].end);
+      if (s == 0.0f) continue;
+      const float *dt = &d[(size_t)t * stride].x;
+      const float *a = first ? src : o; /* points + s x deltas, as pts[p] += s * d[p] */
+      unsigned i = 0;
+#if defined(__SSE2__)
+      __m128 vs = _mm_set1_ps(s);
+      for (; i + 8 <= nf; i += 8) {
+        _mm_storeu_ps(o + i, _mm_add_ps(_mm_loadu_ps(a + i),
+                                        _mm_mul_ps(vs, _mm_loadu_ps(dt + i))));
+        _mm_storeu_ps(o + i + 4, _mm_add_ps(_mm_loadu_ps(a + i + 4),
+                                            _mm_mul_ps(vs, _mm_loadu_ps(dt + i + 4))));
+      }
+#endif
+      for (; i < nf; i++) o[i] = a[i] + s * dt[i];
+      first = false;
+    }
+  }
+  if (first) memcpy(o, src, nf * sizeof(float));
+  return true;
+}
