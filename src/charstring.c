@@ -1234,8 +1234,10 @@ static uint32_t comp_build(cs *s, uint32_t gid)
       memset(fvs + c->vs_off[used[i]], 0, v->region_index_count * sizeof *fvs);
       fnz[used[i]] = 0;
     }
-    if (st || s->rec_bad || s->rec_n != ncoord || s->nk != nseg || s->nctl != nctl ||
-        memcmp(k0, k1, nseg) != 0)
+    /* a subroutine decoded during this run (a path the base run did not take) would have
+     * been placed over g: the control values differ then too, but check the arena itself */
+    if (st || s->rec_bad || l->cells + l->cell_used != g || s->rec_n != ncoord ||
+        s->nk != nseg || s->nctl != nctl || memcmp(k0, k1, nseg) != 0)
       goto out;
     for (unsigned i = 0; i < nctl; i++)
       if (ctl0[i] != ctl1[i]) goto out; /* a control value varies: not affine */
