@@ -137,7 +137,7 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->cc_slots, c->cc_slots ? OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots : 0);
   otv_mem_free(al, c->cc_mem, c->cc_mem ? OTV_GLYF_CC_BYTES : 0);
   otv_mem_free(al, c->gc_slots, c->gc_slots ? OTV_GLYF_GC_SLOTS * sizeof *c->gc_slots : 0);
-  otv_mem_free(al, c->gc_mem, c->gc_mem ? OTV_GLYF_GC_BYTES : 0);
+  otv_mem_free(al, c->gc_mem, c->gc_cap);
   memset(c, 0, sizeof *c);
 }
 
@@ -1009,8 +1009,9 @@ static void emit(const otv_point *pts, const uint8_t *tags, const uint16_t *ends
  * Bounds: OTV_GLYF_GC_SLOTS slots (direct-mapped by glyph id, the first glyph of a slot keeps
  * it) and one OTV_GLYF_GC_BYTES arena filled in order; an entry bigger than an eighth of it is
  * not cached; when the arena is full no entry is added (nothing is dropped: the glyphs
- * already there stay valid). Allocated at the first outline call; if that fails the location
- * runs without the cache. */
+ * already there stay valid). The slots are allocated at the first outline call (if that fails
+ * the location runs without the cache); the arena grows by doubling when an entry is added
+ * (if that fails, no entry is added any more). */
 static void gc_draw_fail(otv_glyf_loc *c, struct otv_glyf_gent *e, uint32_t gid)
 {
   e->gid1 = gid + 1;
@@ -1054,6 +1055,13 @@ static bool gc_fill(otv_location *loc, uint32_t gid, struct otv_glyf_gent *e)
     c->gc_full = true;
     return false;
   }
+  /* the arena grows by doubling (powers of two from 64 KiB: never past OTV_GLYF_GC_BYTES, a
+   * power of two); if that fails the entries kept so far stay and no more are added */
+  size_t want = c->gc_used + need < 65536u ? 65536u : c->gc_used + need;
+  if (OTV_RESERVE(&loc->al, &c->gc_mem, &c->gc_cap, want, 1)) {
+    c->gc_full = true;
+    return false;
+  }
   uint8_t *q = c->gc_mem + c->gc_used;
   uint32_t hdr[4] = {np, nc, (uint32_t)m, stride};
   memcpy(q, hdr, 16);
@@ -1082,10 +1090,7 @@ static bool gc_draw(otv_location *loc, uint32_t gid, const otv_pen *pen, void *c
   if (!c->gc_slots) {
     if (c->gc_failed) return false;
     c->gc_slots = otv_mem_calloc(&loc->al, OTV_GLYF_GC_SLOTS, sizeof *c->gc_slots);
-    c->gc_mem = c->gc_slots ? otv_mem_alloc(&loc->al, OTV_GLYF_GC_BYTES) : NULL;
-    if (!c->gc_mem) {
-      otv_mem_free(&loc->al, c->gc_slots, OTV_GLYF_GC_SLOTS * sizeof *c->gc_slots);
-      c->gc_slots = NULL;
+    if (!c->gc_slots) {
       c->gc_failed = true;
       return false;
     }

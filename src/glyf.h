@@ -146,10 +146,11 @@ typedef struct otv_glyf_loc {
   /* glyph cache (glyf.c "Glyph cache"): simple glyphs drawn to a pen, decoded once with every
    * tuple's deltas (unscaled, after IUP), independent of the coordinates (never dropped).
    * Direct-mapped by glyph id, first come first kept; the arena fills in order and then stays
-   * as it is. Allocated at the first outline call; nothing allocated after that. */
+   * as it is. The slots are allocated at the first outline call, the arena grows (by doubling,
+   * from 64 KiB) only when an entry is added: once per glyph at most. */
   struct otv_glyf_gent *gc_slots;
-  uint8_t *gc_mem;
-  size_t gc_used;
+  uint8_t *gc_mem; /* the arena, grown by doubling as entries are added, <= OTV_GLYF_GC_BYTES */
+  size_t gc_used, gc_cap;
   bool gc_off;      /* disabled (benchmarks and tests compare with and without it) */
   bool gc_failed;   /* its allocation failed: run without it */
   bool gc_full;     /* the arena is full: no new entries */
