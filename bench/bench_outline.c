@@ -190,6 +190,9 @@ static int bench_font(const char *path, int nloc, int reps)
   /* OTV_BENCH_NO_GC=1: without the glyph cache (internal switch; README "glyph cache") */
   const char *no_gc = getenv("OTV_BENCH_NO_GC");
   if (loc && no_gc && *no_gc && *no_gc != '0') loc->glyf.gc_off = true;
+  /* OTV_CFF_NO_COMPILE=1: CFF2 glyphs are not compiled (internal switch; README-cff) */
+  const char *no_comp = getenv("OTV_CFF_NO_COMPILE");
+  if (loc && no_comp && *no_comp && *no_comp != '0') loc->cff.comp_off = true;
   hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
                                    NULL, NULL);
   hb_face_t *hface = hb_face_create(blob, 0);

@@ -101,6 +101,7 @@ typedef struct otv_cff_loc {
    * independent of the coordinates. Optional: when its allocation fails, subroutines are
    * interpreted from their bytes. */
   bool sub_tried;           /* set-up attempted */
+  bool comp_off;            /* no compiled glyphs (benchmarks: OTV_CFF_NO_COMPILE in bench_outline) */
   otv_cs_slot *sub;         /* per slot: global subroutines, each Font DICT's local ones, then
                              * the glyphs (glyph_slot + gid) */
   size_t glyph_slot;        /* slot of glyph 0 */

@@ -18,7 +18,6 @@
  */
 #include "internal.h"
 
-#include <stdlib.h> /* getenv (OTV_CFF_NO_COMPILE) */
 
 /* Subroutine bytes entered per glyph. Type 2 has no jumps, so a glyph interprets at most its own
  * bytes plus the bytes of the subroutines it calls: charging each call with the callee's length
@@ -523,8 +522,8 @@ static void sub_cache_setup(otv_location *loc, const otv_cff *c)
   size_t nd = c->ivs.present ? c->ivs.data_count : 0;
   size_t bytes = (2u * CS_COMP_MAX_COORDS + 2u * CS_COMP_MAX_CTL + nvs) * sizeof(double) +
                  2u * CS_COMP_MAX_SEGS + nd;
-  /* OTV_CFF_NO_COMPILE=1 (any value): no compiled glyphs, for A/B measurements */
-  if (c->charstrings.count == 0 || getenv("OTV_CFF_NO_COMPILE")) return;
+  /* comp_off: no compiled glyphs, for A/B measurements (set before the first outline) */
+  if (c->charstrings.count == 0 || l->comp_off) return;
   l->comp = otv_mem_calloc(&loc->al, c->charstrings.count, sizeof *l->comp);
   l->comp_scratch = otv_mem_calloc(&loc->al, 1, bytes);
   if (!l->comp || !l->comp_scratch) {
