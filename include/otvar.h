@@ -292,6 +292,18 @@ typedef struct otv_axis_value {
 } otv_axis_value;
 
 /** otv_location_create - a new location at the default of every axis. The face must outlive it.
+ *  Memory: a location keeps bounded caches that make repeated outline calls cheap, filled on
+ *  first use and never grown past their caps (no allocation per glyph once warm):
+ *   - TrueType: the varied simple glyphs that composites use, at these coordinates (<= 276 KiB,
+ *     dropped when the coordinates change), and the coordinate-independent decoded data of
+ *     simple glyphs drawn to a pen: default points and every tuple's post-IUP deltas
+ *     (<= 1 MiB + 32 KiB, kept across coordinate changes);
+ *   - CFF2: decoded subroutines and glyphs, and glyphs compiled on their second pen draw into
+ *     default points + per-region deltas (one arena <= 4 MiB, plus 4 bytes per glyph and 77 KiB
+ *     of scratch; kept across coordinate changes).
+ *  Outlines do not depend on them (TrueType: bit-identical; CFF2 compiled glyphs: the same affine
+ *  sums in another order, equal to float rounding). Use one location per thread and reuse it;
+ *  destroy it to give the memory back.
  *  Since: 0.1 */
 OTV_API otv_status otv_location_create(const otv_face *face, otv_location **out, otv_error *err);
 /** otv_location_destroy - free a location. NULL is ignored. Since: 0.1 */
