@@ -626,20 +626,26 @@ static bool grow_points(otv_location *loc, unsigned n)
 typedef struct otv_gvar_act act_t;
 
 
+/* Glyph gid's variation data offsets (relative to the data array) from the offsets array; gid <
+ * glyph_count: the array (glyph_count + 1 entries) is checked in otv_gvar_parse. */
+static inline void data_offsets(const otv_gvar *g, uint32_t gid, size_t *o0, size_t *o1)
+{
+  if (g->long_offsets) {
+    *o0 = otv_peek_u32(g->offsets + 4 * (size_t)gid);
+    *o1 = otv_peek_u32(g->offsets + 4 * (size_t)gid + 4);
+  } else {
+    *o0 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid);
+    *o1 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid + 2);
+  }
+}
+
 otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
                           const uint16_t *ends, unsigned end_count, unsigned ends_base)
 {
   const otv_gvar *g = &loc->face->glyf.gvar;
   if (!g->present || loc->is_default || gid >= g->glyph_count) return OTV_E_OK;
   size_t o0, o1;
-  /* in range: offsets array (glyph_count + 1 entries) checked in otv_gvar_parse */
-  if (g->long_offsets) {
-    o0 = otv_peek_u32(g->offsets + 4 * (size_t)gid);
-    o1 = otv_peek_u32(g->offsets + 4 * (size_t)gid + 4);
-  } else {
-    o0 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid);
-    o1 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid + 2);
-  }
+  data_offsets(g, gid, &o0, &o1);
   size_t offs_at = 20 + (size_t)gid * (g->long_offsets ? 4 : 2);
   if (o1 <= o0) {
     if (o1 < o0)
@@ -1011,14 +1017,7 @@ static int var_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t *bas
 {
   if (!g->present || gid >= g->glyph_count) return 0;
   size_t o0, o1;
-  /* in range: offsets array (glyph_count + 1 entries) checked in otv_gvar_parse */
-  if (g->long_offsets) {
-    o0 = otv_peek_u32(g->offsets + 4 * (size_t)gid);
-    o1 = otv_peek_u32(g->offsets + 4 * (size_t)gid + 4);
-  } else {
-    o0 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid);
-    o1 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid + 2);
-  }
+  data_offsets(g, gid, &o0, &o1);
   if (o1 < o0) return -1;
   if (o1 == o0) return 0;
   if (!otv_span_sub(g->tab, g->data_off + o0, o1 - o0, data) || data->len < 4) return -1;
