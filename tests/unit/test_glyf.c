@@ -181,20 +181,41 @@ static bool same(const snap *a, const snap *b)
          !memcmp(a->e, b->e, a->nc * sizeof(uint16_t));
 }
 
-static void test_component_cache(void)
+/* A cached/uncached pair: one font, two locations of it (lc keeps its caches, the caller
+ * switches lu's off). false when anything failed (checked); pair_close frees what was made. */
+typedef struct loc_pair {
+  void *data;
+  otv_face *face;
+  otv_location *lc, *lu;
+} loc_pair;
+
+static bool pair_open(const char *font, loc_pair *p)
 {
   size_t len = 0;
-  void *data = h_read_file(h_font("Roboto-Variable.composite.ttf"), &len);
-  CHECK(data != NULL);
-  if (!data) return;
-  otv_face *face = NULL;
-  CHECK_EQ(otv_face_open_memory(data, len, 0, NULL, &face, NULL), OTV_E_OK);
-  otv_location *lc = NULL, *lu = NULL;
-  if (face) {
-    CHECK_EQ(otv_location_create(face, &lc, NULL), OTV_E_OK);
-    CHECK_EQ(otv_location_create(face, &lu, NULL), OTV_E_OK);
-  }
-  if (!lc || !lu) goto out;
+  memset(p, 0, sizeof *p);
+  p->data = h_read_file(h_font(font), &len);
+  CHECK(p->data != NULL);
+  if (!p->data) return false;
+  CHECK_EQ(otv_face_open_memory(p->data, len, 0, NULL, &p->face, NULL), OTV_E_OK);
+  if (!p->face) return false;
+  CHECK_EQ(otv_location_create(p->face, &p->lc, NULL), OTV_E_OK);
+  CHECK_EQ(otv_location_create(p->face, &p->lu, NULL), OTV_E_OK);
+  return p->lc && p->lu;
+}
+
+static void pair_close(loc_pair *p)
+{
+  otv_location_destroy(p->lc);
+  otv_location_destroy(p->lu);
+  otv_face_close(p->face);
+  free(p->data);
+}
+
+static void test_component_cache(void)
+{
+  loc_pair P;
+  if (!pair_open("Roboto-Variable.composite.ttf", &P)) goto out;
+  otv_location *lc = P.lc, *lu = P.lu;
   lu->glyf.cc_off = true;
   static snap a, b, first;
   const uint32_t AE = 3; /* AEacute */
@@ -243,10 +264,7 @@ static void test_component_cache(void)
     CHECK(same(&a, &b));
   }
 out:
-  otv_location_destroy(lc);
-  otv_location_destroy(lu);
-  otv_face_close(face);
-  free(data);
+  pair_close(&P);
 }
 
 /* ---- the glyph cache (glyf.c "Glyph cache") ----
@@ -293,18 +311,10 @@ static uint64_t gh_draw(otv_location *loc, uint32_t g, otv_status *s)
 
 static void test_glyph_cache_font(const char *name)
 {
-  size_t len = 0;
-  void *data = h_read_file(h_font(name), &len);
-  CHECK(data != NULL);
-  if (!data) return;
-  otv_face *face = NULL;
-  CHECK_EQ(otv_face_open_memory(data, len, 0, NULL, &face, NULL), OTV_E_OK);
-  otv_location *lc = NULL, *lu = NULL;
-  if (face) {
-    CHECK_EQ(otv_location_create(face, &lc, NULL), OTV_E_OK);
-    CHECK_EQ(otv_location_create(face, &lu, NULL), OTV_E_OK);
-  }
-  if (!lc || !lu) goto out;
+  loc_pair P;
+  if (!pair_open(name, &P)) goto out;
+  otv_face *face = P.face;
+  otv_location *lc = P.lc, *lu = P.lu;
   lu->glyf.gc_off = true;
   otv_face_info info;
   otv_face_get_info(face, &info);
@@ -355,10 +365,7 @@ static void test_glyph_cache_font(const char *name)
   /* Handjet: composites and one glyph too big for an entry (167 tuples): none cached */
   CHECK(strcmp(name, "Handjet.ttf") ? held > 0 : held == 0);
 out:
-  otv_location_destroy(lc);
-  otv_location_destroy(lu);
-  otv_face_close(face);
-  free(data);
+  pair_close(&P);
 }
 
 static void test_glyph_cache(void)
