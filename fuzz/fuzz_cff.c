@@ -66,6 +66,13 @@ static void fr_cubic(void *c, float a, float b, float d, float e, float x, float
 static void fr_close(void *c) { fr_put(c, 4, 0, NULL); }
 static const otv_pen fr_pen = {fr_move, fr_line, NULL, fr_cubic, fr_close};
 
+/* Both locations recorded the same error: code, offset and message. */
+static bool same_error(otv_location *loc, otv_location *ref)
+{
+  const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
+  return x->code == y->code && x->offset == y->offset && strcmp(x->msg, y->msg) == 0;
+}
+
 /* Compiled (loc) vs uncached (ref) pen outlines of every glyph, within 1e-6 relative. */
 static void compare_pen(otv_location *loc, otv_location *ref, uint32_t glyphs)
 {
@@ -79,8 +86,7 @@ static void compare_pen(otv_location *loc, otv_location *ref, uint32_t glyphs)
     if (sa == OTV_E_NOMEM || sb == OTV_E_NOMEM) continue; /* the failing allocator */
     bool same = sa == sb;
     if (same && sa) {
-      const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
-      same = x->code == y->code && x->offset == y->offset && strcmp(x->msg, y->msg) == 0;
+      same = same_error(loc, ref);
     } else if (same) {
       same = ra.n == rb.n && ra.over == rb.over;
       for (size_t i = 0; same && i < ra.n; i++) {
@@ -108,8 +114,7 @@ static void compare_cache(otv_location *loc, otv_location *ref, uint32_t glyphs)
     if (sa == OTV_E_NOMEM || sb == OTV_E_NOMEM) continue; /* the failing allocator */
     bool same = sa == sb;
     if (same && sa) {
-      const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
-      same = x->code == y->code && x->offset == y->offset && strcmp(x->msg, y->msg) == 0;
+      same = same_error(loc, ref);
     } else if (same) {
       size_t n = a.point_count < 2048 ? a.point_count : 2048;
       size_t nc = a.contour_count < 256 ? a.contour_count : 256;
