@@ -22,6 +22,7 @@
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
 
+#include "internal.h" /* otv_raster_use_sse2 (OTV_RASTER_NO_AVX2) */
 #include "otvar.h"
 
 #include <dirent.h>
@@ -239,6 +240,9 @@ int main(int argc, char **argv)
   otv_options opt = {count_realloc, &cnt, 0};
   otv_raster *r;
   otv_raster_create(&opt, &r);
+  /* OTV_RASTER_NO_AVX2=1: otvar reads out with its SSE2 copy on an AVX2 machine */
+  const char *no_avx2 = getenv("OTV_RASTER_NO_AVX2");
+  if (no_avx2 && *no_avx2 && *no_avx2 != '0') otv_raster_use_sse2(r);
   otv_transform t = {1.0 / 64, 0, 0, -1.0 / 64, 0, 0};
   static double sizes[] = {16, 48, 160};
   /* announce each glyph's bitmap before drawing (otv_raster_begin: one pass); OTV_BENCH_STORED=1

@@ -147,6 +147,10 @@ otv_status otv_loc_fail(otv_location *loc, otv_status code, uint32_t table, uint
 #endif
     ;
 
+/* raster.c: read out with the SSE2 copy even where the CPU has AVX2 (tests and benchmarks
+ * compare the two copies; not public API). */
+void otv_raster_use_sse2(otv_raster *r);
+
 /* floor(x + 0.5): the rounding of fontTools' otRound, used by static instances. */
 static inline float otv_round(float x) { return floorf(x + 0.5f); }
 

@@ -1162,6 +1162,11 @@ static void set_float(otv_raster *r)
   }
 }
 
+void otv_raster_use_sse2(otv_raster *r)
+{
+  if (r) r->avx2 = false;
+}
+
 otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
 {
   if (!out) return OTV_E_ARG;
@@ -1175,9 +1180,8 @@ otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
   set_float(r);
   path_clear(r);
 #if RASTER_AVX2
-  /* OTV_RASTER_NO_AVX2 (any value): the SSE2 readout, for tests of both copies */
   /* (the CPU model is filled in by the runtime's constructor before main) */
-  r->avx2 = __builtin_cpu_supports("avx2") && !getenv("OTV_RASTER_NO_AVX2");
+  r->avx2 = __builtin_cpu_supports("avx2");
 #endif
   *out = r;
   return OTV_E_OK;

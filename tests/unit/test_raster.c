@@ -696,7 +696,7 @@ static void test_direct(void)
   }
 }
 
-/* The readout exists twice (SSE2 and, chosen at run time, AVX2; OTV_RASTER_NO_AVX2 forces the
+/* The readout exists twice (SSE2 and, chosen at run time, AVX2; otv_raster_use_sse2 forces the
  * first): both must give the same bytes, for every row width 1..40 and some wide ones (dense
  * and block-mask readouts, the partial last group of 1..7 pixels), each flag, stored and direct
  * mode, over a non-zero background. Also, for the narrow widths, the coverage sum of a shape
@@ -705,9 +705,8 @@ static void test_readout_copies(void)
 {
   static uint8_t a[200 * 60], b[200 * 60];
   otv_raster *R2 = NULL, *save = R;
-  setenv("OTV_RASTER_NO_AVX2", "1", 1);
   CHECK_EQ(otv_raster_create(NULL, &R2), OTV_E_OK);
-  unsetenv("OTV_RASTER_NO_AVX2");
+  otv_raster_use_sse2(R2);
   static const unsigned flag_sets[4] = {0, OTV_RASTER_REPLACE, OTV_RASTER_CLEAR,
                                         OTV_RASTER_EVEN_ODD};
   long differ = 0, images = 0;
