@@ -1104,7 +1104,7 @@ static bool gc_draw(otv_location *loc, uint32_t gid, const otv_pen *pen, void *c
   const uint8_t *q = c->gc_mem + e->off;
   uint32_t hdr[4];
   memcpy(hdr, q, 16);
-  unsigned np = hdr[0], nc = hdr[1], m = hdr[2], stride = hdr[3];
+  unsigned nc = hdr[1], m = hdr[2], stride = hdr[3]; /* hdr[0] (np): the contour ends say it */
   if (!reserve_pts(loc, (size_t)stride + 4)) return false;
   const otv_gvar_tup *tup = (const otv_gvar_tup *)(const void *)(q + 16);
   const otv_point *p0 = (const otv_point *)(const void *)(q + 16 + (size_t)m * sizeof *tup);
@@ -1113,7 +1113,6 @@ static bool gc_draw(otv_location *loc, uint32_t gid, const otv_pen *pen, void *c
   const uint8_t *r = (const uint8_t *)(dd + (size_t)m * stride);
   const uint16_t *ends = (const uint16_t *)(const void *)r;
   emit(c->pts, r + nc * sizeof(uint16_t), ends, nc, pen, ctx);
-  (void)np;
   return true;
 }
 
