@@ -43,8 +43,18 @@ typedef struct path {
 typedef struct glyph {
   FT_Outline o; /* 26.6, bitmap origin at 0,0 */
   size_t op0, op1, xy0;
+  otv_glyph_points pts; /* the same points for otv_raster_add_points (into the arrays of Q) */
+  size_t pt0, ct0;
   int w, h;
 } glyph;
+
+/* Every glyph's points, flags and contour ends, as otv_glyph_points_get gives them. */
+static struct {
+  otv_point *pts;
+  uint8_t *flags;
+  uint16_t *ends;
+  size_t npts, nends, cap_pts, cap_ends;
+} Q;
 
 static FT_Library ft;
 static path P;
@@ -169,6 +179,31 @@ static void load_font(const char *file, double px)
     FT_Outline_Decompose(&gl->o, &rec_funcs, NULL);
     if (in_contour) put_op(OP_CLOSE);
     gl->op1 = P.nops;
+    /* the same outline as points: FreeType's tags as otvar's point flags */
+    size_t np = (size_t)gl->o.n_points, nc = (size_t)gl->o.n_contours;
+    if (Q.npts + np > Q.cap_pts) {
+      while (Q.npts + np > Q.cap_pts) Q.cap_pts = Q.cap_pts ? 2 * Q.cap_pts : 65536;
+      Q.pts = realloc(Q.pts, Q.cap_pts * sizeof *Q.pts);
+      Q.flags = realloc(Q.flags, Q.cap_pts);
+    }
+    if (Q.nends + nc > Q.cap_ends) {
+      while (Q.nends + nc > Q.cap_ends) Q.cap_ends = Q.cap_ends ? 2 * Q.cap_ends : 16384;
+      Q.ends = realloc(Q.ends, Q.cap_ends * sizeof *Q.ends);
+    }
+    gl->pt0 = Q.npts;
+    gl->ct0 = Q.nends;
+    for (size_t k = 0; k < np; k++) {
+      Q.pts[Q.npts + k] = (otv_point){(float)gl->o.points[k].x, (float)gl->o.points[k].y};
+      int tag = FT_CURVE_TAG(gl->o.tags[k]);
+      Q.flags[Q.npts + k] = tag == FT_CURVE_TAG_ON      ? OTV_POINT_ON_CURVE
+                            : tag == FT_CURVE_TAG_CUBIC ? OTV_POINT_CUBIC
+                                                        : 0;
+    }
+    for (size_t k = 0; k < nc; k++) Q.ends[Q.nends + k] = (uint16_t)gl->o.contours[k];
+    Q.npts += np;
+    Q.nends += nc;
+    gl->pts.point_count = (unsigned)np;
+    gl->pts.contour_count = (unsigned)nc;
     ng++;
   }
   FT_Done_Face(face);
@@ -256,18 +291,26 @@ int main(int argc, char **argv)
     sizes[0] = atof(getenv("OTV_BENCH_SIZE"));
     nsizes = 1;
   }
-  printf("%-6s %8s %14s %14s %8s %14s %8s %s\n", "size", "glyphs", "FreeType g/s", "otvar g/s",
-         "ratio", "CLEAR g/s", "ratio", "otvar allocs after warm-up");
+  /* glyphs per second of each way and its ratio to FreeType's (> 1: otvar faster) */
+  printf("%-5s %7s %10s | %17s | %17s | %17s | %17s | %s\n", "size", "glyphs", "FreeType",
+         "otvar pen", "pen CLEAR", "otvar points", "points CLEAR", "otvar allocs after warm-up");
   for (size_t s = 0; s < nsizes; s++) {
     for (size_t i = 0; i < ng; i++) FT_Outline_Done(ft, &G[i].o);
     ng = 0;
     P.nops = P.nxy = 0;
+    Q.npts = Q.nends = 0;
     for (int i = 0; i < nf; i++) load_font(files[i], sizes[s]);
+    for (size_t i = 0; i < ng; i++) { /* (Q's arrays have stopped moving) */
+      G[i].pts.points = Q.pts + G[i].pt0;
+      G[i].pts.point_flags = Q.flags + G[i].pt0;
+      G[i].pts.contour_ends = Q.ends + G[i].ct0;
+    }
     size_t maxpix = 1;
     for (size_t i = 0; i < ng; i++)
       if ((size_t)G[i].w * G[i].h > maxpix) maxpix = (size_t)G[i].w * G[i].h;
     uint8_t *buf = malloc(maxpix), *buf2 = malloc(maxpix);
-    size_t clear_bad = 0;
+    size_t clear_bad = 0, pts_bad = 0, pts_differ = 0;
+    int pts_maxdiff = 0;
     /* warm-up (and the allocation count after it); a hash of every image, so that a change
      * meant to be exact can be checked to leave every pixel as it was */
     uint64_t hash = 1469598103934665603u;
@@ -287,22 +330,49 @@ int main(int argc, char **argv)
       replay(r, &G[i]);
       otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, OTV_RASTER_CLEAR);
       if (memcmp(buf, buf2, (size_t)G[i].w * G[i].h)) clear_bad++;
-      if (!getenv("OTV_BENCH_HASH")) continue;
-      /* and composited over itself (the blending arithmetic) */
+      if (getenv("OTV_BENCH_HASH")) {
+        /* and composited over itself (the blending arithmetic) */
+        if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
+        replay(r, &G[i]);
+        otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
+        for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++)
+          hash = (hash ^ buf[k]) * 1099511628211u;
+      }
+      /* the points way: the same outline; only the implied on-curve midpoints differ (computed
+       * from transformed points in float, not by FreeType in 26.6 integers) */
+      memset(buf, 0, (size_t)G[i].w * G[i].h);
       if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-      replay(r, &G[i]);
-      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
-      for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) hash = (hash ^ buf[k]) * 1099511628211u;
+      otv_raster_add_points(r, &G[i].pts);
+      if (otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0))
+        pts_bad++;
+      int differs = 0;
+      for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) {
+        int dv = abs((int)buf[k] - (int)buf2[k]);
+        if (dv > pts_maxdiff) pts_maxdiff = dv;
+        differs |= dv != 0;
+      }
+      pts_differ += (size_t)differs;
+      memcpy(buf2, buf, (size_t)G[i].w * G[i].h);
+      memset(buf, 0xa5, (size_t)G[i].w * G[i].h);
+      if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
+      otv_raster_add_points(r, &G[i].pts);
+      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, OTV_RASTER_CLEAR);
+      if (memcmp(buf, buf2, (size_t)G[i].w * G[i].h)) clear_bad++;
     }
     if (getenv("OTV_BENCH_HASH")) printf("size %g image hash %016llx\n", sizes[s], (unsigned long long)hash);
     if (clear_bad) printf("size %g: %zu images differ with OTV_RASTER_CLEAR\n", sizes[s], clear_bad);
+    if (pts_bad) printf("size %g: otv_raster_add_points failed on %zu glyphs\n", sizes[s], pts_bad);
+    printf("size %g: points vs pen: %zu of %zu images differ, by at most %d/255\n", sizes[s],
+           pts_differ, ng, pts_maxdiff);
     long calls0 = cnt.calls;
     int reps = sizes[s] < 20 ? 6 : sizes[s] < 100 ? 3 : 1;
     if (getenv("OTV_BENCH_REPS")) reps = atoi(getenv("OTV_BENCH_REPS")); /* e.g. 1 for callgrind */
-    double best_ft = 1e30, best_ot = 1e30, best_oc = 1e30;
+    double best_ft = 1e30, best_ot = 1e30, best_oc = 1e30, best_op = 1e30, best_opc = 1e30;
     const char *only = getenv("OTV_BENCH_ONLY"); /* "freetype" or "otvar": profiling one side */
     int do_ft = !only || !strcmp(only, "freetype"), do_ot = !only || !strcmp(only, "otvar");
     int do_oc = !only || !strcmp(only, "otvar-clear");
+    int do_op = !only || !strcmp(only, "otvar-points");
+    int do_opc = !only || !strcmp(only, "otvar-points-clear");
     for (int round = 0; round < rounds; round++) {
       double t0 = now();
       for (int k = 0; k < reps && do_ft; k++)
@@ -340,13 +410,38 @@ int main(int argc, char **argv)
                             OTV_RASTER_CLEAR);
         }
       double t3 = now();
+      /* the same outlines as points (otv_raster_add_points), cleared bitmap, then CLEAR */
+      for (int k = 0; k < reps && do_op; k++)
+        for (size_t i = 0; i < ng; i++) {
+          memset(buf, 0, (size_t)G[i].w * G[i].h);
+          t.dy = G[i].h;
+          otv_raster_set_transform(r, &t);
+          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
+          otv_raster_add_points(r, &G[i].pts);
+          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
+        }
+      double t4 = now();
+      for (int k = 0; k < reps && do_opc; k++)
+        for (size_t i = 0; i < ng; i++) {
+          t.dy = G[i].h;
+          otv_raster_set_transform(r, &t);
+          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
+          otv_raster_add_points(r, &G[i].pts);
+          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w,
+                            OTV_RASTER_CLEAR);
+        }
+      double t5 = now();
       if (t1 - t0 < best_ft) best_ft = t1 - t0;
       if (t2 - t1 < best_ot) best_ot = t2 - t1;
       if (t3 - t2 < best_oc) best_oc = t3 - t2;
+      if (t4 - t3 < best_op) best_op = t4 - t3;
+      if (t5 - t4 < best_opc) best_opc = t5 - t4;
     }
     double n = (double)ng * reps;
-    printf("%-6g %8zu %14.0f %14.0f %7.2fx %14.0f %7.2fx %ld\n", sizes[s], ng, n / best_ft,
-           n / best_ot, best_ft / best_ot, n / best_oc, best_ft / best_oc, cnt.calls - calls0);
+    printf("%-5g %7zu %10.0f | %9.0f %6.2fx | %9.0f %6.2fx | %9.0f %6.2fx | %9.0f %6.2fx | %ld\n",
+           sizes[s], ng, n / best_ft, n / best_ot, best_ft / best_ot, n / best_oc,
+           best_ft / best_oc, n / best_op, best_ft / best_op, n / best_opc, best_ft / best_opc,
+           cnt.calls - calls0);
     free(buf);
     free(buf2);
   }

@@ -6,7 +6,11 @@
  * Any other input is read as a path: a header (transform selector, buffer size, flags including
  * OTV_RASTER_CLEAR, and whether to announce the buffer first with otv_raster_begin), then
  * records of one op byte and int16 coordinates (move/line/quad/cubic/close), including
- * coordinates scaled to huge or non-finite values. Must never crash, hang, leak or write outside
+ * coordinates scaled to huge or non-finite values; with bit 1 of byte 5, records of one flag
+ * byte and int16 x, y handed to otv_raster_add_points as points (the flag's bits 0 and 7 as point
+ * flags, bit 6 ends a contour, bit 5 takes the contour's end from the next byte instead: any
+ * order). Font glyphs go through otv_glyph_points_get and otv_raster_add_points for every
+ * fourth pair. Must never crash, hang, leak or write outside
  * the buffer (ASan), whatever the path. The last byte, when odd, switches on an allocator that
  * fails after a count taken from the byte before it.
  */
@@ -41,6 +45,25 @@ static void fuzz_path(otv_raster *r, const uint8_t *data, size_t size)
   if (data[3] & 0x40) otv_raster_begin(r, w, h + (data[3] >> 5 & 1));
   const otv_pen *pen = otv_raster_pen();
   size_t pos = 8;
+  if (data[5] & 2) {
+    /* points for otv_raster_add_points */
+    static otv_point pts[4096];
+    static uint8_t fl[4096];
+    static uint16_t ends[4096];
+    unsigned n = 0, nc = 0;
+    while (pos + 5 <= size && n < 4096) {
+      uint8_t f = data[pos];
+      pts[n] = (otv_point){rd16(data + pos + 1) / 64.0f * (f & 0x10 ? mult : 1.0f),
+                           rd16(data + pos + 3) / 64.0f};
+      fl[n] = f & (OTV_POINT_ON_CURVE | OTV_POINT_CUBIC);
+      pos += 5;
+      n++;
+      if (f & 0x40) ends[nc++] = (uint16_t)(n - 1);
+      else if ((f & 0x20) && pos < size) ends[nc++] = data[pos++];
+    }
+    otv_glyph_points g = {pts, data[4] & 1 ? NULL : fl, ends, 4096, 4096, n, nc, 0};
+    otv_raster_add_points(r, &g);
+  }
   while (pos < size) {
     uint8_t op = data[pos++];
     float v[6];
@@ -80,7 +103,19 @@ static void fuzz_font(otv_raster *r, otv_face *f, const uint8_t *data, size_t si
     otv_transform t = {scale, slant * scale, 0, -scale, 10, px};
     otv_raster_set_transform(r, &t);
     if (g & 2) otv_raster_begin(r, 160, 160); /* direct mode for every other pair */
-    if (otv_glyph_outline(loc, g, 0, otv_raster_pen(), r) == OTV_E_OK)
+    otv_status st;
+    if (g & 4) {
+      /* the glyph's points, whole */
+      static otv_point pts[2048];
+      static uint8_t fl[2048];
+      static uint16_t ends[2048];
+      otv_glyph_points gp = {pts, fl, ends, 2048, 2048, 0, 0, 0};
+      st = otv_glyph_points_get(loc, g, 0, &gp);
+      if (st == OTV_E_OK) st = otv_raster_add_points(r, &gp);
+    } else {
+      st = otv_glyph_outline(loc, g, 0, otv_raster_pen(), r);
+    }
+    if (st == OTV_E_OK)
       otv_raster_render(r, buf, 160, 160, 160, g & 1 ? OTV_RASTER_EVEN_ODD : 0);
     else
       otv_raster_reset(r);

@@ -554,6 +554,27 @@ OTV_API otv_status otv_raster_set_transform(otv_raster *r, const otv_transform *
 /** otv_raster_pen - pen callbacks that add to the rasterizer's path; pass the otv_raster as ctx.
  *  A move_to closes any open contour. The returned pointer is static. Since: 0.1 */
 OTV_API const otv_pen *otv_raster_pen(void);
+/**
+ * otv_raster_add_points - add a whole outline given as points, as otv_glyph_points_get returns it
+ * (points, point_flags, contour_ends, point_count, contour_count; the other fields and any
+ * phantom points are ignored) and as FreeType's FT_Outline holds one: the same coverage as
+ * drawing it through otv_raster_pen(), without a call per segment (the fast way in). The current
+ * transform applies. Contour c is points (c ? contour_ends[c-1] + 1 : 0) .. contour_ends[c], and
+ * is closed. A point is on the curve when its flag has OTV_POINT_ON_CURVE (point_flags NULL: all
+ * are); an off-curve point is a quadratic control point, or a cubic one with OTV_POINT_CUBIC.
+ * As in TrueType, two quadratic control points in a row imply the on-curve point midway, and a
+ * contour may start with one (it then starts at its last point if that is on the curve, else
+ * midway between its first and last points: FreeType's rule); two cubic control points are
+ * followed by an on-curve point or end the contour. Any contour left open by the pen is closed
+ * first. Returns OTV_E_ARG for NULL pointers with a non-zero contour count, or contour ends that
+ * do not increase or reach point_count (nothing is added); OTV_E_BAD_VALUE for a bad point
+ * sequence (a contour starting with a cubic control point, one alone or followed by an
+ * off-curve point, a quadratic next to a cubic one) or a non-finite point, OTV_E_NOMEM when the
+ * rasterizer's point buffer cannot grow: these errors are kept, as the pen's are, and the next
+ * render returns them and draws nothing. No allocation once the buffer holds the largest
+ * outline seen. Since: 0.1
+ */
+OTV_API otv_status otv_raster_add_points(otv_raster *r, const otv_glyph_points *outline);
 /** otv_raster_bounds - pixel bounds of the path drawn since the last render/reset (device
  *  space, before clipping). Returns false for an empty path. Since: 0.1 */
 OTV_API bool otv_raster_bounds(const otv_raster *r, otv_raster_box *out);

@@ -50,6 +50,7 @@
 #ifndef RASTER_ZERO_RUNS_MIN
 #  define RASTER_ZERO_RUNS_MIN 64   /* narrowest dense region tested for runs of zero cells */
 #endif
+#define RASTER_VB_CAP 2048          /* vertices otv_raster_add_points buffers (> RASTER_MAX_PIECES) */
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
@@ -77,6 +78,10 @@ struct otv_raster {
   size_t acc_cap;
   uint64_t *mask;
   size_t mask_cap;
+  float *pts;                       /* otv_raster_add_points: the points transformed (x, y) */
+  size_t pts_cap;                   /* in points */
+  float *vb;                        /* otv_raster_add_points: a contour's vertices (x, y),
+                                       RASTER_VB_CAP of them (allocated on first use) */
   float min_x, min_y, max_x, max_y; /* bounds of segment end points (device space) */
   float start_x, start_y, cur_x, cur_y; /* device space */
   bool open;                        /* a contour is open (move_to seen, not closed) */
@@ -455,9 +460,13 @@ RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float
   }
 }
 
-/* How the pen's segments go: stored, or accumulated at once (direct mode) into dense rows or
- * with block marks. A compile-time constant inside each pen function's variant. */
-enum { MODE_STORE, MODE_DIRECT, MODE_DIRECT_MASK };
+/* How the path's segments go: stored; or accumulated at once (direct mode) into dense rows or
+ * with block marks, each segment tested against the target (DIRECT*: it may leave it), or known
+ * to lie inside it because the whole outline does (IN*: otv_raster_add_points only, which tests
+ * its control points once). A compile-time constant inside each variant of the path-building
+ * functions. */
+enum { MODE_STORE, MODE_DIRECT, MODE_DIRECT_MASK, MODE_IN, MODE_IN_MASK };
+#define MODE_IS_IN(mode) ((mode) == MODE_IN || (mode) == MODE_IN_MASK)
 
 static inline int pen_mode(const otv_raster *r)
 {
@@ -704,6 +713,369 @@ static void pen_close(void *ctx) { close_contour(ctx); }
 static const otv_pen raster_pen = {pen_move, pen_line, pen_quad, pen_cubic, pen_close};
 
 const otv_pen *otv_raster_pen(void) { return &raster_pen; }
+
+/* ---- whole outlines (otv_raster_add_points) ----
+ *
+ * The outline is transformed at once, and each contour is flattened into a buffer of vertices
+ * (the values the pen's quad_dev and cubic_dev pass to line_dev) which one loop then turns into
+ * segments. Flattening and accumulation thus each have one copy of their code, which stays
+ * small, and the accumulation loop keeps the current point in registers. When the control
+ * points of the whole outline lie inside the target of direct mode, so does every vertex: the
+ * loop then needs no inside test per segment, and the bounds come from the buffer at once. */
+
+/* Point kinds of otv_raster_add_points: on the curve, a quadratic control point, a cubic one. */
+enum { PT_ON, PT_QUAD, PT_CUBIC };
+
+static inline int pt_kind(const uint8_t *flags, unsigned i)
+{
+  if (!flags || (flags[i] & OTV_POINT_ON_CURVE)) return PT_ON;
+  return (flags[i] & OTV_POINT_CUBIC) ? PT_CUBIC : PT_QUAD;
+}
+
+/* The vertices after the current point (x0, y0) of the quadratic through (x1, y1) to (x2, y2)
+ * into v (x, y pairs): the values quad_dev draws lines to, in its order. Returns their count
+ * (at most RASTER_MAX_PIECES). */
+static inline unsigned quad_vertices(float *v, float x0, float y0, float x1, float y1, float x2,
+                                     float y2)
+{
+  float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
+  unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
+  if (n > 1) {
+    float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
+    float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
+    float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
+    for (unsigned i = 1; i < n; i++) {
+      float t = (float)i * inv;
+      v[2 * i - 2] = (ddx * t + bx) * t + x0 + sx;
+      v[2 * i - 1] = (ddy * t + by) * t + y0 + sy;
+    }
+  }
+  v[2 * n - 2] = x2;
+  v[2 * n - 1] = y2;
+  return n;
+}
+
+/* The same for the cubic with controls (x1, y1), (x2, y2) to (x3, y3): cubic_dev's values. */
+static inline unsigned cubic_vertices(float *v, float x0, float y0, float x1, float y1, float x2,
+                                      float y2, float x3, float y3)
+{
+  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
+  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
+  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
+  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
+  if (n > 1) {
+    float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
+    float qx = 3.0f * ax, qy = 3.0f * ay;
+    float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0);
+    float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
+    float kc = n <= 32 ? kc_tab[n] : -inv * inv / 12.0f;
+    for (unsigned i = 1; i < n; i++) {
+      float t = (float)i * inv;
+      float sx = kc * (6.0f * px * t + 2.0f * qx), sy = kc * (6.0f * py * t + 2.0f * qy);
+      v[2 * i - 2] = ((px * t + qx) * t + rx) * t + x0 + sx;
+      v[2 * i - 1] = ((py * t + qy) * t + ry) * t + y0 + sy;
+    }
+  }
+  v[2 * n - 2] = x3;
+  v[2 * n - 1] = y3;
+  return n;
+}
+
+/* The running state of otv_raster_add_points between runs of vertices. */
+typedef struct walk {
+  int mode;      /* MODE_*: how runs go */
+  band D;        /* IN modes: the target band (a copy the cell stores cannot alias) */
+  float h;       /* IN modes: its height */
+  float lo[2], hi[2]; /* IN modes: bounds of the vertices */
+  size_t segs;   /* IN modes: segments accumulated */
+} walk;
+
+/* Segments from v[0] through v[1..m-1] (x, y pairs) in an IN mode: line_dev's direct mode without
+ * its inside test. A vertex's y is kept at most the target's height: every vertex lies in the
+ * hull of its curve's control points, which the target holds (each is a convex combination of
+ * them: shift_note moves it by less than its distance to the hull), but rounding could put one
+ * an ulp below the last row, outside the band; x needs no such care (acc_seg_in absorbs it). */
+RASTER_INLINE void run_in(walk *k, const float *v, unsigned m, bool use_mask)
+{
+  const band B = k->D;
+  const float h = k->h;
+  float x0 = v[0], y0 = v[1];
+  size_t segs = 0;
+  for (unsigned j = 1; j < m; j++) {
+    float x = v[2 * j], y = v[2 * j + 1];
+    y = y < h ? y : h;
+    if (y != y0) {
+      segs++;
+      acc_seg_in(&B, x0, y0, x, y, use_mask);
+    }
+    x0 = x;
+    y0 = y;
+  }
+  k->segs += segs;
+  /* the bounds of the end points (v[0] is the previous run's last vertex or a contour's start) */
+#if defined(__SSE2__)
+  __m128 lo = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)k->lo), hi;
+  hi = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)k->hi);
+  lo = _mm_movelh_ps(lo, lo);
+  hi = _mm_movelh_ps(hi, hi);
+  unsigned j = 0;
+  for (; j + 2 <= m; j += 2) {
+    __m128 p = _mm_loadu_ps(v + 2 * j);
+    lo = _mm_min_ps(lo, p);
+    hi = _mm_max_ps(hi, p);
+  }
+  if (j < m) {
+    __m128 p = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(v + 2 * j));
+    p = _mm_movelh_ps(p, p);
+    lo = _mm_min_ps(lo, p);
+    hi = _mm_max_ps(hi, p);
+  }
+  lo = _mm_min_ps(lo, _mm_movehl_ps(lo, lo));
+  hi = _mm_max_ps(hi, _mm_movehl_ps(hi, hi));
+  _mm_storel_pi((__m64 *)(void *)k->lo, lo);
+  _mm_storel_pi((__m64 *)(void *)k->hi, hi);
+#else
+  for (unsigned j = 0; j < m; j++) {
+    float x = v[2 * j], y = v[2 * j + 1];
+    k->lo[0] = x < k->lo[0] ? x : k->lo[0];
+    k->lo[1] = y < k->lo[1] ? y : k->lo[1];
+    k->hi[0] = x > k->hi[0] ? x : k->hi[0];
+    k->hi[1] = y > k->hi[1] ? y : k->hi[1];
+  }
+#endif
+}
+
+/* Segments from v[0] through v[1..m-1] through line_dev (the pen's modes; v[0] is the current
+ * point). */
+RASTER_INLINE void run_pen(otv_raster *r, const float *v, unsigned m, int mode)
+{
+  for (unsigned j = 1; j < m; j++) line_dev(r, v[2 * j], v[2 * j + 1], mode);
+}
+
+/* One run of vertices, in the walk's mode. */
+static void run(otv_raster *r, walk *k, const float *v, unsigned m)
+{
+  switch (k->mode) {
+  case MODE_IN: run_in(k, v, m, false); break;
+  case MODE_IN_MASK: run_in(k, v, m, true); break;
+  case MODE_STORE: run_pen(r, v, m, MODE_STORE); break;
+  case MODE_DIRECT: run_pen(r, v, m, MODE_DIRECT); break;
+  default: run_pen(r, v, m, MODE_DIRECT_MASK); break;
+  }
+}
+
+/* Make room for up to RASTER_MAX_PIECES more vertices after the m buffered ones: run them and
+ * keep the last as the next run's start. Returns the new count. */
+static inline unsigned vb_room(otv_raster *r, walk *k, unsigned m)
+{
+  if (m + RASTER_MAX_PIECES + 1 <= RASTER_VB_CAP) return m; /* (+ 1: the closing line) */
+  run(r, k, r->vb, m);
+  r->vb[0] = r->vb[2 * m - 2];
+  r->vb[1] = r->vb[2 * m - 1];
+  return 1;
+}
+
+/* One contour, points first..last of the transformed points p (x, y pairs): the segments
+ * FreeType's FT_Outline_Decompose gives for the same tags, in its order. A contour that starts
+ * with a quadratic control point starts at its last point when that is on the curve, else
+ * midway between its first and last points; two quadratic control points in a row imply the
+ * on-curve point midway; a pair of cubic control points is followed by an on-curve point or
+ * ends the contour; the contour closes with a line. Returns false on a bad sequence: a cubic
+ * control point first, alone, or followed by anything but an on-curve point, or a quadratic
+ * control point next to a cubic one. */
+static bool contour(otv_raster *r, walk *k, const float *p, const uint8_t *flags, unsigned first,
+                    unsigned last)
+{
+  float *vb = r->vb;
+  float sx = p[2 * (size_t)first], sy = p[2 * (size_t)first + 1];
+  unsigned i = first + 1, limit = last;
+  int kind = pt_kind(flags, first);
+  if (kind != PT_ON) {
+    if (kind == PT_CUBIC) return false;
+    if (pt_kind(flags, last) == PT_ON) {
+      sx = p[2 * (size_t)last];
+      sy = p[2 * (size_t)last + 1];
+      limit--;
+    } else {
+      sx = 0.5f * (sx + p[2 * (size_t)last]);
+      sy = 0.5f * (sy + p[2 * (size_t)last + 1]);
+    }
+    i = first;
+  }
+  if (k->mode < MODE_IN) {
+    /* the pen's modes keep the current point and the bounds in the rasterizer */
+    r->start_x = r->cur_x = sx;
+    r->start_y = r->cur_y = sy;
+    bbox_add(r, sx, sy);
+  }
+  vb[0] = sx;
+  vb[1] = sy;
+  unsigned m = 1; /* vertices buffered; vb[2m-2], vb[2m-1] is the current point */
+  bool ok = true;
+  while (i <= limit) {
+    m = vb_room(r, k, m);
+    const float *q = p + 2 * (size_t)i;
+    float *v = vb + 2 * (size_t)m;
+    kind = pt_kind(flags, i);
+    if (kind == PT_ON) {
+      v[0] = q[0];
+      v[1] = q[1];
+      m++;
+      i++;
+      continue;
+    }
+    if (kind == PT_CUBIC) {
+      if (i + 1 > limit || pt_kind(flags, i + 1) != PT_CUBIC ||
+          (i + 2 <= limit && pt_kind(flags, i + 2) != PT_ON)) {
+        ok = false;
+        break;
+      }
+      /* the end: the next point, or the start when the pair ends the contour */
+      float ex = i + 2 <= limit ? q[4] : sx, ey = i + 2 <= limit ? q[5] : sy;
+      m += cubic_vertices(v, v[-2], v[-1], q[0], q[1], q[2], q[3], ex, ey);
+      i += 3;
+      if (i > limit + 1) break; /* it closed the contour */
+      continue;
+    }
+    /* quadratic control points: each one's end is the next point if on the curve, else the
+     * midpoint with it, or the start after the last point */
+    float cx = q[0], cy = q[1];
+    for (;;) {
+      float ex, ey;
+      int next = ++i > limit ? PT_ON : pt_kind(flags, i);
+      if (next == PT_CUBIC) {
+        ok = false;
+        break;
+      }
+      if (i > limit) {
+        ex = sx;
+        ey = sy;
+      } else if (next == PT_ON) {
+        ex = p[2 * (size_t)i];
+        ey = p[2 * (size_t)i + 1];
+      } else {
+        ex = 0.5f * (cx + p[2 * (size_t)i]);
+        ey = 0.5f * (cy + p[2 * (size_t)i + 1]);
+      }
+      m = vb_room(r, k, m);
+      v = vb + 2 * (size_t)m;
+      m += quad_vertices(v, v[-2], v[-1], cx, cy, ex, ey);
+      if (i > limit) break;
+      if (next == PT_ON) {
+        i++;
+        break;
+      }
+      cx = p[2 * (size_t)i];
+      cy = p[2 * (size_t)i + 1];
+    }
+    if (!ok || i > limit + 1) break;
+  }
+  if (ok && (vb[2 * m - 2] != sx || vb[2 * m - 1] != sy)) {
+    /* close with a line (FreeType's decomposition draws it even when it has no length) */
+    vb[2 * m] = sx;
+    vb[2 * m + 1] = sy;
+    m++;
+  }
+  run(r, k, vb, m);
+  return ok;
+}
+
+/* Transform the n points into r->pts (x, y pairs), with xform2's values (those the pen gets);
+ * their bounds into lo, hi. False when r->pts cannot grow or r->vb cannot be allocated. */
+static bool transform_points(otv_raster *r, const otv_point *pts, unsigned n, float lo[2],
+                             float hi[2])
+{
+  void *buf = r->pts;
+  if (otv_mem_reserve(&r->al, &buf, &r->pts_cap, n, 2 * sizeof(float))) return false;
+  r->pts = buf;
+  if (!r->vb) {
+    r->vb = otv_mem_realloc(&r->al, NULL, 0, RASTER_VB_CAP * 2 * sizeof(float));
+    if (!r->vb) return false;
+  }
+  float *out = r->pts;
+#if defined(__SSE2__)
+  __m128 vlo = _mm_set1_ps(FLT_MAX), vhi = _mm_set1_ps(-FLT_MAX);
+  unsigned i = 0;
+  for (; i + 2 <= n; i += 2) {
+    /* otv_point is two floats: two points are 4 consecutive floats */
+    __m128 v = xform2(r, _mm_loadu_ps(&pts[i].x));
+    _mm_storeu_ps(out + 2 * (size_t)i, v);
+    vlo = _mm_min_ps(vlo, v);
+    vhi = _mm_max_ps(vhi, v);
+  }
+  if (i < n) {
+    __m128 v = xform2(r, _mm_setr_ps(pts[i].x, pts[i].y, 0.0f, 0.0f));
+    _mm_storel_pi((__m64 *)(void *)(out + 2 * (size_t)i), v);
+    v = _mm_movelh_ps(v, v);
+    vlo = _mm_min_ps(vlo, v);
+    vhi = _mm_max_ps(vhi, v);
+  }
+  vlo = _mm_min_ps(vlo, _mm_movehl_ps(vlo, vlo));
+  vhi = _mm_max_ps(vhi, _mm_movehl_ps(vhi, vhi));
+  lo[0] = _mm_cvtss_f32(vlo);
+  lo[1] = RASTER_LANE(vlo, 1);
+  hi[0] = _mm_cvtss_f32(vhi);
+  hi[1] = RASTER_LANE(vhi, 1);
+#else
+  lo[0] = lo[1] = FLT_MAX;
+  hi[0] = hi[1] = -FLT_MAX;
+  for (unsigned i = 0; i < n; i++) {
+    float x, y;
+    xform(r, pts[i].x, pts[i].y, &x, &y);
+    out[2 * (size_t)i] = x;
+    out[2 * (size_t)i + 1] = y;
+    lo[0] = x < lo[0] ? x : lo[0];
+    lo[1] = y < lo[1] ? y : lo[1];
+    hi[0] = x > hi[0] ? x : hi[0];
+    hi[1] = y > hi[1] ? y : hi[1];
+  }
+#endif
+  return true;
+}
+
+otv_status otv_raster_add_points(otv_raster *r, const otv_glyph_points *outline)
+{
+  if (!r || !outline) return OTV_E_ARG;
+  unsigned n = outline->point_count, contours = outline->contour_count;
+  if (!contours) return OTV_E_OK;
+  if (!outline->points || !outline->contour_ends) return OTV_E_ARG;
+  const uint16_t *ends = outline->contour_ends;
+  for (unsigned c = 0; c < contours; c++)
+    if (ends[c] >= n || (c && ends[c] <= ends[c - 1])) return OTV_E_ARG;
+  close_contour(r);
+  if (r->status) return r->status;
+  float lo[2], hi[2];
+  if (!transform_points(r, outline->points, n, lo, hi)) {
+    r->status = OTV_E_NOMEM;
+    return OTV_E_NOMEM;
+  }
+  if (r->status) return r->status; /* a non-finite point */
+  walk k;
+  k.mode = pen_mode(r);
+  if (r->direct && lo[0] >= 0.0f && lo[1] >= 0.0f && hi[0] <= r->D.w && hi[1] <= r->dir_h) {
+    k.mode = r->dir_mask ? MODE_IN_MASK : MODE_IN;
+    k.D = r->D;
+    k.h = r->dir_h;
+    k.lo[0] = r->min_x;
+    k.lo[1] = r->min_y;
+    k.hi[0] = r->max_x;
+    k.hi[1] = r->max_y;
+    k.segs = 0;
+  }
+  bool ok = true;
+  for (unsigned c = 0, first = 0; c < contours && ok; first = (unsigned)ends[c++] + 1)
+    ok = contour(r, &k, r->pts, outline->point_flags, first, ends[c]);
+  if (MODE_IS_IN(k.mode)) {
+    r->min_x = k.lo[0];
+    r->min_y = k.lo[1];
+    r->max_x = k.hi[0];
+    r->max_y = k.hi[1];
+    r->seg_count += k.segs;
+  }
+  r->open = false;
+  if (!ok && !r->status) r->status = OTV_E_BAD_VALUE;
+  return r->status;
+}
 
 /* The whole path in one band, inside the buffer. */
 RASTER_INLINE void acc_all_in(const otv_raster *r, const band *B, float ox, float oy,
@@ -1194,6 +1566,8 @@ void otv_raster_destroy(otv_raster *r)
   otv_mem_free(&al, r->segs, r->seg_cap * sizeof(seg));
   otv_mem_free(&al, r->acc, r->acc_cap * sizeof(float));
   otv_mem_free(&al, r->mask, r->mask_cap * sizeof(uint64_t));
+  otv_mem_free(&al, r->pts, r->pts_cap * 2 * sizeof(float));
+  otv_mem_free(&al, r->vb, RASTER_VB_CAP * 2 * sizeof(float));
   otv_mem_free(&al, r, sizeof *r);
 }
 
