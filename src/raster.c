@@ -1044,6 +1044,8 @@ otv_status otv_raster_add_points(otv_raster *r, const otv_glyph_points *outline)
     if (ends[c] >= n || (c && ends[c] <= ends[c - 1])) return OTV_E_ARG;
   close_contour(r);
   if (r->status) return r->status;
+  /* only the points the contours use (phantom points and anything after them are ignored) */
+  n = (unsigned)ends[contours - 1] + 1;
   float lo[2], hi[2];
   if (!transform_points(r, outline->points, n, lo, hi)) {
     r->status = OTV_E_NOMEM;
