@@ -50,7 +50,7 @@
 #ifndef RASTER_ZERO_RUNS_MIN
 #  define RASTER_ZERO_RUNS_MIN 64   /* narrowest dense region tested for runs of zero cells */
 #endif
-#define RASTER_VB_CAP 2048          /* vertices otv_raster_add_points buffers (> RASTER_MAX_PIECES) */
+#define RASTER_VB_CAP 2048          /* vertices buffered per run (> RASTER_MAX_PIECES + 1) */
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
@@ -80,8 +80,9 @@ struct otv_raster {
   size_t mask_cap;
   float *pts;                       /* otv_raster_add_points: the points transformed (x, y) */
   size_t pts_cap;                   /* in points */
-  float *vb;                        /* otv_raster_add_points: a contour's vertices (x, y),
-                                       RASTER_VB_CAP of them (allocated on first use) */
+  float *vb;                        /* the open contour's vertices (x, y), RASTER_VB_CAP of
+                                       them (allocated on first use) */
+  unsigned vb_n;                    /* vertices in vb (the contour's start first) */
   float min_x, min_y, max_x, max_y; /* bounds of segment end points (device space) */
   float start_x, start_y, cur_x, cur_y; /* device space */
   bool open;                        /* a contour is open (move_to seen, not closed) */
@@ -361,6 +362,7 @@ static void path_clear(otv_raster *r)
   if (r->direct) direct_discard(r);
   r->seg_count = 0;
   r->open = false;
+  r->vb_n = 0;
   r->status = OTV_E_OK;
   r->min_x = r->min_y = FLT_MAX;
   r->max_x = r->max_y = -FLT_MAX;
@@ -460,13 +462,18 @@ RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float
   }
 }
 
-/* How the path's segments go: stored; or accumulated at once (direct mode) into dense rows or
- * with block marks, each segment tested against the target (DIRECT*: it may leave it), or known
- * to lie inside it because the whole outline does (IN*: otv_raster_add_points only, which tests
- * its control points once). A compile-time constant inside each variant of the path-building
- * functions. */
-enum { MODE_STORE, MODE_DIRECT, MODE_DIRECT_MASK, MODE_IN, MODE_IN_MASK };
-#define MODE_IS_IN(mode) ((mode) == MODE_IN || (mode) == MODE_IN_MASK)
+/* ---- path building ----
+ *
+ * Both ways in, the pen and otv_raster_add_points, collect a contour's vertices (points, and
+ * curves flattened: quad_vertices, cubic_vertices) in r->vb; when the contour closes (or the
+ * buffer fills) one loop turns them into segments. Flattening and accumulation thus each have
+ * one copy of their code, which stays small, and in direct mode a run whose vertices lie inside
+ * the target (with the path so far) goes through a loop with no test per segment, the current
+ * point in registers. */
+
+/* How line_dev's segments go: stored, or accumulated at once (direct mode) into dense rows or
+ * with block marks. A compile-time constant inside each variant. */
+enum { MODE_STORE, MODE_DIRECT, MODE_DIRECT_MASK };
 
 static inline int pen_mode(const otv_raster *r)
 {
@@ -474,31 +481,13 @@ static inline int pen_mode(const otv_raster *r)
 }
 
 /* Append the segment from the current point to (x, y), which becomes the current point (in
- * direct mode: accumulate it). The bounds take every end point (a contour's first point when it
- * is moved to). */
+ * direct mode: accumulate it, testing it against the target). The bounds take every end
+ * point. */
 RASTER_INLINE void line_dev(otv_raster *r, float x, float y, int mode)
 {
   float x0 = r->cur_x, y0 = r->cur_y;
   r->cur_x = x;
   r->cur_y = y;
-#if defined(__SSE2__)
-  if (mode != MODE_STORE) {
-    /* the bounds (min_x, min_y and max_x, max_y are adjacent) and the inside test of
-     * direct_seg on them, two lanes at once */
-    __m128 v = _mm_setr_ps(x, y, 0.0f, 0.0f);
-    __m128 lo = _mm_min_ps(v, _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(void *)&r->min_x));
-    __m128 hi = _mm_max_ps(v, _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(void *)&r->max_x));
-    _mm_storel_pi((__m64 *)(void *)&r->min_x, lo);
-    _mm_storel_pi((__m64 *)(void *)&r->max_x, hi);
-    if (y0 == y) return; /* horizontal: adds no area */
-    r->seg_count++;
-    __m128 wh = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(void *)r->dir_wh);
-    __m128 ok = _mm_and_ps(_mm_cmpge_ps(lo, _mm_setzero_ps()), _mm_cmple_ps(hi, wh));
-    if ((_mm_movemask_ps(ok) & 3) == 3) acc_seg_in(&r->D, x0, y0, x, y, mode == MODE_DIRECT_MASK);
-    else direct_clip(r, x0, y0, x, y);
-    return;
-  }
-#endif
   bbox_add(r, x, y);
   if (y0 == y) return; /* horizontal: adds no area */
   if (mode != MODE_STORE) {
@@ -525,58 +514,148 @@ RASTER_INLINE void line_dev(otv_raster *r, float x, float y, int mode)
   s->y1 = y;
 }
 
-/* The closing segment of an open contour whose current point is not its start (out of line:
- * most contours end on their start point, and the test below stays cheap inline). */
-static void close_line(otv_raster *r)
+/* Segments from v[0] through v[1..m-1] (x, y pairs) through line_dev (v[0] is the current point:
+ * a contour's start, or the previous run's last vertex). */
+RASTER_INLINE void run_lines(otv_raster *r, const float *v, unsigned m, int mode)
 {
-  switch (pen_mode(r)) {
-  case MODE_STORE: line_dev(r, r->start_x, r->start_y, MODE_STORE); break;
-  case MODE_DIRECT: line_dev(r, r->start_x, r->start_y, MODE_DIRECT); break;
-  default: line_dev(r, r->start_x, r->start_y, MODE_DIRECT_MASK); break;
+  r->cur_x = v[0];
+  r->cur_y = v[1];
+  bbox_add(r, v[0], v[1]);
+  for (unsigned j = 1; j < m; j++) line_dev(r, v[2 * j], v[2 * j + 1], mode);
+}
+
+/* The same in direct mode with every vertex inside the target: line_dev's accumulation without
+ * its test, in a local copy of the band (which the cell stores cannot alias). Returns the number
+ * of segments (the non-horizontal ones). */
+RASTER_INLINE size_t run_inside(band B, const float *v, unsigned m, bool use_mask)
+{
+  float x0 = v[0], y0 = v[1];
+  size_t segs = 0;
+  for (unsigned j = 1; j < m; j++) {
+    float x = v[2 * j], y = v[2 * j + 1];
+    if (y != y0) {
+      segs++;
+      acc_seg_in(&B, x0, y0, x, y, use_mask);
+    }
+    x0 = x;
+    y0 = y;
   }
+  return segs;
+}
+
+/* Take the bounds of the m vertices v into lo, hi (x, y). */
+static inline void vb_bounds(const float *v, unsigned m, float lo[2], float hi[2])
+{
+#if defined(__SSE2__)
+  __m128 l = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)lo), h;
+  h = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)hi);
+  l = _mm_movelh_ps(l, l);
+  h = _mm_movelh_ps(h, h);
+  unsigned j = 0;
+  for (; j + 2 <= m; j += 2) {
+    __m128 p = _mm_loadu_ps(v + 2 * j);
+    l = _mm_min_ps(l, p);
+    h = _mm_max_ps(h, p);
+  }
+  if (j < m) {
+    __m128 p = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(v + 2 * j));
+    p = _mm_movelh_ps(p, p);
+    l = _mm_min_ps(l, p);
+    h = _mm_max_ps(h, p);
+  }
+  l = _mm_min_ps(l, _mm_movehl_ps(l, l));
+  h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+  _mm_storel_pi((__m64 *)(void *)lo, l);
+  _mm_storel_pi((__m64 *)(void *)hi, h);
+#else
+  for (unsigned j = 0; j < m; j++) {
+    float x = v[2 * j], y = v[2 * j + 1];
+    lo[0] = x < lo[0] ? x : lo[0];
+    lo[1] = y < lo[1] ? y : lo[1];
+    hi[0] = x > hi[0] ? x : hi[0];
+    hi[1] = y > hi[1] ? y : hi[1];
+  }
+#endif
+}
+
+/* Segments from v[0] through v[1..m-1]. In direct mode, when these vertices and the path so far
+ * lie inside the target, without a test per segment (the same values: acc_seg_in is what
+ * line_dev's test picks for them); otherwise segment by segment, as the pen always did. */
+static void run(otv_raster *r, const float *v, unsigned m)
+{
+  if (r->direct) {
+    float lo[2] = {r->min_x, r->min_y}, hi[2] = {r->max_x, r->max_y};
+    vb_bounds(v, m, lo, hi);
+    if (lo[0] >= 0.0f && lo[1] >= 0.0f && hi[0] <= r->D.w && hi[1] <= r->dir_h) {
+      r->min_x = lo[0];
+      r->min_y = lo[1];
+      r->max_x = hi[0];
+      r->max_y = hi[1];
+      r->cur_x = v[2 * m - 2];
+      r->cur_y = v[2 * m - 1];
+      r->seg_count += r->dir_mask ? run_inside(r->D, v, m, true) : run_inside(r->D, v, m, false);
+      return;
+    }
+  }
+  switch (pen_mode(r)) {
+  case MODE_STORE: run_lines(r, v, m, MODE_STORE); break;
+  case MODE_DIRECT: run_lines(r, v, m, MODE_DIRECT); break;
+  default: run_lines(r, v, m, MODE_DIRECT_MASK); break;
+  }
+}
+
+/* Make room for a curve's vertices (at most RASTER_MAX_PIECES) and the closing line after the m
+ * buffered ones: when full, run them and keep the last as the next run's start. Returns the new
+ * count. */
+static inline unsigned vb_room(otv_raster *r, unsigned m)
+{
+  if (m + RASTER_MAX_PIECES + 1 <= RASTER_VB_CAP) return m;
+  run(r, r->vb, m);
+  r->vb[0] = r->vb[2 * m - 2];
+  r->vb[1] = r->vb[2 * m - 1];
+  return 1;
+}
+
+/* The vertex buffer, allocated on first use (NOMEM recorded). */
+static bool vb_ready(otv_raster *r)
+{
+  if (r->vb) return true;
+  r->vb = otv_mem_realloc(&r->al, NULL, 0, RASTER_VB_CAP * 2 * sizeof(float));
+  if (r->vb) return true;
+  if (!r->status) r->status = OTV_E_NOMEM;
+  return false;
+}
+
+/* Start a contour at (x, y), device space. False when the buffer cannot be allocated. */
+static bool contour_start(otv_raster *r, float x, float y)
+{
+  if (!vb_ready(r)) return false;
+  r->start_x = r->vb[0] = x;
+  r->start_y = r->vb[1] = y;
+  r->vb_n = 1;
+  r->open = true;
+  return true;
+}
+
+/* Close the open contour: a line back to its start when it is elsewhere, then run its vertices
+ * (out of line: the test in close_contour stays cheap inline). */
+static void contour_end(otv_raster *r)
+{
+  unsigned m = r->vb_n;
+  float *vb = r->vb;
+  if (vb[2 * m - 2] != r->start_x || vb[2 * m - 1] != r->start_y) {
+    vb[2 * m] = r->start_x; /* (vb_room left room for it) */
+    vb[2 * m + 1] = r->start_y;
+    m++;
+  }
+  run(r, vb, m);
+  r->vb_n = 0;
+  r->open = false;
 }
 
 static inline void close_contour(otv_raster *r)
 {
-  if (r->open && (r->cur_x != r->start_x || r->cur_y != r->start_y)) close_line(r);
-  r->open = false;
-}
-
-static void pen_move(void *ctx, float x, float y)
-{
-  otv_raster *r = ctx;
-  float px, py;
-  close_contour(r);
-#if defined(__SSE2__)
-  __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
-  px = _mm_cvtss_f32(p);
-  py = RASTER_LANE(p, 1);
-#else
-  xform(r, x, y, &px, &py);
-#endif
-  r->start_x = r->cur_x = px;
-  r->start_y = r->cur_y = py;
-  r->open = true;
-  bbox_add(r, px, py);
-}
-
-static void pen_line(void *ctx, float x, float y)
-{
-  otv_raster *r = ctx;
-  float px, py;
-  if (!r->open) return;
-#if defined(__SSE2__)
-  __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
-  px = _mm_cvtss_f32(p);
-  py = RASTER_LANE(p, 1);
-#else
-  xform(r, x, y, &px, &py);
-#endif
-  switch (pen_mode(r)) {
-  case MODE_STORE: line_dev(r, px, py, MODE_STORE); break;
-  case MODE_DIRECT: line_dev(r, px, py, MODE_DIRECT); break;
-  default: line_dev(r, px, py, MODE_DIRECT_MASK); break;
-  }
+  if (r->open) contour_end(r);
 }
 
 /* 1/n and a cubic's shift factor -(1/n)^2/12 for n = 1..32, folded by the compiler with the
@@ -601,34 +680,88 @@ static inline unsigned pieces_for(float l2, float k)
   return (unsigned)n;
 }
 
-/* The quadratic from the current point through (x1, y1) to (x2, y2), device space. */
-RASTER_INLINE void quad_dev(otv_raster *r, float x1, float y1, float x2, float y2, int mode)
+/* The vertices after the current point (x0, y0) of the quadratic through (x1, y1) to (x2, y2)
+ * into v (x, y pairs). Returns their count (at most RASTER_MAX_PIECES). */
+static inline unsigned quad_vertices(float *v, float x0, float y0, float x1, float y1, float x2,
+                                     float y2)
 {
-  float x0 = r->cur_x, y0 = r->cur_y;
   float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
   unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
-  if (n == 1) {
-    line_dev(r, x2, y2, mode);
-    return;
+  if (n > 1) {
+    /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
+     * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
+    float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
+    float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
+    float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
+    for (unsigned i = 1; i < n; i++) {
+      float t = (float)i * inv;
+      v[2 * i - 2] = (ddx * t + bx) * t + x0 + sx;
+      v[2 * i - 1] = (ddy * t + by) * t + y0 + sy;
+    }
   }
-  /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
-   * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
-  float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
-  if (n == 2) {
-    /* the common case at small sizes: the loop's one vertex, t = inv = 0.5 (no loop, no
-     * division for inv; the same values) */
-    float sx2 = -ddx * 0.5f * 0.5f / 6.0f, sy2 = -ddy * 0.5f * 0.5f / 6.0f;
-    line_dev(r, (ddx * 0.5f + bx) * 0.5f + x0 + sx2, (ddy * 0.5f + by) * 0.5f + y0 + sy2, mode);
-    line_dev(r, x2, y2, mode);
-    return;
+  v[2 * n - 2] = x2;
+  v[2 * n - 1] = y2;
+  return n;
+}
+
+/* The same for the cubic with controls (x1, y1), (x2, y2) to (x3, y3). */
+static inline unsigned cubic_vertices(float *v, float x0, float y0, float x1, float y1, float x2,
+                                      float y2, float x3, float y3)
+{
+  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
+  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
+  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
+  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
+  if (n > 1) {
+    /* power basis: B(t) = ((p t + q) t + s) t + p0, B''(t) = 6 p t + 2 q; interior vertices
+     * move by -h^2/12 B''(t) (shift_note) */
+    float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
+    float qx = 3.0f * ax, qy = 3.0f * ay;
+    float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0);
+    float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
+    float kc = n <= 32 ? kc_tab[n] : -inv * inv / 12.0f;
+    for (unsigned i = 1; i < n; i++) {
+      float t = (float)i * inv;
+      float sx = kc * (6.0f * px * t + 2.0f * qx), sy = kc * (6.0f * py * t + 2.0f * qy);
+      v[2 * i - 2] = ((px * t + qx) * t + rx) * t + x0 + sx;
+      v[2 * i - 1] = ((py * t + qy) * t + ry) * t + y0 + sy;
+    }
   }
-  float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
-  float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
-  for (unsigned i = 1; i < n; i++) {
-    float t = (float)i * inv;
-    line_dev(r, (ddx * t + bx) * t + x0 + sx, (ddy * t + by) * t + y0 + sy, mode);
-  }
-  line_dev(r, x2, y2, mode);
+  v[2 * n - 2] = x3;
+  v[2 * n - 1] = y3;
+  return n;
+}
+
+/* ---- the pen ---- */
+
+static void pen_move(void *ctx, float x, float y)
+{
+  otv_raster *r = ctx;
+  float px, py;
+  close_contour(r);
+#if defined(__SSE2__)
+  __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
+  px = _mm_cvtss_f32(p);
+  py = RASTER_LANE(p, 1);
+#else
+  xform(r, x, y, &px, &py);
+#endif
+  contour_start(r, px, py);
+}
+
+static void pen_line(void *ctx, float x, float y)
+{
+  otv_raster *r = ctx;
+  if (!r->open) return;
+  unsigned m = vb_room(r, r->vb_n);
+  float *v = r->vb + 2 * (size_t)m;
+#if defined(__SSE2__)
+  __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
+  _mm_storel_pi((__m64 *)(void *)v, p);
+#else
+  xform(r, x, y, &v[0], &v[1]);
+#endif
+  r->vb_n = m + 1;
 }
 
 static void pen_quad(void *ctx, float cx, float cy, float x, float y)
@@ -646,40 +779,9 @@ static void pen_quad(void *ctx, float cx, float cy, float x, float y)
   xform(r, cx, cy, &x1, &y1);
   xform(r, x, y, &x2, &y2);
 #endif
-  switch (pen_mode(r)) {
-  case MODE_STORE: quad_dev(r, x1, y1, x2, y2, MODE_STORE); break;
-  case MODE_DIRECT: quad_dev(r, x1, y1, x2, y2, MODE_DIRECT); break;
-  default: quad_dev(r, x1, y1, x2, y2, MODE_DIRECT_MASK); break;
-  }
-}
-
-/* The cubic from the current point with controls (x1, y1), (x2, y2) to (x3, y3), device space. */
-RASTER_INLINE void cubic_dev(otv_raster *r, float x1, float y1, float x2, float y2, float x3,
-                             float y3, int mode)
-{
-  float x0 = r->cur_x, y0 = r->cur_y;
-  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
-  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
-  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
-  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
-  if (n == 1) {
-    line_dev(r, x3, y3, mode);
-    return;
-  }
-  /* power basis: B(t) = ((p t + q) t + s) t + p0, B''(t) = 6 p t + 2 q; interior vertices
-   * move by -h^2/12 B''(t) (shift_note) */
-  float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
-  float qx = 3.0f * ax, qy = 3.0f * ay;
-  float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0);
-  float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
-  float k = n <= 32 ? kc_tab[n] : -inv * inv / 12.0f;
-  for (unsigned i = 1; i < n; i++) {
-    float t = (float)i * inv;
-    float sx = k * (6.0f * px * t + 2.0f * qx), sy = k * (6.0f * py * t + 2.0f * qy);
-    line_dev(r, ((px * t + qx) * t + rx) * t + x0 + sx, ((py * t + qy) * t + ry) * t + y0 + sy,
-             mode);
-  }
-  line_dev(r, x3, y3, mode);
+  unsigned m = vb_room(r, r->vb_n);
+  float *v = r->vb + 2 * (size_t)m;
+  r->vb_n = m + quad_vertices(v, v[-2], v[-1], x1, y1, x2, y2);
 }
 
 static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, float x, float y)
@@ -701,11 +803,9 @@ static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, flo
   xform(r, c2x, c2y, &x2, &y2);
   xform(r, x, y, &x3, &y3);
 #endif
-  switch (pen_mode(r)) {
-  case MODE_STORE: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_STORE); break;
-  case MODE_DIRECT: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_DIRECT); break;
-  default: cubic_dev(r, x1, y1, x2, y2, x3, y3, MODE_DIRECT_MASK); break;
-  }
+  unsigned m = vb_room(r, r->vb_n);
+  float *v = r->vb + 2 * (size_t)m;
+  r->vb_n = m + cubic_vertices(v, v[-2], v[-1], x1, y1, x2, y2, x3, y3);
 }
 
 static void pen_close(void *ctx) { close_contour(ctx); }
@@ -714,14 +814,7 @@ static const otv_pen raster_pen = {pen_move, pen_line, pen_quad, pen_cubic, pen_
 
 const otv_pen *otv_raster_pen(void) { return &raster_pen; }
 
-/* ---- whole outlines (otv_raster_add_points) ----
- *
- * The outline is transformed at once, and each contour is flattened into a buffer of vertices
- * (the values the pen's quad_dev and cubic_dev pass to line_dev) which one loop then turns into
- * segments. Flattening and accumulation thus each have one copy of their code, which stays
- * small, and the accumulation loop keeps the current point in registers. When the control
- * points of the whole outline lie inside the target of direct mode, so does every vertex: the
- * loop then needs no inside test per segment, and the bounds come from the buffer at once. */
+/* ---- whole outlines (otv_raster_add_points) ---- */
 
 /* Point kinds of otv_raster_add_points: on the curve, a quadratic control point, a cubic one. */
 enum { PT_ON, PT_QUAD, PT_CUBIC };
@@ -732,149 +825,6 @@ static inline int pt_kind(const uint8_t *flags, unsigned i)
   return (flags[i] & OTV_POINT_CUBIC) ? PT_CUBIC : PT_QUAD;
 }
 
-/* The vertices after the current point (x0, y0) of the quadratic through (x1, y1) to (x2, y2)
- * into v (x, y pairs): the values quad_dev draws lines to, in its order. Returns their count
- * (at most RASTER_MAX_PIECES). */
-static inline unsigned quad_vertices(float *v, float x0, float y0, float x1, float y1, float x2,
-                                     float y2)
-{
-  float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
-  unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
-  if (n > 1) {
-    float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
-    float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
-    float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
-    for (unsigned i = 1; i < n; i++) {
-      float t = (float)i * inv;
-      v[2 * i - 2] = (ddx * t + bx) * t + x0 + sx;
-      v[2 * i - 1] = (ddy * t + by) * t + y0 + sy;
-    }
-  }
-  v[2 * n - 2] = x2;
-  v[2 * n - 1] = y2;
-  return n;
-}
-
-/* The same for the cubic with controls (x1, y1), (x2, y2) to (x3, y3): cubic_dev's values. */
-static inline unsigned cubic_vertices(float *v, float x0, float y0, float x1, float y1, float x2,
-                                      float y2, float x3, float y3)
-{
-  float ax = x0 - 2.0f * x1 + x2, ay = y0 - 2.0f * y1 + y2;
-  float bx = x1 - 2.0f * x2 + x3, by = y1 - 2.0f * y2 + y3;
-  float la = ax * ax + ay * ay, lb = bx * bx + by * by;
-  unsigned n = pieces_for(la > lb ? la : lb, 0.75f);
-  if (n > 1) {
-    float px = x3 - x0 + 3.0f * (x1 - x2), py = y3 - y0 + 3.0f * (y1 - y2);
-    float qx = 3.0f * ax, qy = 3.0f * ay;
-    float rx = 3.0f * (x1 - x0), ry = 3.0f * (y1 - y0);
-    float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
-    float kc = n <= 32 ? kc_tab[n] : -inv * inv / 12.0f;
-    for (unsigned i = 1; i < n; i++) {
-      float t = (float)i * inv;
-      float sx = kc * (6.0f * px * t + 2.0f * qx), sy = kc * (6.0f * py * t + 2.0f * qy);
-      v[2 * i - 2] = ((px * t + qx) * t + rx) * t + x0 + sx;
-      v[2 * i - 1] = ((py * t + qy) * t + ry) * t + y0 + sy;
-    }
-  }
-  v[2 * n - 2] = x3;
-  v[2 * n - 1] = y3;
-  return n;
-}
-
-/* The running state of otv_raster_add_points between runs of vertices. */
-typedef struct walk {
-  int mode;      /* MODE_*: how runs go */
-  band D;        /* IN modes: the target band (a copy the cell stores cannot alias) */
-  float h;       /* IN modes: its height */
-  float lo[2], hi[2]; /* IN modes: bounds of the vertices */
-  size_t segs;   /* IN modes: segments accumulated */
-} walk;
-
-/* Segments from v[0] through v[1..m-1] (x, y pairs) in an IN mode: line_dev's direct mode without
- * its inside test. A vertex's y is kept at most the target's height: every vertex lies in the
- * hull of its curve's control points, which the target holds (each is a convex combination of
- * them: shift_note moves it by less than its distance to the hull), but rounding could put one
- * an ulp below the last row, outside the band; x needs no such care (acc_seg_in absorbs it). */
-RASTER_INLINE void run_in(walk *k, const float *v, unsigned m, bool use_mask)
-{
-  const band B = k->D;
-  const float h = k->h;
-  float x0 = v[0], y0 = v[1];
-  size_t segs = 0;
-  for (unsigned j = 1; j < m; j++) {
-    float x = v[2 * j], y = v[2 * j + 1];
-    y = y < h ? y : h;
-    if (y != y0) {
-      segs++;
-      acc_seg_in(&B, x0, y0, x, y, use_mask);
-    }
-    x0 = x;
-    y0 = y;
-  }
-  k->segs += segs;
-  /* the bounds of the end points (v[0] is the previous run's last vertex or a contour's start) */
-#if defined(__SSE2__)
-  __m128 lo = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)k->lo), hi;
-  hi = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)k->hi);
-  lo = _mm_movelh_ps(lo, lo);
-  hi = _mm_movelh_ps(hi, hi);
-  unsigned j = 0;
-  for (; j + 2 <= m; j += 2) {
-    __m128 p = _mm_loadu_ps(v + 2 * j);
-    lo = _mm_min_ps(lo, p);
-    hi = _mm_max_ps(hi, p);
-  }
-  if (j < m) {
-    __m128 p = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(v + 2 * j));
-    p = _mm_movelh_ps(p, p);
-    lo = _mm_min_ps(lo, p);
-    hi = _mm_max_ps(hi, p);
-  }
-  lo = _mm_min_ps(lo, _mm_movehl_ps(lo, lo));
-  hi = _mm_max_ps(hi, _mm_movehl_ps(hi, hi));
-  _mm_storel_pi((__m64 *)(void *)k->lo, lo);
-  _mm_storel_pi((__m64 *)(void *)k->hi, hi);
-#else
-  for (unsigned j = 0; j < m; j++) {
-    float x = v[2 * j], y = v[2 * j + 1];
-    k->lo[0] = x < k->lo[0] ? x : k->lo[0];
-    k->lo[1] = y < k->lo[1] ? y : k->lo[1];
-    k->hi[0] = x > k->hi[0] ? x : k->hi[0];
-    k->hi[1] = y > k->hi[1] ? y : k->hi[1];
-  }
-#endif
-}
-
-/* Segments from v[0] through v[1..m-1] through line_dev (the pen's modes; v[0] is the current
- * point). */
-RASTER_INLINE void run_pen(otv_raster *r, const float *v, unsigned m, int mode)
-{
-  for (unsigned j = 1; j < m; j++) line_dev(r, v[2 * j], v[2 * j + 1], mode);
-}
-
-/* One run of vertices, in the walk's mode. */
-static void run(otv_raster *r, walk *k, const float *v, unsigned m)
-{
-  switch (k->mode) {
-  case MODE_IN: run_in(k, v, m, false); break;
-  case MODE_IN_MASK: run_in(k, v, m, true); break;
-  case MODE_STORE: run_pen(r, v, m, MODE_STORE); break;
-  case MODE_DIRECT: run_pen(r, v, m, MODE_DIRECT); break;
-  default: run_pen(r, v, m, MODE_DIRECT_MASK); break;
-  }
-}
-
-/* Make room for up to RASTER_MAX_PIECES more vertices after the m buffered ones: run them and
- * keep the last as the next run's start. Returns the new count. */
-static inline unsigned vb_room(otv_raster *r, walk *k, unsigned m)
-{
-  if (m + RASTER_MAX_PIECES + 1 <= RASTER_VB_CAP) return m; /* (+ 1: the closing line) */
-  run(r, k, r->vb, m);
-  r->vb[0] = r->vb[2 * m - 2];
-  r->vb[1] = r->vb[2 * m - 1];
-  return 1;
-}
-
 /* One contour, points first..last of the transformed points p (x, y pairs): the segments
  * FreeType's FT_Outline_Decompose gives for the same tags, in its order. A contour that starts
  * with a quadratic control point starts at its last point when that is on the curve, else
@@ -882,11 +832,11 @@ static inline unsigned vb_room(otv_raster *r, walk *k, unsigned m)
  * on-curve point midway; a pair of cubic control points is followed by an on-curve point or
  * ends the contour; the contour closes with a line. Returns false on a bad sequence: a cubic
  * control point first, alone, or followed by anything but an on-curve point, or a quadratic
- * control point next to a cubic one. */
-static bool contour(otv_raster *r, walk *k, const float *p, const uint8_t *flags, unsigned first,
+ * control point next to a cubic one (what came before it is drawn; the caller records the
+ * error, so render draws nothing). */
+static bool contour(otv_raster *r, const float *p, const uint8_t *flags, unsigned first,
                     unsigned last)
 {
-  float *vb = r->vb;
   float sx = p[2 * (size_t)first], sy = p[2 * (size_t)first + 1];
   unsigned i = first + 1, limit = last;
   int kind = pt_kind(flags, first);
@@ -902,18 +852,12 @@ static bool contour(otv_raster *r, walk *k, const float *p, const uint8_t *flags
     }
     i = first;
   }
-  if (k->mode < MODE_IN) {
-    /* the pen's modes keep the current point and the bounds in the rasterizer */
-    r->start_x = r->cur_x = sx;
-    r->start_y = r->cur_y = sy;
-    bbox_add(r, sx, sy);
-  }
-  vb[0] = sx;
-  vb[1] = sy;
+  if (!contour_start(r, sx, sy)) return true; /* (NOMEM is recorded) */
+  float *vb = r->vb;
   unsigned m = 1; /* vertices buffered; vb[2m-2], vb[2m-1] is the current point */
   bool ok = true;
   while (i <= limit) {
-    m = vb_room(r, k, m);
+    m = vb_room(r, m);
     const float *q = p + 2 * (size_t)i;
     float *v = vb + 2 * (size_t)m;
     kind = pt_kind(flags, i);
@@ -934,7 +878,6 @@ static bool contour(otv_raster *r, walk *k, const float *p, const uint8_t *flags
       float ex = i + 2 <= limit ? q[4] : sx, ey = i + 2 <= limit ? q[5] : sy;
       m += cubic_vertices(v, v[-2], v[-1], q[0], q[1], q[2], q[3], ex, ey);
       i += 3;
-      if (i > limit + 1) break; /* it closed the contour */
       continue;
     }
     /* quadratic control points: each one's end is the next point if on the curve, else the
@@ -957,7 +900,7 @@ static bool contour(otv_raster *r, walk *k, const float *p, const uint8_t *flags
         ex = 0.5f * (cx + p[2 * (size_t)i]);
         ey = 0.5f * (cy + p[2 * (size_t)i + 1]);
       }
-      m = vb_room(r, k, m);
+      m = vb_room(r, m);
       v = vb + 2 * (size_t)m;
       m += quad_vertices(v, v[-2], v[-1], cx, cy, ex, ey);
       if (i > limit) break;
@@ -968,67 +911,32 @@ static bool contour(otv_raster *r, walk *k, const float *p, const uint8_t *flags
       cx = p[2 * (size_t)i];
       cy = p[2 * (size_t)i + 1];
     }
-    if (!ok || i > limit + 1) break;
+    if (!ok) break;
   }
-  if (ok && (vb[2 * m - 2] != sx || vb[2 * m - 1] != sy)) {
-    /* close with a line (FreeType's decomposition draws it even when it has no length) */
-    vb[2 * m] = sx;
-    vb[2 * m + 1] = sy;
-    m++;
-  }
-  run(r, k, vb, m);
+  r->vb_n = m;
+  contour_end(r); /* (a curve that ended on the start leaves no closing line) */
   return ok;
 }
 
-/* Transform the n points into r->pts (x, y pairs), with xform2's values (those the pen gets);
- * their bounds into lo, hi. False when r->pts cannot grow or r->vb cannot be allocated. */
-static bool transform_points(otv_raster *r, const otv_point *pts, unsigned n, float lo[2],
-                             float hi[2])
+/* Transform the n points into r->pts (x, y pairs), with xform2's values (those the pen gets).
+ * False when r->pts cannot grow. */
+static bool transform_points(otv_raster *r, const otv_point *pts, unsigned n)
 {
   void *buf = r->pts;
   if (otv_mem_reserve(&r->al, &buf, &r->pts_cap, n, 2 * sizeof(float))) return false;
   r->pts = buf;
-  if (!r->vb) {
-    r->vb = otv_mem_realloc(&r->al, NULL, 0, RASTER_VB_CAP * 2 * sizeof(float));
-    if (!r->vb) return false;
-  }
   float *out = r->pts;
 #if defined(__SSE2__)
-  __m128 vlo = _mm_set1_ps(FLT_MAX), vhi = _mm_set1_ps(-FLT_MAX);
   unsigned i = 0;
-  for (; i + 2 <= n; i += 2) {
-    /* otv_point is two floats: two points are 4 consecutive floats */
-    __m128 v = xform2(r, _mm_loadu_ps(&pts[i].x));
-    _mm_storeu_ps(out + 2 * (size_t)i, v);
-    vlo = _mm_min_ps(vlo, v);
-    vhi = _mm_max_ps(vhi, v);
-  }
+  for (; i + 2 <= n; i += 2) /* otv_point is two floats: two points are 4 consecutive floats */
+    _mm_storeu_ps(out + 2 * (size_t)i, xform2(r, _mm_loadu_ps(&pts[i].x)));
   if (i < n) {
     __m128 v = xform2(r, _mm_setr_ps(pts[i].x, pts[i].y, 0.0f, 0.0f));
     _mm_storel_pi((__m64 *)(void *)(out + 2 * (size_t)i), v);
-    v = _mm_movelh_ps(v, v);
-    vlo = _mm_min_ps(vlo, v);
-    vhi = _mm_max_ps(vhi, v);
   }
-  vlo = _mm_min_ps(vlo, _mm_movehl_ps(vlo, vlo));
-  vhi = _mm_max_ps(vhi, _mm_movehl_ps(vhi, vhi));
-  lo[0] = _mm_cvtss_f32(vlo);
-  lo[1] = RASTER_LANE(vlo, 1);
-  hi[0] = _mm_cvtss_f32(vhi);
-  hi[1] = RASTER_LANE(vhi, 1);
 #else
-  lo[0] = lo[1] = FLT_MAX;
-  hi[0] = hi[1] = -FLT_MAX;
-  for (unsigned i = 0; i < n; i++) {
-    float x, y;
-    xform(r, pts[i].x, pts[i].y, &x, &y);
-    out[2 * (size_t)i] = x;
-    out[2 * (size_t)i + 1] = y;
-    lo[0] = x < lo[0] ? x : lo[0];
-    lo[1] = y < lo[1] ? y : lo[1];
-    hi[0] = x > hi[0] ? x : hi[0];
-    hi[1] = y > hi[1] ? y : hi[1];
-  }
+  for (unsigned i = 0; i < n; i++)
+    xform(r, pts[i].x, pts[i].y, &out[2 * (size_t)i], &out[2 * (size_t)i + 1]);
 #endif
   return true;
 }
@@ -1046,35 +954,15 @@ otv_status otv_raster_add_points(otv_raster *r, const otv_glyph_points *outline)
   if (r->status) return r->status;
   /* only the points the contours use (phantom points and anything after them are ignored) */
   n = (unsigned)ends[contours - 1] + 1;
-  float lo[2], hi[2];
-  if (!transform_points(r, outline->points, n, lo, hi)) {
+  if (!transform_points(r, outline->points, n)) {
     r->status = OTV_E_NOMEM;
     return OTV_E_NOMEM;
   }
   if (r->status) return r->status; /* a non-finite point */
-  walk k;
-  k.mode = pen_mode(r);
-  if (r->direct && lo[0] >= 0.0f && lo[1] >= 0.0f && hi[0] <= r->D.w && hi[1] <= r->dir_h) {
-    k.mode = r->dir_mask ? MODE_IN_MASK : MODE_IN;
-    k.D = r->D;
-    k.h = r->dir_h;
-    k.lo[0] = r->min_x;
-    k.lo[1] = r->min_y;
-    k.hi[0] = r->max_x;
-    k.hi[1] = r->max_y;
-    k.segs = 0;
-  }
   bool ok = true;
-  for (unsigned c = 0, first = 0; c < contours && ok; first = (unsigned)ends[c++] + 1)
-    ok = contour(r, &k, r->pts, outline->point_flags, first, ends[c]);
-  if (MODE_IS_IN(k.mode)) {
-    r->min_x = k.lo[0];
-    r->min_y = k.lo[1];
-    r->max_x = k.hi[0];
-    r->max_y = k.hi[1];
-    r->seg_count += k.segs;
-  }
-  r->open = false;
+  for (unsigned c = 0, first = 0; c < contours && ok && !r->status;
+       first = (unsigned)ends[c++] + 1)
+    ok = contour(r, r->pts, outline->point_flags, first, ends[c]);
   if (!ok && !r->status) r->status = OTV_E_BAD_VALUE;
   return r->status;
 }
@@ -1595,13 +1483,17 @@ bool otv_raster_bounds(const otv_raster *r, otv_raster_box *out)
   if (!r || !out) return false;
   float x0 = r->min_x, y0 = r->min_y, x1 = r->max_x, y1 = r->max_y;
   bool any = r->seg_count > 0;
-  if (r->open && r->cur_y != r->start_y) {
-    /* the segment that will close the open contour */
-    any = true;
-    x0 = fminf(x0, fminf(r->cur_x, r->start_x));
-    x1 = fmaxf(x1, fmaxf(r->cur_x, r->start_x));
-    y0 = fminf(y0, fminf(r->cur_y, r->start_y));
-    y1 = fmaxf(y1, fmaxf(r->cur_y, r->start_y));
+  if (r->open) {
+    /* the open contour's vertices, not run yet: its segments (closing line included) add area
+     * unless every vertex lies on the start's row */
+    for (unsigned j = 0; j < r->vb_n; j++) {
+      float x = r->vb[2 * j], y = r->vb[2 * j + 1];
+      any |= y != r->start_y;
+      x0 = fminf(x0, x);
+      x1 = fmaxf(x1, x);
+      y0 = fminf(y0, y);
+      y1 = fmaxf(y1, y);
+    }
   }
   if (!any) {
     *out = (otv_raster_box){0, 0, 0, 0};
