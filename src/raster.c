@@ -658,13 +658,16 @@ static inline void close_contour(otv_raster *r)
   if (r->open) contour_end(r);
 }
 
-/* 1/n and a cubic's shift factor -(1/n)^2/12 for n = 1..32, folded by the compiler with the
- * same float operations as the run-time expressions (so the same values), without their two
- * dependent divisions on the way to the first vertex */
+/* 1/n, a cubic's shift factor -(1/n)^2/12 (folded by the compiler with the same float
+ * operations as the run-time expression, so the same values) and a quadratic's -(1/n)^2/6 (the
+ * correctly rounded constant) for n = 1..32: no division on the way to the first vertex */
 #define RASTER_INV(n) (1.0f / (float)(n))
 #define RASTER_KC(n) (-RASTER_INV(n) * RASTER_INV(n) / 12.0f)
+#define RASTER_KQ(n) ((float)(-1.0 / (6.0 * (n) * (n))))
 static const float inv_tab[33] = {0.0f, RASTER_INV(1), RASTER_INV(2), RASTER_INV(3), RASTER_INV(4), RASTER_INV(5), RASTER_INV(6), RASTER_INV(7), RASTER_INV(8), RASTER_INV(9), RASTER_INV(10), RASTER_INV(11), RASTER_INV(12), RASTER_INV(13), RASTER_INV(14), RASTER_INV(15), RASTER_INV(16), RASTER_INV(17), RASTER_INV(18), RASTER_INV(19), RASTER_INV(20), RASTER_INV(21), RASTER_INV(22), RASTER_INV(23), RASTER_INV(24), RASTER_INV(25), RASTER_INV(26), RASTER_INV(27), RASTER_INV(28), RASTER_INV(29), RASTER_INV(30), RASTER_INV(31), RASTER_INV(32)};
 static const float kc_tab[33] = {0.0f, RASTER_KC(1), RASTER_KC(2), RASTER_KC(3), RASTER_KC(4), RASTER_KC(5), RASTER_KC(6), RASTER_KC(7), RASTER_KC(8), RASTER_KC(9), RASTER_KC(10), RASTER_KC(11), RASTER_KC(12), RASTER_KC(13), RASTER_KC(14), RASTER_KC(15), RASTER_KC(16), RASTER_KC(17), RASTER_KC(18), RASTER_KC(19), RASTER_KC(20), RASTER_KC(21), RASTER_KC(22), RASTER_KC(23), RASTER_KC(24), RASTER_KC(25), RASTER_KC(26), RASTER_KC(27), RASTER_KC(28), RASTER_KC(29), RASTER_KC(30), RASTER_KC(31), RASTER_KC(32)};
+
+static const float kq_tab[33] = {0.0f, RASTER_KQ(1), RASTER_KQ(2), RASTER_KQ(3), RASTER_KQ(4), RASTER_KQ(5), RASTER_KQ(6), RASTER_KQ(7), RASTER_KQ(8), RASTER_KQ(9), RASTER_KQ(10), RASTER_KQ(11), RASTER_KQ(12), RASTER_KQ(13), RASTER_KQ(14), RASTER_KQ(15), RASTER_KQ(16), RASTER_KQ(17), RASTER_KQ(18), RASTER_KQ(19), RASTER_KQ(20), RASTER_KQ(21), RASTER_KQ(22), RASTER_KQ(23), RASTER_KQ(24), RASTER_KQ(25), RASTER_KQ(26), RASTER_KQ(27), RASTER_KQ(28), RASTER_KQ(29), RASTER_KQ(30), RASTER_KQ(31), RASTER_KQ(32)};
 
 /* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
  * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
@@ -692,7 +695,8 @@ static inline unsigned quad_vertices(float *v, float x0, float y0, float x1, flo
      * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
     float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
     float inv = n <= 32 ? inv_tab[n] : 1.0f / (float)n;
-    float sx = -ddx * inv * inv / 6.0f, sy = -ddy * inv * inv / 6.0f;
+    float kq = n <= 32 ? kq_tab[n] : -inv * inv / 6.0f; /* (a product: no division per curve) */
+    float sx = ddx * kq, sy = ddy * kq;
     for (unsigned i = 1; i < n; i++) {
       float t = (float)i * inv;
       v[2 * i - 2] = (ddx * t + bx) * t + x0 + sx;
