@@ -23,9 +23,10 @@
  * -h^2/12 B''(t), restores the area to leading order while the polyline stays within 2/3 of the
  * sagitta (so within the tolerance) of the curve. End points stay on the curve.
  *
- * Memory: the path's segments and the accumulation rows live in buffers owned by the rasterizer
- * that only grow; rows are processed in bands so the accumulation buffer stays small however
- * large the target buffer is.
+ * Memory: the path's segments, the accumulation rows and the transformed points of
+ * otv_raster_add_points live in buffers owned by the rasterizer that only grow, plus one fixed
+ * buffer of 2048 vertices (16 KiB) for the open contour; rows are processed in bands so the
+ * accumulation buffer stays small however large the target buffer is.
  */
 #include "internal.h"
 
@@ -98,7 +99,6 @@ struct otv_raster {
   unsigned tgt_w, tgt_h;
   band D;                           /* the whole target as one band (direct mode) */
   float dir_h;
-  float dir_wh[2];                  /* the target's width and height (direct mode) */
   bool avx2;                        /* read out with the AVX2 copy */
 };
 
@@ -666,7 +666,6 @@ static inline void close_contour(otv_raster *r)
 #define RASTER_KQ(n) ((float)(-1.0 / (6.0 * (n) * (n))))
 static const float inv_tab[33] = {0.0f, RASTER_INV(1), RASTER_INV(2), RASTER_INV(3), RASTER_INV(4), RASTER_INV(5), RASTER_INV(6), RASTER_INV(7), RASTER_INV(8), RASTER_INV(9), RASTER_INV(10), RASTER_INV(11), RASTER_INV(12), RASTER_INV(13), RASTER_INV(14), RASTER_INV(15), RASTER_INV(16), RASTER_INV(17), RASTER_INV(18), RASTER_INV(19), RASTER_INV(20), RASTER_INV(21), RASTER_INV(22), RASTER_INV(23), RASTER_INV(24), RASTER_INV(25), RASTER_INV(26), RASTER_INV(27), RASTER_INV(28), RASTER_INV(29), RASTER_INV(30), RASTER_INV(31), RASTER_INV(32)};
 static const float kc_tab[33] = {0.0f, RASTER_KC(1), RASTER_KC(2), RASTER_KC(3), RASTER_KC(4), RASTER_KC(5), RASTER_KC(6), RASTER_KC(7), RASTER_KC(8), RASTER_KC(9), RASTER_KC(10), RASTER_KC(11), RASTER_KC(12), RASTER_KC(13), RASTER_KC(14), RASTER_KC(15), RASTER_KC(16), RASTER_KC(17), RASTER_KC(18), RASTER_KC(19), RASTER_KC(20), RASTER_KC(21), RASTER_KC(22), RASTER_KC(23), RASTER_KC(24), RASTER_KC(25), RASTER_KC(26), RASTER_KC(27), RASTER_KC(28), RASTER_KC(29), RASTER_KC(30), RASTER_KC(31), RASTER_KC(32)};
-
 static const float kq_tab[33] = {0.0f, RASTER_KQ(1), RASTER_KQ(2), RASTER_KQ(3), RASTER_KQ(4), RASTER_KQ(5), RASTER_KQ(6), RASTER_KQ(7), RASTER_KQ(8), RASTER_KQ(9), RASTER_KQ(10), RASTER_KQ(11), RASTER_KQ(12), RASTER_KQ(13), RASTER_KQ(14), RASTER_KQ(15), RASTER_KQ(16), RASTER_KQ(17), RASTER_KQ(18), RASTER_KQ(19), RASTER_KQ(20), RASTER_KQ(21), RASTER_KQ(22), RASTER_KQ(23), RASTER_KQ(24), RASTER_KQ(25), RASTER_KQ(26), RASTER_KQ(27), RASTER_KQ(28), RASTER_KQ(29), RASTER_KQ(30), RASTER_KQ(31), RASTER_KQ(32)};
 
 /* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
@@ -1398,8 +1397,6 @@ otv_status otv_raster_begin(otv_raster *r, unsigned width, unsigned height)
   r->D.w = (float)width;
   r->D.rows = (int)height;
   r->dir_h = (float)height;
-  r->dir_wh[0] = (float)width;
-  r->dir_wh[1] = (float)height;
   r->dir_mask = width > RASTER_DENSE_MAX;
   r->tgt_w = width;
   r->tgt_h = height;

@@ -8,6 +8,7 @@
  *  - an all-off-curve TrueType contour (no on-curve point at all) covers the exact area of its
  *    quadratic spline;
  *  - bad arguments and bad point sequences give the documented errors, and render draws nothing;
+ *  - a contour longer than the rasterizer's vertex buffer: the same image, its exact area;
  *  - no allocation once the rasterizer has seen the largest outline.
  */
 #include "harness.h"
@@ -321,6 +322,46 @@ static void test_open_pen_contour(void)
   CHECK_EQ(a[10 * 32 + 4], 0);   /* outside it */
 }
 
+/* A contour longer than the vertex buffer (2048): it is run in pieces, the same image either
+ * way in and in both modes, and the exact area of the polygon. */
+static void test_long_contour(void)
+{
+  enum { N = 5000 };
+  static otv_point p[N];
+  uint16_t end = N - 1;
+  double area = 0;
+  for (int i = 0; i < N; i++) {
+    double a = 2 * M_PI * i / N, rad = 20 + 6 * sin(7 * a); /* a wavy ring */
+    p[i] = (otv_point){(float)(32 + rad * cos(a)), (float)(32 + rad * sin(a))};
+  }
+  for (int i = 0; i < N; i++) {
+    otv_point a = p[i], b = p[(i + 1) % N];
+    area += 0.5 * ((double)a.x * b.y - (double)b.x * a.y);
+  }
+  otv_glyph_points g = {p, NULL, &end, N, 1, N, 1, 0};
+  CHECK_EQ(compare(&g, 64, 64, true, 0), 0);
+  CHECK_EQ(compare(&g, 64, 64, false, 0), 0);
+  double sum = 0;
+  for (int i = 0; i < 64 * 64; i++) sum += img_pts[i] / 255.0;
+  printf("long contour: coverage %.3f, exact %.3f\n", sum, fabs(area));
+  CHECK(fabs(sum - fabs(area)) <= 0.005 * fabs(area));
+  /* and the pen's direct and stored images agree (one level: x measured from other origins) */
+  static uint8_t direct[64 * 64], stored[64 * 64];
+  memset(direct, 0, sizeof direct);
+  memset(stored, 0, sizeof stored);
+  otv_raster_begin(R, 64, 64);
+  ref_draw(p, NULL, &end, 1);
+  CHECK_EQ(otv_raster_render(R, direct, 64, 64, 64, 0), OTV_E_OK);
+  ref_draw(p, NULL, &end, 1);
+  CHECK_EQ(otv_raster_render(R, stored, 64, 64, 64, 0), OTV_E_OK);
+  int worst = 0;
+  for (int i = 0; i < 64 * 64; i++) {
+    int d = abs(direct[i] - stored[i]);
+    worst = d > worst ? d : worst;
+  }
+  CHECK(worst <= 1);
+}
+
 /* No allocation once the buffers have grown to the largest outline. */
 static void test_no_alloc_when_warm(void)
 {
@@ -361,6 +402,7 @@ int main(void)
   test_all_off_curve();
   test_errors();
   test_open_pen_contour();
+  test_long_contour();
   test_no_alloc_when_warm();
   otv_raster_destroy(R);
   return h_done("test_raster_points");
