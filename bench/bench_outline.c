@@ -265,11 +265,18 @@ static int bench_font(const char *path, int nloc, int reps)
     }
   }
   double n = (double)nloc * ng;
+  /* an engine that did not run (-e, or FreeType unable to open the font) prints 0 glyphs/s and
+   * no ratio with it */
+  bool ran[3] = {(engines & 1) != 0, (engines & 2) != 0, ft_ok && (engines & 4) != 0};
+  double rate[3];
+  for (int e = 0; e < 3; e++) rate[e] = ran[e] ? n / best[e] : 0.0;
+  char r_hb[16] = "     -", r_ft[16] = "     -";
+  if (ran[0] && ran[1]) snprintf(r_hb, sizeof r_hb, "%5.2fx", best[1] / best[0]);
+  if (ran[0] && ran[2]) snprintf(r_ft, sizeof r_ft, "%5.2fx", best[2] / best[0]);
   printf("%-32s %5u glyphs %2u axes %4d locs | glyphs/s: otvar %9.0f  hb %9.0f  ft %9.0f | "
-         "otvar/hb %5.2fx  otvar/ft %5.2fx | otvar allocs in timed passes %ld%s\n",
-         base_name(path), ng, axes, nloc, n / best[0], n / best[1],
-         ft_ok ? n / best[2] : 0.0, best[1] / best[0], ft_ok ? best[2] / best[0] : 0.0,
-         allocs_timed, otv_errors ? " (otvar errors!)" : "");
+         "otvar/hb %s  otvar/ft %s | otvar allocs in timed passes %ld%s\n",
+         base_name(path), ng, axes, nloc, rate[0], rate[1], rate[2], r_hb, r_ft, allocs_timed,
+         otv_errors ? " (otvar errors!)" : "");
   fprintf(stderr, "  segments walked: otvar %ld hb %ld ft %ld\n", sk[0].segs, sk[1].segs,
           sk[2].segs);
 
