@@ -3,15 +3,19 @@
  *
  * Every glyph of each font (real variable fonts from $OTV_FONT_CACHE, else tests/fonts and
  * fonts/Karla-VF.ttf; or the files given as arguments) is loaded once by FreeType unscaled and
- * unhinted, scaled to 26.6 at 16, 48 and 160 px, and kept twice: as an FT_Outline and as a
- * recorded path (the same points, decomposed by FT_Outline_Decompose). Only rasterization is timed:
- *   FreeType: clear the glyph's bitmap, FT_Outline_Get_Bitmap (8-bit gray, the smooth rasterizer
- *             of FT_RENDER_MODE_NORMAL);
- *   otvar:    clear the glyph's bitmap, replay the path into otv_raster_pen() (curve flattening
- *             included), otv_raster_render.
- * Prints glyphs/second for both and the ratio, and the allocations otvar made after warm-up.
- * A third timing, "CLEAR", renders the same images with OTV_RASTER_CLEAR instead of clearing the
- * bitmap first (otvar writes every pixel itself; checked identical on a dirty buffer).
+ * unhinted, scaled to 26.6 at 16, 48 and 160 px, and kept three times: as an FT_Outline, as a
+ * recorded path (the same points, decomposed by FT_Outline_Decompose) and as otvar points (the
+ * same points, FreeType's tags as OTV_POINT_* flags). Only rasterization is timed:
+ *   FreeType:     clear the glyph's bitmap, FT_Outline_Get_Bitmap (8-bit gray, the smooth
+ *                 rasterizer of FT_RENDER_MODE_NORMAL);
+ *   otvar pen:    clear the glyph's bitmap, replay the path into otv_raster_pen() (curve
+ *                 flattening included), otv_raster_render;
+ *   otvar points: clear the glyph's bitmap, otv_raster_add_points, otv_raster_render (the call
+ *                 that takes what FT_Outline_Get_Bitmap takes: a whole outline).
+ * Prints glyphs/second for each and the ratios, and the allocations otvar made after warm-up.
+ * Both otvar ways are also timed as "CLEAR": the same images with OTV_RASTER_CLEAR instead of
+ * clearing the bitmap first (otvar writes every pixel itself; checked identical on a dirty
+ * buffer).
  * Each glyph's bitmap is announced with otv_raster_begin (OTV_BENCH_STORED=1: not).
  * Times are process CPU time (OTV_BENCH_WALL=1: wall clock), best of 3 rounds
  * (OTV_BENCH_ROUNDS=N).
