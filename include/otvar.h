@@ -514,8 +514,10 @@ OTV_API otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned fla
  * curves flattened to within 1/16 pixel, 8-bit coverage into a caller-owned buffer.
  *
  * Use: create one rasterizer, set a transform, draw one or more outlines into it through the pen
- * (otv_raster_pen() with the rasterizer as ctx, e.g. as the pen of otv_glyph_outline), then
- * otv_raster_render() composites their coverage into a buffer and empties the path. Overlapping
+ * (otv_raster_pen() with the rasterizer as ctx, e.g. as the pen of otv_glyph_outline) or whole
+ * (otv_raster_add_points with what otv_glyph_points_get returns: a little faster, no call per
+ * segment), then otv_raster_render() composites their coverage into a buffer and empties the
+ * path. Overlapping
  * contours (OVERLAP_SIMPLE glyphs, several glyphs drawn into one path) are filled once: coverage
  * is the accumulated signed area, its magnitude clamped to 1, so there are no seams and no
  * double coverage. Its buffers grow to the largest path seen and are reused: no allocation per
