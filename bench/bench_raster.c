@@ -228,6 +228,32 @@ static void replay(otv_raster *r, const glyph *gl)
   }
 }
 
+/* The ways otvar is timed: through the pen or as points, onto a cleared bitmap or writing it
+ * whole (OTV_RASTER_CLEAR); the OTV_BENCH_ONLY name of each. */
+enum { WAYS = 4 };
+static const struct {
+  int points;
+  unsigned flags;
+  const char *name;
+} way[WAYS] = {{0, 0, "otvar"},
+               {0, OTV_RASTER_CLEAR, "otvar-clear"},
+               {1, 0, "otvar-points"},
+               {1, OTV_RASTER_CLEAR, "otvar-points-clear"}};
+
+/* One image of glyph gl into buf (gl->w x gl->h) the way w, composited with `flags` (plus
+ * the way's own); the bitmap is announced first unless OTV_BENCH_STORED. */
+static otv_status otvar_image(otv_raster *r, otv_transform *t, glyph *gl, int direct, int w,
+                              uint8_t *buf, unsigned flags)
+{
+  t->dy = gl->h;
+  otv_raster_set_transform(r, t);
+  if (direct) otv_raster_begin(r, (unsigned)gl->w, (unsigned)gl->h);
+  if (way[w].points) otv_raster_add_points(r, &gl->pts);
+  else replay(r, gl);
+  return otv_raster_render(r, buf, (unsigned)gl->w, (unsigned)gl->h, (size_t)gl->w,
+                           flags | way[w].flags);
+}
+
 static int add_dir(const char *dir, char **files, int n, int cap)
 {
   DIR *d = opendir(dir);
@@ -319,49 +345,36 @@ int main(int argc, char **argv)
      * meant to be exact can be checked to leave every pixel as it was */
     uint64_t hash = 1469598103934665603u;
     for (size_t i = 0; i < ng; i++) {
-      memset(buf, 0, (size_t)G[i].w * G[i].h);
-      t.dy = G[i].h;
-      otv_raster_set_transform(r, &t);
-      if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-      replay(r, &G[i]);
-      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
-      for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) hash = (hash ^ buf[k]) * 1099511628211u;
-      if (dump) fwrite(buf, 1, (size_t)G[i].w * G[i].h, dump);
+      size_t len = (size_t)G[i].w * G[i].h;
+      memset(buf, 0, len);
+      otvar_image(r, &t, &G[i], direct, 0, buf, 0);
+      for (size_t k = 0; k < len; k++) hash = (hash ^ buf[k]) * 1099511628211u;
+      if (dump) fwrite(buf, 1, len, dump);
       /* OTV_RASTER_CLEAR on a dirty buffer must give the same image */
-      memcpy(buf2, buf, (size_t)G[i].w * G[i].h);
-      memset(buf, 0xa5, (size_t)G[i].w * G[i].h);
-      if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-      replay(r, &G[i]);
-      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, OTV_RASTER_CLEAR);
-      if (memcmp(buf, buf2, (size_t)G[i].w * G[i].h)) clear_bad++;
+      memcpy(buf2, buf, len);
+      memset(buf, 0xa5, len);
+      otvar_image(r, &t, &G[i], direct, 1, buf, 0);
+      if (memcmp(buf, buf2, len)) clear_bad++;
       if (getenv("OTV_BENCH_HASH")) {
         /* and composited over itself (the blending arithmetic) */
-        if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-        replay(r, &G[i]);
-        otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
-        for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++)
-          hash = (hash ^ buf[k]) * 1099511628211u;
+        otvar_image(r, &t, &G[i], direct, 0, buf, 0);
+        for (size_t k = 0; k < len; k++) hash = (hash ^ buf[k]) * 1099511628211u;
       }
       /* the points way: the same outline; only the implied on-curve midpoints differ (computed
        * from transformed points in float, not by FreeType in 26.6 integers) */
-      memset(buf, 0, (size_t)G[i].w * G[i].h);
-      if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-      otv_raster_add_points(r, &G[i].pts);
-      if (otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0))
-        pts_bad++;
+      memset(buf, 0, len);
+      if (otvar_image(r, &t, &G[i], direct, 2, buf, 0)) pts_bad++;
       int differs = 0;
-      for (size_t k = 0; k < (size_t)G[i].w * G[i].h; k++) {
+      for (size_t k = 0; k < len; k++) {
         int dv = abs((int)buf[k] - (int)buf2[k]);
         if (dv > pts_maxdiff) pts_maxdiff = dv;
         differs |= dv != 0;
       }
       pts_differ += (size_t)differs;
-      memcpy(buf2, buf, (size_t)G[i].w * G[i].h);
-      memset(buf, 0xa5, (size_t)G[i].w * G[i].h);
-      if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-      otv_raster_add_points(r, &G[i].pts);
-      otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, OTV_RASTER_CLEAR);
-      if (memcmp(buf, buf2, (size_t)G[i].w * G[i].h)) clear_bad++;
+      memcpy(buf2, buf, len);
+      memset(buf, 0xa5, len);
+      otvar_image(r, &t, &G[i], direct, 3, buf, 0);
+      if (memcmp(buf, buf2, len)) clear_bad++;
     }
     if (getenv("OTV_BENCH_HASH")) printf("size %g image hash %016llx\n", sizes[s], (unsigned long long)hash);
     if (clear_bad) printf("size %g: %zu images differ with OTV_RASTER_CLEAR\n", sizes[s], clear_bad);
@@ -371,12 +384,10 @@ int main(int argc, char **argv)
     long calls0 = cnt.calls;
     int reps = sizes[s] < 20 ? 6 : sizes[s] < 100 ? 3 : 1;
     if (getenv("OTV_BENCH_REPS")) reps = atoi(getenv("OTV_BENCH_REPS")); /* e.g. 1 for callgrind */
-    double best_ft = 1e30, best_ot = 1e30, best_oc = 1e30, best_op = 1e30, best_opc = 1e30;
-    const char *only = getenv("OTV_BENCH_ONLY"); /* "freetype" or "otvar": profiling one side */
-    int do_ft = !only || !strcmp(only, "freetype"), do_ot = !only || !strcmp(only, "otvar");
-    int do_oc = !only || !strcmp(only, "otvar-clear");
-    int do_op = !only || !strcmp(only, "otvar-points");
-    int do_opc = !only || !strcmp(only, "otvar-points-clear");
+    double best_ft = 1e30, best[WAYS] = {1e30, 1e30, 1e30, 1e30};
+    const char *only = getenv("OTV_BENCH_ONLY"); /* one side only, e.g. for a profiler */
+    int do_ft = !only || !strcmp(only, "freetype"), do_way[WAYS];
+    for (int w = 0; w < WAYS; w++) do_way[w] = !only || !strcmp(only, way[w].name);
     for (int round = 0; round < rounds; round++) {
       double t0 = now();
       for (int k = 0; k < reps && do_ft; k++)
@@ -392,60 +403,30 @@ int main(int argc, char **argv)
           memset(buf, 0, (size_t)G[i].w * G[i].h);
           FT_Outline_Get_Bitmap(ft, &G[i].o, &bm);
         }
-      double t1 = now();
-      for (int k = 0; k < reps && do_ot; k++)
-        for (size_t i = 0; i < ng; i++) {
-          memset(buf, 0, (size_t)G[i].w * G[i].h);
-          t.dy = G[i].h;
-          otv_raster_set_transform(r, &t);
-          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-          replay(r, &G[i]);
-          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
-        }
-      double t2 = now();
-      /* the same images with OTV_RASTER_CLEAR: otvar writes the whole bitmap, no memset */
-      for (int k = 0; k < reps && do_oc; k++)
-        for (size_t i = 0; i < ng; i++) {
-          t.dy = G[i].h;
-          otv_raster_set_transform(r, &t);
-          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-          replay(r, &G[i]);
-          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w,
-                            OTV_RASTER_CLEAR);
-        }
-      double t3 = now();
-      /* the same outlines as points (otv_raster_add_points), cleared bitmap, then CLEAR */
-      for (int k = 0; k < reps && do_op; k++)
-        for (size_t i = 0; i < ng; i++) {
-          memset(buf, 0, (size_t)G[i].w * G[i].h);
-          t.dy = G[i].h;
-          otv_raster_set_transform(r, &t);
-          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-          otv_raster_add_points(r, &G[i].pts);
-          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w, 0);
-        }
-      double t4 = now();
-      for (int k = 0; k < reps && do_opc; k++)
-        for (size_t i = 0; i < ng; i++) {
-          t.dy = G[i].h;
-          otv_raster_set_transform(r, &t);
-          if (direct) otv_raster_begin(r, (unsigned)G[i].w, (unsigned)G[i].h);
-          otv_raster_add_points(r, &G[i].pts);
-          otv_raster_render(r, buf, (unsigned)G[i].w, (unsigned)G[i].h, (size_t)G[i].w,
-                            OTV_RASTER_CLEAR);
-        }
-      double t5 = now();
-      if (t1 - t0 < best_ft) best_ft = t1 - t0;
-      if (t2 - t1 < best_ot) best_ot = t2 - t1;
-      if (t3 - t2 < best_oc) best_oc = t3 - t2;
-      if (t4 - t3 < best_op) best_op = t4 - t3;
-      if (t5 - t4 < best_opc) best_opc = t5 - t4;
+      t0 = now() - t0;
+      if (t0 < best_ft) best_ft = t0;
+      /* each way of otvar; the CLEAR ones write the whole bitmap, without the memset */
+      for (int w = 0; w < WAYS; w++) {
+        double tw = now();
+        for (int k = 0; k < reps && do_way[w]; k++)
+          for (size_t i = 0; i < ng; i++) {
+            if (!way[w].flags) memset(buf, 0, (size_t)G[i].w * G[i].h);
+            otvar_image(r, &t, &G[i], direct, w, buf, 0);
+          }
+        tw = now() - tw;
+        if (tw < best[w]) best[w] = tw;
+      }
     }
     double n = (double)ng * reps;
-    printf("%-5g %7zu %10.0f | %9.0f %6.2fx | %9.0f %6.2fx | %9.0f %6.2fx | %9.0f %6.2fx | %ld\n",
-           sizes[s], ng, n / best_ft, n / best_ot, best_ft / best_ot, n / best_oc,
-           best_ft / best_oc, n / best_op, best_ft / best_op, n / best_opc, best_ft / best_opc,
-           cnt.calls - calls0);
+    /* (a side OTV_BENCH_ONLY left out prints "-") */
+    if (do_ft) printf("%-5g %7zu %10.0f", sizes[s], ng, n / best_ft);
+    else printf("%-5g %7zu %10s", sizes[s], ng, "-");
+    for (int w = 0; w < WAYS; w++) {
+      if (!do_way[w]) printf(" | %9s %7s", "-", "-");
+      else if (!do_ft) printf(" | %9.0f %7s", n / best[w], "-");
+      else printf(" | %9.0f %6.2fx", n / best[w], best_ft / best[w]);
+    }
+    printf(" | %ld\n", cnt.calls - calls0);
     free(buf);
     free(buf2);
   }
