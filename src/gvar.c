@@ -285,6 +285,30 @@ static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, siz
   return (long)count;
 }
 
+/* The point numbers a tuple's deltas apply to: its private ones, read at the start of its
+ * serialized data p (size bytes) into the location's pn_priv, or the glyph's shared ones (read
+ * before into pn_shared: shared_count, shared_all). Sets *pn and *all and returns the count as
+ * read_points does, with *used the bytes the private numbers took (0 for the shared ones);
+ * returns -1 when they do not read, *st saying why and *bad_at where (an offset in p). */
+static inline long tuple_points(otv_location *loc, unsigned tidx, const uint8_t *p, size_t size,
+                                long shared_count, bool shared_all, const uint16_t **pn,
+                                bool *all, size_t *used, size_t *bad_at, otv_status *st)
+{
+  otv_glyf_loc *c = &loc->glyf;
+  *used = 0;
+  if (!(tidx & PRIVATE_POINT_NUMBERS)) {
+    *pn = c->pn_shared;
+    *all = shared_all;
+    return shared_count;
+  }
+  otv_rd r = otv_rd_init(otv_span_of(p, size), 0);
+  long count = read_points(loc, &r, &c->pn_priv, &c->pn_priv_cap, all, st);
+  *pn = c->pn_priv;
+  *used = r.pos;
+  *bad_at = r.bad_at;
+  return count;
+}
+
 /* Decode `count` packed deltas (spec: "Packed deltas") from [*qp, end) into out[0..count) as
  * floats; a run may not cross count (as HarfBuzz: malformed). Returns false on truncation.
  *
@@ -913,20 +937,14 @@ applied:
     long count;
     bool all;
     float s = ta->s;
-    if (ta->tidx & PRIVATE_POINT_NUMBERS) {
-      otv_rd tr = otv_rd_init(otv_span_of(ta->p, (size_t)(ta->end - ta->p)), 0);
-      count = read_points(loc, &tr, &c->pn_priv, &c->pn_priv_cap, &all, &st);
-      if (count < 0)
-        return st == OTV_E_NOMEM ? otv_loc_fail(loc, st, T_GVAR, 0, "point numbers")
-                                 : otv_loc_fail(loc, st, T_GVAR, ta->at + tr.bad_at,
-                                                "glyph %u: tuple %u point numbers", gid, ta->t);
-      pn = c->pn_priv;
-      q += tr.pos;
-    } else {
-      count = shared_count;
-      all = shared_all;
-      pn = c->pn_shared;
-    }
+    size_t used, bad_at = 0;
+    count = tuple_points(loc, ta->tidx, ta->p, (size_t)(ta->end - ta->p), shared_count,
+                         shared_all, &pn, &all, &used, &bad_at, &st);
+    if (count < 0)
+      return st == OTV_E_NOMEM ? otv_loc_fail(loc, st, T_GVAR, 0, "point numbers")
+                               : otv_loc_fail(loc, st, T_GVAR, ta->at + bad_at,
+                                              "glyph %u: tuple %u point numbers", gid, ta->t);
+    q += used;
     unsigned m = all ? n : (unsigned)count;
 #if defined(__SSE2__)
     if (all && dacc) {
@@ -1110,17 +1128,11 @@ bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig,
     const uint16_t *pn;
     long count;
     bool all;
-    if (tidx & PRIVATE_POINT_NUMBERS) {
-      otv_rd tr = otv_rd_init(otv_span_of(p, size), 0);
-      count = read_points(loc, &tr, &c->pn_priv, &c->pn_priv_cap, &all, &st);
-      if (count < 0) return false;
-      pn = c->pn_priv;
-      q += tr.pos;
-    } else {
-      count = shared_count;
-      all = shared_all;
-      pn = c->pn_shared;
-    }
+    size_t used, bad_at;
+    count = tuple_points(loc, tidx, p, size, shared_count, shared_all, &pn, &all, &used, &bad_at,
+                         &st);
+    if (count < 0) return false;
+    q += used;
     unsigned cnt = all ? n : (unsigned)count;
     if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)cnt + DELTA_PAD / 2,
                     sizeof(otv_point)))
