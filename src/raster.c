@@ -55,6 +55,9 @@
 #define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
+/* vb_room keeps room for a whole curve and the closing line after the run's first vertex */
+_Static_assert(RASTER_VB_CAP >= RASTER_MAX_PIECES + 2, "vertex buffer too small for a curve");
+
 typedef struct seg {
   float x0, y0, x1, y1;
 } seg;
