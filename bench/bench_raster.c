@@ -343,7 +343,7 @@ int main(int argc, char **argv)
     int pts_maxdiff = 0;
     /* warm-up (and the allocation count after it); a hash of every image, so that a change
      * meant to be exact can be checked to leave every pixel as it was */
-    uint64_t hash = 1469598103934665603u;
+    uint64_t hash = 1469598103934665603u, phash = hash;
     for (size_t i = 0; i < ng; i++) {
       size_t len = (size_t)G[i].w * G[i].h;
       memset(buf, 0, len);
@@ -365,6 +365,7 @@ int main(int argc, char **argv)
       memset(buf, 0, len);
       if (otvar_image(r, &t, &G[i], direct, 2, buf, 0)) pts_bad++;
       int differs = 0;
+      for (size_t k = 0; k < len; k++) phash = (phash ^ buf[k]) * 1099511628211u;
       for (size_t k = 0; k < len; k++) {
         int dv = abs((int)buf[k] - (int)buf2[k]);
         if (dv > pts_maxdiff) pts_maxdiff = dv;
@@ -376,7 +377,9 @@ int main(int argc, char **argv)
       otvar_image(r, &t, &G[i], direct, 3, buf, 0);
       if (memcmp(buf, buf2, len)) clear_bad++;
     }
-    if (getenv("OTV_BENCH_HASH")) printf("size %g image hash %016llx\n", sizes[s], (unsigned long long)hash);
+    if (getenv("OTV_BENCH_HASH"))
+      printf("size %g image hash %016llx, points %016llx\n", sizes[s], (unsigned long long)hash,
+             (unsigned long long)phash);
     if (clear_bad) printf("size %g: %zu images differ with OTV_RASTER_CLEAR\n", sizes[s], clear_bad);
     if (pts_bad) printf("size %g: otv_raster_add_points failed on %zu glyphs\n", sizes[s], pts_bad);
     printf("size %g: points vs pen: %zu of %zu images differ, by at most %d/255\n", sizes[s],
