@@ -671,6 +671,19 @@ static const float inv_tab[33] = {0.0f, RASTER_INV(1), RASTER_INV(2), RASTER_INV
 static const float kc_tab[33] = {0.0f, RASTER_KC(1), RASTER_KC(2), RASTER_KC(3), RASTER_KC(4), RASTER_KC(5), RASTER_KC(6), RASTER_KC(7), RASTER_KC(8), RASTER_KC(9), RASTER_KC(10), RASTER_KC(11), RASTER_KC(12), RASTER_KC(13), RASTER_KC(14), RASTER_KC(15), RASTER_KC(16), RASTER_KC(17), RASTER_KC(18), RASTER_KC(19), RASTER_KC(20), RASTER_KC(21), RASTER_KC(22), RASTER_KC(23), RASTER_KC(24), RASTER_KC(25), RASTER_KC(26), RASTER_KC(27), RASTER_KC(28), RASTER_KC(29), RASTER_KC(30), RASTER_KC(31), RASTER_KC(32)};
 static const float kq_tab[33] = {0.0f, RASTER_KQ(1), RASTER_KQ(2), RASTER_KQ(3), RASTER_KQ(4), RASTER_KQ(5), RASTER_KQ(6), RASTER_KQ(7), RASTER_KQ(8), RASTER_KQ(9), RASTER_KQ(10), RASTER_KQ(11), RASTER_KQ(12), RASTER_KQ(13), RASTER_KQ(14), RASTER_KQ(15), RASTER_KQ(16), RASTER_KQ(17), RASTER_KQ(18), RASTER_KQ(19), RASTER_KQ(20), RASTER_KQ(21), RASTER_KQ(22), RASTER_KQ(23), RASTER_KQ(24), RASTER_KQ(25), RASTER_KQ(26), RASTER_KQ(27), RASTER_KQ(28), RASTER_KQ(29), RASTER_KQ(30), RASTER_KQ(31), RASTER_KQ(32)};
 
+/* Store the vertex (x, y) at v as one 8-byte store where SSE2 has it: the pen reads a curve's
+ * end back as its next start, and a load of both floats cannot be forwarded from two separate
+ * 4-byte stores (it waits for them to reach the cache). */
+static inline void put_vertex(float *v, float x, float y)
+{
+#if defined(__SSE2__)
+  _mm_storel_pi((__m64 *)(void *)v, _mm_setr_ps(x, y, 0.0f, 0.0f));
+#else
+  v[0] = x;
+  v[1] = y;
+#endif
+}
+
 /* Pieces for a curve of degree-dependent factor k and largest second difference sqrt(l2):
  * n = ceil(sqrt(k * L / tol)), i.e. the least n with n^4 >= k^2 * l2 / tol^2. */
 static inline unsigned pieces_for(float l2, float k)
@@ -692,7 +705,12 @@ static inline unsigned quad_vertices(float *v, float x0, float y0, float x1, flo
 {
   float ddx = x0 - 2.0f * x1 + x2, ddy = y0 - 2.0f * y1 + y2;
   unsigned n = pieces_for(ddx * ddx + ddy * ddy, 0.25f);
-  if (n > 1) {
+  if (n == 2) {
+    /* the common case at text sizes: the loop below for i = 1, t = 1/2 (the same values) */
+    float sx = ddx * kq_tab[2], sy = ddy * kq_tab[2];
+    v[0] = (ddx * 0.5f + 2.0f * (x1 - x0)) * 0.5f + x0 + sx;
+    v[1] = (ddy * 0.5f + 2.0f * (y1 - y0)) * 0.5f + y0 + sy;
+  } else if (n > 1) {
     /* B(t) = (dd t + 2 (p1 - p0)) t + p0. Interior vertices move by -h^2/12 B'' (B'' = 2 dd):
      * two thirds of each piece's sagitta, so the polyline keeps the curve's area (shift_note) */
     float bx = 2.0f * (x1 - x0), by = 2.0f * (y1 - y0);
@@ -705,8 +723,7 @@ static inline unsigned quad_vertices(float *v, float x0, float y0, float x1, flo
       v[2 * i - 1] = (ddy * t + by) * t + y0 + sy;
     }
   }
-  v[2 * n - 2] = x2;
-  v[2 * n - 1] = y2;
+  put_vertex(v + 2 * n - 2, x2, y2);
   return n;
 }
 
@@ -733,8 +750,7 @@ static inline unsigned cubic_vertices(float *v, float x0, float y0, float x1, fl
       v[2 * i - 1] = ((py * t + qy) * t + ry) * t + y0 + sy;
     }
   }
-  v[2 * n - 2] = x3;
-  v[2 * n - 1] = y3;
+  put_vertex(v + 2 * n - 2, x3, y3);
   return n;
 }
 
@@ -861,6 +877,9 @@ static bool contour(otv_raster *r, const float *p, const uint8_t *flags, unsigne
   if (!contour_start(r, sx, sy)) return true; /* (NOMEM is recorded) */
   float *vb = r->vb;
   unsigned m = 1; /* vertices buffered; vb[2m-2], vb[2m-1] is the current point */
+  /* the current point also in registers: reading it back from the buffer just after its two
+   * float stores would make the compiler's paired 8-byte load wait for them (no forwarding) */
+  float cx0 = sx, cy0 = sy;
   bool ok = true;
   while (i <= limit) {
     m = vb_room(r, m);
@@ -868,8 +887,8 @@ static bool contour(otv_raster *r, const float *p, const uint8_t *flags, unsigne
     float *v = vb + 2 * (size_t)m;
     kind = pt_kind(flags, i);
     if (kind == PT_ON) {
-      v[0] = q[0];
-      v[1] = q[1];
+      v[0] = cx0 = q[0];
+      v[1] = cy0 = q[1];
       m++;
       i++;
       continue;
@@ -882,7 +901,9 @@ static bool contour(otv_raster *r, const float *p, const uint8_t *flags, unsigne
       }
       /* the end: the next point, or the start when the pair ends the contour */
       float ex = i + 2 <= limit ? q[4] : sx, ey = i + 2 <= limit ? q[5] : sy;
-      m += cubic_vertices(v, v[-2], v[-1], q[0], q[1], q[2], q[3], ex, ey);
+      m += cubic_vertices(v, cx0, cy0, q[0], q[1], q[2], q[3], ex, ey);
+      cx0 = ex;
+      cy0 = ey;
       i += 3;
       continue;
     }
@@ -908,7 +929,9 @@ static bool contour(otv_raster *r, const float *p, const uint8_t *flags, unsigne
       }
       m = vb_room(r, m);
       v = vb + 2 * (size_t)m;
-      m += quad_vertices(v, v[-2], v[-1], cx, cy, ex, ey);
+      m += quad_vertices(v, cx0, cy0, cx, cy, ex, ey);
+      cx0 = ex;
+      cy0 = ey;
       if (i > limit) break;
       if (next == PT_ON) {
         i++;
