@@ -59,7 +59,7 @@
 #include <hb-ot.h>
 #include <hb.h>
 
-#define RANDOM_LOCATIONS 200
+#define RANDOM_LOCATIONS h_locations(200)
 #define SAMPLE_GLYPHS 400
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
@@ -720,6 +720,7 @@ static int check_dir(const char *dir, const char *const *only, size_t n_only, bo
 
 int main(void)
 {
+  rng_state = h_seed(rng_state);
   CHECK_EQ(FT_Init_FreeType(&ftlib), 0);
   const char *fonts = getenv("OTV_FONTS");
   CHECK(check_dir(fonts ? fonts : "tests/fonts", NULL, 0, false) > 10);

@@ -618,12 +618,13 @@ static void test_fontmatrix(void)
 
 int main(void)
 {
+  rng_state = (uint32_t)h_seed(rng_state);
   test_fontmatrix();
   static const char *const local[] = {"AdobeVFPrototype_vsindex.otf", "NotoSansJP-VF.subset.otf",
                                       "cantarell_vf_trimmed.ttf", "CFF2Instancer-VF-1.otf"};
   char opath[4096];
   for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
-    test_font(h_font(local[i]), local[i], 200, 1);
+    test_font(h_font(local[i]), local[i], h_locations(200), 1);
 
   char exp[4096];
   const char *root = getenv("OTV_ROOT");
@@ -643,7 +644,7 @@ int main(void)
       continue;
     }
     fclose(f);
-    test_font(opath, cached[i], 200, 1);
+    test_font(opath, cached[i], h_locations(200), 1);
   }
   return h_done("test_outline_cff");
 }

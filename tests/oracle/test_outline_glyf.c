@@ -131,7 +131,7 @@ static void test_font(const char *path, const char *name, unsigned max_glyphs_ra
     return;
   }
   stats s = {0};
-  unsigned long long rng = 0x5eed0fa11ULL;
+  unsigned long long rng = h_seed(0x5eed0fa11ULL);
   otv_f2dot14 c[64] = {0};
   unsigned na = o.axis_count > 64 ? 64 : o.axis_count;
   oo_font_set_normalized(&o, c, na);
@@ -156,7 +156,7 @@ static void test_font(const char *path, const char *name, unsigned max_glyphs_ra
   unsigned step = 1;
   if (max_glyphs_random && o.glyph_count > max_glyphs_random)
     step = o.glyph_count / max_glyphs_random;
-  for (int i = 0; i < 200 && na; i++) {
+  for (int i = 0, n = (int)h_locations(200); i < n && na; i++) {
     for (unsigned a = 0; a < na; a++) c[a] = oo_rand_coord(&rng);
     oo_font_set_normalized(&o, c, na);
     char where[32];

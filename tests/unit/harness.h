@@ -97,6 +97,26 @@ static inline const char *h_font(const char *name)
   return buf;
 }
 
+/* Stress knobs of the randomized oracle tests (CI uses neither): OTV_ORACLE_SEED=N mixes N into
+ * a test's fixed seed, so other random locations are drawn; OTV_ORACLE_LOCATIONS=N sets the
+ * number of random locations per font. A failure message names the location, and the seed
+ * reproduces it. */
+static inline unsigned long long h_seed(unsigned long long fixed)
+{
+  const char *s = getenv("OTV_ORACLE_SEED");
+  if (!s || !*s) return fixed;
+  unsigned long long v = fixed ^ (strtoull(s, NULL, 0) * 0x9E3779B97F4A7C15ULL);
+  return (v & 0xffffffffULL) ? v : fixed; /* xorshift states must not be 0 (32-bit ones too) */
+}
+
+static inline unsigned h_locations(unsigned fixed)
+{
+  const char *s = getenv("OTV_ORACLE_LOCATIONS");
+  if (!s || !*s) return fixed;
+  unsigned long v = strtoul(s, NULL, 0);
+  return v > 0 && v < 1000000 ? (unsigned)v : fixed;
+}
+
 /* A counting allocator that fails the Nth allocation (fail_at = 0: never) and tracks live
  * blocks and bytes. */
 typedef struct h_alloc {
