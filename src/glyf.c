@@ -485,13 +485,16 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   otv_point *pts = c->pts + base;
   uint8_t *tags = c->tags + base;
   uint16_t *ends = c->ends + ebase;
-  /* contour ends, strictly increasing (spec) */
-  for (unsigned i = 0; i < nc; i++) {
+  /* contour ends, strictly increasing (spec); compared as read, not as stored: a middle end
+   * above the last one would wrap when the component's base is added */
+  for (unsigned i = 0, prev = 0; i < nc; i++) {
     unsigned e = otv_peek_u16(endp + 2 * i); /* in range: taken above */
-    if (i > 0 && e + base <= ends[i - 1])
+    if (i > 0 && e <= prev)
       return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + 10 + 2 * i,
                           "glyph %u: endPtsOfContours[%u] = %u not increasing", gid, i, e);
-    ends[i] = (uint16_t)(e + base); /* fits: base + np <= OTV_MAX_POINTS */
+    prev = e;
+    ends[i] = (uint16_t)(e + base); /* fits: e <= np - 1 (increasing to the last end) and
+                                       base + np <= OTV_MAX_POINTS */
   }
   if (np) {
     /* flags, with repeats; then the byte sizes of the x and y arrays */

@@ -36,7 +36,7 @@ static inline void fx_pad4(fx_buf *b)
   while (b->n & 3) fx_u8(b, 0);
 }
 
-#define FX_MAX_GLYPHS 32
+#define FX_MAX_GLYPHS 64
 
 typedef struct fx_font {
   /* inputs */

@@ -12,7 +12,8 @@ static const int SQ_X[7] = {0, 100, 100, 0, 200, 300, 250};
 static const int SQ_Y[7] = {0, 0, 100, 100, 0, 0, 100};
 
 enum { G_EMPTY, G_SQ, G_SQ_SHORT, G_REPEAT, G_OFFSTART, G_ALLOFF, G_SCALE, G_XYSCALE, G_2X2,
-       G_SCALED_OFF, G_MATCH, G_BYTEARGS, G_SELF, G_DEEP0, G_COUNT = G_DEEP0 + 18 };
+       G_SCALED_OFF, G_MATCH, G_BYTEARGS, G_SELF, G_WRAP_ENDS, G_WRAP_COMP, G_DEEP0,
+       G_COUNT = G_DEEP0 + 18 };
 
 static fx_font F;
 static fx_buf B[G_COUNT];
@@ -97,6 +98,18 @@ static void build(void)
   /* a composite that contains itself */
   b = &B[G_SELF];
   comp_header(b), comp(b, 0x0002, G_SELF, 0, 0, NULL, 0);
+  /* contour ends 65533, 3, 4: not increasing (5 points, the last end decides the count); as
+   * the second component of G_WRAP_COMP (base 7) the first end plus the base wraps to 4 in
+   * 16 bits, which a test of the stored ends would take for increasing */
+  b = &B[G_WRAP_ENDS];
+  fx_i16(b, 3), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 10), fx_i16(b, 10);
+  fx_u16(b, 65533), fx_u16(b, 3), fx_u16(b, 4), fx_u16(b, 0);
+  for (int i = 0; i < 5; i++) fx_u8(b, 0x01);
+  for (int i = 0; i < 5; i++) fx_i16(b, 2);
+  for (int i = 0; i < 5; i++) fx_i16(b, 2);
+  b = &B[G_WRAP_COMP];
+  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0),
+      comp(b, 0x0002, G_WRAP_ENDS, 0, 0, NULL, 0);
   /* a chain of 18 composites: G_DEEP0 -> G_DEEP0+1 -> ... -> G_SQ (depth 18 > 16) */
   for (int i = 0; i < 18; i++) {
     b = &B[G_DEEP0 + i];
@@ -465,6 +478,14 @@ int main(void)
   CHECK_EQ(otv_location_last_error(loc)->table, OTV_T_GLYF);
   CHECK_EQ(get(loc, G_DEEP0, &io), OTV_E_LIMIT);
   CHECK_EQ(otv_location_last_error(loc)->table, OTV_T_GLYF);
+  /* contour ends that are not increasing, alone and after 7 points of another component (the
+   * fuzzer's case: the wrapped ends reached IUP, which wrote past its scratch) */
+  for (int g = G_WRAP_ENDS; g <= G_WRAP_COMP; g++) {
+    otv_location_clear_error(loc);
+    CHECK_EQ(get(loc, (uint32_t)g, &io), OTV_E_BAD_VALUE);
+    CHECK_EQ(otv_location_last_error(loc)->table, OTV_T_GLYF);
+    CHECK(strstr(otv_location_last_error(loc)->msg, "endPtsOfContours[1] = 3 not increasing"));
+  }
   /* 16 levels are fine: G_DEEP0 + 2 nests 16 composites */
   CHECK_EQ(get(loc, G_DEEP0 + 2, &io), OTV_E_OK);
   CHECK_NEAR(pts[0].x, 16, 1e-4);
