@@ -83,7 +83,9 @@ static void close_contour(oo_path *p)
 
 void oo_path_finish(oo_path *p) { close_contour(p); }
 
-void oo_path_drop_zero_lines(oo_path *p)
+void oo_path_drop_zero_lines(oo_path *p) { oo_path_drop_short_lines(p, 0.0f); }
+
+void oo_path_drop_short_lines(oo_path *p, float len)
 {
   size_t w = 0, wc = 0;
   for (size_t c = 0; c < p->n_con; c++) {
@@ -93,7 +95,7 @@ void oo_path_drop_zero_lines(oo_path *p)
     for (size_t i = ct.first; i < ct.first + ct.n; i++) {
       oo_seg s = p->seg[i];
       int n = s.op == 'L' ? 2 : s.op == 'Q' ? 4 : 6;
-      if (s.op == 'L' && s.p[0] == px && s.p[1] == py) continue;
+      if (s.op == 'L' && fabsf(s.p[0] - px) <= len && fabsf(s.p[1] - py) <= len) continue;
       p->seg[w++] = s;
       px = s.p[n - 2];
       py = s.p[n - 1];

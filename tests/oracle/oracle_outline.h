@@ -49,6 +49,8 @@ void oo_path_free(oo_path *p);
 void oo_path_finish(oo_path *p);
 /* Drop every zero-length line (for comparisons up to rotation: HarfBuzz emits some). */
 void oo_path_drop_zero_lines(oo_path *p);
+/* The same for lines no longer than len in x and in y (len 0: zero-length lines). */
+void oo_path_drop_short_lines(oo_path *p, float len);
 /* An otvar pen that appends to the oo_path given as ctx. */
 extern const otv_pen oo_otv_pen;
 

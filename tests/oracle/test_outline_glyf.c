@@ -33,7 +33,7 @@
 typedef struct stats {
   double hb_max, ft_max, ftr_max;
   long outlines, hb_struct, ft_struct, ftr_off;
-  long ft_fail, hb_empty, ft_degenerate;
+  long ft_fail, hb_empty, ft_degenerate, ft_tie;
 } stats;
 
 static oo_path pa, pb, pc;
@@ -55,6 +55,7 @@ static void check_glyph(oo_font *o, unsigned gid, stats *s, const char *font, co
       s->ft_fail++;
     } else {
       d = oo_path_diff(&pa, &pb, 0, &why);
+      double d_unrounded = d;
       if (d < 0) {
         /* FreeType's integer rounding can make a line zero-length (two points 0.49 apart) that
          * its decomposition then keeps or merges differently: such outlines are compared below
@@ -74,12 +75,24 @@ static void check_glyph(oo_font *o, unsigned gid, stats *s, const char *font, co
       oo_path_drop_zero_lines(&pc);
       oo_path_drop_zero_lines(&pb);
       d = oo_path_diff(&pc, &pb, 0, &why);
+      if (d < 0 && d_unrounded >= 0 && d_unrounded <= FT_TOL) {
+        /* the unrounded outline matched FreeType's in structure; a point on a .5 tie that
+         * FreeType's 16.16 arithmetic rounds the other way can end 1 unit from its neighbour
+         * on one side and on it (a zero-length line, dropped) on the other (RobotoFlex gid 83:
+         * 323.5 and 324.39): compare once more without lines of 1 unit or less */
+        oo_path_drop_short_lines(&pc, 1.0f);
+        oo_path_drop_short_lines(&pb, 1.0f);
+        d = oo_path_diff(&pc, &pb, 0, &why);
+        if (d >= 0) s->ft_tie++;
+      }
       if (d != 0) s->ftr_off++;
       if (d < 0 && s->ft_struct++ < 3) {
         fprintf(stderr, "%s %s gid %u: rounded vs FreeType %s\n otv: ", font, where, gid, why);
         oo_path_print(stderr, &pc);
         fprintf(stderr, " ft:  ");
         oo_path_print(stderr, &pb);
+        fprintf(stderr, " otv unrounded: ");
+        oo_path_print(stderr, &pa);
       }
       if (d > s->ftr_max || d < 0) s->ftr_max = d < 0 ? 1e9 : d;
     }
@@ -171,6 +184,9 @@ static void test_font(const char *path, const char *name, unsigned max_glyphs_ra
     printf("  %ld outlines compared with FreeType only when rounded (rounding made zero-length lines)\n",
            s.ft_degenerate);
   if (s.hb_empty) printf("  HarfBuzz drew nothing for %ld outlines (FreeType agrees with otvar)\n", s.hb_empty);
+  if (s.ft_tie)
+    printf("  %ld outlines matched FreeType's rounded one only without lines of 1 unit (a .5 tie "
+           "rounded the other way)\n", s.ft_tie);
   CHECK_EQ(s.hb_struct, 0);
   CHECK_EQ(s.ft_struct, 0);
   CHECK_EQ(s.ft_fail, 0);
