@@ -686,6 +686,14 @@ def glyf_cases():
     case("simple_contours7FFF", "blame", "glyf|gvar", "numberOfContours 0x7FFF", font([b"", i16(0x7FFF) + sq[2:]] + G[2:]))
     case("simple_endpts_decreasing", "blame", "glyf|gvar", "endPtsOfContours decreasing",
          font(G[:2] + [patch(G[2], 10, u16(5) + u16(2))] + G[3:]))
+    # ends 65533, 3, 4 with sparse deltas, as the second component of glyph 3: added to the
+    # component's first point index in 16 bits, 65533 wraps below 3 (fuzz_raster found IUP
+    # writing past its scratch when the check compared the wrapped values)
+    wrap = glyf_simple([[(0, 0, 1)], [(100, 0, 1), (100, 100, 1), (0, 100, 1)], [(50, 50, 1)]])
+    wrap = patch(wrap, 10, u16(65533))
+    wgv = gvar_glyph([dict(peak=[1.0], points=[0, 2], dx=[10, 20], dy=[5, 5])])
+    case("comp_endpts_wrap", "blame", "glyf|gvar", "component with endPtsOfContours 65533, 3, 4 after 4 points, sparse deltas",
+         base_ttf(glyphs=G[:2] + [wrap, glyf_composite([(1, 0, 0), (2, 0, 0)])], gvar=gv[:2] + [wgv, b""]))
     case("simple_endpts_FFFF", "blame", "glyf|gvar", "last endPt 0xFFFF (65536 points, data for 4)",
          font([b"", patch(sq, 10, u16(0xFFFF))] + G[2:]))
     case("simple_instr_FFFF", "blame", "glyf|gvar", "instructionLength 0xFFFF",
