@@ -13,7 +13,12 @@
  * up to the contour's start point), coordinates within 1/64 unit of HarfBuzz's (both unrounded
  * float), within 1 unit of FreeType's (FreeType rounds every varied point to an integer and
  * computes its scalars in 16.16), and our OTV_OUTLINE_ROUND output within 1 unit of FreeType's
- * and equal to it for nearly all points (the 16.16 scalars can move a .5 tie).
+ * and equal to it for nearly all points (the 16.16 scalars can move a .5 tie; when such a tie
+ * puts a point on its neighbour on one side only, the rounded outlines are compared without
+ * lines of 1 unit or less, and counted).
+ *
+ * OTV_ORACLE_SEED / OTV_ORACLE_LOCATIONS (tests/unit/harness.h) draw other and more random
+ * locations for a stress run.
  */
 #include "harness.h"
 #include "oracle_outline.h"
