@@ -205,13 +205,24 @@ static void put_op(otv_buf *b, unsigned op)
  * 5 bytes. Beyond the 16-bit range, the 16.16 form (255) keeps the low 16 integer bits. */
 /* A rounded coordinate as an integer, clamped (hostile fonts: huge values or NaN must not make
  * the conversion undefined; such values are out of any font's range anyway). */
+/* A rounded coordinate as an integer in the int16 range (what the glyf instancer keeps too: hmtx,
+ * head and the bounding boxes are int16; NaN gives 0). */
 static long cs_coord(float v)
 {
-  if (!(v > -1e9f)) return -1000000000L; /* also NaN */
-  if (v > 1e9f) return 1000000000L;
+  if (!(v >= -32768.0f)) return v != v ? 0 : -32768; /* also NaN */
+  if (v > 32767.0f) return 32767;
   return (long)v;
 }
 
+/* v clamped to int16 (NaN: 0), for the metrics written as int16. */
+static int16_t clamp16(double v)
+{
+  if (!(v >= -32768.0)) return v != v ? 0 : -32768;
+  if (v > 32767.0) return 32767;
+  return (int16_t)v;
+}
+
+/* A Type 2 number -32768..32767 (what a charstring operand can hold). */
 static uint8_t *put_cs_int(uint8_t *w, long i)
 {
   if (i >= -107 && i <= 107) {
@@ -222,16 +233,23 @@ static uint8_t *put_cs_int(uint8_t *w, long i)
   } else if (i >= -1131 && i <= -108) {
     *w++ = (uint8_t)(((-i - 108) >> 8) + 251);
     *w++ = (uint8_t)((-i - 108) & 0xFF);
-  } else if (i >= -32768 && i <= 32767) {
+  } else {
     *w++ = 28;
     *w++ = (uint8_t)((unsigned long)i >> 8);
     *w++ = (uint8_t)i;
-  } else {
-    uint32_t f = (uint32_t)((unsigned long)i << 16);
-    *w++ = 255;
-    *w++ = (uint8_t)(f >> 24), *w++ = (uint8_t)(f >> 16), *w++ = (uint8_t)(f >> 8), *w++ = (uint8_t)f;
   }
   return w;
+}
+
+/* The operand that moves *cur to target. Two int16 coordinates can be up to 65535 apart, beyond
+ * an operand: the step is then clamped and *cur follows what was written, so the later operands
+ * stay exact (only a glyph spanning more than the int16 range is distorted). */
+static uint8_t *put_cs_rel(uint8_t *w, long target, long *cur)
+{
+  long d = target - *cur;
+  d = d < -32768 ? -32768 : d > 32767 ? 32767 : d;
+  *cur += d;
+  return put_cs_int(w, d);
 }
 
 static void put_index(otv_buf *b, const otv_buf *data, const uint32_t *offs, uint32_t count)
@@ -414,10 +432,11 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     cs_offs[g] = (uint32_t)cs.len;
-    /* the absolute points, rounded: relative operands are differences of rounded points */
+    /* the absolute points, rounded and clamped to int16: relative operands are differences of
+     * these */
     for (unsigned i = 0; i < io.point_count; i++) {
-      pts[i].x = floorf(pts[i].x + 0.5f);
-      pts[i].y = floorf(pts[i].y + 0.5f);
+      pts[i].x = (float)cs_coord(floorf(pts[i].x + 0.5f));
+      pts[i].y = (float)cs_coord(floorf(pts[i].y + 0.5f));
     }
     /* a line: 2 numbers (10 bytes) and an operator per point; a curve: 31 bytes for 3 points,
      * or for 1 point once per contour (when it closes on the start point); a move per contour */
@@ -439,31 +458,24 @@ otv_status otv_inst_cff(otv_inst *in)
         if (y < ymin) ymin = y;
         if (y > ymax) ymax = y;
       }
-      long sx = cs_coord(pts[start].x), sy = cs_coord(pts[start].y);
-      w = put_cs_int(w, sx - cx);
-      w = put_cs_int(w, sy - cy);
+      w = put_cs_rel(w, cs_coord(pts[start].x), &cx);
+      w = put_cs_rel(w, cs_coord(pts[start].y), &cy);
       *w++ = 21; /* rmoveto */
-      cx = sx, cy = sy;
       unsigned i = start + 1;
       while (i <= end) {
         if (fl[i] & OTV_POINT_CUBIC) {
           /* two control points then the end point (the contour start when it was dropped) */
           otv_point c1 = pts[i], c2 = i + 1 <= end ? pts[i + 1] : pts[start];
           otv_point e = i + 2 <= end ? pts[i + 2] : pts[start];
-          long x1 = cs_coord(c1.x), y1 = cs_coord(c1.y), x2 = cs_coord(c2.x), y2 = cs_coord(c2.y);
-          long x3 = cs_coord(e.x), y3 = cs_coord(e.y);
-          w = put_cs_int(w, x1 - cx), w = put_cs_int(w, y1 - cy);
-          w = put_cs_int(w, x2 - x1), w = put_cs_int(w, y2 - y1);
-          w = put_cs_int(w, x3 - x2), w = put_cs_int(w, y3 - y2);
+          w = put_cs_rel(w, cs_coord(c1.x), &cx), w = put_cs_rel(w, cs_coord(c1.y), &cy);
+          w = put_cs_rel(w, cs_coord(c2.x), &cx), w = put_cs_rel(w, cs_coord(c2.y), &cy);
+          w = put_cs_rel(w, cs_coord(e.x), &cx), w = put_cs_rel(w, cs_coord(e.y), &cy);
           *w++ = 8; /* rrcurveto */
-          cx = x3, cy = y3;
           i += 3;
         } else {
-          long x = cs_coord(pts[i].x), y = cs_coord(pts[i].y);
-          w = put_cs_int(w, x - cx);
-          w = put_cs_int(w, y - cy);
+          w = put_cs_rel(w, cs_coord(pts[i].x), &cx);
+          w = put_cs_rel(w, cs_coord(pts[i].y), &cy);
           *w++ = 5; /* rlineto */
-          cx = x, cy = y;
           i++;
         }
       }
@@ -473,8 +485,8 @@ otv_status otv_inst_cff(otv_inst *in)
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
     if (any) {
-      bb[0] = (int16_t)floor(xmin), bb[1] = (int16_t)floor(ymin);
-      bb[2] = (int16_t)ceil(xmax), bb[3] = (int16_t)ceil(ymax);
+      bb[0] = clamp16(floor(xmin)), bb[1] = clamp16(floor(ymin));
+      bb[2] = clamp16(ceil(xmax)), bb[3] = clamp16(ceil(ymax));
     }
     memcpy(in->bbox[g], bb, sizeof bb);
     /* the advance alone: otv_glyph_h_metrics would run the charstring again for the side
@@ -490,7 +502,7 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     in->adv_w[g] = (uint16_t)(adv < 0 ? 0 : adv > 65535 ? 65535 : adv);
-    in->lsb[g] = any ? bb[0] : (int16_t)m.side_a; /* empty glyph: the varied hmtx value */
+    in->lsb[g] = any ? bb[0] : clamp16(m.side_a); /* empty glyph: the varied hmtx value */
     if (in->has_vmtx) {
       otv_glyph_metrics vm;
       otv_status vs = otv_glyph_v_metrics(in->loc, g, OTV_METRICS_ROUND, &vm);
@@ -500,7 +512,7 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       if (!vs) {
         in->adv_h[g] = (uint16_t)(vm.advance < 0 ? 0 : vm.advance > 65535 ? 65535 : vm.advance);
-        in->tsb[g] = (int16_t)vm.side_a;
+        in->tsb[g] = clamp16(vm.side_a);
       }
     }
   }
