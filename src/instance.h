@@ -100,6 +100,17 @@ otv_status otv_inst_tvs_sum(struct otv_inst *in, otv_span data, size_t hdr, uint
  * start/peak/end: axis_count F2Dot14 values each. */
 int otv_inst_region_scalars(const struct otv_inst *in, const int16_t *start, const int16_t *peak,
                             const int16_t *end, double *out);
+/* floor(d + 0.5) as an int, clamped to +-2^24 (NaN: 0). The values it gives are added to 16-bit
+ * fields; a hostile ItemVariationStore can sum 32-bit deltas over 65535 regions past the int
+ * range, whose conversion would be undefined. */
+static inline int otv_inst_round(double d)
+{
+  double t = floor(d + 0.5);
+  if (!(t >= -16777216.0)) return t != t ? 0 : -16777216;
+  if (t > 16777216.0) return 16777216;
+  return (int)t;
+}
+
 static inline double otv_inst_scale(double d, const double *s, int k)
 {
   for (int j = 0; j < k; j++) d *= s[j];

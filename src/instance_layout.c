@@ -81,7 +81,7 @@ static int device_delta_uncached(lay *l, size_t dev, bool *is_var)
   *is_var = true;
   if (!l->ivs.present) return 0;
   double d = otv_inst_ivs_get(l->in, l->ev, u16(l, dev), u16(l, dev + 2));
-  return (int)floor(d + 0.5);
+  return otv_inst_round(d);
 }
 
 /* spec: ValueRecord fields in order; value bits 0-3, device bits 4-7 */

@@ -201,7 +201,7 @@ static otv_status apply_mvar(otv_inst *in)
         int base = (tag == OTV_T('h', 'c', 'l', 'a') || tag == OTV_T('h', 'c', 'l', 'd'))
                        ? (int)otv_peek_u16(b->p + off)
                        : get16(b, off);
-        set16(b, off, base + (int)floor(d + 0.5));
+        set16(b, off, base + otv_inst_round(d));
       }
       break;
     }
@@ -228,7 +228,7 @@ static otv_status apply_cvar(otv_inst *in)
                                    acc, NULL);
   if (!st)
     for (unsigned i = 0; i < n; i++)
-      if (acc[i] != 0) set16(&in->cvt, 2 * (size_t)i, get16(&in->cvt, 2 * (size_t)i) + (int)floor(acc[i] + 0.5));
+      if (acc[i] != 0) set16(&in->cvt, 2 * (size_t)i, get16(&in->cvt, 2 * (size_t)i) + otv_inst_round(acc[i]));
   otv_mem_free(in->al, acc, (n ? n : 1) * sizeof *acc);
   return st;
 }

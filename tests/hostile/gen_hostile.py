@@ -906,6 +906,13 @@ def table_field_cases():
     case("mvar_ivs_self", "blame", "MVAR", "itemVariationStoreOffset 0 (the MVAR header)", patch_table(d, "MVAR", 10, u16(0)))
     case("mvar_inner_oob", "blame", "MVAR", "deltaSetInnerIndex 0xFFFF", patch_table(d, "MVAR", 12 + 6, u16(0xFFFF)))
     case("mvar_outer_oob", "blame", "MVAR", "deltaSetOuterIndex 0xFFFF", patch_table(d, "MVAR", 12 + 4, u16(0xFFFF)))
+    # 32-bit deltas (LONG_WORDS) of 0x7FFFFFFF on two regions that both apply at wght max: the
+    # sum passes the int range (the instancer rounded it into an int: undefined behaviour)
+    regions = u16(1) + u16(2) + (f2d14(0) + f2d14(1) + f2d14(1)) * 2
+    ivd = u16(1) + u16(0x8002) + u16(2) + u16(0) + u16(1) + i32(0x7FFFFFFF) * 2
+    long_ivs = u16(1) + u32(12) + u16(1) + u32(12 + len(regions)) + regions + ivd
+    case("mvar_long_deltas_sum", "blame", "MVAR", "32-bit deltas 0x7FFFFFFF on two regions (sum past 2^31)",
+         base_ttf(extra={"MVAR": mvar_table(long_ivs, [("xhgt", 0, 0)])}))
     # STAT
     stat = (u16(1) + u16(2) + u16(8) + u16(1) + u32(20) + u16(2) + u32(28) + u16(2) + tag("wght") + u16(256) + u16(0) +
             u16(4) + u16(4 + 12) +
