@@ -456,9 +456,11 @@ def main():
             fonts.append((p, named, nr))
         else:
             print("SKIP %s: not in $OTV_FONT_CACHE" % n)
+    # OTV_ORACLE_SEED=N (as for the C oracles): other random locations, as many
+    stress = int(os.environ.get("OTV_ORACLE_SEED", "0") or 0)
     for seed, (path, named, nrand) in enumerate(fonts):
         src = TTFont(path)
-        for label, loc, ni in locations(path, src, named, nrand, seed):
+        for label, loc, ni in locations(path, src, named, nrand, seed + 1000003 * stress):
             lab = "%s %s %s" % (os.path.basename(path), label, ",".join("%s=%g" % kv for kv in loc.items()))
             try:
                 ref, ref_path = fonttools_instance(path, loc, tmp)
