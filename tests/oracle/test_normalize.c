@@ -6,7 +6,8 @@
  * inside and outside the range (clamping), values mapping right on and one float step around
  * every avar segment boundary and around half-steps of the F2Dot14 grid, and unlisted axes
  * (default); then every named instance (hb_font_set_var_named_instance). Equality must be
- * exact. Also checks a few hand-computed avar 2 values.
+ * exact. Also checks a few hand-computed avar 2 values. OTV_ORACLE_SEED / OTV_ORACLE_LOCATIONS
+ * (tests/unit/harness.h) draw other and more locations for a stress run.
  */
 #include "harness.h"
 
@@ -15,7 +16,7 @@
 #include <hb-ot.h>
 #include <hb.h>
 
-#define LOCATIONS 2000
+#define LOCATIONS ((int)h_locations(2000))
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
@@ -240,6 +241,7 @@ static void test_avar2_hand(void)
 
 int main(void)
 {
+  rng_state = h_seed(rng_state);
   const char *fonts = getenv("OTV_FONTS");
   const char *root = getenv("OTV_ROOT");
   const char *cache = getenv("OTV_FONT_CACHE");
