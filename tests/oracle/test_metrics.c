@@ -376,6 +376,14 @@ static void compare_location(ctx *c, const char *what)
         n_vorg_tie++;
         continue;
       }
+      /* rounded apart: the varied yMax on a half, which HarfBuzz's own extents (summed in
+       * another order) put a float step to either side (pit-sb.ttf glyphs 1 and 3 at a random
+       * location of OTV_ORACLE_SEED=103: yMax 335.5, HarfBuzz 335) */
+      if (c->tsb_map && !c->has_vorg && fabs((double)oy - expect) == 1.0 &&
+          near_half((double)mu.origin - mu.side_a, 1.0 / 1024)) {
+        n_vorg_tie++;
+        continue;
+      }
       CHECK_EQ(oy, expect);
       fprintf(stderr, "  %s %s glyph %u: hb v origin %d otvar %.4f (tsb %.4f)\n", c->name, what, g,
               oy, mu.origin, mu.side_a);
