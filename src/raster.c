@@ -1510,17 +1510,16 @@ bool otv_raster_bounds(const otv_raster *r, otv_raster_box *out)
   if (!r || !out) return false;
   float x0 = r->min_x, y0 = r->min_y, x1 = r->max_x, y1 = r->max_y;
   bool any = r->seg_count > 0;
-  if (r->open) {
+  if (r->open && r->vb_n) {
     /* the open contour's vertices, not run yet: its segments (closing line included) add area
      * unless every vertex lies on the start's row */
-    for (unsigned j = 0; j < r->vb_n; j++) {
-      float x = r->vb[2 * j], y = r->vb[2 * j + 1];
-      any |= y != r->start_y;
-      x0 = fminf(x0, x);
-      x1 = fmaxf(x1, x);
-      y0 = fminf(y0, y);
-      y1 = fmaxf(y1, y);
-    }
+    float lo[2] = {r->vb[0], r->vb[1]}, hi[2] = {r->vb[0], r->vb[1]};
+    vb_bounds(r->vb, r->vb_n, lo, hi);
+    any |= lo[1] != r->start_y || hi[1] != r->start_y;
+    x0 = fminf(x0, lo[0]);
+    y0 = fminf(y0, lo[1]);
+    x1 = fmaxf(x1, hi[0]);
+    y1 = fmaxf(y1, hi[1]);
   }
   if (!any) {
     *out = (otv_raster_box){0, 0, 0, 0};

@@ -463,8 +463,15 @@ static void test_errors(void)
   P->line_to(R, 8, 8);
   P->line_to(R, 4, 8);
   CHECK(otv_raster_bounds(R, &bx));
+  CHECK(bx.x_min == 4 && bx.y_min == 4 && bx.x_max == 8 && bx.y_max == 8);
   CHECK_EQ(otv_raster_render(R, buf, 16, 16, 16, 0), OTV_E_OK);
   CHECK_NEAR(cov_sum(buf, 16, 16), 16, 1e-9);
+  /* an open contour along its start's row adds no area: no bounds */
+  P->move_to(R, 2, 3);
+  P->line_to(R, 9, 3);
+  P->line_to(R, 5, 3);
+  CHECK(!otv_raster_bounds(R, &bx));
+  otv_raster_reset(R);
   /* absurd coordinates: clamped, bounded work, no crash */
   P->move_to(R, -1e30f, -1e30f);
   P->cubic_to(R, 1e30f, -1e30f, 1e30f, 1e30f, -1e30f, 1e30f);
