@@ -100,6 +100,17 @@ otv_status otv_inst_tvs_sum(struct otv_inst *in, otv_span data, size_t hdr, uint
  * start/peak/end: axis_count F2Dot14 values each. */
 int otv_inst_region_scalars(const struct otv_inst *in, const int16_t *start, const int16_t *peak,
                             const int16_t *end, double *out);
+/* floor(v + 0.5) clamped to int16 (NaN: -32768), without a libm call (floor is not inlined
+ * without SSE4.1): the coordinates, boxes and side bearings both instancers write. */
+static inline int otv_inst_round16(double v)
+{
+  double t = v + 0.5;
+  if (!(t > -32768.0)) return -32768; /* also NaN */
+  if (t >= 32767.0) return 32767;
+  int i = (int)t; /* truncates toward zero */
+  return (double)i > t ? i - 1 : i;
+}
+
 /* floor(d + 0.5) as an int, clamped to +-2^24 (NaN: 0). The values it gives are added to 16-bit
  * fields; a hostile ItemVariationStore can sum 32-bit deltas over 65535 regions past the int
  * range, whose conversion would be undefined. */

@@ -201,28 +201,8 @@ static void put_op(otv_buf *b, unsigned op)
   }
 }
 
-/* Charstring number (an integer: differences of rounded points) at w; returns the end. At most
- * 5 bytes. Beyond the 16-bit range, the 16.16 form (255) keeps the low 16 integer bits. */
-/* A rounded coordinate as an integer, clamped (hostile fonts: huge values or NaN must not make
- * the conversion undefined; such values are out of any font's range anyway). */
-/* A rounded coordinate as an integer in the int16 range (what the glyf instancer keeps too: hmtx,
- * head and the bounding boxes are int16; NaN gives 0). */
-static long cs_coord(float v)
-{
-  if (!(v >= -32768.0f)) return v != v ? 0 : -32768; /* also NaN */
-  if (v > 32767.0f) return 32767;
-  return (long)v;
-}
-
-/* v clamped to int16 (NaN: 0), for the metrics written as int16. */
-static int16_t clamp16(double v)
-{
-  if (!(v >= -32768.0)) return v != v ? 0 : -32768;
-  if (v > 32767.0) return 32767;
-  return (int16_t)v;
-}
-
-/* A Type 2 number -32768..32767 (what a charstring operand can hold). */
+/* A charstring number, an integer -32768..32767 (what an operand can hold), at w; returns the
+ * end (at most 3 bytes). */
 static uint8_t *put_cs_int(uint8_t *w, long i)
 {
   if (i >= -107 && i <= 107) {
@@ -432,14 +412,15 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     cs_offs[g] = (uint32_t)cs.len;
-    /* the absolute points, rounded and clamped to int16: relative operands are differences of
-     * these */
+    /* the absolute points, rounded and clamped to int16 (as the glyf instancer keeps them):
+     * relative operands are differences of these */
     for (unsigned i = 0; i < io.point_count; i++) {
-      pts[i].x = (float)cs_coord(floorf(pts[i].x + 0.5f));
-      pts[i].y = (float)cs_coord(floorf(pts[i].y + 0.5f));
+      pts[i].x = (float)otv_inst_round16(pts[i].x);
+      pts[i].y = (float)otv_inst_round16(pts[i].y);
     }
-    /* a line: 2 numbers (10 bytes) and an operator per point; a curve: 31 bytes for 3 points,
-     * or for 1 point once per contour (when it closes on the start point); a move per contour */
+    /* a line: 2 numbers (at most 3 bytes each) and an operator per point; a curve: 19 bytes for
+     * 3 points, or for 1 point once per contour (when it closes on the start point); a move per
+     * contour (the bound below is loose) */
     if (!otv_buf_reserve(&cs, (size_t)io.point_count * 11 + (size_t)io.contour_count * 48 + 16))
       goto nomem;
     uint8_t *w = cs.p + cs.len;
@@ -458,8 +439,8 @@ otv_status otv_inst_cff(otv_inst *in)
         if (y < ymin) ymin = y;
         if (y > ymax) ymax = y;
       }
-      w = put_cs_rel(w, cs_coord(pts[start].x), &cx);
-      w = put_cs_rel(w, cs_coord(pts[start].y), &cy);
+      w = put_cs_rel(w, (long)pts[start].x, &cx);
+      w = put_cs_rel(w, (long)pts[start].y, &cy);
       *w++ = 21; /* rmoveto */
       unsigned i = start + 1;
       while (i <= end) {
@@ -467,14 +448,14 @@ otv_status otv_inst_cff(otv_inst *in)
           /* two control points then the end point (the contour start when it was dropped) */
           otv_point c1 = pts[i], c2 = i + 1 <= end ? pts[i + 1] : pts[start];
           otv_point e = i + 2 <= end ? pts[i + 2] : pts[start];
-          w = put_cs_rel(w, cs_coord(c1.x), &cx), w = put_cs_rel(w, cs_coord(c1.y), &cy);
-          w = put_cs_rel(w, cs_coord(c2.x), &cx), w = put_cs_rel(w, cs_coord(c2.y), &cy);
-          w = put_cs_rel(w, cs_coord(e.x), &cx), w = put_cs_rel(w, cs_coord(e.y), &cy);
+          w = put_cs_rel(w, (long)c1.x, &cx), w = put_cs_rel(w, (long)c1.y, &cy);
+          w = put_cs_rel(w, (long)c2.x, &cx), w = put_cs_rel(w, (long)c2.y, &cy);
+          w = put_cs_rel(w, (long)e.x, &cx), w = put_cs_rel(w, (long)e.y, &cy);
           *w++ = 8; /* rrcurveto */
           i += 3;
         } else {
-          w = put_cs_rel(w, cs_coord(pts[i].x), &cx);
-          w = put_cs_rel(w, cs_coord(pts[i].y), &cy);
+          w = put_cs_rel(w, (long)pts[i].x, &cx);
+          w = put_cs_rel(w, (long)pts[i].y, &cy);
           *w++ = 5; /* rlineto */
           i++;
         }
@@ -485,8 +466,8 @@ otv_status otv_inst_cff(otv_inst *in)
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
     if (any) {
-      bb[0] = clamp16(floor(xmin)), bb[1] = clamp16(floor(ymin));
-      bb[2] = clamp16(ceil(xmax)), bb[3] = clamp16(ceil(ymax));
+      /* (integers in the int16 range: the points are) */
+      bb[0] = (int16_t)xmin, bb[1] = (int16_t)ymin, bb[2] = (int16_t)xmax, bb[3] = (int16_t)ymax;
     }
     memcpy(in->bbox[g], bb, sizeof bb);
     /* the advance alone: otv_glyph_h_metrics would run the charstring again for the side
@@ -502,7 +483,7 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     in->adv_w[g] = (uint16_t)(adv < 0 ? 0 : adv > 65535 ? 65535 : adv);
-    in->lsb[g] = any ? bb[0] : clamp16(m.side_a); /* empty glyph: the varied hmtx value */
+    in->lsb[g] = any ? bb[0] : (int16_t)otv_inst_round16(m.side_a); /* empty glyph: the varied hmtx value */
     if (in->has_vmtx) {
       otv_glyph_metrics vm;
       otv_status vs = otv_glyph_v_metrics(in->loc, g, OTV_METRICS_ROUND, &vm);
@@ -512,7 +493,7 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       if (!vs) {
         in->adv_h[g] = (uint16_t)(vm.advance < 0 ? 0 : vm.advance > 65535 ? 65535 : vm.advance);
-        in->tsb[g] = clamp16(vm.side_a);
+        in->tsb[g] = (int16_t)otv_inst_round16(vm.side_a);
       }
     }
   }

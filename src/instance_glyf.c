@@ -490,7 +490,6 @@ static void fb_add(gstate *s, double x, double y)
 static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4]);
 static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t goff,
                                    const int16_t bb[4]);
-static int round16(double v);
 
 /* Pass 1 (encode set): one glyph's default coordinates, varied, then encoded at the end of the
  * output glyf: simple glyphs completely (their points are then dropped: the scratch is reused),
@@ -644,7 +643,7 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
   c->offs[gid] = (uint32_t)in->glyf.len;
   int16_t bb[4] = {0, 0, 0, 0};
   if (s->has_pts)
-    for (int k = 0; k < 4; k++) bb[k] = (int16_t)round16(s->fb[k]);
+    for (int k = 0; k < 4; k++) bb[k] = (int16_t)otv_inst_round16(s->fb[k]);
   if (s->kind == G_SIMPLE) encode_simple(c, gid, gs, bb);
   else if (s->kind == G_COMPOSITE) {
     otv_status st2 = encode_composite(c, gid, gs, goff, bb);
@@ -815,16 +814,6 @@ static otv_status composite_done(gctx *c, uint32_t gid, unsigned depth)
   return OTV_E_OK;
 }
 
-/* floor(v + 0.5) clamped to int16, without a libm call (floor is not inlined without SSE4.1). */
-static int round16(double v)
-{
-  double t = v + 0.5;
-  if (!(t > -32768.0)) return -32768; /* also NaN */
-  if (t >= 32767.0) return 32767;
-  int i = (int)t; /* truncates toward zero */
-  return (double)i > t ? i - 1 : i;
-}
-
 /* Pass 3: encode one simple glyph. */
 static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4])
 {
@@ -851,8 +840,8 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
   }
   int32_t *R = c->rxy;
   for (unsigned i = 0; i < n; i++) {
-    R[2 * i] = round16(X[i]);
-    R[2 * i + 1] = round16(Y[i]);
+    R[2 * i] = otv_inst_round16(X[i]);
+    R[2 * i + 1] = otv_inst_round16(Y[i]);
   }
   /* at most 5 bytes per point: written directly */
   if (!otv_buf_reserve(b, 5 * (size_t)n)) return;
@@ -928,8 +917,8 @@ static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t go
     int a1, a2;
     if (k.flags & C_ARGS_XY) {
       f |= C_ARGS_XY;
-      a1 = round16(c->x[s->at + i]);
-      a2 = round16(c->y[s->at + i]);
+      a1 = otv_inst_round16(c->x[s->at + i]);
+      a2 = otv_inst_round16(c->y[s->at + i]);
       if (a1 < -128 || a1 > 127 || a2 < -128 || a2 > 127) f |= C_ARG_WORDS;
     } else {
       a1 = k.a1, a2 = k.a2;
@@ -1107,16 +1096,16 @@ otv_status otv_inst_glyf(otv_inst *in)
     gstate *s = &c.g[gid];
     int16_t bb[4] = {0, 0, 0, 0};
     if (s->has_pts)
-      for (int k = 0; k < 4; k++) bb[k] = (int16_t)round16(s->fb[k]);
+      for (int k = 0; k < 4; k++) bb[k] = (int16_t)otv_inst_round16(s->fb[k]);
     memcpy(in->bbox[gid], bb, sizeof bb);
     in->has_outline[gid] = s->kind != G_EMPTY;
     double aw = floor(s->ph[1] - s->ph[0] + 0.5);
     in->adv_w[gid] = (uint16_t)(aw < 0 ? 0 : aw > 65535 ? 65535 : aw);
-    in->lsb[gid] = (int16_t)round16(bb[0] - s->ph[0]);
+    in->lsb[gid] = (int16_t)otv_inst_round16(bb[0] - s->ph[0]);
     if (in->has_vmtx) {
       double ah = floor(s->ph[2] - s->ph[3] + 0.5);
       in->adv_h[gid] = (uint16_t)(ah < 0 ? 0 : ah > 65535 ? 65535 : ah);
-      in->tsb[gid] = (int16_t)round16(s->ph[2] - bb[3]);
+      in->tsb[gid] = (int16_t)otv_inst_round16(s->ph[2] - bb[3]);
     }
     if (s->kind == G_SIMPLE) {
       if (s->n > in->max_points) in->max_points = s->n;
