@@ -228,6 +228,13 @@ static void replay(otv_raster *r, const glyph *gl)
   }
 }
 
+/* The 64-bit FNV-1a hash h continued over n bytes (the image hashes of OTV_BENCH_HASH). */
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+  for (size_t k = 0; k < n; k++) h = (h ^ p[k]) * 1099511628211u;
+  return h;
+}
+
 /* The ways otvar is timed: through the pen or as points, onto a cleared bitmap or writing it
  * whole (OTV_RASTER_CLEAR); the OTV_BENCH_ONLY name of each. */
 enum { WAYS = 4 };
@@ -348,7 +355,7 @@ int main(int argc, char **argv)
       size_t len = (size_t)G[i].w * G[i].h;
       memset(buf, 0, len);
       otvar_image(r, &t, &G[i], direct, 0, buf, 0);
-      for (size_t k = 0; k < len; k++) hash = (hash ^ buf[k]) * 1099511628211u;
+      hash = fnv1a(hash, buf, len);
       if (dump) fwrite(buf, 1, len, dump);
       /* OTV_RASTER_CLEAR on a dirty buffer must give the same image */
       memcpy(buf2, buf, len);
@@ -358,14 +365,14 @@ int main(int argc, char **argv)
       if (getenv("OTV_BENCH_HASH")) {
         /* and composited over itself (the blending arithmetic) */
         otvar_image(r, &t, &G[i], direct, 0, buf, 0);
-        for (size_t k = 0; k < len; k++) hash = (hash ^ buf[k]) * 1099511628211u;
+        hash = fnv1a(hash, buf, len);
       }
       /* the points way: the same outline; only the implied on-curve midpoints differ (computed
        * from transformed points in float, not by FreeType in 26.6 integers) */
       memset(buf, 0, len);
       if (otvar_image(r, &t, &G[i], direct, 2, buf, 0)) pts_bad++;
       int differs = 0;
-      for (size_t k = 0; k < len; k++) phash = (phash ^ buf[k]) * 1099511628211u;
+      phash = fnv1a(phash, buf, len);
       for (size_t k = 0; k < len; k++) {
         int dv = abs((int)buf[k] - (int)buf2[k]);
         if (dv > pts_maxdiff) pts_maxdiff = dv;
