@@ -153,8 +153,11 @@ static void run_pass(spec *S, layout_in *L)
     }
   }
   if (L->axis_count == 0) {
-    put_text(S, &S->label, "not a variable font: no fvar axes", m, lab, 1);
+    /* a static font is one point of a design space: show it */
+    put_text(S, &S->label, "not a variable font: no fvar axes; its one instance", m, lab, 1);
     S->y += line_height(&S->label, lab);
+    put_text(S, &S->main, L->sample, m, L->size, 0);
+    S->y += line_height(&S->main, L->size);
   }
   S->y += line_height(&S->label, lab) * 0.6;
 

@@ -183,6 +183,12 @@ for f in Roboto-Variable.ABC.ttf AdobeVFPrototype_vsindex.otf NotoSans-VF.abc.tt
   expect 0 "specimen $f" -- "$OTVAR" specimen "$FONTS/$f" -o "$O/s-$f.png"
   [ -s "$O/s-$f.png" ] && ok || bad "specimen $f: no output"
 done
+# a static font is one point of a design space: its specimen shows that instance, a line of
+# --size 40 px text below the title and the note (these two alone are about 100 px tall)
+STATIC=$FONTS/instances/Muli-ABC.hb-instance.wght300.ttf
+expect 0 "specimen static" -- "$OTVAR" specimen "$STATIC" --size 40 -o "$O/s-static.png"
+read -r w h ct ink < <(png_info "$O/s-static.png")
+if [ "$h" -gt 140 ]; then ok; else bad "specimen static: $w x $h, no sample line"; fi
 no_temp "after specimens"
 
 cli_summary test_render.sh
