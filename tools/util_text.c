@@ -58,7 +58,11 @@ static float glyph_advance(otv_location *loc, uint32_t gid)
 {
   otv_glyph_metrics m;
   if (otv_glyph_h_metrics(loc, gid, 0, &m) == OTV_E_OK) return m.advance;
-  /* fall back to the phantom points: advance = right - left origin */
+  /* fall back to the phantom points: advance = right - left origin (TrueType glyphs only: CFF
+   * and CFF2 glyphs have none) */
+  otv_face_info info;
+  otv_face_get_info(otv_location_face(loc), &info);
+  if (info.flavour != OTV_FLAVOUR_GLYF) return 0;
   otv_glyph_points gp = {0};
   otv_status st = otv_glyph_points_get(loc, gid, 0, &gp);
   if (st != OTV_E_SMALL_BUFFER && st != OTV_E_OK) return 0;

@@ -221,6 +221,10 @@ static const uint32_t METRIC_TAGS[] = {
 static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int light)
 {
   uint32_t n = glyph_count < MAX_GLYPHS_RUN ? glyph_count : MAX_GLYPHS_RUN;
+  /* TrueType glyphs' points are followed by 4 phantom points; CFF and CFF2 glyphs have none */
+  otv_face_info info;
+  otv_face_get_info(otv_location_face(loc), &info);
+  const unsigned phantoms = info.flavour == OTV_FLAVOUR_GLYF ? 4 : 0;
   /* volatile: these live across setjmp (the pen's call cap longjmps out of a runaway glyph) */
   otv_point *volatile pts = NULL;
   uint8_t *volatile pf = NULL;
@@ -272,7 +276,7 @@ static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int ligh
         if (io.point_count + 4 > np || io.contour_count > nc)
           fail_case(r, "%s: wrote more points or contours than the buffers hold", "otv_glyph_points_get", NULL);
         else
-          for (unsigned k = 0; k < io.point_count + 4 && k < np; k++) {
+          for (unsigned k = 0; k < io.point_count + phantoms && k < np; k++) {
             dg_f(r, pts[k].x);
             dg_f(r, pts[k].y);
           }
