@@ -284,61 +284,102 @@ NAME_FONTS = ["Roboto-Variable.ABC.ttf", "NotoSans-VF.abc.ttf", "STATInstancerTe
               "material_symbols_subset.ttf", "vazirmatn_var_trimmed.ttf", "Handjet.ttf"]
 
 
+def compare_update_names(tmp, path, name, i):
+    """One font at named instance i: otvar --update-names against fontTools' updateFontNames."""
+    global checks
+    f = TTFont(path)
+    loc = dict(f["fvar"].instances[i].coordinates)
+    lab = "%s named %d --update-names" % (name, i)
+    try:
+        ref = instancer.instantiateVariableFont(TTFont(path), loc, updateFontNames=True)
+        ref_path = os.path.join(tmp, "ref-names.ttf")
+        ref.save(ref_path)
+        ref = TTFont(ref_path)
+    except ValueError:
+        ref = None
+    except KeyError as e:  # fontTools 4.38 bug: a font without OS/2 crashes it
+        diffs.append("%s: fontTools crashes (KeyError %s), not compared" % (lab, e))
+        return
+    out = os.path.join(tmp, "names.ttf")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([OTVAR, "instance", path, "--named", str(i), "--update-names",
+                        "-o", out, "-q"], capture_output=True, text=True)
+    checks += 1
+    if ref is None:
+        if r.returncode == 0:
+            fail("%s: fontTools refuses (no STAT axis value), otvar did not" % lab)
+        return
+    if r.returncode != 0:
+        fail("%s: otvar failed: %s" % (lab, r.stderr.strip()))
+        return
+    o = TTFont(out)
+    stat_ids = set()
+    if "STAT" in ref:
+        st = ref["STAT"].table
+        for ax in st.DesignAxisRecord.Axis if st.DesignAxisRecord else ():
+            stat_ids.add(ax.AxisNameID)
+        for v in st.AxisValueArray.AxisValue if st.AxisValueArray else ():
+            stat_ids.add(v.ValueNameID)
+        stat_ids.add(getattr(st, "ElidedFallbackNameID", 0) or 0)
+    stat_ids = {x for x in stat_ids if x > 255}
+    na = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in o["name"].names)
+    nb = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in ref["name"].names
+                if x.nameID not in stat_ids)
+    if na != nb:
+        fail("%s: names otvar-only %r, fontTools-only %r" % (lab, sorted(set(na) - set(nb))[:4], sorted(set(nb) - set(na))[:4]))
+    checks += 2
+    if o["head"].macStyle != ref["head"].macStyle:
+        fail("%s: macStyle %d vs %d" % (lab, o["head"].macStyle, ref["head"].macStyle))
+    if "OS/2" in ref and o["OS/2"].fsSelection != ref["OS/2"].fsSelection:
+        fail("%s: fsSelection %d vs %d" % (lab, o["OS/2"].fsSelection, ref["OS/2"].fsSelection))
+
+
+def name_variants(tmp):
+    """STATInstancerTest.ttf with name tables the test fonts lack, each written to tmp:
+    - unique ID (nameID 3) holding neither the full (4) nor the PostScript name (6): the
+      updated one is built as "version;vendor;PostScript name", the version from nameID 5
+    - the same without nameID 5: the version is head.fontRevision
+    - names with characters outside the BMP (UTF-16 surrogate pairs) in the family and the
+      unique ID."""
+    src = os.path.join(FONTS, "STATInstancerTest.ttf")
+    out = []
+
+    def save(f, tag):
+        p = os.path.join(tmp, "names-%s.ttf" % tag)
+        f.save(p)
+        out.append((p, "STATInstancerTest[%s]" % tag))
+
+    f = TTFont(src)
+    f["name"].setName("UNIQUE-ID-123", 3, 3, 1, 0x409)
+    f["name"].setName("Version 2.500; build 7", 5, 3, 1, 0x409)
+    f["OS/2"].achVendID = " Ab "
+    save(f, "unique-id")
+    f = TTFont(src)
+    f["name"].setName("UNIQUE-ID-123", 3, 3, 1, 0x409)
+    f["name"].removeNames(nameID=5)
+    save(f, "no-version")
+    f = TTFont(src)
+    fam = f["name"].getDebugName(1)
+    f["name"].setName(fam + " \U0001F600", 1, 3, 1, 0x409)
+    f["name"].setName("uid \U0001D49C " + fam, 3, 3, 1, 0x409)
+    save(f, "astral")
+    return out
+
+
 def check_update_names(tmp):
     """--update-names against fontTools' updateFontNames=True: the same name records (those only
     the pruned STAT kept in fontTools' output aside), head.macStyle and OS/2.fsSelection, and
     both refusing a location without STAT axis values."""
-    global checks
     for name in NAME_FONTS:
         path = os.path.join(FONTS, name)
-        f = TTFont(path)
-        n = len(f["fvar"].instances)
+        n = len(TTFont(path)["fvar"].instances)
         for i in sorted(set([0, n // 3, n // 2, n - 1])):
-            loc = dict(f["fvar"].instances[i].coordinates)
-            lab = "%s named %d --update-names" % (name, i)
-            try:
-                ref = instancer.instantiateVariableFont(TTFont(path), loc, updateFontNames=True)
-                ref_path = os.path.join(tmp, "ref-names.ttf")
-                ref.save(ref_path)
-                ref = TTFont(ref_path)
-            except ValueError:
-                ref = None
-            except KeyError as e:  # fontTools 4.38 bug: a font without OS/2 crashes it
-                diffs.append("%s: fontTools crashes (KeyError %s), not compared" % (lab, e))
-                continue
-            out = os.path.join(tmp, "names.ttf")
-            if os.path.exists(out):
-                os.unlink(out)
-            r = subprocess.run([OTVAR, "instance", path, "--named", str(i), "--update-names",
-                                "-o", out, "-q"], capture_output=True, text=True)
-            checks += 1
-            if ref is None:
-                if r.returncode == 0:
-                    fail("%s: fontTools refuses (no STAT axis value), otvar did not" % lab)
-                continue
-            if r.returncode != 0:
-                fail("%s: otvar failed: %s" % (lab, r.stderr.strip()))
-                continue
-            o = TTFont(out)
-            stat_ids = set()
-            if "STAT" in ref:
-                st = ref["STAT"].table
-                for ax in st.DesignAxisRecord.Axis if st.DesignAxisRecord else ():
-                    stat_ids.add(ax.AxisNameID)
-                for v in st.AxisValueArray.AxisValue if st.AxisValueArray else ():
-                    stat_ids.add(v.ValueNameID)
-                stat_ids.add(getattr(st, "ElidedFallbackNameID", 0) or 0)
-            stat_ids = {x for x in stat_ids if x > 255}
-            na = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in o["name"].names)
-            nb = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in ref["name"].names
-                        if x.nameID not in stat_ids)
-            if na != nb:
-                fail("%s: names otvar-only %r, fontTools-only %r" % (lab, sorted(set(na) - set(nb))[:4], sorted(set(nb) - set(na))[:4]))
-            checks += 2
-            if o["head"].macStyle != ref["head"].macStyle:
-                fail("%s: macStyle %d vs %d" % (lab, o["head"].macStyle, ref["head"].macStyle))
-            if "OS/2" in ref and o["OS/2"].fsSelection != ref["OS/2"].fsSelection:
-                fail("%s: fsSelection %d vs %d" % (lab, o["OS/2"].fsSelection, ref["OS/2"].fsSelection))
+            compare_update_names(tmp, path, name, i)
+    for path, name in name_variants(tmp):
+        n = len(TTFont(path)["fvar"].instances)
+        for i in sorted(set([0, n // 2, n - 1])):
+            compare_update_names(tmp, path, name, i)
 
 
 def within_one(a, b):
