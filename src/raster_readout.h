@@ -111,55 +111,12 @@ static void RO(sparse_rows)(float *a, size_t a_stride, uint64_t *m, size_t mword
   else RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, false);
 }
 
-/* Dense readout of a narrow row (no mask): every cell in turn; cells 0..row_len-1 are left
- * zeroed (in the SSE2 variant up to row_len rounded up to 4, which must exist). */
+/* Dense readout of a narrow row (no mask): every cell in turn, 8-cell blocks through
+ * RO(block)(); cells 0..row_len-1 are left zeroed. With SSE2, RO(readout_dense_rows) sends only
+ * the even-odd rule here (the non-zero rule takes RO(dense_rows)). */
 static void RO(readout_dense)(float *a, size_t row_len, uint8_t *d, size_t w, bool even_odd,
                           bool replace)
 {
-#if defined(__SSE2__)
-  if (!even_odd) {
-    /* 4 cells at a time through the whole row: the last group may hold cells past w (they
-     * exist: row_len >= w + 2, a multiple of 8), of which only the first w - x pixels are
-     * written; the same arithmetic as RO(block)() */
-    const __m128 sign = _mm_set1_ps(-0.0f), one = _mm_set1_ps(1.0f);
-    const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
-    const __m128i zero = _mm_setzero_si128(), k128 = _mm_set1_epi16(128);
-    __m128 carry = _mm_setzero_ps();
-    size_t x = 0;
-    for (; x < w; x += 4) {
-      __m128 v = _mm_loadu_ps(a + x);
-      _mm_storeu_ps(a + x, _mm_setzero_ps());
-      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
-      v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
-      v = _mm_add_ps(v, carry);
-      carry = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
-      __m128 c = _mm_min_ps(_mm_andnot_ps(sign, v), one);
-      __m128i ci = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, k255), half));
-      __m128i c16 = _mm_packs_epi32(ci, zero);
-      size_t n = w - x < 4 ? w - x : 4;
-      uint32_t out, old = 0;
-      if (!replace) {
-        if (n == 4) memcpy(&old, d + x, 4);
-        else
-          for (size_t k = 0; k < n; k++) old |= (uint32_t)d[x + k] << (8 * k);
-      }
-      if (!old) {
-        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(c16, zero));
-      } else {
-        __m128i o16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)old), zero);
-        __m128i t = _mm_add_epi16(_mm_mullo_epi16(o16, c16), k128);
-        t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
-        __m128i res = _mm_sub_epi16(_mm_add_epi16(o16, c16), t);
-        out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(res, zero));
-      }
-      if (n == 4) memcpy(d + x, &out, 4);
-      else
-        for (size_t k = 0; k < n; k++) d[x + k] = (uint8_t)(out >> (8 * k));
-    }
-    for (; x < row_len; x += 4) _mm_storeu_ps(a + x, _mm_setzero_ps());
-    return;
-  }
-#endif
   float sum = 0.0f;
   for (size_t bx = 0; bx < w; bx += 8) {
     size_t end = bx + 8 < w ? bx + 8 : w;
