@@ -616,10 +616,115 @@ static void test_fontmatrix(void)
   }
 }
 
+/* The contours of p in a canonical order (by their first point, then their length): for
+ * comparing drawings whose contour order legitimately differs. */
+static int cmp_contour(const void *a, const void *b)
+{
+  const pathbuf *x = a, *y = b;
+  for (int k = 0; k < 2; k++)
+    if (x->s[0].v[k] != y->s[0].v[k]) return x->s[0].v[k] < y->s[0].v[k] ? -1 : 1;
+  return x->n < y->n ? -1 : x->n > y->n;
+}
+static void p_sort_contours(pathbuf *p)
+{
+  pathbuf parts[64];
+  size_t np = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->s[i].op == 'M') {
+      if (np == 64) return; /* (more than the seac fonts have: left as drawn) */
+      parts[np].s = &p->s[i];
+      parts[np++].n = 0;
+    }
+    if (np) parts[np - 1].n++;
+  }
+  qsort(parts, np, sizeof *parts, cmp_contour);
+  seg *out = malloc(p->n * sizeof *out);
+  if (!out) abort();
+  size_t w = 0;
+  for (size_t k = 0; k < np; k++)
+    for (size_t i = 0; i < parts[k].n; i++) out[w++] = parts[k].s[i];
+  memcpy(p->s, out, w * sizeof *out);
+  p->n = w;
+  free(out);
+}
+
+/* seac (tests/fonts/make_cff_seac.py): accented glyphs built from a base and an accent that
+ * Standard Encoding codes name and the charset maps to glyphs, once per charset kind
+ * (predefined ISOAdobe, format 1, format 2). Every glyph against HarfBuzz (the same drawing, base
+ * first) and FreeType (the same contours; it draws the accent first, so the contours are compared
+ * in a canonical order), and the seac glyph has both contours: the base's and the accent's
+ * moved by (50, 210). */
+static void test_seac(void)
+{
+  static const char *const fonts[] = {"cff_seac_iso.otf", "cff_seac_f1.otf", "cff_seac_f2.otf"};
+  for (size_t i = 0; i < sizeof fonts / sizeof fonts[0]; i++) {
+    engines e;
+    if (!engines_open(&e, h_font(fonts[i]))) continue;
+    uint32_t base = otv_face_glyph_for_char(e.face, 0x41, 0);
+    uint32_t acc = otv_face_glyph_for_char(e.face, 0xB4, 0);
+    uint32_t seac = otv_face_glyph_for_char(e.face, 0xC1, 0);
+    CHECK(base && acc && seac);
+    long hb_bad = 0, ft_bad = 0;
+    for (unsigned g = 0; g < e.glyphs; g++) {
+      e.po.n = e.ph.n = e.pf.n = 0;
+      CHECK_EQ(otv_glyph_outline(e.loc, g, 0, &o_pen, &e.po), OTV_E_OK);
+      hb_font_get_glyph_shape(e.hfont, g, e.dfuncs, &e.ph);
+      p_normalize(&e.po, 1.0f);
+      p_normalize(&e.ph, 1.0f);
+      double dh = p_diff(&e.po, &e.ph);
+      if (dh < 0 || dh > 0.0) {
+        hb_bad++;
+        fprintf(stderr, "%s glyph %u: differs from HarfBuzz (%g)\n", fonts[i], g, dh);
+        p_print("otvar", &e.po);
+        p_print("hb   ", &e.ph);
+      }
+      CHECK_EQ(FT_Load_Glyph(e.ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING), 0);
+      e.pf.open = false;
+      FT_Outline_Decompose(&e.ft->glyph->outline, &ft_funcs, &e.pf);
+      ft_close_open(&e.pf);
+      p_normalize(&e.pf, 1.0f);
+      p_sort_contours(&e.po);
+      p_sort_contours(&e.pf);
+      double df = p_diff(&e.po, &e.pf); /* integer coordinates: exact in both */
+      if (df < 0 || df > 0.0) {
+        ft_bad++;
+        fprintf(stderr, "%s glyph %u: differs from FreeType (%g)\n", fonts[i], g, df);
+        p_print("otvar", &e.po);
+        p_print("ft   ", &e.pf);
+      }
+    }
+    /* by hand: the seac glyph is the base's contour, then the accent's moved by (50, 210) */
+    pathbuf pb = {0}, pa = {0}, ps = {0};
+    CHECK_EQ(otv_glyph_outline(e.loc, base, 0, &o_pen, &pb), OTV_E_OK);
+    CHECK_EQ(otv_glyph_outline(e.loc, acc, 0, &o_pen, &pa), OTV_E_OK);
+    CHECK_EQ(otv_glyph_outline(e.loc, seac, 0, &o_pen, &ps), OTV_E_OK);
+    CHECK_EQ(ps.n, pb.n + pa.n);
+    for (size_t k = 0; k < ps.n && k < pb.n + pa.n; k++) {
+      const seg *want = k < pb.n ? &pb.s[k] : &pa.s[k - pb.n];
+      CHECK_EQ(ps.s[k].op, want->op);
+      for (int v = 0; v < 6; v += 2) {
+        bool used = want->op == 'C' || (v == 0 && want->op != 'Z');
+        float dx = k < pb.n || !used ? 0.0f : 50.0f, dy = k < pb.n || !used ? 0.0f : 210.0f;
+        CHECK_EQ(ps.s[k].v[v], want->v[v] + dx);
+        CHECK_EQ(ps.s[k].v[v + 1], want->v[v + 1] + dy);
+      }
+    }
+    free(pb.s);
+    free(pa.s);
+    free(ps.s);
+    printf("seac %s: %u glyphs, HarfBuzz mismatches %ld, FreeType mismatches %ld\n", fonts[i],
+           e.glyphs, hb_bad, ft_bad);
+    CHECK_EQ(hb_bad, 0);
+    CHECK_EQ(ft_bad, 0);
+    engines_close(&e);
+  }
+}
+
 int main(void)
 {
   rng_state = (uint32_t)h_seed(rng_state);
   test_fontmatrix();
+  test_seac();
   static const char *const local[] = {"AdobeVFPrototype_vsindex.otf", "NotoSansJP-VF.subset.otf",
                                       "cantarell_vf_trimmed.ttf", "CFF2Instancer-VF-1.otf"};
   char opath[4096];
