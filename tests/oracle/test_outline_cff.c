@@ -627,6 +627,7 @@ static int cmp_contour(const void *a, const void *b)
 }
 static void p_sort_contours(pathbuf *p)
 {
+  if (!p->n) return;
   pathbuf parts[64];
   size_t np = 0;
   for (size_t i = 0; i < p->n; i++) {
