@@ -1060,8 +1060,8 @@ static inline void set_short(uint8_t *d, size_t n, unsigned c)
 #endif
   uint64_t v8 = 0x0101010101010101u * (uint64_t)c;
   if (n >= 8) {
-    memcpy(d, &v8, 8);
-    memcpy(d + n - 8, &v8, 8);
+    for (size_t i = 0; i + 8 <= n; i += 8) memcpy(d + i, &v8, 8);
+    memcpy(d + n - 8, &v8, 8); /* the tail, overlapping */
   } else if (n >= 4) {
     uint32_t v4 = (uint32_t)v8;
     memcpy(d, &v4, 4);
