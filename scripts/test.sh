@@ -4,8 +4,10 @@
 #  2. fetches the real variable fonts the differential tests use (tests/fetch-fonts.sh, cached)
 #  3. builds with AddressSanitizer + UndefinedBehaviorSanitizer and runs every CTest test:
 #     unit, oracle (HarfBuzz, FreeType, fontTools), CLI, and the replay of fuzz regressions
-#  4. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
-#  5. builds the libFuzzer targets with clang and runs each for a short smoke period
+#  4. builds the portable code (OTV_NO_SIMD: what CPUs without SSE2, such as ARM, run) the same
+#     way and runs every test on it again
+#  5. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
+#  6. builds the libFuzzer targets with clang and runs each for a short smoke period
 # Environment: OTV_FUZZ_SECONDS (default 30 per target; 0 skips the smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,14 @@ ninja -C "$B"
 bash tests/fetch-fonts.sh "$B/fonts-cache"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$B" --output-on-failure -j2
+# the portable code in place of the SSE2/AVX2 paths (glyf, gvar, raster): same tests, same fonts
+P=build-portable
+cmake -S . -B "$P" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON -DOTV_NO_SIMD=ON \
+  -DOTV_BENCH=OFF >/dev/null
+ninja -C "$P"
+ln -sfn "$PWD/$B/fonts-cache" "$P/fonts-cache"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$P" --output-on-failure -j2
 # valgrind memcheck needs binaries without sanitizers: a plain build of the CLI, same tests/fonts
 V=build-valgrind
 cmake -S . -B "$V" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOTV_ORACLE=OFF -DOTV_BENCH=OFF \

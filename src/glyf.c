@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#if defined(__SSE2__)
+#if OTV_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -293,7 +293,7 @@ static uint64_t flag_array_sizes(const uint8_t *tags, unsigned np)
 {
   uint64_t xylen = 0;
   unsigned i = 0;
-#if defined(__SSE2__)
+#if OTV_SSE2
   /* 16 flags at a time: per byte, a coordinate's size is 2 - 2 (short | same) + short (1, 0
    * or 2, as flag_sizes), summed by psadbw; the last block is masked to the np flags (its
    * bytes past np are read inside the TAGS_SPARE bytes) */

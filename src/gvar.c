@@ -9,7 +9,7 @@
  */
 #include "internal.h"
 
-#if defined(__SSE2__)
+#if OTV_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -330,7 +330,7 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
 {
   const uint8_t *q = *qp;
   unsigned i = 0;
-#if defined(__SSE2__)
+#if OTV_SSE2
   if (fast) {
     while (i < count) {
       if (lim && q >= end) return false; /* guarded: no slack after end */
@@ -424,7 +424,7 @@ static bool decode_xy_deltas_guard(const uint8_t **qp, const uint8_t *end, unsig
          decode_deltas(qp, end, count, dy, true, lim);
 }
 
-#if defined(__SSE2__)
+#if OTV_SSE2
 /* As the fast decode_deltas, but acc[i] += s * delta: zero runs cost nothing, and the lanes of
  * a group past its run are masked (they add +0). acc has DELTA_PAD spare floats. lim (a
  * compile-time NULL in decode_add_fast): the glyph's data ends less than 8 bytes before the
@@ -522,7 +522,7 @@ static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, 
                               float s)
 {
   unsigned p = 0;
-#if defined(__SSE2__)
+#if OTV_SSE2
   __m128 vs = _mm_set1_ps(s);
   float *o = &pts[0].x;
 #define ADD4(p)                                                                                \
@@ -868,7 +868,7 @@ applied:
    * are inside the table (all glyphs but one whose data ends the table). That one is decoded
    * guarded (lim: its runs within 8 bytes of the table's end are read exactly). The gvar
    * table holds at least its 20-byte header, so lim stays inside it. */
-#if defined(__SSE2__)
+#if OTV_SSE2
   const bool fast = true;
 #else
   const bool fast = false;
@@ -913,7 +913,7 @@ applied:
    * tuple adding scale x delta there in the same order as into pts (the sums are identical,
    * HarfBuzz's order), then written back once. Zero runs then cost nothing. */
   float *dacc = NULL;
-#if defined(__SSE2__)
+#if OTV_SSE2
   if (fast && n_act > 2 && (!lim || !sparse)) {
     if (OTV_RESERVE(&loc->al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
       return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
@@ -946,7 +946,7 @@ applied:
                                               "glyph %u: tuple %u point numbers", gid, ta->t);
     q += used;
     unsigned m = all ? n : (unsigned)count;
-#if defined(__SSE2__)
+#if OTV_SSE2
     if (all && dacc) {
       if (lim ? !decode_add_guard(&q, ta->end, n, dacc, s, lim) ||
                     !decode_add_guard(&q, ta->end, n, dacc + n, s, lim)
@@ -1011,7 +1011,7 @@ applied:
       }
     }
   }
-#if defined(__SSE2__)
+#if OTV_SSE2
   if (dacc) {
     unsigned p = 0;
     for (float *o = &pts[0].x; p + 4 <= n; p += 4) {
@@ -1083,7 +1083,7 @@ bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig,
   if (!grow_points(loc, n) ||
       OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
     return false;
-#if defined(__SSE2__)
+#if OTV_SSE2
   const bool fast = true;
 #else
   const bool fast = false;
@@ -1196,7 +1196,7 @@ bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned 
       const float *dt = &d[(size_t)t * stride].x;
       const float *a = first ? src : o; /* points + s x deltas, as pts[p] += s * d[p] */
       unsigned i = 0;
-#if defined(__SSE2__)
+#if OTV_SSE2
       __m128 vs = _mm_set1_ps(s);
       for (; i + 8 <= nf; i += 8) {
         _mm_storeu_ps(o + i, _mm_add_ps(_mm_loadu_ps(a + i),

@@ -13,6 +13,15 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* ---- SIMD ---- */
+/* The SSE2 paths (glyf, gvar, raster) where the compiler targets SSE2, unless OTV_NO_SIMD asks
+ * for the portable code everywhere: how the tests run, on x86, the code other CPUs get. */
+#if defined(__SSE2__) && !defined(OTV_NO_SIMD)
+#  define OTV_SSE2 1
+#else
+#  define OTV_SSE2 0
+#endif
+
 /* ---- limits (documented in README "Resource limits") ---- */
 #define OTV_MAX_AXES 64                /* fvar axes we accept; more is OTV_E_LIMIT */
 #define OTV_MAX_COMPONENT_DEPTH 16     /* nested composite glyphs */

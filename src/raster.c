@@ -31,11 +31,11 @@
 #include "internal.h"
 
 #include <float.h>
-#if defined(__SSE2__)
+#if OTV_SSE2
 #  include <emmintrin.h>
 #endif
 /* An AVX2 copy of the readout, chosen at run time (GCC or clang on x86-64) */
-#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if OTV_SSE2 && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #  define RASTER_AVX2 1
 #else
 #  define RASTER_AVX2 0
@@ -391,7 +391,7 @@ static void xform_slow(otv_raster *r, float *px, float *py)
   }
 }
 
-#if !defined(__SSE2__)
+#if !OTV_SSE2
 static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 {
   float px, py;
@@ -411,7 +411,7 @@ static inline void xform(otv_raster *r, float x, float y, float *ox, float *oy)
 }
 #endif
 
-#if defined(__SSE2__)
+#if OTV_SSE2
 /* Two points (x0, y0, x1, y1) transformed at once: the values of xform, in the same order of
  * operations (((xx x) + (xy y)) + dx; the sum of two products commutes exactly); one test of
  * the four magnitudes (a NaN fails it too) sends any out-of-range value to xform_slow. */
@@ -549,7 +549,7 @@ RASTER_INLINE size_t run_inside(band B, const float *v, unsigned m, bool use_mas
 /* Take the bounds of the m vertices v into lo, hi (x, y). */
 static inline void vb_bounds(const float *v, unsigned m, float lo[2], float hi[2])
 {
-#if defined(__SSE2__)
+#if OTV_SSE2
   __m128 l = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)lo), h;
   h = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)hi);
   l = _mm_movelh_ps(l, l);
@@ -676,7 +676,7 @@ static const float kq_tab[33] = {0.0f, RASTER_KQ(1), RASTER_KQ(2), RASTER_KQ(3),
  * 4-byte stores (it waits for them to reach the cache). */
 static inline void put_vertex(float *v, float x, float y)
 {
-#if defined(__SSE2__)
+#if OTV_SSE2
   _mm_storel_pi((__m64 *)(void *)v, _mm_setr_ps(x, y, 0.0f, 0.0f));
 #else
   v[0] = x;
@@ -761,7 +761,7 @@ static void pen_move(void *ctx, float x, float y)
   otv_raster *r = ctx;
   float px, py;
   close_contour(r);
-#if defined(__SSE2__)
+#if OTV_SSE2
   __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
   px = _mm_cvtss_f32(p);
   py = RASTER_LANE(p, 1);
@@ -777,7 +777,7 @@ static void pen_line(void *ctx, float x, float y)
   if (!r->open) return;
   unsigned m = vb_room(r, r->vb_n);
   float *v = r->vb + 2 * (size_t)m;
-#if defined(__SSE2__)
+#if OTV_SSE2
   __m128 p = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
   _mm_storel_pi((__m64 *)(void *)v, p);
 #else
@@ -791,7 +791,7 @@ static void pen_quad(void *ctx, float cx, float cy, float x, float y)
   otv_raster *r = ctx;
   float x1, y1, x2, y2;
   if (!r->open) return;
-#if defined(__SSE2__)
+#if OTV_SSE2
   __m128 p = xform2(r, _mm_setr_ps(cx, cy, x, y));
   x1 = _mm_cvtss_f32(p);
   y1 = RASTER_LANE(p, 1);
@@ -811,7 +811,7 @@ static void pen_cubic(void *ctx, float c1x, float c1y, float c2x, float c2y, flo
   otv_raster *r = ctx;
   float x1, y1, x2, y2, x3, y3;
   if (!r->open) return;
-#if defined(__SSE2__)
+#if OTV_SSE2
   __m128 p = xform2(r, _mm_setr_ps(c1x, c1y, c2x, c2y));
   __m128 q = xform2(r, _mm_setr_ps(x, y, 0.0f, 0.0f));
   x1 = _mm_cvtss_f32(p);
@@ -955,7 +955,7 @@ static bool transform_points(otv_raster *r, const otv_point *pts, unsigned n)
   if (otv_mem_reserve(&r->al, &buf, &r->pts_cap, n, 2 * sizeof(float))) return false;
   r->pts = buf;
   float *out = r->pts;
-#if defined(__SSE2__)
+#if OTV_SSE2
   unsigned i = 0;
   for (; i + 2 <= n; i += 2) /* otv_point is two floats: two points are 4 consecutive floats */
     _mm_storeu_ps(out + 2 * (size_t)i, xform2(r, _mm_loadu_ps(&pts[i].x)));
@@ -1050,7 +1050,7 @@ static inline unsigned blend(unsigned d, unsigned c)
 /* n bytes (n < 64) of value c, without a call: short runs (stems, gaps) are the common case */
 static inline void set_short(uint8_t *d, size_t n, unsigned c)
 {
-#if defined(__SSE2__)
+#if OTV_SSE2
   if (n >= 16) {
     __m128i v = _mm_set1_epi8((char)c);
     for (size_t i = 0; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(void *)(d + i), v);
@@ -1091,7 +1091,7 @@ RASTER_INLINE void fill_run(uint8_t *d, size_t n, unsigned c, bool replace)
   }
 }
 
-#if defined(__SSE2__)
+#if OTV_SSE2
 /* Non-zero coverage of 4 cells (zeroed) after the running sum *carry, composited over the 4
  * bytes `old` (0: written as is): the arithmetic of block() and cov8/blend. */
 RASTER_INLINE uint32_t group4(float *a, __m128 *carry, uint32_t old)
@@ -1164,7 +1164,7 @@ static unsigned CTZ64(uint64_t v)
 #endif
 
 /* The readout, with the SSE2 8-cell group (or the scalar code without SSE2). */
-#if defined(__SSE2__)
+#if OTV_SSE2
 /* Whether the 8 cells a[0..7] are all zero (-0 included). */
 RASTER_INLINE bool zero8(const float *a)
 {

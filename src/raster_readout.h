@@ -11,7 +11,7 @@ RASTER_INLINE float RO(block)(float *a, uint8_t *d, size_t x0, size_t x1, float 
                    bool replace)
 {
   size_t x = x0;
-#if defined(__SSE2__)
+#if OTV_SSE2
   if (!even_odd) {
     __m128 carry = _mm_set1_ps(sum);
     for (; x + 8 <= x1; x += 8) {
@@ -125,7 +125,7 @@ static void RO(readout_dense)(float *a, size_t row_len, uint8_t *d, size_t w, bo
   for (size_t x = w; x < row_len; x++) a[x] = 0.0f;
 }
 
-#if defined(__SSE2__)
+#if OTV_SSE2
 /* Dense non-zero readout of `rows` rows of a narrow region at once (row k: cells a + k *
  * a_stride, pixels d + k * d_stride, w of them), 8 cells at a time: the cells up to w rounded
  * up to 8 are read and zeroed (they must exist; those past w + 1 are zero), and the 4 cells
@@ -203,7 +203,7 @@ RASTER_INLINE void RO(dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t 
 static void RO(readout_dense_rows)(float *a, size_t a_stride, uint8_t *d, size_t d_stride, int rows,
                                size_t w, size_t zero_len, bool even_odd, bool replace)
 {
-#if defined(__SSE2__)
+#if OTV_SSE2
   if (!even_odd) {
     /* wide rows have long runs of zero cells (outside the path, inside stems) worth testing
      * for; narrow ones do not */
