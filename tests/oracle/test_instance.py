@@ -367,6 +367,30 @@ def name_variants(tmp):
     return out
 
 
+def composite_variants(tmp):
+    """Roboto-Variable.composite.ttf with AEacute's accent placed the two ways no test font
+    has, each written to tmp and instanced like the test fonts (glyph bounds included):
+    - by point matching (ARGS_ARE_XY_VALUES clear): the accent's point 0 on the base's point 3,
+      (866, 1456) at the default, which lifts it above the base
+    - scaled by 1.25 with SCALED_COMPONENT_OFFSET: the offset is scaled too."""
+    src = os.path.join(FONTS, "Roboto-Variable.composite.ttf")
+    out = []
+    f = TTFont(src)
+    c = f["glyf"]["AEacute"].components[1]
+    del c.x, c.y
+    c.firstPt, c.secondPt = 3, 0
+    c.flags &= ~0x0002  # ARGS_ARE_XY_VALUES
+    out.append(os.path.join(tmp, "composite-point-matched.ttf"))
+    f.save(out[-1])
+    f = TTFont(src)
+    c = f["glyf"]["AEacute"].components[1]
+    c.transform = [[1.25, 0], [0, 1.25]]
+    c.flags |= 0x0008 | 0x0800  # WE_HAVE_A_SCALE, SCALED_COMPONENT_OFFSET
+    out.append(os.path.join(tmp, "composite-scaled-offset.ttf"))
+    f.save(out[-1])
+    return out
+
+
 def check_update_names(tmp):
     """--update-names against fontTools' updateFontNames=True: the same name records (those only
     the pruned STAT kept in fontTools' output aside), head.macStyle and OS/2.fsSelection, and
@@ -497,6 +521,7 @@ def main():
             fonts.append((p, named, nr))
         else:
             print("SKIP %s: not in $OTV_FONT_CACHE" % n)
+    fonts += [(p, [0], 2) for p in composite_variants(tmp)]
     # OTV_ORACLE_SEED=N (as for the C oracles): other random locations, as many
     stress = int(os.environ.get("OTV_ORACLE_SEED", "0") or 0)
     for seed, (path, named, nrand) in enumerate(fonts):
