@@ -6,8 +6,10 @@
 #     unit, oracle (HarfBuzz, FreeType, fontTools), CLI, and the replay of fuzz regressions
 #  4. builds the portable code (OTV_NO_SIMD: what CPUs without SSE2, such as ARM, run) the same
 #     way and runs every test on it again
-#  5. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
-#  6. builds the libFuzzer targets with clang and runs each for a short smoke period
+#  5. builds the library for i386 (32-bit size_t, x87 floats, no SSE2) with clang's ASan+UBSan
+#     and runs the unit, hostile-font and fuzz-regression tests on it
+#  6. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
+#  7. builds the libFuzzer targets with clang and runs each for a short smoke period
 # Environment: OTV_FUZZ_SECONDS (default 30 per target; 0 skips the smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,15 @@ ninja -C "$P"
 ln -sfn "$PWD/$B/fonts-cache" "$P/fonts-cache"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$P" --output-on-failure -j2
+# i386: what 32-bit arithmetic on sizes and offsets does with hostile fonts (the CLI and the
+# oracles need i386 builds of libpng, FreeType, HarfBuzz: left out)
+T=build-i386
+CC=clang cmake -S . -B "$T" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON -DOTV_ORACLE=OFF \
+  -DOTV_BENCH=OFF -DCMAKE_C_FLAGS=-m32 -DCMAKE_EXE_LINKER_FLAGS=-m32 \
+  -DCMAKE_SHARED_LINKER_FLAGS=-m32 >/dev/null
+ninja -C "$T" $(ninja -C "$T" -t targets all | sed -n 's/^\(\(test\|replay\)_[a-z0-9_]*\): .*/\1/p' | sort -u)
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$T" -L "unit|fuzz" --output-on-failure -j2
 # valgrind memcheck needs binaries without sanitizers: a plain build of the CLI, same tests/fonts
 V=build-valgrind
 cmake -S . -B "$V" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOTV_ORACLE=OFF -DOTV_BENCH=OFF \

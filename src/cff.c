@@ -28,7 +28,9 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
   if (off_size < 1 || off_size > 4)
     return OTV_FAIL(err, BAD_VALUE, tag, r.pos - 1, "%s INDEX offSize %u", what, off_size);
   otv_span offs;
-  if (!otv_span_array(tab, r.pos, (size_t)count + 1, off_size, &offs))
+  /* count + 1 offsets take count + 1 bytes at least: a count past the table cannot be (and
+   * count + 1 would wrap a 32-bit size_t) */
+  if (count >= tab.len || !otv_span_array(tab, r.pos, (size_t)count + 1, off_size, &offs))
     return OTV_FAIL(err, TRUNCATED, tag, r.pos, "%s INDEX: %u offsets of %u bytes", what,
                     count, off_size);
   /* in range: offs checked just above */
@@ -296,7 +298,8 @@ static otv_status fdselect_parse(otv_cff *c, size_t off, otv_error *err)
     need = (size_t)nranges * 3 + 2;
   } else if (format == 4 && c->cff2) {
     nranges = otv_rd_u32(&r);
-    need = (size_t)nranges * 6 + 4;
+    /* (6 bytes a range: more than the table holds is truncated, and cannot wrap size_t) */
+    need = nranges > c->tab.len / 6 ? SIZE_MAX : (size_t)nranges * 6 + 4;
   } else {
     return OTV_FAIL(err, BAD_VALUE, c->tag, off, "FDSelect format %u", format);
   }

@@ -49,12 +49,16 @@ static bool read_index(otv_span t, size_t at, cff_index *ix)
   if (!otv_rd_ok(&r) || ix->off_size < 1 || ix->off_size > 4) return false;
   ix->offsets = r.pos;
   otv_span sp;
-  if (!otv_span_array(t, r.pos, (size_t)ix->count + 1, ix->off_size, &sp)) return false;
+  /* (count + 1 offsets of a byte or more: a count past the table cannot be, and count + 1
+   * would wrap a 32-bit size_t) */
+  if (ix->count >= t.len || !otv_span_array(t, r.pos, (size_t)ix->count + 1, ix->off_size, &sp))
+    return false;
   ix->data = r.pos + ((size_t)ix->count + 1) * ix->off_size - 1;
   size_t last = 0;
   for (unsigned k = 0; k < ix->off_size; k++) last = last << 8 | sp.p[(size_t)ix->count * ix->off_size + k];
+  if (last > t.len - ix->data) return false; /* (ix->data <= t.len: within sp) */
   ix->end = ix->data + last;
-  return ix->end <= t.len;
+  return true;
 }
 
 static bool index_item(otv_span t, const cff_index *ix, uint32_t i, otv_span *out)
@@ -521,7 +525,10 @@ otv_status otv_inst_cff(otv_inst *in)
     size_t len = 0;
     if (fmt == 0) len = 1 + (size_t)n;
     else if (fmt == 3) len = 3 + 3 * (size_t)otv_rd_u16(&q) + 2;
-    else if (fmt == 4) len = 5 + 6 * (size_t)otv_rd_u32(&q) + 4;
+    else if (fmt == 4) {
+      size_t nr = otv_rd_u32(&q); /* (more ranges than bytes: len 0, refused below) */
+      len = nr > t.len / 6 ? 0 : 5 + 6 * nr + 4;
+    }
     otv_span sp;
     if (!otv_rd_ok(&q) || !len || !otv_span_sub(t, (size_t)fds_off, len, &sp)) {
       st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, (uint64_t)fds_off, "FDSelect");
