@@ -12,7 +12,7 @@ static const int SQ_X[7] = {0, 100, 100, 0, 200, 300, 250};
 static const int SQ_Y[7] = {0, 0, 100, 100, 0, 0, 100};
 
 enum { G_EMPTY, G_SQ, G_SQ_SHORT, G_REPEAT, G_OFFSTART, G_ALLOFF, G_SCALE, G_XYSCALE, G_2X2,
-       G_SCALED_OFF, G_MATCH, G_BYTEARGS, G_SELF, G_WRAP_ENDS, G_WRAP_COMP, G_DEEP0,
+       G_SCALED_OFF, G_MATCH, G_MATCHW, G_BYTEARGS, G_SELF, G_WRAP_ENDS, G_WRAP_COMP, G_DEEP0,
        G_COUNT = G_DEEP0 + 18 };
 
 static fx_font F;
@@ -92,6 +92,9 @@ static void build(void)
   /* point matching: SQ at (0,0), then SQ whose point 0 meets the parent's point 2 (100,100) */
   b = &B[G_MATCH];
   comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0), comp(b, 0x0000, G_SQ, 2, 0, NULL, 0);
+  /* the same with 16-bit point numbers (ARG_1_AND_2_ARE_WORDS, ARGS_ARE_XY_VALUES clear) */
+  b = &B[G_MATCHW];
+  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0), comp(b, 0x0001, G_SQ, 2, 0, NULL, 0);
   /* byte arguments, signed: (-5, 7) */
   b = &B[G_BYTEARGS];
   comp_header(b), comp(b, 0x0002, G_SQ, -5, 7, NULL, 0);
@@ -459,15 +462,17 @@ int main(void)
   CHECK_NEAR(pts[0].x, 5, 1e-4);
   CHECK_NEAR(pts[0].y, 10, 1e-4);
   CHECK_NEAR(pts[1].x, 55, 1e-4);
-  /* point matching */
-  CHECK_EQ(get(loc, G_MATCH, &io), OTV_E_OK);
-  CHECK_EQ(io.point_count, 14);
-  CHECK_EQ(io.contour_count, 4);
-  CHECK_EQ(ends[2], 10);
-  CHECK_EQ(ends[3], 13);
-  for (int i = 0; i < 7; i++) {
-    CHECK_NEAR(pts[7 + i].x, SQ_X[i] + 100, 1e-4);
-    CHECK_NEAR(pts[7 + i].y, SQ_Y[i] + 100, 1e-4);
+  /* point matching, with 8-bit and with 16-bit point numbers */
+  for (int w = 0; w < 2; w++) {
+    CHECK_EQ(get(loc, w ? G_MATCHW : G_MATCH, &io), OTV_E_OK);
+    CHECK_EQ(io.point_count, 14);
+    CHECK_EQ(io.contour_count, 4);
+    CHECK_EQ(ends[2], 10);
+    CHECK_EQ(ends[3], 13);
+    for (int i = 0; i < 7; i++) {
+      CHECK_NEAR(pts[7 + i].x, SQ_X[i] + 100, 1e-4);
+      CHECK_NEAR(pts[7 + i].y, SQ_Y[i] + 100, 1e-4);
+    }
   }
   /* signed byte arguments */
   CHECK_EQ(get(loc, G_BYTEARGS, &io), OTV_E_OK);
