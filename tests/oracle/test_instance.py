@@ -27,6 +27,7 @@ import sys
 import tempfile
 
 from fontTools.ttLib import TTFont
+from fontTools.ttLib.tables._g_l_y_f import GlyphComponent
 from fontTools.varLib import instancer
 
 OTVAR = os.environ.get("OTVAR")
@@ -372,7 +373,10 @@ def composite_variants(tmp):
     has, each written to tmp and instanced like the test fonts (glyph bounds included):
     - by point matching (ARGS_ARE_XY_VALUES clear): the accent's point 0 on the base's point 3,
       (866, 1456) at the default, which lifts it above the base
-    - scaled by 1.25 with SCALED_COMPONENT_OFFSET: the offset is scaled too."""
+    - scaled by 1.25 with SCALED_COMPONENT_OFFSET: the offset is scaled too
+    - by point matching with a point number over 255 (16-bit arguments): the base drawn 11
+      times, the accent's top point 2 on point 260; AEacute's gvar entry is dropped (its point
+      count changed), the other glyphs still vary."""
     src = os.path.join(FONTS, "Roboto-Variable.composite.ttf")
     out = []
     f = TTFont(src)
@@ -387,6 +391,20 @@ def composite_variants(tmp):
     c.transform = [[1.25, 0], [0, 1.25]]
     c.flags |= 0x0008 | 0x0800  # WE_HAVE_A_SCALE, SCALED_COMPONENT_OFFSET
     out.append(os.path.join(tmp, "composite-scaled-offset.ttf"))
+    f.save(out[-1])
+    f = TTFont(src)
+    g = f["glyf"]["AEacute"]
+    base, accent = g.components
+    comps = []
+    for k in range(11):
+        c = GlyphComponent()
+        c.glyphName, c.x, c.y, c.flags = base.glyphName, 40 * k, 0, 0x0004 if k == 0 else 0
+        comps.append(c)
+    c = GlyphComponent()
+    c.glyphName, c.firstPt, c.secondPt, c.flags = accent.glyphName, 260, 2, 0
+    g.components = comps + [c]
+    del f["gvar"].variations["AEacute"]
+    out.append(os.path.join(tmp, "composite-point-matched-words.ttf"))
     f.save(out[-1])
     return out
 
