@@ -303,6 +303,17 @@ static void engines_set(engines *e, const otv_f2dot14 *c)
   CHECK_EQ(FT_Set_Var_Blend_Coordinates(e->ft, e->axes, fc), 0);
 }
 
+/* FreeType's unscaled, unhinted drawing of glyph g into e->pf (appended; closed contours).
+ * False when FreeType cannot load it. */
+static bool ft_shape(engines *e, unsigned g)
+{
+  if (FT_Load_Glyph(e->ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING)) return false;
+  e->pf.open = false;
+  FT_Outline_Decompose(&e->ft->glyph->outline, &ft_funcs, &e->pf);
+  ft_close_open(&e->pf);
+  return true;
+}
+
 /* Compare every glyph (with_ft: also against FreeType) at the current location. */
 static void compare_all(engines *e, const char *font, const char *where, bool with_ft)
 {
@@ -331,13 +342,10 @@ static void compare_all(engines *e, const char *font, const char *where, bool wi
     }
     if (dh > e->max_hb) e->max_hb = dh;
     if (!with_ft) continue;
-    if (FT_Load_Glyph(e->ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING)) {
+    if (!ft_shape(e, g)) {
       fprintf(stderr, "%s %s glyph %u: FreeType cannot load\n", font, where, g);
       continue;
     }
-    e->pf.open = false;
-    FT_Outline_Decompose(&e->ft->glyph->outline, &ft_funcs, &e->pf);
-    ft_close_open(&e->pf);
     /* FreeType's NO_SCALE CFF outlines are truncated to integers (floor), after which
      * repeated points are dropped: do the same to ours before comparing. */
     for (size_t i = 0; i < e->po.n; i++)
@@ -592,10 +600,7 @@ static void test_fontmatrix(void)
         double dh = p_diff(&e.po, &e.ph);
         if (dh < 0 || dh > 0) hb_bad++;
       }
-      CHECK_EQ(FT_Load_Glyph(e.ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING), 0);
-      e.pf.open = false;
-      FT_Outline_Decompose(&e.ft->glyph->outline, &ft_funcs, &e.pf);
-      ft_close_open(&e.pf);
+      CHECK(ft_shape(&e, g));
       for (size_t k = 0; k < e.po.n; k++)
         for (int j = 0; j < 6; j++) e.po.s[k].v[j] = floorf(e.po.s[k].v[j]);
       p_normalize(&e.pf, 1.0f);
@@ -679,10 +684,7 @@ static void test_seac(void)
         p_print("otvar", &e.po);
         p_print("hb   ", &e.ph);
       }
-      CHECK_EQ(FT_Load_Glyph(e.ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING), 0);
-      e.pf.open = false;
-      FT_Outline_Decompose(&e.ft->glyph->outline, &ft_funcs, &e.pf);
-      ft_close_open(&e.pf);
+      CHECK(ft_shape(&e, g));
       p_normalize(&e.pf, 1.0f);
       p_sort_contours(&e.po);
       p_sort_contours(&e.pf);
