@@ -518,29 +518,24 @@ otv_status otv_inst_cff(otv_inst *in)
     }
     priv_len[i] = (uint32_t)privs.len - priv_at[i];
   }
-  /* FDSelect: copied as it is (its size from its format) */
+  /* FDSelect: copied as it is, as the face's parse found it (format, range count, then the
+   * data whose size that parse checked) */
   if (has_fds) {
-    otv_rd q = otv_rd_init(t, (size_t)fds_off);
-    unsigned fmt = otv_rd_u8(&q);
-    size_t len = 0;
-    if (fmt == 0) len = 1 + (size_t)n;
-    else if (fmt == 3) len = 3 + 3 * (size_t)otv_rd_u16(&q) + 2;
-    else if (fmt == 4) {
-      size_t nr = otv_rd_u32(&q); /* (more ranges than bytes: len 0, refused below) */
-      len = nr > t.len / 6 ? 0 : 5 + 6 * nr + 4;
-    }
-    otv_span sp;
-    if (!otv_rd_ok(&q) || !len || !otv_span_sub(t, (size_t)fds_off, len, &sp)) {
+    const otv_cff *fc = &f->cff;
+    if (!fc->has_fdselect) {
       st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, (uint64_t)fds_off, "FDSelect");
       goto done;
     }
-    otv_buf_bytes(&fds, sp.p, sp.len);
+    otv_buf_u8(&fds, fc->fdselect_format);
+    if (fc->fdselect_format == 3) otv_buf_u16(&fds, (uint16_t)fc->fdselect_ranges);
+    else if (fc->fdselect_format == 4) otv_buf_u32(&fds, fc->fdselect_ranges);
+    otv_buf_bytes(&fds, fc->fdselect.p, fc->fdselect.len);
   }
   /* layout: header(5) | Top DICT | GlobalSubrs (empty) | CharStrings | FDSelect | FDArray |
    * Private DICTs. Offsets in DICTs use the 5-byte form so sizes are known in advance. */
   {
     otv_buf *o = &in->cff2;
-    size_t top_size = (has_fm ? 0 : 0) + 6 + 7 + (has_fds ? 7 : 0);
+    size_t top_size = 6 + 7 + (has_fds ? 7 : 0);
     otv_buf topd;
     otv_buf_init(&topd, in->al);
     if (has_fm) {
