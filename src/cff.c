@@ -28,9 +28,7 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
   if (off_size < 1 || off_size > 4)
     return OTV_FAIL(err, BAD_VALUE, tag, r.pos - 1, "%s INDEX offSize %u", what, off_size);
   otv_span offs;
-  /* count + 1 offsets take count + 1 bytes at least: a count past the table cannot be (and
-   * count + 1 would wrap a 32-bit size_t) */
-  if (count >= tab.len || !otv_span_array(tab, r.pos, (size_t)count + 1, off_size, &offs))
+  if (!otv_span_offsets(tab, r.pos, count, off_size, &offs))
     return OTV_FAIL(err, TRUNCATED, tag, r.pos, "%s INDEX: %u offsets of %u bytes", what,
                     count, off_size);
   /* in range: offs checked just above */

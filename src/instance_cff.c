@@ -49,10 +49,7 @@ static bool read_index(otv_span t, size_t at, cff_index *ix)
   if (!otv_rd_ok(&r) || ix->off_size < 1 || ix->off_size > 4) return false;
   ix->offsets = r.pos;
   otv_span sp;
-  /* (count + 1 offsets of a byte or more: a count past the table cannot be, and count + 1
-   * would wrap a 32-bit size_t) */
-  if (ix->count >= t.len || !otv_span_array(t, r.pos, (size_t)ix->count + 1, ix->off_size, &sp))
-    return false;
+  if (!otv_span_offsets(t, r.pos, ix->count, ix->off_size, &sp)) return false;
   ix->data = r.pos + ((size_t)ix->count + 1) * ix->off_size - 1;
   size_t last = 0;
   for (unsigned k = 0; k < ix->off_size; k++) last = last << 8 | sp.p[(size_t)ix->count * ix->off_size + k];

@@ -42,6 +42,16 @@ static inline bool otv_span_array(otv_span s, size_t off, size_t count, size_t e
   return true;
 }
 
+/* The count + 1 offsets of elem (>= 1) bytes at off of an array of count items (a CFF INDEX).
+ * A count the span cannot hold is refused before count + 1 is formed: at 0xFFFFFFFF it would
+ * wrap a 32-bit size_t to 0 and pass. */
+static inline bool otv_span_offsets(otv_span s, size_t off, uint32_t count, size_t elem,
+                                    otv_span *out)
+{
+  if (count >= s.len) return false; /* every offset takes a byte at least */
+  return otv_span_array(s, off, (size_t)count + 1, elem, out);
+}
+
 /* The bytes from off to the end (empty span when off is past the end). */
 static inline otv_span otv_span_from(otv_span s, size_t off)
 {
