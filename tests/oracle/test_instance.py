@@ -29,6 +29,12 @@ import tempfile
 from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._g_l_y_f import GlyphComponent
 from fontTools.varLib import instancer
+from fontTools.ttLib import newTable
+from fontTools.ttLib.tables import otTables as ot
+from fontTools.otlLib import builder as otl
+from fontTools.varLib.varStore import OnlineVarStoreBuilder
+from fontTools.varLib.builder import buildVarDevTable
+from fontTools.varLib.models import VariationModel
 
 OTVAR = os.environ.get("OTVAR")
 FONTS = os.environ.get("OTV_FONTS", os.path.join(os.path.dirname(__file__), "..", "fonts"))
@@ -409,6 +415,95 @@ def composite_variants(tmp):
     return out
 
 
+def gpos_variant(tmp):
+    """Roboto-Variable.ABC.ttf with a GPOS of the two variable lookups no test font has, written
+    to tmp and instanced like the test fonts (GPOS compared by shaping with hb-shape):
+    - SinglePos format 2 (a value record per glyph) with XPlacement and XAdvance varied through
+      VariationIndex devices;
+    - CursivePos with entry and exit anchors of format 3, x and y varied.
+    A new GDEF ItemVariationStore holds the deltas, on regions of wght and of wght with wdth."""
+    src = os.path.join(FONTS, "Roboto-Variable.ABC.ttf")
+    dst = os.path.join(tmp, "gpos-single2-cursive.ttf")
+    f = TTFont(src)
+    axes = [a.axisTag for a in f["fvar"].axes]
+    # masters: default, wght max, wght min, wght max + wdth min (a two-axis region)
+    locs = [{}, {"wght": 1.0}, {"wght": -1.0}, {"wght": 1.0, "wdth": -1.0}]
+    model = VariationModel(locs, axisOrder=axes)
+    vs = OnlineVarStoreBuilder(axes)
+    vs.setModel(model)
+
+    def dev(vals):
+        """A master value list -> the default value and a VariationIndex device."""
+        base, deltas = vs.storeMasters(vals)
+        return base, buildVarDevTable(deltas)
+    gm = f.getReverseGlyphMap()
+    # SinglePos format 2: a value record per glyph, placement and advance varying
+    single = {}
+    for k, g in enumerate(["A", "B", "C"]):
+        xp, dxp = dev([10 * k, 10 * k + 37, 10 * k - 21, 10 * k + 55])
+        xa, dxa = dev([-5 * k, -5 * k - 60, -5 * k + 44, -5 * k - 90])
+        single[g] = otl.buildValue({"XPlacement": xp, "XPlaDevice": dxp, "XAdvance": xa, "XAdvDevice": dxa})
+    st1 = otl.buildSinglePosSubtable(single, gm)
+    assert st1.Format == 2, st1.Format
+    # CursivePos: entry and exit anchors of format 3 with variable x and y
+    attach = {}
+    for k, g in enumerate(["A", "B", "C"]):
+        ex, dex = dev([0, 15, -12, 30 + k])
+        ey, dey = dev([100 + k, 180 + k, 60, 210])
+        xx, dxx = dev([500 + 20 * k, 620, 430, 700])
+        xy, dxy = dev([300, 260 - k, 330, 250])
+        attach[g] = (otl.buildAnchor(ex, ey, deviceX=dex, deviceY=dey),
+                     otl.buildAnchor(xx, xy, deviceX=dxx, deviceY=dxy))
+    st2 = otl.buildCursivePosSubtable(attach, gm)
+    lookups = [otl.buildLookup([st1]), otl.buildLookup([st2])]
+    gpos = ot.GPOS()
+    gpos.Version = 0x00010000
+    gpos.LookupList = ot.LookupList()
+    gpos.LookupList.Lookup = lookups
+    gpos.FeatureList = ot.FeatureList()
+    recs = []
+    for i, tag in enumerate(["kern", "curs"]):
+        fr = ot.FeatureRecord()
+        fr.FeatureTag = tag
+        fr.Feature = ot.Feature()
+        fr.Feature.FeatureParams = None
+        fr.Feature.LookupListIndex = [i]
+        recs.append(fr)
+    gpos.FeatureList.FeatureRecord = recs
+    gpos.ScriptList = ot.ScriptList()
+    sr = ot.ScriptRecord()
+    sr.ScriptTag = "DFLT"
+    sr.Script = ot.Script()
+    sr.Script.LangSysRecord = []
+    ls = ot.LangSys()
+    ls.LookupOrder = None
+    ls.ReqFeatureIndex = 0xFFFF
+    ls.FeatureIndex = [0, 1]
+    sr.Script.DefaultLangSys = ls
+    gpos.ScriptList.ScriptRecord = [sr]
+    f["GPOS"] = newTable("GPOS")
+    f["GPOS"].table = gpos
+    store = vs.finish()
+    mapping = store.optimize()
+    # the devices hold VarIdx as (outer << 16 | inner): remap after optimize
+
+    def remap(d):
+        if d is not None:
+            v = (d.StartSize << 16) + d.EndSize
+            v = mapping[v]
+            d.StartSize, d.EndSize = v >> 16, v & 0xFFFF
+    for vr in single.values():
+        remap(vr.XPlaDevice); remap(vr.XAdvDevice)
+    for a, b in attach.values():
+        for an in (a, b):
+            remap(an.XDeviceTable); remap(an.YDeviceTable)
+    gdef = f["GDEF"].table
+    gdef.Version = 0x00010003
+    gdef.VarStore = store
+    f.save(dst)
+    return dst
+
+
 def check_update_names(tmp):
     """--update-names against fontTools' updateFontNames=True: the same name records (those only
     the pruned STAT kept in fontTools' output aside), head.macStyle and OS/2.fsSelection, and
@@ -540,6 +635,7 @@ def main():
         else:
             print("SKIP %s: not in $OTV_FONT_CACHE" % n)
     fonts += [(p, [0], 2) for p in composite_variants(tmp)]
+    fonts.append((gpos_variant(tmp), [0, 5], 2))
     # OTV_ORACLE_SEED=N (as for the C oracles): other random locations, as many
     stress = int(os.environ.get("OTV_ORACLE_SEED", "0") or 0)
     for seed, (path, named, nrand) in enumerate(fonts):
