@@ -335,9 +335,12 @@ static otv_status build_name(otv_inst *in)
     if (!idset_has(&drop, otv_peek_u16(recs.p + 12 * (size_t)i + 6))) kept++;
   otv_buf *b = &in->name;
   size_t hdr = 6 + 12 * (size_t)kept + (format == 1 ? 2 + 4 * (size_t)lang_count : 0);
+  if (hdr > 0xFFFF) /* the strings' offset is 16-bit */
+    return OTV_FAIL(in->err, LIMIT, OTV_T_NAME, 2, "%u name records and %u language tags",
+                    kept, lang_count);
   otv_buf_u16(b, format);
   otv_buf_u16(b, (uint16_t)kept);
-  otv_buf_u16(b, (uint16_t)(hdr > 0xFFFF ? 0xFFFF : hdr));
+  otv_buf_u16(b, (uint16_t)hdr);
   otv_buf_zeros(b, 12 * (size_t)kept);
   if (format == 1) {
     otv_buf_u16(b, lang_count);
@@ -369,7 +372,8 @@ static otv_status build_name(otv_inst *in)
     size_t len = otv_peek_u16(p), off = otv_peek_u16(p + 2);
     otv_span str;
     if (!otv_span_sub(storage, off, len, &str))
-      return OTV_FAIL(in->err, BAD_OFFSET, OTV_T_NAME, 0, "language tag %u past the end", i);
+      return OTV_FAIL(in->err, BAD_OFFSET, OTV_T_NAME, (size_t)(p - t.p) + 2,
+                      "language tag %u past the end", i);
     size_t at = b->len - hdr;
     otv_buf_bytes(b, str.p, len);
     if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_NAME, 0, "name buffer");

@@ -846,6 +846,15 @@ def table_field_cases():
     case("name_rec_len_odd", "blame", "name", "UTF-16 string of odd length", patch_table(d, "name", 6 + 8, u16(7)))
     case("name_rec_past", "blame", "name", "string offset+length past the table", patch_table(d, "name", 6 + 10, u16(0xFFF0)))
     case("name_format1_bad", "blame", "name", "format 1 with langTagCount past the end", patch_table(d, "name", 0, u16(1)))
+    nt = name_table(NAMES)
+    tagged = u16(1) + nt[2:6 + 12 * len(NAMES)] + u16(1) + u16(4) + u16(0xFFF0) + nt[6 + 12 * len(NAMES):]
+    tagged = tagged[:4] + u16(6 + 12 * len(NAMES) + 6) + tagged[6:]
+    case("name_format1_tag_past", "blame", "name", "format 1: a language tag string past the end",
+         replace_table(d, "name", tagged))
+    # 6000 records (72 KB) whose strings overlap them: no 16-bit stringOffset can follow them
+    many = u16(0) + u16(6000) + u16(6) + (u16(3) + u16(1) + u16(0x409) + u16(300) + u16(2) + u16(0)) * 6000
+    case("name_records6000", "blame", "name", "6000 name records: the instance's string offset would pass 64 KiB",
+         replace_table(d, "name", many))
     # cmap
     case("cmap_tablesFFFF", "blame", "cmap", "cmap numTables 0xFFFF", patch_table(d, "cmap", 2, u16(0xFFFF)))
     case("cmap_suboff_eof", "blame", "cmap", "subtable offset past the end", patch_table(d, "cmap", 8, u32(0xFFFFFF)))

@@ -22,6 +22,7 @@ unit the instances legitimately differ, so such draws are redrawn and counted.
 import io
 import os
 import random
+import struct
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._g_l_y_f import GlyphComponent
 from fontTools.varLib import instancer
 from fontTools.ttLib import newTable
+from fontTools.ttLib.tables.DefaultTable import DefaultTable
 from fontTools.ttLib.tables import otTables as ot
 from fontTools.otlLib import builder as otl
 from fontTools.varLib.varStore import OnlineVarStoreBuilder
@@ -504,6 +506,98 @@ def gpos_variant(tmp):
     return dst
 
 
+LANG_TAGS = ["en-Latn-GB", "de-CH"]
+
+
+def name_format1(raw, extra):
+    """A name table of format 1 from the format-0 table raw: its records, the language tags
+    LANG_TAGS, and the records `extra` (nameID, platform, encoding, languageID, string) whose
+    languageIDs 0x8000 + k refer to those tags."""
+    fmt, count, off = struct.unpack(">HHH", raw[:6])
+    assert fmt == 0
+    recs = [struct.unpack(">6H", raw[6 + 12 * i:18 + 12 * i]) for i in range(count)]
+    pool = bytearray(raw[off:])
+    rows = []
+    for plat, enc, lang, nid, length, o in recs:
+        rows.append((plat, enc, lang, nid, length, o))
+    for nid, plat, enc, lang, text in extra:
+        data = text.encode("utf-16-be")
+        rows.append((plat, enc, lang, nid, len(data), len(pool)))
+        pool += data
+    rows.sort()
+    tags = []
+    for t in LANG_TAGS:
+        data = t.encode("utf-16-be")
+        tags.append((len(data), len(pool)))
+        pool += data
+    hdr = 6 + 12 * len(rows) + 2 + 4 * len(tags)
+    out = struct.pack(">HHH", 1, len(rows), hdr)
+    out += b"".join(struct.pack(">6H", *r) for r in rows)
+    out += struct.pack(">H", len(tags)) + b"".join(struct.pack(">HH", *t) for t in tags)
+    return out + bytes(pool)
+
+
+def name_format1_variant(tmp):
+    """Roboto-Variable.ABC.ttf with a name table of format 1: two language tags and a family
+    name for each (languageIDs 0x8000 and 0x8001). Written to tmp; instanced like the test fonts
+    (name records against fontTools', which reads the records and drops the tags) and checked by
+    check_name_format1."""
+    src = os.path.join(FONTS, "Roboto-Variable.ABC.ttf")
+    dst = os.path.join(tmp, "name-format1.ttf")
+    f = TTFont(src)
+    raw = f["name"].compile(f)
+    extra = [(1, 3, 1, 0x8000, "Roboto Tagged"), (1, 3, 1, 0x8001, "Roboto Schweiz")]
+    t = DefaultTable("name")
+    t.data = name_format1(raw, extra)
+    f["name"] = t
+    f.save(dst)
+    return dst
+
+
+def check_name_format1(tmp):
+    """otvar's instance of the format-1 name table keeps format 1 and its language tags, and
+    the tagged records with their strings; --update-names refuses it (not supported)."""
+    global checks
+    path = name_format1_variant(tmp)
+    out = os.path.join(tmp, "name-format1-instance.ttf")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([OTVAR, "instance", path, "--named", "2", "-o", out, "-q"],
+                       capture_output=True, text=True)
+    checks += 1
+    if r.returncode != 0:
+        fail("name format 1: otvar failed: %s" % r.stderr.strip())
+        return
+    raw = TTFont(out).reader["name"]
+    fmt, count, off = struct.unpack(">HHH", raw[:6])
+    checks += 1
+    if fmt != 1:
+        fail("name format 1: output has format %d" % fmt)
+        return
+    (ntags,) = struct.unpack(">H", raw[6 + 12 * count:8 + 12 * count])
+    tags = []
+    for k in range(ntags):
+        length, o = struct.unpack(">HH", raw[8 + 12 * count + 4 * k:12 + 12 * count + 4 * k])
+        tags.append(raw[off + o:off + o + length].decode("utf-16-be"))
+    checks += 1
+    if tags != LANG_TAGS:
+        fail("name format 1: language tags %r, want %r" % (tags, LANG_TAGS))
+    tagged = {}
+    for i in range(count):
+        plat, enc, lang, nid, length, o = struct.unpack(">6H", raw[6 + 12 * i:18 + 12 * i])
+        if lang >= 0x8000:
+            tagged[(nid, lang)] = raw[off + o:off + o + length].decode("utf-16-be")
+    checks += 1
+    want = {(1, 0x8000): "Roboto Tagged", (1, 0x8001): "Roboto Schweiz"}
+    if tagged != want:
+        fail("name format 1: tagged records %r, want %r" % (tagged, want))
+    r = subprocess.run([OTVAR, "instance", path, "--named", "2", "--update-names", "-o", out,
+                        "-q", "--force"], capture_output=True, text=True)
+    checks += 1
+    if r.returncode != 1 or "name format 1" not in r.stderr:
+        fail("name format 1 --update-names: exit %d, %r (want 1, unsupported)" % (r.returncode, r.stderr.strip()))
+
+
 def check_update_names(tmp):
     """--update-names against fontTools' updateFontNames=True: the same name records (those only
     the pruned STAT kept in fontTools' output aside), head.macStyle and OS/2.fsSelection, and
@@ -636,6 +730,7 @@ def main():
             print("SKIP %s: not in $OTV_FONT_CACHE" % n)
     fonts += [(p, [0], 2) for p in composite_variants(tmp)]
     fonts.append((gpos_variant(tmp), [0, 5], 2))
+    fonts.append((name_format1_variant(tmp), [2], 0))
     # OTV_ORACLE_SEED=N (as for the C oracles): other random locations, as many
     stress = int(os.environ.get("OTV_ORACLE_SEED", "0") or 0)
     for seed, (path, named, nrand) in enumerate(fonts):
@@ -654,6 +749,7 @@ def main():
             compare(lab, ours, ref, os.path.join(tmp, "o.ttf"), ref_path)
             print("ok" if not failures else "..", lab)
     check_update_names(tmp)
+    check_name_format1(tmp)
     check_cff2_reference(tmp)
     check_cff2_fontmatrix(tmp)
     for d in diffs[:20]:
