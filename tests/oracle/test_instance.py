@@ -2,7 +2,8 @@
 """test_instance.py - `otvar instance` against fontTools' varLib.instancer (Debian fontTools 4.38).
 
 For every TrueType test font (tests/fonts) and the real TrueType VFs in $OTV_FONT_CACHE, at some
-named instances and seeded random locations, both instancers make a full static instance and the
+named instances, seeded random locations and locations where GSUB FeatureVariations substitute
+features, both instancers make a full static instance and the
 two fonts are compared table by table after a compile round trip through fontTools:
   - the table set (fontTools keeps what we keep, drops what we drop)
   - every glyph: contours, on-curve flags and coordinates, composite components (glyph,
@@ -78,6 +79,17 @@ if os.environ.get("OTV_INSTANCE_FULL"):
         ("SourceSerif4Variable-Roman.ttf", [0], 1),
     ]
 
+# Locations where GSUB FeatureVariations substitute features (fontTools applies them; random
+# draws rarely land there): FILL >= 0.99; Recursive's default (MONO <= 0.5, slnt > -15) and
+# MONO=1 with CRSV=0 and slnt=-15; Roboto Flex at wght >= 600.
+FEATURE_VARIATION_LOCATIONS = {
+    "material_symbols_subset.ttf": [{"FILL": 1.0}, {"FILL": 1.0, "wght": 700.0, "opsz": 48.0}],
+    "Recursive-latin.ttf": [{"MONO": 1.0, "CRSV": 0.0, "slnt": -15.0}],
+    "RobotoFlex-latin.ttf": [{"wght": 900.0}],
+}
+if not os.environ.get("OTV_INSTANCE_FULL"):
+    REAL_FONTS.append(("Recursive-latin.ttf", [0], 0))
+
 failures = 0
 checks = 0
 diffs = []
@@ -127,6 +139,10 @@ def locations(path, font, named, nrand, seed):
                 break
             redrawn += 1
         out.append(("random %d" % k, loc, None))
+    for k, given in enumerate(FEATURE_VARIATION_LOCATIONS.get(os.path.basename(path), [])):
+        loc = {a.axisTag: a.defaultValue for a in fvar.axes}  # all axes: a full instance
+        loc.update(given)
+        out.append(("feature variations %d" % k, loc, None))
     return out
 
 
