@@ -8,8 +8,10 @@
 #     way and runs every test on it again
 #  5. builds the library for i386 (32-bit size_t, x87 floats, no SSE2) with clang's ASan+UBSan
 #     and runs the unit, hostile-font and fuzz-regression tests on it
-#  6. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
-#  7. builds the libFuzzer targets with clang and runs each for a short smoke period
+#  6. builds the library and test_threads (one face shared by 4 threads) with clang's
+#     ThreadSanitizer and runs it
+#  7. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
+#  8. builds the libFuzzer targets with clang and runs each for a short smoke period
 # Environment: OTV_FUZZ_SECONDS (default 30 per target; 0 skips the smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +39,12 @@ CC=clang cmake -S . -B "$T" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON 
 ninja -C "$T" $(ninja -C "$T" -t targets all | sed -n 's/^\(\(test\|replay\)_[a-z0-9_]*\): .*/\1/p' | sort -u)
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$T" -L "unit|fuzz" --output-on-failure -j2
+# ThreadSanitizer: the face-sharing contract of otvar.h (any report fails the test)
+S=build-tsan
+CC=clang cmake -S . -B "$S" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_TSAN=ON -DOTV_ORACLE=OFF \
+  -DOTV_BENCH=OFF >/dev/null
+ninja -C "$S" test_threads
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$S" -R '^unit/test_threads$' --output-on-failure
 # valgrind memcheck needs binaries without sanitizers: a plain build of the CLI, same tests/fonts
 V=build-valgrind
 cmake -S . -B "$V" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOTV_ORACLE=OFF -DOTV_BENCH=OFF \
