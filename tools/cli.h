@@ -64,7 +64,8 @@ int cli_utf8_decode(const char *s, uint32_t **out, size_t *n);
 
 /* Safe output: write into a temp file in the target's directory, then rename over the target.
  * cli_out_open refuses to write over `input` (same file) and, unless force, over an existing
- * file. Returns NULL with a message on stderr. */
+ * file: OTV_EXIT_USAGE. A temp file that cannot be created (unwritable directory, no space) is
+ * OTV_EXIT_FONT (a failure). Both with a message on stderr; 0 when o is ready. */
 typedef struct cli_out {
   FILE *f;
   char *tmp_path;

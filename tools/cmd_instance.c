@@ -61,9 +61,10 @@ static int write_one(otv_location *loc, unsigned flags, const char *path, const 
     return OTV_EXIT_FONT;
   }
   cli_out o;
-  if (cli_out_open("instance", path, input, force, &o)) {
+  int rc = cli_out_open("instance", path, input, force, &o);
+  if (rc) {
     otv_instance_free(loc, data, len);
-    return OTV_EXIT_FONT;
+    return rc;
   }
   int ok = fwrite(data, 1, len, o.f) == len;
   otv_instance_free(loc, data, len);

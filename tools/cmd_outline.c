@@ -231,10 +231,8 @@ int otv_cmd_outline(int argc, char **argv)
     goto done;
   }
   if (outpath) {
-    if (cli_out_open("outline", outpath, path, force, &out)) {
-      rc = OTV_EXIT_USAGE;
-      goto done;
-    }
+    rc = cli_out_open("outline", outpath, path, force, &out);
+    if (rc) goto done;
     f = out.f;
   }
   double pen_x = 0, upem = info.units_per_em;

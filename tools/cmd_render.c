@@ -37,8 +37,9 @@ static void usage(FILE *f)
       "  --slant S      synthetic oblique: x += S * y (e.g. 0.2)\n"
       "  --no-kern      ignore the kern table\n"
       "\n"
-      "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage (unknown axis, a character the\n"
-      "font has no glyph for, a bad size, an unwritable output).\n",
+      "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
+      "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
+      "output without --force).\n",
       MAX_SIZE);
 }
 
@@ -202,10 +203,8 @@ int otv_cmd_render(int argc, char **argv)
   double ox = margin - bx0, oy = margin - by0;
 
   cli_out o;
-  if (cli_out_open("render", out, font, force, &o)) {
-    rc = OTV_EXIT_USAGE;
-    goto done;
-  }
+  rc = cli_out_open("render", out, font, force, &o);
+  if (rc) goto done;
   int ok = 1;
   if (svg) {
     svg_pen sp;

@@ -487,10 +487,8 @@ int otv_cmd_specimen(int argc, char **argv)
     goto done;
   }
   cli_out o;
-  if (cli_out_open("specimen", out, font, force, &o)) {
-    rc = OTV_EXIT_USAGE;
-    goto done;
-  }
+  rc = cli_out_open("specimen", out, font, force, &o);
+  if (rc) goto done;
   /* labels in a colour between the background and the text colour */
   uint32_t mid = 0;
   for (int sh = 0; sh <= 16; sh += 8) {

@@ -259,11 +259,11 @@ int cli_out_open(const char *cmd, const char *path, const char *input, int force
   if (input && stat(path, &st_out) == 0 && stat(input, &st_in) == 0 &&
       st_out.st_dev == st_in.st_dev && st_out.st_ino == st_in.st_ino) {
     cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
-    return -1;
+    return OTV_EXIT_USAGE;
   }
   if (!force && access(path, F_OK) == 0) {
     cli_usage_error(cmd, "'%s' exists (use --force to overwrite)", path);
-    return -1;
+    return OTV_EXIT_USAGE;
   }
   size_t n = strlen(path);
   o->path = malloc(n + 1);
@@ -288,7 +288,7 @@ fail:
   free(o->path);
   free(o->tmp_path);
   memset(o, 0, sizeof *o);
-  return -1;
+  return OTV_EXIT_FONT;
 }
 
 int cli_out_close(cli_out *o, int ok)

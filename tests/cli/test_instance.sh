@@ -114,11 +114,14 @@ cp "$R" "$T/in.ttf"
 sum_in=$(md5sum <"$T/in.ttf")
 echo keep >"$T/exists.ttf"
 "$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/exists.ttf" -q 2>"$T/err"
-if [ $? -ne 0 ] && [ "$(cat "$T/exists.ttf")" = keep ]; then ok; else bad "overwrote without --force"; fi
+if [ $? -eq 2 ] && [ "$(cat "$T/exists.ttf")" = keep ]; then ok; else bad "overwrote without --force (or not exit 2)"; fi
 "$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/exists.ttf" -q --force 2>"$T/err"
 if [ $? -eq 0 ] && [ "$(head -c 4 "$T/exists.ttf" | od -An -tx1 | tr -d ' ')" = 00010000 ]; then ok; else bad "--force did not write"; fi
 "$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/in.ttf" --force -q 2>"$T/err"
-if [ $? -ne 0 ] && [ "$(md5sum <"$T/in.ttf")" = "$sum_in" ]; then ok; else bad "wrote over the input"; fi
+if [ $? -eq 2 ] && [ "$(md5sum <"$T/in.ttf")" = "$sum_in" ]; then ok; else bad "wrote over the input (or not exit 2)"; fi
+ln "$T/in.ttf" "$T/in-hardlink.ttf"
+"$OTVAR" instance "$T/in.ttf" --var wght=700 -o "$T/in-hardlink.ttf" --force -q 2>"$T/err"
+if [ $? -eq 2 ] && [ "$(md5sum <"$T/in.ttf")" = "$sum_in" ]; then ok; else bad "wrote over the input through a hard link"; fi
 if ls "$T"/*.tmp-* >/dev/null 2>&1; then bad "temp files left: $(ls "$T"/*.tmp-*)"; else ok; fi
 
 # 5. --all-named, 2 threads: one valid file per named instance, same bytes as one by one

@@ -145,11 +145,11 @@ for s in 0 100000 -5 nan abc; do
   expect 2 "size $s" -- "$OTVAR" render "$KARLA" --text Hi --size $s -o "$O/x3.png"
   one_line_err "size $s"; no_file "size $s" "$O/x3.png"
 done
-expect 2 "unwritable path" -- "$OTVAR" render "$KARLA" --text Hi -o "$TMP/no/such/dir/x.png"
+expect 1 "unwritable path" -- "$OTVAR" render "$KARLA" --text Hi -o "$TMP/no/such/dir/x.png"
 one_line_err "unwritable path"
 chmod 500 "$O"
 if [ "$(id -u)" != 0 ]; then
-  expect 2 "read-only dir" -- "$OTVAR" render "$KARLA" --text Hi -o "$O/ro.png"
+  expect 1 "read-only dir" -- "$OTVAR" render "$KARLA" --text Hi -o "$O/ro.png"
   one_line_err "read-only dir"; no_file "read-only dir" "$O/ro.png"
 fi
 chmod 700 "$O"
@@ -159,6 +159,10 @@ one_line_err "existing output"
 cmp -s "$O/h.png" "$O/keep.png" && ok || bad "existing output was changed without --force"
 expect 0 "--force" -- "$OTVAR" render "$KARLA" --text Other -o "$O/h.png" --force
 cmp -s "$O/h.png" "$O/keep.png" && bad "--force did not replace the output" || ok
+cp "$KARLA" "$O/in.ttf"
+expect 2 "the input as output" -- "$OTVAR" render "$O/in.ttf" --text Hi -o "$O/in.ttf" --force
+one_line_err "the input as output"
+cmp -s "$O/in.ttf" "$KARLA" && ok || bad "render wrote over its input"
 expect 2 "no text" -- "$OTVAR" render "$KARLA" -o "$O/x4.png"
 one_line_err "no text"
 expect 2 "bad colour" -- "$OTVAR" render "$KARLA" --text Hi --fg 12345 -o "$O/x5.png"
@@ -172,6 +176,8 @@ expect 1 "specimen not a font" -- "$OTVAR" specimen "$O/junk.ttf" -o "$O/x8.png"
 one_line_err "specimen not a font"; no_file "specimen not a font" "$O/x8.png"
 expect 2 "specimen bad size" -- "$OTVAR" specimen "$KARLA" --size 0 -o "$O/x9.png"
 one_line_err "specimen bad size"; no_file "specimen bad size" "$O/x9.png"
+expect 1 "specimen unwritable path" -- "$OTVAR" specimen "$KARLA" -o "$TMP/no/such/dir/s.png"
+one_line_err "specimen unwritable path"
 no_temp "after errors"
 
 # ---- specimen ----
