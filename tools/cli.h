@@ -20,6 +20,9 @@ enum { OTV_EXIT_OK = 0, OTV_EXIT_FONT = 1, OTV_EXIT_USAGE = 2 };
 
 /* Print `otvar: <what>: <error>` on stderr. */
 void cli_error(const char *what, const otv_error *e);
+/* The error of a failed drawing step that returned st: the location's recorded error when it has
+ * one (outlines, metrics), else st alone (the rasterizer's errors are not recorded anywhere). */
+otv_error cli_draw_error(const otv_location *loc, otv_status st);
 /* Print `otvar: <cmd>: <printf message>` on stderr. */
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -179,7 +179,8 @@ int otv_cmd_render(int argc, char **argv)
     by1 = fmax(by1, base - desc * scale);
     otv_status st = txt_draw(loc, &lines[k], scale, 0, base, slant, ras, NULL);
     if (st) {
-      cli_error(font, otv_location_last_error(loc));
+      otv_error de = cli_draw_error(loc, st);
+      cli_error(font, &de);
       goto done;
     }
     otv_raster_box b;
@@ -205,6 +206,7 @@ int otv_cmd_render(int argc, char **argv)
   cli_out o;
   rc = cli_out_open("render", out, font, force, &o);
   if (rc) goto done;
+  rc = OTV_EXIT_FONT; /* until the picture is written */
   int ok = 1;
   if (svg) {
     svg_pen sp;
@@ -239,7 +241,8 @@ int otv_cmd_render(int argc, char **argv)
       if (!st) st = txt_draw(loc, &lines[k], scale, ox, oy + base, slant, ras, NULL);
       if (!st) st = otv_raster_render(ras, cov, w, h, w, 0);
       if (st) {
-        cli_error(font, otv_location_last_error(loc));
+        otv_error de = cli_draw_error(loc, st);
+        cli_error(font, &de);
         ok = 0;
       }
     }

@@ -62,6 +62,7 @@ typedef struct spec {
   int draw;
   const char *path;
   int failed;
+  otv_error err; /* the first drawing error */
 } spec;
 
 /* Draw (or measure) UTF-8 text with a font at its current location: top-left at (x, S->y) of
@@ -88,10 +89,14 @@ static double put_text(spec *S, font_ref *fr, const char *text, double x, double
   txt_vmetrics(fr->loc, &asc, &desc, &gap);
   double wpx = line.width * scale;
   if (S->draw) {
-    if (otv_raster_begin(S->ras, S->w, S->h) ||
-        txt_draw(fr->loc, &line, scale, x, S->y + asc * scale, 0, S->ras, NULL) ||
-        otv_raster_render(S->ras, layer_label ? S->cov_label : S->cov_text, S->w, S->h, S->w, 0)) {
+    otv_status st = otv_raster_begin(S->ras, S->w, S->h);
+    if (!st) st = txt_draw(fr->loc, &line, scale, x, S->y + asc * scale, 0, S->ras, NULL);
+    if (!st)
+      st = otv_raster_render(S->ras, layer_label ? S->cov_label : S->cov_text, S->w, S->h, S->w, 0);
+    if (st) {
       otv_raster_reset(S->ras);
+      /* the label and sample texts draw through different locations: keep the failing one's */
+      if (!S->failed) S->err = cli_draw_error(fr->loc, st);
       S->failed = 1;
     }
   } else if (x + wpx > S->width) {
@@ -483,12 +488,13 @@ int otv_cmd_specimen(int argc, char **argv)
   S.draw = 1;
   run_pass(&S, L);
   if (S.failed) {
-    cli_error(font, otv_location_last_error(S.main.loc));
+    cli_error(font, &S.err);
     goto done;
   }
   cli_out o;
   rc = cli_out_open("specimen", out, font, force, &o);
   if (rc) goto done;
+  rc = OTV_EXIT_FONT; /* until the picture is written */
   /* labels in a colour between the background and the text colour */
   uint32_t mid = 0;
   for (int sh = 0; sh <= 16; sh += 8) {

@@ -18,6 +18,17 @@ void cli_error(const char *what, const otv_error *e)
   fprintf(stderr, "otvar: %s: %s\n", what, buf);
 }
 
+otv_error cli_draw_error(const otv_location *loc, otv_status st)
+{
+  const otv_error *le = otv_location_last_error(loc);
+  if (le && le->code) return *le;
+  otv_error e;
+  memset(&e, 0, sizeof e);
+  e.code = st ? st : OTV_E_BAD_VALUE;
+  snprintf(e.msg, sizeof e.msg, "rasterizing");
+  return e;
+}
+
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
   va_list ap;

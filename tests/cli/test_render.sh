@@ -178,6 +178,34 @@ expect 2 "specimen bad size" -- "$OTVAR" specimen "$KARLA" --size 0 -o "$O/x9.pn
 one_line_err "specimen bad size"; no_file "specimen bad size" "$O/x9.png"
 expect 1 "specimen unwritable path" -- "$OTVAR" specimen "$KARLA" -o "$TMP/no/such/dir/s.png"
 one_line_err "specimen unwritable path"
+# a write that fails after the output was opened (file size limit: write returns EFBIG once
+# SIGXFSZ is ignored): exit 1, no file, no temp file
+for cmd in render specimen; do
+  rm -f "$O/big.png"
+  (trap '' XFSZ; ulimit -f 2; "$OTVAR" $cmd "$KARLA" --text "Hello world" --size 120 -o "$O/big.png" 2>"$TMP/err")
+  rc=$?
+  [ $rc = 1 ] && ok || bad "$cmd: failed write: exit $rc (want 1)"
+  one_line_err "$cmd: failed write"
+  no_file "$cmd: failed write" "$O/big.png"
+  if ls "$O"/big.png.tmp-* >/dev/null 2>&1; then bad "$cmd: failed write left a temp file"; else ok; fi
+done
+# a glyph whose data is broken (an end point past its data): one line naming glyf, exit 1
+$PY - "$KARLA" "$O/badH.ttf" <<'PYEOF'
+import struct, sys
+from fontTools.ttLib import TTFont
+data = bytearray(open(sys.argv[1], "rb").read())
+f = TTFont(sys.argv[1])
+gid = f.getGlyphID(f.getBestCmap()[ord("H")])
+at = f.reader.tables["glyf"].offset + f["loca"][gid]
+n = struct.unpack(">h", data[at:at + 2])[0]
+struct.pack_into(">H", data, at + 10 + 2 * (n - 1), 0xFFF0)
+open(sys.argv[2], "wb").write(data)
+PYEOF
+expect 1 "broken glyph" -- "$OTVAR" render "$O/badH.ttf" --text Hi -o "$O/x10.png"
+one_line_err "broken glyph"; err_has "broken glyph" "glyf+0x"; no_file "broken glyph" "$O/x10.png"
+expect 1 "specimen broken glyph" -- "$OTVAR" specimen "$O/badH.ttf" -o "$O/x11.png"
+one_line_err "specimen broken glyph"; err_has "specimen broken glyph" "glyf+0x"
+no_file "specimen broken glyph" "$O/x11.png"
 no_temp "after errors"
 
 # ---- specimen ----
