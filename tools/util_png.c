@@ -5,6 +5,7 @@
  */
 #include "render.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,11 @@ static int is_gray(uint32_t c)
 
 static void png_err(png_structp p, png_const_charp msg)
 {
-  fprintf(stderr, "otvar: png: %s\n", msg);
+  /* errno: why a write failed (file too large, no space); pic_write_png clears it first */
+  if (errno)
+    fprintf(stderr, "otvar: png: %s: %s\n", msg, strerror(errno));
+  else
+    fprintf(stderr, "otvar: png: %s\n", msg);
   png_longjmp(p, 1);
 }
 static void png_warn(png_structp p, png_const_charp msg)
@@ -81,6 +86,7 @@ int pic_write_png(FILE *f, unsigned w, unsigned h, uint32_t bg, int transparent,
     return -1;
   }
   png_init_io(p, f);
+  errno = 0;
   png_set_IHDR(p, info, w, h, 8, gray ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB_ALPHA,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(p, info);

@@ -185,7 +185,7 @@ for cmd in render specimen; do
   (trap '' XFSZ; ulimit -f 2; "$OTVAR" $cmd "$KARLA" --text "Hello world" --size 120 -o "$O/big.png" 2>"$TMP/err")
   rc=$?
   [ $rc = 1 ] && ok || bad "$cmd: failed write: exit $rc (want 1)"
-  one_line_err "$cmd: failed write"
+  one_line_err "$cmd: failed write"; err_has "$cmd: failed write" "File too large"
   no_file "$cmd: failed write" "$O/big.png"
   if ls "$O"/big.png.tmp-* >/dev/null 2>&1; then bad "$cmd: failed write left a temp file"; else ok; fi
 done
