@@ -175,6 +175,12 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
     fprintf(stderr, "otvar: instance: cannot create directory '%s': %s\n", dir, strerror(errno));
     return OTV_EXIT_FONT;
   }
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    /* one line, not one per instance */
+    fprintf(stderr, "otvar: instance: '%s' is not a directory\n", dir);
+    return OTV_EXIT_FONT;
+  }
   /* base name of the input without its extension */
   const char *slash = strrchr(input, '/');
   const char *b = slash ? slash + 1 : input;

@@ -205,8 +205,11 @@ int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, ui
       if (end == p || errno) goto bad;
     }
     if (a > b || b >= glyph_count) {
-      cli_usage_error(cmd, "glyph range %lu-%lu is outside the font's %u glyphs", a, b,
-                      glyph_count);
+      if (a > b)
+        cli_usage_error(cmd, "glyph range %lu-%lu goes backwards (write %lu-%lu)", a, b, b, a);
+      else
+        cli_usage_error(cmd, "glyph range %lu-%lu is outside the font's %u glyphs", a, b,
+                        glyph_count);
       free(g);
       return -1;
     }
@@ -270,6 +273,10 @@ int cli_out_open(const char *cmd, const char *path, const char *input, int force
   if (input && stat(path, &st_out) == 0 && stat(input, &st_in) == 0 &&
       st_out.st_dev == st_in.st_dev && st_out.st_ino == st_in.st_ino) {
     cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
+    return OTV_EXIT_USAGE;
+  }
+  if (stat(path, &st_out) == 0 && S_ISDIR(st_out.st_mode)) {
+    cli_usage_error(cmd, "'%s' is a directory (give a file name)", path);
     return OTV_EXIT_USAGE;
   }
   if (!force && access(path, F_OK) == 0) {

@@ -108,6 +108,9 @@ expect_error "unknown named instance" 2 "$OTVAR" instance "$R" --named NoSuchSty
 expect_error "missing -o" 2 "$OTVAR" instance "$R"
 expect_error "unwritable path" 1 "$OTVAR" instance "$R" -o "/nonexistent-dir/x/bad.ttf"
 expect_error "missing file" 1 "$OTVAR" instance "$T/nope.ttf" -o "$T/bad.ttf"
+mkdir -p "$T/a-dir" && touch "$T/a-file"
+expect_error "-o a directory" 2 "$OTVAR" instance "$R" -o "$T/a-dir" --force
+expect_error "--all-named -d a file" 1 "$OTVAR" instance "$R" --all-named -d "$T/a-file"
 
 # 4. no overwrite without --force; never the input
 cp "$R" "$T/in.ttf"

@@ -107,6 +107,7 @@ b=$("$OTVAR" outline "$FONTS/Roboto-Variable.ABC.ttf" --glyphs "${want#*,}" --va
 "$OTVAR" outline 2>/dev/null; [ $? -eq 2 ] && ok "no font 2" || bad "no font"
 "$OTVAR" outline "$FONTS/Roboto-Variable.ABC.ttf" --format png 2>/dev/null; [ $? -eq 2 ] && ok "bad format 2" || bad "bad format"
 "$OTVAR" outline "$FONTS/Roboto-Variable.ABC.ttf" --glyphs 99 2>/dev/null; [ $? -eq 2 ] && ok "bad gid 2" || bad "bad gid"
+"$OTVAR" outline "$FONTS/Roboto-Variable.ABC.ttf" --glyphs 5-2 2>"$T/err"; [ $? -eq 2 ] && grep -q "backwards" "$T/err" && ok "reversed range 2" || bad "reversed range: $(cat "$T/err")"
 "$OTVAR" outline "$FONTS/Roboto-Variable.ABC.ttf" --var wght=5000 2>/dev/null; [ $? -eq 2 ] && ok "out of range 2" || bad "range"
 "$OTVAR" outline "$T/nonexistent.ttf" 2>/dev/null; [ $? -eq 1 ] && ok "missing font 1" || bad "missing font"
 head -c 300 "$FONTS/Roboto-Variable.ABC.ttf" > "$T/trunc.ttf"
