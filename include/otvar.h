@@ -126,7 +126,9 @@ OTV_API otv_status otv_face_open_memory(const void *data, size_t len, unsigned i
                                         const otv_options *opt, otv_face **out, otv_error *err);
 
 /** otv_face_open_file - as otv_face_open_memory on the file's bytes (mapped read-only; the face
- *  owns the mapping). Since: 0.1 */
+ *  owns the mapping). As with any mapping, the file must not be truncated or rewritten in place
+ *  while the face is open (reading a page past a truncated end raises SIGBUS); tools that
+ *  replace fonts by writing a new file and renaming it, as otvar does, are safe. Since: 0.1 */
 OTV_API otv_status otv_face_open_file(const char *path, unsigned index, const otv_options *opt,
                                       otv_face **out, otv_error *err);
 
