@@ -282,6 +282,8 @@ int main(void)
   test_font("AdobeVFPrototype_vsindex.otf", NULL);
   test_font("NotoSansJP-VF.subset.otf", NULL);
   test_font("CFF2Instancer-VF-1.otf", NULL);
+  test_font("Amstelvar-avar2.A.ttf", NULL); /* avar 2: the instance bakes its mapping */
+  test_font("avar2checker.ttf", NULL);
   test_refused();
   test_corruption("PartialInstancerTest-VF.ttf");
   test_corruption("Roboto-Variable.composite.ttf");
