@@ -27,6 +27,7 @@ static void usage(void)
   printf(
       "usage: otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]\n"
       "       otvar instance FONT --all-named -d DIR [-j N] [--force]\n"
+      "       (both take [--index N]: the face of a font collection, default 0)\n"
       "\n"
       "Writes a complete static font at a location of the variable font FONT: outlines varied\n"
       "and rounded, metrics and font-wide values updated, variation tables removed.\n"
@@ -37,6 +38,7 @@ static void usage(void)
       "  --all-named          one file per named instance into -d DIR (created if missing)\n"
       "  -d DIR               output directory for --all-named\n"
       "  -j N                 threads for --all-named (default 1)\n"
+      "  --index N            face N of a font collection (.ttc; default 0)\n"
       "  --update-names       name table and style bits from STAT axis values\n"
       "  --no-overlap-flags   don't set the OVERLAP_SIMPLE/OVERLAP_COMPOUND glyf flags\n"
       "  --force              overwrite existing outputs\n"
@@ -251,7 +253,7 @@ int otv_cmd_instance(int argc, char **argv)
 {
   const char *path = NULL, *out = NULL, *dir = NULL, *var = NULL, *named = NULL;
   int force = 0, all = 0, quiet = 0;
-  unsigned threads = 1, flags = 0;
+  unsigned threads = 1, flags = 0, index = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (cli_is_help(a)) {
@@ -275,6 +277,8 @@ int otv_cmd_instance(int argc, char **argv)
         return OTV_EXIT_USAGE;
       }
       threads = (unsigned)v;
+    } else if (!strcmp(a, "--index") && i + 1 < argc) {
+      if (cli_parse_index("instance", argv[++i], &index)) return OTV_EXIT_USAGE;
     } else if (!strcmp(a, "--all-named")) {
       all = 1;
     } else if (!strcmp(a, "--force")) {
@@ -305,7 +309,7 @@ int otv_cmd_instance(int argc, char **argv)
     cli_usage_error("instance", "--var and --named cannot be combined");
     return OTV_EXIT_USAGE;
   }
-  otv_face *face = cli_open_face(path, 0);
+  otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
   otv_location *loc = NULL;

@@ -45,12 +45,11 @@ int otv_cmd_normalize(int argc, char **argv)
              "Exit codes: 0 ok, 1 bad font, 2 bad usage (unknown axis, malformed value).\n");
       return OTV_EXIT_OK;
     } else if (!strcmp(argv[i], "--index")) {
-      char *end;
-      if (i + 1 >= argc || !*argv[i + 1] || (index = (unsigned)strtoul(argv[i + 1], &end, 10), *end)) {
-        cli_usage_error("normalize", "--index needs a number");
+      if (i + 1 >= argc) {
+        cli_usage_error("normalize", "--index needs a face number");
         return OTV_EXIT_USAGE;
       }
-      i++;
+      if (cli_parse_index("normalize", argv[++i], &index)) return OTV_EXIT_USAGE;
     } else if (argv[i][0] == '-' && argv[i][1] && !strchr(argv[i], '=')) {
       cli_usage_error("normalize", "unknown option '%s' (see --help)", argv[i]);
       return OTV_EXIT_USAGE;

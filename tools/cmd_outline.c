@@ -162,7 +162,9 @@ int otv_cmd_outline(int argc, char **argv)
     else if (!strcmp(a, "--text") && has) text = argv[++i];
     else if (!strcmp(a, "--format") && has) format = argv[++i];
     else if (!strcmp(a, "-o") && has) outpath = argv[++i];
-    else if (!strcmp(a, "--index") && has) index = (unsigned)strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(a, "--index") && has) {
+      if (cli_parse_index("outline", argv[++i], &index)) return OTV_EXIT_USAGE;
+    }
     else if (!strcmp(a, "--force")) force = 1;
     else if (!strcmp(a, "--round")) flags |= OTV_OUTLINE_ROUND;
     else if (a[0] == '-' && a[1]) {

@@ -127,6 +127,19 @@ ln "$T/in.ttf" "$T/in-hardlink.ttf"
 if [ $? -eq 2 ] && [ "$(md5sum <"$T/in.ttf")" = "$sum_in" ]; then ok; else bad "wrote over the input through a hard link"; fi
 if ls "$T"/*.tmp-* >/dev/null 2>&1; then bad "temp files left: $(ls "$T"/*.tmp-*)"; else ok; fi
 
+# 4b. a face of a collection (--index): the same outlines as the standalone font's instance
+$PY -c "
+import sys
+from fontTools.ttLib import TTFont, TTCollection
+c = TTCollection()
+c.fonts = [TTFont(sys.argv[1]), TTFont(sys.argv[2])]
+c.save(sys.argv[3])" "$R" "$OTV_FONTS/Muli-ABC.ttf" "$T/two.ttc"
+"$OTVAR" instance "$T/two.ttc" --index 1 --var wght=700 -o "$T/ttc1.ttf" -q 2>"$T/err" && ok || bad "--index 1: $(cat "$T/err")"
+"$OTVAR" instance "$OTV_FONTS/Muli-ABC.ttf" --var wght=700 -o "$T/muli700.ttf" -q
+if cmp -s <("$OTVAR" outline "$T/ttc1.ttf" --glyphs all) <("$OTVAR" outline "$T/muli700.ttf" --glyphs all); then ok; else bad "--index 1: outlines differ from the standalone font's instance"; fi
+expect_error "--index past the collection" 1 "$OTVAR" instance "$T/two.ttc" --index 2 --var wght=700 -o "$T/bad.ttf"
+expect_error "--index not a number" 2 "$OTVAR" instance "$T/two.ttc" --index x --var wght=700 -o "$T/bad.ttf"
+
 # 5. --all-named, 2 threads: one valid file per named instance, same bytes as one by one
 "$OTVAR" instance "$R" --all-named -d "$T/all" -j 2 -q 2>"$T/err"
 if [ $? -eq 0 ]; then ok; else bad "--all-named failed: $(cat "$T/err")"; fi
