@@ -624,6 +624,17 @@ def check_update_names(tmp):
         n = len(TTFont(path)["fvar"].instances)
         for i in sorted(set([0, n // 2, n - 1])):
             compare_update_names(tmp, path, name, i)
+    if os.environ.get("OTV_INSTANCE_FULL") and CACHE:
+        # real fonts whose STAT names every named instance (Roboto Flex's lacks XOPQ values:
+        # both refuse it)
+        for name in ["Inter-roman.var.ttf", "Karla-Italic-VF.ttf", "SourceSans3VF-Upright.ttf",
+                     "Recursive-latin.ttf", "SourceSerif4Variable-Roman.ttf"]:
+            path = os.path.join(CACHE, name)
+            if not os.path.exists(path):
+                continue
+            n = len(TTFont(path)["fvar"].instances)
+            for i in sorted(set([0, n // 2, n - 1])):
+                compare_update_names(tmp, path, name, i)
 
 
 def within_one(a, b):
