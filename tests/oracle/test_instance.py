@@ -533,9 +533,7 @@ def name_format1(raw, extra):
     assert fmt == 0
     recs = [struct.unpack(">6H", raw[6 + 12 * i:18 + 12 * i]) for i in range(count)]
     pool = bytearray(raw[off:])
-    rows = []
-    for plat, enc, lang, nid, length, o in recs:
-        rows.append((plat, enc, lang, nid, length, o))
+    rows = list(recs)
     for nid, plat, enc, lang, text in extra:
         data = text.encode("utf-16-be")
         rows.append((plat, enc, lang, nid, len(data), len(pool)))
