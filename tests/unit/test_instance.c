@@ -144,6 +144,55 @@ static void test_font(const char *name, const char *var)
   free(data);
 }
 
+/* A name table whose kept records alone pass 64 KiB (6000 records, their strings overlapping
+ * them, as only a hostile font has) cannot be written: the strings' offset is 16-bit. The
+ * instance fails with OTV_E_LIMIT naming name (it once wrote the offset clamped to 0xFFFF). */
+static void test_name_header_limit(void)
+{
+  size_t len;
+  uint8_t *src = h_read_file(h_font("Roboto-Variable.ABC.ttf"), &len);
+  enum { RECS = 6000 };
+  size_t name_len = 6 + 12 * (size_t)RECS, at = (len + 3) & ~(size_t)3;
+  uint8_t *font = calloc(1, at + name_len);
+  CHECK(font != NULL);
+  if (!font) {
+    free(src);
+    return;
+  }
+  memcpy(font, src, len);
+  uint8_t *nt = font + at;
+  otv_put_u16(nt, 0);
+  otv_put_u16(nt + 2, RECS);
+  otv_put_u16(nt + 4, 6);
+  for (size_t i = 0; i < RECS; i++) /* Windows, Unicode BMP, en-US, family name, 2 bytes at 0 */
+    memcpy(nt + 6 + 12 * i, "\0\3\0\1\x04\x09\0\1\0\2\0\0", 12);
+  unsigned tables = otv_peek_u16(font + 4), found = 0;
+  for (unsigned i = 0; i < tables; i++) { /* point the directory's name record at it */
+    uint8_t *rec = font + 12 + 16 * (size_t)i;
+    if (otv_peek_u32(rec) != OTV_T_NAME) continue;
+    otv_put_u32(rec + 8, (uint32_t)at);
+    otv_put_u32(rec + 12, (uint32_t)name_len);
+    found = 1;
+  }
+  CHECK(found);
+  otv_face *f = open_buf(font, at + name_len, NULL);
+  CHECK(f != NULL);
+  otv_location *loc = NULL;
+  if (f) CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  if (loc) {
+    uint8_t *out = NULL;
+    size_t olen = 0;
+    CHECK_EQ(otv_instance_create(loc, 0, &out, &olen), OTV_E_LIMIT);
+    CHECK(out == NULL);
+    CHECK_EQ(otv_location_last_error(loc)->table, OTV_T_NAME);
+    otv_instance_free(loc, out, olen);
+  }
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  free(font);
+  free(src);
+}
+
 /* Non-variable fonts are refused with an error in the location. */
 static void test_refused(void)
 {
@@ -284,6 +333,7 @@ int main(void)
   test_font("CFF2Instancer-VF-1.otf", NULL);
   test_font("Amstelvar-avar2.A.ttf", NULL); /* avar 2: the instance bakes its mapping */
   test_font("avar2checker.ttf", NULL);
+  test_name_header_limit();
   test_refused();
   test_corruption("PartialInstancerTest-VF.ttf");
   test_corruption("Roboto-Variable.composite.ttf");
