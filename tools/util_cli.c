@@ -24,7 +24,7 @@ otv_error cli_draw_error(const otv_location *loc, otv_status st)
   if (le && le->code) return *le;
   otv_error e;
   memset(&e, 0, sizeof e);
-  e.code = st ? st : OTV_E_BAD_VALUE;
+  e.code = st;
   snprintf(e.msg, sizeof e.msg, "rasterizing");
   return e;
 }
@@ -270,16 +270,17 @@ int cli_out_open(const char *cmd, const char *path, const char *input, int force
 {
   memset(o, 0, sizeof *o);
   struct stat st_out, st_in;
-  if (input && stat(path, &st_out) == 0 && stat(input, &st_in) == 0 &&
-      st_out.st_dev == st_in.st_dev && st_out.st_ino == st_in.st_ino) {
+  int exists = stat(path, &st_out) == 0; /* follows symlinks: a link to the input is refused */
+  if (exists && input && stat(input, &st_in) == 0 && st_out.st_dev == st_in.st_dev &&
+      st_out.st_ino == st_in.st_ino) {
     cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
     return OTV_EXIT_USAGE;
   }
-  if (stat(path, &st_out) == 0 && S_ISDIR(st_out.st_mode)) {
+  if (exists && S_ISDIR(st_out.st_mode)) {
     cli_usage_error(cmd, "'%s' is a directory (give a file name)", path);
     return OTV_EXIT_USAGE;
   }
-  if (!force && access(path, F_OK) == 0) {
+  if (!force && exists) {
     cli_usage_error(cmd, "'%s' exists (use --force to overwrite)", path);
     return OTV_EXIT_USAGE;
   }
