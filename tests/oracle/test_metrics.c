@@ -63,13 +63,7 @@
 #define SAMPLE_GLYPHS 400
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
+static uint32_t rnd(void) { return h_xorshift64star(&rng_state); }
 
 static FT_Library ftlib;
 static long n_adv_hb, n_adv_ft, n_tie_hb, n_fix_ft, n_mvar, n_vadv, n_lsb, n_locs;

@@ -19,14 +19,7 @@
 #define LOCATIONS ((int)h_locations(2000))
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void)
-{
-  /* xorshift64* */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
+static uint32_t rnd(void) { return h_xorshift64star(&rng_state); }
 static double unit(void) { return rnd() / 4294967296.0; }
 
 /* User value (as float) whose default normalization is n/16384 on axis x. */

@@ -97,6 +97,24 @@ static inline const char *h_font(const char *name)
   return buf;
 }
 
+/* Deterministic pseudo-random numbers for tests (the state must not be 0): xorshift64 (shifts
+ * 13, 7, 17) and xorshift64* (12, 25, 27, then a multiply: better high bits). */
+static inline uint32_t h_xorshift64(uint64_t *s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return (uint32_t)*s;
+}
+
+static inline uint32_t h_xorshift64star(uint64_t *s)
+{
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return (uint32_t)((*s * 2685821657736338717ull) >> 32);
+}
+
 /* Stress knobs of the randomized oracle tests (CI uses neither): OTV_ORACLE_SEED=N mixes N into
  * a test's fixed seed, so other random locations are drawn; OTV_ORACLE_LOCATIONS=N sets the
  * number of random locations per font. A failure message names the location, and the seed

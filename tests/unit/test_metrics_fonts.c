@@ -12,13 +12,7 @@
 #include "harness.h"
 
 static uint64_t rng = 88172645463325252ull;
-static uint32_t rnd(void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)rng;
-}
+static uint32_t rnd(void) { return h_xorshift64(&rng); }
 
 static otv_face *open_font(const char *name, uint8_t **bytes, size_t *len, uint32_t rename)
 {

@@ -190,13 +190,7 @@ out:
 }
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
-static uint32_t rnd(void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)rng;
-}
+static uint32_t rnd(void) { return h_xorshift64(&rng); }
 
 static void plan(font_job *j)
 {
