@@ -103,6 +103,10 @@ int otv_cmd_render(int argc, char **argv)
     cli_usage_error("render", "need FONT and --text STR (try --help)");
     return OTV_EXIT_USAGE;
   }
+  if (!*text) { /* as specimen does: an empty picture is never what was meant */
+    cli_usage_error("render", "--text is empty: nothing to draw");
+    return OTV_EXIT_USAGE;
+  }
   if (!(size >= 1 && size <= MAX_SIZE)) {
     cli_usage_error("render", "--size %g: must be between 1 and %g pixels per em", size, MAX_SIZE);
     return OTV_EXIT_USAGE;

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +88,9 @@ int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int c
     char *end;
     errno = 0;
     double v = strtod(eq + 1, &end);
-    if (end == eq + 1 || errno || v != v || (*end && *end != ',' && *end != ' ')) {
-      cli_usage_error(cmd, "bad value for axis '%s'", tag);
+    /* inf is refused as 1e400 (ERANGE) is: not a coordinate, even where it would clamp */
+    if (end == eq + 1 || errno || !isfinite(v) || (*end && *end != ',' && *end != ' ')) {
+      cli_usage_error(cmd, "bad value for axis '%s' (expected a finite number)", tag);
       return -1;
     }
     if (n >= cap) {

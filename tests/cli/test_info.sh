@@ -44,6 +44,11 @@ expect 2 "normalize unknown axis" -- "$OTVAR" normalize "$KARLA" wdth=100
 one_line_err "normalize unknown axis"
 expect 2 "normalize malformed value" -- "$OTVAR" normalize "$KARLA" wght=abc
 one_line_err "normalize malformed value"
+# not finite: refused like an overflowing 1e400, not clamped to the axis end
+for v in inf -inf nan 1e400; do
+  expect 2 "normalize value $v" -- "$OTVAR" normalize "$KARLA" wght=$v
+  one_line_err "normalize value $v"; err_has "normalize value $v" "finite"
+done
 
 # ---- bad fonts: exit 1, one line naming the file ----
 printf 'this is not a font at all' >"$TMP/bad.ttf"
