@@ -119,8 +119,9 @@ typedef struct otv_location otv_location;
 
 /** otv_face_open_memory - open face `index` of a font (or TrueType Collection) in memory.
  *  Zero-copy: the bytes are borrowed and must stay valid and unchanged until otv_face_close.
- *  opt may be NULL. WOFF/WOFF2 are rejected with OTV_E_UNSUPPORTED. The table directory and every
- *  table that later calls trust are validated here; per-glyph data is validated on use.
+ *  opt may be NULL. WOFF/WOFF2 are rejected with OTV_E_UNSUPPORTED (the CLI decodes them first:
+ *  docs/woff.md). The table directory and every table that later calls trust are validated
+ *  here; per-glyph data is validated on use.
  *  Since: 0.1 */
 OTV_API otv_status otv_face_open_memory(const void *data, size_t len, unsigned index,
                                         const otv_options *opt, otv_face **out, otv_error *err);

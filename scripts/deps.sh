@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libpng-dev
       libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools
       opentype-sanitizer woff2 clang llvm libclang-rt-14-dev valgrind
-      gcc-multilib) # gcc-multilib: the 32-bit (i386) build of scripts/test.sh
+      gcc-multilib # the 32-bit (i386) build of scripts/test.sh
+      zlib1g-dev libbrotli-dev python3-brotli) # WOFF/WOFF2 input; test_woff.py re-packs WOFF2
 # node + npm: tests/fetch-fonts.sh packs fonts and harfbuzzjs with npm, and
 # tests/oracle/test_instance_hbjs.py runs harfbuzzjs in node (any install of them will do)
 command -v node >/dev/null || pkgs+=(nodejs)

@@ -30,8 +30,14 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Open a font file (face index) or print the error and return NULL. */
+/* Open a font file (face index) or print the error and return NULL. WOFF and WOFF2 files are
+ * decoded into memory first (tools/woff.h); close with cli_close_face, which frees those bytes. */
 otv_face *cli_open_face(const char *path, unsigned index);
+void cli_close_face(otv_face *face);
+
+/* The sfnt (or collection) a WOFF/WOFF2 file decodes to, malloc'd; NULL after printing the error
+ * as `otvar: PATH: message`. */
+uint8_t *cli_woff_load(const char *path, size_t *len);
 
 /* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
 int cli_parse_index(const char *cmd, const char *v, unsigned *out);

@@ -7,6 +7,7 @@
  * added.
  */
 #include "cli.h"
+#include "woff.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,11 +119,22 @@ static const char *flavour_str(otv_flavour f)
   }
 }
 
-/* Number of faces in the file (reads only the header and the TTC offset table). */
+/* Number of faces in the file (reads only the header and the TTC offset table; a WOFF or WOFF2
+ * file is decoded whole). */
 static unsigned face_count(const char *path)
 {
+  size_t sfnt_len;
+  uint8_t *sfnt;
   FILE *f = fopen(path, "rb");
+  uint8_t sig[4];
+  if (f && fread(sig, 1, 4, f) == 4 && woff_is_woff(sig, 4)) { /* decoded again: info only */
+    fclose(f);
+    unsigned n = (sfnt = cli_woff_load(path, &sfnt_len)) ? otv_font_face_count(sfnt, sfnt_len) : 1;
+    free(sfnt);
+    return n;
+  }
   if (!f) return 1;
+  rewind(f);
   uint8_t head[12];
   unsigned n = 1;
   if (fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, "ttcf", 4)) {
@@ -594,6 +606,6 @@ done:
   free(in.axes);
   free(in.user);
   free(in.norm);
-  otv_face_close(in.face);
+  cli_close_face(in.face);
   return rc;
 }

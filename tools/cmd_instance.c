@@ -385,6 +385,6 @@ int otv_cmd_instance(int argc, char **argv)
   }
 done:
   otv_location_destroy(loc);
-  otv_face_close(face);
+  cli_close_face(face);
   return rc;
 }

@@ -130,6 +130,6 @@ int otv_cmd_metrics(int argc, char **argv)
 done:
   free(gids);
   otv_location_destroy(loc);
-  otv_face_close(face);
+  cli_close_face(face);
   return rc;
 }

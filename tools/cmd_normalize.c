@@ -119,6 +119,6 @@ done:
   free(axes);
   free(coords);
   free(user);
-  otv_face_close(face);
+  cli_close_face(face);
   return rc;
 }

@@ -287,6 +287,6 @@ done:
   free(b.p);
   free(gids);
   otv_location_destroy(loc);
-  otv_face_close(face);
+  cli_close_face(face);
   return rc;
 }

@@ -266,6 +266,6 @@ done:
   free(cov);
   otv_raster_destroy(ras);
   otv_location_destroy(loc);
-  otv_face_close(face);
+  cli_close_face(face);
   return rc;
 }

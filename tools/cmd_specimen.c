@@ -512,7 +512,7 @@ done:
   if (S.label.own) otv_location_destroy(S.label.loc);
   if (S.label.own == 1) otv_face_close(S.label.face);
   otv_location_destroy(S.main.loc);
-  otv_face_close(S.main.face);
+  cli_close_face(S.main.face);
   free(L);
   return rc;
 }

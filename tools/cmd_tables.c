@@ -41,6 +41,6 @@ int otv_cmd_tables(int argc, char **argv)
     otv_tag_to_string(t.tag, tag);
     printf("%s 0x%08x %u 0x%08x\n", tag, t.offset, t.length, t.checksum);
   }
-  otv_face_close(face);
+  cli_close_face(face);
   return OTV_EXIT_OK;
 }

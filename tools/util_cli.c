@@ -2,6 +2,7 @@
  * util_cli.c - helpers shared by the otvar subcommands (see cli.h).
  */
 #include "cli.h"
+#include "woff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,15 +41,120 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
   fputc('\n', stderr);
 }
 
+/* Faces opened from WOFF/WOFF2 files borrow the decoded sfnt: kept here until cli_close_face.
+ * A command opens at most a couple of faces. */
+#define CLI_DECODED_MAX 8
+static struct {
+  otv_face *face;
+  uint8_t *bytes;
+} cli_decoded[CLI_DECODED_MAX];
+
+/* Read a whole file (at most max bytes). Returns NULL with errno set. */
+static uint8_t *read_file(const char *path, size_t max, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  uint8_t *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 65536;
+      uint8_t *nb = cap < max ? realloc(buf, ncap) : NULL;
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        errno = cap < max ? ENOMEM : EFBIG;
+        return NULL;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    errno = EIO;
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* 1 when the file starts with a WOFF or WOFF2 signature, 0 when not (or unreadable: the
+ * library's own open then reports why). */
+static int is_woff_file(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  uint8_t sig[4];
+  int r = fread(sig, 1, 4, f) == 4 && woff_is_woff(sig, 4);
+  fclose(f);
+  return r;
+}
+
+uint8_t *cli_woff_load(const char *path, size_t *len)
+{
+  size_t n;
+  uint8_t *raw = read_file(path, WOFF_MAX_SFNT, &n);
+  if (!raw) {
+    fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  char msg[256];
+  uint8_t *sfnt;
+  int rc = woff_decode(raw, n, &sfnt, len, msg, sizeof msg);
+  free(raw);
+  if (rc) {
+    fprintf(stderr, "otvar: %s: %s\n", path, msg);
+    return NULL;
+  }
+  return sfnt;
+}
+
 otv_face *cli_open_face(const char *path, unsigned index)
 {
   otv_face *face = NULL;
   otv_error e = {0};
-  if (otv_face_open_file(path, index, NULL, &face, &e)) {
-    cli_error(path, &e);
+  if (!is_woff_file(path)) {
+    if (otv_face_open_file(path, index, NULL, &face, &e)) {
+      cli_error(path, &e);
+      return NULL;
+    }
+    return face;
+  }
+  int slot = 0;
+  while (slot < CLI_DECODED_MAX && cli_decoded[slot].face) slot++;
+  if (slot == CLI_DECODED_MAX) {
+    fprintf(stderr, "otvar: %s: too many WOFF fonts open\n", path);
     return NULL;
   }
+  size_t len;
+  uint8_t *sfnt = cli_woff_load(path, &len);
+  if (!sfnt) return NULL;
+  if (otv_face_open_memory(sfnt, len, index, NULL, &face, &e)) {
+    cli_error(path, &e);
+    free(sfnt);
+    return NULL;
+  }
+  cli_decoded[slot].face = face;
+  cli_decoded[slot].bytes = sfnt;
   return face;
+}
+
+void cli_close_face(otv_face *face)
+{
+  if (!face) return;
+  otv_face_close(face);
+  for (int i = 0; i < CLI_DECODED_MAX; i++)
+    if (cli_decoded[i].face == face) {
+      free(cli_decoded[i].bytes);
+      cli_decoded[i].face = NULL;
+      cli_decoded[i].bytes = NULL;
+    }
 }
 
 int cli_parse_index(const char *cmd, const char *v, unsigned *out)
