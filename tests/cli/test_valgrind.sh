@@ -73,6 +73,13 @@ for f in "$root"/fuzz/regressions/*/*; do
   has info && vg info "$f"
   has outline && vg outline "$f" --glyphs all
 done
+# WOFF/WOFF2 input (fuzz/corpus/woff: both encoders' files, a collection, "raw" fuzz inputs that
+# must fail cleanly): decoding, then a command on the decoded font
+for f in "$root"/fuzz/corpus/woff/*; do
+  [ -f "$f" ] || continue
+  has decompress && vg decompress "$f" -o "$tmp/d.ttf" --force
+  has outline && vg outline "$f" --glyphs all
+done
 echo "valgrind: $runs runs over $n fonts, commands: $(echo $cmds | tr '\n' ' ')"
 [ $runs -gt 0 ] || { echo "FAIL: nothing ran"; exit 1; }
 exit $fail

@@ -1,0 +1,98 @@
+/*
+ * fuzz_woff.c - the CLI's WOFF 1.0 / WOFF 2.0 decoder (tools/util_woff.c): headers, table and
+ * collection directories, zlib and Brotli data, the glyf/loca and hmtx transforms. A decoded
+ * font must be a well-formed sfnt for the library: it is opened (every face of a collection) and
+ * the first glyphs are drawn, so a rebuilt glyf that the library rejects is only an error, and one
+ * it misreads is a sanitizer report.
+ *
+ * Mutations of Brotli data rarely decompress, so they would seldom reach the transforms. A WOFF2
+ * input whose reserved header field (bytes 14-15, 0 in real files) holds 'RA' is "raw": its last
+ * totalCompressedSize bytes are the table data uncompressed, which this target compresses (Brotli
+ * quality 0) and puts back, with reserved 0 and the lengths fixed, before decoding. Seeds of both
+ * kinds are in fuzz/corpus/woff.
+ */
+#include "otvar.h"
+#include "woff.h"
+
+#include <brotli/encode.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fz_move(void *c, float x, float y) { *(float *)c += x + y; }
+static void fz_quad(void *c, float a, float b, float x, float y) { *(float *)c += a + b + x + y; }
+static void fz_cubic(void *c, float a, float b, float d, float e, float x, float y)
+{
+  *(float *)c += a + b + d + e + x + y;
+}
+static void fz_close(void *c) { *(float *)c += 1; }
+static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
+
+static uint32_t be32(const uint8_t *p)
+{
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static void put_be32(uint8_t *p, uint32_t v)
+{
+  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+/* The raw form (see above) compressed: a malloc'd WOFF2 file, or NULL when data is not raw. */
+static uint8_t *from_raw(const uint8_t *data, size_t size, size_t *out_len)
+{
+  if (size < 48 || memcmp(data, "wOF2", 4) || data[14] != 'R' || data[15] != 'A') return NULL;
+  uint32_t raw = be32(data + 20);
+  if (raw > size - 48) return NULL;
+  size_t head = size - raw, cap = BrotliEncoderMaxCompressedSize(raw);
+  if (!cap) cap = raw + 64;
+  uint8_t *out = malloc(head + cap);
+  if (!out) return NULL;
+  memcpy(out, data, head);
+  size_t comp = cap;
+  if (!BrotliEncoderCompress(0, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, raw, data + head, &comp,
+                             out + head)) {
+    free(out);
+    return NULL;
+  }
+  out[14] = out[15] = 0;
+  put_be32(out + 8, (uint32_t)(head + comp));
+  put_be32(out + 20, (uint32_t)comp);
+  *out_len = head + comp;
+  return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  size_t packed_len = 0;
+  uint8_t *packed = from_raw(data, size, &packed_len);
+  if (packed) {
+    data = packed;
+    size = packed_len;
+  }
+  uint8_t *sfnt = NULL;
+  size_t len = 0;
+  char err[256];
+  if (woff_decode(data, size, &sfnt, &len, err, sizeof err)) {
+    if (!err[0]) abort(); /* every failure says why */
+    free(packed);
+    return 0;
+  }
+  unsigned faces = otv_font_face_count(sfnt, len);
+  for (unsigned i = 0; i < faces && i < 4; i++) {
+    otv_face *f = NULL;
+    if (otv_face_open_memory(sfnt, len, i, NULL, &f, NULL)) continue;
+    otv_location *loc = NULL;
+    if (!otv_location_create(f, &loc, NULL)) {
+      otv_face_info info;
+      otv_face_get_info(f, &info);
+      float sink = 0;
+      for (uint32_t g = 0; g < info.glyph_count && g < 64; g++)
+        otv_glyph_outline(loc, g, 0, &fz_pen, &sink);
+      otv_location_destroy(loc);
+    }
+    otv_face_close(f);
+  }
+  free(sfnt);
+  free(packed);
+  return 0;
+}
