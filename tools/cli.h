@@ -38,6 +38,9 @@ void cli_close_face(otv_face *face);
 /* The sfnt (or collection) a WOFF/WOFF2 file decodes to, malloc'd; NULL after printing the error
  * as `otvar: PATH: message`. */
 uint8_t *cli_woff_load(const char *path, size_t *len);
+/* A font file's bytes as an sfnt: read whole, or decoded when WOFF/WOFF2. Malloc'd; NULL after
+ * printing the error. */
+uint8_t *cli_load_sfnt(const char *path, size_t *len);
 
 /* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
 int cli_parse_index(const char *cmd, const char *v, unsigned *out);

@@ -8,11 +8,13 @@
  * file is ever left, the input is never overwritten, an existing output only with --force.
  */
 #include "cli.h"
+#include "woff.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +40,8 @@ static void usage(void)
       "  --all-named          one file per named instance into -d DIR (created if missing)\n"
       "  -d DIR               output directory for --all-named\n"
       "  -j N                 threads for --all-named (default 1)\n"
+      "  --woff2, --woff      --all-named writes WOFF2 (WOFF) web fonts; with -o the name's\n"
+      "                       extension decides (OUT.woff2, OUT.woff)\n"
       "  --index N            face N of a font collection (.ttc; default 0)\n"
       "  --update-names       name table and style bits from STAT axis values\n"
       "  --no-overlap-flags   don't set the OVERLAP_SIMPLE/OVERLAP_COMPOUND glyf flags\n"
@@ -52,24 +56,48 @@ static double now_ms(void)
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Write one instance at loc into path. Returns 0, or an exit code with a message printed. */
+/* 2 when path names a WOFF2 file, 1 for WOFF, 0 otherwise (TrueType/OpenType). */
+static int web_flavour(const char *path)
+{
+  size_t n = strlen(path);
+  if (n >= 6 && !strcasecmp(path + n - 6, ".woff2")) return 2;
+  if (n >= 5 && !strcasecmp(path + n - 5, ".woff")) return 1;
+  return 0;
+}
+
+/* Write one instance at loc into path (as WOFF2 or WOFF when its name says so). Returns 0, or an exit code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const char *path, const char *input,
                      int force, size_t *out_len)
 {
-  uint8_t *data = NULL;
+  uint8_t *data = NULL, *web = NULL;
   size_t len = 0;
   if (otv_instance_create(loc, flags, &data, &len)) {
     cli_error(input, otv_location_last_error(loc));
     return OTV_EXIT_FONT;
   }
+  int flavour = web_flavour(path);
+  if (flavour) { /* the web font of the instance */
+    char msg[256];
+    size_t wlen = 0;
+    int bad = (flavour == 2 ? woff2_encode : woff1_encode)(data, len, &web, &wlen, msg, sizeof msg);
+    otv_instance_free(loc, data, len);
+    if (bad) {
+      fprintf(stderr, "otvar: instance: %s: %s\n", path, msg);
+      return OTV_EXIT_FONT;
+    }
+    data = web;
+    len = wlen;
+  }
   cli_out o;
   int rc = cli_out_open("instance", path, input, force, &o);
   if (rc) {
-    otv_instance_free(loc, data, len);
+    if (web) free(web);
+    else otv_instance_free(loc, data, len);
     return rc;
   }
   int ok = fwrite(data, 1, len, o.f) == len;
-  otv_instance_free(loc, data, len);
+  if (web) free(web);
+  else otv_instance_free(loc, data, len);
   if (!ok) fprintf(stderr, "otvar: instance: cannot write '%s': %s\n", path, strerror(errno));
   if (cli_out_close(&o, ok) || !ok) return OTV_EXIT_FONT;
   *out_len = len;
@@ -166,7 +194,7 @@ static void clean_name(const char *s, char *out, size_t cap)
 }
 
 static int all_named(const otv_face *face, const char *input, const char *dir, unsigned threads,
-                     unsigned flags, int force, int quiet)
+                     unsigned flags, int force, int quiet, const char *web_ext)
 {
   unsigned count = otv_face_named_instances(face, 0, NULL, NULL);
   if (!count) {
@@ -193,6 +221,7 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   otv_face_info info;
   otv_face_get_info(face, &info);
   const char *ext = info.flavour == OTV_FLAVOUR_CFF2 || info.flavour == OTV_FLAVOUR_CFF ? "otf" : "ttf";
+  if (web_ext) ext = web_ext;
   job j;
   memset(&j, 0, sizeof j);
   j.face = face, j.input = input, j.dir = dir, j.base = base, j.flags = flags;
@@ -251,7 +280,7 @@ out:
 
 int otv_cmd_instance(int argc, char **argv)
 {
-  const char *path = NULL, *out = NULL, *dir = NULL, *var = NULL, *named = NULL;
+  const char *path = NULL, *out = NULL, *dir = NULL, *var = NULL, *named = NULL, *web_ext = NULL;
   int force = 0, all = 0, quiet = 0;
   unsigned threads = 1, flags = 0, index = 0;
   for (int i = 1; i < argc; i++) {
@@ -285,6 +314,8 @@ int otv_cmd_instance(int argc, char **argv)
       force = 1;
     } else if (!strcmp(a, "--update-names")) {
       flags |= OTV_INSTANCE_UPDATE_NAMES;
+    } else if (!strcmp(a, "--woff2") || !strcmp(a, "--woff")) {
+      web_ext = a + 2;
     } else if (!strcmp(a, "--no-overlap-flags")) {
       flags |= OTV_INSTANCE_NO_OVERLAP_FLAGS;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -305,6 +336,11 @@ int otv_cmd_instance(int argc, char **argv)
                                     : "missing -o OUT (or --all-named -d DIR)");
     return OTV_EXIT_USAGE;
   }
+  if (web_ext && !all) {
+    cli_usage_error("instance", "--%s is for --all-named; with -o, name the output .%s", web_ext,
+                    web_ext);
+    return OTV_EXIT_USAGE;
+  }
   if (var && named) {
     cli_usage_error("instance", "--var and --named cannot be combined");
     return OTV_EXIT_USAGE;
@@ -322,7 +358,7 @@ int otv_cmd_instance(int argc, char **argv)
   }
   if (all) {
     double t0 = now_ms();
-    rc = all_named(face, path, dir, threads, flags, force, quiet);
+    rc = all_named(face, path, dir, threads, flags, force, quiet, web_ext);
     if (!rc && !quiet)
       printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, dir, now_ms() - t0);
     goto done;

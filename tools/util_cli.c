@@ -115,6 +115,14 @@ uint8_t *cli_woff_load(const char *path, size_t *len)
   return sfnt;
 }
 
+uint8_t *cli_load_sfnt(const char *path, size_t *len)
+{
+  if (is_woff_file(path)) return cli_woff_load(path, len);
+  uint8_t *raw = read_file(path, WOFF_MAX_SFNT, len);
+  if (!raw) fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+  return raw;
+}
+
 otv_face *cli_open_face(const char *path, unsigned index)
 {
   otv_face *face = NULL;

@@ -26,4 +26,13 @@ bool woff_is_woff(const uint8_t *in, size_t len);
 int woff_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, char *err,
                 size_t err_len);
 
+/* Encode a single TrueType/OpenType font (not a collection) as WOFF 1.0 (each table zlib-compressed
+ * when that is smaller) or WOFF 2.0 (glyf/loca transformed, with the overlap bitmap when a glyph
+ * has OVERLAP_SIMPLE; one Brotli stream at quality 11). DSIG is dropped. A malloc'd file in
+ * *out and *out_len; returns 0, or -1 with a one-line message in err. Thread-safe. */
+int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
+                 size_t err_len);
+int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
+                 size_t err_len);
+
 #endif /* OTV_WOFF_H */
