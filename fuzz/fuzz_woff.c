@@ -1,9 +1,10 @@
 /*
  * fuzz_woff.c - the CLI's WOFF 1.0 / WOFF 2.0 decoder (tools/util_woff.c): headers, table and
- * collection directories, zlib and Brotli data, the glyf/loca and hmtx transforms. A decoded
- * font must be a well-formed sfnt for the library: it is opened (every face of a collection) and
- * the first glyphs are drawn, so a rebuilt glyf that the library rejects is only an error, and one
- * it misreads is a sanitizer report.
+ * collection directories, zlib and Brotli data, the glyf/loca and hmtx transforms; then the
+ * encoder (tools/util_woff_enc.c) on the decoded font, or on the input when it is not WOFF, whose
+ * output must decode again. A decoded font must be a well-formed sfnt for the library: it is
+ * opened (every face of a collection) and the first glyphs are drawn, so a rebuilt glyf that the
+ * library rejects is only an error, and one it misreads is a sanitizer report.
  *
  * Mutations of Brotli data rarely decompress, so they would seldom reach the transforms. A WOFF2
  * input whose reserved header field (bytes 14-15, 0 in real files) holds 'RA' is "raw": its last
@@ -60,6 +61,21 @@ static uint8_t *from_raw(const uint8_t *data, size_t size, size_t *out_len)
   return out;
 }
 
+/* The encoder on a font: whatever it accepts must decode again. */
+static void round_trip(const uint8_t *sfnt, size_t len)
+{
+  char err[256];
+  for (int v = 1; v <= 2; v++) {
+    uint8_t *web = NULL, *back = NULL;
+    size_t wlen = 0, blen = 0;
+    if (!(v == 1 ? woff1_encode : woff2_encode)(sfnt, len, &web, &wlen, err, sizeof err)) {
+      if (woff_decode(web, wlen, &back, &blen, err, sizeof err)) abort();
+      free(back);
+    }
+    free(web);
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -69,6 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data = packed;
     size = packed_len;
   }
+  if (!woff_is_woff(data, size)) { /* an sfnt (the test fonts, mutated): the encoder's input */
+    round_trip(data, size);
+    free(packed);
+    return 0;
+  }
   uint8_t *sfnt = NULL;
   size_t len = 0;
   char err[256];
@@ -77,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(packed);
     return 0;
   }
+  round_trip(sfnt, len);
   unsigned faces = otv_font_face_count(sfnt, len);
   for (unsigned i = 0; i < faces && i < 4; i++) {
     otv_face *f = NULL;

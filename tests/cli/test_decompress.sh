@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_decompress.sh - `otvar decompress` and WOFF2 input on the command line: --help, exit codes
+# test_decompress.sh - `otvar decompress`, `otvar compress` and WOFF2 input and output on the command line: --help, exit codes
 # (0 ok, 1 bad font or failed write, 2 bad usage or an existing output), default output names,
 # no partial files, and commands reading a WOFF2 font as its source font. (Decoding itself is
 # compared with the source fonts in tests/oracle/test_woff.py.)
@@ -88,5 +88,38 @@ expect 0 "instance from the source" -- "$OTVAR" instance "$KARLA" --named 0 -o "
 "$OTVAR" tables "$TMP/i.ttf" | awk '$1 != "head" {print $1, $3, $4}' >"$TMP/ti"
 "$OTVAR" tables "$TMP/j.ttf" | awk '$1 != "head" && $1 != "DSIG" {print $1, $3, $4}' >"$TMP/tj"
 if cmp -s "$TMP/ti" "$TMP/tj" && [ -s "$TMP/ti" ]; then ok; else bad "instance from WOFF2 differs from the source's: $(diff "$TMP/ti" "$TMP/tj" | head -5)"; fi
+
+# ---- otvar compress ----
+expect 0 "compress --help" -- "$OTVAR" compress --help
+has "compress --help" "usage: otvar compress"
+expect 2 "compress without FONT" -- "$OTVAR" compress
+one_line_err "compress without FONT"
+mkdir "$TMP/c"
+cp "$KARLA" "$TMP/c/k.ttf"
+expect 0 "compress, default name" -- "$OTVAR" compress "$TMP/c/k.ttf" -q
+empty_err "compress, default name"
+if [ "$(head -c 4 "$TMP/c/k.woff2")" = wOF2 ]; then ok; else bad "compress wrote no WOFF2 k.woff2"; fi
+expect 2 "compress over an existing output" -- "$OTVAR" compress "$TMP/c/k.ttf"
+one_line_err "compress over an existing output"
+expect 0 "compress --woff" -- "$OTVAR" compress "$TMP/c/k.ttf" --woff -q
+if [ "$(head -c 4 "$TMP/c/k.woff")" = wOFF ]; then ok; else bad "compress --woff wrote no k.woff"; fi
+# a WOFF2 input is decoded and encoded again: the same glyphs come back
+expect 0 "compress a WOFF2" -- "$OTVAR" compress "$TMP/c/k.woff2" -o "$TMP/c/again.woff2" -q
+"$OTVAR" outline "$TMP/c/again.woff2" --glyphs all --var wght=650 >"$TMP/a"
+"$OTVAR" outline "$KARLA" --glyphs all --var wght=650 >"$TMP/b"
+cmp -s "$TMP/a" "$TMP/b" && [ -s "$TMP/a" ] && ok || bad "outlines of the re-encoded WOFF2 differ"
+# a collection and a non-font are refused with one line, and nothing is written
+"$OTVAR" decompress "$ROOT/fuzz/corpus/woff/pair-ttc.woff2" -o "$TMP/c/pair.ttc" --force >/dev/null 2>&1
+expect 1 "compress a collection" -- "$OTVAR" compress "$TMP/c/pair.ttc" -o "$TMP/c/pair.woff2"
+one_line_err "compress a collection"; err_has "compress a collection" "collection"
+no_file "compress a collection" "$TMP/c/pair.woff2"
+head -c 5000 /dev/urandom >"$TMP/c/junk.ttf"
+expect 1 "compress junk" -- "$OTVAR" compress "$TMP/c/junk.ttf"
+one_line_err "compress junk"; no_file "compress junk" "$TMP/c/junk.woff2"
+# instance -o X.woff2 writes WOFF2; --woff2 belongs to --all-named
+expect 0 "instance -o .woff2" -- "$OTVAR" instance "$KARLA" --named 1 -o "$TMP/c/i.woff2" -q
+if [ "$(head -c 4 "$TMP/c/i.woff2")" = wOF2 ]; then ok; else bad "instance -o i.woff2 is not WOFF2"; fi
+expect 2 "--woff2 with -o" -- "$OTVAR" instance "$KARLA" --named 1 --woff2 -o "$TMP/c/j.woff2"
+one_line_err "--woff2 with -o"
 
 cli_summary test_decompress.sh
