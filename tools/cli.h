@@ -41,6 +41,8 @@ uint8_t *cli_woff_load(const char *path, size_t *len);
 /* A font file's bytes as an sfnt: read whole, or decoded when WOFF/WOFF2. Malloc'd; NULL after
  * printing the error. */
 uint8_t *cli_load_sfnt(const char *path, size_t *len);
+/* path with its extension (if any, after the last '/') replaced by ext (".woff2"): malloc'd. */
+char *cli_with_ext(const char *path, const char *ext);
 
 /* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
 int cli_parse_index(const char *cmd, const char *v, unsigned *out);
@@ -86,6 +88,10 @@ typedef struct cli_out {
 int cli_out_open(const char *cmd, const char *path, const char *input, int force, cli_out *o);
 /* Close and rename (ok) or close and remove the temp file (!ok). Returns 0 on success. */
 int cli_out_close(cli_out *o, int ok);
+/* The whole of data written to path that way (cli_out_open, fwrite, cli_out_close): an exit code,
+ * with the message printed. */
+int cli_write_file(const char *cmd, const char *path, const char *input, int force,
+                   const uint8_t *data, size_t len);
 
 /* Print the font-wide metrics at the location (otvar info --metrics): one `TAG VALUE` line per
  * MVAR value tag the font has a base value for, or JSON members when json is set. Owned by the

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "woff.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,18 +43,9 @@ int otv_cmd_compress(int argc, char **argv)
     cli_usage_error("compress", "missing FONT (see --help)");
     return OTV_EXIT_USAGE;
   }
-  char *def = NULL;
-  if (!out) {
-    const char *ext = woff1 ? ".woff" : ".woff2";
-    size_t n = strlen(path);
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash)) n = (size_t)(dot - path);
-    def = malloc(n + strlen(ext) + 1);
-    if (!def) return OTV_EXIT_FONT;
-    memcpy(def, path, n);
-    strcpy(def + n, ext);
-    out = def;
-  }
+  char *def = out ? NULL : cli_with_ext(path, woff1 ? ".woff" : ".woff2");
+  if (!out && !def) return OTV_EXIT_FONT;
+  if (!out) out = def;
   size_t len, wlen = 0;
   uint8_t *sfnt = cli_load_sfnt(path, &len), *web = NULL;
   int rc = OTV_EXIT_FONT;
@@ -65,12 +55,7 @@ int otv_cmd_compress(int argc, char **argv)
     fprintf(stderr, "otvar: %s: %s\n", path, msg);
     goto done;
   }
-  cli_out o;
-  rc = cli_out_open("compress", out, path, force, &o);
-  if (rc) goto done;
-  int ok = fwrite(web, 1, wlen, o.f) == wlen;
-  if (!ok) fprintf(stderr, "otvar: compress: cannot write '%s': %s\n", out, strerror(errno));
-  rc = cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
+  rc = cli_write_file("compress", out, path, force, web, wlen);
   if (!rc && !quiet) printf("wrote %s: %zu bytes (%.1f%% of %zu)\n", out, wlen, 100.0 * (double)wlen / (double)len, len);
 done:
   free(def);

@@ -22,21 +22,13 @@ static void usage(void)
          "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n");
 }
 
-/* FONT without its extension, plus .ttf/.otf/.ttc by the decoded flavour. */
+/* The default output: FONT with .ttf, .otf or .ttc by the decoded flavour. */
 static char *default_out(const char *path, const uint8_t *sfnt, size_t len)
 {
   const char *ext = ".ttf";
   if (len >= 4 && !memcmp(sfnt, "OTTO", 4)) ext = ".otf";
   if (len >= 4 && !memcmp(sfnt, "ttcf", 4)) ext = ".ttc";
-  size_t n = strlen(path);
-  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-  if (dot && (!slash || dot > slash)) n = (size_t)(dot - path);
-  char *out = malloc(n + 5);
-  if (out) {
-    memcpy(out, path, n);
-    memcpy(out + n, ext, 5);
-  }
-  return out;
+  return cli_with_ext(path, ext);
 }
 
 int otv_cmd_decompress(int argc, char **argv)
@@ -80,12 +72,7 @@ int otv_cmd_decompress(int argc, char **argv)
     fprintf(stderr, "otvar: decompress: out of memory\n");
     goto done;
   }
-  cli_out o;
-  rc = cli_out_open("decompress", out ? out : def, path, force, &o);
-  if (rc) goto done;
-  int ok = fwrite(sfnt, 1, len, o.f) == len;
-  if (!ok) fprintf(stderr, "otvar: decompress: cannot write '%s': %s\n", out ? out : def, strerror(errno));
-  rc = cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
+  rc = cli_write_file("decompress", out ? out : def, path, force, sfnt, len);
 done:
   free(def);
   free(sfnt);

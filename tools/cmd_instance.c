@@ -88,20 +88,11 @@ static int write_one(otv_location *loc, unsigned flags, const char *path, const 
     data = web;
     len = wlen;
   }
-  cli_out o;
-  int rc = cli_out_open("instance", path, input, force, &o);
-  if (rc) {
-    if (web) free(web);
-    else otv_instance_free(loc, data, len);
-    return rc;
-  }
-  int ok = fwrite(data, 1, len, o.f) == len;
+  int rc = cli_write_file("instance", path, input, force, data, len);
   if (web) free(web);
   else otv_instance_free(loc, data, len);
-  if (!ok) fprintf(stderr, "otvar: instance: cannot write '%s': %s\n", path, strerror(errno));
-  if (cli_out_close(&o, ok) || !ok) return OTV_EXIT_FONT;
-  *out_len = len;
-  return 0;
+  if (!rc) *out_len = len;
+  return rc;
 }
 
 static void user_string(const otv_face *face, const double *user, char *buf, size_t cap)

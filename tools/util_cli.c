@@ -115,6 +115,30 @@ uint8_t *cli_woff_load(const char *path, size_t *len)
   return sfnt;
 }
 
+int cli_write_file(const char *cmd, const char *path, const char *input, int force,
+                   const uint8_t *data, size_t len)
+{
+  cli_out o;
+  int rc = cli_out_open(cmd, path, input, force, &o);
+  if (rc) return rc;
+  int ok = fwrite(data, 1, len, o.f) == len;
+  if (!ok) fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+  return cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
+}
+
+char *cli_with_ext(const char *path, const char *ext)
+{
+  size_t n = strlen(path);
+  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+  if (dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : path)) n = (size_t)(dot - path);
+  char *out = malloc(n + strlen(ext) + 1);
+  if (out) {
+    memcpy(out, path, n);
+    strcpy(out + n, ext);
+  }
+  return out;
+}
+
 uint8_t *cli_load_sfnt(const char *path, size_t *len)
 {
   if (is_woff_file(path)) return cli_woff_load(path, len);

@@ -229,6 +229,26 @@ static void free_tables(table *t, unsigned n)
   free(t);
 }
 
+/* The known-tag table of WOFF 2.0 (section 5.2): flags & 63 indexes it; 63 means a tag follows. */
+const uint32_t woff2_known_tags[63] = {
+    TAG4('c', 'm', 'a', 'p'), TAG4('h', 'e', 'a', 'd'), TAG4('h', 'h', 'e', 'a'), TAG4('h', 'm', 't', 'x'),
+    TAG4('m', 'a', 'x', 'p'), TAG4('n', 'a', 'm', 'e'), TAG4('O', 'S', '/', '2'), TAG4('p', 'o', 's', 't'),
+    TAG4('c', 'v', 't', ' '), TAG4('f', 'p', 'g', 'm'), TAG4('g', 'l', 'y', 'f'), TAG4('l', 'o', 'c', 'a'),
+    TAG4('p', 'r', 'e', 'p'), TAG4('C', 'F', 'F', ' '), TAG4('V', 'O', 'R', 'G'), TAG4('E', 'B', 'D', 'T'),
+    TAG4('E', 'B', 'L', 'C'), TAG4('g', 'a', 's', 'p'), TAG4('h', 'd', 'm', 'x'), TAG4('k', 'e', 'r', 'n'),
+    TAG4('L', 'T', 'S', 'H'), TAG4('P', 'C', 'L', 'T'), TAG4('V', 'D', 'M', 'X'), TAG4('v', 'h', 'e', 'a'),
+    TAG4('v', 'm', 't', 'x'), TAG4('B', 'A', 'S', 'E'), TAG4('G', 'D', 'E', 'F'), TAG4('G', 'P', 'O', 'S'),
+    TAG4('G', 'S', 'U', 'B'), TAG4('E', 'B', 'S', 'C'), TAG4('J', 'S', 'T', 'F'), TAG4('M', 'A', 'T', 'H'),
+    TAG4('C', 'B', 'D', 'T'), TAG4('C', 'B', 'L', 'C'), TAG4('C', 'O', 'L', 'R'), TAG4('C', 'P', 'A', 'L'),
+    TAG4('S', 'V', 'G', ' '), TAG4('s', 'b', 'i', 'x'), TAG4('a', 'c', 'n', 't'), TAG4('a', 'v', 'a', 'r'),
+    TAG4('b', 'd', 'a', 't'), TAG4('b', 'l', 'o', 'c'), TAG4('b', 's', 'l', 'n'), TAG4('c', 'v', 'a', 'r'),
+    TAG4('f', 'd', 's', 'c'), TAG4('f', 'e', 'a', 't'), TAG4('f', 'm', 't', 'x'), TAG4('f', 'v', 'a', 'r'),
+    TAG4('g', 'v', 'a', 'r'), TAG4('h', 's', 't', 'y'), TAG4('j', 'u', 's', 't'), TAG4('l', 'c', 'a', 'r'),
+    TAG4('m', 'o', 'r', 't'), TAG4('m', 'o', 'r', 'x'), TAG4('o', 'p', 'b', 'd'), TAG4('p', 'r', 'o', 'p'),
+    TAG4('t', 'r', 'a', 'k'), TAG4('Z', 'a', 'p', 'f'), TAG4('S', 'i', 'l', 'f'), TAG4('G', 'l', 'a', 't'),
+    TAG4('G', 'l', 'o', 'c'), TAG4('F', 'e', 'a', 't'), TAG4('S', 'i', 'l', 'l'),
+};
+
 /* ---- WOFF 1.0 ---- */
 
 static int decode_woff1(ctx *c, otv_span in, uint8_t **out, size_t *out_len)
@@ -316,25 +336,6 @@ done:
 
 #ifdef OTV_HAVE_BROTLI
 
-/* The known-tag table of WOFF 2.0 (section 5.2): flags & 63 indexes it; 63 means a tag follows. */
-static const uint32_t known_tags[63] = {
-    TAG4('c', 'm', 'a', 'p'), TAG4('h', 'e', 'a', 'd'), TAG4('h', 'h', 'e', 'a'), TAG4('h', 'm', 't', 'x'),
-    TAG4('m', 'a', 'x', 'p'), TAG4('n', 'a', 'm', 'e'), TAG4('O', 'S', '/', '2'), TAG4('p', 'o', 's', 't'),
-    TAG4('c', 'v', 't', ' '), TAG4('f', 'p', 'g', 'm'), TAG4('g', 'l', 'y', 'f'), TAG4('l', 'o', 'c', 'a'),
-    TAG4('p', 'r', 'e', 'p'), TAG4('C', 'F', 'F', ' '), TAG4('V', 'O', 'R', 'G'), TAG4('E', 'B', 'D', 'T'),
-    TAG4('E', 'B', 'L', 'C'), TAG4('g', 'a', 's', 'p'), TAG4('h', 'd', 'm', 'x'), TAG4('k', 'e', 'r', 'n'),
-    TAG4('L', 'T', 'S', 'H'), TAG4('P', 'C', 'L', 'T'), TAG4('V', 'D', 'M', 'X'), TAG4('v', 'h', 'e', 'a'),
-    TAG4('v', 'm', 't', 'x'), TAG4('B', 'A', 'S', 'E'), TAG4('G', 'D', 'E', 'F'), TAG4('G', 'P', 'O', 'S'),
-    TAG4('G', 'S', 'U', 'B'), TAG4('E', 'B', 'S', 'C'), TAG4('J', 'S', 'T', 'F'), TAG4('M', 'A', 'T', 'H'),
-    TAG4('C', 'B', 'D', 'T'), TAG4('C', 'B', 'L', 'C'), TAG4('C', 'O', 'L', 'R'), TAG4('C', 'P', 'A', 'L'),
-    TAG4('S', 'V', 'G', ' '), TAG4('s', 'b', 'i', 'x'), TAG4('a', 'c', 'n', 't'), TAG4('a', 'v', 'a', 'r'),
-    TAG4('b', 'd', 'a', 't'), TAG4('b', 'l', 'o', 'c'), TAG4('b', 's', 'l', 'n'), TAG4('c', 'v', 'a', 'r'),
-    TAG4('f', 'd', 's', 'c'), TAG4('f', 'e', 'a', 't'), TAG4('f', 'm', 't', 'x'), TAG4('f', 'v', 'a', 'r'),
-    TAG4('g', 'v', 'a', 'r'), TAG4('h', 's', 't', 'y'), TAG4('j', 'u', 's', 't'), TAG4('l', 'c', 'a', 'r'),
-    TAG4('m', 'o', 'r', 't'), TAG4('m', 'o', 'r', 'x'), TAG4('o', 'p', 'b', 'd'), TAG4('p', 'r', 'o', 'p'),
-    TAG4('t', 'r', 'a', 'k'), TAG4('Z', 'a', 'p', 'f'), TAG4('S', 'i', 'l', 'f'), TAG4('G', 'l', 'a', 't'),
-    TAG4('G', 'l', 'o', 'c'), TAG4('F', 'e', 'a', 't'), TAG4('S', 'i', 'l', 'l'),
-};
 
 /* UIntBase128 (section 4.1): at most 5 bytes, no leading zero byte, no value above 2^32-1. */
 static bool rd_base128(otv_rd *r, uint32_t *v)
@@ -821,7 +822,7 @@ static size_t read_directory(ctx *c, otv_span in, table *t, unsigned n, size_t *
   for (unsigned i = 0; i < n; i++) {
     size_t at = r.pos;
     unsigned flags = otv_rd_u8(&r);
-    uint32_t tag = (flags & 63) == 63 ? otv_rd_u32(&r) : known_tags[flags & 63];
+    uint32_t tag = (flags & 63) == 63 ? otv_rd_u32(&r) : woff2_known_tags[flags & 63];
     unsigned version = flags >> 6;
     uint32_t orig = 0, xlen = 0;
     char s[5];

@@ -173,6 +173,22 @@ static int sort_tables(enc_ctx *c, in_font *f)
   return 0;
 }
 
+/* The font's tables, sorted by tag (malloc'd: 5 KiB off the stack, as instances run in
+ * threads), or NULL with the error set. */
+static in_font *load_font(enc_ctx *c, const uint8_t *sfnt, size_t len)
+{
+  in_font *f = malloc(sizeof *f);
+  if (!f) {
+    efail(c, "out of memory");
+    return NULL;
+  }
+  if (read_sfnt(c, sfnt, len, f) || sort_tables(c, f)) {
+    free(f);
+    return NULL;
+  }
+  return f;
+}
+
 static const in_table *find(const in_font *f, uint32_t tag)
 {
   for (unsigned i = 0; i < f->count; i++)
@@ -205,16 +221,8 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   (void)sfnt, (void)len, (void)out_len;
   return efail(&c, "this build of otvar has no zlib");
 #else
-  in_font *f = malloc(sizeof *f); /* 5 KiB: off the stack (instances run in threads) */
-  if (!f) return efail(&c, "out of memory");
-  if (read_sfnt(&c, sfnt, len, f)) {
-    free(f);
-    return -1;
-  }
-  if (sort_tables(&c, f)) {
-    free(f);
-    return -1;
-  }
+  in_font *f = load_font(&c, sfnt, len);
+  if (!f) return -1;
   wbuf hdr = {0}, data = {0};
   size_t dir_end = 44 + 20 * (size_t)f->count, sfnt_size = 12 + 16 * (size_t)f->count;
   uint8_t *z = NULL;
@@ -278,24 +286,6 @@ done:
 
 #ifdef OTV_HAVE_BROTLI_ENC
 
-static const uint32_t known[63] = {
-    TAG4('c', 'm', 'a', 'p'), TAG4('h', 'e', 'a', 'd'), TAG4('h', 'h', 'e', 'a'), TAG4('h', 'm', 't', 'x'),
-    TAG4('m', 'a', 'x', 'p'), TAG4('n', 'a', 'm', 'e'), TAG4('O', 'S', '/', '2'), TAG4('p', 'o', 's', 't'),
-    TAG4('c', 'v', 't', ' '), TAG4('f', 'p', 'g', 'm'), TAG4('g', 'l', 'y', 'f'), TAG4('l', 'o', 'c', 'a'),
-    TAG4('p', 'r', 'e', 'p'), TAG4('C', 'F', 'F', ' '), TAG4('V', 'O', 'R', 'G'), TAG4('E', 'B', 'D', 'T'),
-    TAG4('E', 'B', 'L', 'C'), TAG4('g', 'a', 's', 'p'), TAG4('h', 'd', 'm', 'x'), TAG4('k', 'e', 'r', 'n'),
-    TAG4('L', 'T', 'S', 'H'), TAG4('P', 'C', 'L', 'T'), TAG4('V', 'D', 'M', 'X'), TAG4('v', 'h', 'e', 'a'),
-    TAG4('v', 'm', 't', 'x'), TAG4('B', 'A', 'S', 'E'), TAG4('G', 'D', 'E', 'F'), TAG4('G', 'P', 'O', 'S'),
-    TAG4('G', 'S', 'U', 'B'), TAG4('E', 'B', 'S', 'C'), TAG4('J', 'S', 'T', 'F'), TAG4('M', 'A', 'T', 'H'),
-    TAG4('C', 'B', 'D', 'T'), TAG4('C', 'B', 'L', 'C'), TAG4('C', 'O', 'L', 'R'), TAG4('C', 'P', 'A', 'L'),
-    TAG4('S', 'V', 'G', ' '), TAG4('s', 'b', 'i', 'x'), TAG4('a', 'c', 'n', 't'), TAG4('a', 'v', 'a', 'r'),
-    TAG4('b', 'd', 'a', 't'), TAG4('b', 'l', 'o', 'c'), TAG4('b', 's', 'l', 'n'), TAG4('c', 'v', 'a', 'r'),
-    TAG4('f', 'd', 's', 'c'), TAG4('f', 'e', 'a', 't'), TAG4('f', 'm', 't', 'x'), TAG4('f', 'v', 'a', 'r'),
-    TAG4('g', 'v', 'a', 'r'), TAG4('h', 's', 't', 'y'), TAG4('j', 'u', 's', 't'), TAG4('l', 'c', 'a', 'r'),
-    TAG4('m', 'o', 'r', 't'), TAG4('m', 'o', 'r', 'x'), TAG4('o', 'p', 'b', 'd'), TAG4('p', 'r', 'o', 'p'),
-    TAG4('t', 'r', 'a', 'k'), TAG4('Z', 'a', 'p', 'f'), TAG4('S', 'i', 'l', 'f'), TAG4('G', 'l', 'a', 't'),
-    TAG4('G', 'l', 'o', 'c'), TAG4('F', 'e', 'a', 't'), TAG4('S', 'i', 'l', 'l'),
-};
 
 enum { NC, NP, FL, GL, CO, BB, IN, NSTREAMS };
 
@@ -534,16 +524,8 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
 {
   enc_ctx c = {err, err_len};
   *out = NULL;
-  in_font *f = malloc(sizeof *f); /* see woff1_encode */
-  if (!f) return efail(&c, "out of memory");
-  if (read_sfnt(&c, sfnt, len, f)) {
-    free(f);
-    return -1;
-  }
-  if (sort_tables(&c, f)) {
-    free(f);
-    return -1;
-  }
+  in_font *f = load_font(&c, sfnt, len);
+  if (!f) return -1;
   const in_table *glyf = find(f, TAG4('g', 'l', 'y', 'f'));
   wbuf xf = {0}, stream = {0}, dir = {0}, file = {0};
   uint8_t *head_copy = NULL, *comp = NULL;
@@ -567,7 +549,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     bool plain_loca = !glyf && t->tag == TAG4('l', 'o', 'c', 'a'); /* a loca without glyf */
     unsigned idx = 63;
     for (unsigned q = 0; q < 63; q++)
-      if (known[q] == t->tag) idx = q;
+      if (woff2_known_tags[q] == t->tag) idx = q;
     /* transform version 0: glyf/loca transformed, the others stored; a stored loca is version 3 */
     wb_u8(&dir, idx | (plain_loca ? 0xC0 : 0));
     if (idx == 63) wb_u32(&dir, t->tag);

@@ -14,6 +14,10 @@
  * can exceed 1000:1). Real web fonts are far below: the largest CJK families are ~20 MiB. */
 #define WOFF_MAX_SFNT ((size_t)256 << 20)
 
+/* WOFF 2.0's known-tag table (section 5.2): a directory entry's flags & 63 index it, 63 meaning
+ * an explicit tag follows. */
+extern const uint32_t woff2_known_tags[63];
+
 /* True when the bytes start with a WOFF ('wOFF') or WOFF2 ('wOF2') signature. */
 bool woff_is_woff(const uint8_t *in, size_t len);
 
