@@ -14,9 +14,10 @@ const char otv_cmd_compress_summary[] = "write a font as WOFF2 (or WOFF) for the
 static void usage(void)
 {
   printf("usage: otvar compress FONT [-o OUT] [--woff] [--force] [-q]\n\n"
-         "Writes FONT as WOFF 2.0 (glyf/loca transformed, Brotli) or, with --woff, WOFF 1.0 (zlib),\n"
-         "as OUT, by default FONT with .woff2 (.woff) in place of its extension. A single font\n"
-         "only (not a collection); DSIG is dropped (its signature would no longer hold).\n"
+         "Writes FONT as WOFF 2.0 (glyf/loca transformed, Brotli) or, with --woff, WOFF 1.0\n"
+         "(zlib), as OUT, by default FONT with .woff2 (.woff) in place of its extension.\n"
+         "A single font only (not a collection); DSIG is dropped (its signature would no\n"
+         "longer hold).\n"
          "`otvar instance ... -o OUT.woff2` writes instances the same way.\n"
          "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n");
 }
@@ -56,7 +57,9 @@ int otv_cmd_compress(int argc, char **argv)
     goto done;
   }
   rc = cli_write_file("compress", out, path, force, web, wlen);
-  if (!rc && !quiet) printf("wrote %s: %zu bytes (%.1f%% of %zu)\n", out, wlen, 100.0 * (double)wlen / (double)len, len);
+  if (!rc && !quiet)
+    printf("wrote %s: %zu bytes (%.1f%% of %zu)\n", out, wlen, 100.0 * (double)wlen / (double)len,
+           len);
 done:
   free(def);
   free(sfnt);

@@ -15,10 +15,11 @@ const char otv_cmd_decompress_summary[] = "write a WOFF/WOFF2 font as TrueType/O
 static void usage(void)
 {
   printf("usage: otvar decompress FONT.woff|FONT.woff2 [-o OUT] [--force]\n\n"
-         "Writes the font a WOFF 1.0 or WOFF 2.0 file holds (glyf/loca and hmtx transforms undone,\n"
-         "collections kept whole) as OUT, by default FONT with .ttf (.otf for CFF flavours, .ttc\n"
-         "for collections) in place of the extension. Table checksums and, for WOFF2, the head\n"
-         "checkSumAdjustment are recomputed. Other commands read WOFF/WOFF2 directly.\n"
+         "Writes the font a WOFF 1.0 or WOFF 2.0 file holds (glyf/loca and hmtx transforms\n"
+         "undone, collections kept whole) as OUT, by default FONT with .ttf (.otf for CFF\n"
+         "flavours, .ttc for collections) in place of the extension. Table checksums and a\n"
+         "single font's head.checkSumAdjustment are recomputed. Other commands read WOFF and\n"
+         "WOFF2 directly.\n"
          "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n");
 }
 

@@ -65,7 +65,8 @@ static int web_flavour(const char *path)
   return 0;
 }
 
-/* Write one instance at loc into path (as WOFF2 or WOFF when its name says so). Returns 0, or an exit code with a message printed. */
+/* Write one instance at loc into path (as WOFF2 or WOFF when its name says so). Returns 0, or an
+ * exit code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const char *path, const char *input,
                      int force, size_t *out_len)
 {
