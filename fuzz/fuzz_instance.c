@@ -1,7 +1,8 @@
 /*
  * fuzz_instance.c - open, pick a location from the input's last bytes (a named instance, the
- * extremes, or normalized values), cut a static instance, and check that what came out opens
- * again as a non-variable font whose checksum adjustment is right. The very last byte, when odd,
+ * extremes, or normalized values), cut a static instance (or, when the fourth byte from the end
+ * has its top bit set, a partial instance keeping the axes its low bits pick), and check that
+ * what came out opens again (without axes, or with some) and its checksum adjustment is right. The very last byte, when odd,
  * switches on an allocator that fails after a count taken from the byte before it.
  */
 #include "instance.h"
@@ -57,13 +58,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t len = 0;
   unsigned flags = (sel & 0x80 ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0) |
                    (sel & 0x40 ? OTV_INSTANCE_UPDATE_NAMES : 0);
-  if (otv_instance_create(loc, flags, &out, &len) == OTV_E_OK) {
+  /* byte size-4 with its top bit set: a partial instance keeping the axes of its low bits */
+  uint32_t keep[OTV_MAX_AXES];
+  unsigned nkeep = 0;
+  unsigned km = size >= 4 ? data[size - 4] : 0;
+  if (km & 0x80) {
+    otv_axis ax[OTV_MAX_AXES];
+    unsigned na = OTV_MAX_AXES;
+    otv_face_axes(f, 0, &na, ax);
+    for (unsigned i = 0; i < na; i++)
+      if ((km >> (i % 7)) & 1) keep[nkeep++] = ax[i].tag;
+  }
+  if (otv_instance_create_partial(loc, keep, nkeep, flags, &out, &len) == OTV_E_OK) {
     a.fail_at = 0;
     otv_face *g = NULL;
     if (otv_face_open_memory(out, len, 0, NULL, &g, NULL) != OTV_E_OK) abort();
     otv_face_info gi;
     otv_face_get_info(g, &gi);
-    if (gi.axis_count != 0 || gi.glyph_count != info.glyph_count) abort();
+    /* kept axes (an axis tag repeated in fvar is kept with each of its axes) */
+    if ((nkeep ? gi.axis_count == 0 : gi.axis_count != 0) || gi.glyph_count != info.glyph_count)
+      abort();
     if (otv_sfnt_checksum(out, len) != 0xB1B0AFBAu) abort();
     otv_face_close(g);
     otv_instance_free(loc, out, len);

@@ -637,6 +637,26 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  */
 OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out,
                                        size_t *out_len);
+/**
+ * otv_instance_create_partial - a variable font with the axes not named in keep_tags pinned at
+ * the location's coordinates and the keep_tags axes left variable with their full ranges (the
+ * location's coordinates on those axes are ignored: the new default is at their defaults), as
+ * fontTools' varLib.instancer does when some axes are left out of the location ("L2").
+ * glyf/hmtx/cvt/OS/2/hhea/post/GPOS values become the font at the pinned coordinates; gvar and
+ * cvar keep the tuples of the kept axes, their deltas scaled by the pinned axes' factors and
+ * rounded (made explicit for every point: sparse tuples are interpolated against the original
+ * outline first); HVAR, VVAR, MVAR and GDEF keep their ItemVariationStore layout with regions
+ * over the kept axes and scaled deltas (DeltaSetIndexMaps and VariationIndex tables unchanged);
+ * fvar keeps the kept axes and the named instances that lie on the pinned coordinates; avar v1
+ * keeps the kept axes' maps; FeatureVariations lose the records the pins exclude and the
+ * conditions the pins satisfy; STAT and name are copied. A tag that names no axis is
+ * OTV_E_NOT_FOUND; CFF2 fonts, avar version 2 and OTV_INSTANCE_UPDATE_NAMES are
+ * OTV_E_UNSUPPORTED. keep_count 0 is otv_instance_create. Free *out with otv_instance_free.
+ * Since: 0.2
+ */
+OTV_API otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,
+                                               unsigned keep_count, unsigned flags, uint8_t **out,
+                                               size_t *out_len);
 /** otv_instance_free - free a font returned by otv_instance_create. NULL is ignored. Since: 0.1 */
 OTV_API void otv_instance_free(otv_location *loc, uint8_t *data, size_t len);
 

@@ -39,6 +39,19 @@ static void inst_free(otv_inst *in)
                      &in->vhea, &in->maxp, &in->os2, &in->post, &in->cvt, &in->name,
                      &in->gdef, &in->gpos, &in->gsub, &in->cff2};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
+  otv_buf *pbufs[] = {&in->gvar, &in->cvar, &in->fvar, &in->avar, &in->hvar, &in->vvar,
+                      &in->mvar, &in->gvar_data};
+  for (size_t i = 0; i < sizeof pbufs / sizeof *pbufs; i++) otv_buf_free(pbufs[i]);
+  if (in->gvar_offs) otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
+  if (in->pd) otv_mem_free(al, in->pd, in->pd_cap * sizeof *in->pd);
+  if (in->pq) otv_mem_free(al, in->pq, in->pq_cap * sizeof *in->pq);
+  if (in->px) otv_mem_free(al, in->px, in->px_cap * sizeof *in->px);
+  if (in->py) otv_mem_free(al, in->py, in->py_cap * sizeof *in->py);
+  if (in->ptx) otv_mem_free(al, in->ptx, in->ptx_cap * sizeof *in->ptx);
+  if (in->pty) otv_mem_free(al, in->pty, in->pty_cap * sizeof *in->pty);
+  if (in->phas) otv_mem_free(al, in->phas, in->phas_cap);
+  if (in->ppts) otv_mem_free(al, in->ppts, in->ppts_cap * sizeof *in->ppts);
+  if (in->pshared) otv_mem_free(al, in->pshared, in->pshared_cap * sizeof *in->pshared);
   otv_tvs_scratch *t = &in->tvs;
   if (t->shared_pts) otv_mem_free(al, t->shared_pts, t->shared_cap * sizeof *t->shared_pts);
   if (t->pts) otv_mem_free(al, t->pts, t->pts_cap * sizeof *t->pts);
@@ -76,6 +89,23 @@ static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
   }
 }
 
+/* A partial instance's variation tables: *b set to the rebuilt one, false to drop the table.
+ * Other tables keep what rebuilt() gave (STAT and name are copied: named instances still use
+ * the name records). */
+static bool partial_table(otv_inst *in, uint32_t tag, otv_buf **b)
+{
+  switch (tag) {
+  case OTV_T_FVAR: *b = &in->fvar; return true;
+  case OTV_T_AVAR: *b = &in->avar; return in->avar.len != 0;
+  case OTV_T_GVAR: *b = &in->gvar; return true;
+  case OTV_T_CVAR: *b = &in->cvar; return in->cvar.len != 0;
+  case OTV_T_HVAR: *b = &in->hvar; return true;
+  case OTV_T_VVAR: *b = &in->vvar; return true;
+  case OTV_T_MVAR: *b = &in->mvar; return true;
+  default: return true;
+  }
+}
+
 static int cmp_axis(const void *a, const void *b, const uint32_t *tags)
 {
   uint32_t x = tags[*(const uint8_t *)a], y = tags[*(const uint8_t *)b];
@@ -106,10 +136,29 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       in->axis_order[j] = in->axis_order[j - 1];
       in->axis_order[j - 1] = t;
     }
+  if (in->partial) {
+    if (f->flavour == OTV_FLAVOUR_CFF2)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0, "partial instances of CFF2 fonts");
+    if (in->flags & OTV_INSTANCE_UPDATE_NAMES)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name updates of partial instances");
+    if (f->fvar.avar_version > 1)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
+                      f->fvar.avar_version);
+    /* the kept axes at their defaults: the new default location */
+    in->kept_count = 0;
+    for (unsigned a = 0; a < in->axis_count; a++) {
+      in->pcoords[a] = in->keep[a] ? 0 : in->loc->coords[a];
+      if (in->keep[a]) in->new_index[a] = (uint8_t)in->kept_count++;
+    }
+    in->coords = in->pcoords;
+    in->gvar_offs = otv_mem_calloc(in->al, (size_t)in->glyph_count + 1, sizeof *in->gvar_offs);
+    if (!in->gvar_offs) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "gvar offsets");
+  }
   otv_status st = f->flavour == OTV_FLAVOUR_CFF2 ? otv_inst_cff(in) : otv_inst_glyf(in);
   if (st) return st;
   if ((st = otv_inst_tables(in))) return st;
   if ((st = otv_inst_layout(in))) return st;
+  if (in->partial && (st = otv_part_tables(in))) return st;
 
   /* assemble */
   otv_sfnt_table tabs[256];
@@ -119,10 +168,11 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     otv_table_record rec;
     unsigned one = 1;
     otv_face_tables(f, i, &one, &rec);
-    if (!one || is_variation_table(rec.tag)) continue;
+    if (!one || (!in->partial && is_variation_table(rec.tag))) continue;
     if (n == sizeof tabs / sizeof *tabs)
       return OTV_FAIL(in->err, LIMIT, 0, 0, "more than %u tables", n);
     otv_buf *b = rebuilt(in, rec.tag);
+    if (in->partial && !partial_table(in, rec.tag, &b)) continue;
     tabs[n].tag = rec.tag;
     if (b) {
       tabs[n].data = b->p;
@@ -155,7 +205,24 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   return OTV_E_OK;
 }
 
+static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep_tags,
+                         unsigned keep_count, uint8_t **out, size_t *out_len);
+
 otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out, size_t *out_len)
+{
+  return create(loc, flags, NULL, 0, out, out_len);
+}
+
+otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,
+                                       unsigned keep_count, unsigned flags, uint8_t **out,
+                                       size_t *out_len)
+{
+  if (!loc || (keep_count && !keep_tags)) return OTV_E_ARG;
+  return create(loc, flags, keep_tags, keep_count, out, out_len);
+}
+
+static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep_tags,
+                         unsigned keep_count, uint8_t **out, size_t *out_len)
 {
   if (!loc || !out || !out_len) return OTV_E_ARG;
   *out = NULL;
@@ -170,9 +237,25 @@ otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out,
   in.flags = flags;
   otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
                      &in.vhea, &in.maxp, &in.os2, &in.post, &in.cvt, &in.name,
-                     &in.gdef, &in.gpos, &in.gsub, &in.cff2};
+                     &in.gdef, &in.gpos, &in.gsub, &in.cff2, &in.gvar, &in.cvar,
+                     &in.fvar, &in.avar, &in.hvar, &in.vvar, &in.mvar, &in.gvar_data};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
-  otv_status st = run(&in, out, out_len);
+  otv_status st = OTV_E_OK;
+  if (keep_count) {
+    /* every tag must name an axis; an axis named twice is kept once */
+    in.partial = true;
+    unsigned ac = loc->axis_count < OTV_MAX_AXES ? loc->axis_count : OTV_MAX_AXES;
+    for (unsigned i = 0; i < keep_count && !st; i++) {
+      bool found = false;
+      for (unsigned a = 0; a < ac; a++)
+        if (otv_fvar_axis_tag(in.face, a) == keep_tags[i]) in.keep[a] = found = true;
+      if (!found)
+        st = OTV_FAIL(&err, NOT_FOUND, OTV_T_FVAR, 0, "no axis '%c%c%c%c' to keep variable",
+                      (char)(keep_tags[i] >> 24), (char)(keep_tags[i] >> 16),
+                      (char)(keep_tags[i] >> 8), (char)keep_tags[i]);
+    }
+  }
+  if (!st) st = run(&in, out, out_len);
   inst_free(&in);
   if (st) {
     *out = NULL;

@@ -155,6 +155,22 @@ typedef struct otv_inst {
   otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, cff2;
   bool drop_gdef_store;
   otv_tvs_scratch tvs;
+  /* partial instances (instance_partial.c): the axes kept variable (their coordinate is 0 in
+   * `coords`), their new indices, and the rebuilt variation tables */
+  bool partial;
+  bool keep[OTV_MAX_AXES];
+  uint8_t new_index[OTV_MAX_AXES];
+  unsigned kept_count;
+  otv_f2dot14 pcoords[OTV_MAX_AXES];
+  otv_buf gvar, cvar, fvar, avar, hvar, vvar, mvar;
+  uint32_t *gvar_offs;            /* glyph_count + 1 offsets into the glyph data (gvar_data) */
+  otv_buf gvar_data;
+  double *pd;                     /* kept tuples' deltas, summed per kept region */
+  int32_t *pq;                    /* one of them rounded */
+  double *px, *py, *ptx, *pty;    /* one tuple's deltas for every point, and its sparse ones */
+  uint8_t *phas;
+  uint16_t *ppts, *pshared;       /* its point numbers, the store's shared ones */
+  size_t pd_cap, pq_cap, px_cap, py_cap, ptx_cap, pty_cap, phas_cap, ppts_cap, pshared_cap;
 } otv_inst;
 
 /* ItemVariationStore deltas at the location (instance_tables.c): region scalars computed once,
@@ -170,6 +186,38 @@ typedef struct otv_inst_ivs {
 otv_status otv_inst_ivs_init(otv_inst *in, const otv_ivs *ivs, otv_inst_ivs *c);
 double otv_inst_ivs_get(otv_inst *in, otv_inst_ivs *c, uint32_t outer, uint32_t inner);
 void otv_inst_ivs_fini(otv_inst *in, otv_inst_ivs *c);
+
+/* ---- packed data of tuple variation stores (instance_glyf.c, shared with the partial
+ * instancer) ---- */
+/* Packed point numbers at r; *count = 0 means all points. *nomem on allocation failure. */
+bool otv_inst_read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
+                          bool *nomem);
+/* count packed deltas into out. */
+bool otv_inst_read_deltas(otv_rd *r, unsigned count, double *out);
+/* Inferred deltas (IUP) of contour [a, b] of one axis: d has explicit values where has[i]. */
+void otv_inst_iup_axis(const double *orig, double *d, const uint8_t *has, unsigned a, unsigned b);
+
+/* ---- partial instances (instance_partial.c) ---- */
+/* The kept tuples of one tuple variation store (a glyph's GlyphVariationData or cvar) at the
+ * pinned axes, appended to out as a new store: every tuple's region restricted to the kept
+ * axes, its deltas made explicit for all n points (IUP against orig_x/orig_y for simple glyphs),
+ * scaled by the pinned axes' scalars and rounded; tuples whose region has no kept axis are left
+ * out (the default glyph or cvt has them folded in). rel_base: where in out the store's offsets
+ * count from. Arguments as otv_inst_tvs_sum; acc_y_present false for cvar. */
+otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
+                        const uint8_t *shared, uint16_t shared_count, unsigned n,
+                        const double *orig_x, const double *orig_y, const uint16_t *ends,
+                        unsigned end_count, bool two_dim, otv_buf *out, size_t rel_base);
+/* fvar, avar, gvar, cvar, HVAR, VVAR, MVAR of a partial instance (after otv_inst_glyf). */
+otv_status otv_part_tables(otv_inst *in);
+/* Rewrite the ItemVariationStore at ivs_off of table `src` into dst (a copy of src, same
+ * length) in place: regions restricted to the kept axes, delta columns scaled by the pinned
+ * axes' scalars and rounded, columns folded into the default (no kept axis) zeroed. */
+otv_status otv_part_ivs(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag, size_t ivs_off);
+/* The scalars of a region's pinned axes (as otv_inst_region_scalars) and whether any kept axis
+ * has a (well-formed) non-zero peak. */
+int otv_part_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,
+                            const int16_t *end, double *out, bool *kept);
 
 /* glyf + loca (+ hmtx/vmtx from phantom points) at the location (instance_glyf.c). On success the
  * outputs are in the inst. */

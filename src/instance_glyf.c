@@ -72,7 +72,7 @@ static bool grow_d2(const otv_alloc *al, double **a, double **b, uint8_t **c, si
 
 /* Packed point numbers at r; *count = 0 means all points. Numbers >= n are kept (ignored when
  * applied). */
-static bool read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
+bool otv_inst_read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
                         bool *nomem)
 {
   *nomem = false;
@@ -115,7 +115,7 @@ static inline bool delta_run(otv_rd *r, unsigned left, unsigned *run, unsigned *
 }
 
 /* count packed deltas into out. Each run's bytes are checked once, then read unchecked. */
-static bool read_deltas(otv_rd *r, unsigned count, double *out)
+bool otv_inst_read_deltas(otv_rd *r, unsigned count, double *out)
 {
   unsigned got = 0;
   while (got < count) {
@@ -168,7 +168,7 @@ static bool read_deltas_acc(otv_rd *r, unsigned count, double *acc, const double
 
 /* Inferred deltas of one contour [a, b] of one axis (fontTools' iup_contour / iup_segment
  * arithmetic, which the spec's description matches). */
-static void iup_axis(const double *orig, double *d, const uint8_t *has, unsigned a, unsigned b)
+void otv_inst_iup_axis(const double *orig, double *d, const uint8_t *has, unsigned a, unsigned b)
 {
   unsigned first = UINT32_MAX;
   for (unsigned i = a; i <= b; i++)
@@ -233,7 +233,7 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
   bool shared_all = false;
   if (tvc & 0x8000) {
     bool nomem;
-    if (!read_points(&dr, in, &sc->shared_pts, &sc->shared_cap, &shared_n, &nomem))
+    if (!otv_inst_read_points(&dr, in, &sc->shared_pts, &sc->shared_cap, &shared_n, &nomem))
       return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers") : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + (dr.bad_at == SIZE_MAX ? dr.pos : dr.bad_at),
                       "shared point numbers");
     shared_all = shared_n == 0;
@@ -294,7 +294,7 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
     bool all = shared_all || !(tvc & 0x8000);
     if (ti & 0x2000) {
       bool nomem;
-      if (!read_points(&tr, in, &sc->pts, &sc->pts_cap, &pn, &nomem))
+      if (!otv_inst_read_points(&tr, in, &sc->pts, &sc->pts_cap, &pn, &nomem))
         return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers") : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
       pts = sc->pts;
       all = pn == 0;
@@ -314,7 +314,7 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
       if (!grow_d2(in->al, &sc->tx, &sc->ty, NULL, &sc->t_cap, nd ? nd : 1))
         return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
       double *tx = sc->tx, *ty = sc->ty;
-      if (!read_deltas(&tr, nd, tx) || (acc_y && !read_deltas(&tr, nd, ty)))
+      if (!otv_inst_read_deltas(&tr, nd, tx) || (acc_y && !otv_inst_read_deltas(&tr, nd, ty)))
         return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
       memset(sc->has, 0, n);
       for (unsigned i = 0; i < n; i++) sc->dx[i] = sc->dy[i] = 0;
@@ -331,8 +331,8 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
         for (unsigned c = 0; c < end_count; c++) {
           unsigned b = ends[c];
           if (b < a || b >= n) break;
-          iup_axis(orig_x, sc->dx, sc->has, a, b);
-          iup_axis(orig_y, sc->dy, sc->has, a, b);
+          otv_inst_iup_axis(orig_x, sc->dx, sc->has, a, b);
+          otv_inst_iup_axis(orig_y, sc->dy, sc->has, a, b);
           a = b + 1;
         }
       }
@@ -444,9 +444,11 @@ static otv_status reserve_coords(gctx *c, size_t extra)
 
 /* Apply gvar of gid to (ox, oy)[n] (phantoms last). */
 static otv_status apply_gvar(gctx *c, uint32_t gid, unsigned n, const uint16_t *ends,
-                             unsigned end_count, double *ax, double *ay)
+                             unsigned end_count, double *ax, double *ay, bool encode)
 {
   for (unsigned i = 0; i < n; i++) ax[i] = ay[i] = 0;
+  otv_inst *in = c->in;
+  if (encode && in->partial) in->gvar_offs[gid] = (uint32_t)in->gvar_data.len;
   if (!c->gvar.p || gid >= c->gvar_glyphs) return OTV_E_OK;
   size_t a, b;
   /* in range: gvar offsets checked in otv_inst_glyf */
@@ -469,8 +471,14 @@ static otv_status apply_gvar(gctx *c, uint32_t gid, unsigned n, const uint16_t *
     ec = end_count;
     for (unsigned k = 0; k < 4; k++) c->ends[ec++] = (uint16_t)(n - 4 + k);
   }
-  return otv_inst_tvs_sum(c->in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared, c->shared_count,
-                          n, c->ox, c->oy, c->ends, ec, ax, ay);
+  otv_status st = otv_inst_tvs_sum(in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared,
+                                   c->shared_count, n, c->ox, c->oy, c->ends, ec, ax, ay);
+  if (st || !encode || !in->partial) return st;
+  /* a partial instance keeps the tuples of the axes left variable, for the same points */
+  st = otv_part_tvs(in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared, c->shared_count, n, c->ox,
+                    c->oy, c->ends, ec, true, &in->gvar_data, in->gvar_data.len);
+  if (!st && (in->gvar_data.len & 1)) otv_buf_u8(&in->gvar_data, 0);
+  return st;
 }
 
 static void fb_add(gstate *s, double x, double y)
@@ -623,7 +631,8 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
   uint16_t *host_ends = c->ends + end_count + 4;
   for (unsigned i = 0; i < end_count; i++) host_ends[i] = otv_peek_u16(ends_raw + 2 * i);
-  otv_status st = apply_gvar(c, gid, np, host_ends, s->kind == G_SIMPLE ? end_count : 0, ax, ay);
+  otv_status st = apply_gvar(c, gid, np, host_ends, s->kind == G_SIMPLE ? end_count : 0, ax, ay,
+                              encode);
   if (st) return st;
   for (unsigned i = 0; i < np; i++) {
     X[i] += ax[i];

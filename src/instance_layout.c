@@ -134,7 +134,7 @@ static inline void patch_value_record(lay *l, size_t rec, const vr_plan *pl, siz
     if (!var) continue;
     if (d && pl->val[k] != 0xFF)
       otv_put_u16(p + pl->val[k], (uint16_t)(otv_peek_i16(p + pl->val[k]) + d));
-    otv_put_u16(p + pl->dev[k], 0);
+    if (!l->in->partial) otv_put_u16(p + pl->dev[k], 0);
   }
 }
 
@@ -156,7 +156,7 @@ static void patch_anchor(lay *l, size_t a)
     int d = device_delta(l, a + off, &var);
     if (!var) continue;
     if (d) put16(l, a + 2 + 2 * k, (unsigned)(otv_peek_i16(l->b->p + a + 2 + 2 * k) + d));
-    put16(l, a + 6 + 2 * k, 0);
+    if (!l->in->partial) put16(l, a + 6 + 2 * k, 0);
   }
   /* no device left: an Anchor format 1 (its first 6 bytes are the same fields) */
   if (!u16(l, a + 6) && !u16(l, a + 8)) put16(l, a, 1);
@@ -315,7 +315,7 @@ static void patch_gdef_carets(lay *l)
       if (!var) continue;
       if (d) put16(l, cv + 2, (unsigned)(otv_peek_i16(l->b->p + cv + 2) + d));
       /* a CaretValue format 1 (format, coordinate): OTS rejects format 3 with a NULL device */
-      put16(l, cv, 1);
+      if (!l->in->partial) put16(l, cv, 1);
     }
   }
 }
@@ -348,6 +348,56 @@ static size_t matching_substitution(lay *l, size_t fv)
     if (match) return ts ? fv + ts : 0;
   }
   return 0;
+}
+
+/* Partial instances: the FeatureVariations of the copy in l->b edited in place. A record whose
+ * conditions on pinned axes fail at the pins can never match: it is removed. The conditions on
+ * pinned axes that hold are removed from their ConditionSet (an empty set matches everywhere),
+ * and the others get their axis's new index. src is the face's table (read; l->b is written). */
+static otv_status partial_feature_variations(lay *l, const uint8_t *src, size_t len)
+{
+  otv_inst *in = l->in;
+  size_t fv = u32(l, 10);
+#define S16(o) ((o) + 2 <= len ? otv_peek_u16(src + (o)) : 0u)
+#define S32(o) ((o) + 4 <= len ? otv_peek_u32(src + (o)) : 0u)
+  uint32_t n = S32(fv + 4), kept = 0;
+  for (uint32_t i = 0; i < n && fv + 8 + 8 * (size_t)i + 8 <= len; i++) {
+    size_t rec = fv + 8 + 8 * (size_t)i;
+    uint32_t cs = S32(rec);
+    bool possible = true;
+    size_t set = fv + cs;
+    unsigned cc = cs ? S16(set) : 0;
+    for (unsigned k = 0; k < cc && possible; k++) {
+      size_t c = set + S32(set + 2 + 4 * (size_t)k);
+      unsigned axis = S16(c + 2);
+      if (S16(c) != 1 || axis >= in->axis_count || in->keep[axis]) continue;
+      int lo = (int16_t)S16(c + 4), hi = (int16_t)S16(c + 6), v = in->coords[axis];
+      if (v < lo || v > hi) possible = false;
+    }
+    if (!possible) continue;
+    /* keep the record (moved down over removed ones) */
+    if (has(l, fv + 8 + 8 * (size_t)kept, 8))
+      memcpy(l->b->p + fv + 8 + 8 * (size_t)kept, src + rec, 8);
+    kept++;
+    if (!cs || !first_visit(l, set)) continue;
+    unsigned w = 0;
+    for (unsigned k = 0; k < cc; k++) {
+      uint32_t co = S32(set + 2 + 4 * (size_t)k);
+      size_t c = set + co;
+      unsigned axis = S16(c + 2);
+      bool format1 = S16(c) == 1;
+      if (format1 && axis < in->axis_count && !in->keep[axis]) continue; /* holds: dropped */
+      if (has(l, set + 2 + 4 * (size_t)w, 4)) otv_put_u32(l->b->p + set + 2 + 4 * (size_t)w, co);
+      w++;
+      if (format1 && axis < in->axis_count && first_visit(l, c)) put16(l, c + 2, in->new_index[axis]);
+    }
+    put16(l, set, w);
+  }
+  if (has(l, fv + 4, 4)) otv_put_u32(l->b->p + fv + 4, kept);
+#undef S16
+#undef S32
+  (void)in;
+  return OTV_E_OK;
 }
 
 /* Resolve FeatureVariations of a GSUB/GPOS copy in l->b: rebuilds it into out. */
@@ -421,13 +471,23 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
   if (tag == T_GPOS && dev) patch_gpos(&l);
   if (tag == T_GDEF) {
     if (dev) patch_gdef_carets(&l);
-    if (minor >= 3 && len >= 18) {
+    if (minor >= 3 && len >= 18 && in->partial) {
+      /* the store with the pinned axes applied and removed */
+      if (otv_peek_u32(p + 14))
+        st = otv_part_ivs(in, (otv_span){p, len}, b->p, T_GDEF, otv_peek_u32(p + 14));
+    } else if (minor >= 3 && len >= 18) {
       /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
       otv_put_u32(b->p + 14, 0);
       otv_put_u16(b->p + 2, (uint16_t)(otv_peek_u16(b->p + 12) ? 2 : 0));
     }
   }
-  if (fv) {
+  if (st) {
+    /* failed above */
+  } else if (fv && in->partial) {
+    st = partial_feature_variations(&l, p, len);
+    if (!st) otv_buf_bytes(dst, b->p, b->len);
+    if (!st && dst->failed) st = OTV_FAIL(in->err, NOMEM, tag, 0, "layout buffer");
+  } else if (fv) {
     st = resolve_feature_variations(&l, dst);
   } else if (b != dst) {
     otv_buf_bytes(dst, work.p, work.len);

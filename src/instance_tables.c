@@ -962,6 +962,7 @@ static bool user_value(const otv_inst *in, uint32_t tag, double *v)
 {
   for (unsigned a = 0; a < in->axis_count; a++)
     if (in->axis_tags[a] == tag) {
+      if (in->keep[a]) return false; /* still variable: the default's value stays */
       *v = in->loc->user[a];
       return true;
     }
@@ -1087,7 +1088,8 @@ otv_status otv_inst_tables(otv_inst *in)
   if ((st = apply_cvar(in))) return st;
   weight_width_slant(in);
   recalc(in);
-  if ((st = build_name(in))) return st;
+  /* a partial instance keeps the name table: its named instances still use the records */
+  if (!in->partial && (st = build_name(in))) return st;
   if ((in->flags & OTV_INSTANCE_UPDATE_NAMES) && (st = update_names(in))) return st;
   return OTV_E_OK;
 }

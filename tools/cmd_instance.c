@@ -28,6 +28,7 @@ static void usage(void)
 {
   printf(
       "usage: otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]\n"
+      "       otvar instance FONT [--var TAG=VALUE,...] --keep TAG,... -o OUT [--force]\n"
       "       otvar instance FONT --all-named -d DIR [-j N] [--force]\n"
       "       (both take [--index N]: the face of a font collection, default 0)\n"
       "\n"
@@ -36,6 +37,8 @@ static void usage(void)
       "\n"
       "  --var TAG=VALUE,...  user-space axis values (unlisted axes: default)\n"
       "  --named N|NAME       a named instance, by index or subfamily name\n"
+      "  --keep TAG,...       a partial instance: these axes stay variable (full range), the\n"
+      "                       others are pinned at the --var values (or their defaults)\n"
       "  -o OUT               output file\n"
       "  --all-named          one file per named instance into -d DIR (created if missing)\n"
       "  -d DIR               output directory for --all-named\n"
@@ -67,12 +70,12 @@ static int web_flavour(const char *path)
 
 /* Write one instance at loc into path (as WOFF2 or WOFF when its name says so). Returns 0, or an
  * exit code with a message printed. */
-static int write_one(otv_location *loc, unsigned flags, const char *path, const char *input,
-                     int force, size_t *out_len)
+static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, unsigned nkeep,
+                     const char *path, const char *input, int force, size_t *out_len)
 {
   uint8_t *data = NULL, *web = NULL;
   size_t len = 0;
-  if (otv_instance_create(loc, flags, &data, &len)) {
+  if (otv_instance_create_partial(loc, keep, nkeep, flags, &data, &len)) {
     cli_error(input, otv_location_last_error(loc));
     return OTV_EXIT_FONT;
   }
@@ -94,6 +97,49 @@ static int write_one(otv_location *loc, unsigned flags, const char *path, const 
   else otv_instance_free(loc, data, len);
   if (!rc) *out_len = len;
   return rc;
+}
+
+/* --keep TAG,...: axis tags of the face (1-4 characters, padded with spaces), none of them
+ * also given a value with --var. */
+static bool parse_keep(const otv_face *face, const char *arg, const char *var, uint32_t *keep,
+                       unsigned *n)
+{
+  otv_axis axes[64];
+  unsigned na = 64;
+  otv_face_axes(face, 0, &na, axes);
+  otv_axis_value vals[64];
+  int nv = var ? cli_parse_var("instance", var, vals, 64) : 0;
+  *n = 0;
+  const char *p = arg;
+  for (;;) {
+    size_t len = strcspn(p, ",");
+    if (len < 1 || len > 4) {
+      cli_usage_error("instance", "--keep: '%.*s' is not an axis tag", (int)len, p);
+      return false;
+    }
+    char t[5] = "    ";
+    memcpy(t, p, len);
+    uint32_t tag = OTV_TAG(t[0], t[1], t[2], t[3]);
+    bool found = false;
+    for (unsigned a = 0; a < na; a++) found |= axes[a].tag == tag;
+    if (!found) {
+      cli_usage_error("instance", "--keep: the font has no axis '%s'", t);
+      return false;
+    }
+    for (int k = 0; k < nv; k++)
+      if (vals[k].tag == tag) {
+        cli_usage_error("instance", "--keep: axis '%s' also has a --var value", t);
+        return false;
+      }
+    if (*n == 64) {
+      cli_usage_error("instance", "--keep: more than 64 axes");
+      return false;
+    }
+    keep[(*n)++] = tag;
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  return true;
 }
 
 static void user_string(const otv_face *face, const double *user, char *buf, size_t cap)
@@ -158,7 +204,7 @@ static void *worker(void *arg)
     int rc = OTV_EXIT_FONT;
     size_t len = 0;
     if (otv_location_set_named(loc, i) == OTV_E_OK)
-      rc = write_one(loc, j->flags, j->paths[i], j->input, j->force, &len);
+      rc = write_one(loc, j->flags, NULL, 0, j->paths[i], j->input, j->force, &len);
     else
       cli_error(j->input, otv_location_last_error(loc));
     pthread_mutex_lock(&j->mu);
@@ -273,6 +319,9 @@ out:
 int otv_cmd_instance(int argc, char **argv)
 {
   const char *path = NULL, *out = NULL, *dir = NULL, *var = NULL, *named = NULL, *web_ext = NULL;
+  const char *keep_arg = NULL;
+  uint32_t keep[64];
+  unsigned nkeep = 0;
   int force = 0, all = 0, quiet = 0;
   unsigned threads = 1, flags = 0, index = 0;
   for (int i = 1; i < argc; i++) {
@@ -286,6 +335,8 @@ int otv_cmd_instance(int argc, char **argv)
       var = a + 6;
     } else if (!strcmp(a, "--named") && i + 1 < argc) {
       named = argv[++i];
+    } else if (!strcmp(a, "--keep") && i + 1 < argc) {
+      keep_arg = argv[++i];
     } else if (!strcmp(a, "-o") && i + 1 < argc) {
       out = argv[++i];
     } else if (!strcmp(a, "-d") && i + 1 < argc) {
@@ -337,6 +388,10 @@ int otv_cmd_instance(int argc, char **argv)
     cli_usage_error("instance", "--var and --named cannot be combined");
     return OTV_EXIT_USAGE;
   }
+  if (keep_arg && (named || all)) {
+    cli_usage_error("instance", "--keep cannot be combined with --named or --all-named");
+    return OTV_EXIT_USAGE;
+  }
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
@@ -372,6 +427,13 @@ int otv_cmd_instance(int argc, char **argv)
       rc = OTV_EXIT_FONT;
       goto done;
     }
+  }
+  if (keep_arg && !parse_keep(face, keep_arg, var, keep, &nkeep)) {
+    rc = OTV_EXIT_USAGE;
+    goto done;
+  }
+  if (named) {
+    /* set above */
   } else if (var) {
     otv_axis_value vals[64];
     int n = cli_parse_var("instance", var, vals, 64);
@@ -387,7 +449,7 @@ int otv_cmd_instance(int argc, char **argv)
   }
   double t0 = now_ms();
   size_t len = 0;
-  rc = write_one(loc, flags, out, path, force, &len);
+  rc = write_one(loc, flags, keep, nkeep, out, path, force, &len);
   if (!rc && !quiet) {
     char desc[512];
     double user[64];
@@ -408,8 +470,8 @@ int otv_cmd_instance(int argc, char **argv)
           if (axes[a].tag == vals[k].tag) user[a] = vals[k].value;
     }
     user_string(face, user, desc, sizeof desc);
-    printf("wrote %s: %u glyphs at %s, %zu bytes, %.1f ms\n", out, info.glyph_count, desc, len,
-           now_ms() - t0);
+    printf("wrote %s: %u glyphs at %s%s%s, %zu bytes, %.1f ms\n", out, info.glyph_count, desc,
+           keep_arg ? ", variable in " : "", keep_arg ? keep_arg : "", len, now_ms() - t0);
   }
 done:
   otv_location_destroy(loc);

@@ -201,6 +201,26 @@ static otv_status scenario(const uint8_t *data, size_t len, fa *a, int *nomem_ou
       fprintf(stderr, "%s N=%ld: instance_create returned %s\n", g_font, g_n, otv_status_str(is));
       g_bad_status++;
     }
+    /* a partial instance keeping the first axis */
+    otv_axis ax0;
+    unsigned one = 1;
+    otv_face_axes(f, 0, &one, &ax0);
+    if (one) {
+      inst = NULL;
+      is = otv_instance_create_partial(loc, &ax0.tag, 1, 0, &inst, &inst_len);
+      if (is == OTV_E_NOMEM) {
+        nomem++;
+        if (inst) {
+          fprintf(stderr, "%s N=%ld: instance_create_partial failed but returned a buffer\n", g_font, g_n);
+          g_bad_status++;
+        }
+      } else if (is == OTV_E_OK) {
+        otv_instance_free(loc, inst, inst_len);
+      } else if (!ok_nonmem(is, "instance_create_partial")) {
+        fprintf(stderr, "%s N=%ld: instance_create_partial returned %s\n", g_font, g_n, otv_status_str(is));
+        g_bad_status++;
+      }
+    }
   }
 #endif
 #ifdef OTV_RASTER_EVEN_ODD

@@ -1,0 +1,590 @@
+/*
+ * instance_partial.c - partial instances: some axes pinned, the others kept variable with their
+ * full ranges (fontTools' varLib.instancer "L2" instancing).
+ *
+ * Spec: otvarcommonformats ("Algorithm for interpolation of instance values", "Tuple Variation
+ * Store", "Item Variation Store"), gvar, cvar, fvar, avar, HVAR, VVAR, MVAR.
+ *
+ * The new default is the font at the pinned coordinates with the kept axes at their defaults,
+ * which is what the full instancer computes at that location (glyf, hmtx, cvt, MVAR fields, GPOS
+ * values). A variation region's scalar is the product of per-axis factors, so at any location
+ * of the new font
+ *   scalar(region) = scalar(pinned axes at the pins) x scalar(kept axes).
+ * A region with no kept axis has the constant factor of its pinned axes: it is folded into the
+ * default. Every other region keeps its kept axes, and its deltas are multiplied by the pinned
+ * factor (regions whose pinned factor is 0 disappear). Deltas are rounded with floor(x + 0.5).
+ *
+ * Tuple variation stores (gvar, cvar) are rewritten: kept tuples with embedded peaks and
+ * explicit deltas for every point. A sparse tuple is made explicit first, by IUP against the
+ * ORIGINAL default outline (the new default is different, so the same sparse points would infer
+ * other deltas). ItemVariationStores (HVAR, VVAR, MVAR, GDEF) keep their layout: the region list
+ * is rewritten in place with fewer axes and each delta is replaced by its scaled value, which
+ * never needs a wider field, so no DeltaSetIndexMap, VariationIndex or MVAR record changes.
+ */
+#include "instance.h"
+
+/* ---- region scalars of the pinned axes ---- */
+
+int otv_part_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,
+                            const int16_t *end, double *out, bool *kept)
+{
+  int k = 0;
+  bool dead = false;
+  *kept = false;
+  for (unsigned i = 0; i < in->axis_count; i++) {
+    unsigned a = in->axis_order[i];
+    int p = peak[a], s = start[a], e = end[a];
+    if (p == 0) continue;
+    /* spec: an ill-formed region axis (start > peak, peak > end, or crossing zero) is ignored */
+    if (s > p || p > e || (s < 0 && e > 0)) continue;
+    if (in->keep[a]) {
+      *kept = true;
+      continue;
+    }
+    int c = in->coords[a];
+    if (c == p) continue;
+    if (c <= s || c >= e) {
+      dead = true;
+      continue;
+    }
+    double v = c / 16384.0, lo = s / 16384.0, pk = p / 16384.0, hi = e / 16384.0;
+    out[k++] = c < p ? (v - lo) / (pk - lo) : (hi - v) / (hi - pk);
+  }
+  return dead ? -1 : k;
+}
+
+/* The region restricted to the kept axes (ill-formed axes written as 0, as they are ignored). */
+static void kept_region(const otv_inst *in, const int16_t *start, const int16_t *peak,
+                        const int16_t *end, int16_t *ns, int16_t *np, int16_t *ne)
+{
+  for (unsigned a = 0; a < in->axis_count; a++) {
+    if (!in->keep[a]) continue;
+    unsigned j = in->new_index[a];
+    int p = peak[a], s = start[a], e = end[a];
+    if (p == 0 || s > p || p > e || (s < 0 && e > 0)) s = p = e = 0;
+    ns[j] = (int16_t)s, np[j] = (int16_t)p, ne[j] = (int16_t)e;
+  }
+}
+
+/* ---- packed deltas (spec: otvarcommonformats "Packed Deltas") ---- */
+
+static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
+static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
+
+static void pack_deltas(otv_buf *b, const int32_t *d, unsigned n)
+{
+  unsigned i = 0;
+  while (i < n) {
+    unsigned j = i;
+    if (d[i] == 0) {
+      while (j < n && d[j] == 0 && j - i < 64) j++;
+      otv_buf_u8(b, (uint8_t)(0x80 | (j - i - 1)));
+    } else if (fits8(d[i])) {
+      /* a byte run goes on through single zeros (cheaper than a zero run) */
+      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
+      otv_buf_u8(b, (uint8_t)(j - i - 1));
+      for (unsigned q = i; q < j; q++) otv_buf_u8(b, (uint8_t)(int8_t)d[q]);
+    } else if (fits16(d[i])) {
+      /* a word run stops at a zero and at two byte-sized values */
+      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
+             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
+        j++;
+      otv_buf_u8(b, (uint8_t)(0x40 | (j - i - 1)));
+      for (unsigned q = i; q < j; q++) otv_buf_u16(b, (uint16_t)(int16_t)d[q]);
+    } else {
+      while (j < n && j - i < 64 && !fits16(d[j])) j++;
+      otv_buf_u8(b, (uint8_t)(0xC0 | (j - i - 1)));
+      for (unsigned q = i; q < j; q++) otv_buf_u32(b, (uint32_t)d[q]);
+    }
+    i = j;
+  }
+}
+
+/* ---- tuple variation stores ---- */
+
+typedef struct kept_tuple {
+  int16_t start[OTV_MAX_AXES], peak[OTV_MAX_AXES], end[OTV_MAX_AXES];
+  bool inter;
+  size_t size; /* packed delta bytes */
+} kept_tuple;
+
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+#define RESERVE(ptr, cap, need) \
+  otv_mem_reserve(in->al, (void **)&(ptr), &(cap), at_least_1(need), sizeof *(ptr))
+
+/* One tuple's header, decoded: its region over every axis. */
+static bool read_tuple_header(otv_rd *r, unsigned ac, const uint8_t *shared, uint16_t shared_count,
+                              uint16_t *size, uint16_t *ti, int16_t *start, int16_t *peak,
+                              int16_t *end, bool *bad_shared)
+{
+  *bad_shared = false;
+  *size = otv_rd_u16(r);
+  *ti = otv_rd_u16(r);
+  if (*ti & 0x8000) {
+    const uint8_t *pp = otv_rd_take(r, 2 * (size_t)ac);
+    /* in range: taken just above */
+    for (unsigned a = 0; a < ac && pp; a++) peak[a] = otv_peek_i16(pp + 2 * a);
+  } else {
+    unsigned idx = *ti & 0x0FFF;
+    if (!shared || idx >= shared_count) {
+      *bad_shared = true;
+      return false;
+    }
+    /* in range: shared tuples checked by the caller (shared_count x axis_count) */
+    for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(shared + 2 * ((size_t)idx * ac + a));
+  }
+  if (*ti & 0x4000) {
+    const uint8_t *pp = otv_rd_take(r, 4 * (size_t)ac);
+    /* in range: taken just above */
+    for (unsigned a = 0; a < ac && pp; a++) {
+      start[a] = otv_peek_i16(pp + 2 * a);
+      end[a] = otv_peek_i16(pp + 2 * ((size_t)ac + a));
+    }
+  } else {
+    for (unsigned a = 0; a < ac; a++) {
+      start[a] = peak[a] < 0 ? peak[a] : 0;
+      end[a] = peak[a] > 0 ? peak[a] : 0;
+    }
+  }
+  return otv_rd_ok(r);
+}
+
+otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
+                        const uint8_t *shared, uint16_t shared_count, unsigned n,
+                        const double *orig_x, const double *orig_y, const uint16_t *ends,
+                        unsigned end_count, bool two_dim, otv_buf *out, size_t rel_base)
+{
+  unsigned ac = in->axis_count, kc = in->kept_count;
+  otv_rd r = otv_rd_init(data, hdr);
+  uint16_t tvc = otv_rd_u16(&r);
+  uint16_t data_off = otv_rd_u16(&r);
+  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
+  unsigned count = tvc & 0x0FFF;
+  if (!count || !n) return OTV_E_OK;
+  size_t dims = two_dim ? 2 : 1, row = (size_t)n * dims;
+  if (RESERVE(in->pd, in->pd_cap, (size_t)count * row) || RESERVE(in->px, in->px_cap, n) ||
+      RESERVE(in->py, in->py_cap, n) || RESERVE(in->phas, in->phas_cap, n))
+    return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
+  kept_tuple *kt = otv_mem_alloc(in->al, count * sizeof *kt);
+  if (!kt) return OTV_FAIL(in->err, NOMEM, tag, tab_off, "tuples");
+  otv_buf packed;
+  otv_buf_init(&packed, in->al);
+  otv_status st = OTV_E_OK;
+  unsigned nk = 0;
+
+  otv_rd dr = otv_rd_init(data, data_off);
+  unsigned shared_n = 0;
+  bool shared_all = false;
+  if (tvc & 0x8000) {
+    bool nomem;
+    if (!otv_inst_read_points(&dr, in, &in->pshared, &in->pshared_cap, &shared_n, &nomem)) {
+      st = nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers")
+                 : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + data_off, "shared point numbers");
+      goto done;
+    }
+    shared_all = shared_n == 0;
+  }
+  int16_t peak[OTV_MAX_AXES], start[OTV_MAX_AXES], end[OTV_MAX_AXES];
+  double s_ax[OTV_MAX_AXES];
+  for (unsigned t = 0; t < count; t++) {
+    size_t hdr_at = r.pos;
+    uint16_t size, ti;
+    bool bad_shared;
+    if (!read_tuple_header(&r, ac, shared, shared_count, &size, &ti, start, peak, end,
+                           &bad_shared)) {
+      st = bad_shared ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
+                      : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
+      goto done;
+    }
+    size_t body = dr.pos;
+    otv_span tuple;
+    if (!otv_span_sub(data, body, size, &tuple)) {
+      st = OTV_FAIL(in->err, BAD_OFFSET, tag, tab_off + hdr_at, "tuple %u: %u bytes of data past the end", t, size);
+      goto done;
+    }
+    dr.pos = body + size;
+    bool kept;
+    int k = otv_part_region_scalars(in, start, peak, end, s_ax, &kept);
+    if (k < 0 || !kept) continue; /* gone, or folded into the default */
+    otv_rd tr = otv_rd_init(tuple, 0);
+    const uint16_t *pts = in->pshared;
+    unsigned pn = shared_n;
+    bool all = shared_all || !(tvc & 0x8000);
+    if (ti & 0x2000) {
+      bool nomem;
+      if (!otv_inst_read_points(&tr, in, &in->ppts, &in->ppts_cap, &pn, &nomem)) {
+        st = nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers")
+                   : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
+        goto done;
+      }
+      pts = in->ppts;
+      all = pn == 0;
+    } else if (!(tvc & 0x8000)) {
+      st = OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u has no point numbers (neither private nor shared)", t);
+      goto done;
+    }
+    double *dx = in->px, *dy = in->py;
+    if (all) {
+      if (!otv_inst_read_deltas(&tr, n, dx) || (two_dim && !otv_inst_read_deltas(&tr, n, dy))) {
+        st = OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
+        goto done;
+      }
+    } else {
+      if (RESERVE(in->ptx, in->ptx_cap, pn) || RESERVE(in->pty, in->pty_cap, pn)) {
+        st = OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
+        goto done;
+      }
+      if (!otv_inst_read_deltas(&tr, pn, in->ptx) ||
+          (two_dim && !otv_inst_read_deltas(&tr, pn, in->pty))) {
+        st = OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
+        goto done;
+      }
+      memset(in->phas, 0, n);
+      for (unsigned i = 0; i < n; i++) dx[i] = dy[i] = 0;
+      for (unsigned i = 0; i < pn; i++) {
+        unsigned p = pts[i];
+        if (p >= n) continue;
+        in->phas[p] = 1;
+        dx[p] = in->ptx[i];
+        if (two_dim) dy[p] = in->pty[i];
+      }
+      if (orig_x && end_count) {
+        /* simple glyph: IUP per contour against the original outline */
+        unsigned a = 0;
+        for (unsigned c = 0; c < end_count; c++) {
+          unsigned b = ends[c];
+          if (b < a || b >= n) break;
+          otv_inst_iup_axis(orig_x, dx, in->phas, a, b);
+          otv_inst_iup_axis(orig_y, dy, in->phas, a, b);
+          a = b + 1;
+        }
+      }
+    }
+    /* tuples whose regions become the same are summed, and rounded once */
+    kept_tuple cand;
+    memset(&cand, 0, sizeof cand);
+    kept_region(in, start, peak, end, cand.start, cand.peak, cand.end);
+    unsigned slot = 0;
+    while (slot < nk && !(memcmp(kt[slot].start, cand.start, kc * sizeof *cand.start) == 0 &&
+                          memcmp(kt[slot].peak, cand.peak, kc * sizeof *cand.peak) == 0 &&
+                          memcmp(kt[slot].end, cand.end, kc * sizeof *cand.end) == 0))
+      slot++;
+    double *q = in->pd + (size_t)slot * row;
+    if (slot == nk) {
+      kt[nk++] = cand;
+      for (size_t i = 0; i < row; i++) q[i] = 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+      q[i] += otv_inst_scale(dx[i], s_ax, k);
+      if (two_dim) q[n + i] += otv_inst_scale(dy[i], s_ax, k);
+    }
+  }
+  /* round, drop the tuples left without a delta, pack */
+  if (RESERVE(in->pq, in->pq_cap, row)) goto nomem;
+  unsigned live = 0;
+  for (unsigned t = 0; t < nk; t++) {
+    const double *q = in->pd + (size_t)t * row;
+    int32_t *r32 = in->pq;
+    bool nonzero = false;
+    for (size_t i = 0; i < row; i++) nonzero |= (r32[i] = otv_inst_round(q[i])) != 0;
+    if (!nonzero) continue;
+    kept_tuple *o = &kt[live++];
+    if (o != &kt[t]) *o = kt[t];
+    o->inter = false;
+    for (unsigned j = 0; j < kc; j++)
+      if (o->start[j] != (o->peak[j] < 0 ? o->peak[j] : 0) ||
+          o->end[j] != (o->peak[j] > 0 ? o->peak[j] : 0))
+        o->inter = true;
+    size_t before = packed.len;
+    /* x and y are two packed arrays: no run may cross from one into the other */
+    pack_deltas(&packed, r32, n);
+    if (two_dim) pack_deltas(&packed, r32 + n, n);
+    o->size = packed.len - before;
+    if (o->size > 0xFFFF) {
+      st = OTV_FAIL(in->err, LIMIT, tag, tab_off, "a tuple with more than 64 KiB of deltas");
+      goto done;
+    }
+  }
+  nk = live;
+  if (packed.failed) goto nomem;
+  if (nk) {
+    /* header; tuples with embedded peaks; the shared point numbers "all points" (one 0 byte,
+     * before the first tuple's data and counted in no tuple's size) */
+    size_t hsize = 4;
+    for (unsigned t = 0; t < nk; t++) hsize += 4 + 2 * (size_t)kc * (kt[t].inter ? 3 : 1);
+    size_t doff = out->len + hsize - rel_base;
+    if (doff > 0xFFFF) {
+      st = OTV_FAIL(in->err, LIMIT, tag, tab_off, "%u tuples: headers past 64 KiB", nk);
+      goto done;
+    }
+    otv_buf_u16(out, (uint16_t)(0x8000 | nk));
+    otv_buf_u16(out, (uint16_t)doff);
+    for (unsigned t = 0; t < nk; t++) {
+      otv_buf_u16(out, (uint16_t)kt[t].size);
+      otv_buf_u16(out, (uint16_t)(0x8000 | (kt[t].inter ? 0x4000 : 0)));
+      for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].peak[j]);
+      if (kt[t].inter) {
+        for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].start[j]);
+        for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].end[j]);
+      }
+    }
+    otv_buf_u8(out, 0);
+    otv_buf_bytes(out, packed.p, packed.len);
+    if (out->failed) goto nomem;
+  }
+  goto done;
+nomem:
+  st = OTV_FAIL(in->err, NOMEM, tag, tab_off, "variation data");
+done:
+  otv_buf_free(&packed);
+  otv_mem_free(in->al, kt, count * sizeof *kt);
+  return st;
+}
+
+/* ---- ItemVariationStore, in place ---- */
+
+otv_status otv_part_ivs(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag, size_t ivs_off)
+{
+  otv_ivs ivs;
+  memset(&ivs, 0, sizeof ivs);
+  otv_status st = otv_ivs_parse(in->al, src, tag, ivs_off, (uint16_t)in->axis_count, &ivs, in->err);
+  if (st) return st;
+  unsigned rc = ivs.region_count, sac = ivs.axis_count, kc = in->kept_count;
+  double *scal = NULL;
+  int *k = NULL;
+  /* the header was read by otv_ivs_parse: format, then the region list offset */
+  uint32_t list_off = otv_peek_u32(src.p + ivs_off + 2);
+  size_t list_at = ivs_off + list_off;
+  if (!rc) {
+    /* no regions: nothing varies, but the list must name the new axis count */
+    if (list_off && list_at + 2 <= src.len) otv_put_u16(dst + list_at, (uint16_t)kc);
+    goto done;
+  }
+  if (kc > sac) {
+    st = OTV_FAIL(in->err, UNSUPPORTED, tag, ivs_off, "region list of %u axes, %u kept", sac, kc);
+    goto done;
+  }
+  scal = otv_mem_alloc(in->al, (size_t)rc * OTV_MAX_AXES * sizeof *scal);
+  k = otv_mem_alloc(in->al, rc * sizeof *k);
+  if (!scal || !k) {
+    st = OTV_FAIL(in->err, NOMEM, tag, ivs_off, "region scalars");
+    goto done;
+  }
+  size_t reg_at = (size_t)(ivs.regions - src.p); /* in range: regions lie inside src */
+  /* the scalars first (the new list overwrites the old one in dst, never read from there) */
+  int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
+  int16_t ns[OTV_MAX_AXES], np[OTV_MAX_AXES], ne[OTV_MAX_AXES];
+  size_t w = reg_at;
+  for (unsigned r = 0; r < rc; r++) {
+    const uint8_t *rg = ivs.regions + (size_t)r * sac * 6;
+    for (unsigned a = 0; a < in->axis_count; a++) {
+      /* in range: regions checked in otv_ivs_parse */
+      s[a] = a < sac ? otv_peek_i16(rg + 6 * a) : 0;
+      p[a] = a < sac ? otv_peek_i16(rg + 6 * a + 2) : 0;
+      e[a] = a < sac ? otv_peek_i16(rg + 6 * a + 4) : 0;
+    }
+    bool kept;
+    k[r] = otv_part_region_scalars(in, s, p, e, scal + (size_t)r * OTV_MAX_AXES, &kept);
+    if (!kept) k[r] = -1; /* folded into the default: its column is zeroed */
+    kept_region(in, s, p, e, ns, np, ne);
+    for (unsigned j = 0; j < kc; j++) {
+      /* in range: kc <= sac, so the new list is not longer than the old */
+      otv_put_u16(dst + w, (uint16_t)ns[j]);
+      otv_put_u16(dst + w + 2, (uint16_t)np[j]);
+      otv_put_u16(dst + w + 4, (uint16_t)ne[j]);
+      w += 6;
+    }
+  }
+  memset(dst + w, 0, reg_at + (size_t)rc * sac * 6 - w);
+  otv_put_u16(dst + list_at, (uint16_t)kc);
+  for (unsigned d = 0; d < ivs.data_count; d++) {
+    const otv_ivd *v = &ivs.data[d];
+    unsigned wc = v->word_count, nr = v->region_index_count;
+    unsigned big = v->long_words ? 4 : 2, small = v->long_words ? 2 : 1;
+    for (unsigned it = 0; it < v->item_count; it++) {
+      /* in range: rows checked in otv_ivs_parse; dst is a copy of src of the same length */
+      size_t row_at = (size_t)(v->rows - src.p) + (size_t)it * v->row_len;
+      for (unsigned j = 0; j < nr; j++) {
+        unsigned r = otv_peek_u16(v->region_indexes + 2 * j);
+        size_t at = row_at + (j < wc ? j * big : wc * big + (j - wc) * small);
+        unsigned size = j < wc ? big : small;
+        const uint8_t *q = src.p + at;
+        int32_t dv = size == 4 ? otv_peek_i32(q) : size == 2 ? otv_peek_i16(q) : (int8_t)q[0];
+        int32_t nv = 0;
+        if (r < rc && k[r] >= 0 && dv) nv = otv_inst_round(otv_inst_scale(dv, scal + (size_t)r * OTV_MAX_AXES, k[r]));
+        if (r >= rc) nv = dv; /* out-of-range region: contributes nothing, kept as it is */
+        if (size == 4) otv_put_u32(dst + at, (uint32_t)nv);
+        else if (size == 2) otv_put_u16(dst + at, (uint16_t)(int16_t)nv);
+        else dst[at] = (uint8_t)(int8_t)nv;
+      }
+    }
+  }
+done:
+  if (scal) otv_mem_free(in->al, scal, (size_t)rc * OTV_MAX_AXES * sizeof *scal);
+  if (k) otv_mem_free(in->al, k, rc * sizeof *k);
+  otv_ivs_free(in->al, &ivs);
+  return st;
+}
+
+/* ---- HVAR, VVAR, MVAR: copies with the store rewritten ---- */
+
+static otv_status ivs_table(otv_inst *in, uint32_t tag, otv_buf *b)
+{
+  otv_span t = otv_face_span(in->face, tag);
+  if (!t.p) return OTV_E_OK;
+  otv_buf_bytes(b, t.p, t.len);
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, tag, 0, "table copy");
+  size_t off;
+  if (tag == OTV_T_MVAR) {
+    if (t.len < 12) return OTV_FAIL(in->err, TRUNCATED, tag, 0, "MVAR header");
+    off = otv_peek_u16(t.p + 10);
+  } else {
+    if (t.len < 8) return OTV_FAIL(in->err, TRUNCATED, tag, 0, "header");
+    off = otv_peek_u32(t.p + 4);
+  }
+  if (!off) return OTV_E_OK;
+  return otv_part_ivs(in, t, b->p, tag, off);
+}
+
+/* ---- fvar ---- */
+
+static otv_status build_fvar(otv_inst *in)
+{
+  const otv_face *f = in->face;
+  const otv_fvar *fv = &f->fvar;
+  otv_span t = otv_face_span(f, OTV_T_FVAR);
+  unsigned ac = in->axis_count, kc = in->kept_count;
+  size_t axis_size = t.len >= 12 ? otv_peek_u16(t.p + 10) : 0;
+  size_t isz_new = 4 + 4 * (size_t)kc;
+  bool ps = fv->instance_size >= 6 + 4 * (size_t)ac;
+  if (ps) isz_new += 2;
+  otv_buf *b = &in->fvar;
+  otv_buf_u16(b, 1);
+  otv_buf_u16(b, 0);
+  otv_buf_u16(b, 16);
+  otv_buf_u16(b, 2);
+  otv_buf_u16(b, (uint16_t)kc);
+  otv_buf_u16(b, 20);
+  size_t count_at = b->len;
+  otv_buf_u16(b, 0);
+  otv_buf_u16(b, (uint16_t)isz_new);
+  for (unsigned a = 0; a < ac; a++) {
+    if (!in->keep[a]) continue;
+    /* in range: axis records checked at open (axis_count x axisSize) */
+    otv_buf_bytes(b, fv->axes + (size_t)a * axis_size, 20);
+  }
+  /* named instances on the pinned coordinates, without the pinned axes */
+  double user[OTV_MAX_AXES];
+  otv_f2dot14 norm[OTV_MAX_AXES];
+  unsigned kept_instances = 0;
+  for (unsigned i = 0; i < fv->instance_count; i++) {
+    const uint8_t *rec = fv->instances + (size_t)i * fv->instance_size; /* in range: checked at open */
+    for (unsigned a = 0; a < ac; a++) user[a] = otv_peek_i32(rec + 4 + 4 * a) / 65536.0;
+    otv_error e = {0};
+    if (otv_fvar_normalize(f, user, norm, in->al, &e)) return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
+    bool on = true;
+    for (unsigned a = 0; a < ac; a++)
+      if (!in->keep[a] && norm[a] != in->coords[a]) on = false;
+    if (!on) continue;
+    otv_buf_bytes(b, rec, 4);
+    for (unsigned a = 0; a < ac; a++)
+      if (in->keep[a]) otv_buf_bytes(b, rec + 4 + 4 * a, 4);
+    if (ps) otv_buf_bytes(b, rec + 4 + 4 * (size_t)ac, 2);
+    kept_instances++;
+  }
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "fvar buffer");
+  otv_buf_put_u16(b, count_at, (uint16_t)kept_instances);
+  return OTV_E_OK;
+}
+
+/* ---- avar (version 1): the kept axes' segment maps ---- */
+
+static otv_status build_avar(otv_inst *in)
+{
+  otv_span t = otv_face_span(in->face, OTV_T_AVAR);
+  if (!t.p) return OTV_E_OK;
+  otv_rd r = otv_rd_init(t, 0);
+  uint16_t major = otv_rd_u16(&r);
+  otv_rd_skip(&r, 4);
+  uint16_t n = otv_rd_u16(&r);
+  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_AVAR, 0, &r, "avar header");
+  if (major != 1)
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u", major);
+  otv_buf *b = &in->avar;
+  otv_buf_u16(b, 1);
+  otv_buf_u16(b, 0);
+  otv_buf_u16(b, 0);
+  otv_buf_u16(b, (uint16_t)in->kept_count);
+  for (unsigned a = 0; a < n; a++) {
+    size_t at = r.pos;
+    uint16_t pc = otv_rd_u16(&r);
+    const uint8_t *pairs = otv_rd_take(&r, 4 * (size_t)pc);
+    if (!pairs) return OTV_FAIL(in->err, TRUNCATED, OTV_T_AVAR, at, "segment map %u", a);
+    if (a >= in->axis_count || !in->keep[a]) continue;
+    otv_buf_bytes(b, t.p + at, 2 + 4 * (size_t)pc);
+  }
+  /* a map missing for a kept axis (fewer maps than axes): an identity map keeps the count */
+  for (unsigned a = n; a < in->axis_count; a++)
+    if (in->keep[a]) otv_buf_u16(b, 0);
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar buffer");
+  return OTV_E_OK;
+}
+
+/* ---- gvar: header, offsets, the glyph data written by otv_inst_glyf ---- */
+
+static otv_status build_gvar(otv_inst *in)
+{
+  if (!otv_face_span(in->face, OTV_T_GVAR).p) return OTV_E_OK;
+  uint32_t n = in->glyph_count;
+  in->gvar_offs[n] = (uint32_t)in->gvar_data.len;
+  bool lng = in->gvar_data.len / 2 > 0xFFFF;
+  size_t data_at = 20 + ((size_t)n + 1) * (lng ? 4 : 2);
+  otv_buf *b = &in->gvar;
+  otv_buf_u16(b, 1);
+  otv_buf_u16(b, 0);
+  otv_buf_u16(b, (uint16_t)in->kept_count);
+  otv_buf_u16(b, 0);         /* no shared tuples: every peak is embedded */
+  otv_buf_u32(b, (uint32_t)data_at);
+  otv_buf_u16(b, (uint16_t)n);
+  otv_buf_u16(b, lng ? 1 : 0);
+  otv_buf_u32(b, (uint32_t)data_at);
+  for (uint32_t g = 0; g <= n; g++) {
+    if (lng) otv_buf_u32(b, in->gvar_offs[g]);
+    else otv_buf_u16(b, (uint16_t)(in->gvar_offs[g] / 2));
+  }
+  otv_buf_bytes(b, in->gvar_data.p, in->gvar_data.len);
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "gvar buffer");
+  return OTV_E_OK;
+}
+
+/* ---- cvar ---- */
+
+static otv_status build_cvar(otv_inst *in)
+{
+  otv_span cvar = otv_face_span(in->face, OTV_T_CVAR);
+  size_t cvt_len = 0;
+  otv_face_table(in->face, OTV_TAG('c', 'v', 't', ' '), &cvt_len);
+  if (!cvar.p || cvt_len < 2) return OTV_E_OK;
+  otv_buf *b = &in->cvar;
+  otv_buf_u16(b, 1);
+  otv_buf_u16(b, 0);
+  otv_status st = otv_part_tvs(in, cvar, 4, OTV_T_CVAR, 0, NULL, 0, (unsigned)(cvt_len / 2), NULL,
+                               NULL, NULL, 0, false, b, 0);
+  if (st) return st;
+  if (b->len == 4) { /* no tuple left: an empty store */
+    otv_buf_u16(b, 0);
+    otv_buf_u16(b, 8);
+  }
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_CVAR, 0, "cvar buffer");
+  return OTV_E_OK;
+}
+
+otv_status otv_part_tables(otv_inst *in)
+{
+  otv_status st;
+  if ((st = build_fvar(in)) || (st = build_avar(in)) || (st = build_gvar(in)) ||
+      (st = build_cvar(in)) || (st = ivs_table(in, OTV_T_HVAR, &in->hvar)) ||
+      (st = ivs_table(in, OTV_T_VVAR, &in->vvar)) || (st = ivs_table(in, OTV_T_MVAR, &in->mvar)))
+    return st;
+  return OTV_E_OK;
+}
