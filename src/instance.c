@@ -45,6 +45,11 @@ static void inst_free(otv_inst *in)
   if (in->gvar_offs) otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
   if (in->pd) otv_mem_free(al, in->pd, in->pd_cap * sizeof *in->pd);
   if (in->pq) otv_mem_free(al, in->pq, in->pq_cap * sizeof *in->pq);
+  if (in->pdp) otv_mem_free(al, in->pdp, in->pdp_cap * sizeof *in->pdp);
+  if (in->pnx) otv_mem_free(al, in->pnx, in->pnx_cap * sizeof *in->pnx);
+  if (in->pny) otv_mem_free(al, in->pny, in->pny_cap * sizeof *in->pny);
+  if (in->shp) otv_mem_free(al, in->shp, in->shp_cap * sizeof *in->shp);
+  if (in->shh) otv_mem_free(al, in->shh, OTV_PART_SHARED_SLOTS * sizeof *in->shh);
   if (in->px) otv_mem_free(al, in->px, in->px_cap * sizeof *in->px);
   if (in->py) otv_mem_free(al, in->py, in->py_cap * sizeof *in->py);
   if (in->ptx) otv_mem_free(al, in->ptx, in->ptx_cap * sizeof *in->ptx);

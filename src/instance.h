@@ -167,10 +167,16 @@ typedef struct otv_inst {
   otv_buf gvar_data;
   double *pd;                     /* kept tuples' deltas, summed per kept region */
   int32_t *pq;                    /* one of them rounded */
+  int *pdp;                       /* IUP point choice: dynamic programming scratch */
+  double *pnx, *pny;              /* a glyph's new default coordinates */
+  size_t pnx_cap, pny_cap;
+  int16_t *shp;                   /* gvar shared tuples (peaks over the kept axes), shn of them */
+  unsigned shn;
+  uint16_t *shh;                  /* their hash table (OTV_PART_SHARED_SLOTS, index + 1) */
   double *px, *py, *ptx, *pty;    /* one tuple's deltas for every point, and its sparse ones */
   uint8_t *phas;
   uint16_t *ppts, *pshared;       /* its point numbers, the store's shared ones */
-  size_t pd_cap, pq_cap, px_cap, py_cap, ptx_cap, pty_cap, phas_cap, ppts_cap, pshared_cap;
+  size_t shp_cap, pd_cap, pq_cap, pdp_cap, px_cap, py_cap, ptx_cap, pty_cap, phas_cap, ppts_cap, pshared_cap;
 } otv_inst;
 
 /* ItemVariationStore deltas at the location (instance_tables.c): region scalars computed once,
@@ -203,17 +209,24 @@ void otv_inst_iup_axis(const double *orig, double *d, const uint8_t *has, unsign
  * axes, its deltas made explicit for all n points (IUP against orig_x/orig_y for simple glyphs),
  * scaled by the pinned axes' scalars and rounded; tuples whose region has no kept axis are left
  * out (the default glyph or cvt has them folded in). rel_base: where in out the store's offsets
- * count from. Arguments as otv_inst_tvs_sum; acc_y_present false for cvar. */
+ * count from. new_x/new_y: the new default outline (rounded), which IUP will use in the output,
+ * so points it infers within 0.5 of their exact delta are left out. Arguments as
+ * otv_inst_tvs_sum; two_dim false for cvar. */
 otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
                         const uint8_t *shared, uint16_t shared_count, unsigned n,
-                        const double *orig_x, const double *orig_y, const uint16_t *ends,
-                        unsigned end_count, bool two_dim, otv_buf *out, size_t rel_base);
+                        const double *orig_x, const double *orig_y, const double *new_x,
+                        const double *new_y, const uint16_t *ends, unsigned end_count,
+                        bool two_dim, otv_buf *out, size_t rel_base);
+#define OTV_PART_SHARED_SLOTS 8192u /* > 2 x 4095, the most shared tuples gvar can index */
 /* fvar, avar, gvar, cvar, HVAR, VVAR, MVAR of a partial instance (after otv_inst_glyf). */
 otv_status otv_part_tables(otv_inst *in);
-/* Rewrite the ItemVariationStore at ivs_off of table `src` into dst (a copy of src, same
- * length) in place: regions restricted to the kept axes, delta columns scaled by the pinned
- * axes' scalars and rounded, columns folded into the default (no kept axis) zeroed. */
-otv_status otv_part_ivs(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag, size_t ivs_off);
+/* Rewrite the ItemVariationStore at ivs_off of table `src` in b (a copy of src): regions
+ * restricted to the kept axes, delta columns scaled by the pinned axes' scalars and rounded,
+ * columns folded into the default (no kept axis) dropped. When the store fills the end of the
+ * table without gaps it is written anew, compacted, in place of the old one; otherwise it is
+ * rewritten in place with its layout (the folded columns zeroed). (outer, inner) references stay
+ * valid either way. */
+otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, size_t ivs_off);
 /* The scalars of a region's pinned axes (as otv_inst_region_scalars) and whether any kept axis
  * has a (well-formed) non-zero peak. */
 int otv_part_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,

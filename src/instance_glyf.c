@@ -474,9 +474,17 @@ static otv_status apply_gvar(gctx *c, uint32_t gid, unsigned n, const uint16_t *
   otv_status st = otv_inst_tvs_sum(in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared,
                                    c->shared_count, n, c->ox, c->oy, c->ends, ec, ax, ay);
   if (st || !encode || !in->partial) return st;
-  /* a partial instance keeps the tuples of the axes left variable, for the same points */
+  /* a partial instance keeps the tuples of the axes left variable, for the same points; its
+   * default outline is this one rounded (as encode_simple writes it) */
+  if (otv_mem_reserve(in->al, (void **)&in->pnx, &in->pnx_cap, n, sizeof *in->pnx) ||
+      otv_mem_reserve(in->al, (void **)&in->pny, &in->pny_cap, n, sizeof *in->pny))
+    return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "coordinates");
+  for (unsigned i = 0; i < n; i++) {
+    in->pnx[i] = otv_inst_round16(c->ox[i] + ax[i]);
+    in->pny[i] = otv_inst_round16(c->oy[i] + ay[i]);
+  }
   st = otv_part_tvs(in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared, c->shared_count, n, c->ox,
-                    c->oy, c->ends, ec, true, &in->gvar_data, in->gvar_data.len);
+                    c->oy, in->pnx, in->pny, c->ends, ec, true, &in->gvar_data, in->gvar_data.len);
   if (!st && (in->gvar_data.len & 1)) otv_buf_u8(&in->gvar_data, 0);
   return st;
 }

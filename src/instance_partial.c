@@ -14,10 +14,11 @@
  * default. Every other region keeps its kept axes, and its deltas are multiplied by the pinned
  * factor (regions whose pinned factor is 0 disappear). Deltas are rounded with floor(x + 0.5).
  *
- * Tuple variation stores (gvar, cvar) are rewritten: kept tuples with embedded peaks and
- * explicit deltas for every point. A sparse tuple is made explicit first, by IUP against the
- * ORIGINAL default outline (the new default is different, so the same sparse points would infer
- * other deltas). ItemVariationStores (HVAR, VVAR, MVAR, GDEF) keep their layout: the region list
+ * Tuple variation stores (gvar, cvar) are rewritten: the kept tuples, summed per kept region,
+ * with shared peaks (gvar) and private point numbers. A sparse tuple is made explicit first, by
+ * IUP against the ORIGINAL default outline (the new default is different, so the same sparse
+ * points would infer other deltas); then the points IUP can infer again, from the new default,
+ * within the rounding's 0.5 of the exact delta are left out. ItemVariationStores (HVAR, VVAR, MVAR, GDEF) keep their layout: the region list
  * is rewritten in place with fewer axes and each delta is replaced by its scaled value, which
  * never needs a wider field, so no DeltaSetIndexMap, VariationIndex or MVAR record changes.
  */
@@ -100,11 +101,134 @@ static void pack_deltas(otv_buf *b, const int32_t *d, unsigned n)
   }
 }
 
+/* ---- which points a tuple must list (spec: gvar "Inferred deltas for un-referenced point
+ * numbers") ----
+ * A point left out of a simple glyph's tuple gets its delta by IUP from the listed points of its
+ * contour. The exact (unrounded) deltas e are what the tuple should add; listing every point
+ * with its rounded delta r is within 0.5 of e. A point may be left out when IUP of the listed
+ * rounded deltas is within the same 0.5 of its exact delta, so leaving points out never makes
+ * the instance less exact than rounding alone. (fontTools instead keeps IUP within 0.5 of the
+ * rounded deltas, which can add up to 1.) */
+
+#define IUP_TOL 0.5
+#define IUP_LOOKBACK 64
+
+/* Delta IUP gives point k from the references j and i on one axis (the arithmetic of
+ * otv_inst_iup_axis). */
+static double iup_one(const double *o, const int32_t *r, unsigned j, unsigned i, unsigned k)
+{
+  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
+  if (x1 == x2) return d1 == d2 ? d1 : 0;
+  if (x1 > x2) {
+    double t = x1;
+    x1 = x2, x2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  double x = o[k];
+  return x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * (d2 - d1) / (x2 - x1);
+}
+
+typedef struct iup_ctx {
+  const double *ox, *oy, *ex, *ey; /* original coordinates, exact deltas */
+  const int32_t *rx, *ry;          /* rounded deltas */
+  unsigned a, b;                   /* the contour */
+} iup_ctx;
+
+static unsigned next_pt(const iup_ctx *c, unsigned k) { return k == c->b ? c->a : k + 1; }
+
+/* Can every point strictly between j and i (walking forward, cyclically) be left out? */
+static bool between_ok(const iup_ctx *c, unsigned j, unsigned i)
+{
+  for (unsigned k = next_pt(c, j); k != i; k = next_pt(c, k)) {
+    if (fabs(iup_one(c->ox, c->rx, j, i, k) - c->ex[k]) > IUP_TOL) return false;
+    if (fabs(iup_one(c->oy, c->ry, j, i, k) - c->ey[k]) > IUP_TOL) return false;
+  }
+  return true;
+}
+
+/* Mark in keep[] the points of contour [a, b] the tuple must list: none when every exact delta is
+ * within the tolerance of 0; one when all are of one point's; else the fewest found by dynamic
+ * programming over the contour cut open at its largest delta (which is listed), each point
+ * reached from at most IUP_LOOKBACK points back. cost/prev: scratch of b - a + 2 ints. */
+static void iup_choose(const iup_ctx *c, uint8_t *keep, int *cost, int *prev)
+{
+  unsigned a = c->a, b = c->b, len = b - a + 1, s = a;
+  bool zero = true;
+  double big = -1;
+  for (unsigned k = a; k <= b; k++) {
+    keep[k] = 0;
+    if (fabs(c->ex[k]) > IUP_TOL || fabs(c->ey[k]) > IUP_TOL) zero = false;
+    double m = fabs(c->ex[k]) + fabs(c->ey[k]);
+    if (m > big) big = m, s = k;
+  }
+  if (zero) return;
+  bool one = true; /* one listed point: IUP shifts the whole contour by its delta */
+  for (unsigned k = a; k <= b && one; k++)
+    if (fabs(c->rx[s] - c->ex[k]) > IUP_TOL || fabs(c->ry[s] - c->ey[k]) > IUP_TOL) one = false;
+  keep[s] = 1;
+  if (one || len <= 2) {
+    if (len == 2 && !one) keep[a] = keep[b] = 1;
+    return;
+  }
+  /* positions 0..len: point a + (s - a + p) % len; position len is s again */
+  cost[0] = 0;
+  for (unsigned p = 1; p <= len; p++) {
+    unsigned ip = a + (s - a + p) % len;
+    int best = -1;
+    unsigned lo = p > IUP_LOOKBACK ? p - IUP_LOOKBACK : 0;
+    for (unsigned q = p; q-- > lo;) {
+      if (cost[q] < 0) continue;
+      unsigned iq = a + (s - a + q) % len;
+      if (q + 1 < p && !between_ok(c, iq, ip)) break; /* farther back rarely works again */
+      if (best < 0 || cost[q] + 1 < best) {
+        best = cost[q] + 1;
+        prev[p] = (int)q;
+      }
+    }
+    cost[p] = best;
+  }
+  for (int p = prev[len]; p > 0; p = prev[p]) keep[a + (s - a + (unsigned)p) % len] = 1;
+}
+
+/* Packed point numbers (spec: otvarcommonformats "Packed point numbers") of the m points with
+ * keep set, or "all points" (a single 0) when m == n. */
+static void pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m)
+{
+  if (m == n) {
+    otv_buf_u8(b, 0);
+    return;
+  }
+  if (m < 0x80) otv_buf_u8(b, (uint8_t)m);
+  else otv_buf_u16(b, (uint16_t)(0x8000 | m));
+  unsigned last = 0, k = 0;
+  while (k < n) {
+    /* a run of up to 128 listed points, words when some step needs them */
+    unsigned pts[128], cnt = 0;
+    bool words = false;
+    unsigned prevp = last;
+    for (; k < n && cnt < 128; k++) {
+      if (!keep[k]) continue;
+      if (k - prevp > 0xFF) words = true;
+      pts[cnt++] = k;
+      prevp = k;
+    }
+    if (!cnt) break;
+    otv_buf_u8(b, (uint8_t)((words ? 0x80 : 0) | (cnt - 1)));
+    for (unsigned q = 0; q < cnt; q++) {
+      unsigned d = pts[q] - last;
+      if (words) otv_buf_u16(b, (uint16_t)d);
+      else otv_buf_u8(b, (uint8_t)d);
+      last = pts[q];
+    }
+  }
+}
+
 /* ---- tuple variation stores ---- */
 
 typedef struct kept_tuple {
   int16_t start[OTV_MAX_AXES], peak[OTV_MAX_AXES], end[OTV_MAX_AXES];
   bool inter;
+  int shared;  /* gvar shared tuple index of the peak, -1: embedded */
   size_t size; /* packed delta bytes */
 } kept_tuple;
 
@@ -149,10 +273,38 @@ static bool read_tuple_header(otv_rd *r, unsigned ac, const uint8_t *shared, uin
   return otv_rd_ok(r);
 }
 
+/* The gvar shared-tuple index of a peak (added when new), or -1 when the table is full (4095)
+ * or memory ran out (then the peak is embedded). */
+static int shared_index(otv_inst *in, const int16_t *peak)
+{
+  unsigned kc = in->kept_count;
+  if (!in->shh) {
+    in->shh = otv_mem_calloc(in->al, OTV_PART_SHARED_SLOTS, sizeof *in->shh);
+    if (!in->shh) return -1;
+  }
+  uint32_t h = 2166136261u;
+  for (unsigned j = 0; j < kc; j++) h = (h ^ (uint16_t)peak[j]) * 16777619u;
+  unsigned slot = h & (OTV_PART_SHARED_SLOTS - 1);
+  for (;;) {
+    unsigned v = in->shh[slot];
+    if (!v) break;
+    if (!memcmp(in->shp + (size_t)(v - 1) * kc, peak, kc * sizeof *peak)) return (int)v - 1;
+    slot = (slot + 1) & (OTV_PART_SHARED_SLOTS - 1);
+  }
+  if (in->shn >= 4095) return -1;
+  if (otv_mem_reserve(in->al, (void **)&in->shp, &in->shp_cap, ((size_t)in->shn + 1) * (kc ? kc : 1),
+                      sizeof *in->shp))
+    return -1;
+  memcpy(in->shp + (size_t)in->shn * kc, peak, kc * sizeof *peak);
+  in->shh[slot] = (uint16_t)(++in->shn);
+  return (int)in->shn - 1;
+}
+
 otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
                         const uint8_t *shared, uint16_t shared_count, unsigned n,
-                        const double *orig_x, const double *orig_y, const uint16_t *ends,
-                        unsigned end_count, bool two_dim, otv_buf *out, size_t rel_base)
+                        const double *orig_x, const double *orig_y, const double *new_x,
+                        const double *new_y, const uint16_t *ends, unsigned end_count,
+                        bool two_dim, otv_buf *out, size_t rel_base)
 {
   unsigned ac = in->axis_count, kc = in->kept_count;
   otv_rd r = otv_rd_init(data, hdr);
@@ -279,15 +431,35 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
       if (two_dim) q[n + i] += otv_inst_scale(dy[i], s_ax, k);
     }
   }
-  /* round, drop the tuples left without a delta, pack */
-  if (RESERVE(in->pq, in->pq_cap, row)) goto nomem;
+  /* round; choose the points each tuple lists; drop the tuples left without one; pack */
+  if (RESERVE(in->pq, in->pq_cap, row) || RESERVE(in->pdp, in->pdp_cap, 2 * ((size_t)n + 2)))
+    goto nomem;
   unsigned live = 0;
   for (unsigned t = 0; t < nk; t++) {
     const double *q = in->pd + (size_t)t * row;
     int32_t *r32 = in->pq;
-    bool nonzero = false;
-    for (size_t i = 0; i < row; i++) nonzero |= (r32[i] = otv_inst_round(q[i])) != 0;
-    if (!nonzero) continue;
+    for (size_t i = 0; i < row; i++) r32[i] = otv_inst_round(q[i]);
+    uint8_t *keep = in->phas;
+    unsigned m = 0;
+    if (new_x && end_count) {
+      /* a simple glyph: contours (and the one-point phantom contours) by IUP over the new
+       * default outline */
+      iup_ctx c = {new_x, new_y, q, q + n, r32, r32 + n, 0, 0};
+      memset(keep, 0, n);
+      unsigned a = 0;
+      for (unsigned e = 0; e < end_count; e++) {
+        unsigned b = ends[e];
+        if (b < a || b >= n) break;
+        c.a = a, c.b = b;
+        iup_choose(&c, keep, in->pdp, in->pdp + n + 2);
+        a = b + 1;
+      }
+    } else {
+      /* composites and cvar: a point left out gets no delta */
+      for (unsigned i = 0; i < n; i++) keep[i] = r32[i] != 0 || (two_dim && r32[n + i] != 0);
+    }
+    for (unsigned i = 0; i < n; i++) m += keep[i];
+    if (!m) continue;
     kept_tuple *o = &kt[live++];
     if (o != &kt[t]) *o = kt[t];
     o->inter = false;
@@ -296,9 +468,26 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
           o->end[j] != (o->peak[j] > 0 ? o->peak[j] : 0))
         o->inter = true;
     size_t before = packed.len;
+    /* every point (no list), then, when fewer points are listed, the sparse form if smaller */
+    otv_buf_u8(&packed, 0);
     /* x and y are two packed arrays: no run may cross from one into the other */
-    pack_deltas(&packed, r32, n);
-    if (two_dim) pack_deltas(&packed, r32 + n, n);
+    for (unsigned dim = 0; dim < dims; dim++) pack_deltas(&packed, r32 + (size_t)dim * n, n);
+    if (m < n) {
+      size_t all_len = packed.len - before;
+      pack_points(&packed, keep, n, m);
+      for (unsigned dim = 0; dim < dims; dim++) {
+        /* the listed points' deltas, gathered to the front of this axis's row (w <= i) */
+        unsigned w = 0;
+        int32_t *src = r32 + (size_t)dim * n;
+        for (unsigned i = 0; i < n; i++)
+          if (keep[i]) src[w++] = src[i];
+        pack_deltas(&packed, src, w);
+      }
+      size_t sparse_len = packed.len - before - all_len;
+      if (!packed.failed && sparse_len < all_len) /* the sparse form replaces the full one */
+        memmove(packed.p + before, packed.p + before + all_len, sparse_len);
+      packed.len = before + (sparse_len < all_len ? sparse_len : all_len);
+    }
     o->size = packed.len - before;
     if (o->size > 0xFFFF) {
       st = OTV_FAIL(in->err, LIMIT, tag, tab_off, "a tuple with more than 64 KiB of deltas");
@@ -308,27 +497,33 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
   nk = live;
   if (packed.failed) goto nomem;
   if (nk) {
-    /* header; tuples with embedded peaks; the shared point numbers "all points" (one 0 byte,
-     * before the first tuple's data and counted in no tuple's size) */
+    /* header; tuples with private point numbers and their peaks shared (gvar) or embedded */
     size_t hsize = 4;
-    for (unsigned t = 0; t < nk; t++) hsize += 4 + 2 * (size_t)kc * (kt[t].inter ? 3 : 1);
+    for (unsigned t = 0; t < nk; t++) {
+      kt[t].shared = tag == OTV_T_GVAR && kc ? shared_index(in, kt[t].peak) : -1;
+      hsize += 4 + 2 * (size_t)kc * ((kt[t].shared < 0 ? 1 : 0) + (kt[t].inter ? 2 : 0));
+    }
     size_t doff = out->len + hsize - rel_base;
     if (doff > 0xFFFF) {
       st = OTV_FAIL(in->err, LIMIT, tag, tab_off, "%u tuples: headers past 64 KiB", nk);
       goto done;
     }
-    otv_buf_u16(out, (uint16_t)(0x8000 | nk));
+    otv_buf_u16(out, (uint16_t)nk);
     otv_buf_u16(out, (uint16_t)doff);
     for (unsigned t = 0; t < nk; t++) {
       otv_buf_u16(out, (uint16_t)kt[t].size);
-      otv_buf_u16(out, (uint16_t)(0x8000 | (kt[t].inter ? 0x4000 : 0)));
-      for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].peak[j]);
+      unsigned flags = 0x2000 | (kt[t].inter ? 0x4000 : 0);
+      if (kt[t].shared >= 0) {
+        otv_buf_u16(out, (uint16_t)(flags | (unsigned)kt[t].shared));
+      } else {
+        otv_buf_u16(out, (uint16_t)(flags | 0x8000));
+        for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].peak[j]);
+      }
       if (kt[t].inter) {
         for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].start[j]);
         for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].end[j]);
       }
     }
-    otv_buf_u8(out, 0);
     otv_buf_bytes(out, packed.p, packed.len);
     if (out->failed) goto nomem;
   }
@@ -343,12 +538,11 @@ done:
 
 /* ---- ItemVariationStore, in place ---- */
 
-otv_status otv_part_ivs(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag, size_t ivs_off)
+/* In place: the layout kept, the region list shortened, every delta scaled (see the top). */
+static otv_status ivs_in_place(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag,
+                               size_t ivs_off, otv_ivs ivs)
 {
-  otv_ivs ivs;
-  memset(&ivs, 0, sizeof ivs);
-  otv_status st = otv_ivs_parse(in->al, src, tag, ivs_off, (uint16_t)in->axis_count, &ivs, in->err);
-  if (st) return st;
+  otv_status st = OTV_E_OK;
   unsigned rc = ivs.region_count, sac = ivs.axis_count, kc = in->kept_count;
   double *scal = NULL;
   int *k = NULL;
@@ -422,6 +616,216 @@ otv_status otv_part_ivs(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag, 
 done:
   if (scal) otv_mem_free(in->al, scal, (size_t)rc * OTV_MAX_AXES * sizeof *scal);
   if (k) otv_mem_free(in->al, k, rc * sizeof *k);
+  return st;
+}
+
+
+/* ---- ItemVariationStore, compacted ----
+ * When the store's structures fill the end of their table without gaps (as compilers write
+ * them), nothing else lives there and the store can be written anew, smaller: per
+ * ItemVariationData, the columns whose regions become one region summed (exactly, then
+ * rounded once), columns without deltas and regions nobody uses dropped, each column as narrow
+ * as its values allow. Items keep their order, so every (outer, inner) reference stays valid. */
+
+/* The end of the store's structures, or 0 when they are not one gap-free block. */
+static size_t store_block_end(otv_span src, size_t ivs_off, const otv_ivs *ivs)
+{
+  uint32_t list_off = otv_peek_u32(src.p + ivs_off + 2); /* in range: parsed */
+  size_t end = ivs_off + 8 + 4 * (size_t)ivs->data_count, sum = end - ivs_off;
+  if (list_off) {
+    size_t l = ivs_off + list_off, le = l + 4 + (size_t)ivs->region_count * ivs->axis_count * 6;
+    sum += le - l;
+    if (le > end) end = le;
+  }
+  for (unsigned d = 0; d < ivs->data_count; d++) {
+    const otv_ivd *v = &ivs->data[d];
+    size_t at = (size_t)(v->region_indexes - src.p) - 6; /* in range: parsed */
+    size_t e = (size_t)(v->rows - src.p) + (size_t)v->item_count * v->row_len;
+    sum += e - at;
+    if (e > end) end = e;
+  }
+  return sum == end - ivs_off ? end : 0;
+}
+
+typedef struct cregion {
+  int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
+} cregion;
+
+static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t ivs_off,
+                              const otv_ivs *ivs)
+{
+  unsigned rc = ivs->region_count, sac = ivs->axis_count, kc = in->kept_count;
+  otv_status st = OTV_E_OK;
+  double *scal = NULL;
+  int *k = NULL;
+  uint32_t *newreg = NULL; /* per original region: its compact region + 1, 0: none yet */
+  cregion *regs = NULL, *kr = NULL;
+  unsigned nregs = 0;
+  otv_buf data;
+  otv_buf_init(&data, in->al);
+  size_t base = out->len;
+  scal = otv_mem_alloc(in->al, (size_t)(rc ? rc : 1) * OTV_MAX_AXES * sizeof *scal);
+  k = otv_mem_alloc(in->al, (rc ? rc : 1) * sizeof *k);
+  kr = otv_mem_alloc(in->al, (rc ? rc : 1) * sizeof *kr);
+  regs = otv_mem_alloc(in->al, (rc ? rc : 1) * sizeof *regs);
+  newreg = otv_mem_calloc(in->al, rc ? rc : 1, sizeof *newreg);
+  if (!scal || !k || !kr || !regs || !newreg) goto nomem;
+  int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
+  for (unsigned r = 0; r < rc; r++) {
+    const uint8_t *rg = ivs->regions + (size_t)r * sac * 6;
+    for (unsigned a = 0; a < in->axis_count; a++) {
+      /* in range: regions checked in otv_ivs_parse */
+      s[a] = a < sac ? otv_peek_i16(rg + 6 * a) : 0;
+      p[a] = a < sac ? otv_peek_i16(rg + 6 * a + 2) : 0;
+      e[a] = a < sac ? otv_peek_i16(rg + 6 * a + 4) : 0;
+    }
+    bool kept;
+    k[r] = otv_part_region_scalars(in, s, p, e, scal + (size_t)r * OTV_MAX_AXES, &kept);
+    if (!kept) k[r] = -1;
+    memset(&kr[r], 0, sizeof kr[r]);
+    kept_region(in, s, p, e, kr[r].s, kr[r].p, kr[r].e);
+  }
+  /* the data subtables (the region list follows them, once its regions are known) */
+  unsigned dc = ivs->data_count;
+  size_t hdr = 8 + 4 * (size_t)dc;
+  size_t *doff = otv_mem_alloc(in->al, (dc ? dc : 1) * sizeof *doff);
+  if (!doff) goto nomem;
+  for (unsigned d = 0; d < dc && !st; d++) {
+    const otv_ivd *v = &ivs->data[d];
+    unsigned nr = v->region_index_count, items = v->item_count;
+    unsigned wc = v->word_count, big = v->long_words ? 4 : 2, small = v->long_words ? 2 : 1;
+    /* columns: original column -> compact column (by kept region), -1 dropped */
+    int *cm = otv_mem_alloc(in->al, (nr ? nr : 1) * sizeof *cm);
+    unsigned *creg = otv_mem_alloc(in->al, (nr ? nr : 1) * sizeof *creg); /* compact column -> kr index */
+    unsigned ncol = 0;
+    if (!cm || !creg) {
+      if (cm) otv_mem_free(in->al, cm, (nr ? nr : 1) * sizeof *cm);
+      if (creg) otv_mem_free(in->al, creg, (nr ? nr : 1) * sizeof *creg);
+      otv_mem_free(in->al, doff, (dc ? dc : 1) * sizeof *doff);
+      goto nomem;
+    }
+    for (unsigned j = 0; j < nr; j++) {
+      unsigned r = otv_peek_u16(v->region_indexes + 2 * j);
+      cm[j] = -1;
+      if (r >= rc || k[r] < 0) continue;
+      unsigned c = 0;
+      while (c < ncol && memcmp(&kr[creg[c]], &kr[r], sizeof kr[r])) c++;
+      if (c == ncol) creg[ncol++] = r;
+      cm[j] = (int)c;
+    }
+    double *m = otv_mem_calloc(in->al, (size_t)(items ? items : 1) * (ncol ? ncol : 1), sizeof *m);
+    int32_t *vals = otv_mem_alloc(in->al, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *vals);
+    uint8_t *width = otv_mem_calloc(in->al, ncol ? ncol : 1, 1);
+    unsigned *order = otv_mem_alloc(in->al, (ncol ? ncol : 1) * sizeof *order);
+    if (!m || !vals || !width || !order) st = OTV_FAIL(in->err, NOMEM, tag, ivs_off, "store");
+    for (unsigned it = 0; it < items && !st; it++) {
+      const uint8_t *row = v->rows + (size_t)it * v->row_len; /* in range: parsed */
+      for (unsigned j = 0; j < nr; j++) {
+        if (cm[j] < 0) continue;
+        unsigned r = otv_peek_u16(v->region_indexes + 2 * j);
+        unsigned size = j < wc ? big : small;
+        const uint8_t *q = row + (j < wc ? j * big : wc * big + (j - wc) * small);
+        int32_t dv = size == 4 ? otv_peek_i32(q) : size == 2 ? otv_peek_i16(q) : (int8_t)q[0];
+        if (dv) m[(size_t)it * ncol + (unsigned)cm[j]] += otv_inst_scale(dv, scal + (size_t)r * OTV_MAX_AXES, k[r]);
+      }
+    }
+    unsigned live = 0, nbig = 0;
+    bool lng = false;
+    if (!st) {
+      for (size_t i = 0; i < (size_t)items * ncol; i++) vals[i] = otv_inst_round(m[i]);
+      for (unsigned c = 0; c < ncol; c++) {
+        for (unsigned it = 0; it < items; it++) {
+          int32_t x = vals[(size_t)it * ncol + c];
+          unsigned w = x == 0 ? 0 : fits8(x) ? 1 : fits16(x) ? 2 : 4;
+          if (w > width[c]) width[c] = (uint8_t)w;
+        }
+        if (width[c] == 4) lng = true;
+      }
+      /* the wide columns first, then the narrow ones; empty columns dropped */
+      unsigned wide = lng ? 4 : 2;
+      for (unsigned c = 0; c < ncol; c++)
+        if (width[c] >= wide) order[live++] = c;
+      nbig = live;
+      for (unsigned c = 0; c < ncol; c++)
+        if (width[c] && width[c] < wide) order[live++] = c;
+      doff[d] = data.len;
+      otv_buf_u16(&data, (uint16_t)items);
+      otv_buf_u16(&data, (uint16_t)(nbig | (lng ? 0x8000u : 0)));
+      otv_buf_u16(&data, (uint16_t)live);
+      for (unsigned q = 0; q < live; q++) {
+        unsigned r = creg[order[q]];
+        if (!newreg[r]) {
+          /* a region used for the first time: the same kept region may exist already */
+          unsigned g = 0;
+          while (g < nregs && memcmp(&regs[g], &kr[r], sizeof kr[r])) g++;
+          if (g == nregs) regs[nregs++] = kr[r];
+          newreg[r] = g + 1;
+        }
+        otv_buf_u16(&data, (uint16_t)(newreg[r] - 1));
+      }
+      unsigned bw = lng ? 4 : 2, sw = lng ? 2 : 1;
+      for (unsigned it = 0; it < items; it++)
+        for (unsigned q = 0; q < live; q++) {
+          int32_t x = vals[(size_t)it * ncol + order[q]];
+          unsigned w = q < nbig ? bw : sw;
+          if (w == 4) otv_buf_u32(&data, (uint32_t)x);
+          else if (w == 2) otv_buf_u16(&data, (uint16_t)(int16_t)x);
+          else otv_buf_u8(&data, (uint8_t)(int8_t)x);
+        }
+    }
+    otv_mem_free(in->al, cm, (nr ? nr : 1) * sizeof *cm);
+    otv_mem_free(in->al, creg, (nr ? nr : 1) * sizeof *creg);
+    if (m) otv_mem_free(in->al, m, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *m);
+    if (vals) otv_mem_free(in->al, vals, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *vals);
+    if (width) otv_mem_free(in->al, width, ncol ? ncol : 1);
+    if (order) otv_mem_free(in->al, order, (ncol ? ncol : 1) * sizeof *order);
+  }
+  if (!st) {
+    /* header, region list, data */
+    size_t list_size = 4 + (size_t)nregs * kc * 6;
+    otv_buf_u16(out, 1);
+    otv_buf_u32(out, (uint32_t)hdr);
+    otv_buf_u16(out, (uint16_t)dc);
+    for (unsigned d = 0; d < dc; d++) otv_buf_u32(out, (uint32_t)(hdr + list_size + doff[d]));
+    otv_buf_u16(out, (uint16_t)kc);
+    otv_buf_u16(out, (uint16_t)nregs);
+    for (unsigned g = 0; g < nregs; g++)
+      for (unsigned j = 0; j < kc; j++) {
+        otv_buf_u16(out, (uint16_t)regs[g].s[j]);
+        otv_buf_u16(out, (uint16_t)regs[g].p[j]);
+        otv_buf_u16(out, (uint16_t)regs[g].e[j]);
+      }
+    otv_buf_bytes(out, data.p, data.len);
+    if (out->failed || data.failed) st = OTV_FAIL(in->err, NOMEM, tag, ivs_off, "store");
+    if (out->len - base > 0xFFFFFFFFu) st = OTV_FAIL(in->err, LIMIT, tag, ivs_off, "store past 4 GiB");
+  }
+  otv_mem_free(in->al, doff, (dc ? dc : 1) * sizeof *doff);
+  goto done;
+nomem:
+  st = OTV_FAIL(in->err, NOMEM, tag, ivs_off, "store");
+done:
+  otv_buf_free(&data);
+  if (scal) otv_mem_free(in->al, scal, (size_t)(rc ? rc : 1) * OTV_MAX_AXES * sizeof *scal);
+  if (k) otv_mem_free(in->al, k, (rc ? rc : 1) * sizeof *k);
+  if (kr) otv_mem_free(in->al, kr, (rc ? rc : 1) * sizeof *kr);
+  if (regs) otv_mem_free(in->al, regs, (rc ? rc : 1) * sizeof *regs);
+  if (newreg) otv_mem_free(in->al, newreg, (rc ? rc : 1) * sizeof *newreg);
+  return st;
+}
+
+otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, size_t ivs_off)
+{
+  otv_ivs ivs;
+  memset(&ivs, 0, sizeof ivs);
+  otv_status st = otv_ivs_parse(in->al, src, tag, ivs_off, (uint16_t)in->axis_count, &ivs, in->err);
+  if (st) return st;
+  size_t end = store_block_end(src, ivs_off, &ivs);
+  if (end == src.len && b->len == src.len && ivs_off > 0) {
+    b->len = ivs_off; /* the store was the table's tail: written anew */
+    st = ivs_compact(in, b, tag, ivs_off, &ivs);
+  } else {
+    st = ivs_in_place(in, src, b->p, tag, ivs_off, ivs);
+  }
   otv_ivs_free(in->al, &ivs);
   return st;
 }
@@ -443,7 +847,7 @@ static otv_status ivs_table(otv_inst *in, uint32_t tag, otv_buf *b)
     off = otv_peek_u32(t.p + 4);
   }
   if (!off) return OTV_E_OK;
-  return otv_part_ivs(in, t, b->p, tag, off);
+  return otv_part_ivs(in, t, b, tag, off);
 }
 
 /* ---- fvar ---- */
@@ -538,13 +942,14 @@ static otv_status build_gvar(otv_inst *in)
   uint32_t n = in->glyph_count;
   in->gvar_offs[n] = (uint32_t)in->gvar_data.len;
   bool lng = in->gvar_data.len / 2 > 0xFFFF;
-  size_t data_at = 20 + ((size_t)n + 1) * (lng ? 4 : 2);
+  size_t shared_at = 20 + ((size_t)n + 1) * (lng ? 4 : 2);
+  size_t data_at = shared_at + 2 * (size_t)in->shn * in->kept_count;
   otv_buf *b = &in->gvar;
   otv_buf_u16(b, 1);
   otv_buf_u16(b, 0);
   otv_buf_u16(b, (uint16_t)in->kept_count);
-  otv_buf_u16(b, 0);         /* no shared tuples: every peak is embedded */
-  otv_buf_u32(b, (uint32_t)data_at);
+  otv_buf_u16(b, (uint16_t)in->shn);
+  otv_buf_u32(b, (uint32_t)shared_at);
   otv_buf_u16(b, (uint16_t)n);
   otv_buf_u16(b, lng ? 1 : 0);
   otv_buf_u32(b, (uint32_t)data_at);
@@ -552,6 +957,7 @@ static otv_status build_gvar(otv_inst *in)
     if (lng) otv_buf_u32(b, in->gvar_offs[g]);
     else otv_buf_u16(b, (uint16_t)(in->gvar_offs[g] / 2));
   }
+  for (size_t i = 0; i < (size_t)in->shn * in->kept_count; i++) otv_buf_u16(b, (uint16_t)in->shp[i]);
   otv_buf_bytes(b, in->gvar_data.p, in->gvar_data.len);
   if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "gvar buffer");
   return OTV_E_OK;
@@ -569,7 +975,7 @@ static otv_status build_cvar(otv_inst *in)
   otv_buf_u16(b, 1);
   otv_buf_u16(b, 0);
   otv_status st = otv_part_tvs(in, cvar, 4, OTV_T_CVAR, 0, NULL, 0, (unsigned)(cvt_len / 2), NULL,
-                               NULL, NULL, 0, false, b, 0);
+                               NULL, NULL, NULL, NULL, 0, false, b, 0);
   if (st) return st;
   if (b->len == 4) { /* no tuple left: an empty store */
     otv_buf_u16(b, 0);
