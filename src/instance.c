@@ -95,8 +95,7 @@ static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
 }
 
 /* A partial instance's variation tables: *b set to the rebuilt one, false to drop the table.
- * Other tables keep what rebuilt() gave (STAT and name are copied: named instances still use
- * the name records). */
+ * Other tables keep what rebuilt() gave (STAT is copied). */
 static bool partial_table(otv_inst *in, uint32_t tag, otv_buf **b)
 {
   switch (tag) {
@@ -161,9 +160,10 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   }
   otv_status st = f->flavour == OTV_FLAVOUR_CFF2 ? otv_inst_cff(in) : otv_inst_glyf(in);
   if (st) return st;
+  /* a partial instance's variation tables first: the name table keeps what the new fvar uses */
+  if (in->partial && (st = otv_part_tables(in))) return st;
   if ((st = otv_inst_tables(in))) return st;
   if ((st = otv_inst_layout(in))) return st;
-  if (in->partial && (st = otv_part_tables(in))) return st;
 
   /* assemble */
   otv_sfnt_table tabs[256];

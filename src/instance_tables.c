@@ -252,12 +252,9 @@ static bool idset_has(const idset *s, unsigned id)
   return false;
 }
 
-/* Name IDs above 255 used by fvar and STAT: dropped with those tables (as fontTools' instancer
- * prunes them). */
-static void variation_name_ids(otv_inst *in, idset *s)
+/* Name IDs above 255 an fvar table uses (axis names, instance subfamily and PostScript names). */
+static void fvar_name_ids(otv_span fv, idset *s)
 {
-  const otv_face *f = in->face;
-  otv_span fv = otv_face_span(f, OTV_T_FVAR);
   otv_rd r = otv_rd_init(fv, 4);
   uint16_t axes_off = otv_rd_u16(&r);
   otv_rd_skip(&r, 2);
@@ -282,8 +279,13 @@ static void variation_name_ids(otv_inst *in, idset *s)
       }
     }
   }
-  otv_span st = otv_face_span(f, OTV_T_STAT);
-  r = otv_rd_init(st, 0);
+}
+
+/* Name IDs above 255 the face's STAT uses. */
+static void stat_name_ids(otv_inst *in, idset *s)
+{
+  otv_span st = otv_face_span(in->face, OTV_T_STAT);
+  otv_rd r = otv_rd_init(st, 0);
   otv_rd_skip(&r, 2);
   uint16_t minor = otv_rd_u16(&r);
   uint16_t da_size = otv_rd_u16(&r), da_count = otv_rd_u16(&r);
@@ -308,13 +310,33 @@ static void variation_name_ids(otv_inst *in, idset *s)
   }
 }
 
+/* The name IDs above 255 a static instance drops: those fvar and STAT used, as fontTools'
+ * instancer prunes them with those tables. A partial instance keeps STAT and a smaller fvar: it
+ * drops the IDs only the old fvar used (the axes and named instances it lost). */
+static void dropped_name_ids(otv_inst *in, idset *drop)
+{
+  drop->n = 0;
+  fvar_name_ids(otv_face_span(in->face, OTV_T_FVAR), drop);
+  if (!in->partial) {
+    stat_name_ids(in, drop);
+    return;
+  }
+  idset keep;
+  keep.n = 0;
+  fvar_name_ids((otv_span){in->fvar.p, in->fvar.len}, &keep);
+  stat_name_ids(in, &keep);
+  unsigned w = 0;
+  for (unsigned i = 0; i < drop->n; i++)
+    if (!idset_has(&keep, drop->ids[i])) drop->ids[w++] = drop->ids[i];
+  drop->n = w;
+}
+
 static otv_status build_name(otv_inst *in)
 {
   otv_span t = otv_face_span(in->face, OTV_T_NAME);
   if (!t.p) return OTV_E_OK;
   idset drop;
-  drop.n = 0;
-  variation_name_ids(in, &drop);
+  dropped_name_ids(in, &drop);
   otv_rd r = otv_rd_init(t, 0);
   uint16_t format = otv_rd_u16(&r), count = otv_rd_u16(&r), str_off = otv_rd_u16(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_NAME, 0, &r, "name header");
@@ -829,8 +851,7 @@ static otv_status update_names(otv_inst *in)
   otv_status st = stat_names(in, ids, &nids, &elided);
   if (st) return st;
   idset drop;
-  drop.n = 0;
-  variation_name_ids(in, &drop);
+  dropped_name_ids(in, &drop);
   ntab t;
   memset(&t, 0, sizeof t);
   t.al = in->al;
@@ -1088,8 +1109,7 @@ otv_status otv_inst_tables(otv_inst *in)
   if ((st = apply_cvar(in))) return st;
   weight_width_slant(in);
   recalc(in);
-  /* a partial instance keeps the name table: its named instances still use the records */
-  if (!in->partial && (st = build_name(in))) return st;
+  if ((st = build_name(in))) return st;
   if ((in->flags & OTV_INSTANCE_UPDATE_NAMES) && (st = update_names(in))) return st;
   return OTV_E_OK;
 }

@@ -19,8 +19,9 @@ composite adds the allowance of its worst component.
 HarfBuzz and the fields from an ItemVariationStore get 0.5 per delta column instead (an
 ItemVariationStore keeps its layout, so columns that now share a region are rounded one by one).
 Also: P opens in fontTools (every table decompiled, every glyph's variations), passes
-ots-sanitize when F does, opens in otvar, and its fvar has the kept axes (records unchanged) and
-the named instances fontTools' own partial instancer keeps. fontTools' own partial instance is
+ots-sanitize when F does, opens in otvar, its fvar has the kept axes (records unchanged) and
+the named instances fontTools' own partial instancer keeps, and every name ID its fvar and STAT
+use is in its name table. fontTools' own partial instance is
 not the reference for outlines: 4.38 gets Handjet's wrong by hundreds of units (measured when
 this test was written), which P does not.
 """
@@ -195,6 +196,16 @@ def run_case(src, pins, kept, n_random, seed, tmp):
         check((a.minValue, a.defaultValue, a.maxValue, a.axisNameID, a.flags) ==
               (s.minValue, s.defaultValue, s.maxValue, s.axisNameID, s.flags),
               "%s: fvar axis %s changed" % (label, a.axisTag))
+    # every name P's fvar and STAT use is still in its name table
+    have = {n.nameID for n in p["name"].names}
+    used = {a.axisNameID for a in p["fvar"].axes}
+    used |= {i.subfamilyNameID for i in p["fvar"].instances}
+    used |= {i.postscriptNameID for i in p["fvar"].instances if i.postscriptNameID != 0xFFFF}
+    if "STAT" in p and p["STAT"].table.DesignAxisRecord:
+        used |= {a.AxisNameID for a in p["STAT"].table.DesignAxisRecord.Axis}
+        used |= {v.ValueNameID for v in (p["STAT"].table.AxisValueArray.AxisValue
+                                          if p["STAT"].table.AxisValueArray else [])}
+    check(used <= have, "%s: names %s used but dropped" % (label, sorted(used - have)))
     ft = instancer.instantiateVariableFont(TTFont(src), dict(pins))
     want = sorted((i.subfamilyNameID, sorted(i.coordinates.items())) for i in ft["fvar"].instances)
     got = sorted((i.subfamilyNameID, sorted(i.coordinates.items())) for i in p["fvar"].instances)
