@@ -2,6 +2,7 @@
  * bench_instance.c - time to cut every named instance of real variable fonts: otvar
  * (otv_instance_create) vs HarfBuzz's hb-subset with every axis pinned (libharfbuzz-subset,
  * loaded with dlopen since the build links only libharfbuzz) vs fontTools' varLib.instancer
+ * (and, for fonts with two or more axes, one partial instance: time and size against fontTools)
  * (Debian's /usr/bin/python3, timed inside Python on a few instances: it takes seconds each),
  * in one run, with ratios; then otvar's scaling over 2 threads (one location per thread).
  *
@@ -134,6 +135,72 @@ static double fonttools_time(const char *path, unsigned count)
   if (fscanf(p, "%lf", &t) != 1) t = -1;
   pclose(p);
   return t;
+}
+
+/* fontTools' partial instance: named instance 0's coordinates with axis `keep` left out (kept
+ * variable); prints seconds and bytes. */
+static double fonttools_partial(const char *path, const char *keep, size_t *bytes)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "/usr/bin/python3 -c '\n"
+           "import io, sys, time, logging\n"
+           "logging.disable(logging.CRITICAL)\n"
+           "from fontTools.ttLib import TTFont\n"
+           "from fontTools.varLib import instancer\n"
+           "f = TTFont(sys.argv[1], lazy=False)\n"
+           "loc = {k: v for k, v in f[\"fvar\"].instances[0].coordinates.items() if k != sys.argv[2]}\n"
+           "t0 = time.process_time()\n"
+           "inst = instancer.instantiateVariableFont(f, loc)\n"
+           "b = io.BytesIO()\n"
+           "inst.save(b)\n"
+           "print(time.process_time() - t0, len(b.getvalue()))\n"
+           "' '%s' '%s' 2>/dev/null",
+           path, keep);
+  FILE *p = popen(cmd, "r");
+  if (!p) return -1;
+  double t = -1;
+  if (fscanf(p, "%lf %zu", &t, bytes) != 2) t = -1;
+  pclose(p);
+  return t;
+}
+
+/* Partial instance: named instance 0 with the first axis kept variable, best of 3, vs
+ * fontTools' with the same pins; times and output sizes. */
+static void bench_partial(const otv_face *face, const char *path, const char *base,
+                          const otv_axis *axes)
+{
+  otv_location *loc = NULL;
+  if (otv_location_create(face, &loc, NULL)) return;
+  otv_location_set_named(loc, 0);
+  double best = 1e30;
+  size_t bytes = 0;
+  for (int round = 0; round < 3; round++) {
+    uint8_t *out;
+    size_t olen;
+    double t0 = now();
+    otv_status st = otv_instance_create_partial(loc, &axes[0].tag, 1, 0, &out, &olen);
+    double t = now() - t0;
+    if (st) {
+      printf("%-32s partial: %s\n", base, otv_status_str(st));
+      otv_location_destroy(loc);
+      return;
+    }
+    bytes = olen;
+    otv_instance_free(loc, out, olen);
+    if (t < best) best = t;
+  }
+  otv_location_destroy(loc);
+  char tag[5];
+  otv_tag_to_string(axes[0].tag, tag);
+  printf("%-32s partial (instance 0, %s kept)  otvar %8.3f ms %7zu bytes", base, tag, best * 1e3,
+         bytes);
+  size_t fb = 0;
+  double ft = getenv("BENCH_NO_FONTTOOLS") ? -1 : fonttools_partial(path, tag, &fb);
+  if (ft > 0)
+    printf("  fontTools %8.1f ms (x%.0f) %7zu bytes (x%.2f)\n", ft * 1e3, ft / best, fb,
+           (double)fb / (double)bytes);
+  else printf("  fontTools n/a\n");
 }
 
 typedef struct thr {
@@ -283,6 +350,7 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
   if (quick) printf("\n");
   else printf("  all-named -j1 %.1f ms, -j2 %.1f ms (x%.2f)\n", t1 * 1e3, t2 * 1e3, t1 / t2);
   (void)bytes;
+  if (!cff2 && na >= 2) bench_partial(face, path, base, axes);
   otv_face_close(face);
   free(data);
 }
