@@ -643,15 +643,20 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
  * location's coordinates on those axes are ignored: the new default is at their defaults), as
  * fontTools' varLib.instancer does when some axes are left out of the location ("L2").
  * glyf/hmtx/cvt/OS/2/hhea/post/GPOS values become the font at the pinned coordinates; gvar and
- * cvar keep the tuples of the kept axes, their deltas scaled by the pinned axes' factors and
- * rounded (made explicit for every point: sparse tuples are interpolated against the original
- * outline first); HVAR, VVAR, MVAR and GDEF keep their ItemVariationStore layout with regions
- * over the kept axes and scaled deltas (DeltaSetIndexMaps and VariationIndex tables unchanged);
+ * cvar keep the tuples of the kept axes, their deltas scaled by the pinned axes' factors,
+ * summed per kept region and rounded (sparse tuples interpolated against the original outline
+ * first; then only the points IUP cannot infer within 0.5 are listed); HVAR, VVAR, MVAR and
+ * GDEF stores get regions over the kept axes and scaled deltas, compacted when they end their
+ * table, with item order kept (DeltaSetIndexMaps and VariationIndex tables unchanged);
  * fvar keeps the kept axes and the named instances that lie on the pinned coordinates; avar v1
  * keeps the kept axes' maps; FeatureVariations lose the records the pins exclude and the
- * conditions the pins satisfy; STAT and name are copied. A tag that names no axis is
- * OTV_E_NOT_FOUND; CFF2 fonts, avar version 2 and OTV_INSTANCE_UPDATE_NAMES are
- * OTV_E_UNSUPPORTED. keep_count 0 is otv_instance_create. Free *out with otv_instance_free.
+ * conditions the pins satisfy; STAT is copied and name loses the records only the lost axes and
+ * instances used. CFF2 fonts keep CFF2 with their VariationStore: charstrings with subroutines
+ * inlined and blends rewritten the same way (non-integer values as 16.16 numbers), Private DICT
+ * blends resolved at the new default. A tag that names no axis is OTV_E_NOT_FOUND; avar
+ * version 2 and OTV_INSTANCE_UPDATE_NAMES are OTV_E_UNSUPPORTED, as is a CFF2 blend whose
+ * operands come from another blend. keep_count 0 is otv_instance_create. Free *out with
+ * otv_instance_free.
  * Since: 0.2
  */
 OTV_API otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,

@@ -141,8 +141,6 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       in->axis_order[j - 1] = t;
     }
   if (in->partial) {
-    if (f->flavour == OTV_FLAVOUR_CFF2)
-      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0, "partial instances of CFF2 fonts");
     if (in->flags & OTV_INSTANCE_UPDATE_NAMES)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name updates of partial instances");
     if (f->fvar.avar_version > 1)

@@ -226,7 +226,14 @@ otv_status otv_part_tables(otv_inst *in);
  * table without gaps it is written anew, compacted, in place of the old one; otherwise it is
  * rewritten in place with its layout (the folded columns zeroed). (outer, inner) references stay
  * valid either way. */
-otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, size_t ivs_off);
+otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, size_t ivs_off,
+                        bool may_compact);
+/* CFF2 (instance_cff_partial.c): per VariationStore region, -1 (its pinned factor is 0), 0 (no
+ * kept axis: folded into the defaults) or 1 (kept), and the pinned factor; then one glyph's
+ * charstring for the partial instance (subroutines inlined, blends rewritten) appended to out. */
+otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor);
+otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
+                              const double *factor, otv_buf *out);
 /* The scalars of a region's pinned axes (as otv_inst_region_scalars) and whether any kept axis
  * has a (well-formed) non-zero peak. */
 int otv_part_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,

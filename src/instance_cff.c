@@ -304,6 +304,56 @@ static otv_status copy_private(otv_inst *in, otv_inst_ivs *ev, otv_span d, otv_b
   return OTV_E_OK;
 }
 
+/* A partial instance's extra state: a location at the new default, the blend region modes, and
+ * the VariationStore (length + ItemVariationStore) with its regions over the kept axes. On
+ * failure everything it made is freed. */
+static void partial_free(otv_inst *in, otv_location **ploc, int8_t **mode, double **factor,
+                         otv_buf *vstore)
+{
+  unsigned rc = in->face->cff.ivs.region_count ? in->face->cff.ivs.region_count : 1;
+  if (*ploc) otv_location_destroy(*ploc);
+  if (*mode) otv_mem_free(in->al, *mode, rc);
+  if (*factor) otv_mem_free(in->al, *factor, rc * sizeof **factor);
+  otv_buf_free(vstore);
+  *ploc = NULL, *mode = NULL, *factor = NULL;
+}
+
+static otv_status partial_setup(otv_inst *in, otv_span t, otv_span top, otv_location **ploc,
+                                int8_t **mode, double **factor, otv_buf *vstore)
+{
+  const otv_face *f = in->face;
+  double vs_off = 0;
+  otv_status st = OTV_E_OK;
+  otv_error le = {0};
+  if (otv_location_create(f, ploc, &le) ||
+      otv_location_set_normalized(*ploc, in->pcoords, in->axis_count)) {
+    st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "location");
+    goto fail;
+  }
+  if ((st = otv_part_cff_modes(in, mode, factor))) goto fail;
+  if (dict_find(top, 24, &vs_off, NULL) && vs_off > 0) {
+    otv_span vs;
+    if (!otv_span_sub(t, (size_t)vs_off, 2, &vs) ||
+        !otv_span_sub(t, (size_t)vs_off + 2, otv_peek_u16(vs.p), &vs)) {
+      st = OTV_FAIL(in->err, BAD_OFFSET, OTV_T_CFF2, (uint64_t)vs_off, "VariationStore");
+      goto fail;
+    }
+    otv_buf_u16(vstore, (uint16_t)vs.len);
+    otv_buf_bytes(vstore, vs.p, vs.len);
+    if (vstore->failed) {
+      st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "VariationStore");
+      goto fail;
+    }
+    /* the store in a buffer of its own, rewritten in place: every blend keeps its column count */
+    otv_buf ivs_copy = {vstore->p + 2, vs.len, vs.len, in->al, false};
+    if ((st = otv_part_ivs(in, vs, &ivs_copy, OTV_T_CFF2, 0, false))) goto fail;
+  }
+  return OTV_E_OK;
+fail:
+  partial_free(in, ploc, mode, factor, vstore);
+  return st;
+}
+
 otv_status otv_inst_cff(otv_inst *in)
 {
   const otv_face *f = in->face;
@@ -354,6 +404,19 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_inst_ivs_fini(in, &ev);
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend scalars");
   }
+  /* a partial instance: charstrings rewritten (instance_cff_partial.c), the VariationStore kept
+   * with its regions over the kept axes, and outlines and metrics of the new default taken at a
+   * location of its own (the pins, kept axes at their defaults) */
+  otv_location *L = in->loc, *ploc = NULL;
+  int8_t *mode = NULL;
+  double *factor = NULL;
+  otv_buf vstore;
+  otv_buf_init(&vstore, in->al);
+  if (in->partial && (st = partial_setup(in, t, top, &ploc, &mode, &factor, &vstore))) {
+    otv_inst_ivs_fini(in, &ev);
+    return st;
+  }
+  if (ploc) L = ploc;
   otv_buf cs, privs, fds;
   otv_buf_init(&cs, in->al);
   otv_buf_init(&privs, in->al);
@@ -385,7 +448,7 @@ otv_status otv_inst_cff(otv_inst *in)
       memset(&io, 0, sizeof io);
       io.points = pts, io.point_flags = fl, io.contour_ends = ends;
       io.point_cap = pcap, io.contour_cap = ccap;
-      st = otv_glyph_points_get(in->loc, g, 0, &io);
+      st = otv_glyph_points_get(L, g, 0, &io);
       if (st != OTV_E_SMALL_BUFFER) break;
       unsigned np = io.point_count + 4 > pcap ? io.point_count + 64 : pcap;
       unsigned nc = io.contour_count > ccap ? io.contour_count + 16 : ccap;
@@ -407,12 +470,13 @@ otv_status otv_inst_cff(otv_inst *in)
       pcap = np, ccap = nc;
     }
     if (st) {
-      const otv_error *le = otv_location_last_error(in->loc);
+      const otv_error *le = otv_location_last_error(L);
       st = otv_fail(in->err, st, le->table ? le->table : OTV_T_CFF2, le->offset, "glyph %u: %s", g,
                     le->msg);
       goto done;
     }
     cs_offs[g] = (uint32_t)cs.len;
+    if (in->partial && (st = otv_part_cff_glyph(in, g, mode, factor, &cs))) goto done;
     /* the absolute points, rounded and clamped to int16 (as the glyf instancer keeps them):
      * relative operands are differences of these */
     for (unsigned i = 0; i < io.point_count; i++) {
@@ -424,6 +488,7 @@ otv_status otv_inst_cff(otv_inst *in)
      * contour (the bound below is loose) */
     if (!otv_buf_reserve(&cs, (size_t)io.point_count * 11 + (size_t)io.contour_count * 48 + 16))
       goto nomem;
+    size_t cs_len = cs.len;
     uint8_t *w = cs.p + cs.len;
     long cx = 0, cy = 0;
     double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
@@ -463,7 +528,8 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       start = end + 1;
     }
-    cs.len = (size_t)(w - cs.p);
+    /* a partial instance's charstring was written above: the encoding here only measured */
+    cs.len = in->partial ? cs_len : (size_t)(w - cs.p);
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
     if (any) {
@@ -476,9 +542,9 @@ otv_status otv_inst_cff(otv_inst *in)
     float adv = 0;
     otv_glyph_metrics m;
     memset(&m, 0, sizeof m);
-    if ((st = otv_glyph_advances(in->loc, &g, 1, OTV_METRICS_ROUND, &adv)) ||
-        (!any && (st = otv_glyph_h_metrics(in->loc, g, OTV_METRICS_ROUND, &m)))) {
-      const otv_error *le = otv_location_last_error(in->loc);
+    if ((st = otv_glyph_advances(L, &g, 1, OTV_METRICS_ROUND, &adv)) ||
+        (!any && (st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m)))) {
+      const otv_error *le = otv_location_last_error(L);
       st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset, "glyph %u metrics: %s",
                     g, le->msg);
       goto done;
@@ -487,7 +553,7 @@ otv_status otv_inst_cff(otv_inst *in)
     in->lsb[g] = any ? bb[0] : (int16_t)otv_inst_round16(m.side_a); /* empty glyph: the varied hmtx value */
     if (in->has_vmtx) {
       otv_glyph_metrics vm;
-      otv_status vs = otv_glyph_v_metrics(in->loc, g, OTV_METRICS_ROUND, &vm);
+      otv_status vs = otv_glyph_v_metrics(L, g, OTV_METRICS_ROUND, &vm);
       if (vs == OTV_E_NOMEM) {
         st = OTV_FAIL(in->err, NOMEM, OTV_T_VMTX, 0, "glyph %u vertical metrics", g);
         goto done;
@@ -532,7 +598,7 @@ otv_status otv_inst_cff(otv_inst *in)
    * Private DICTs. Offsets in DICTs use the 5-byte form so sizes are known in advance. */
   {
     otv_buf *o = &in->cff2;
-    size_t top_size = 6 + 7 + (has_fds ? 7 : 0);
+    size_t top_size = 6 + 7 + (has_fds ? 7 : 0) + (vstore.len ? 6 : 0);
     otv_buf topd;
     otv_buf_init(&topd, in->al);
     if (has_fm) {
@@ -541,7 +607,7 @@ otv_status otv_inst_cff(otv_inst *in)
        * the plain 1/unitsPerEm one, or the transform would apply twice. */
       bool any_xf = false;
       for (uint32_t k = 0; k < f->cff.fd_count; k++) any_xf |= f->cff.fds[k].xf_on;
-      if (any_xf) {
+      if (any_xf && !in->partial) { /* a partial instance copies the charstrings: same matrix */
         double s = f->units_per_em ? 1.0 / f->units_per_em : 0.001;
         double plain[6] = {s, 0, 0, s, 0, 0};
         memcpy(fm, plain, sizeof fm);
@@ -589,6 +655,11 @@ otv_status otv_inst_cff(otv_inst *in)
       otv_buf_u32(o, (uint32_t)fds_at);
       put_op(o, 1237);
     }
+    if (vstore.len) { /* after the Private DICTs */
+      otv_buf_u8(o, 29);
+      otv_buf_u32(o, (uint32_t)(priv_base + privs.len));
+      put_op(o, 24);
+    }
     otv_buf_u32(o, 0); /* Global Subr INDEX: empty */
     put_index(o, &cs, cs_offs, n);
     otv_buf_bytes(o, fds.p, fds.len);
@@ -615,6 +686,8 @@ otv_status otv_inst_cff(otv_inst *in)
                     priv_base + privs.len);
       goto done;
     }
+    otv_buf_bytes(o, vstore.p, vstore.len);
+    if (o->failed) goto nomem;
   }
   /* hmtx / vmtx */
   {
@@ -649,6 +722,7 @@ done:
   otv_buf_free(&cs);
   otv_buf_free(&privs);
   otv_buf_free(&fds);
+  partial_free(in, &ploc, &mode, &factor, &vstore);
   otv_inst_ivs_fini(in, &ev);
   return st;
 }

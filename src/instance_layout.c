@@ -474,7 +474,7 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
     if (minor >= 3 && len >= 18 && in->partial) {
       /* the store with the pinned axes applied and removed */
       if (otv_peek_u32(p + 14))
-        st = otv_part_ivs(in, (otv_span){p, len}, b, T_GDEF, otv_peek_u32(p + 14));
+        st = otv_part_ivs(in, (otv_span){p, len}, b, T_GDEF, otv_peek_u32(p + 14), true);
     } else if (minor >= 3 && len >= 18) {
       /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
       otv_put_u32(b->p + 14, 0);

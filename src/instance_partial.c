@@ -813,14 +813,15 @@ done:
   return st;
 }
 
-otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, size_t ivs_off)
+otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, size_t ivs_off,
+                        bool may_compact)
 {
   otv_ivs ivs;
   memset(&ivs, 0, sizeof ivs);
   otv_status st = otv_ivs_parse(in->al, src, tag, ivs_off, (uint16_t)in->axis_count, &ivs, in->err);
   if (st) return st;
   size_t end = store_block_end(src, ivs_off, &ivs);
-  if (end == src.len && b->len == src.len && ivs_off > 0) {
+  if (may_compact && end == src.len && b->len == src.len && ivs_off > 0) {
     b->len = ivs_off; /* the store was the table's tail: written anew */
     st = ivs_compact(in, b, tag, ivs_off, &ivs);
   } else {
@@ -847,7 +848,7 @@ static otv_status ivs_table(otv_inst *in, uint32_t tag, otv_buf *b)
     off = otv_peek_u32(t.p + 4);
   }
   if (!off) return OTV_E_OK;
-  return otv_part_ivs(in, t, b, tag, off);
+  return otv_part_ivs(in, t, b, tag, off, true);
 }
 
 /* ---- fvar ---- */

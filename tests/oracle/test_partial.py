@@ -288,7 +288,6 @@ def main():
         # what cannot be a partial instance: a clear error, exit 1 or 2, no file
         bad = os.path.join(tmp, "bad.ttf")
         for args, code in [
-            ([os.path.join(FONTS, "CFF2Instancer-VF-1.otf"), "--keep", "wght"], 1),
             ([os.path.join(FONTS, "Amstelvar-avar2.A.ttf"), "--keep", "wght"], 1),
             ([os.path.join(FONTS, "Handjet.ttf"), "--keep", "wdth"], 2),
             ([os.path.join(FONTS, "Handjet.ttf"), "--var", "wght=500", "--keep", "wght"], 2),
