@@ -474,7 +474,13 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
     if (minor >= 3 && len >= 18 && in->partial) {
       /* the store with the pinned axes applied and removed */
       if (otv_peek_u32(p + 14))
-        st = otv_part_ivs(in, (otv_span){p, len}, b, T_GDEF, otv_peek_u32(p + 14), true);
+      {
+        /* compacted only when every other GDEF subtable starts before the store */
+        size_t so = otv_peek_u32(p + 14);
+        bool before = true;
+        for (size_t h = 4; h <= 12; h += 2) before &= otv_peek_u16(p + h) < so;
+        st = otv_part_ivs(in, (otv_span){p, len}, b, T_GDEF, so, before);
+      }
     } else if (minor >= 3 && len >= 18) {
       /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
       otv_put_u32(b->p + 14, 0);

@@ -833,22 +833,40 @@ otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, si
 
 /* ---- HVAR, VVAR, MVAR: copies with the store rewritten ---- */
 
+/* The end of a DeltaSetIndexMap at off (0 when absent or unreadable). */
+static size_t dsim_end(otv_span t, size_t off)
+{
+  if (!off) return 0;
+  otv_rd r = otv_rd_init(t, off);
+  unsigned fmt = otv_rd_u8(&r), entry = otv_rd_u8(&r);
+  uint32_t count = fmt == 1 ? otv_rd_u32(&r) : otv_rd_u16(&r);
+  if (!otv_rd_ok(&r)) return SIZE_MAX;
+  return r.pos + (size_t)count * (((entry >> 4) & 3) + 1);
+}
+
 static otv_status ivs_table(otv_inst *in, uint32_t tag, otv_buf *b)
 {
   otv_span t = otv_face_span(in->face, tag);
   if (!t.p) return OTV_E_OK;
   otv_buf_bytes(b, t.p, t.len);
   if (b->failed) return OTV_FAIL(in->err, NOMEM, tag, 0, "table copy");
-  size_t off;
+  size_t off, others = 0; /* where the table's other structures end */
   if (tag == OTV_T_MVAR) {
     if (t.len < 12) return OTV_FAIL(in->err, TRUNCATED, tag, 0, "MVAR header");
     off = otv_peek_u16(t.p + 10);
+    others = 12 + (size_t)otv_peek_u16(t.p + 6) * otv_peek_u16(t.p + 8); /* the value records */
   } else {
-    if (t.len < 8) return OTV_FAIL(in->err, TRUNCATED, tag, 0, "header");
+    unsigned maps = tag == OTV_T_VVAR ? 4 : 3;
+    if (t.len < 8 + 4 * (size_t)maps) return OTV_FAIL(in->err, TRUNCATED, tag, 0, "header");
     off = otv_peek_u32(t.p + 4);
+    others = 8 + 4 * (size_t)maps;
+    for (unsigned m = 0; m < maps; m++) {
+      size_t e = dsim_end(t, otv_peek_u32(t.p + 8 + 4 * (size_t)m));
+      if (e > others) others = e;
+    }
   }
   if (!off) return OTV_E_OK;
-  return otv_part_ivs(in, t, b, tag, off, true);
+  return otv_part_ivs(in, t, b, tag, off, others <= off);
 }
 
 /* ---- fvar ---- */
