@@ -232,8 +232,29 @@ otv_status otv_part_ivs(otv_inst *in, otv_span src, otv_buf *b, uint32_t tag, si
  * kept axis: folded into the defaults) or 1 (kept), and the pinned factor; then one glyph's
  * charstring for the partial instance (subroutines inlined, blends rewritten) appended to out. */
 otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor);
+/* How each subroutine is entered (first call) and whether that varies. */
+typedef struct otv_part_subr {
+  uint32_t stems, depth;
+  uint16_t vsindex;
+  uint8_t seen, has_mask, has_blend, differ_stems, differ_vs;
+  uint8_t inl;              /* written inline where it is called */
+} otv_part_subr;
+typedef struct otv_part_subrs {
+  bool keep;                /* subroutine calls kept (except those of inl subroutines) */
+  otv_part_subr *global;    /* per global subroutine */
+  otv_part_subr **local;    /* per Font DICT, per local subroutine */
+} otv_part_subrs;
+/* First pass over every glyph: fills ps and decides ps->keep. */
+otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
+                                otv_part_subrs *ps);
+void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps);
+/* One glyph's charstring (subroutine calls kept when ps->keep, else inlined) appended to out. */
 otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
-                              const double *factor, otv_buf *out);
+                              const double *factor, otv_part_subrs *ps, otv_buf *out);
+/* Every subroutine of the global INDEX (fd -1) or of Font DICT fd, rewritten, into data with
+ * offs[count + 1] offsets (for ps->keep). */
+otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *factor,
+                              otv_part_subrs *ps, int fd, otv_buf *data, uint32_t *offs);
 /* The scalars of a region's pinned axes (as otv_inst_region_scalars) and whether any kept axis
  * has a (well-formed) non-zero peak. */
 int otv_part_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,

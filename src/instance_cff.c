@@ -417,10 +417,14 @@ otv_status otv_inst_cff(otv_inst *in)
     return st;
   }
   if (ploc) L = ploc;
-  otv_buf cs, privs, fds;
+  otv_buf cs, privs, fds, gsub;
   otv_buf_init(&cs, in->al);
   otv_buf_init(&privs, in->al);
   otv_buf_init(&fds, in->al);
+  otv_buf_init(&gsub, in->al);
+  uint32_t *gsub_offs = NULL;
+  otv_part_subrs ps;
+  memset(&ps, 0, sizeof ps);
   uint32_t *cs_offs = otv_mem_alloc(in->al, ((size_t)n + 1) * sizeof *cs_offs);
   uint32_t priv_at[257], priv_len[257];
   otv_point *pts = NULL;
@@ -436,6 +440,8 @@ otv_status otv_inst_cff(otv_inst *in)
     in->adv_h = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->adv_h);
     in->tsb = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->tsb);
   }
+  /* a partial instance keeps the subroutines when each can be rewritten on its own */
+  if (in->partial && (st = otv_part_cff_analyse(in, mode, factor, &ps))) goto done;
   if (!cs_offs || !in->adv_w || !in->lsb || !in->bbox || !in->has_outline ||
       (in->has_vmtx && (!in->adv_h || !in->tsb))) {
     st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "glyph arrays");
@@ -476,7 +482,7 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     cs_offs[g] = (uint32_t)cs.len;
-    if (in->partial && (st = otv_part_cff_glyph(in, g, mode, factor, &cs))) goto done;
+    if (in->partial && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) goto done;
     /* the absolute points, rounded and clamped to int16 (as the glyf instancer keeps them):
      * relative operands are differences of these */
     for (unsigned i = 0; i < io.point_count; i++) {
@@ -579,7 +585,32 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       if ((st = copy_private(in, &ev, pd, &privs))) goto done;
     }
+    uint32_t nsub = ps.keep && i < f->cff.fd_count ? f->cff.fds[i].subrs.count : 0;
+    if (nsub) {
+      /* Subrs, right after this Private DICT (its offset counts from the DICT's start) */
+      otv_buf_u8(&privs, 29);
+      otv_buf_u32(&privs, (uint32_t)(privs.len + 5 - priv_at[i]));
+      otv_buf_u8(&privs, 19);
+    }
     priv_len[i] = (uint32_t)privs.len - priv_at[i];
+    if (nsub) {
+      otv_buf data;
+      otv_buf_init(&data, in->al);
+      uint32_t *offs = otv_mem_alloc(in->al, ((size_t)nsub + 1) * sizeof *offs);
+      if (!offs) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");
+      else st = otv_part_cff_subrs(in, mode, factor, &ps, (int)i, &data, offs);
+      if (!st) put_index(&privs, &data, offs, nsub);
+      if (offs) otv_mem_free(in->al, offs, ((size_t)nsub + 1) * sizeof *offs);
+      otv_buf_free(&data);
+      if (st) goto done;
+    }
+  }
+  /* the global subroutines of a partial instance that keeps them */
+  uint32_t ngs = ps.keep ? f->cff.gsubrs.count : 0;
+  if (ngs) {
+    gsub_offs = otv_mem_alloc(in->al, ((size_t)ngs + 1) * sizeof *gsub_offs);
+    if (!gsub_offs) goto nomem;
+    if ((st = otv_part_cff_subrs(in, mode, factor, &ps, -1, &gsub, gsub_offs))) goto done;
   }
   /* FDSelect: copied as it is, as the face's parse found it (format, range count, then the
    * data whose size that parse checked) */
@@ -622,7 +653,13 @@ otv_status otv_inst_cff(otv_inst *in)
     size_t fm_len = topd.len;
     top_size += fm_len;
     size_t gsubr_at = 5 + top_size;
-    size_t cs_at = gsubr_at + 4;
+    size_t gsubr_size = 4;
+    if (ngs) {
+      size_t last = gsub.len + 1;
+      unsigned os = last <= 0xFF ? 1 : last <= 0xFFFF ? 2 : last <= 0xFFFFFF ? 3 : 4;
+      gsubr_size = 4 + 1 + ((size_t)ngs + 1) * os + gsub.len;
+    }
+    size_t cs_at = gsubr_at + gsubr_size;
     size_t cs_size = 4 + 1 + ((size_t)n + 1) * 4 + cs.len; /* upper bound, fixed below */
     /* exact CharStrings INDEX size */
     {
@@ -660,7 +697,8 @@ otv_status otv_inst_cff(otv_inst *in)
       otv_buf_u32(o, (uint32_t)(priv_base + privs.len));
       put_op(o, 24);
     }
-    otv_buf_u32(o, 0); /* Global Subr INDEX: empty */
+    if (ngs) put_index(o, &gsub, gsub_offs, ngs);
+    else otv_buf_u32(o, 0); /* Global Subr INDEX: empty */
     put_index(o, &cs, cs_offs, n);
     otv_buf_bytes(o, fds.p, fds.len);
     otv_buf fdd;
@@ -723,6 +761,9 @@ done:
   otv_buf_free(&privs);
   otv_buf_free(&fds);
   partial_free(in, &ploc, &mode, &factor, &vstore);
+  otv_part_subrs_free(in, &ps);
+  otv_buf_free(&gsub);
+  if (gsub_offs) otv_mem_free(in->al, gsub_offs, ((size_t)f->cff.gsubrs.count + 1) * sizeof *gsub_offs);
   otv_inst_ivs_fini(in, &ev);
   return st;
 }

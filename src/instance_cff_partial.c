@@ -2,10 +2,8 @@
  * instance_cff_partial.c - the charstrings of a partial instance of a CFF2 font.
  *
  * Spec: CFF2 ("CharString operators": blend, vsindex, hintmask, callsubr/callgsubr and their
- * bias; "Number encoding"). Each glyph's charstring is copied with its subroutines inlined (so
- * that a blend's operands, which may be pushed partly in a subroutine, are in one stream), and
- * every blend is rewritten for the kept axes: with regions of column j of the current
- * ItemVariationData,
+ * bias; "Number encoding"). Every blend is rewritten for the kept axes: with regions of column j
+ * of the current ItemVariationData,
  *   - a region whose pinned factor is 0 loses its deltas;
  *   - a region with no kept axis is folded: default += delta x factor, delta = 0;
  *   - any other region keeps its delta x factor.
@@ -14,20 +12,46 @@
  * that are not integers are written as 16.16 fixed numbers (1/65536 unit), so the outline is
  * exact to that. A charstring that starts in a Font DICT with a vsindex gets an explicit one
  * (the Private DICTs are written without it). Hints are copied (stems counted for hintmask).
+ *
+ * Subroutines are kept where each can be rewritten on its own. A first pass walks every glyph,
+ * following calls, and marks for inlining every subroutine call that stands between a blend and
+ * an operand it takes (or a subroutine number) pushed in another call, and every subroutine
+ * with a hint mask entered with different stem counts or stack depths, or with a blend entered
+ * with different vsindex values. The other called subroutines are rewritten once from their
+ * entry state and keep their numbers (so the bias stays); marked ones are written inline where
+ * they are called.
  */
 #include "instance.h"
 
 #define CS_STACK 513
 #define CS_DEPTH 10
+#define NOT_WRITTEN (SIZE_MAX - 1)
+/* operands + operators per glyph (or rewritten subroutine) over all calls: the interpreter's
+ * budget (charstring.c CS_MAX_OPS), so that a subroutine fan-out cannot take exponential time */
+#define CS_WORK 100000u
 
 typedef struct csw {
   otv_inst *in;
   const otv_cff *c;
   otv_buf *out;
+  otv_part_subrs *ps;   /* subroutine states (analysis and kept-subroutine writing) */
+  bool analyse;         /* first pass: record entry states, check blends; out is scratch */
+  bool keep;            /* keep subroutine calls: write only level 0, follow calls for state */
+  unsigned level;       /* subroutine nesting below the stream being written */
+  unsigned frame;       /* id of the current call (analysis) */
+  unsigned frames;      /* ids handed out */
+  otv_part_subr *cur;   /* the subroutine being walked (analysis), NULL in a glyph */
+  unsigned work;        /* operands and operators so far (CS_WORK) */
+  unsigned *fparent;    /* per frame: its caller's frame (0: none) (analysis) */
+  otv_part_subr **fsubr;/* per frame: its subroutine (NULL: a glyph) */
+  size_t fparent_cap, fsubr_cap;
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled */
   const double *factor; /* per region */
   double v[CS_STACK];
-  size_t at[CS_STACK];  /* output offset of a literal operand, SIZE_MAX: a blend result */
+  size_t at[CS_STACK];  /* output offset of a literal operand; NOT_WRITTEN: a literal of a
+                         * kept call's subroutine; SIZE_MAX: a blend result or an operand of
+                         * unknown value */
+  unsigned frame_of[CS_STACK];
   unsigned n;
   unsigned stems;
   unsigned vsindex;
@@ -59,9 +83,42 @@ static void put_num(otv_buf *b, double v)
   otv_buf_u32(b, (uint32_t)(int32_t)f);
 }
 
+/* Whether this level writes (a kept call's subroutine is walked for its state only). */
+static bool writing(const csw *w) { return !w->keep || w->level == 0; }
+
 static unsigned regions_of(const otv_cff *c, unsigned vsindex)
 {
   return vsindex < c->ivs.data_count ? c->ivs.data[vsindex].region_index_count : 0;
+}
+
+/* A new call frame (analysis): its parent is the current frame, its subroutine e. */
+static otv_status new_frame(csw *w, otv_part_subr *e)
+{
+  otv_inst *in = w->in;
+  unsigned id = ++w->frames;
+  if (otv_mem_reserve(in->al, (void **)&w->fparent, &w->fparent_cap, (size_t)id + 1, sizeof *w->fparent) ||
+      otv_mem_reserve(in->al, (void **)&w->fsubr, &w->fsubr_cap, (size_t)id + 1, sizeof *w->fsubr))
+    return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine frames");
+  w->fparent[id] = w->frame;
+  w->fsubr[id] = e;
+  w->frame = id;
+  return OTV_E_OK;
+}
+
+/* A blend in frame b takes an operand pushed in frame a: every subroutine call between the two
+ * (below their common caller) is inlined, so that the operands and the blend are written in one
+ * stream. Frames nest at most CS_DEPTH + 1 deep. */
+static void inline_between(csw *w, unsigned a, unsigned b)
+{
+  unsigned ca[CS_DEPTH + 2], cb[CS_DEPTH + 2], na = 0, nb = 0;
+  for (unsigned x = a; x && na < CS_DEPTH + 2; x = w->fparent[x]) ca[na++] = x;
+  for (unsigned x = b; x && nb < CS_DEPTH + 2; x = w->fparent[x]) cb[nb++] = x;
+  /* strip the common ancestors (the chains end at the same glyph frame) */
+  while (na && nb && ca[na - 1] == cb[nb - 1]) na--, nb--;
+  for (unsigned i = 0; i < na; i++)
+    if (w->fsubr[ca[i]]) w->fsubr[ca[i]]->inl = 1;
+  for (unsigned i = 0; i < nb; i++)
+    if (w->fsubr[cb[i]]) w->fsubr[cb[i]]->inl = 1;
 }
 
 static otv_status blend(csw *w, size_t at)
@@ -75,10 +132,22 @@ static otv_status blend(csw *w, size_t at)
   size_t need = (size_t)cnt * (k + 1) + 1;
   if (need > w->n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, at, "glyph %u: blend operands", w->gid);
   unsigned base = w->n - (unsigned)need;
+  if (w->analyse) {
+    /* subroutines can be kept only when every blend's operands come from its own call */
+    for (unsigned i = base; i < w->n; i++)
+      if (w->frame_of[i] != w->frame) inline_between(w, w->frame_of[i], w->frame);
+    if (w->cur) w->cur->has_blend = 1;
+  }
+  if (!writing(w)) { /* a kept call's subroutine: only its effect on the stack */
+    for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame;
+    w->n = base + cnt;
+    return OTV_E_OK;
+  }
   for (unsigned i = base; i < w->n; i++)
-    if (w->at[i] == SIZE_MAX)
+    if (w->at[i] >= NOT_WRITTEN)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
-                      "glyph %u: a blend operand is the result of another blend", w->gid);
+                      "glyph %u: a blend operand is the result of another blend or comes from "
+                      "another subroutine", w->gid);
   const otv_ivd *v = k ? &w->c->ivs.data[w->vsindex] : NULL;
   bool any = false;
   double *d = w->v + base, *dl = w->v + base + cnt;
@@ -105,6 +174,7 @@ static otv_status blend(csw *w, size_t at)
     otv_buf_u8(w->out, 16);
     for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX;
   }
+  for (unsigned i = 0; i < cnt; i++) w->frame_of[base + i] = w->frame;
   w->n = base + cnt;
   return OTV_E_OK;
 }
@@ -118,6 +188,10 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
   otv_rd r = otv_rd_init(s, 0);
   while (r.pos < s.len) {
     size_t here = r.pos;
+    if (++w->work > CS_WORK)
+      return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off + here,
+                      "glyph %u: more than %u charstring operands and operators (subroutine fan-out)",
+                      w->gid, CS_WORK);
     unsigned b0 = otv_rd_u8(&r);
     double val;
     bool num = true;
@@ -131,8 +205,13 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     if (num) {
       if (w->n == CS_STACK) return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off + here, "glyph %u: more than %u operands", w->gid, CS_STACK);
       w->v[w->n] = val;
-      w->at[w->n++] = w->out->len;
-      otv_buf_bytes(w->out, s.p + here, r.pos - here);
+      w->frame_of[w->n] = w->frame;
+      if (writing(w)) {
+        w->at[w->n++] = w->out->len;
+        otv_buf_bytes(w->out, s.p + here, r.pos - here);
+      } else {
+        w->at[w->n++] = NOT_WRITTEN;
+      }
       continue;
     }
     unsigned op = b0;
@@ -145,24 +224,57 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case 29: { /* callgsubr */
       if (!w->n || w->at[w->n - 1] == SIZE_MAX)
         return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here, "glyph %u: subroutine number not a number", w->gid);
+      if (w->analyse && w->frame_of[w->n - 1] != w->frame) /* numbered by another call */
+        inline_between(w, w->frame_of[w->n - 1], w->frame);
       const otv_cff_index *ix = op == 10 ? &c->fds[fd].subrs : &c->gsubrs;
       double sv = w->v[--w->n] + ix->bias;
-      w->out->len = w->at[w->n];
       otv_span sub;
       if (sv < 0 || sv != floor(sv) || !otv_cff_index_get(ix, (uint32_t)sv, &sub))
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: subroutine %g", w->gid, sv);
+      otv_part_subr *e = w->ps ? (op == 10 ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
+      /* a kept call stays with its number; an inlined one loses it */
+      bool kept = w->keep && !(e && e->inl);
+      if (kept) {
+        if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
+      } else if (writing(w)) {
+        if (w->at[w->n] >= NOT_WRITTEN)
+          return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here, "glyph %u: subroutine number from another subroutine", w->gid);
+        w->out->len = w->at[w->n];
+      }
+      otv_part_subr *saved_cur = w->cur;
+      unsigned saved_frame = w->frame;
+      if (w->analyse) {
+        if (!e->seen) {
+          e->seen = 1, e->stems = w->stems, e->depth = w->n, e->vsindex = (uint16_t)w->vsindex;
+        } else {
+          if (e->stems != w->stems || e->depth != w->n) e->differ_stems = 1;
+          if (e->vsindex != w->vsindex) e->differ_vs = 1;
+        }
+        otv_status fs = new_frame(w, e);
+        if (fs) return fs;
+        w->cur = e;
+      }
+      if (kept) w->level++;
       otv_status st = walk(w, sub, (size_t)(sub.p - c->tab.p), fd, depth + 1);
+      if (kept) w->level--;
+      if (w->analyse && saved_cur) { /* what a subroutine contains, its callers contain */
+        saved_cur->has_mask |= e->has_mask;
+        saved_cur->has_blend |= e->has_blend;
+      }
+      w->cur = saved_cur;
+      w->frame = saved_frame;
       if (st) return st;
       break;
     }
     case 11: /* return: CFF2 has none, but a subroutine ending with it ends there */
+      if (w->keep && writing(w)) otv_buf_u8(w->out, 11);
       return OTV_E_OK;
     case 15: /* vsindex */
       if (!w->n || w->at[w->n - 1] == SIZE_MAX || w->v[w->n - 1] < 0 ||
           w->v[w->n - 1] >= c->ivs.data_count)
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: vsindex", w->gid);
       w->vsindex = (unsigned)w->v[w->n - 1];
-      otv_buf_u8(w->out, 15);
+      if (writing(w)) otv_buf_u8(w->out, 15);
       w->n = 0;
       break;
     case 16: { /* blend */
@@ -173,21 +285,23 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case 1: case 3: case 18: case 23: /* stems */
       w->stems += w->n / 2;
       w->n = 0;
-      otv_buf_u8(w->out, (uint8_t)op);
+      if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
       break;
     case 19: case 20: { /* hintmask, cntrmask: an implicit vstem first, then the mask */
       w->stems += w->n / 2;
       w->n = 0;
-      otv_buf_u8(w->out, (uint8_t)op);
+      if (w->analyse && w->cur) w->cur->has_mask = 1;
+      if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
       size_t mlen = (w->stems + 7) / 8;
       const uint8_t *m = otv_rd_take(&r, mlen);
       if (!m && mlen) return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: hint mask", w->gid);
-      otv_buf_bytes(w->out, m, mlen);
+      if (writing(w)) otv_buf_bytes(w->out, m, mlen);
       break;
     }
     case 4: case 5: case 6: case 7: case 8: case 21: case 22: case 24: case 25: case 26:
     case 27: case 30: case 31: case 1234: case 1235: case 1236: case 1237:
       w->n = 0;
+      if (!writing(w)) break;
       if (op >= 1200) {
         otv_buf_u8(w->out, 12);
         otv_buf_u8(w->out, (uint8_t)(op - 1200));
@@ -227,19 +341,29 @@ otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
   return OTV_E_OK;
 }
 
+static csw *csw_new(otv_inst *in, const int8_t *mode, const double *factor, otv_part_subrs *ps,
+                    otv_buf *out)
+{
+  csw *w = otv_mem_alloc(in->al, sizeof *w);
+  if (!w) return NULL;
+  memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
+  w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
+  w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0;
+  return w;
+}
+
 otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
-                              const double *factor, otv_buf *out)
+                              const double *factor, otv_part_subrs *ps, otv_buf *out)
 {
   const otv_cff *c = &in->face->cff;
   uint32_t fd = 0;
   otv_span s;
   if (!otv_cff_fd_of(c, gid, &fd) || !otv_cff_index_get(&c->charstrings, gid, &s))
     return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "glyph %u: charstring or Font DICT", gid);
-  csw *w = otv_mem_alloc(in->al, sizeof *w);
+  csw *w = csw_new(in, mode, factor, ps, out);
   if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
-  memset(w, 0, offsetof(csw, v));
-  w->in = in, w->c = c, w->out = out, w->mode = mode, w->factor = factor, w->gid = gid;
-  w->n = 0, w->stems = 0;
+  w->gid = gid;
+  w->keep = ps && ps->keep;
   w->vsindex = c->fds[fd].vsindex;
   if (w->vsindex) { /* the Private DICT's vsindex, which the instance's Private DICT drops */
     put_num(out, w->vsindex);
@@ -248,5 +372,113 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
   otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
   otv_mem_free(in->al, w, sizeof *w);
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
+  return st;
+}
+
+void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
+{
+  const otv_cff *c = &in->face->cff;
+  if (ps->global) otv_mem_free(in->al, ps->global, (c->gsubrs.count ? c->gsubrs.count : 1) * sizeof *ps->global);
+  if (ps->local) {
+    for (uint32_t f = 0; f < c->fd_count; f++)
+      if (ps->local[f])
+        otv_mem_free(in->al, ps->local[f], (c->fds[f].subrs.count ? c->fds[f].subrs.count : 1) * sizeof **ps->local);
+    otv_mem_free(in->al, ps->local, (c->fd_count ? c->fd_count : 1) * sizeof *ps->local);
+  }
+  memset(ps, 0, sizeof *ps);
+}
+
+otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
+                                otv_part_subrs *ps)
+{
+  const otv_cff *c = &in->face->cff;
+  memset(ps, 0, sizeof *ps);
+  ps->global = otv_mem_calloc(in->al, c->gsubrs.count ? c->gsubrs.count : 1, sizeof *ps->global);
+  ps->local = otv_mem_calloc(in->al, c->fd_count ? c->fd_count : 1, sizeof *ps->local);
+  if (!ps->global || !ps->local) goto nomem;
+  for (uint32_t f = 0; f < c->fd_count; f++) {
+    ps->local[f] = otv_mem_calloc(in->al, c->fds[f].subrs.count ? c->fds[f].subrs.count : 1,
+                                  sizeof **ps->local);
+    if (!ps->local[f]) goto nomem;
+  }
+  otv_buf scratch;
+  otv_buf_init(&scratch, in->al);
+  csw *w = csw_new(in, mode, factor, ps, &scratch);
+  if (!w) goto nomem;
+  w->analyse = true;
+  otv_status st = OTV_E_OK;
+  for (uint32_t g = 0; g < c->charstrings.count && !st; g++) {
+    uint32_t fd = 0;
+    otv_span s;
+    if (!otv_cff_fd_of(c, g, &fd) || !otv_cff_index_get(&c->charstrings, g, &s)) {
+      st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "glyph %u: charstring or Font DICT", g);
+      break;
+    }
+    w->gid = g, w->n = 0, w->stems = 0, w->level = 0, w->cur = NULL, w->work = 0;
+    w->vsindex = c->fds[fd].vsindex;
+    w->frame = 0;
+    if ((st = new_frame(w, NULL))) break;
+    scratch.len = 0;
+    st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
+  }
+  if (w->fparent) otv_mem_free(in->al, w->fparent, w->fparent_cap * sizeof *w->fparent);
+  if (w->fsubr) otv_mem_free(in->al, w->fsubr, w->fsubr_cap * sizeof *w->fsubr);
+  otv_mem_free(in->al, w, sizeof *w);
+  bool failed = scratch.failed;
+  otv_buf_free(&scratch);
+  if (st) return st;
+  if (failed) goto nomem;
+  /* a subroutine whose hint masks or blends depend on how it is entered, entered in different
+   * ways, is inlined too */
+  for (uint32_t i = 0; i < c->gsubrs.count; i++) {
+    otv_part_subr *e = &ps->global[i];
+    if ((e->has_mask && e->differ_stems) || (e->has_blend && e->differ_vs)) e->inl = 1;
+  }
+  for (uint32_t f = 0; f < c->fd_count; f++)
+    for (uint32_t i = 0; i < c->fds[f].subrs.count; i++) {
+      otv_part_subr *e = &ps->local[f][i];
+      if ((e->has_mask && e->differ_stems) || (e->has_blend && e->differ_vs)) e->inl = 1;
+    }
+  ps->keep = true;
+  return OTV_E_OK;
+nomem:
+  return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
+}
+
+otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *factor,
+                              otv_part_subrs *ps, int fd, otv_buf *data, uint32_t *offs)
+{
+  const otv_cff *c = &in->face->cff;
+  const otv_cff_index *ix = fd < 0 ? &c->gsubrs : &c->fds[fd].subrs;
+  const otv_part_subr *states = fd < 0 ? ps->global : ps->local[fd];
+  csw *w = csw_new(in, mode, factor, ps, data);
+  if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
+  w->keep = true;
+  otv_status st = OTV_E_OK;
+  for (uint32_t i = 0; i < ix->count && !st; i++) {
+    otv_span s;
+    offs[i] = (uint32_t)data->len;
+    if (!otv_cff_index_get(ix, i, &s)) {
+      st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "subroutine %u", i);
+      break;
+    }
+    const otv_part_subr *e = &states[i];
+    if (!e->seen || e->inl) { /* never called through the INDEX: copied (keeps the numbering) */
+      otv_buf_bytes(data, s.p, s.len);
+      continue;
+    }
+    /* rewritten from its entry state: the caller's operands are unknown values */
+    w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
+    w->n = 0;
+    for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
+      w->v[w->n] = 0;
+      w->frame_of[w->n] = 0;
+      w->at[w->n++] = SIZE_MAX;
+    }
+    st = walk(w, s, (size_t)(s.p - c->tab.p), fd < 0 ? 0 : (uint32_t)fd, 0);
+  }
+  offs[ix->count] = (uint32_t)data->len;
+  otv_mem_free(in->al, w, sizeof *w);
+  if (!st && data->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");
   return st;
 }

@@ -24,6 +24,8 @@
  */
 #include "instance.h"
 
+#include <stdlib.h>
+
 /* ---- region scalars of the pinned axes ---- */
 
 int otv_part_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,
@@ -539,10 +541,53 @@ done:
 /* ---- ItemVariationStore, in place ---- */
 
 /* In place: the layout kept, the region list shortened, every delta scaled (see the top). */
+typedef struct span2 {
+  size_t a, b; /* [a, b) */
+} span2;
+
+static int cmp_span2(const void *x, const void *y)
+{
+  const span2 *p = x, *q = y;
+  return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* Whether the store's structures (header and offsets, region list, each ItemVariationData's
+ * header and region indexes, its rows) overlap: rewriting one in place would then change
+ * another (hostile fonts share bytes between them). */
+static otv_status ivs_overlaps(otv_inst *in, otv_span src, size_t ivs_off, const otv_ivs *ivs,
+                               bool *overlap)
+{
+  *overlap = false;
+  size_t n = 2 + 2 * (size_t)ivs->data_count, k = 0;
+  span2 *v = otv_mem_alloc(in->al, n * sizeof *v);
+  if (!v) return OTV_FAIL(in->err, NOMEM, 0, 0, "store layout");
+  v[k++] = (span2){ivs_off, ivs_off + 8 + 4 * (size_t)ivs->data_count};
+  uint32_t list_off = otv_peek_u32(src.p + ivs_off + 2); /* in range: parsed */
+  if (list_off)
+    v[k++] = (span2){ivs_off + list_off,
+                     ivs_off + list_off + 4 + (size_t)ivs->region_count * ivs->axis_count * 6};
+  for (unsigned d = 0; d < ivs->data_count; d++) {
+    const otv_ivd *iv = &ivs->data[d];
+    size_t h = (size_t)(iv->region_indexes - src.p) - 6, r = (size_t)(iv->rows - src.p);
+    v[k++] = (span2){h, h + 6 + 2 * (size_t)iv->region_index_count};
+    if (iv->item_count && iv->row_len) v[k++] = (span2){r, r + (size_t)iv->item_count * iv->row_len};
+  }
+  qsort(v, k, sizeof *v, cmp_span2);
+  for (size_t i = 1; i < k; i++)
+    if (v[i].a < v[i - 1].b) *overlap = true;
+  otv_mem_free(in->al, v, n * sizeof *v);
+  return OTV_E_OK;
+}
+
 static otv_status ivs_in_place(otv_inst *in, otv_span src, uint8_t *dst, uint32_t tag,
                                size_t ivs_off, otv_ivs ivs)
 {
-  otv_status st = OTV_E_OK;
+  bool overlap;
+  otv_status st = ivs_overlaps(in, src, ivs_off, &ivs, &overlap);
+  if (st) return st;
+  if (overlap)
+    return OTV_FAIL(in->err, UNSUPPORTED, tag, ivs_off,
+                    "ItemVariationStore whose structures overlap (cannot be rewritten in place)");
   unsigned rc = ivs.region_count, sac = ivs.axis_count, kc = in->kept_count;
   double *scal = NULL;
   int *k = NULL;
