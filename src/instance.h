@@ -179,6 +179,11 @@ typedef struct otv_inst {
   size_t shp_cap, pd_cap, pq_cap, pdp_cap, px_cap, py_cap, ptx_cap, pty_cap, phas_cap, ppts_cap, pshared_cap;
 } otv_inst;
 
+/* Region r of a store as start/peak/end over the instancer's axis_count axes (axes past the
+ * store's own count are 0) (instance_tables.c). */
+void otv_inst_region(const otv_inst *in, const otv_ivs *ivs, unsigned r, int16_t *start,
+                     int16_t *peak, int16_t *end);
+
 /* ItemVariationStore deltas at the location (instance_tables.c): region scalars computed once,
  * items summed in double with the regions in region-list order (as fontTools' instancer sums
  * them) and memoized. 0 for indices out of range. */

@@ -319,20 +319,14 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
 otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
 {
   const otv_ivs *ivs = &in->face->cff.ivs;
-  unsigned rc = ivs->region_count, sac = ivs->axis_count;
+  unsigned rc = ivs->region_count;
   *mode = otv_mem_alloc(in->al, rc ? rc : 1);
   *factor = otv_mem_alloc(in->al, (rc ? rc : 1) * sizeof **factor);
   if (!*mode || !*factor) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend regions");
   int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
   double sc[OTV_MAX_AXES];
   for (unsigned r = 0; r < rc; r++) {
-    const uint8_t *rg = ivs->regions + (size_t)r * sac * 6;
-    for (unsigned a = 0; a < in->axis_count; a++) {
-      /* in range: regions checked in otv_ivs_parse */
-      s[a] = a < sac ? otv_peek_i16(rg + 6 * a) : 0;
-      p[a] = a < sac ? otv_peek_i16(rg + 6 * a + 2) : 0;
-      e[a] = a < sac ? otv_peek_i16(rg + 6 * a + 4) : 0;
-    }
+    otv_inst_region(in, ivs, r, s, p, e);
     bool kept;
     int k = otv_part_region_scalars(in, s, p, e, sc, &kept);
     (*mode)[r] = (int8_t)(k < 0 ? -1 : kept ? 1 : 0);

@@ -615,13 +615,7 @@ static otv_status ivs_in_place(otv_inst *in, otv_span src, uint8_t *dst, uint32_
   int16_t ns[OTV_MAX_AXES], np[OTV_MAX_AXES], ne[OTV_MAX_AXES];
   size_t w = reg_at;
   for (unsigned r = 0; r < rc; r++) {
-    const uint8_t *rg = ivs.regions + (size_t)r * sac * 6;
-    for (unsigned a = 0; a < in->axis_count; a++) {
-      /* in range: regions checked in otv_ivs_parse */
-      s[a] = a < sac ? otv_peek_i16(rg + 6 * a) : 0;
-      p[a] = a < sac ? otv_peek_i16(rg + 6 * a + 2) : 0;
-      e[a] = a < sac ? otv_peek_i16(rg + 6 * a + 4) : 0;
-    }
+    otv_inst_region(in, &ivs, r, s, p, e);
     bool kept;
     k[r] = otv_part_region_scalars(in, s, p, e, scal + (size_t)r * OTV_MAX_AXES, &kept);
     if (!kept) k[r] = -1; /* folded into the default: its column is zeroed */
@@ -699,7 +693,7 @@ typedef struct cregion {
 static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t ivs_off,
                               const otv_ivs *ivs)
 {
-  unsigned rc = ivs->region_count, sac = ivs->axis_count, kc = in->kept_count;
+  unsigned rc = ivs->region_count, kc = in->kept_count;
   otv_status st = OTV_E_OK;
   double *scal = NULL;
   int *k = NULL;
@@ -717,13 +711,7 @@ static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t i
   if (!scal || !k || !kr || !regs || !newreg) goto nomem;
   int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
   for (unsigned r = 0; r < rc; r++) {
-    const uint8_t *rg = ivs->regions + (size_t)r * sac * 6;
-    for (unsigned a = 0; a < in->axis_count; a++) {
-      /* in range: regions checked in otv_ivs_parse */
-      s[a] = a < sac ? otv_peek_i16(rg + 6 * a) : 0;
-      p[a] = a < sac ? otv_peek_i16(rg + 6 * a + 2) : 0;
-      e[a] = a < sac ? otv_peek_i16(rg + 6 * a + 4) : 0;
-    }
+    otv_inst_region(in, ivs, r, s, p, e);
     bool kept;
     k[r] = otv_part_region_scalars(in, s, p, e, scal + (size_t)r * OTV_MAX_AXES, &kept);
     if (!kept) k[r] = -1;

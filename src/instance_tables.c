@@ -62,6 +62,19 @@ static const mvar_field MVAR_FIELDS[] = {
 
 /* ---- ItemVariationStore deltas at the location, memoized ---- */
 
+void otv_inst_region(const otv_inst *in, const otv_ivs *ivs, unsigned r, int16_t *start,
+                     int16_t *peak, int16_t *end)
+{
+  /* in range: regions checked in otv_ivs_parse (r < region_count) */
+  const uint8_t *rg = ivs->regions + (size_t)r * ivs->axis_count * 6;
+  for (unsigned a = 0; a < in->axis_count; a++) {
+    bool in_store = a < ivs->axis_count;
+    start[a] = in_store ? otv_peek_i16(rg + 6 * a) : 0;
+    peak[a] = in_store ? otv_peek_i16(rg + 6 * a + 2) : 0;
+    end[a] = in_store ? otv_peek_i16(rg + 6 * a + 4) : 0;
+  }
+}
+
 otv_status otv_inst_ivs_init(otv_inst *in, const otv_ivs *ivs, otv_inst_ivs *c)
 {
   memset(c, 0, sizeof *c);
@@ -74,14 +87,7 @@ otv_status otv_inst_ivs_init(otv_inst *in, const otv_ivs *ivs, otv_inst_ivs *c)
   if (!c->k || !c->s || !c->memo || !c->order) return OTV_E_NOMEM;
   int16_t st[OTV_MAX_AXES], pk[OTV_MAX_AXES], en[OTV_MAX_AXES];
   for (unsigned r = 0; r < rc; r++) {
-    /* in range: regions checked in otv_ivs_parse */
-    const uint8_t *rg = ivs->regions + (size_t)r * ivs->axis_count * 6;
-    for (unsigned a = 0; a < ac; a++) {
-      bool in_store = a < ivs->axis_count;
-      st[a] = in_store ? otv_peek_i16(rg + 6 * a) : 0;
-      pk[a] = in_store ? otv_peek_i16(rg + 6 * a + 2) : 0;
-      en[a] = in_store ? otv_peek_i16(rg + 6 * a + 4) : 0;
-    }
+    otv_inst_region(in, ivs, r, st, pk, en);
     c->k[r] = otv_inst_region_scalars(in, st, pk, en, c->s + (size_t)r * (ac ? ac : 1));
   }
   /* per ItemVariationData: columns in region-list order (the order fontTools sums them) */
