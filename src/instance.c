@@ -40,12 +40,13 @@ static void inst_free(otv_inst *in)
                      &in->gdef, &in->gpos, &in->gsub, &in->cff2};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
   otv_buf *pbufs[] = {&in->gvar, &in->cvar, &in->fvar, &in->avar, &in->hvar, &in->vvar,
-                      &in->mvar, &in->gvar_data};
+                      &in->mvar, &in->gvar_data, &in->ppacked};
   for (size_t i = 0; i < sizeof pbufs / sizeof *pbufs; i++) otv_buf_free(pbufs[i]);
   if (in->gvar_offs) otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
   if (in->pd) otv_mem_free(al, in->pd, in->pd_cap * sizeof *in->pd);
   if (in->pq) otv_mem_free(al, in->pq, in->pq_cap * sizeof *in->pq);
   if (in->pdp) otv_mem_free(al, in->pdp, in->pdp_cap * sizeof *in->pdp);
+  if (in->pkt) otv_mem_free(al, in->pkt, in->pkt_cap);
   if (in->pnx) otv_mem_free(al, in->pnx, in->pnx_cap * sizeof *in->pnx);
   if (in->pny) otv_mem_free(al, in->pny, in->pny_cap * sizeof *in->pny);
   if (in->shp) otv_mem_free(al, in->shp, in->shp_cap * sizeof *in->shp);
@@ -241,7 +242,8 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
   otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
                      &in.vhea, &in.maxp, &in.os2, &in.post, &in.cvt, &in.name,
                      &in.gdef, &in.gpos, &in.gsub, &in.cff2, &in.gvar, &in.cvar,
-                     &in.fvar, &in.avar, &in.hvar, &in.vvar, &in.mvar, &in.gvar_data};
+                     &in.fvar, &in.avar, &in.hvar, &in.vvar, &in.mvar, &in.gvar_data,
+                     &in.ppacked};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
   otv_status st = OTV_E_OK;
   if (keep_count) {

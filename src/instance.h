@@ -128,6 +128,26 @@ static inline double otv_inst_scale(double d, const double *s, int k)
   return d;
 }
 
+/* A charstring integer -32768..32767 (spec: CFF2 "Number encoding"; the 1-, 2- and 3-byte
+ * forms) at w; returns the end (at most 3 bytes). */
+static inline uint8_t *otv_cs_put_int(uint8_t *w, long i)
+{
+  if (i >= -107 && i <= 107) {
+    *w++ = (uint8_t)(i + 139);
+  } else if (i >= 108 && i <= 1131) {
+    *w++ = (uint8_t)(((i - 108) >> 8) + 247);
+    *w++ = (uint8_t)((i - 108) & 0xFF);
+  } else if (i >= -1131 && i <= -108) {
+    *w++ = (uint8_t)(((-i - 108) >> 8) + 251);
+    *w++ = (uint8_t)((-i - 108) & 0xFF);
+  } else {
+    *w++ = 28;
+    *w++ = (uint8_t)((unsigned long)i >> 8);
+    *w++ = (uint8_t)i;
+  }
+  return w;
+}
+
 /* The instancer's working state (instance.c). */
 typedef struct otv_inst {
   otv_location *loc;
@@ -168,6 +188,9 @@ typedef struct otv_inst {
   double *pd;                     /* kept tuples' deltas, summed per kept region */
   int32_t *pq;                    /* one of them rounded */
   int *pdp;                       /* IUP point choice: dynamic programming scratch */
+  void *pkt;                      /* one store's kept tuples (pkt_cap bytes) */
+  size_t pkt_cap;
+  otv_buf ppacked;                /* their packed point numbers and deltas */
   double *pnx, *pny;              /* a glyph's new default coordinates */
   size_t pnx_cap, pny_cap;
   int16_t *shp;                   /* gvar shared tuples (peaks over the kept axes), shn of them */
@@ -203,6 +226,11 @@ void otv_inst_ivs_fini(otv_inst *in, otv_inst_ivs *c);
 /* Packed point numbers at r; *count = 0 means all points. *nomem on allocation failure. */
 bool otv_inst_read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
                           bool *nomem);
+/* A tuple's region after its tupleIndex ti (spec: otvarcommonformats "TupleVariationHeader"):
+ * the peak embedded or shared, start/end embedded (intermediate) or implied, over ac axes.
+ * False when the reader ran out (r not ok) or the shared index is out of range (r ok). */
+bool otv_inst_read_tuple_region(otv_rd *r, unsigned ti, unsigned ac, const uint8_t *shared,
+                                uint16_t shared_count, int16_t *start, int16_t *peak, int16_t *end);
 /* count packed deltas into out. */
 bool otv_inst_read_deltas(otv_rd *r, unsigned count, double *out);
 /* Inferred deltas (IUP) of contour [a, b] of one axis: d has explicit values where has[i]. */
@@ -245,19 +273,19 @@ typedef struct otv_part_subr {
   uint8_t inl;              /* written inline where it is called */
 } otv_part_subr;
 typedef struct otv_part_subrs {
-  bool keep;                /* subroutine calls kept (except those of inl subroutines) */
+  void *w;                  /* the charstring walker, allocated once per instance */
   otv_part_subr *global;    /* per global subroutine */
   otv_part_subr **local;    /* per Font DICT, per local subroutine */
 } otv_part_subrs;
-/* First pass over every glyph: fills ps and decides ps->keep. */
+/* First pass over every glyph: fills ps (which subroutines are inlined). */
 otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
                                 otv_part_subrs *ps);
 void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps);
-/* One glyph's charstring (subroutine calls kept when ps->keep, else inlined) appended to out. */
+/* One glyph's charstring (calls to inl subroutines inlined, the others kept) appended to out. */
 otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
                               const double *factor, otv_part_subrs *ps, otv_buf *out);
 /* Every subroutine of the global INDEX (fd -1) or of Font DICT fd, rewritten, into data with
- * offs[count + 1] offsets (for ps->keep). */
+ * offs[count + 1] offsets. */
 otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *factor,
                               otv_part_subrs *ps, int fd, otv_buf *data, uint32_t *offs);
 /* The scalars of a region's pinned axes (as otv_inst_region_scalars) and whether any kept axis

@@ -202,26 +202,6 @@ static void put_op(otv_buf *b, unsigned op)
   }
 }
 
-/* A charstring number, an integer -32768..32767 (what an operand can hold), at w; returns the
- * end (at most 3 bytes). */
-static uint8_t *put_cs_int(uint8_t *w, long i)
-{
-  if (i >= -107 && i <= 107) {
-    *w++ = (uint8_t)(i + 139);
-  } else if (i >= 108 && i <= 1131) {
-    *w++ = (uint8_t)(((i - 108) >> 8) + 247);
-    *w++ = (uint8_t)((i - 108) & 0xFF);
-  } else if (i >= -1131 && i <= -108) {
-    *w++ = (uint8_t)(((-i - 108) >> 8) + 251);
-    *w++ = (uint8_t)((-i - 108) & 0xFF);
-  } else {
-    *w++ = 28;
-    *w++ = (uint8_t)((unsigned long)i >> 8);
-    *w++ = (uint8_t)i;
-  }
-  return w;
-}
-
 /* The operand that moves *cur to target. Two int16 coordinates can be up to 65535 apart, beyond
  * an operand: the step is then clamped and *cur follows what was written, so the later operands
  * stay exact (only a glyph spanning more than the int16 range is distorted). */
@@ -230,7 +210,50 @@ static uint8_t *put_cs_rel(uint8_t *w, long target, long *cur)
   long d = target - *cur;
   d = d < -32768 ? -32768 : d > 32767 ? 32767 : d;
   *cur += d;
-  return put_cs_int(w, d);
+  return otv_cs_put_int(w, d);
+}
+
+/* A static charstring from rounded absolute points: rmoveto / rlineto / rrcurveto of their
+ * differences, appended to cs. False when cs could not grow. */
+static bool encode_points(otv_buf *cs, const otv_point *pts, const uint8_t *fl,
+                          const uint16_t *ends, unsigned point_count, unsigned contour_count)
+{
+  /* a line: 2 numbers (at most 3 bytes each) and an operator per point; a curve: 19 bytes for
+   * 3 points, or for 1 point once per contour (when it closes on the start point); a move per
+   * contour (the bound below is loose) */
+  if (!otv_buf_reserve(cs, (size_t)point_count * 11 + (size_t)contour_count * 48 + 16))
+    return false;
+  uint8_t *w = cs->p + cs->len;
+  long cx = 0, cy = 0;
+  unsigned start = 0;
+  for (unsigned c = 0; c < contour_count; c++) {
+    unsigned end = ends[c];
+    if (end < start || end >= point_count) break;
+    w = put_cs_rel(w, (long)pts[start].x, &cx);
+    w = put_cs_rel(w, (long)pts[start].y, &cy);
+    *w++ = 21; /* rmoveto */
+    unsigned i = start + 1;
+    while (i <= end) {
+      if (fl[i] & OTV_POINT_CUBIC) {
+        /* two control points then the end point (the contour start when it was dropped) */
+        otv_point c1 = pts[i], c2 = i + 1 <= end ? pts[i + 1] : pts[start];
+        otv_point e = i + 2 <= end ? pts[i + 2] : pts[start];
+        w = put_cs_rel(w, (long)c1.x, &cx), w = put_cs_rel(w, (long)c1.y, &cy);
+        w = put_cs_rel(w, (long)c2.x, &cx), w = put_cs_rel(w, (long)c2.y, &cy);
+        w = put_cs_rel(w, (long)e.x, &cx), w = put_cs_rel(w, (long)e.y, &cy);
+        *w++ = 8; /* rrcurveto */
+        i += 3;
+      } else {
+        w = put_cs_rel(w, (long)pts[i].x, &cx);
+        w = put_cs_rel(w, (long)pts[i].y, &cy);
+        *w++ = 5; /* rlineto */
+        i++;
+      }
+    }
+    start = end + 1;
+  }
+  cs->len = (size_t)(w - cs->p);
+  return true;
 }
 
 static void put_index(otv_buf *b, const otv_buf *data, const uint32_t *offs, uint32_t count)
@@ -489,18 +512,11 @@ otv_status otv_inst_cff(otv_inst *in)
       pts[i].x = (float)otv_inst_round16(pts[i].x);
       pts[i].y = (float)otv_inst_round16(pts[i].y);
     }
-    /* a line: 2 numbers (at most 3 bytes each) and an operator per point; a curve: 19 bytes for
-     * 3 points, or for 1 point once per contour (when it closes on the start point); a move per
-     * contour (the bound below is loose) */
-    if (!otv_buf_reserve(&cs, (size_t)io.point_count * 11 + (size_t)io.contour_count * 48 + 16))
-      goto nomem;
-    size_t cs_len = cs.len;
-    uint8_t *w = cs.p + cs.len;
-    long cx = 0, cy = 0;
+    /* the box of the (rounded) points; a full instance also re-encodes them (a partial one
+     * wrote its charstring above) */
     double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
     bool any = false;
-    unsigned start = 0;
-    for (unsigned c = 0; c < io.contour_count; c++) {
+    for (unsigned c = 0, start = 0; c < io.contour_count; c++) {
       unsigned end = ends[c];
       if (end < start || end >= io.point_count) break;
       for (unsigned i = start; i <= end; i++) {
@@ -511,31 +527,10 @@ otv_status otv_inst_cff(otv_inst *in)
         if (y < ymin) ymin = y;
         if (y > ymax) ymax = y;
       }
-      w = put_cs_rel(w, (long)pts[start].x, &cx);
-      w = put_cs_rel(w, (long)pts[start].y, &cy);
-      *w++ = 21; /* rmoveto */
-      unsigned i = start + 1;
-      while (i <= end) {
-        if (fl[i] & OTV_POINT_CUBIC) {
-          /* two control points then the end point (the contour start when it was dropped) */
-          otv_point c1 = pts[i], c2 = i + 1 <= end ? pts[i + 1] : pts[start];
-          otv_point e = i + 2 <= end ? pts[i + 2] : pts[start];
-          w = put_cs_rel(w, (long)c1.x, &cx), w = put_cs_rel(w, (long)c1.y, &cy);
-          w = put_cs_rel(w, (long)c2.x, &cx), w = put_cs_rel(w, (long)c2.y, &cy);
-          w = put_cs_rel(w, (long)e.x, &cx), w = put_cs_rel(w, (long)e.y, &cy);
-          *w++ = 8; /* rrcurveto */
-          i += 3;
-        } else {
-          w = put_cs_rel(w, (long)pts[i].x, &cx);
-          w = put_cs_rel(w, (long)pts[i].y, &cy);
-          *w++ = 5; /* rlineto */
-          i++;
-        }
-      }
       start = end + 1;
     }
-    /* a partial instance's charstring was written above: the encoding here only measured */
-    cs.len = in->partial ? cs_len : (size_t)(w - cs.p);
+    if (!in->partial && !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count))
+      goto nomem;
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
     if (any) {
@@ -585,7 +580,7 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       if ((st = copy_private(in, &ev, pd, &privs))) goto done;
     }
-    uint32_t nsub = ps.keep && i < f->cff.fd_count ? f->cff.fds[i].subrs.count : 0;
+    uint32_t nsub = in->partial && i < f->cff.fd_count ? f->cff.fds[i].subrs.count : 0;
     if (nsub) {
       /* Subrs, right after this Private DICT (its offset counts from the DICT's start) */
       otv_buf_u8(&privs, 29);
@@ -606,7 +601,7 @@ otv_status otv_inst_cff(otv_inst *in)
     }
   }
   /* the global subroutines of a partial instance that keeps them */
-  uint32_t ngs = ps.keep ? f->cff.gsubrs.count : 0;
+  uint32_t ngs = in->partial ? f->cff.gsubrs.count : 0;
   if (ngs) {
     gsub_offs = otv_mem_alloc(in->al, ((size_t)ngs + 1) * sizeof *gsub_offs);
     if (!gsub_offs) goto nomem;

@@ -36,7 +36,8 @@ typedef struct csw {
   otv_buf *out;
   otv_part_subrs *ps;   /* subroutine states (analysis and kept-subroutine writing) */
   bool analyse;         /* first pass: record entry states, check blends; out is scratch */
-  bool keep;            /* keep subroutine calls: write only level 0, follow calls for state */
+  bool keep;            /* keep subroutine calls (all but inl ones): write only level 0, follow
+                         * calls for their state; false in the analysis, which inlines all */
   unsigned level;       /* subroutine nesting below the stream being written */
   unsigned frame;       /* id of the current call (analysis) */
   unsigned frames;      /* ids handed out */
@@ -62,18 +63,7 @@ static void put_num(otv_buf *b, double v)
 {
   double r = floor(v + 0.5);
   if (fabs(v - r) < 1e-9 && r >= -32768 && r <= 32767) {
-    long i = (long)r;
-    if (i >= -107 && i <= 107) otv_buf_u8(b, (uint8_t)(i + 139));
-    else if (i >= 108 && i <= 1131) {
-      otv_buf_u8(b, (uint8_t)(((i - 108) >> 8) + 247));
-      otv_buf_u8(b, (uint8_t)((i - 108) & 0xFF));
-    } else if (i >= -1131 && i <= -108) {
-      otv_buf_u8(b, (uint8_t)(((-i - 108) >> 8) + 251));
-      otv_buf_u8(b, (uint8_t)((-i - 108) & 0xFF));
-    } else {
-      otv_buf_u8(b, 28);
-      otv_buf_u16(b, (uint16_t)(int16_t)i);
-    }
+    if (otv_buf_reserve(b, 3)) b->len = (size_t)(otv_cs_put_int(b->p + b->len, (long)r) - b->p);
     return;
   }
   double f = floor(v * 65536.0 + 0.5);
@@ -335,11 +325,17 @@ otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
   return OTV_E_OK;
 }
 
-static csw *csw_new(otv_inst *in, const int8_t *mode, const double *factor, otv_part_subrs *ps,
+/* The walker of this instance: allocated once (its stacks are 10 KiB) and kept in ps, reset
+ * for each glyph or subroutine INDEX. */
+static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_part_subrs *ps,
                     otv_buf *out)
 {
-  csw *w = otv_mem_alloc(in->al, sizeof *w);
-  if (!w) return NULL;
+  csw *w = ps->w;
+  if (!w) {
+    w = otv_mem_alloc(in->al, sizeof *w);
+    if (!w) return NULL;
+    ps->w = w;
+  }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0;
@@ -354,17 +350,16 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
   otv_span s;
   if (!otv_cff_fd_of(c, gid, &fd) || !otv_cff_index_get(&c->charstrings, gid, &s))
     return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "glyph %u: charstring or Font DICT", gid);
-  csw *w = csw_new(in, mode, factor, ps, out);
+  csw *w = csw_get(in, mode, factor, ps, out);
   if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
   w->gid = gid;
-  w->keep = ps && ps->keep;
+  w->keep = true;
   w->vsindex = c->fds[fd].vsindex;
   if (w->vsindex) { /* the Private DICT's vsindex, which the instance's Private DICT drops */
     put_num(out, w->vsindex);
     otv_buf_u8(out, 15);
   }
   otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
-  otv_mem_free(in->al, w, sizeof *w);
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   return st;
 }
@@ -372,6 +367,7 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
 void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
+  if (ps->w) otv_mem_free(in->al, ps->w, sizeof(csw));
   if (ps->global) otv_mem_free(in->al, ps->global, (c->gsubrs.count ? c->gsubrs.count : 1) * sizeof *ps->global);
   if (ps->local) {
     for (uint32_t f = 0; f < c->fd_count; f++)
@@ -397,7 +393,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
   }
   otv_buf scratch;
   otv_buf_init(&scratch, in->al);
-  csw *w = csw_new(in, mode, factor, ps, &scratch);
+  csw *w = csw_get(in, mode, factor, ps, &scratch);
   if (!w) goto nomem;
   w->analyse = true;
   otv_status st = OTV_E_OK;
@@ -417,7 +413,6 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
   }
   if (w->fparent) otv_mem_free(in->al, w->fparent, w->fparent_cap * sizeof *w->fparent);
   if (w->fsubr) otv_mem_free(in->al, w->fsubr, w->fsubr_cap * sizeof *w->fsubr);
-  otv_mem_free(in->al, w, sizeof *w);
   bool failed = scratch.failed;
   otv_buf_free(&scratch);
   if (st) return st;
@@ -433,7 +428,6 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       otv_part_subr *e = &ps->local[f][i];
       if ((e->has_mask && e->differ_stems) || (e->has_blend && e->differ_vs)) e->inl = 1;
     }
-  ps->keep = true;
   return OTV_E_OK;
 nomem:
   return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
@@ -445,7 +439,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
   const otv_cff *c = &in->face->cff;
   const otv_cff_index *ix = fd < 0 ? &c->gsubrs : &c->fds[fd].subrs;
   const otv_part_subr *states = fd < 0 ? ps->global : ps->local[fd];
-  csw *w = csw_new(in, mode, factor, ps, data);
+  csw *w = csw_get(in, mode, factor, ps, data);
   if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
   w->keep = true;
   otv_status st = OTV_E_OK;
@@ -472,7 +466,6 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd < 0 ? 0 : (uint32_t)fd, 0);
   }
   offs[ix->count] = (uint32_t)data->len;
-  otv_mem_free(in->al, w, sizeof *w);
   if (!st && data->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");
   return st;
 }

@@ -212,6 +212,35 @@ void otv_inst_iup_axis(const double *orig, double *d, const uint8_t *has, unsign
   }
 }
 
+bool otv_inst_read_tuple_region(otv_rd *r, unsigned ti, unsigned ac, const uint8_t *shared,
+                                uint16_t shared_count, int16_t *start, int16_t *peak, int16_t *end)
+{
+  if (ti & 0x8000) {
+    const uint8_t *pp = otv_rd_take(r, 2 * (size_t)ac);
+    /* in range: taken just above */
+    for (unsigned a = 0; a < ac && pp; a++) peak[a] = otv_peek_i16(pp + 2 * a);
+  } else {
+    unsigned idx = ti & 0x0FFF;
+    if (!shared || idx >= shared_count) return false;
+    /* in range: shared tuples checked by the caller (shared_count x axis_count) */
+    for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(shared + 2 * ((size_t)idx * ac + a));
+  }
+  if (ti & 0x4000) {
+    const uint8_t *pp = otv_rd_take(r, 4 * (size_t)ac);
+    /* in range: taken just above */
+    for (unsigned a = 0; a < ac && pp; a++) {
+      start[a] = otv_peek_i16(pp + 2 * a);
+      end[a] = otv_peek_i16(pp + 2 * ((size_t)ac + a));
+    }
+  } else {
+    for (unsigned a = 0; a < ac; a++) {
+      start[a] = peak[a] < 0 ? peak[a] : 0;
+      end[a] = peak[a] > 0 ? peak[a] : 0;
+    }
+  }
+  return otv_rd_ok(r);
+}
+
 otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
                             const uint8_t *shared, uint16_t shared_count, unsigned n,
                             const double *orig_x, const double *orig_y, const uint16_t *ends,
@@ -252,32 +281,11 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
       k = sc->sk[idx];
       if (k > 0) memcpy(sc_ax, sc->ss + (size_t)idx * ac, (size_t)k * sizeof *sc_ax);
       cached = true;
-    } else if (ti & 0x8000) {
-      const uint8_t *pp = otv_rd_take(&r, 2 * (size_t)ac);
-      /* in range: taken just above */
-      for (unsigned a = 0; a < ac && pp; a++) peak[a] = otv_peek_i16(pp + 2 * a);
-    } else {
-      unsigned idx = ti & 0x0FFF;
-      if (!shared || idx >= shared_count)
-        return OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u: shared tuple %u of %u",
-                        t, idx, shared_count);
-      /* in range: shared tuples checked by the caller (shared_count x axis_count) */
-      for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(shared + 2 * ((size_t)idx * ac + a));
-    }
-    if (cached) {
-      /* nothing more in the header */
-    } else if (ti & 0x4000) {
-      const uint8_t *pp = otv_rd_take(&r, 4 * (size_t)ac);
-      /* in range: taken just above */
-      for (unsigned a = 0; a < ac && pp; a++) {
-        start[a] = otv_peek_i16(pp + 2 * a);
-        end[a] = otv_peek_i16(pp + 2 * ((size_t)ac + a));
-      }
-    } else {
-      for (unsigned a = 0; a < ac; a++) {
-        start[a] = peak[a] < 0 ? peak[a] : 0;
-        end[a] = peak[a] > 0 ? peak[a] : 0;
-      }
+    } else if (otv_rd_ok(&r) &&
+               !otv_inst_read_tuple_region(&r, ti, ac, shared, shared_count, start, peak, end)) {
+      return otv_rd_ok(&r) ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
+                                      "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
+                           : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
     }
     if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
     size_t body = dr.pos;

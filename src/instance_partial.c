@@ -238,43 +238,6 @@ static size_t at_least_1(size_t n) { return n ? n : 1; }
 #define RESERVE(ptr, cap, need) \
   otv_mem_reserve(in->al, (void **)&(ptr), &(cap), at_least_1(need), sizeof *(ptr))
 
-/* One tuple's header, decoded: its region over every axis. */
-static bool read_tuple_header(otv_rd *r, unsigned ac, const uint8_t *shared, uint16_t shared_count,
-                              uint16_t *size, uint16_t *ti, int16_t *start, int16_t *peak,
-                              int16_t *end, bool *bad_shared)
-{
-  *bad_shared = false;
-  *size = otv_rd_u16(r);
-  *ti = otv_rd_u16(r);
-  if (*ti & 0x8000) {
-    const uint8_t *pp = otv_rd_take(r, 2 * (size_t)ac);
-    /* in range: taken just above */
-    for (unsigned a = 0; a < ac && pp; a++) peak[a] = otv_peek_i16(pp + 2 * a);
-  } else {
-    unsigned idx = *ti & 0x0FFF;
-    if (!shared || idx >= shared_count) {
-      *bad_shared = true;
-      return false;
-    }
-    /* in range: shared tuples checked by the caller (shared_count x axis_count) */
-    for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(shared + 2 * ((size_t)idx * ac + a));
-  }
-  if (*ti & 0x4000) {
-    const uint8_t *pp = otv_rd_take(r, 4 * (size_t)ac);
-    /* in range: taken just above */
-    for (unsigned a = 0; a < ac && pp; a++) {
-      start[a] = otv_peek_i16(pp + 2 * a);
-      end[a] = otv_peek_i16(pp + 2 * ((size_t)ac + a));
-    }
-  } else {
-    for (unsigned a = 0; a < ac; a++) {
-      start[a] = peak[a] < 0 ? peak[a] : 0;
-      end[a] = peak[a] > 0 ? peak[a] : 0;
-    }
-  }
-  return otv_rd_ok(r);
-}
-
 /* The gvar shared-tuple index of a peak (added when new), or -1 when the table is full (4095)
  * or memory ran out (then the peak is embedded). */
 static int shared_index(otv_inst *in, const int16_t *peak)
@@ -319,10 +282,12 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
   if (RESERVE(in->pd, in->pd_cap, (size_t)count * row) || RESERVE(in->px, in->px_cap, n) ||
       RESERVE(in->py, in->py_cap, n) || RESERVE(in->phas, in->phas_cap, n))
     return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
-  kept_tuple *kt = otv_mem_alloc(in->al, count * sizeof *kt);
-  if (!kt) return OTV_FAIL(in->err, NOMEM, tag, tab_off, "tuples");
-  otv_buf packed;
-  otv_buf_init(&packed, in->al);
+  /* the instance's scratch, reused from glyph to glyph */
+  if (otv_mem_reserve(in->al, &in->pkt, &in->pkt_cap, (size_t)count * sizeof(kept_tuple), 1))
+    return OTV_FAIL(in->err, NOMEM, tag, tab_off, "tuples");
+  kept_tuple *kt = in->pkt;
+  otv_buf *pk = &in->ppacked;
+  pk->len = 0;
   otv_status st = OTV_E_OK;
   unsigned nk = 0;
 
@@ -342,12 +307,11 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
   double s_ax[OTV_MAX_AXES];
   for (unsigned t = 0; t < count; t++) {
     size_t hdr_at = r.pos;
-    uint16_t size, ti;
-    bool bad_shared;
-    if (!read_tuple_header(&r, ac, shared, shared_count, &size, &ti, start, peak, end,
-                           &bad_shared)) {
-      st = bad_shared ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
-                      : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
+    uint16_t size = otv_rd_u16(&r), ti = otv_rd_u16(&r);
+    if (!otv_rd_ok(&r) ||
+        !otv_inst_read_tuple_region(&r, ti, ac, shared, shared_count, start, peak, end)) {
+      st = otv_rd_ok(&r) ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
+                         : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
       goto done;
     }
     size_t body = dr.pos;
@@ -469,35 +433,35 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
       if (o->start[j] != (o->peak[j] < 0 ? o->peak[j] : 0) ||
           o->end[j] != (o->peak[j] > 0 ? o->peak[j] : 0))
         o->inter = true;
-    size_t before = packed.len;
+    size_t before = pk->len;
     /* every point (no list), then, when fewer points are listed, the sparse form if smaller */
-    otv_buf_u8(&packed, 0);
+    otv_buf_u8(pk, 0);
     /* x and y are two packed arrays: no run may cross from one into the other */
-    for (unsigned dim = 0; dim < dims; dim++) pack_deltas(&packed, r32 + (size_t)dim * n, n);
+    for (unsigned dim = 0; dim < dims; dim++) pack_deltas(pk, r32 + (size_t)dim * n, n);
     if (m < n) {
-      size_t all_len = packed.len - before;
-      pack_points(&packed, keep, n, m);
+      size_t all_len = pk->len - before;
+      pack_points(pk, keep, n, m);
       for (unsigned dim = 0; dim < dims; dim++) {
         /* the listed points' deltas, gathered to the front of this axis's row (w <= i) */
         unsigned w = 0;
         int32_t *src = r32 + (size_t)dim * n;
         for (unsigned i = 0; i < n; i++)
           if (keep[i]) src[w++] = src[i];
-        pack_deltas(&packed, src, w);
+        pack_deltas(pk, src, w);
       }
-      size_t sparse_len = packed.len - before - all_len;
-      if (!packed.failed && sparse_len < all_len) /* the sparse form replaces the full one */
-        memmove(packed.p + before, packed.p + before + all_len, sparse_len);
-      packed.len = before + (sparse_len < all_len ? sparse_len : all_len);
+      size_t sparse_len = pk->len - before - all_len;
+      if (!pk->failed && sparse_len < all_len) /* the sparse form replaces the full one */
+        memmove(pk->p + before, pk->p + before + all_len, sparse_len);
+      pk->len = before + (sparse_len < all_len ? sparse_len : all_len);
     }
-    o->size = packed.len - before;
+    o->size = pk->len - before;
     if (o->size > 0xFFFF) {
       st = OTV_FAIL(in->err, LIMIT, tag, tab_off, "a tuple with more than 64 KiB of deltas");
       goto done;
     }
   }
   nk = live;
-  if (packed.failed) goto nomem;
+  if (pk->failed) goto nomem;
   if (nk) {
     /* header; tuples with private point numbers and their peaks shared (gvar) or embedded */
     size_t hsize = 4;
@@ -526,15 +490,13 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
         for (unsigned j = 0; j < kc; j++) otv_buf_u16(out, (uint16_t)kt[t].end[j]);
       }
     }
-    otv_buf_bytes(out, packed.p, packed.len);
+    otv_buf_bytes(out, pk->p, pk->len);
     if (out->failed) goto nomem;
   }
   goto done;
 nomem:
   st = OTV_FAIL(in->err, NOMEM, tag, tab_off, "variation data");
 done:
-  otv_buf_free(&packed);
-  otv_mem_free(in->al, kt, count * sizeof *kt);
   return st;
 }
 

@@ -108,6 +108,28 @@ static int ok_nonmem(otv_status s, const char *what)
   return 0;
 }
 
+#ifdef OTV_INSTANCE_UPDATE_NAMES
+/* What an instancing call `what` returned: 1 for NOMEM (which must return no buffer), else 0;
+ * any other failure must be the one the healthy run gave. The buffer is freed. */
+static int instance_result(otv_location *loc, const char *what, otv_status is, uint8_t *inst,
+                           size_t inst_len)
+{
+  if (is == OTV_E_NOMEM) {
+    if (inst) {
+      fprintf(stderr, "%s N=%ld: %s failed but returned a buffer\n", g_font, g_n, what);
+      g_bad_status++;
+    }
+    return 1;
+  }
+  if (is == OTV_E_OK) otv_instance_free(loc, inst, inst_len);
+  else if (!ok_nonmem(is, what)) {
+    fprintf(stderr, "%s N=%ld: %s returned %s\n", g_font, g_n, what, otv_status_str(is));
+    g_bad_status++;
+  }
+  return 0;
+}
+#endif
+
 static void nop_move(void *c, float x, float y) { (void)c; (void)x; (void)y; }
 static void nop_quad(void *c, float a, float b, float x, float y) { (void)c; (void)a; (void)b; (void)x; (void)y; }
 static void nop_cubic(void *c, float a, float b, float d, float e, float x, float y)
@@ -189,18 +211,7 @@ static otv_status scenario(const uint8_t *data, size_t len, fa *a, int *nomem_ou
     uint8_t *inst = NULL;
     size_t inst_len = 0;
     otv_status is = otv_instance_create(loc, 0, &inst, &inst_len);
-    if (is == OTV_E_NOMEM) {
-      nomem++;
-      if (inst) {
-        fprintf(stderr, "%s N=%ld: instance_create failed but returned a buffer\n", g_font, g_n);
-        g_bad_status++;
-      }
-    } else if (is == OTV_E_OK) {
-      otv_instance_free(loc, inst, inst_len);
-    } else if (!ok_nonmem(is, "instance_create")) {
-      fprintf(stderr, "%s N=%ld: instance_create returned %s\n", g_font, g_n, otv_status_str(is));
-      g_bad_status++;
-    }
+    nomem += instance_result(loc, "instance_create", is, inst, inst_len);
     /* a partial instance keeping the first axis */
     otv_axis ax0;
     unsigned one = 1;
@@ -208,18 +219,7 @@ static otv_status scenario(const uint8_t *data, size_t len, fa *a, int *nomem_ou
     if (one) {
       inst = NULL;
       is = otv_instance_create_partial(loc, &ax0.tag, 1, 0, &inst, &inst_len);
-      if (is == OTV_E_NOMEM) {
-        nomem++;
-        if (inst) {
-          fprintf(stderr, "%s N=%ld: instance_create_partial failed but returned a buffer\n", g_font, g_n);
-          g_bad_status++;
-        }
-      } else if (is == OTV_E_OK) {
-        otv_instance_free(loc, inst, inst_len);
-      } else if (!ok_nonmem(is, "instance_create_partial")) {
-        fprintf(stderr, "%s N=%ld: instance_create_partial returned %s\n", g_font, g_n, otv_status_str(is));
-        g_bad_status++;
-      }
+      nomem += instance_result(loc, "instance_create_partial", is, inst, inst_len);
     }
   }
 #endif

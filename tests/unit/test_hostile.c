@@ -367,29 +367,32 @@ static void raster_pass(run *r, otv_location *loc, uint32_t glyph_count, unsigne
 #endif
 
 #ifdef OTV_INSTANCE_UPDATE_NAMES
-/* Instance at the current location; the output must open and draw. */
-static void instance_pass(run *r, otv_location *loc, t_alloc *al)
+/* An instance made by `what` (status s, out/out_len): it must open again, with no axes (static)
+ * or some (partial), and draw its first 64 glyphs (a partial one at its axes' maxima). */
+static void check_instance(run *r, otv_location *loc, t_alloc *al, const char *what, otv_status s,
+                           uint8_t *out, size_t out_len, bool partial)
 {
-  uint8_t *out = NULL;
-  size_t out_len = 0;
-  otv_status s = otv_instance_create(loc, 0, &out, &out_len);
-  note(r, s, otv_location_last_error(loc), "otv_instance_create");
+  note(r, s, otv_location_last_error(loc), what);
   if (s) {
-    if (out) fail_case(r, "%s failed but returned bytes", "otv_instance_create", NULL);
+    if (out) fail_case(r, "%s failed but returned bytes", what, NULL);
     return;
   }
   otv_options opt = {t_realloc, al, 0};
   otv_face *f = NULL;
   otv_error e = {0};
-  otv_status os = otv_face_open_memory(out, out_len, 0, &opt, &f, &e);
-  if (os) {
-    fail_case(r, "%s: the instance does not open again", "otv_instance_create", &e);
+  if (otv_face_open_memory(out, out_len, 0, &opt, &f, &e)) {
+    fail_case(r, "%s: the instance does not open again", what, &e);
   } else {
     otv_location *l2 = NULL;
     if (!otv_location_create(f, &l2, NULL)) {
       otv_face_info info;
       otv_face_get_info(f, &info);
-      if (info.axis_count) fail_case(r, "%s: the instance still has axes", "otv_instance_create", NULL);
+      /* a partial one: one axis, or more when fvar repeats the kept tag (each is kept) */
+      if (!partial && info.axis_count) fail_case(r, "%s: the instance still has axes", what, NULL);
+      if (partial && !info.axis_count) fail_case(r, "%s: the instance has no axis", what, NULL);
+      otv_f2dot14 c[64];
+      for (unsigned a = 0; a < 64; a++) c[a] = 16384;
+      if (partial) otv_location_set_normalized(l2, c, info.axis_count < 64 ? info.axis_count : 64);
       for (volatile uint32_t g = 0; g < info.glyph_count && g < 64; g++) {
         r->pen_calls = 0;
         r->jumped = 0;
@@ -402,47 +405,20 @@ static void instance_pass(run *r, otv_location *loc, t_alloc *al)
   otv_instance_free(loc, out, out_len);
 }
 
-/* A partial instance keeping the first axis variable; the output must open with that axis and
- * draw. */
-static void partial_pass(run *r, otv_location *loc, const otv_face *src, t_alloc *al)
+/* A static instance at the current location, and a partial one keeping the first axis. */
+static void instance_pass(run *r, otv_location *loc, const otv_face *src, t_alloc *al)
 {
+  uint8_t *out = NULL;
+  size_t out_len = 0;
+  otv_status s = otv_instance_create(loc, 0, &out, &out_len);
+  check_instance(r, loc, al, "otv_instance_create", s, out, out_len, false);
   otv_axis ax;
   unsigned one = 1;
   otv_face_axes(src, 0, &one, &ax);
   if (!one) return;
-  uint8_t *out = NULL;
-  size_t out_len = 0;
-  otv_status s = otv_instance_create_partial(loc, &ax.tag, 1, 0, &out, &out_len);
-  note(r, s, otv_location_last_error(loc), "otv_instance_create_partial");
-  if (s) {
-    if (out) fail_case(r, "%s failed but returned bytes", "otv_instance_create_partial", NULL);
-    return;
-  }
-  otv_options opt = {t_realloc, al, 0};
-  otv_face *f = NULL;
-  otv_error e = {0};
-  if (otv_face_open_memory(out, out_len, 0, &opt, &f, &e)) {
-    fail_case(r, "%s: the instance does not open again", "otv_instance_create_partial", &e);
-  } else {
-    otv_location *l2 = NULL;
-    if (!otv_location_create(f, &l2, NULL)) {
-      otv_face_info info;
-      otv_face_get_info(f, &info);
-      /* one axis, or more when fvar repeats its tag (each axis of the tag is kept) */
-      if (info.axis_count == 0)
-        fail_case(r, "%s: the instance has no axis", "otv_instance_create_partial", NULL);
-      otv_f2dot14 c = 16384;
-      otv_location_set_normalized(l2, &c, 1);
-      for (volatile uint32_t g = 0; g < info.glyph_count && g < 64; g++) {
-        r->pen_calls = 0;
-        r->jumped = 0;
-        if (setjmp(r->jb) == 0) otv_glyph_outline(l2, g, 0, &PEN, r);
-      }
-      otv_location_destroy(l2);
-    }
-    otv_face_close(f);
-  }
-  otv_instance_free(loc, out, out_len);
+  out = NULL, out_len = 0;
+  s = otv_instance_create_partial(loc, &ax.tag, 1, 0, &out, &out_len);
+  check_instance(r, loc, al, "otv_instance_create_partial", s, out, out_len, true);
 }
 #endif
 
@@ -612,8 +588,7 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
     if (ac && pass != 2) glyph_pass(r, loc, info.glyph_count, light || pass >= 3);
 #ifdef OTV_INSTANCE_UPDATE_NAMES
     if (pass == 1 && !light) {
-      instance_pass(r, loc, al);
-      partial_pass(r, loc, f, al);
+      instance_pass(r, loc, f, al);
     }
 #endif
 #ifdef OTV_RASTER_EVEN_ODD
