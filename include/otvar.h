@@ -47,18 +47,18 @@ OTV_API const char *otv_version(void);
 
 /* The one list of status codes, expanded into the enum and into otv_status_str().
  * Codes are append-only: never renumber. */
-#define OTV_STATUS_LIST(X)                                                                     \
-  X(OK, 0, "ok")                                                                               \
-  X(NOMEM, 1, "out of memory")                                                                 \
-  X(IO, 2, "cannot read file")                                                                 \
-  X(UNSUPPORTED, 3, "not supported")                                                           \
-  X(TRUNCATED, 4, "data ends early")                                                           \
-  X(BAD_OFFSET, 5, "offset out of range")                                                      \
-  X(BAD_VALUE, 6, "invalid value")                                                             \
-  X(NO_TABLE, 7, "table missing")                                                              \
-  X(ARG, 8, "invalid argument")                                                                \
-  X(NOT_FOUND, 9, "not found")                                                                 \
-  X(SMALL_BUFFER, 10, "buffer too small")                                                      \
+#define OTV_STATUS_LIST(X)                                                                         \
+  X(OK, 0, "ok")                                                                                   \
+  X(NOMEM, 1, "out of memory")                                                                     \
+  X(IO, 2, "cannot read file")                                                                     \
+  X(UNSUPPORTED, 3, "not supported")                                                               \
+  X(TRUNCATED, 4, "data ends early")                                                               \
+  X(BAD_OFFSET, 5, "offset out of range")                                                          \
+  X(BAD_VALUE, 6, "invalid value")                                                                 \
+  X(NO_TABLE, 7, "table missing")                                                                  \
+  X(ARG, 8, "invalid argument")                                                                    \
+  X(NOT_FOUND, 9, "not found")                                                                     \
+  X(SMALL_BUFFER, 10, "buffer too small")                                                          \
   X(LIMIT, 11, "resource limit exceeded")
 
 typedef enum otv_status {
@@ -90,8 +90,8 @@ OTV_API size_t otv_error_format(const otv_error *e, char *buf, size_t cap);
 typedef int32_t otv_fixed;   /* 16.16 */
 typedef int16_t otv_f2dot14; /* 2.14: normalized coordinates, -16384..16384 */
 
-#define OTV_TAG(a, b, c, d)                                                                    \
-  ((uint32_t)(uint8_t)(a) << 24 | (uint32_t)(uint8_t)(b) << 16 | (uint32_t)(uint8_t)(c) << 8 |  \
+#define OTV_TAG(a, b, c, d)                                                                        \
+  ((uint32_t)(uint8_t)(a) << 24 | (uint32_t)(uint8_t)(b) << 16 | (uint32_t)(uint8_t)(c) << 8 |     \
    (uint32_t)(uint8_t)(d))
 
 /** otv_tag_from_string - "wght" -> tag; shorter strings are padded with spaces. Returns false
@@ -150,11 +150,11 @@ typedef enum otv_flavour {
 
 typedef struct otv_face_info {
   otv_flavour flavour;
-  uint32_t glyph_count;   /* maxp.numGlyphs */
-  uint16_t units_per_em;  /* head.unitsPerEm */
-  uint16_t axis_count;    /* fvar axes (0: not variable) */
-  uint16_t instance_count;/* fvar named instances */
-  uint16_t avar_version;  /* 0: no avar, 1 or 2 */
+  uint32_t glyph_count;    /* maxp.numGlyphs */
+  uint16_t units_per_em;   /* head.unitsPerEm */
+  uint16_t axis_count;     /* fvar axes (0: not variable) */
+  uint16_t instance_count; /* fvar named instances */
+  uint16_t avar_version;   /* 0: no avar, 1 or 2 */
   uint16_t table_count;
   uint16_t reserved;
 } otv_face_info;
@@ -254,16 +254,16 @@ typedef struct otv_stat_axis {
 #define OTV_STAT_ELIDABLE_AXIS_VALUE_NAME 0x0002u
 
 typedef struct otv_stat_value {
-  uint16_t format;      /* 1..4 */
+  uint16_t format; /* 1..4 */
   uint16_t flags;
-  uint16_t name_id;     /* valueNameID */
-  uint16_t axis_index;  /* formats 1-3 */
-  double value;         /* formats 1-3 (nominal value for format 2) */
-  double range_min;     /* format 2 */
-  double range_max;     /* format 2 */
-  double linked_value;  /* format 3 */
-  uint16_t record_count;/* format 4: number of (axis_index, value) records */
-  uint16_t index;       /* position in the STAT axis value list */
+  uint16_t name_id;      /* valueNameID */
+  uint16_t axis_index;   /* formats 1-3 */
+  double value;          /* formats 1-3 (nominal value for format 2) */
+  double range_min;      /* format 2 */
+  double range_max;      /* format 2 */
+  double linked_value;   /* format 3 */
+  uint16_t record_count; /* format 4: number of (axis_index, value) records */
+  uint16_t index;        /* position in the STAT axis value list */
 } otv_stat_value;
 
 typedef struct otv_stat_axis_value_record {
@@ -364,7 +364,8 @@ typedef struct otv_pen {
 } otv_pen;
 
 /* Flags for the outline calls. */
-#define OTV_OUTLINE_ROUND 0x0001u /* round every varied coordinate to an integer with
+#define OTV_OUTLINE_ROUND                                                                          \
+  0x0001u /* round every varied coordinate to an integer with
                                      floor(x + 0.5), as a static instance stores it */
 /* OTV_OUTLINE_ROUND in detail (TrueType): at each glyph level, every varied value - a simple
  * glyph's points, a composite's component offsets, and the 4 phantom points - becomes
@@ -423,9 +424,9 @@ typedef struct otv_glyph_points {
   unsigned point_cap;
   unsigned contour_cap;
   /* out */
-  unsigned point_count;   /* outline points, excluding TrueType's 4 phantom points */
+  unsigned point_count; /* outline points, excluding TrueType's 4 phantom points */
   unsigned contour_count;
-  uint32_t glyph_flags;   /* OTV_GLYPH_* */
+  uint32_t glyph_flags; /* OTV_GLYPH_* */
 } otv_glyph_points;
 
 /** otv_glyph_points_get - the varied points of a glyph (composites flattened) into caller
@@ -444,10 +445,10 @@ OTV_API otv_status otv_glyph_points_get(otv_location *loc, uint32_t gid, unsigne
 #define OTV_METRICS_ROUND 0x0001u /* round the result with floor(x + 0.5) */
 
 typedef struct otv_glyph_metrics {
-  float advance;  /* horizontal: advance width; vertical: advance height */
-  float side_a;   /* horizontal: left side bearing; vertical: top side bearing */
-  float side_b;   /* horizontal: right side bearing; vertical: bottom side bearing */
-  float origin;   /* vertical only: y of the vertical origin (VORG / VVAR / derived) */
+  float advance; /* horizontal: advance width; vertical: advance height */
+  float side_a;  /* horizontal: left side bearing; vertical: top side bearing */
+  float side_b;  /* horizontal: right side bearing; vertical: bottom side bearing */
+  float origin;  /* vertical only: y of the vertical origin (VORG / VVAR / derived) */
 } otv_glyph_metrics;
 
 /** otv_glyph_h_metrics - horizontal metrics of a glyph at the location. Sources ("varied":
@@ -542,9 +543,11 @@ typedef struct otv_raster_box {
 
 /* Flags of otv_raster_render. */
 #define OTV_RASTER_EVEN_ODD 0x0001u /* even-odd fill rule instead of non-zero winding */
-#define OTV_RASTER_REPLACE 0x0002u  /* write coverage over the path's bounds instead of
+#define OTV_RASTER_REPLACE                                                                         \
+  0x0002u /* write coverage over the path's bounds instead of
                                        compositing (dst + c - dst*c/255) */
-#define OTV_RASTER_CLEAR 0x0004u    /* write every pixel of the buffer: coverage over the path's
+#define OTV_RASTER_CLEAR                                                                           \
+  0x0004u /* write every pixel of the buffer: coverage over the path's
                                        bounds, 0 elsewhere (REPLACE and no need to clear the
                                        buffer first; an empty path clears it). Since: 0.1 */
 
@@ -615,7 +618,8 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
 /* ------------------------------------------------------------------------------------------ */
 
 /* Flags of otv_instance_create. */
-#define OTV_INSTANCE_UPDATE_NAMES 0x0001u     /* name table, head.macStyle and OS/2
+#define OTV_INSTANCE_UPDATE_NAMES                                                                  \
+  0x0001u                                     /* name table, head.macStyle and OS/2
                                                  fsSelection from STAT axis values, as
                                                  fontTools' --update-name-table (OTV_E_NOT_FOUND
                                                  when STAT has no value for the location) */

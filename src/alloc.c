@@ -49,8 +49,7 @@ void otv_mem_free(const otv_alloc *al, void *p, size_t n)
   if (p) al->fn(al->ud, p, n ? n : 1, 0);
 }
 
-otv_status otv_mem_reserve(const otv_alloc *al, void **buf, size_t *cap, size_t need,
-                           size_t elem)
+otv_status otv_mem_reserve(const otv_alloc *al, void **buf, size_t *cap, size_t need, size_t elem)
 {
   if (need <= *cap) return OTV_E_OK;
   size_t n = *cap ? *cap : 16;

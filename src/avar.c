@@ -76,9 +76,9 @@ int otv_avar_map_v1(const otv_avar_seg *s, int v)
    * first with fromCoordinate >= v. */
   unsigned i = 0;
   while (i < n && m[2 * i] < v) i++;
-  if (i == n) return v;         /* unreachable for a valid map: v <= +1 = last record */
+  if (i == n) return v; /* unreachable for a valid map: v <= +1 = last record */
   if (m[2 * i] == v) return m[2 * i + 1];
-  if (i == 0) return v;         /* unreachable for a valid map: v >= -1 = first record */
+  if (i == 0) return v; /* unreachable for a valid map: v >= -1 = first record */
   int pf = m[2 * i - 2], pt = m[2 * i - 1], fr = m[2 * i], to = m[2 * i + 1];
   /* spec: to[i-1] + (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]), rounded to
    * F2Dot14. Evaluated in binary32 and rounded to nearest with halves up (floor(x + 0.5)),
@@ -113,8 +113,7 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
     uint16_t n = otv_rd_u16(&r);
     otv_rd_skip(&r, (size_t)n * 4);
     if (!otv_rd_ok(&r))
-      return OTV_FAIL(err, TRUNCATED, OTV_T_AVAR, at, "segment map of axis %u (%u records)", a,
-                      n);
+      return OTV_FAIL(err, TRUNCATED, OTV_T_AVAR, at, "segment map of axis %u (%u records)", a, n);
     total += n;
   }
   if (axis_count) {

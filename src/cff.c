@@ -11,8 +11,8 @@
 
 /* ---- INDEX ---- */
 
-static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
-                              otv_cff_index *ix, const char *what, otv_error *err)
+static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2, otv_cff_index *ix,
+                              const char *what, otv_error *err)
 {
   memset(ix, 0, sizeof *ix);
   otv_rd r = otv_rd_init(tab, off);
@@ -29,8 +29,8 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
     return OTV_FAIL(err, BAD_VALUE, tag, r.pos - 1, "%s INDEX offSize %u", what, off_size);
   otv_span offs;
   if (!otv_span_offsets(tab, r.pos, count, off_size, &offs))
-    return OTV_FAIL(err, TRUNCATED, tag, r.pos, "%s INDEX: %u offsets of %u bytes", what,
-                    count, off_size);
+    return OTV_FAIL(err, TRUNCATED, tag, r.pos, "%s INDEX: %u offsets of %u bytes", what, count,
+                    off_size);
   /* in range: offs checked just above */
   const uint8_t *q = offs.p + (size_t)count * off_size;
   uint32_t last = 0;
@@ -55,10 +55,10 @@ static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
 #define DICT_MAX_ARGS OTV_MAX_STACK_CFF2
 
 typedef struct dict_rd {
-  otv_span tab;       /* the table, for error offsets */
-  size_t pos, end;    /* table offsets of the DICT data */
+  otv_span tab;    /* the table, for error offsets */
+  size_t pos, end; /* table offsets of the DICT data */
   bool cff2;
-  const otv_cff *c;   /* for blend: region counts of the VariationStore */
+  const otv_cff *c; /* for blend: region counts of the VariationStore */
   unsigned vsindex;
   double args[DICT_MAX_ARGS];
   unsigned n;
@@ -184,8 +184,7 @@ static int dict_next(dict_rd *d, uint32_t tag, otv_error *err)
   return -1;
 }
 
-static bool dict_init(dict_rd *d, otv_span tab, size_t off, size_t len, bool cff2,
-                      const otv_cff *c)
+static bool dict_init(dict_rd *d, otv_span tab, size_t off, size_t len, bool cff2, const otv_cff *c)
 {
   d->tab = tab;
   d->pos = off;
@@ -226,8 +225,7 @@ static bool dict_matrix(const dict_rd *d, uint32_t tag, size_t at, double m[6], 
 }
 
 /* Private DICT at [off, off+len): local Subrs and (CFF2) vsindex. */
-static otv_status private_parse(otv_cff *c, size_t off, size_t len, otv_cff_fd *fd,
-                                otv_error *err)
+static otv_status private_parse(otv_cff *c, size_t off, size_t len, otv_cff_fd *fd, otv_error *err)
 {
   dict_rd *d = NULL;
   dict_rd local;
@@ -247,8 +245,8 @@ static otv_status private_parse(otv_cff *c, size_t off, size_t len, otv_cff_fd *
       if (s) return s;
     } else if (op == 22 && c->cff2) {
       if (c->ivs.present && d->vsindex >= c->ivs.data_count)
-        return OTV_FAIL(err, BAD_VALUE, c->tag, at, "Private DICT vsindex %u, %u data",
-                        d->vsindex, c->ivs.data_count);
+        return OTV_FAIL(err, BAD_VALUE, c->tag, at, "Private DICT vsindex %u, %u data", d->vsindex,
+                        c->ivs.data_count);
       fd->vsindex = (uint16_t)d->vsindex;
     }
   }
@@ -305,8 +303,7 @@ static otv_status fdselect_parse(otv_cff *c, size_t off, otv_error *err)
   if ((format == 3 || format == 4) && nranges == 0)
     return OTV_FAIL(err, BAD_VALUE, c->tag, off, "FDSelect format %u with no ranges", format);
   if (!otv_span_sub(c->tab, r.pos, need, &c->fdselect))
-    return OTV_FAIL(err, TRUNCATED, c->tag, r.pos, "FDSelect format %u: %zu bytes", format,
-                    need);
+    return OTV_FAIL(err, TRUNCATED, c->tag, r.pos, "FDSelect format %u: %zu bytes", format, need);
   c->fdselect_format = format;
   c->fdselect_ranges = nranges;
   c->has_fdselect = true;
@@ -353,14 +350,13 @@ bool otv_cff_fd_of(const otv_cff *c, uint32_t gid, uint32_t *fd)
 
 /* Standard Encoding (CFF spec Appendix B): codes 32..126 are SIDs 1..95; the rest below. */
 static const uint8_t std_enc_hi[][2] = {
-    {161, 96},  {162, 97},  {163, 98},  {164, 99},  {165, 100}, {166, 101}, {167, 102},
-    {168, 103}, {169, 104}, {170, 105}, {171, 106}, {172, 107}, {173, 108}, {174, 109},
-    {175, 110}, {177, 111}, {178, 112}, {179, 113}, {180, 114}, {182, 115}, {183, 116},
-    {184, 117}, {185, 118}, {186, 119}, {187, 120}, {188, 121}, {189, 122}, {191, 123},
-    {193, 124}, {194, 125}, {195, 126}, {196, 127}, {197, 128}, {198, 129}, {199, 130},
-    {200, 131}, {202, 132}, {203, 133}, {205, 134}, {206, 135}, {207, 136}, {208, 137},
-    {225, 138}, {227, 139}, {232, 140}, {233, 141}, {234, 142}, {235, 143}, {241, 144},
-    {245, 145}, {248, 146}, {249, 147}, {250, 148}, {251, 149}};
+    {161, 96},  {162, 97},  {163, 98},  {164, 99},  {165, 100}, {166, 101}, {167, 102}, {168, 103},
+    {169, 104}, {170, 105}, {171, 106}, {172, 107}, {173, 108}, {174, 109}, {175, 110}, {177, 111},
+    {178, 112}, {179, 113}, {180, 114}, {182, 115}, {183, 116}, {184, 117}, {185, 118}, {186, 119},
+    {187, 120}, {188, 121}, {189, 122}, {191, 123}, {193, 124}, {194, 125}, {195, 126}, {196, 127},
+    {197, 128}, {198, 129}, {199, 130}, {200, 131}, {202, 132}, {203, 133}, {205, 134}, {206, 135},
+    {207, 136}, {208, 137}, {225, 138}, {227, 139}, {232, 140}, {233, 141}, {234, 142}, {235, 143},
+    {241, 144}, {245, 145}, {248, 146}, {249, 147}, {250, 148}, {251, 149}};
 
 static unsigned std_enc_sid(unsigned code)
 {
@@ -477,12 +473,30 @@ static otv_status top_parse(otv_cff *c, size_t off, size_t len, top_info *t, otv
     size_t *dst = NULL;
     bool *flag = NULL;
     switch (op) {
-    case 17: dst = &t->charstrings; flag = &t->has_charstrings; break;
-    case 1236: dst = &t->fdarray; flag = &t->has_fdarray; break;
-    case 1237: dst = &t->fdselect; flag = &t->has_fdselect; break;
-    case 24: if (c->cff2) { dst = &t->vstore; flag = &t->has_vstore; } break;
-    case 15: if (!c->cff2) dst = &t->charset; break;
-    case 1230: if (!c->cff2) t->cid = true; break;
+    case 17:
+      dst = &t->charstrings;
+      flag = &t->has_charstrings;
+      break;
+    case 1236:
+      dst = &t->fdarray;
+      flag = &t->has_fdarray;
+      break;
+    case 1237:
+      dst = &t->fdselect;
+      flag = &t->has_fdselect;
+      break;
+    case 24:
+      if (c->cff2) {
+        dst = &t->vstore;
+        flag = &t->has_vstore;
+      }
+      break;
+    case 15:
+      if (!c->cff2) dst = &t->charset;
+      break;
+    case 1230:
+      if (!c->cff2) t->cid = true;
+      break;
     case 1207: /* FontMatrix */
       if (!dict_matrix(d, c->tag, at, c->top_matrix, err)) return err ? err->code : OTV_E_BAD_VALUE;
       c->top_has_matrix = true;
@@ -549,8 +563,7 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
     if (t.charstring_type != 2)
       return OTV_FAIL(err, UNSUPPORTED, tag, (size_t)(top.p - tab.p), "CharstringType not 2");
   }
-  if ((s = index_parse(tab, tag, gsubr_off, c->cff2, &c->gsubrs, "Global Subrs", err)))
-    return s;
+  if ((s = index_parse(tab, tag, gsubr_off, c->cff2, &c->gsubrs, "Global Subrs", err))) return s;
   if (!t.has_charstrings) return OTV_FAIL(err, BAD_VALUE, tag, 0, "Top DICT: no CharStrings");
   if ((s = index_parse(tab, tag, t.charstrings, c->cff2, &c->charstrings, "CharStrings", err)))
     return s;
@@ -591,8 +604,7 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
     if (t.has_fdselect) {
       if ((s = fdselect_parse(c, t.fdselect, err))) return s;
     } else if (c->fd_count > 1) {
-      return OTV_FAIL(err, BAD_VALUE, tag, t.fdarray, "%u Font DICTs and no FDSelect",
-                      c->fd_count);
+      return OTV_FAIL(err, BAD_VALUE, tag, t.fdarray, "%u Font DICTs and no FDSelect", c->fd_count);
     }
   } else {
     if (c->cff2) return OTV_FAIL(err, BAD_VALUE, tag, 0, "Top DICT: no FDArray");

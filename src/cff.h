@@ -27,45 +27,45 @@
  * offsets are checked when an element is fetched. */
 typedef struct otv_cff_index {
   uint32_t count;
-  uint32_t bias;            /* subroutine number bias for this count (107, 1131 or 32768) */
-  uint8_t off_size;         /* 1..4 */
-  const uint8_t *offsets;   /* (count + 1) * off_size bytes (checked at parse) */
-  const uint8_t *data;      /* element data: offsets are 1-based from data - 1 */
-  uint32_t data_len;        /* last offset - 1 (checked to fit the table at parse) */
-  size_t end;               /* table offset just past the INDEX */
+  uint32_t bias;          /* subroutine number bias for this count (107, 1131 or 32768) */
+  uint8_t off_size;       /* 1..4 */
+  const uint8_t *offsets; /* (count + 1) * off_size bytes (checked at parse) */
+  const uint8_t *data;    /* element data: offsets are 1-based from data - 1 */
+  uint32_t data_len;      /* last offset - 1 (checked to fit the table at parse) */
+  size_t end;             /* table offset just past the INDEX */
 } otv_cff_index;
 
 /* One Font DICT (CFF2, CID-keyed CFF) or the Top DICT's Private (name-keyed CFF). */
 typedef struct otv_cff_fd {
-  otv_cff_index subrs;      /* local Subrs (count 0: none) */
-  uint16_t vsindex;         /* Private DICT vsindex (CFF2), default 0 */
-  bool has_matrix;          /* the Font DICT has a FontMatrix (CID-keyed CFF) */
-  bool xf_on;               /* xf is not the identity */
-  double matrix[6];         /* that FontMatrix */
-  double xf[6];             /* charstring space -> font units: FontMatrix(es) x unitsPerEm */
+  otv_cff_index subrs; /* local Subrs (count 0: none) */
+  uint16_t vsindex;    /* Private DICT vsindex (CFF2), default 0 */
+  bool has_matrix;     /* the Font DICT has a FontMatrix (CID-keyed CFF) */
+  bool xf_on;          /* xf is not the identity */
+  double matrix[6];    /* that FontMatrix */
+  double xf[6];        /* charstring space -> font units: FontMatrix(es) x unitsPerEm */
 } otv_cff_fd;
 
 typedef struct otv_cff {
   bool present;
   bool cff2;
-  uint32_t tag;             /* OTV_T_CFF or OTV_T_CFF2, for errors */
+  uint32_t tag; /* OTV_T_CFF or OTV_T_CFF2, for errors */
   otv_span tab;
   otv_cff_index charstrings;
   otv_cff_index gsubrs;
   uint32_t fd_count;
-  otv_cff_fd *fds;          /* fd_count entries, face allocator */
-  uint8_t fdselect_format;  /* 0: none (every glyph uses FD 0); else 0/3/4 with has_fdselect */
+  otv_cff_fd *fds;         /* fd_count entries, face allocator */
+  uint8_t fdselect_format; /* 0: none (every glyph uses FD 0); else 0/3/4 with has_fdselect */
   bool has_fdselect;
   otv_span fdselect;        /* the FDSelect data after its format byte (sizes checked at parse) */
   uint32_t fdselect_ranges; /* format 3/4: number of ranges */
   otv_ivs ivs;              /* CFF2 VariationStore (present false when absent) */
   uint32_t *vs_off;         /* ivs.data_count + 1 offsets into the per-location vs scalars */
   /* seac support (name-keyed CFF): charset */
-  bool cid;                 /* CID-keyed CFF */
-  bool top_has_matrix;      /* the Top DICT has a FontMatrix */
-  double top_matrix[6];     /* Top DICT FontMatrix (default 0.001 0 0 0.001 0 0) */
-  uint8_t charset_format;   /* 0, 1, 2; 255: predefined ISOAdobe (id 0) or none */
-  otv_span charset;         /* data after the format byte */
+  bool cid;               /* CID-keyed CFF */
+  bool top_has_matrix;    /* the Top DICT has a FontMatrix */
+  double top_matrix[6];   /* Top DICT FontMatrix (default 0.001 0 0 0.001 0 0) */
+  uint8_t charset_format; /* 0, 1, 2; 255: predefined ISOAdobe (id 0) or none */
+  otv_span charset;       /* data after the format byte */
 } otv_cff;
 
 /* Per location: the region scalars of the VariationStore and, per vsindex, the scalars of that
@@ -76,36 +76,41 @@ typedef struct otv_cff {
  * the decoder assumed}, then the n operand values. */
 typedef union otv_cs_cell {
   double v;
-  struct { uint32_t n, off; } h;
-  struct { uint32_t off; uint8_t op, mask, pad[2]; } o;
+  struct {
+    uint32_t n, off;
+  } h;
+  struct {
+    uint32_t off;
+    uint8_t op, mask, pad[2];
+  } o;
 } otv_cs_cell;
 #define OTV_CS_NO_OP UINT32_MAX
 #define OTV_CS_CELL_SLACK 8 /* cells allocated past cell_cap: replay copies eight at a time */
 
 /* Per subroutine slot of the decoded-subroutine cache: one record, one cache line per call. */
 typedef struct otv_cs_slot {
-  uint32_t state;           /* 0 not decoded yet, 1 interpreted from bytes, else first cell + 2 */
-  uint32_t end;             /* cell after the last item */
-  uint32_t off, len;        /* its bytes: table offset and length */
+  uint32_t state;    /* 0 not decoded yet, 1 interpreted from bytes, else first cell + 2 */
+  uint32_t end;      /* cell after the last item */
+  uint32_t off, len; /* its bytes: table offset and length */
 } otv_cs_slot;
 
 typedef struct otv_cff_loc {
   otv_ivs_cache regions;
-  double *vs;               /* vs_off[data_count] entries (double: blend sums are in double) */
+  double *vs; /* vs_off[data_count] entries (double: blend sums are in double) */
   size_t vs_cap;
-  uint8_t *vs_nz;           /* per ItemVariationData: 1 when one of its scalars is not 0 */
+  uint8_t *vs_nz; /* per ItemVariationData: 1 when one of its scalars is not 0 */
   size_t vs_nz_cap;
-  uint32_t serial;          /* location serial vs belongs to; 0: never computed */
-  bool zero;                /* every scalar is 0 (default location): blend drops the deltas */
+  uint32_t serial; /* location serial vs belongs to; 0: never computed */
+  bool zero;       /* every scalar is 0 (default location): blend drops the deltas */
   /* Decoded-subroutine cache (CFF2, charstring.c): set up on the location's first CFF2 outline,
    * independent of the coordinates. Optional: when its allocation fails, subroutines are
    * interpreted from their bytes. */
-  bool sub_tried;           /* set-up attempted */
-  bool comp_off;            /* no compiled glyphs (benchmarks: OTV_CFF_NO_COMPILE in bench_outline) */
-  otv_cs_slot *sub;         /* per slot: global subroutines, each Font DICT's local ones, then
+  bool sub_tried;        /* set-up attempted */
+  bool comp_off;         /* no compiled glyphs (benchmarks: OTV_CFF_NO_COMPILE in bench_outline) */
+  otv_cs_slot *sub;      /* per slot: global subroutines, each Font DICT's local ones, then
                              * the glyphs (glyph_slot + gid) */
-  size_t glyph_slot;        /* slot of glyph 0 */
-  uint32_t *sub_fd_base;    /* per Font DICT: slot of its local subroutine 0 (globals first) */
+  size_t glyph_slot;     /* slot of glyph 0 */
+  uint32_t *sub_fd_base; /* per Font DICT: slot of its local subroutine 0 (globals first) */
   size_t sub_slots;
   otv_cs_cell *cells;
   size_t cell_cap, cell_used;
@@ -157,14 +162,14 @@ bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid);
 
 /* Charstring output sink. */
 typedef struct otv_cs_sink {
-  const otv_pen *pen;       /* pen mode when non-NULL */
+  const otv_pen *pen; /* pen mode when non-NULL */
   void *ctx;
-  otv_glyph_points *io;     /* points mode when pen is NULL */
+  otv_glyph_points *io; /* points mode when pen is NULL */
   bool round;
-  bool open;                /* a contour has a segment */
-  bool moved;               /* a moveto is pending (position below) */
-  float start_x, start_y;   /* first point of the open contour */
-  float last_x, last_y;     /* last emitted point */
+  bool open;              /* a contour has a segment */
+  bool moved;             /* a moveto is pending (position below) */
+  float start_x, start_y; /* first point of the open contour */
+  float last_x, last_y;   /* last emitted point */
   unsigned points, contours, contour_first;
 } otv_cs_sink;
 

@@ -18,7 +18,6 @@
  */
 #include "internal.h"
 
-
 /* Subroutine bytes entered per glyph. Type 2 has no jumps, so a glyph interprets at most its own
  * bytes plus the bytes of the subroutines it calls: charging each call with the callee's length
  * bounds the whole work (nested calls could otherwise multiply it without bound). Real glyphs
@@ -26,11 +25,11 @@
 #define CS_MAX_SUBR_BYTES 400000u
 
 /* Compiled glyphs (comp_build): recording limits. */
-#define CS_COMP_MAX_VS 8          /* vsindexes one glyph may use */
-#define CS_COMP_MAX_REGIONS 64    /* regions with deltas */
-#define CS_COMP_MAX_COORDS 4096u  /* coordinates (2 per point) */
-#define CS_COMP_MAX_SEGS 2048u    /* segments (move, line, curve): one point each at least */
-#define CS_COMP_MAX_CTL 512u      /* control values */
+#define CS_COMP_MAX_VS 8         /* vsindexes one glyph may use */
+#define CS_COMP_MAX_REGIONS 64   /* regions with deltas */
+#define CS_COMP_MAX_COORDS 4096u /* coordinates (2 per point) */
+#define CS_COMP_MAX_SEGS 2048u   /* segments (move, line, curve): one point each at least */
+#define CS_COMP_MAX_CTL 512u     /* control values */
 enum { CS_SEG_MOVE, CS_SEG_LINE, CS_SEG_CURVE };
 #define CS_COMP_FLOAT 0x80000000u /* compiled coordinates stored as floats (exact) */
 
@@ -50,35 +49,35 @@ typedef struct cs {
   const otv_cff *c;
   otv_cs_sink *out;
   uint32_t gid;
-  double x, y;    /* current point (before translation) */
-  const double *xf; /* charstring space -> output: FontMatrix in font units, and the seac
+  double x, y;       /* current point (before translation) */
+  const double *xf;  /* charstring space -> output: FontMatrix in font units, and the seac
                      * accent offset (NULL: identity, the usual case) */
-  double xf_seac[6];  /* the composed transform of a seac accent */
+  double xf_seac[6]; /* the composed transform of a seac accent */
   unsigned max;
   unsigned nstems;
   bool width_done;
   bool cff2;
-  bool zero;      /* blend scalars all zero */
-  bool vs_zero;   /* the current vsindex's scalars are all zero (or it has no regions) */
+  bool zero;    /* blend scalars all zero */
+  bool vs_zero; /* the current vsindex's scalars are all zero (or it has no regions) */
   const double *vs_all;
-  const double *vs; /* scalars of the current vsindex */
+  const double *vs;     /* scalars of the current vsindex */
   const uint8_t *vs_nz; /* per vsindex: a scalar is not 0 (with vs_all) */
   unsigned vs_k;
-  cs_subrs subrs[2];            /* callgsubr's, callsubr's (the glyph's Font DICT) */
-  otv_cff_loc *cache;           /* decoded-subroutine cache (NULL: none) */
+  cs_subrs subrs[2];  /* callgsubr's, callsubr's (the glyph's Font DICT) */
+  otv_cff_loc *cache; /* decoded-subroutine cache (NULL: none) */
   bool seac;
   double seac_args[4];
-  uint32_t rnd;                /* random state (CFF), seeded per charstring run */
-  uint32_t transient_set;      /* bit i: transient[i] was put */
-  double transient[32];        /* TN 5177 Appendix B: 32 transient array elements */
+  uint32_t rnd;           /* random state (CFF), seeded per charstring run */
+  uint32_t transient_set; /* bit i: transient[i] was put */
+  double transient[32];   /* TN 5177 Appendix B: 32 transient array elements */
   /* compiling a glyph (comp_build): segments are recorded (kind, transformed double points)
    * instead of drawn, and the values that steer the control flow (subroutine numbers, blend
    * counts, vsindex, flex1's test) are recorded to be compared between runs */
-  double *rec;                 /* coordinates (NULL: drawing, the usual case) */
+  double *rec; /* coordinates (NULL: drawing, the usual case) */
   unsigned rec_n, nk, nctl;
   uint8_t *kinds;
   double *ctl;
-  bool rec_bad;                /* a buffer overflowed: not compilable */
+  bool rec_bad; /* a buffer overflowed: not compilable */
   unsigned n_used_vs;
   uint16_t used_vs[CS_COMP_MAX_VS]; /* vsindexes set during the run */
   /* double: 16.16 operands and sums stay exact; 4 more for the four-wide copies of decoded
@@ -110,8 +109,8 @@ static otv_status put_point(cs *s, float x, float y, uint8_t flag)
   otv_cs_sink *o = s->out;
   otv_glyph_points *io = o->io;
   if (o->points >= OTV_MAX_POINTS)
-    return otv_loc_fail(s->loc, OTV_E_LIMIT, s->c->tag, 0, "glyph %u: more than %u points",
-                        s->gid, OTV_MAX_POINTS);
+    return otv_loc_fail(s->loc, OTV_E_LIMIT, s->c->tag, 0, "glyph %u: more than %u points", s->gid,
+                        OTV_MAX_POINTS);
   if (io && o->points < io->point_cap && io->points) {
     io->points[o->points].x = x;
     io->points[o->points].y = y;
@@ -158,8 +157,7 @@ static otv_status sink_open(cs *s)
 
 /* ---- recording (compiling a glyph) ---- */
 
-static __attribute__((noinline)) void rec_seg(cs *s, unsigned kind, const double *xy,
-                                              unsigned npts)
+static __attribute__((noinline)) void rec_seg(cs *s, unsigned kind, const double *xy, unsigned npts)
 {
   if (s->nk >= CS_COMP_MAX_SEGS || s->rec_n + 2 * npts > CS_COMP_MAX_COORDS) {
     s->rec_bad = true;
@@ -187,9 +185,9 @@ static __attribute__((noinline)) void ctl_put(cs *s, double v)
   }
   s->ctl[s->nctl++] = v;
 }
-#define CS_CTL(s, v)                                                                          \
-  do {                                                                                        \
-    if ((s)->rec) ctl_put((s), (v));                                                          \
+#define CS_CTL(s, v)                                                                               \
+  do {                                                                                             \
+    if ((s)->rec) ctl_put((s), (v));                                                               \
   } while (0)
 
 static void move_to(cs *s, double x, double y)
@@ -232,7 +230,7 @@ static CS_INLINE otv_status line_to(cs *s, double x, double y)
 }
 
 static CS_INLINE otv_status curve_to(cs *s, double x1, double y1, double x2, double y2, double x3,
-                           double y3)
+                                     double y3)
 {
   otv_cs_sink *o = s->out;
   if (s->rec) {
@@ -262,10 +260,10 @@ static CS_INLINE otv_status curve_to(cs *s, double x1, double y1, double x2, dou
 
 /* ---- operators ---- */
 
-#define TRY(x)                                                                                \
-  do {                                                                                        \
-    otv_status t_ = (x);                                                                      \
-    if (t_) return t_;                                                                        \
+#define TRY(x)                                                                                     \
+  do {                                                                                             \
+    otv_status t_ = (x);                                                                           \
+    if (t_) return t_;                                                                             \
   } while (0)
 
 /* A curve from the current point with relative offsets. */
@@ -311,8 +309,8 @@ static unsigned width_base(cs *s, bool extra)
 
 static otv_status fail_at(cs *s, const uint8_t *at, otv_status code, const char *what)
 {
-  return otv_loc_fail(s->loc, code, s->c->tag, (uint64_t)(at - s->c->tab.p), "glyph %u: %s",
-                      s->gid, what);
+  return otv_loc_fail(s->loc, code, s->c->tag, (uint64_t)(at - s->c->tab.p), "glyph %u: %s", s->gid,
+                      what);
 }
 
 static void set_vsindex(cs *s, unsigned vsindex)
@@ -338,12 +336,13 @@ static void set_vsindex(cs *s, unsigned vsindex)
 
 /* Values of the 1-byte operands 32..246 (b0 - 139), read from a table: one load instead of a
  * subtraction and an int-to-double conversion per operand. */
+/* clang-format off */
 #define OB4(b) (b) - 139.0, (b) - 138.0, (b) - 137.0, (b) - 136.0
+/* clang-format on */
 #define OB16(b) OB4(b), OB4((b) + 4), OB4((b) + 8), OB4((b) + 12)
-static const double one_byte[256] = {OB16(0),   OB16(16),  OB16(32),  OB16(48),
-                                     OB16(64),  OB16(80),  OB16(96),  OB16(112),
-                                     OB16(128), OB16(144), OB16(160), OB16(176),
-                                     OB16(192), OB16(208), OB16(224), OB16(240)};
+static const double one_byte[256] = {
+    OB16(0),   OB16(16),  OB16(32),  OB16(48),  OB16(64),  OB16(80),  OB16(96),  OB16(112),
+    OB16(128), OB16(144), OB16(160), OB16(176), OB16(192), OB16(208), OB16(224), OB16(240)};
 #undef OB16
 #undef OB4
 
@@ -375,27 +374,27 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
   double *st = s->st;
   unsigned sp = *spp;
   static const uint8_t need[31] = {
-      [3] = 2,  [4] = 2,  [5] = 1,  [9] = 1,  [10] = 2, [11] = 2, [12] = 2, [14] = 1,
-      [15] = 2, [18] = 1, [20] = 2, [21] = 1, [22] = 4, [23] = 0, [24] = 2, [26] = 1,
-      [27] = 1, [28] = 2, [29] = 1, [30] = 2};
+      [3] = 2,  [4] = 2,  [5] = 1,  [9] = 1,  [10] = 2, [11] = 2, [12] = 2,
+      [14] = 1, [15] = 2, [18] = 1, [20] = 2, [21] = 1, [22] = 4, [23] = 0,
+      [24] = 2, [26] = 1, [27] = 1, [28] = 2, [29] = 1, [30] = 2};
   if (sp < need[op]) return fail_at(s, at, OTV_E_BAD_VALUE, "arithmetic operator: stack underflow");
   double r;
   switch (op) {
-  case 3: r = (st[sp - 2] != 0 && st[sp - 1] != 0) ? 1 : 0, sp -= 2; break;   /* and */
-  case 4: r = (st[sp - 2] != 0 || st[sp - 1] != 0) ? 1 : 0, sp -= 2; break;   /* or */
-  case 5: r = st[sp - 1] == 0 ? 1 : 0, sp -= 1; break;                        /* not */
-  case 9: r = fabs(st[sp - 1]), sp -= 1; break;                               /* abs */
-  case 10: r = st[sp - 2] + st[sp - 1], sp -= 2; break;                       /* add */
-  case 11: r = st[sp - 2] - st[sp - 1], sp -= 2; break;                       /* sub */
-  case 12:                                                                    /* div */
+  case 3: r = (st[sp - 2] != 0 && st[sp - 1] != 0) ? 1 : 0, sp -= 2; break; /* and */
+  case 4: r = (st[sp - 2] != 0 || st[sp - 1] != 0) ? 1 : 0, sp -= 2; break; /* or */
+  case 5: r = st[sp - 1] == 0 ? 1 : 0, sp -= 1; break;                      /* not */
+  case 9: r = fabs(st[sp - 1]), sp -= 1; break;                             /* abs */
+  case 10: r = st[sp - 2] + st[sp - 1], sp -= 2; break;                     /* add */
+  case 11: r = st[sp - 2] - st[sp - 1], sp -= 2; break;                     /* sub */
+  case 12:                                                                  /* div */
     if (st[sp - 1] == 0) return fail_at(s, at, OTV_E_BAD_VALUE, "div by zero");
     r = st[sp - 2] / st[sp - 1], sp -= 2;
     break;
-  case 14: r = -st[sp - 1], sp -= 1; break;                                   /* neg */
-  case 15: r = st[sp - 2] == st[sp - 1] ? 1 : 0, sp -= 2; break;              /* eq */
-  case 18: *spp = sp - 1; return OTV_E_OK;                                    /* drop */
-  case 20: /* put: val i */
-  case 21: /* get: i */
+  case 14: r = -st[sp - 1], sp -= 1; break;                      /* neg */
+  case 15: r = st[sp - 2] == st[sp - 1] ? 1 : 0, sp -= 2; break; /* eq */
+  case 18: *spp = sp - 1; return OTV_E_OK;                       /* drop */
+  case 20:                                                       /* put: val i */
+  case 21:                                                       /* get: i */
   {
     double i = st[sp - 1];
     if (!(i >= 0 && i < 32)) return fail_at(s, at, OTV_E_BAD_VALUE, "put/get: index not 0..31");
@@ -412,18 +411,18 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
   case 22: /* ifelse: s1 s2 v1 v2 -> v1 <= v2 ? s1 : s2 */
     r = st[sp - 2] <= st[sp - 1] ? st[sp - 4] : st[sp - 3], sp -= 4;
     break;
-  case 23: r = cs_random(s); break;                                           /* random */
-  case 24: r = st[sp - 2] * st[sp - 1], sp -= 2; break;                       /* mul */
-  case 26:                                                                    /* sqrt */
+  case 23: r = cs_random(s); break;                     /* random */
+  case 24: r = st[sp - 2] * st[sp - 1], sp -= 2; break; /* mul */
+  case 26:                                              /* sqrt */
     if (st[sp - 1] < 0) return fail_at(s, at, OTV_E_BAD_VALUE, "sqrt of a negative number");
     r = sqrt(st[sp - 1]), sp -= 1;
     break;
-  case 27: r = st[sp - 1]; break;                                             /* dup */
-  case 28: r = st[sp - 2], st[sp - 2] = st[sp - 1], sp -= 1; break;           /* exch */
+  case 27: r = st[sp - 1]; break;                                   /* dup */
+  case 28: r = st[sp - 2], st[sp - 2] = st[sp - 1], sp -= 1; break; /* exch */
   case 29: /* index: numX .. num0 i -> numX .. num0 num_i; i < 0 copies the top */
   {
     double i = st[sp - 1];
-    sp -= 1; /* the elements num0.. are below i */
+    sp -= 1;                          /* the elements num0.. are below i */
     if (sp == 0 || !(i < (double)sp)) /* also: nothing below i to copy */
       return fail_at(s, at, OTV_E_BAD_VALUE, "index: beyond the stack");
     r = i < 0 ? st[sp - 1] : st[sp - 1 - (unsigned)i];
@@ -444,9 +443,21 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
      * st[sp-n .. sp-1] (bottom to top) towards the top by j, through the reverse trick */
     double *b = st + (sp - n);
     unsigned jj = (unsigned)j;
-    for (unsigned a = 0, z = n - 1; a < z; a++, z--) { double t = b[a]; b[a] = b[z]; b[z] = t; }
-    for (unsigned a = 0, z = jj - 1; jj && a < z; a++, z--) { double t = b[a]; b[a] = b[z]; b[z] = t; }
-    for (unsigned a = jj, z = n - 1; a < z; a++, z--) { double t = b[a]; b[a] = b[z]; b[z] = t; }
+    for (unsigned a = 0, z = n - 1; a < z; a++, z--) {
+      double t = b[a];
+      b[a] = b[z];
+      b[z] = t;
+    }
+    for (unsigned a = 0, z = jj - 1; jj && a < z; a++, z--) {
+      double t = b[a];
+      b[a] = b[z];
+      b[z] = t;
+    }
+    for (unsigned a = jj, z = n - 1; a < z; a++, z--) {
+      double t = b[a];
+      b[a] = b[z];
+      b[z] = t;
+    }
     return OTV_E_OK;
   }
   default: return fail_at(s, at, OTV_E_BAD_VALUE, "reserved escaped operator");
@@ -583,11 +594,15 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
       if (b0 == 11 || b0 == 14 || (b0 == 12 && end - p < 2)) return 1;
       unsigned mask = 0;
       switch (b0) {
-      case 1: case 3: case 18: case 23: /* stems */
+      case 1:
+      case 3:
+      case 18:
+      case 23: /* stems */
         gstems += gsp / 2;
         gsp = 0;
         break;
-      case 19: case 20: /* hintmask, cntrmask: the operands before are vstems */
+      case 19:
+      case 20: /* hintmask, cntrmask: the operands before are vstems */
         gstems += gsp / 2;
         gsp = 0;
         mask = (gstems + 7) / 8;
@@ -606,7 +621,8 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
         gsp = 0;
         break;
       }
-      case 10: case 29: /* calls: the number is popped (what the callee does is a guess) */
+      case 10:
+      case 29: /* calls: the number is popped (what the callee does is a guess) */
         gsp = gsp ? gsp - 1 : 0;
         break;
       default: gsp = 0; break;
@@ -647,16 +663,16 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
 /* Copy n operand values from decoded cells: eight at a time with no loop for the usual short
  * runs (copies past n land in the stack's slack and come from the next item or the arena's
  * slack). */
-#define CS_COPY(dst, v, n)                                                                    \
-  do {                                                                                        \
-    uint32_t i_ = 0;                                                                          \
-    do {                                                                                      \
-      double a0 = v[i_].v, a1 = v[i_ + 1].v, a2 = v[i_ + 2].v, a3 = v[i_ + 3].v;              \
-      double a4 = v[i_ + 4].v, a5 = v[i_ + 5].v, a6 = v[i_ + 6].v, a7 = v[i_ + 7].v;          \
-      dst[i_] = a0, dst[i_ + 1] = a1, dst[i_ + 2] = a2, dst[i_ + 3] = a3;                     \
-      dst[i_ + 4] = a4, dst[i_ + 5] = a5, dst[i_ + 6] = a6, dst[i_ + 7] = a7;                 \
-      i_ += 8;                                                                                \
-    } while (i_ < (n));                                                                       \
+#define CS_COPY(dst, v, n)                                                                         \
+  do {                                                                                             \
+    uint32_t i_ = 0;                                                                               \
+    do {                                                                                           \
+      double a0 = v[i_].v, a1 = v[i_ + 1].v, a2 = v[i_ + 2].v, a3 = v[i_ + 3].v;                   \
+      double a4 = v[i_ + 4].v, a5 = v[i_ + 5].v, a6 = v[i_ + 6].v, a7 = v[i_ + 7].v;               \
+      dst[i_] = a0, dst[i_ + 1] = a1, dst[i_ + 2] = a2, dst[i_ + 3] = a3;                          \
+      dst[i_ + 4] = a4, dst[i_ + 5] = a5, dst[i_ + 6] = a6, dst[i_ + 7] = a7;                      \
+      i_ += 8;                                                                                     \
+    } while (i_ < (n));                                                                            \
   } while (0)
 
 /* Interpret one glyph's charstring into the sink. */
@@ -991,8 +1007,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       break;
     }
     case 16: /* blend (CFF2): n*(k+1)+1 operands -> n */
-    blend:
-    {
+    blend : {
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "blend is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       double nv = st[--sp];
@@ -1032,8 +1047,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "escape operator");
       unsigned b1 = *p++;
       switch (b1) {
-      case 0: /* dotsection (deprecated): ignored */
-        break;
+      case 0: /* dotsection (deprecated): ignored */ break;
       case 35: /* flex: 12 operands + fd */
         if (sp < 13) return fail_at(s, at, OTV_E_BAD_VALUE, "flex: stack underflow");
         TRY(rcurve(s, st[0], st[1], st[2], st[3], st[4], st[5]));
@@ -1086,20 +1100,36 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         TRY(curve_to(s, x4, y4, x5, y5, x6, y6));
         break;
       }
-      case 3: case 4: case 5: case 9: case 10: case 11: case 12: case 14: case 15: case 18:
-      case 20: case 21: case 22: case 23: case 24: case 26: case 27: case 28: case 29: case 30:
+      case 3:
+      case 4:
+      case 5:
+      case 9:
+      case 10:
+      case 11:
+      case 12:
+      case 14:
+      case 15:
+      case 18:
+      case 20:
+      case 21:
+      case 22:
+      case 23:
+      case 24:
+      case 26:
+      case 27:
+      case 28:
+      case 29:
+      case 30:
         /* arithmetic, storage and conditional operators: Type 2 only (the CFF2 CharString
          * format removed them, Appendix C); they do not clear the stack */
         if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "not a CFF2 operator");
         TRY(arith(s, b1, &sp, at));
         continue;
-      default:
-        return fail_at(s, at, OTV_E_BAD_VALUE, "reserved escaped operator");
+      default: return fail_at(s, at, OTV_E_BAD_VALUE, "reserved escaped operator");
       }
       break;
     }
-    default:
-      return fail_at(s, at, OTV_E_BAD_VALUE, "reserved operator");
+    default: return fail_at(s, at, OTV_E_BAD_VALUE, "reserved operator");
     }
     sp = 0; /* every other operator clears the stack */
   }
@@ -1117,8 +1147,10 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
                         c->charstrings.count);
   uint32_t fd = 0;
   if (!otv_cff_fd_of(c, gid, &fd))
-    return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: FDSelect names a missing "
-                        "Font DICT", gid);
+    return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0,
+                        "glyph %u: FDSelect names a missing "
+                        "Font DICT",
+                        gid);
   s->subrs[0].ix = &c->gsubrs;
   s->subrs[0].slot = 0;
   s->subrs[1].ix = &c->fds[fd].subrs;
@@ -1195,7 +1227,7 @@ static uint32_t comp_build(cs *s, uint32_t gid)
     const otv_ivd *v = &c->ivs.data[s->used_vs[i]];
     for (unsigned j = 0; j < v->region_index_count; j++) {
       unsigned ri = otv_peek_u16(v->region_indexes + 2 * j); /* checked in otv_ivs_parse */
-      if (ri >= c->ivs.region_count) continue; /* scalar 0 everywhere */
+      if (ri >= c->ivs.region_count) continue;               /* scalar 0 everywhere */
       unsigned q = 0;
       while (q < nrc && regs[q] != ri) q++;
       if (q < nrc) continue;
@@ -1235,8 +1267,8 @@ static uint32_t comp_build(cs *s, uint32_t gid)
     }
     /* a subroutine decoded during this run (a path the base run did not take) would have
      * been placed over g: the control values differ then too, but check the arena itself */
-    if (st || s->rec_bad || l->cells + l->cell_used != g || s->rec_n != ncoord ||
-        s->nk != nseg || s->nctl != nctl || memcmp(k0, k1, nseg) != 0)
+    if (st || s->rec_bad || l->cells + l->cell_used != g || s->rec_n != ncoord || s->nk != nseg ||
+        s->nctl != nctl || memcmp(k0, k1, nseg) != 0)
       goto out;
     for (unsigned i = 0; i < nctl; i++)
       if (ctl0[i] != ctl1[i]) goto out; /* a control value varies: not affine */
@@ -1298,21 +1330,21 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
   }
   double *q = l->comp_scratch + CS_COMP_MAX_COORDS; /* ncoord <= CS_COMP_MAX_COORDS */
   /* q = P0 + sum s_r D_r over the regions whose scalar is not 0 (branch-free loops) */
-#define CS_COMP_SUM(T, base)                                                                  \
-  do {                                                                                        \
-    const T *b_ = (base);                                                                     \
-    if (na == 0) {                                                                            \
-      for (unsigned i = 0; i < ncoord; i++) q[i] = b_[i];                                     \
-    } else {                                                                                  \
-      const T *d0 = b_ + (size_t)ncoord * rr[0];                                              \
-      double s0 = sc[0];                                                                      \
-      for (unsigned i = 0; i < ncoord; i++) q[i] = (double)b_[i] + s0 * (double)d0[i];        \
-      for (unsigned r = 1; r < na; r++) {                                                     \
-        const T *dr = b_ + (size_t)ncoord * rr[r];                                            \
-        double sr = sc[r];                                                                    \
-        for (unsigned i = 0; i < ncoord; i++) q[i] += sr * (double)dr[i];                     \
-      }                                                                                       \
-    }                                                                                         \
+#define CS_COMP_SUM(T, base)                                                                       \
+  do {                                                                                             \
+    const T *b_ = (base);                                                                          \
+    if (na == 0) {                                                                                 \
+      for (unsigned i = 0; i < ncoord; i++) q[i] = b_[i];                                          \
+    } else {                                                                                       \
+      const T *d0 = b_ + (size_t)ncoord * rr[0];                                                   \
+      double s0 = sc[0];                                                                           \
+      for (unsigned i = 0; i < ncoord; i++) q[i] = (double)b_[i] + s0 * (double)d0[i];             \
+      for (unsigned r = 1; r < na; r++) {                                                          \
+        const T *dr = b_ + (size_t)ncoord * rr[r];                                                 \
+        double sr = sc[r];                                                                         \
+        for (unsigned i = 0; i < ncoord; i++) q[i] += sr * (double)dr[i];                          \
+      }                                                                                            \
+    }                                                                                              \
   } while (0)
   if (fl)
     CS_COMP_SUM(float, (const float *)(const void *)p0);
@@ -1329,8 +1361,7 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
       o->start_y = (float)q[1];
       q += 2;
       break;
-    case CS_SEG_LINE:
-    {
+    case CS_SEG_LINE: {
       float x = (float)q[0], y = (float)q[1];
       q += 2;
       if (!o->open) (void)sink_open(s); /* pen mode: no error */
@@ -1338,8 +1369,7 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
       if (pen->line_to) pen->line_to(o->ctx, x, y);
       break;
     }
-    default:
-    {
+    default: {
       float a = (float)q[0], b = (float)q[1], cc = (float)q[2], dd = (float)q[3];
       float e = (float)q[4], f = (float)q[5];
       q += 6;

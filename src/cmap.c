@@ -11,11 +11,10 @@
 /* Rank of an encoding record for a nominal subtable of format fmt (higher is better; 0: unusable). */
 static int rank(unsigned platform, unsigned encoding, unsigned fmt)
 {
-  if (fmt == 12 && ((platform == 3 && encoding == 10) || (platform == 0 && (encoding == 4 ||
-                                                                           encoding == 6))))
+  if (fmt == 12 &&
+      ((platform == 3 && encoding == 10) || (platform == 0 && (encoding == 4 || encoding == 6))))
     return 3;
-  if (fmt == 4 && ((platform == 3 && encoding == 1) || (platform == 0 && encoding <= 3)))
-    return 2;
+  if (fmt == 4 && ((platform == 3 && encoding == 1) || (platform == 0 && encoding <= 3))) return 2;
   return 0;
 }
 
@@ -176,9 +175,12 @@ static int lookup14(const otv_cmap *c, uint32_t cp, uint32_t vs, uint32_t *gid)
           while (l < h) {
             uint32_t m = l + (h - l) / 2;
             uint32_t s = otv_peek_u24(a.p + 4 * (size_t)m), cnt = a.p[4 * (size_t)m + 3];
-            if (s + cnt < cp) l = m + 1;
-            else if (s > cp) h = m;
-            else return 1;
+            if (s + cnt < cp)
+              l = m + 1;
+            else if (s > cp)
+              h = m;
+            else
+              return 1;
           }
         }
       }
@@ -191,8 +193,10 @@ static int lookup14(const otv_cmap *c, uint32_t cp, uint32_t vs, uint32_t *gid)
           while (l < h) {
             uint32_t m = l + (h - l) / 2;
             uint32_t u = otv_peek_u24(a.p + 5 * (size_t)m);
-            if (u < cp) l = m + 1;
-            else if (u > cp) h = m;
+            if (u < cp)
+              l = m + 1;
+            else if (u > cp)
+              h = m;
             else {
               *gid = otv_peek_u16(a.p + 5 * (size_t)m + 3);
               return 2;
@@ -213,7 +217,9 @@ uint32_t otv_face_glyph_for_char(const otv_face *f, uint32_t cp, uint32_t vs)
   uint32_t g = 0;
   if (vs && c->uvs.p && lookup14(c, cp, vs, &g) == 2) return g < f->glyph_count ? g : 0;
   /* a default variation sequence, an unlisted one, or no vs: the nominal glyph */
-  if (c->format == 4) g = lookup4(c, cp);
-  else if (c->format == 12) g = lookup12(c, cp);
+  if (c->format == 4)
+    g = lookup4(c, cp);
+  else if (c->format == 12)
+    g = lookup12(c, cp);
   return g < f->glyph_count ? g : 0;
 }

@@ -10,7 +10,7 @@ const char *otv_version(void) { return "0.1.0"; }
 const char *otv_status_str(otv_status s)
 {
   switch (s) {
-#define OTV_X_(name, val, str) \
+#define OTV_X_(name, val, str)                                                                     \
   case OTV_E_##name: return str;
     OTV_STATUS_LIST(OTV_X_)
 #undef OTV_X_

@@ -47,8 +47,8 @@ otv_status otv_fvar_parse(otv_face *f, otv_error *err)
                     axes_off);
   otv_span axes;
   if (!otv_span_array(tab, axes_off, axis_count, axis_size, &axes))
-    return OTV_FAIL(err, TRUNCATED, OTV_T_FVAR, axes_off, "%u axis records of %u bytes",
-                    axis_count, axis_size);
+    return OTV_FAIL(err, TRUNCATED, OTV_T_FVAR, axes_off, "%u axis records of %u bytes", axis_count,
+                    axis_size);
   size_t min_inst = (size_t)axis_count * 4 + 4;
   if (instance_count && instance_size < min_inst)
     return OTV_FAIL(err, BAD_VALUE, OTV_T_FVAR, 14, "instanceSize %u < %zu for %u axes",
@@ -154,8 +154,8 @@ otv_status otv_face_named_instance_coords(const otv_face *f, unsigned instance, 
 {
   const otv_fvar *fv = &f->fvar;
   if (instance >= fv->instance_count)
-    return OTV_FAIL(err, NOT_FOUND, OTV_T_FVAR, 0, "named instance %u (the font has %u)",
-                    instance, fv->instance_count);
+    return OTV_FAIL(err, NOT_FOUND, OTV_T_FVAR, 0, "named instance %u (the font has %u)", instance,
+                    fv->instance_count);
   if (cap && !coords) return OTV_FAIL(err, ARG, 0, 0, "coords is NULL");
   /* in range: see otv_face_named_instances */
   const uint8_t *p = fv->instances + (size_t)instance * fv->instance_size + 4;

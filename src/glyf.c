@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #if OTV_SSE2
-#include <emmintrin.h>
+#  include <emmintrin.h>
 #endif
 
 #define T_GLYF OTV_T_GLYF
@@ -66,12 +66,11 @@ otv_status otv_glyf_parse(otv_face *f, otv_error *err)
   otv_span loca = otv_face_span(f, T_LOCA);
   if (!loca.p) return OTV_FAIL(err, NO_TABLE, T_LOCA, 0, "loca is required with glyf");
   if (f->index_to_loc_format != 0 && f->index_to_loc_format != 1)
-    return OTV_FAIL(err, BAD_VALUE, OTV_T_HEAD, 50, "indexToLocFormat %d",
-                    f->index_to_loc_format);
+    return OTV_FAIL(err, BAD_VALUE, OTV_T_HEAD, 50, "indexToLocFormat %d", f->index_to_loc_format);
   g->loca_long = f->index_to_loc_format == 1;
   if (!otv_span_array(loca, 0, (size_t)f->glyph_count + 1, g->loca_long ? 4 : 2, &g->loca))
-    return OTV_FAIL(err, TRUNCATED, T_LOCA, 0, "loca: %u entries of %u bytes",
-                    f->glyph_count + 1, g->loca_long ? 4u : 2u);
+    return OTV_FAIL(err, TRUNCATED, T_LOCA, 0, "loca: %u entries of %u bytes", f->glyph_count + 1,
+                    g->loca_long ? 4u : 2u);
 
   /* hhea/hmtx and vhea/vmtx, minimally: numberOf{H,V}Metrics; entries are read checked on use */
   otv_span hhea = otv_face_span(f, OTV_T_HHEA);
@@ -107,11 +106,11 @@ otv_status otv_glyf_parse(otv_face *f, otv_error *err)
   /* metrics tables that hold every glyph's entry are read unchecked on the hot path */
   uint32_t ng = f->glyph_count;
   if (g->num_h_metrics && g->num_h_metrics <= ng)
-    g->hmtx_full = otv_span_has(g->hmtx, 0, 4 * (size_t)g->num_h_metrics +
-                                                2 * (size_t)(ng - g->num_h_metrics));
+    g->hmtx_full = otv_span_has(g->hmtx, 0,
+                                4 * (size_t)g->num_h_metrics + 2 * (size_t)(ng - g->num_h_metrics));
   if (g->has_vmtx && g->num_v_metrics <= ng)
-    g->vmtx_full = otv_span_has(g->vmtx, 0, 4 * (size_t)g->num_v_metrics +
-                                                2 * (size_t)(ng - g->num_v_metrics));
+    g->vmtx_full = otv_span_has(g->vmtx, 0,
+                                4 * (size_t)g->num_v_metrics + 2 * (size_t)(ng - g->num_v_metrics));
   otv_status s = otv_gvar_parse(f, err);
   if (s) return s;
   g->present = true;
@@ -143,8 +142,7 @@ void otv_glyf_loc_free(otv_location *loc)
 
 /* ---- hmtx / vmtx defaults of the phantom points ---- */
 
-static void long_metric(otv_span tab, uint16_t n_long, bool full, uint32_t gid, int *adv,
-                        int *side)
+static void long_metric(otv_span tab, uint16_t n_long, bool full, uint32_t gid, int *adv, int *side)
 {
   if (full) {
     /* in range: the table holds n_long long metrics and a side bearing for every other glyph
@@ -171,8 +169,7 @@ static void long_metric(otv_span tab, uint16_t n_long, bool full, uint32_t gid, 
   *side = sb;
 }
 
-static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_max,
-                             otv_point ph[4])
+static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_max, otv_point ph[4])
 {
   int adv, lsb, vadv, tsb;
   long_metric(g->hmtx, g->num_h_metrics, g->hmtx_full, gid, &adv, &lsb);
@@ -238,6 +235,7 @@ static inline void round_points(otv_point *p, unsigned n)
 
 static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags);
 
+/* clang-format off */
 /* Per flag byte: the x byte size | the y byte size << 32 (one add sums both array lengths).
  * A coordinate's size: 1 with its SHORT_VECTOR bit, else 0 with its IS_SAME bit, else 2. */
 #define XSZ_(f) ((f) & X_SHORT_VECTOR ? 1u : (f) & X_IS_SAME_OR_POSITIVE ? 0u : 2u)
@@ -281,11 +279,12 @@ static const xy_op xy_ops[256] = {OP64_(0), OP64_(64), OP64_(128), OP64_(192)};
 #undef MSK_
 #undef XSZ_
 #undef YSZ_
+/* clang-format on */
 
 #if defined(__GNUC__)
-#define OTV_NOINLINE __attribute__((noinline))
+#  define OTV_NOINLINE __attribute__((noinline))
 #else
-#define OTV_NOINLINE
+#  define OTV_NOINLINE
 #endif
 
 /* The x and y array sizes of np flag bytes: x sizes | y sizes << 32. */
@@ -297,8 +296,8 @@ static uint64_t flag_array_sizes(const uint8_t *tags, unsigned np)
   /* 16 flags at a time: per byte, a coordinate's size is 2 - 2 (short | same) + short (1, 0
    * or 2, as flag_sizes), summed by psadbw; the last block is masked to the np flags (its
    * bytes past np are read inside the TAGS_SPARE bytes) */
-  static const uint8_t tail_mask[32] = {
-      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  static const uint8_t tail_mask[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
   const __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2), zero = _mm_setzero_si128();
   __m128i sx = zero, sy = zero;
   for (; i < np; i += 16) {
@@ -344,8 +343,8 @@ static inline unsigned low_byte(uint64_t w)
  * (spec: repeats past the last point are ignored). Returns the number of points whose flags
  * were there (np unless truncated); *xylen gets the x and y array sizes. tags has TAGS_SPARE
  * bytes after np. */
-static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *tags,
-                                          unsigned np, uint64_t *xylen_out)
+static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *tags, unsigned np,
+                             uint64_t *xylen_out)
 {
   const uint8_t *q = *qp;
   uint64_t xylen = 0;
@@ -423,16 +422,16 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
 {
   int x = 0, y = 0;
   unsigned i = 0;
-#define XY_STEP(k)                                                                             \
-  do {                                                                                         \
-    const xy_op *o = &xy_ops[tags[k]];                                                         \
-    int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);                                          \
-    x += ((wx >> o->xsh) & o->xmsk) * o->xmul;                                                 \
-    y += ((wy >> o->ysh) & o->ymsk) * o->ymul;                                                 \
-    xs += o->xsz;                                                                              \
-    ys += o->ysz;                                                                              \
-    pts[k].x = (float)x;                                                                       \
-    pts[k].y = (float)y;                                                                       \
+#define XY_STEP(k)                                                                                 \
+  do {                                                                                             \
+    const xy_op *o = &xy_ops[tags[k]];                                                             \
+    int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);                                              \
+    x += ((wx >> o->xsh) & o->xmsk) * o->xmul;                                                     \
+    y += ((wy >> o->ysh) & o->ymsk) * o->ymul;                                                     \
+    xs += o->xsz;                                                                                  \
+    ys += o->ysz;                                                                                  \
+    pts[k].x = (float)x;                                                                           \
+    pts[k].y = (float)y;                                                                           \
   } while (0)
   for (; i + 2 <= np; i += 2) { /* two points per iteration: half the loop overhead */
     XY_STEP(i);
@@ -476,11 +475,10 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     if (nc) np = (unsigned)otv_peek_u16(endp + 2 * (nc - 1)) + 1u;
   }
   if ((size_t)base + np > OTV_MAX_POINTS)
-    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points",
-                        gid, OTV_MAX_POINTS);
+    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points", gid,
+                        OTV_MAX_POINTS);
   if (!reserve_pts(loc, (size_t)base + np + 4) ||
-      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1,
-                      sizeof(uint16_t)))
+      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   otv_point *pts = c->pts + base;
   uint8_t *tags = c->tags + base;
@@ -539,7 +537,6 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   c->n_ends = ebase + nc;
   return OTV_E_OK;
 }
-
 
 static bool read_comp(otv_rd *r, comp *o)
 {
@@ -601,8 +598,7 @@ static otv_status memo_put(otv_location *loc, uint32_t gid, unsigned m)
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   memcpy(c->memo_pts, c->pts + m, n * sizeof(otv_point));
   memcpy(c->memo_tags, c->tags + m, n);
-  for (unsigned j = 0; j < nc; j++)
-    c->memo_ends[j] = (uint16_t)(c->ends[c->n_ends - nc + j] - m);
+  for (unsigned j = 0; j < nc; j++) c->memo_ends[j] = (uint16_t)(c->ends[c->n_ends - nc + j] - m);
   c->memo_gid = gid;
   c->memo_phantoms = c->want_phantoms;
   c->memo_n = n;
@@ -616,16 +612,14 @@ static otv_status memo_get(otv_location *loc, uint32_t gid)
   otv_glyf_loc *c = &loc->glyf;
   unsigned m = c->n_pts, n = c->memo_n, nc = c->memo_nc;
   if (!reserve_pts(loc, (size_t)m + n) ||
-      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1,
-                  sizeof(uint16_t)))
+      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1, sizeof(uint16_t)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   if ((size_t)m + n - 4 > OTV_MAX_POINTS) /* as load_simple: n counts 4 phantoms */
     return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid,
                         OTV_MAX_POINTS);
   memcpy(c->pts + m, c->memo_pts, n * sizeof(otv_point));
   memcpy(c->tags + m, c->memo_tags, n);
-  for (unsigned j = 0; j < nc; j++)
-    c->ends[c->n_ends + j] = (uint16_t)(c->memo_ends[j] + m);
+  for (unsigned j = 0; j < nc; j++) c->ends[c->n_ends + j] = (uint16_t)(c->memo_ends[j] + m);
   c->n_ends += nc;
   c->n_pts = m + n;
   return OTV_E_OK;
@@ -681,8 +675,7 @@ static int cc_get(otv_location *loc, uint32_t gid, bool want_ph, unsigned flags,
     return 0;
   unsigned m = c->n_pts, n = e->n, nc = e->nc;
   if (!reserve_pts(loc, (size_t)m + n) ||
-      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1,
-                  sizeof(uint16_t))) {
+      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1, sizeof(uint16_t))) {
     *s = otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
     return 1;
   }
@@ -781,8 +774,7 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
 
   /* own points: component offsets then phantoms, varied by this glyph's gvar data */
   unsigned own = c->cstk_top;
-  if (OTV_RESERVE(&loc->al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4,
-                      sizeof(otv_point)))
+  if (OTV_RESERVE(&loc->al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4, sizeof(otv_point)))
     return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;
   for (unsigned i = 0; i < k; i++) {
@@ -856,8 +848,8 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
       unsigned p1 = (unsigned)cp.arg1, p2 = (unsigned)cp.arg2;
       if (p1 >= m - first || p2 >= n)
         return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at,
-                            "glyph %u: component %u matches points %u and %u of %u and %u", gid,
-                            i, p1, p2, m - first, n);
+                            "glyph %u: component %u matches points %u and %u of %u and %u", gid, i,
+                            p1, p2, m - first, n);
       dx = c->pts[first + p1].x - p[p2].x;
       dy = c->pts[first + p1].y - p[p2].y;
     }
@@ -932,8 +924,8 @@ static void nop_quad(void *ctx, float a, float b, float x, float y)
 }
 static void nop_close(void *ctx) { (void)ctx; }
 
-static void emit(const otv_point *pts, const uint8_t *tags, const uint16_t *ends,
-                 unsigned n_ends, const otv_pen *pen, void *ctx)
+static void emit(const otv_point *pts, const uint8_t *tags, const uint16_t *ends, unsigned n_ends,
+                 const otv_pen *pen, void *ctx)
 {
   /* callbacks in locals (NULL ones replaced by no-ops): no reload or test per segment */
   void (*move_to)(void *, float, float) = pen->move_to;
@@ -1132,8 +1124,7 @@ otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, con
   return OTV_E_OK;
 }
 
-otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
-                           otv_glyph_points *io)
+otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io)
 {
   otv_status s = load_top(loc, gid, flags, true);
   if (s) return s;

@@ -17,7 +17,7 @@
 typedef struct otv_gvar {
   bool present;
   bool long_offsets;
-  uint16_t axis_count;          /* == fvar axis count (checked) */
+  uint16_t axis_count; /* == fvar axis count (checked) */
   uint16_t shared_tuple_count;
   uint32_t glyph_count;         /* glyphCount (may be < maxp.numGlyphs: the rest have no data) */
   otv_span tab;                 /* the whole table */
@@ -28,16 +28,16 @@ typedef struct otv_gvar {
 
 typedef struct otv_glyf {
   bool present;
-  bool loca_long;               /* head.indexToLocFormat == 1 */
+  bool loca_long; /* head.indexToLocFormat == 1 */
   otv_span glyf;
-  otv_span loca;                /* (glyph_count + 1) entries (checked at parse) */
+  otv_span loca; /* (glyph_count + 1) entries (checked at parse) */
   otv_gvar gvar;
   /* hmtx/hhea and vmtx/vhea, read minimally for the phantom point defaults */
   otv_span hmtx, vmtx;
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
   int16_t v_ascender, v_descender; /* OS/2 typo (else hhea) ascender/descender: vertical default */
-  bool hmtx_full, vmtx_full;    /* the table holds every glyph's entry: reads need no check */
+  bool hmtx_full, vmtx_full;       /* the table holds every glyph's entry: reads need no check */
 } otv_glyf;
 
 /* One gvar tuple whose scalar is not 0 at the location: its serialized data [p, end). */
@@ -151,13 +151,13 @@ typedef struct otv_glyf_loc {
   struct otv_glyf_gent *gc_slots;
   uint8_t *gc_mem; /* the arena, grown by doubling as entries are added, <= OTV_GLYF_GC_BYTES */
   size_t gc_used, gc_cap;
-  bool gc_off;      /* disabled (benchmarks and tests compare with and without it) */
-  bool gc_failed;   /* its allocation failed: run without it */
-  bool gc_full;     /* the arena is full: no new entries */
-  bool gc_no_gvar;  /* load_simple leaves the default coordinates (filling an entry) */
-  bool cc_off;    /* disabled (benchmarks and tests compare with and without it) */
-  bool cc_failed; /* its allocation failed: run without it */
-  bool last_simple; /* the last load() was a simple glyph */
+  bool gc_off;        /* disabled (benchmarks and tests compare with and without it) */
+  bool gc_failed;     /* its allocation failed: run without it */
+  bool gc_full;       /* the arena is full: no new entries */
+  bool gc_no_gvar;    /* load_simple leaves the default coordinates (filling an entry) */
+  bool cc_off;        /* disabled (benchmarks and tests compare with and without it) */
+  bool cc_failed;     /* its allocation failed: run without it */
+  bool last_simple;   /* the last load() was a simple glyph */
   bool want_phantoms; /* the glyph being loaded needs its phantom points (else zeros) */
   bool need_phantoms; /* this top-level call returns phantom points (not drawing to a pen) */
   /* state of one top-level call */
@@ -171,14 +171,13 @@ void otv_glyf_free(otv_face *f);
 void otv_glyf_loc_free(otv_location *loc);
 otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
                             void *ctx);
-otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags,
-                           otv_glyph_points *io);
+otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io);
 /* The 4 phantom points of a glyph at the location (left origin, advance, top origin, bottom),
  * for metrics when HVAR/VVAR are absent. */
 otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4]);
 
 /* otv_mem_reserve with the common "already big enough" case inline (hot paths). */
-#define OTV_RESERVE(al, buf, cap, need, elem)                                                 \
+#define OTV_RESERVE(al, buf, cap, need, elem)                                                      \
   ((need) <= *(cap) ? OTV_E_OK : otv_mem_reserve((al), (void **)(buf), (cap), (need), (elem)))
 
 /* ---- gvar.c ---- */
@@ -200,8 +199,8 @@ otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsig
  * (the same float operations as otv_gvar_apply); false only when out of memory. stride even. */
 long otv_gvar_tuple_count(otv_location *loc, uint32_t gid);
 bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig, unsigned np,
-                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup,
-                         unsigned m, otv_point *d, unsigned stride);
+                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup, unsigned m,
+                         otv_point *d, unsigned stride);
 bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned m,
                            const otv_point *p0, const otv_point *d, unsigned stride,
                            otv_point *out);

@@ -10,17 +10,17 @@
 #include "internal.h"
 
 #if OTV_SSE2
-#include <emmintrin.h>
+#  include <emmintrin.h>
 #endif
 
 #define T_GVAR OTV_T_GVAR
 
 #if defined(__GNUC__)
-#define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
-#define OTV_NOINLINE __attribute__((noinline))
+#  define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
+#  define OTV_NOINLINE __attribute__((noinline))
 #else
-#define OTV_ALWAYS_INLINE inline
-#define OTV_NOINLINE
+#  define OTV_ALWAYS_INLINE inline
+#  define OTV_NOINLINE
 #endif
 
 /* spec: tupleVariationCount flags / mask */
@@ -66,8 +66,8 @@ otv_status otv_gvar_parse(otv_face *f, otv_error *err)
                     glyph_count + 1u);
   otv_span shared;
   if (!otv_span_array(tab, shared_off, (size_t)shared_count * axis_count, 2, &shared))
-    return OTV_FAIL(err, TRUNCATED, T_GVAR, 8, "%u shared tuples of %u axes at 0x%x",
-                    shared_count, axis_count, shared_off);
+    return OTV_FAIL(err, TRUNCATED, T_GVAR, 8, "%u shared tuples of %u axes at 0x%x", shared_count,
+                    axis_count, shared_off);
   if (data_off > tab.len)
     return OTV_FAIL(err, BAD_OFFSET, T_GVAR, 16, "glyphVariationDataArrayOffset 0x%x", data_off);
   g->present = true;
@@ -221,21 +221,19 @@ static const float *shared_scalars(otv_location *loc)
   const otv_gvar *g = &loc->face->glyf.gvar;
   if (c->serial == loc->serial && c->shared_scalars) return c->shared_scalars;
   size_t need = g->shared_tuple_count ? g->shared_tuple_count : 1;
-  if (OTV_RESERVE(&loc->al, &c->shared_scalars, &c->shared_cap, need,
-                      sizeof(float)))
-    return NULL;
+  if (OTV_RESERVE(&loc->al, &c->shared_scalars, &c->shared_cap, need, sizeof(float))) return NULL;
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
     /* in range: shared tuples span checked in otv_gvar_parse */
-    c->shared_scalars[t] = peak_scalar(loc->coords, g->axis_count,
-                                       g->shared_tuples + (size_t)t * g->axis_count * 2);
+    c->shared_scalars[t] =
+        peak_scalar(loc->coords, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
   c->serial = loc->serial;
   return c->shared_scalars;
 }
 
 /* Decode packed point numbers at r (spec: "Packed point numbers"). Returns the count (0 with
  * *all set: every point), or -1 on truncation / NOMEM (*st says which). */
-static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, size_t *cap,
-                               bool *all, otv_status *st)
+static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, size_t *cap, bool *all,
+                               otv_status *st)
 {
   /* the common case first: a single 0 byte, every point (in range: pos < len checked) */
   if (r->pos < r->s.len && r->s.p[r->pos] == 0) {
@@ -291,8 +289,8 @@ static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, siz
  * read_points does, with *used the bytes the private numbers took (0 for the shared ones);
  * returns -1 when they do not read, *st saying why and *bad_at where (an offset in p). */
 static inline long tuple_points(otv_location *loc, unsigned tidx, const uint8_t *p, size_t size,
-                                long shared_count, bool shared_all, const uint16_t **pn,
-                                bool *all, size_t *used, size_t *bad_at, otv_status *st)
+                                long shared_count, bool shared_all, const uint16_t **pn, bool *all,
+                                size_t *used, size_t *bad_at, otv_status *st)
 {
   otv_glyf_loc *c = &loc->glyf;
   *used = 0;
@@ -324,9 +322,8 @@ static inline long tuple_points(otv_location *loc, unsigned tidx, const uint8_t 
  * exact-size scalar loads (the glyph whose data ends the table). */
 #define DELTA_PAD 68 /* a 64-delta run starting at count - 1, plus a group of 4 */
 static const uint8_t delta_shift[4] = {0, 1, 0, 2}; /* bytes per delta: 1, 2, 0, 4 */
-static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *end,
-                                            unsigned count, float *out, bool fast,
-                                            const uint8_t *lim)
+static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigned count,
+                                            float *out, bool fast, const uint8_t *lim)
 {
   const uint8_t *q = *qp;
   unsigned i = 0;
@@ -334,7 +331,7 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
   if (fast) {
     while (i < count) {
       if (lim && q >= end) return false; /* guarded: no slack after end */
-      unsigned ctl = *q++; /* in range: q <= end here, and end has 8 bytes of slack */
+      unsigned ctl = *q++;               /* in range: q <= end here, and end has 8 bytes of slack */
       unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
       float *o = out + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
       i += run;
@@ -397,10 +394,18 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
     float *o = out + i;
     /* in range: bytes checked just above */
     switch (kind) {
-    case 0: for (unsigned k = 0; k < run; k++) o[k] = (float)(int8_t)q[k]; break;
-    case 1: for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i16(q + 2 * k); break;
-    case 2: for (unsigned k = 0; k < run; k++) o[k] = 0.0f; break;
-    default: for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i32(q + 4 * k); break;
+    case 0:
+      for (unsigned k = 0; k < run; k++) o[k] = (float)(int8_t)q[k];
+      break;
+    case 1:
+      for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i16(q + 2 * k);
+      break;
+    case 2:
+      for (unsigned k = 0; k < run; k++) o[k] = 0.0f;
+      break;
+    default:
+      for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i32(q + 4 * k);
+      break;
     }
     q += bytes;
     i += run;
@@ -411,8 +416,8 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
 
 /* The x then y deltas of count points (dx, dy: DELTA_PAD spare floats each), unguarded or
  * guarded (see decode_deltas). */
-static bool decode_xy_deltas_fast(const uint8_t **qp, const uint8_t *end, unsigned count,
-                                  float *dx, float *dy, bool fast)
+static bool decode_xy_deltas_fast(const uint8_t **qp, const uint8_t *end, unsigned count, float *dx,
+                                  float *dy, bool fast)
 {
   return decode_deltas(qp, end, count, dx, fast, NULL) &&
          decode_deltas(qp, end, count, dy, fast, NULL);
@@ -442,7 +447,7 @@ static inline __m128i load4_i8(const uint8_t *q)
 static inline __m128i load4_i16(const uint8_t *q)
 {
   __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)q); /* in range: as load4_i8 */
-  v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)); /* big-endian */
+  v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));  /* big-endian */
   return _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
 }
 static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t *end,
@@ -454,7 +459,7 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
   __m128 vs = _mm_set1_ps(s);
   while (i < count) {
     if (lim && q >= end) return false; /* guarded: no slack after end */
-    unsigned ctl = *q++; /* in range: q <= end here, and end has 8 bytes of slack */
+    unsigned ctl = *q++;               /* in range: q <= end here, and end has 8 bytes of slack */
     unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
     float *o = acc + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
     i += run;
@@ -518,20 +523,20 @@ static bool decode_add_guard(const uint8_t **qp, const uint8_t *end, unsigned co
 #endif
 
 /* pts[p] += s * (dx[p], dy[p]) for p < n. */
-static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, unsigned n,
-                              float s)
+static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, unsigned n, float s)
 {
   unsigned p = 0;
 #if OTV_SSE2
   __m128 vs = _mm_set1_ps(s);
   float *o = &pts[0].x;
-#define ADD4(p)                                                                                \
-  do {                                                                                         \
-    __m128 x = _mm_mul_ps(vs, _mm_loadu_ps(dx + (p))), y = _mm_mul_ps(vs, _mm_loadu_ps(dy + (p))); \
-    _mm_storeu_ps(o + 2 * (p), _mm_add_ps(_mm_loadu_ps(o + 2 * (p)), _mm_unpacklo_ps(x, y)));  \
-    _mm_storeu_ps(o + 2 * (p) + 4,                                                             \
-                  _mm_add_ps(_mm_loadu_ps(o + 2 * (p) + 4), _mm_unpackhi_ps(x, y)));           \
-  } while (0)
+#  define ADD4(p)                                                                                  \
+    do {                                                                                           \
+      __m128 x = _mm_mul_ps(vs, _mm_loadu_ps(dx + (p))),                                           \
+             y = _mm_mul_ps(vs, _mm_loadu_ps(dy + (p)));                                           \
+      _mm_storeu_ps(o + 2 * (p), _mm_add_ps(_mm_loadu_ps(o + 2 * (p)), _mm_unpacklo_ps(x, y)));    \
+      _mm_storeu_ps(o + 2 * (p) + 4,                                                               \
+                    _mm_add_ps(_mm_loadu_ps(o + 2 * (p) + 4), _mm_unpackhi_ps(x, y)));             \
+    } while (0)
   for (; p + 8 <= n; p += 8) { /* 8 points per iteration: half the loop overhead */
     ADD4(p);
     ADD4(p + 4);
@@ -540,7 +545,7 @@ static inline void add_scaled(otv_point *pts, const float *dx, const float *dy, 
     ADD4(p);
     p += 4;
   }
-#undef ADD4
+#  undef ADD4
 #endif
   for (; p < n; p++) {
     pts[p].x += s * dx[p];
@@ -599,8 +604,8 @@ static inline void iup_run(const otv_point *orig, otv_point *td, unsigned a, uns
 
 /* IUP over all contours of a simple glyph for the current tuple (td/touched); ends minus
  * ends_base index td. refs: scratch for the touched point indices of one contour (n entries). */
-static void iup(const otv_point *orig, otv_point *td, const uint8_t *touched,
-                const uint16_t *ends, unsigned end_count, unsigned ends_base, uint16_t *refs)
+static void iup(const otv_point *orig, otv_point *td, const uint8_t *touched, const uint16_t *ends,
+                unsigned end_count, unsigned ends_base, uint16_t *refs)
 {
   unsigned first = 0;
   for (unsigned c = 0; c < end_count; c++) {
@@ -646,9 +651,7 @@ static bool grow_points(otv_location *loc, unsigned n)
          !OTV_RESERVE(&loc->al, &c->refs, &c->refs_cap, n, sizeof(uint16_t));
 }
 
-
 typedef struct otv_gvar_act act_t;
-
 
 /* Glyph gid's variation data offsets (relative to the data array) from the offsets array; gid <
  * glyph_count: the array (glyph_count + 1 entries) is checked in otv_gvar_parse. */
@@ -833,8 +836,7 @@ checked:
         unsigned si = tidx & TUPLE_INDEX_MASK;
         if (si >= shared_tuple_count)
           return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
-                              "glyph %u: shared tuple index %u of %u", gid, si,
-                              shared_tuple_count);
+                              "glyph %u: shared tuple index %u of %u", gid, si, shared_tuple_count);
         peak = shared_tuples + (size_t)si * axes * 2; /* in range: checked at parse */
       }
       s = tuple_scalar(coords, axes, peak, start, end);
@@ -842,8 +844,8 @@ checked:
     /* the tuple's serialized data: [ser, ser + size) */
     if (dlen - ser < size)
       return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + hdr_at,
-                          "glyph %u: tuple %u data (%zu bytes at 0x%zx) past the glyph's data",
-                          gid, t, size, ser);
+                          "glyph %u: tuple %u data (%zu bytes at 0x%zx) past the glyph's data", gid,
+                          t, size, ser);
     size_t tser = ser;
     ser += size;
     if (s == 0.0f) continue;
@@ -851,8 +853,7 @@ checked:
       return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
                           "glyph %u: tuple %u has no point numbers", gid, t);
     /* private point numbers that are not the single byte 0 (every point) are sparse */
-    if (tidx & PRIVATE_POINT_NUMBERS ? size == 0 || dp[tser] != 0 : !shared_all)
-      sparse = true;
+    if (tidx & PRIVATE_POINT_NUMBERS ? size == 0 || dp[tser] != 0 : !shared_all) sparse = true;
     act[n_act].p = dp + tser;
     act[n_act].end = dp + tser + size;
     act[n_act].s = s;
@@ -864,7 +865,7 @@ checked:
 applied:
   if (n_act == 0) return OTV_E_OK;
 
-  /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
+    /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
    * are inside the table (all glyphs but one whose data ends the table). That one is decoded
    * guarded (lim: its runs within 8 bytes of the table's end are read exactly). The gvar
    * table holds at least its 20-byte header, so lim stays inside it. */
@@ -938,8 +939,8 @@ applied:
     bool all;
     float s = ta->s;
     size_t used, bad_at = 0;
-    count = tuple_points(loc, ta->tidx, ta->p, (size_t)(ta->end - ta->p), shared_count,
-                         shared_all, &pn, &all, &used, &bad_at, &st);
+    count = tuple_points(loc, ta->tidx, ta->p, (size_t)(ta->end - ta->p), shared_count, shared_all,
+                         &pn, &all, &used, &bad_at, &st);
     if (count < 0)
       return st == OTV_E_NOMEM ? otv_loc_fail(loc, st, T_GVAR, 0, "point numbers")
                                : otv_loc_fail(loc, st, T_GVAR, ta->at + bad_at,
@@ -1053,8 +1054,8 @@ long otv_gvar_tuple_count(otv_location *loc, uint32_t gid)
 }
 
 bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig, unsigned np,
-                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup,
-                         unsigned m, otv_point *d, unsigned stride)
+                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup, unsigned m,
+                         otv_point *d, unsigned stride)
 {
   const otv_gvar *g = &loc->face->glyf.gvar;
   otv_glyf_loc *c = &loc->glyf;
@@ -1129,13 +1130,12 @@ bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig,
     long count;
     bool all;
     size_t used, bad_at;
-    count = tuple_points(loc, tidx, p, size, shared_count, shared_all, &pn, &all, &used, &bad_at,
-                         &st);
+    count =
+        tuple_points(loc, tidx, p, size, shared_count, shared_all, &pn, &all, &used, &bad_at, &st);
     if (count < 0) return false;
     q += used;
     unsigned cnt = all ? n : (unsigned)count;
-    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)cnt + DELTA_PAD / 2,
-                    sizeof(otv_point)))
+    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)cnt + DELTA_PAD / 2, sizeof(otv_point)))
       return false;
     float *dx = &c->dl[0].x, *dy = dx + cnt;
     if (lim ? !decode_xy_deltas_guard(&q, pe, cnt, dx, dy, lim)
@@ -1167,8 +1167,7 @@ bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig,
 }
 
 bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned m,
-                           const otv_point *p0, const otv_point *d, unsigned stride,
-                           otv_point *out)
+                           const otv_point *p0, const otv_point *d, unsigned stride, otv_point *out)
 {
   const float *src = &p0[0].x;
   float *o = &out[0].x;
@@ -1186,10 +1185,10 @@ bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned 
       if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)))
         s = shared[tidx & TUPLE_INDEX_MASK]; /* in range: checked when decoded */
       else if ((tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)) == INTERMEDIATE_REGION)
-        s = axes <= 2 ? cached_scalar_small(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak,
-                                            tup[t].start, tup[t].end)
-                      : cached_scalar_big(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak,
-                                          tup[t].start, tup[t].end);
+        s = axes <= 2 ? cached_scalar_small(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak, tup[t].start,
+                                            tup[t].end)
+                      : cached_scalar_big(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak, tup[t].start,
+                                          tup[t].end);
       else
         s = tuple_scalar(loc->coords, axes, tup[t].peak, tup[t].start, tup[t].end);
       if (s == 0.0f) continue;
@@ -1199,8 +1198,7 @@ bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned 
 #if OTV_SSE2
       __m128 vs = _mm_set1_ps(s);
       for (; i + 8 <= nf; i += 8) {
-        _mm_storeu_ps(o + i, _mm_add_ps(_mm_loadu_ps(a + i),
-                                        _mm_mul_ps(vs, _mm_loadu_ps(dt + i))));
+        _mm_storeu_ps(o + i, _mm_add_ps(_mm_loadu_ps(a + i), _mm_mul_ps(vs, _mm_loadu_ps(dt + i))));
         _mm_storeu_ps(o + i + 4, _mm_add_ps(_mm_loadu_ps(a + i + 4),
                                             _mm_mul_ps(vs, _mm_loadu_ps(dt + i + 4))));
       }

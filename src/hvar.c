@@ -32,14 +32,12 @@ otv_status otv_xvar_parse(const otv_face *f, bool vertical, otv_xvar *out, otv_e
     if (!map_off[i]) continue;
     if (map_off[i] >= tab.len)
       return OTV_FAIL(err, BAD_OFFSET, tag, 8 + 4 * (uint64_t)i,
-                      "DeltaSetIndexMap offset 0x%x past the end (%zu bytes)", map_off[i],
-                      tab.len);
+                      "DeltaSetIndexMap offset 0x%x past the end (%zu bytes)", map_off[i], tab.len);
     otv_status s = otv_dsim_parse(tab, tag, map_off[i], dst[i], err);
     if (s) return s;
   }
   if (ivs_off >= tab.len)
-    return OTV_FAIL(err, BAD_OFFSET, tag, 4, "itemVariationStoreOffset 0x%x past the end",
-                    ivs_off);
+    return OTV_FAIL(err, BAD_OFFSET, tag, 4, "itemVariationStoreOffset 0x%x past the end", ivs_off);
   otv_status s = otv_ivs_parse(&f->al, tab, tag, ivs_off, f->fvar.axis_count, &out->ivs, err);
   if (s) return s;
   out->present = true;

@@ -18,10 +18,8 @@ static bool is_variation_table(uint32_t tag)
   case OTV_T_VVAR:
   case OTV_T_MVAR:
   case OTV_T_CVAR:
-  case OTV_T_STAT:
-    return true;
-  default:
-    return false;
+  case OTV_T_STAT: return true;
+  default: return false;
   }
 }
 
@@ -36,13 +34,14 @@ static void inst_free(otv_inst *in)
   if (in->bbox) otv_mem_free(al, in->bbox, n * sizeof *in->bbox);
   if (in->has_outline) otv_mem_free(al, in->has_outline, n);
   otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head, &in->hhea,
-                     &in->vhea, &in->maxp, &in->os2, &in->post, &in->cvt, &in->name,
+                     &in->vhea, &in->maxp, &in->os2,  &in->post, &in->cvt,  &in->name,
                      &in->gdef, &in->gpos, &in->gsub, &in->cff2};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
-  otv_buf *pbufs[] = {&in->gvar, &in->cvar, &in->fvar, &in->avar, &in->hvar, &in->vvar,
-                      &in->mvar, &in->gvar_data, &in->ppacked};
+  otv_buf *pbufs[] = {&in->gvar, &in->cvar, &in->fvar,      &in->avar,   &in->hvar,
+                      &in->vvar, &in->mvar, &in->gvar_data, &in->ppacked};
   for (size_t i = 0; i < sizeof pbufs / sizeof *pbufs; i++) otv_buf_free(pbufs[i]);
-  if (in->gvar_offs) otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
+  if (in->gvar_offs)
+    otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
   if (in->pd) otv_mem_free(al, in->pd, in->pd_cap * sizeof *in->pd);
   if (in->pq) otv_mem_free(al, in->pq, in->pq_cap * sizeof *in->pq);
   if (in->pdp) otv_mem_free(al, in->pdp, in->pdp_cap * sizeof *in->pdp);
@@ -68,7 +67,9 @@ static void inst_free(otv_inst *in)
   if (t->ty) otv_mem_free(al, t->ty, t->t_cap * sizeof(double));
   if (t->sk) otv_mem_free(al, t->sk, (t->sn ? t->sn : 1) * sizeof *t->sk);
   if (t->ss)
-    otv_mem_free(al, t->ss, (size_t)(t->sn ? t->sn : 1) * (in->axis_count ? in->axis_count : 1) * sizeof *t->ss);
+    otv_mem_free(al, t->ss,
+                 (size_t)(t->sn ? t->sn : 1) * (in->axis_count ? in->axis_count : 1) *
+                     sizeof *t->ss);
 }
 
 /* The rebuilt version of a table, or NULL to copy it as it is. */
@@ -134,9 +135,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   }
   /* insertion sort by tag (stable: duplicate tags keep font order) */
   for (unsigned i = 1; i < in->axis_count; i++)
-    for (unsigned j = i; j > 0 && cmp_axis(&in->axis_order[j - 1], &in->axis_order[j],
-                                           in->axis_tags) > 0;
-         j--) {
+    for (unsigned j = i;
+         j > 0 && cmp_axis(&in->axis_order[j - 1], &in->axis_order[j], in->axis_tags) > 0; j--) {
       uint8_t t = in->axis_order[j];
       in->axis_order[j] = in->axis_order[j - 1];
       in->axis_order[j - 1] = t;
@@ -199,7 +199,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   /* the caller frees with the buffer's capacity unknown: shrink to the exact length */
   if (font.cap != font.len) {
     uint8_t *p = otv_mem_realloc(in->al, font.p, font.cap, font.len ? font.len : 1);
-    if (p) *out = p;
+    if (p)
+      *out = p;
     else {
       /* keep the larger block: free it with its capacity now and fail */
       otv_buf_free(&font);
@@ -239,11 +240,10 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
   in.al = &loc->al;
   in.err = &err;
   in.flags = flags;
-  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
-                     &in.vhea, &in.maxp, &in.os2, &in.post, &in.cvt, &in.name,
-                     &in.gdef, &in.gpos, &in.gsub, &in.cff2, &in.gvar, &in.cvar,
-                     &in.fvar, &in.avar, &in.hvar, &in.vvar, &in.mvar, &in.gvar_data,
-                     &in.ppacked};
+  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx,      &in.vmtx,   &in.head, &in.hhea, &in.vhea,
+                     &in.maxp, &in.os2,  &in.post,      &in.cvt,    &in.name, &in.gdef, &in.gpos,
+                     &in.gsub, &in.cff2, &in.gvar,      &in.cvar,   &in.fvar, &in.avar, &in.hvar,
+                     &in.vvar, &in.mvar, &in.gvar_data, &in.ppacked};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
   otv_status st = OTV_E_OK;
   if (keep_count) {

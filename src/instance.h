@@ -68,15 +68,15 @@ otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *t
 typedef struct otv_tvs_scratch {
   uint16_t *shared_pts, *pts;
   size_t shared_cap, pts_cap;
-  double *dx, *dy;       /* one tuple's deltas (scaled) */
-  uint8_t *has;          /* point has an explicit delta in this tuple */
+  double *dx, *dy; /* one tuple's deltas (scaled) */
+  uint8_t *has;    /* point has an explicit delta in this tuple */
   size_t d_cap;
-  double *tx, *ty;       /* a sparse tuple's deltas before scattering (t_cap each) */
+  double *tx, *ty; /* a sparse tuple's deltas before scattering (t_cap each) */
   size_t t_cap;
   /* gvar shared tuples with implied regions: scalars precomputed (sk: count or -1) */
   const uint8_t *shared_src;
   int *sk;
-  double *ss;            /* sn x axis_count */
+  double *ss; /* sn x axis_count */
   unsigned sn;
 } otv_tvs_scratch;
 struct otv_inst;
@@ -90,8 +90,7 @@ struct otv_inst;
 otv_status otv_inst_tvs_sum(struct otv_inst *in, otv_span data, size_t hdr, uint32_t tag,
                             size_t tab_off, const uint8_t *shared, uint16_t shared_count,
                             unsigned n, const double *orig_x, const double *orig_y,
-                            const uint16_t *ends, unsigned end_count, double *acc_x,
-                            double *acc_y);
+                            const uint16_t *ends, unsigned end_count, double *acc_x, double *acc_y);
 /* The per-axis tent scalars (spec: otvarcommonformats, "Algorithm for interpolation of
  * instance values") of a region at the instancer's location, for the axes whose peak is not 0,
  * in axis-tag order (as fontTools pins them) and without the scalars equal to 1: a delta is then
@@ -154,17 +153,17 @@ typedef struct otv_inst {
   const otv_face *face;
   const otv_alloc *al;
   otv_error *err;
-  unsigned flags;                 /* OTV_INSTANCE_* */
+  unsigned flags; /* OTV_INSTANCE_* */
   unsigned axis_count;
-  const otv_f2dot14 *coords;      /* final normalized coordinates of the location */
+  const otv_f2dot14 *coords; /* final normalized coordinates of the location */
   uint32_t axis_tags[OTV_MAX_AXES];
   uint8_t axis_order[OTV_MAX_AXES]; /* axis indices sorted by tag (fontTools' pinning order) */
   uint32_t glyph_count;
   /* outputs of otv_inst_glyf */
-  uint16_t *adv_w, *adv_h;        /* glyph_count each (adv_h: only with vmtx) */
+  uint16_t *adv_w, *adv_h; /* glyph_count each (adv_h: only with vmtx) */
   int16_t *lsb, *tsb;
-  int16_t (*bbox)[4];             /* xMin yMin xMax yMax per glyph */
-  uint8_t *has_outline;           /* numberOfContours != 0 */
+  int16_t (*bbox)[4];   /* xMin yMin xMax yMax per glyph */
+  uint8_t *has_outline; /* numberOfContours != 0 */
   uint32_t max_points, max_contours, max_comp_points, max_comp_contours, max_comp_elements;
   uint16_t max_comp_depth;
   otv_buf glyf, loca, hmtx, vmtx;
@@ -183,23 +182,24 @@ typedef struct otv_inst {
   unsigned kept_count;
   otv_f2dot14 pcoords[OTV_MAX_AXES];
   otv_buf gvar, cvar, fvar, avar, hvar, vvar, mvar;
-  uint32_t *gvar_offs;            /* glyph_count + 1 offsets into the glyph data (gvar_data) */
+  uint32_t *gvar_offs; /* glyph_count + 1 offsets into the glyph data (gvar_data) */
   otv_buf gvar_data;
-  double *pd;                     /* kept tuples' deltas, summed per kept region */
-  int32_t *pq;                    /* one of them rounded */
-  int *pdp;                       /* IUP point choice: dynamic programming scratch */
-  void *pkt;                      /* one store's kept tuples (pkt_cap bytes) */
+  double *pd;  /* kept tuples' deltas, summed per kept region */
+  int32_t *pq; /* one of them rounded */
+  int *pdp;    /* IUP point choice: dynamic programming scratch */
+  void *pkt;   /* one store's kept tuples (pkt_cap bytes) */
   size_t pkt_cap;
-  otv_buf ppacked;                /* their packed point numbers and deltas */
-  double *pnx, *pny;              /* a glyph's new default coordinates */
+  otv_buf ppacked;   /* their packed point numbers and deltas */
+  double *pnx, *pny; /* a glyph's new default coordinates */
   size_t pnx_cap, pny_cap;
-  int16_t *shp;                   /* gvar shared tuples (peaks over the kept axes), shn of them */
+  int16_t *shp; /* gvar shared tuples (peaks over the kept axes), shn of them */
   unsigned shn;
-  uint16_t *shh;                  /* their hash table (OTV_PART_SHARED_SLOTS, index + 1) */
-  double *px, *py, *ptx, *pty;    /* one tuple's deltas for every point, and its sparse ones */
+  uint16_t *shh;               /* their hash table (OTV_PART_SHARED_SLOTS, index + 1) */
+  double *px, *py, *ptx, *pty; /* one tuple's deltas for every point, and its sparse ones */
   uint8_t *phas;
-  uint16_t *ppts, *pshared;       /* its point numbers, the store's shared ones */
-  size_t shp_cap, pd_cap, pq_cap, pdp_cap, px_cap, py_cap, ptx_cap, pty_cap, phas_cap, ppts_cap, pshared_cap;
+  uint16_t *ppts, *pshared; /* its point numbers, the store's shared ones */
+  size_t shp_cap, pd_cap, pq_cap, pdp_cap, px_cap, py_cap, ptx_cap, pty_cap, phas_cap, ppts_cap,
+      pshared_cap;
 } otv_inst;
 
 /* Region r of a store as start/peak/end over the instancer's axis_count axes (axes past the
@@ -212,10 +212,10 @@ void otv_inst_region(const otv_inst *in, const otv_ivs *ivs, unsigned r, int16_t
  * them) and memoized. 0 for indices out of range. */
 typedef struct otv_inst_ivs {
   const otv_ivs *ivs;
-  int *k;          /* per region: number of scalars, -1 when the region does not apply */
-  double *s;       /* per region: its scalars (axis_count slots) */
-  double **memo;   /* per ItemVariationData: item deltas, NaN until computed */
-  uint16_t **order;/* per ItemVariationData: columns sorted by region index */
+  int *k;           /* per region: number of scalars, -1 when the region does not apply */
+  double *s;        /* per region: its scalars (axis_count slots) */
+  double **memo;    /* per ItemVariationData: item deltas, NaN until computed */
+  uint16_t **order; /* per ItemVariationData: columns sorted by region index */
 } otv_inst_ivs;
 otv_status otv_inst_ivs_init(otv_inst *in, const otv_ivs *ivs, otv_inst_ivs *c);
 double otv_inst_ivs_get(otv_inst *in, otv_inst_ivs *c, uint32_t outer, uint32_t inner);
@@ -248,8 +248,8 @@ void otv_inst_iup_axis(const double *orig, double *d, const uint8_t *has, unsign
 otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
                         const uint8_t *shared, uint16_t shared_count, unsigned n,
                         const double *orig_x, const double *orig_y, const double *new_x,
-                        const double *new_y, const uint16_t *ends, unsigned end_count,
-                        bool two_dim, otv_buf *out, size_t rel_base);
+                        const double *new_y, const uint16_t *ends, unsigned end_count, bool two_dim,
+                        otv_buf *out, size_t rel_base);
 #define OTV_PART_SHARED_SLOTS 8192u /* > 2 x 4095, the most shared tuples gvar can index */
 /* fvar, avar, gvar, cvar, HVAR, VVAR, MVAR of a partial instance (after otv_inst_glyf). */
 otv_status otv_part_tables(otv_inst *in);
@@ -270,20 +270,20 @@ typedef struct otv_part_subr {
   uint32_t stems, depth;
   uint16_t vsindex;
   uint8_t seen, has_mask, has_blend, differ_stems, differ_vs;
-  uint8_t inl;              /* written inline where it is called */
+  uint8_t inl; /* written inline where it is called */
 } otv_part_subr;
 typedef struct otv_part_subrs {
-  void *w;                  /* the charstring walker, allocated once per instance */
-  otv_part_subr *global;    /* per global subroutine */
-  otv_part_subr **local;    /* per Font DICT, per local subroutine */
+  void *w;               /* the charstring walker, allocated once per instance */
+  otv_part_subr *global; /* per global subroutine */
+  otv_part_subr **local; /* per Font DICT, per local subroutine */
 } otv_part_subrs;
 /* First pass over every glyph: fills ps (which subroutines are inlined). */
 otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
                                 otv_part_subrs *ps);
 void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps);
 /* One glyph's charstring (calls to inl subroutines inlined, the others kept) appended to out. */
-otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
-                              const double *factor, otv_part_subrs *ps, otv_buf *out);
+otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, const double *factor,
+                              otv_part_subrs *ps, otv_buf *out);
 /* Every subroutine of the global INDEX (fd -1) or of Font DICT fd, rewritten, into data with
  * offs[count + 1] offsets. */
 otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *factor,

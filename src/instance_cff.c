@@ -52,7 +52,8 @@ static bool read_index(otv_span t, size_t at, cff_index *ix)
   if (!otv_span_offsets(t, r.pos, ix->count, ix->off_size, &sp)) return false;
   ix->data = r.pos + ((size_t)ix->count + 1) * ix->off_size - 1;
   size_t last = 0;
-  for (unsigned k = 0; k < ix->off_size; k++) last = last << 8 | sp.p[(size_t)ix->count * ix->off_size + k];
+  for (unsigned k = 0; k < ix->off_size; k++)
+    last = last << 8 | sp.p[(size_t)ix->count * ix->off_size + k];
   if (last > t.len - ix->data) return false; /* (ix->data <= t.len: within sp) */
   ix->end = ix->data + last;
   return true;
@@ -94,11 +95,19 @@ static bool dict_token(otv_rd *r, double *v, bool *is_op)
       bool end = false;
       for (int q = 0; q < 2 && !end; q++) {
         unsigned n = nib[q];
-        const char *add = n <= 9 ? NULL : n == 0xa ? "." : n == 0xb ? "E" : n == 0xc ? "E-" : n == 0xe ? "-" : "";
-        if (n == 0xf) end = true;
-        else if (n == 0xd) return false;
+        const char *add = n <= 9     ? NULL
+                          : n == 0xa ? "."
+                          : n == 0xb ? "E"
+                          : n == 0xc ? "E-"
+                          : n == 0xe ? "-"
+                                     : "";
+        if (n == 0xf)
+          end = true;
+        else if (n == 0xd)
+          return false;
         else if (k + 3 < sizeof buf) {
-          if (!add) buf[k++] = (char)('0' + n);
+          if (!add)
+            buf[k++] = (char)('0' + n);
           else
             for (const char *c = add; *c; c++) buf[k++] = *c;
         }
@@ -153,7 +162,8 @@ static void put_dict_num(otv_buf *b, double v)
 {
   if (v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0) {
     long i = (long)v;
-    if (i >= -107 && i <= 107) otv_buf_u8(b, (uint8_t)(i + 139));
+    if (i >= -107 && i <= 107)
+      otv_buf_u8(b, (uint8_t)(i + 139));
     else if (i >= 108 && i <= 1131) {
       otv_buf_u8(b, (uint8_t)(((i - 108) >> 8) + 247));
       otv_buf_u8(b, (uint8_t)((i - 108) & 0xFF));
@@ -175,11 +185,15 @@ static void put_dict_num(otv_buf *b, double v)
   uint8_t nib[80];
   size_t k = 0;
   for (const char *c = s; *c && k < 76; c++) {
-    if (*c >= '0' && *c <= '9') nib[k++] = (uint8_t)(*c - '0');
-    else if (*c == '.') nib[k++] = 0xa;
-    else if (*c == '-') nib[k++] = 0xe;
+    if (*c >= '0' && *c <= '9')
+      nib[k++] = (uint8_t)(*c - '0');
+    else if (*c == '.')
+      nib[k++] = 0xa;
+    else if (*c == '-')
+      nib[k++] = 0xe;
     else if (*c == 'e' || *c == 'E') {
-      if (c[1] == '-') nib[k++] = 0xc, c++;
+      if (c[1] == '-')
+        nib[k++] = 0xc, c++;
       else {
         nib[k++] = 0xb;
         if (c[1] == '+') c++;
@@ -305,7 +319,8 @@ static otv_status copy_private(otv_inst *in, otv_inst_ivs *ev, otv_span d, otv_b
     } else if (op == 23) { /* blend: n defaults, n*k deltas, n */
       if (!n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, r.pos, "blend without count");
       unsigned cnt = (unsigned)st[n - 1];
-      unsigned k = ev->ivs && vsindex < ev->ivs->data_count ? ev->ivs->data[vsindex].region_index_count : 0;
+      unsigned k =
+          ev->ivs && vsindex < ev->ivs->data_count ? ev->ivs->data[vsindex].region_index_count : 0;
       size_t need = (size_t)cnt * (k + 1) + 1;
       if (need > n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, r.pos, "blend operands");
       size_t base = n - need;
@@ -546,12 +561,13 @@ otv_status otv_inst_cff(otv_inst *in)
     if ((st = otv_glyph_advances(L, &g, 1, OTV_METRICS_ROUND, &adv)) ||
         (!any && (st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m)))) {
       const otv_error *le = otv_location_last_error(L);
-      st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset, "glyph %u metrics: %s",
-                    g, le->msg);
+      st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset,
+                    "glyph %u metrics: %s", g, le->msg);
       goto done;
     }
     in->adv_w[g] = (uint16_t)(adv < 0 ? 0 : adv > 65535 ? 65535 : adv);
-    in->lsb[g] = any ? bb[0] : (int16_t)otv_inst_round16(m.side_a); /* empty glyph: the varied hmtx value */
+    in->lsb[g] =
+        any ? bb[0] : (int16_t)otv_inst_round16(m.side_a); /* empty glyph: the varied hmtx value */
     if (in->has_vmtx) {
       otv_glyph_metrics vm;
       otv_status vs = otv_glyph_v_metrics(L, g, OTV_METRICS_ROUND, &vm);
@@ -592,8 +608,10 @@ otv_status otv_inst_cff(otv_inst *in)
       otv_buf data;
       otv_buf_init(&data, in->al);
       uint32_t *offs = otv_mem_alloc(in->al, ((size_t)nsub + 1) * sizeof *offs);
-      if (!offs) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");
-      else st = otv_part_cff_subrs(in, mode, factor, &ps, (int)i, &data, offs);
+      if (!offs)
+        st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");
+      else
+        st = otv_part_cff_subrs(in, mode, factor, &ps, (int)i, &data, offs);
       if (!st) put_index(&privs, &data, offs, nsub);
       if (offs) otv_mem_free(in->al, offs, ((size_t)nsub + 1) * sizeof *offs);
       otv_buf_free(&data);
@@ -616,8 +634,10 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     otv_buf_u8(&fds, fc->fdselect_format);
-    if (fc->fdselect_format == 3) otv_buf_u16(&fds, (uint16_t)fc->fdselect_ranges);
-    else if (fc->fdselect_format == 4) otv_buf_u32(&fds, fc->fdselect_ranges);
+    if (fc->fdselect_format == 3)
+      otv_buf_u16(&fds, (uint16_t)fc->fdselect_ranges);
+    else if (fc->fdselect_format == 4)
+      otv_buf_u32(&fds, fc->fdselect_ranges);
     otv_buf_bytes(&fds, fc->fdselect.p, fc->fdselect.len);
   }
   /* layout: header(5) | Top DICT | GlobalSubrs (empty) | CharStrings | FDSelect | FDArray |
@@ -692,8 +712,10 @@ otv_status otv_inst_cff(otv_inst *in)
       otv_buf_u32(o, (uint32_t)(priv_base + privs.len));
       put_op(o, 24);
     }
-    if (ngs) put_index(o, &gsub, gsub_offs, ngs);
-    else otv_buf_u32(o, 0); /* Global Subr INDEX: empty */
+    if (ngs)
+      put_index(o, &gsub, gsub_offs, ngs);
+    else
+      otv_buf_u32(o, 0); /* Global Subr INDEX: empty */
     put_index(o, &cs, cs_offs, n);
     otv_buf_bytes(o, fds.p, fds.len);
     otv_buf fdd;
@@ -758,7 +780,8 @@ done:
   partial_free(in, &ploc, &mode, &factor, &vstore);
   otv_part_subrs_free(in, &ps);
   otv_buf_free(&gsub);
-  if (gsub_offs) otv_mem_free(in->al, gsub_offs, ((size_t)f->cff.gsubrs.count + 1) * sizeof *gsub_offs);
+  if (gsub_offs)
+    otv_mem_free(in->al, gsub_offs, ((size_t)f->cff.gsubrs.count + 1) * sizeof *gsub_offs);
   otv_inst_ivs_fini(in, &ev);
   return st;
 }

@@ -34,22 +34,22 @@ typedef struct csw {
   otv_inst *in;
   const otv_cff *c;
   otv_buf *out;
-  otv_part_subrs *ps;   /* subroutine states (analysis and kept-subroutine writing) */
-  bool analyse;         /* first pass: record entry states, check blends; out is scratch */
-  bool keep;            /* keep subroutine calls (all but inl ones): write only level 0, follow
+  otv_part_subrs *ps;    /* subroutine states (analysis and kept-subroutine writing) */
+  bool analyse;          /* first pass: record entry states, check blends; out is scratch */
+  bool keep;             /* keep subroutine calls (all but inl ones): write only level 0, follow
                          * calls for their state; false in the analysis, which inlines all */
-  unsigned level;       /* subroutine nesting below the stream being written */
-  unsigned frame;       /* id of the current call (analysis) */
-  unsigned frames;      /* ids handed out */
-  otv_part_subr *cur;   /* the subroutine being walked (analysis), NULL in a glyph */
-  unsigned work;        /* operands and operators so far (CS_WORK) */
-  unsigned *fparent;    /* per frame: its caller's frame (0: none) (analysis) */
-  otv_part_subr **fsubr;/* per frame: its subroutine (NULL: a glyph) */
+  unsigned level;        /* subroutine nesting below the stream being written */
+  unsigned frame;        /* id of the current call (analysis) */
+  unsigned frames;       /* ids handed out */
+  otv_part_subr *cur;    /* the subroutine being walked (analysis), NULL in a glyph */
+  unsigned work;         /* operands and operators so far (CS_WORK) */
+  unsigned *fparent;     /* per frame: its caller's frame (0: none) (analysis) */
+  otv_part_subr **fsubr; /* per frame: its subroutine (NULL: a glyph) */
   size_t fparent_cap, fsubr_cap;
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled */
   const double *factor; /* per region */
   double v[CS_STACK];
-  size_t at[CS_STACK];  /* output offset of a literal operand; NOT_WRITTEN: a literal of a
+  size_t at[CS_STACK]; /* output offset of a literal operand; NOT_WRITTEN: a literal of a
                          * kept call's subroutine; SIZE_MAX: a blend result or an operand of
                          * unknown value */
   unsigned frame_of[CS_STACK];
@@ -86,7 +86,8 @@ static otv_status new_frame(csw *w, otv_part_subr *e)
 {
   otv_inst *in = w->in;
   unsigned id = ++w->frames;
-  if (otv_mem_reserve(in->al, (void **)&w->fparent, &w->fparent_cap, (size_t)id + 1, sizeof *w->fparent) ||
+  if (otv_mem_reserve(in->al, (void **)&w->fparent, &w->fparent_cap, (size_t)id + 1,
+                      sizeof *w->fparent) ||
       otv_mem_reserve(in->al, (void **)&w->fsubr, &w->fsubr_cap, (size_t)id + 1, sizeof *w->fsubr))
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine frames");
   w->fparent[id] = w->frame;
@@ -115,12 +116,15 @@ static otv_status blend(csw *w, size_t at)
 {
   otv_inst *in = w->in;
   if (!w->n || w->at[w->n - 1] == SIZE_MAX)
-    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at, "glyph %u: blend count not a number", w->gid);
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at, "glyph %u: blend count not a number",
+                    w->gid);
   double cv = w->v[w->n - 1];
-  if (cv < 0 || cv != floor(cv)) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, at, "glyph %u: blend count", w->gid);
+  if (cv < 0 || cv != floor(cv))
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, at, "glyph %u: blend count", w->gid);
   unsigned cnt = (unsigned)cv, k = regions_of(w->c, w->vsindex);
   size_t need = (size_t)cnt * (k + 1) + 1;
-  if (need > w->n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, at, "glyph %u: blend operands", w->gid);
+  if (need > w->n)
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, at, "glyph %u: blend operands", w->gid);
   unsigned base = w->n - (unsigned)need;
   if (w->analyse) {
     /* subroutines can be kept only when every blend's operands come from its own call */
@@ -137,7 +141,8 @@ static otv_status blend(csw *w, size_t at)
     if (w->at[i] >= NOT_WRITTEN)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
                       "glyph %u: a blend operand is the result of another blend or comes from "
-                      "another subroutine", w->gid);
+                      "another subroutine",
+                      w->gid);
   const otv_ivd *v = k ? &w->c->ivs.data[w->vsindex] : NULL;
   bool any = false;
   double *d = w->v + base, *dl = w->v + base + cnt;
@@ -174,26 +179,37 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
   otv_inst *in = w->in;
   const otv_cff *c = w->c;
   if (depth > CS_DEPTH)
-    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off, "glyph %u: subroutines nested deeper than %u", w->gid, CS_DEPTH);
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off,
+                    "glyph %u: subroutines nested deeper than %u", w->gid, CS_DEPTH);
   otv_rd r = otv_rd_init(s, 0);
   while (r.pos < s.len) {
     size_t here = r.pos;
     if (++w->work > CS_WORK)
-      return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off + here,
-                      "glyph %u: more than %u charstring operands and operators (subroutine fan-out)",
-                      w->gid, CS_WORK);
+      return OTV_FAIL(
+          in->err, LIMIT, OTV_T_CFF2, s_off + here,
+          "glyph %u: more than %u charstring operands and operators (subroutine fan-out)", w->gid,
+          CS_WORK);
     unsigned b0 = otv_rd_u8(&r);
     double val;
     bool num = true;
-    if (b0 >= 32 && b0 <= 246) val = (int)b0 - 139;
-    else if (b0 >= 247 && b0 <= 250) val = ((int)b0 - 247) * 256 + otv_rd_u8(&r) + 108;
-    else if (b0 >= 251 && b0 <= 254) val = -((int)b0 - 251) * 256 - otv_rd_u8(&r) - 108;
-    else if (b0 == 28) val = otv_rd_i16(&r);
-    else if (b0 == 255) val = (int32_t)otv_rd_u32(&r) / 65536.0;
-    else num = false, val = 0;
-    if (!otv_rd_ok(&r)) return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: charstring", w->gid);
+    if (b0 >= 32 && b0 <= 246)
+      val = (int)b0 - 139;
+    else if (b0 >= 247 && b0 <= 250)
+      val = ((int)b0 - 247) * 256 + otv_rd_u8(&r) + 108;
+    else if (b0 >= 251 && b0 <= 254)
+      val = -((int)b0 - 251) * 256 - otv_rd_u8(&r) - 108;
+    else if (b0 == 28)
+      val = otv_rd_i16(&r);
+    else if (b0 == 255)
+      val = (int32_t)otv_rd_u32(&r) / 65536.0;
+    else
+      num = false, val = 0;
+    if (!otv_rd_ok(&r))
+      return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: charstring", w->gid);
     if (num) {
-      if (w->n == CS_STACK) return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off + here, "glyph %u: more than %u operands", w->gid, CS_STACK);
+      if (w->n == CS_STACK)
+        return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off + here, "glyph %u: more than %u operands",
+                        w->gid, CS_STACK);
       w->v[w->n] = val;
       w->frame_of[w->n] = w->frame;
       if (writing(w)) {
@@ -207,28 +223,35 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     unsigned op = b0;
     if (b0 == 12) {
       op = 1200 + otv_rd_u8(&r);
-      if (!otv_rd_ok(&r)) return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: charstring", w->gid);
+      if (!otv_rd_ok(&r))
+        return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: charstring",
+                        w->gid);
     }
     switch (op) {
-    case 10: /* callsubr */
+    case 10:   /* callsubr */
     case 29: { /* callgsubr */
       if (!w->n || w->at[w->n - 1] == SIZE_MAX)
-        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here, "glyph %u: subroutine number not a number", w->gid);
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
+                        "glyph %u: subroutine number not a number", w->gid);
       if (w->analyse && w->frame_of[w->n - 1] != w->frame) /* numbered by another call */
         inline_between(w, w->frame_of[w->n - 1], w->frame);
       const otv_cff_index *ix = op == 10 ? &c->fds[fd].subrs : &c->gsubrs;
       double sv = w->v[--w->n] + ix->bias;
       otv_span sub;
       if (sv < 0 || sv != floor(sv) || !otv_cff_index_get(ix, (uint32_t)sv, &sub))
-        return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: subroutine %g", w->gid, sv);
-      otv_part_subr *e = w->ps ? (op == 10 ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
+        return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: subroutine %g",
+                        w->gid, sv);
+      otv_part_subr *e =
+          w->ps ? (op == 10 ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv])
+                : NULL;
       /* a kept call stays with its number; an inlined one loses it */
       bool kept = w->keep && !(e && e->inl);
       if (kept) {
         if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
       } else if (writing(w)) {
         if (w->at[w->n] >= NOT_WRITTEN)
-          return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here, "glyph %u: subroutine number from another subroutine", w->gid);
+          return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
+                          "glyph %u: subroutine number from another subroutine", w->gid);
         w->out->len = w->at[w->n];
       }
       otv_part_subr *saved_cur = w->cur;
@@ -272,24 +295,45 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       if (st) return st;
       break;
     }
-    case 1: case 3: case 18: case 23: /* stems */
+    case 1:
+    case 3:
+    case 18:
+    case 23: /* stems */
       w->stems += w->n / 2;
       w->n = 0;
       if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
       break;
-    case 19: case 20: { /* hintmask, cntrmask: an implicit vstem first, then the mask */
+    case 19:
+    case 20: { /* hintmask, cntrmask: an implicit vstem first, then the mask */
       w->stems += w->n / 2;
       w->n = 0;
       if (w->analyse && w->cur) w->cur->has_mask = 1;
       if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
       size_t mlen = (w->stems + 7) / 8;
       const uint8_t *m = otv_rd_take(&r, mlen);
-      if (!m && mlen) return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: hint mask", w->gid);
+      if (!m && mlen)
+        return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: hint mask",
+                        w->gid);
       if (writing(w)) otv_buf_bytes(w->out, m, mlen);
       break;
     }
-    case 4: case 5: case 6: case 7: case 8: case 21: case 22: case 24: case 25: case 26:
-    case 27: case 30: case 31: case 1234: case 1235: case 1236: case 1237:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 21:
+    case 22:
+    case 24:
+    case 25:
+    case 26:
+    case 27:
+    case 30:
+    case 31:
+    case 1234:
+    case 1235:
+    case 1236:
+    case 1237:
       w->n = 0;
       if (!writing(w)) break;
       if (op >= 1200) {
@@ -300,7 +344,8 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       break;
     default:
-      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: charstring operator %u", w->gid, op);
+      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
+                      "glyph %u: charstring operator %u", w->gid, op);
     }
   }
   return OTV_E_OK;
@@ -342,8 +387,8 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   return w;
 }
 
-otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode,
-                              const double *factor, otv_part_subrs *ps, otv_buf *out)
+otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, const double *factor,
+                              otv_part_subrs *ps, otv_buf *out)
 {
   const otv_cff *c = &in->face->cff;
   uint32_t fd = 0;
@@ -368,11 +413,13 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
   if (ps->w) otv_mem_free(in->al, ps->w, sizeof(csw));
-  if (ps->global) otv_mem_free(in->al, ps->global, (c->gsubrs.count ? c->gsubrs.count : 1) * sizeof *ps->global);
+  if (ps->global)
+    otv_mem_free(in->al, ps->global, (c->gsubrs.count ? c->gsubrs.count : 1) * sizeof *ps->global);
   if (ps->local) {
     for (uint32_t f = 0; f < c->fd_count; f++)
       if (ps->local[f])
-        otv_mem_free(in->al, ps->local[f], (c->fds[f].subrs.count ? c->fds[f].subrs.count : 1) * sizeof **ps->local);
+        otv_mem_free(in->al, ps->local[f],
+                     (c->fds[f].subrs.count ? c->fds[f].subrs.count : 1) * sizeof **ps->local);
     otv_mem_free(in->al, ps->local, (c->fd_count ? c->fd_count : 1) * sizeof *ps->local);
   }
   memset(ps, 0, sizeof *ps);

@@ -73,7 +73,7 @@ static bool grow_d2(const otv_alloc *al, double **a, double **b, uint8_t **c, si
 /* Packed point numbers at r; *count = 0 means all points. Numbers >= n are kept (ignored when
  * applied). */
 bool otv_inst_read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
-                        bool *nomem)
+                          bool *nomem)
 {
   *nomem = false;
   unsigned c = otv_rd_u8(r);
@@ -124,10 +124,18 @@ bool otv_inst_read_deltas(otv_rd *r, unsigned count, double *out)
     if (!delta_run(r, count - got, &run, &size, &p)) return false;
     /* in range: run * size bytes taken just above */
     switch (size) {
-    case 0: for (unsigned i = 0; i < run; i++) out[got + i] = 0; break;
-    case 1: for (unsigned i = 0; i < run; i++) out[got + i] = (int8_t)p[i]; break;
-    case 2: for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i16(p + 2 * i); break;
-    default: for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i32(p + 4 * i); break;
+    case 0:
+      for (unsigned i = 0; i < run; i++) out[got + i] = 0;
+      break;
+    case 1:
+      for (unsigned i = 0; i < run; i++) out[got + i] = (int8_t)p[i];
+      break;
+    case 2:
+      for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i16(p + 2 * i);
+      break;
+    default:
+      for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i32(p + 4 * i);
+      break;
     }
     got += run;
   }
@@ -149,16 +157,28 @@ static bool read_deltas_acc(otv_rd *r, unsigned count, double *acc, const double
       double s0 = s[0];
       switch (size) {
       case 0: break;
-      case 1: for (unsigned i = 0; i < run; i++) a[i] += (double)(int8_t)p[i] * s0; break;
-      case 2: for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i16(p + 2 * i) * s0; break;
-      default: for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i32(p + 4 * i) * s0; break;
+      case 1:
+        for (unsigned i = 0; i < run; i++) a[i] += (double)(int8_t)p[i] * s0;
+        break;
+      case 2:
+        for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i16(p + 2 * i) * s0;
+        break;
+      default:
+        for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i32(p + 4 * i) * s0;
+        break;
       }
     } else {
       switch (size) {
       case 0: break;
-      case 1: for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale((int8_t)p[i], s, k); break;
-      case 2: for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i16(p + 2 * i), s, k); break;
-      default: for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i32(p + 4 * i), s, k); break;
+      case 1:
+        for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale((int8_t)p[i], s, k);
+        break;
+      case 2:
+        for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i16(p + 2 * i), s, k);
+        break;
+      default:
+        for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i32(p + 4 * i), s, k);
+        break;
       }
     }
     got += run;
@@ -263,8 +283,10 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
   if (tvc & 0x8000) {
     bool nomem;
     if (!otv_inst_read_points(&dr, in, &sc->shared_pts, &sc->shared_cap, &shared_n, &nomem))
-      return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers") : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + (dr.bad_at == SIZE_MAX ? dr.pos : dr.bad_at),
-                      "shared point numbers");
+      return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers")
+                   : OTV_FAIL(in->err, TRUNCATED, tag,
+                              tab_off + (dr.bad_at == SIZE_MAX ? dr.pos : dr.bad_at),
+                              "shared point numbers");
     shared_all = shared_n == 0;
   }
   int16_t peak[OTV_MAX_AXES], start[OTV_MAX_AXES], end[OTV_MAX_AXES];
@@ -283,9 +305,10 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
       cached = true;
     } else if (otv_rd_ok(&r) &&
                !otv_inst_read_tuple_region(&r, ti, ac, shared, shared_count, start, peak, end)) {
-      return otv_rd_ok(&r) ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
-                                      "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
-                           : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
+      return otv_rd_ok(&r)
+                 ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
+                            "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
+                 : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
     }
     if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
     size_t body = dr.pos;
@@ -303,7 +326,9 @@ otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t ta
     if (ti & 0x2000) {
       bool nomem;
       if (!otv_inst_read_points(&tr, in, &sc->pts, &sc->pts_cap, &pn, &nomem))
-        return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers") : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
+        return nomem
+                   ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers")
+                   : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
       pts = sc->pts;
       all = pn == 0;
     } else if (!(tvc & 0x8000)) {
@@ -373,12 +398,12 @@ enum { G_EMPTY = 0, G_SIMPLE = 1, G_COMPOSITE = 2 };
 
 typedef struct gstate {
   uint8_t kind;
-  uint8_t state;        /* composites: 0 to do, 1 in progress, 2 done */
-  uint16_t n;           /* points (simple) or components (composite) */
-  uint32_t at;          /* first entry in the coordinate arrays */
-  double fb[4];         /* bbox of the unrounded flattened coordinates (valid when has_pts) */
+  uint8_t state; /* composites: 0 to do, 1 in progress, 2 done */
+  uint16_t n;    /* points (simple) or components (composite) */
+  uint32_t at;   /* first entry in the coordinate arrays */
+  double fb[4];  /* bbox of the unrounded flattened coordinates (valid when has_pts) */
   bool has_pts;
-  double ph[4];         /* varied phantoms: left x, right x, top y, bottom y */
+  double ph[4]; /* varied phantoms: left x, right x, top y, bottom y */
   uint32_t flat_pts, flat_contours;
   uint16_t depth;
 } gstate;
@@ -394,16 +419,16 @@ typedef struct gctx {
   const uint8_t *shared, *gvar_offs;
   size_t gvar_data;
   gstate *g;
-  double *x, *y;        /* varied coordinates of every glyph (points, or component offsets) */
-  uint8_t *on;          /* on-curve flags (simple glyphs) */
+  double *x, *y; /* varied coordinates of every glyph (points, or component offsets) */
+  uint8_t *on;   /* on-curve flags (simple glyphs) */
   size_t cap, used;
   /* per-glyph scratch */
   double *ox, *oy;
   size_t o_cap;
   uint16_t *ends;
   size_t ends_cap;
-  uint32_t *offs;       /* glyph offsets in the output glyf (glyph_count + 1) */
-  int32_t *rxy;         /* one glyph's rounded coordinates (x, y pairs) */
+  uint32_t *offs; /* glyph offsets in the output glyf (glyph_count + 1) */
+  int32_t *rxy;   /* one glyph's rounded coordinates (x, y pairs) */
   size_t rxy_cap;
   /* flattening scratch for transformed composites */
   double *fx, *fy;
@@ -439,7 +464,8 @@ static void h_metric(const gctx *c, uint32_t gid, bool vert, int *adv, int *sb)
   size_t i = gid < nm ? gid : nm - 1;
   /* in range: metrics spans checked in otv_inst_glyf */
   *adv = otv_peek_u16(t.p + 4 * i);
-  if (gid < nm) *sb = otv_peek_i16(t.p + 4 * (size_t)gid + 2);
+  if (gid < nm)
+    *sb = otv_peek_i16(t.p + 4 * (size_t)gid + 2);
   else if (4 * (size_t)nm + 2 * (size_t)(gid - nm) + 2 <= t.len)
     *sb = otv_peek_i16(t.p + 4 * (size_t)nm + 2 * (size_t)(gid - nm));
 }
@@ -447,7 +473,7 @@ static void h_metric(const gctx *c, uint32_t gid, bool vert, int *adv, int *sb)
 static otv_status reserve_coords(gctx *c, size_t extra)
 {
   return grow_d2(c->in->al, &c->x, &c->y, &c->on, &c->cap, c->used + extra) ? OTV_E_OK
-                                                                              : OTV_E_NOMEM;
+                                                                            : OTV_E_NOMEM;
 }
 
 /* Apply gvar of gid to (ox, oy)[n] (phantoms last). */
@@ -580,7 +606,8 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
   if (otv_mem_reserve(in->al, (void **)&c->ends, &c->ends_cap, end_count + 4, sizeof(uint16_t)))
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
-  if (reserve_coords(c, 2 * (size_t)np)) return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "coordinates");
+  if (reserve_coords(c, 2 * (size_t)np))
+    return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "coordinates");
   /* decode into the coordinate arrays at `at`; deltas accumulate at `at + np` */
   double *X = c->x + s->at, *Y = c->y + s->at;
   uint8_t *ON = c->on + s->at;
@@ -601,15 +628,19 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
     int v = 0;
     for (i = 0; i < n; i++) {
       uint8_t f = ON[i];
-      if (f & 0x02) v += (f & 0x10) ? otv_rd_u8(&fr) : -(int)otv_rd_u8(&fr);
-      else if (!(f & 0x10)) v += otv_rd_i16(&fr);
+      if (f & 0x02)
+        v += (f & 0x10) ? otv_rd_u8(&fr) : -(int)otv_rd_u8(&fr);
+      else if (!(f & 0x10))
+        v += otv_rd_i16(&fr);
       X[i] = v;
     }
     v = 0;
     for (i = 0; i < n; i++) {
       uint8_t f = ON[i];
-      if (f & 0x04) v += (f & 0x20) ? otv_rd_u8(&fr) : -(int)otv_rd_u8(&fr);
-      else if (!(f & 0x20)) v += otv_rd_i16(&fr);
+      if (f & 0x04)
+        v += (f & 0x20) ? otv_rd_u8(&fr) : -(int)otv_rd_u8(&fr);
+      else if (!(f & 0x20))
+        v += otv_rd_i16(&fr);
       Y[i] = v;
     }
     if (!otv_rd_ok(&fr)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &fr, "glyph coordinates");
@@ -647,8 +678,8 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
   uint16_t *host_ends = c->ends + end_count + 4;
   for (unsigned i = 0; i < end_count; i++) host_ends[i] = otv_peek_u16(ends_raw + 2 * i);
-  otv_status st = apply_gvar(c, gid, np, host_ends, s->kind == G_SIMPLE ? end_count : 0, ax, ay,
-                              encode);
+  otv_status st =
+      apply_gvar(c, gid, np, host_ends, s->kind == G_SIMPLE ? end_count : 0, ax, ay, encode);
   if (st) return st;
   for (unsigned i = 0; i < np; i++) {
     X[i] += ax[i];
@@ -669,7 +700,8 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
   int16_t bb[4] = {0, 0, 0, 0};
   if (s->has_pts)
     for (int k = 0; k < 4; k++) bb[k] = (int16_t)otv_inst_round16(s->fb[k]);
-  if (s->kind == G_SIMPLE) encode_simple(c, gid, gs, bb);
+  if (s->kind == G_SIMPLE)
+    encode_simple(c, gid, gs, bb);
   else if (s->kind == G_COMPOSITE) {
     otv_status st2 = encode_composite(c, gid, gs, goff, bb);
     if (st2) return st2;
@@ -694,11 +726,15 @@ static bool read_comp(otv_rd *r, comp *k)
   k->flags = otv_rd_u16(r);
   k->gid = otv_rd_u16(r);
   if (k->flags & C_ARG_WORDS) {
-    if (k->flags & C_ARGS_XY) k->a1 = otv_rd_i16(r), k->a2 = otv_rd_i16(r);
-    else k->a1 = otv_rd_u16(r), k->a2 = otv_rd_u16(r);
+    if (k->flags & C_ARGS_XY)
+      k->a1 = otv_rd_i16(r), k->a2 = otv_rd_i16(r);
+    else
+      k->a1 = otv_rd_u16(r), k->a2 = otv_rd_u16(r);
   } else {
-    if (k->flags & C_ARGS_XY) k->a1 = (int8_t)otv_rd_u8(r), k->a2 = (int8_t)otv_rd_u8(r);
-    else k->a1 = otv_rd_u8(r), k->a2 = otv_rd_u8(r);
+    if (k->flags & C_ARGS_XY)
+      k->a1 = (int8_t)otv_rd_u8(r), k->a2 = (int8_t)otv_rd_u8(r);
+    else
+      k->a1 = otv_rd_u8(r), k->a2 = otv_rd_u8(r);
   }
   k->transform = true;
   k->m[1] = k->m[2] = 0;
@@ -879,10 +915,14 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
     int dx = x - px, dy = y - py;
     px = x, py = y;
     uint8_t f = ON[i] & 1;
-    if (dx == 0) f |= 0x10;
-    else if (dx >= -255 && dx <= 255) f |= (uint8_t)(0x02 | (dx > 0 ? 0x10 : 0));
-    if (dy == 0) f |= 0x20;
-    else if (dy >= -255 && dy <= 255) f |= (uint8_t)(0x04 | (dy > 0 ? 0x20 : 0));
+    if (dx == 0)
+      f |= 0x10;
+    else if (dx >= -255 && dx <= 255)
+      f |= (uint8_t)(0x02 | (dx > 0 ? 0x10 : 0));
+    if (dy == 0)
+      f |= 0x20;
+    else if (dy >= -255 && dy <= 255)
+      f |= (uint8_t)(0x04 | (dy > 0 ? 0x20 : 0));
     if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= 0x40; /* OVERLAP_SIMPLE */
     if (i > 0 && f == last && rep < 255) {
       /* spec: REPEAT_FLAG, then the number of additional repeats */
@@ -906,16 +946,20 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
     int x = R[2 * i], dx = x - px;
     px = x;
     if (dx == 0) continue;
-    if (dx >= -255 && dx <= 255) *w++ = (uint8_t)(dx < 0 ? -dx : dx);
-    else otv_put_u16(w, (uint16_t)(int16_t)dx), w += 2;
+    if (dx >= -255 && dx <= 255)
+      *w++ = (uint8_t)(dx < 0 ? -dx : dx);
+    else
+      otv_put_u16(w, (uint16_t)(int16_t)dx), w += 2;
   }
   py = 0;
   for (unsigned i = 0; i < n; i++) {
     int y = R[2 * i + 1], dy = y - py;
     py = y;
     if (dy == 0) continue;
-    if (dy >= -255 && dy <= 255) *w++ = (uint8_t)(dy < 0 ? -dy : dy);
-    else otv_put_u16(w, (uint16_t)(int16_t)dy), w += 2;
+    if (dy >= -255 && dy <= 255)
+      *w++ = (uint8_t)(dy < 0 ? -dy : dy);
+    else
+      otv_put_u16(w, (uint16_t)(int16_t)dy), w += 2;
   }
   b->len = (size_t)(w - b->p);
 }
@@ -934,8 +978,8 @@ static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t go
     comp k;
     if (!read_comp(&r, &k)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &r, "component");
     if (k.flags & C_INSTR) instr = true;
-    unsigned f = k.flags & (C_ROUND_XY | C_MY_METRICS | C_SCALED_OFF | C_UNSCALED_OFF |
-                            C_OVERLAP | C_SCALE | C_XY_SCALE | C_2X2);
+    unsigned f = k.flags & (C_ROUND_XY | C_MY_METRICS | C_SCALED_OFF | C_UNSCALED_OFF | C_OVERLAP |
+                            C_SCALE | C_XY_SCALE | C_2X2);
     f |= k.flags & 0x0010u; /* bit 4 (Apple's NON_OVERLAPPING) kept, as fontTools does */
     if (i + 1 < s->n) f |= C_MORE;
     if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= C_OVERLAP;
@@ -1142,7 +1186,8 @@ otv_status otv_inst_glyf(otv_inst *in)
       if (s->depth > in->max_comp_depth) in->max_comp_depth = s->depth;
     }
     if (s->kind == G_COMPOSITE) /* its bounding box was not known when it was encoded */
-      for (int k = 0; k < 4; k++) otv_buf_put_u16(&in->glyf, offs[gid] + 2 + 2 * (size_t)k, (uint16_t)bb[k]);
+      for (int k = 0; k < 4; k++)
+        otv_buf_put_u16(&in->glyf, offs[gid] + 2 + 2 * (size_t)k, (uint16_t)bb[k]);
   }
   offs[n] = (uint32_t)in->glyf.len;
   if (in->glyf.len / 2 <= 0xFFFF) {

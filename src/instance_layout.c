@@ -26,10 +26,10 @@
 
 typedef struct lay {
   otv_inst *in;
-  otv_buf *b;          /* the table copy being patched */
-  otv_ivs ivs;         /* GDEF's store (present false: none) */
-  otv_inst_ivs *ev;    /* its deltas at the location */
-  uint8_t *seen;       /* one bit per byte offset: structure already patched */
+  otv_buf *b;       /* the table copy being patched */
+  otv_ivs ivs;      /* GDEF's store (present false: none) */
+  otv_inst_ivs *ev; /* its deltas at the location */
+  uint8_t *seen;    /* one bit per byte offset: structure already patched */
   size_t seen_len;
   uint32_t tag;
   /* direct-mapped cache of device tables already evaluated (tables are widely shared) */
@@ -38,9 +38,18 @@ typedef struct lay {
   bool dvar[1024];
 } lay;
 
-static bool has(const lay *l, size_t off, size_t n) { return off <= l->b->len && n <= l->b->len - off; }
-static unsigned u16(const lay *l, size_t off) { return has(l, off, 2) ? otv_peek_u16(l->b->p + off) : 0; }
-static uint32_t u32(const lay *l, size_t off) { return has(l, off, 4) ? otv_peek_u32(l->b->p + off) : 0; }
+static bool has(const lay *l, size_t off, size_t n)
+{
+  return off <= l->b->len && n <= l->b->len - off;
+}
+static unsigned u16(const lay *l, size_t off)
+{
+  return has(l, off, 2) ? otv_peek_u16(l->b->p + off) : 0;
+}
+static uint32_t u32(const lay *l, size_t off)
+{
+  return has(l, off, 4) ? otv_peek_u32(l->b->p + off) : 0;
+}
 static void put16(lay *l, size_t off, unsigned v)
 {
   if (has(l, off, 2)) otv_put_u16(l->b->p + off, (uint16_t)v);
@@ -279,8 +288,7 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
       if (t != 9 && off) patch_gpos_subtable(l, t, st + off, depth + 1);
     }
     break;
-  default:
-    break;
+  default: break;
   }
 }
 
@@ -389,7 +397,8 @@ static otv_status partial_feature_variations(lay *l, const uint8_t *src, size_t 
       if (format1 && axis < in->axis_count && !in->keep[axis]) continue; /* holds: dropped */
       if (has(l, set + 2 + 4 * (size_t)w, 4)) otv_put_u32(l->b->p + set + 2 + 4 * (size_t)w, co);
       w++;
-      if (format1 && axis < in->axis_count && first_visit(l, c)) put16(l, c + 2, in->new_index[axis]);
+      if (format1 && axis < in->axis_count && first_visit(l, c))
+        put16(l, c + 2, in->new_index[axis]);
     }
     put16(l, set, w);
   }
@@ -473,8 +482,7 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
     if (dev) patch_gdef_carets(&l);
     if (minor >= 3 && len >= 18 && in->partial) {
       /* the store with the pinned axes applied and removed */
-      if (otv_peek_u32(p + 14))
-      {
+      if (otv_peek_u32(p + 14)) {
         /* compacted only when every other GDEF subtable starts before the store */
         size_t so = otv_peek_u32(p + 14);
         bool before = true;

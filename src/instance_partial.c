@@ -200,8 +200,10 @@ static void pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m)
     otv_buf_u8(b, 0);
     return;
   }
-  if (m < 0x80) otv_buf_u8(b, (uint8_t)m);
-  else otv_buf_u16(b, (uint16_t)(0x8000 | m));
+  if (m < 0x80)
+    otv_buf_u8(b, (uint8_t)m);
+  else
+    otv_buf_u16(b, (uint16_t)(0x8000 | m));
   unsigned last = 0, k = 0;
   while (k < n) {
     /* a run of up to 128 listed points, words when some step needs them */
@@ -218,8 +220,10 @@ static void pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m)
     otv_buf_u8(b, (uint8_t)((words ? 0x80 : 0) | (cnt - 1)));
     for (unsigned q = 0; q < cnt; q++) {
       unsigned d = pts[q] - last;
-      if (words) otv_buf_u16(b, (uint16_t)d);
-      else otv_buf_u8(b, (uint8_t)d);
+      if (words)
+        otv_buf_u16(b, (uint16_t)d);
+      else
+        otv_buf_u8(b, (uint8_t)d);
       last = pts[q];
     }
   }
@@ -235,7 +239,7 @@ typedef struct kept_tuple {
 } kept_tuple;
 
 static size_t at_least_1(size_t n) { return n ? n : 1; }
-#define RESERVE(ptr, cap, need) \
+#define RESERVE(ptr, cap, need)                                                                    \
   otv_mem_reserve(in->al, (void **)&(ptr), &(cap), at_least_1(need), sizeof *(ptr))
 
 /* The gvar shared-tuple index of a peak (added when new), or -1 when the table is full (4095)
@@ -257,8 +261,8 @@ static int shared_index(otv_inst *in, const int16_t *peak)
     slot = (slot + 1) & (OTV_PART_SHARED_SLOTS - 1);
   }
   if (in->shn >= 4095) return -1;
-  if (otv_mem_reserve(in->al, (void **)&in->shp, &in->shp_cap, ((size_t)in->shn + 1) * (kc ? kc : 1),
-                      sizeof *in->shp))
+  if (otv_mem_reserve(in->al, (void **)&in->shp, &in->shp_cap,
+                      ((size_t)in->shn + 1) * (kc ? kc : 1), sizeof *in->shp))
     return -1;
   memcpy(in->shp + (size_t)in->shn * kc, peak, kc * sizeof *peak);
   in->shh[slot] = (uint16_t)(++in->shn);
@@ -268,8 +272,8 @@ static int shared_index(otv_inst *in, const int16_t *peak)
 otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
                         const uint8_t *shared, uint16_t shared_count, unsigned n,
                         const double *orig_x, const double *orig_y, const double *new_x,
-                        const double *new_y, const uint16_t *ends, unsigned end_count,
-                        bool two_dim, otv_buf *out, size_t rel_base)
+                        const double *new_y, const uint16_t *ends, unsigned end_count, bool two_dim,
+                        otv_buf *out, size_t rel_base)
 {
   unsigned ac = in->axis_count, kc = in->kept_count;
   otv_rd r = otv_rd_init(data, hdr);
@@ -310,14 +314,17 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
     uint16_t size = otv_rd_u16(&r), ti = otv_rd_u16(&r);
     if (!otv_rd_ok(&r) ||
         !otv_inst_read_tuple_region(&r, ti, ac, shared, shared_count, start, peak, end)) {
-      st = otv_rd_ok(&r) ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
-                         : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
+      st = otv_rd_ok(&r)
+               ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
+                          "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
+               : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
       goto done;
     }
     size_t body = dr.pos;
     otv_span tuple;
     if (!otv_span_sub(data, body, size, &tuple)) {
-      st = OTV_FAIL(in->err, BAD_OFFSET, tag, tab_off + hdr_at, "tuple %u: %u bytes of data past the end", t, size);
+      st = OTV_FAIL(in->err, BAD_OFFSET, tag, tab_off + hdr_at,
+                    "tuple %u: %u bytes of data past the end", t, size);
       goto done;
     }
     dr.pos = body + size;
@@ -338,7 +345,8 @@ otv_status otv_part_tvs(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, s
       pts = in->ppts;
       all = pn == 0;
     } else if (!(tvc & 0x8000)) {
-      st = OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at, "tuple %u has no point numbers (neither private nor shared)", t);
+      st = OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
+                    "tuple %u has no point numbers (neither private nor shared)", t);
       goto done;
     }
     double *dx = in->px, *dy = in->py;
@@ -532,7 +540,8 @@ static otv_status ivs_overlaps(otv_inst *in, otv_span src, size_t ivs_off, const
     const otv_ivd *iv = &ivs->data[d];
     size_t h = (size_t)(iv->region_indexes - src.p) - 6, r = (size_t)(iv->rows - src.p);
     v[k++] = (span2){h, h + 6 + 2 * (size_t)iv->region_index_count};
-    if (iv->item_count && iv->row_len) v[k++] = (span2){r, r + (size_t)iv->item_count * iv->row_len};
+    if (iv->item_count && iv->row_len)
+      v[k++] = (span2){r, r + (size_t)iv->item_count * iv->row_len};
   }
   qsort(v, k, sizeof *v, cmp_span2);
   for (size_t i = 1; i < k; i++)
@@ -606,11 +615,15 @@ static otv_status ivs_in_place(otv_inst *in, otv_span src, uint8_t *dst, uint32_
         const uint8_t *q = src.p + at;
         int32_t dv = size == 4 ? otv_peek_i32(q) : size == 2 ? otv_peek_i16(q) : (int8_t)q[0];
         int32_t nv = 0;
-        if (r < rc && k[r] >= 0 && dv) nv = otv_inst_round(otv_inst_scale(dv, scal + (size_t)r * OTV_MAX_AXES, k[r]));
+        if (r < rc && k[r] >= 0 && dv)
+          nv = otv_inst_round(otv_inst_scale(dv, scal + (size_t)r * OTV_MAX_AXES, k[r]));
         if (r >= rc) nv = dv; /* out-of-range region: contributes nothing, kept as it is */
-        if (size == 4) otv_put_u32(dst + at, (uint32_t)nv);
-        else if (size == 2) otv_put_u16(dst + at, (uint16_t)(int16_t)nv);
-        else dst[at] = (uint8_t)(int8_t)nv;
+        if (size == 4)
+          otv_put_u32(dst + at, (uint32_t)nv);
+        else if (size == 2)
+          otv_put_u16(dst + at, (uint16_t)(int16_t)nv);
+        else
+          dst[at] = (uint8_t)(int8_t)nv;
       }
     }
   }
@@ -619,7 +632,6 @@ done:
   if (k) otv_mem_free(in->al, k, rc * sizeof *k);
   return st;
 }
-
 
 /* ---- ItemVariationStore, compacted ----
  * When the store's structures fill the end of their table without gaps (as compilers write
@@ -691,7 +703,8 @@ static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t i
     unsigned wc = v->word_count, big = v->long_words ? 4 : 2, small = v->long_words ? 2 : 1;
     /* columns: original column -> compact column (by kept region), -1 dropped */
     int *cm = otv_mem_alloc(in->al, (nr ? nr : 1) * sizeof *cm);
-    unsigned *creg = otv_mem_alloc(in->al, (nr ? nr : 1) * sizeof *creg); /* compact column -> kr index */
+    unsigned *creg =
+        otv_mem_alloc(in->al, (nr ? nr : 1) * sizeof *creg); /* compact column -> kr index */
     unsigned ncol = 0;
     if (!cm || !creg) {
       if (cm) otv_mem_free(in->al, cm, (nr ? nr : 1) * sizeof *cm);
@@ -709,7 +722,8 @@ static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t i
       cm[j] = (int)c;
     }
     double *m = otv_mem_calloc(in->al, (size_t)(items ? items : 1) * (ncol ? ncol : 1), sizeof *m);
-    int32_t *vals = otv_mem_alloc(in->al, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *vals);
+    int32_t *vals =
+        otv_mem_alloc(in->al, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *vals);
     uint8_t *width = otv_mem_calloc(in->al, ncol ? ncol : 1, 1);
     unsigned *order = otv_mem_alloc(in->al, (ncol ? ncol : 1) * sizeof *order);
     if (!m || !vals || !width || !order) st = OTV_FAIL(in->err, NOMEM, tag, ivs_off, "store");
@@ -721,7 +735,9 @@ static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t i
         unsigned size = j < wc ? big : small;
         const uint8_t *q = row + (j < wc ? j * big : wc * big + (j - wc) * small);
         int32_t dv = size == 4 ? otv_peek_i32(q) : size == 2 ? otv_peek_i16(q) : (int8_t)q[0];
-        if (dv) m[(size_t)it * ncol + (unsigned)cm[j]] += otv_inst_scale(dv, scal + (size_t)r * OTV_MAX_AXES, k[r]);
+        if (dv)
+          m[(size_t)it * ncol + (unsigned)cm[j]] +=
+              otv_inst_scale(dv, scal + (size_t)r * OTV_MAX_AXES, k[r]);
       }
     }
     unsigned live = 0, nbig = 0;
@@ -763,15 +779,19 @@ static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t i
         for (unsigned q = 0; q < live; q++) {
           int32_t x = vals[(size_t)it * ncol + order[q]];
           unsigned w = q < nbig ? bw : sw;
-          if (w == 4) otv_buf_u32(&data, (uint32_t)x);
-          else if (w == 2) otv_buf_u16(&data, (uint16_t)(int16_t)x);
-          else otv_buf_u8(&data, (uint8_t)(int8_t)x);
+          if (w == 4)
+            otv_buf_u32(&data, (uint32_t)x);
+          else if (w == 2)
+            otv_buf_u16(&data, (uint16_t)(int16_t)x);
+          else
+            otv_buf_u8(&data, (uint8_t)(int8_t)x);
         }
     }
     otv_mem_free(in->al, cm, (nr ? nr : 1) * sizeof *cm);
     otv_mem_free(in->al, creg, (nr ? nr : 1) * sizeof *creg);
     if (m) otv_mem_free(in->al, m, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *m);
-    if (vals) otv_mem_free(in->al, vals, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *vals);
+    if (vals)
+      otv_mem_free(in->al, vals, (size_t)(items ? items : 1) * (ncol ? ncol : 1) * sizeof *vals);
     if (width) otv_mem_free(in->al, width, ncol ? ncol : 1);
     if (order) otv_mem_free(in->al, order, (ncol ? ncol : 1) * sizeof *order);
   }
@@ -792,7 +812,8 @@ static otv_status ivs_compact(otv_inst *in, otv_buf *out, uint32_t tag, size_t i
       }
     otv_buf_bytes(out, data.p, data.len);
     if (out->failed || data.failed) st = OTV_FAIL(in->err, NOMEM, tag, ivs_off, "store");
-    if (out->len - base > 0xFFFFFFFFu) st = OTV_FAIL(in->err, LIMIT, tag, ivs_off, "store past 4 GiB");
+    if (out->len - base > 0xFFFFFFFFu)
+      st = OTV_FAIL(in->err, LIMIT, tag, ivs_off, "store past 4 GiB");
   }
   otv_mem_free(in->al, doff, (dc ? dc : 1) * sizeof *doff);
   goto done;
@@ -896,10 +917,12 @@ static otv_status build_fvar(otv_inst *in)
   otv_f2dot14 norm[OTV_MAX_AXES];
   unsigned kept_instances = 0;
   for (unsigned i = 0; i < fv->instance_count; i++) {
-    const uint8_t *rec = fv->instances + (size_t)i * fv->instance_size; /* in range: checked at open */
+    const uint8_t *rec =
+        fv->instances + (size_t)i * fv->instance_size; /* in range: checked at open */
     for (unsigned a = 0; a < ac; a++) user[a] = otv_peek_i32(rec + 4 + 4 * a) / 65536.0;
     otv_error e = {0};
-    if (otv_fvar_normalize(f, user, norm, in->al, &e)) return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
+    if (otv_fvar_normalize(f, user, norm, in->al, &e))
+      return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
     bool on = true;
     for (unsigned a = 0; a < ac; a++)
       if (!in->keep[a] && norm[a] != in->coords[a]) on = false;
@@ -927,7 +950,8 @@ static otv_status build_avar(otv_inst *in)
   uint16_t n = otv_rd_u16(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_AVAR, 0, &r, "avar header");
   if (major != 1)
-    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u", major);
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
+                    major);
   otv_buf *b = &in->avar;
   otv_buf_u16(b, 1);
   otv_buf_u16(b, 0);
@@ -968,10 +992,13 @@ static otv_status build_gvar(otv_inst *in)
   otv_buf_u16(b, lng ? 1 : 0);
   otv_buf_u32(b, (uint32_t)data_at);
   for (uint32_t g = 0; g <= n; g++) {
-    if (lng) otv_buf_u32(b, in->gvar_offs[g]);
-    else otv_buf_u16(b, (uint16_t)(in->gvar_offs[g] / 2));
+    if (lng)
+      otv_buf_u32(b, in->gvar_offs[g]);
+    else
+      otv_buf_u16(b, (uint16_t)(in->gvar_offs[g] / 2));
   }
-  for (size_t i = 0; i < (size_t)in->shn * in->kept_count; i++) otv_buf_u16(b, (uint16_t)in->shp[i]);
+  for (size_t i = 0; i < (size_t)in->shn * in->kept_count; i++)
+    otv_buf_u16(b, (uint16_t)in->shp[i]);
   otv_buf_bytes(b, in->gvar_data.p, in->gvar_data.len);
   if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "gvar buffer");
   return OTV_E_OK;

@@ -125,8 +125,10 @@ void otv_inst_ivs_fini(otv_inst *in, otv_inst_ivs *c)
                    (ivs->data[d].region_index_count ? ivs->data[d].region_index_count : 1) *
                        sizeof **c->order);
   }
-  if (c->memo) otv_mem_free(in->al, c->memo, (ivs->data_count ? ivs->data_count : 1) * sizeof *c->memo);
-  if (c->order) otv_mem_free(in->al, c->order, (ivs->data_count ? ivs->data_count : 1) * sizeof *c->order);
+  if (c->memo)
+    otv_mem_free(in->al, c->memo, (ivs->data_count ? ivs->data_count : 1) * sizeof *c->memo);
+  if (c->order)
+    otv_mem_free(in->al, c->order, (ivs->data_count ? ivs->data_count : 1) * sizeof *c->order);
   memset(c, 0, sizeof *c);
 }
 
@@ -175,14 +177,15 @@ static otv_status apply_mvar(otv_inst *in)
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_MVAR, 0, &r, "MVAR header");
   if (major != 1) return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_MVAR, 0, "MVAR version %u", major);
   if (!rec_count || !store_off) return OTV_E_OK;
-  if (rec_size < 8) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_MVAR, 6, "valueRecordSize %u", rec_size);
+  if (rec_size < 8)
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_MVAR, 6, "valueRecordSize %u", rec_size);
   otv_span recs;
   if (!otv_span_array(t, 12, rec_count, rec_size, &recs))
     return OTV_FAIL(in->err, TRUNCATED, OTV_T_MVAR, 12, "%u value records", rec_count);
   otv_ivs ivs;
   memset(&ivs, 0, sizeof ivs);
-  otv_status st = otv_ivs_parse(in->al, t, OTV_T_MVAR, store_off, (uint16_t)in->axis_count, &ivs,
-                                in->err);
+  otv_status st =
+      otv_ivs_parse(in->al, t, OTV_T_MVAR, store_off, (uint16_t)in->axis_count, &ivs, in->err);
   if (st) return st;
   otv_inst_ivs ev;
   if (otv_inst_ivs_init(in, &ivs, &ev)) {
@@ -230,11 +233,12 @@ static otv_status apply_cvar(otv_inst *in)
   unsigned n = (unsigned)(in->cvt.len / 2);
   double *acc = otv_mem_calloc(in->al, n ? n : 1, sizeof *acc);
   if (!acc) return OTV_FAIL(in->err, NOMEM, OTV_T_CVAR, 0, "cvt deltas");
-  otv_status st = otv_inst_tvs_sum(in, cvar, 4, OTV_T_CVAR, 0, NULL, 0, n, NULL, NULL, NULL, 0,
-                                   acc, NULL);
+  otv_status st =
+      otv_inst_tvs_sum(in, cvar, 4, OTV_T_CVAR, 0, NULL, 0, n, NULL, NULL, NULL, 0, acc, NULL);
   if (!st)
     for (unsigned i = 0; i < n; i++)
-      if (acc[i] != 0) set16(&in->cvt, 2 * (size_t)i, get16(&in->cvt, 2 * (size_t)i) + otv_inst_round(acc[i]));
+      if (acc[i] != 0)
+        set16(&in->cvt, 2 * (size_t)i, get16(&in->cvt, 2 * (size_t)i) + otv_inst_round(acc[i]));
   otv_mem_free(in->al, acc, (n ? n : 1) * sizeof *acc);
   return st;
 }
@@ -364,8 +368,8 @@ static otv_status build_name(otv_inst *in)
   otv_buf *b = &in->name;
   size_t hdr = 6 + 12 * (size_t)kept + (format == 1 ? 2 + 4 * (size_t)lang_count : 0);
   if (hdr > 0xFFFF) /* the strings' offset is 16-bit */
-    return OTV_FAIL(in->err, LIMIT, OTV_T_NAME, 2, "%u name records and %u language tags",
-                    kept, lang_count);
+    return OTV_FAIL(in->err, LIMIT, OTV_T_NAME, 2, "%u name records and %u language tags", kept,
+                    lang_count);
   otv_buf_u16(b, format);
   otv_buf_u16(b, (uint16_t)kept);
   otv_buf_u16(b, (uint16_t)hdr);
@@ -455,8 +459,10 @@ static bool rec_utf8(const nrec *r, char *out, size_t cap)
       }
       uint8_t b[4];
       size_t nb;
-      if (c < 0x80) b[0] = (uint8_t)c, nb = 1;
-      else if (c < 0x800) b[0] = (uint8_t)(0xC0 | c >> 6), b[1] = (uint8_t)(0x80 | (c & 63)), nb = 2;
+      if (c < 0x80)
+        b[0] = (uint8_t)c, nb = 1;
+      else if (c < 0x800)
+        b[0] = (uint8_t)(0xC0 | c >> 6), b[1] = (uint8_t)(0x80 | (c & 63)), nb = 2;
       else if (c < 0x10000)
         b[0] = (uint8_t)(0xE0 | c >> 12), b[1] = (uint8_t)(0x80 | ((c >> 6) & 63)),
         b[2] = (uint8_t)(0x80 | (c & 63)), nb = 3;
@@ -532,7 +538,8 @@ static otv_status set_name(ntab *t, unsigned plat, unsigned enc, unsigned lang, 
     }
     r = &t->r[t->n++];
     memset(r, 0, sizeof *r);
-    r->plat = (uint16_t)plat, r->enc = (uint16_t)enc, r->lang = (uint16_t)lang, r->id = (uint16_t)id;
+    r->plat = (uint16_t)plat, r->enc = (uint16_t)enc, r->lang = (uint16_t)lang,
+    r->id = (uint16_t)id;
   } else if (r->str) {
     otv_mem_free(t->al, r->str, r->len ? r->len : 1);
   }
@@ -567,10 +574,10 @@ static bool is_ribbi(const char *s)
 }
 
 typedef struct statval {
-  uint16_t format, flags, name_id, axis;   /* axis: formats 1-3 (design axis index) */
-  double value;                            /* formats 1-3 (nominal for format 2) */
-  size_t off;                              /* format 4: table offset in STAT */
-  uint16_t nrec;                           /* format 4 record count */
+  uint16_t format, flags, name_id, axis; /* axis: formats 1-3 (design axis index) */
+  double value;                          /* formats 1-3 (nominal for format 2) */
+  size_t off;                            /* format 4: table offset in STAT */
+  uint16_t nrec;                         /* format 4 record count */
 } statval;
 
 /* STAT Fixed value as fontTools reads it (float of the 16.16). */
@@ -635,7 +642,8 @@ static otv_status stat_names(otv_inst *in, uint16_t *ids, unsigned *nids, uint16
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_STAT, o, "axis value %u", i);
       double u;
       if (user_of_tag(in, tags[x.axis], &u)) {
-        if (x.value != u) keep = false; /* pinned axis: only the exact value */
+        if (x.value != u)
+          keep = false; /* pinned axis: only the exact value */
         else
           for (unsigned a = 0; a < in->axis_count; a++)
             if (in->axis_tags[a] == tags[x.axis]) seen_axes |= 1ull << a;
@@ -654,7 +662,8 @@ static otv_status stat_names(otv_inst *in, uint16_t *ids, unsigned *nids, uint16
           return OTV_FAIL(in->err, BAD_VALUE, OTV_T_STAT, o, "axis value %u record %u", i, k);
         double u;
         if (user_of_tag(in, tags[ax], &u)) {
-          if (val != u) keep = false;
+          if (val != u)
+            keep = false;
           else
             for (unsigned a = 0; a < in->axis_count; a++)
               if (in->axis_tags[a] == tags[ax]) matched |= 1ull << a;
@@ -736,7 +745,8 @@ static otv_status update_platform(otv_inst *in, ntab *t, const nrec *pf, const c
   char fam[512], style[512];
   if (!get_name(t, P, E, L, 16, fam, sizeof fam) && !get_name(t, P, E, L, 1, fam, sizeof fam))
     return OTV_E_OK;
-  if (!get_name(t, P, E, L, 17, style, sizeof style) && !get_name(t, P, E, L, 2, style, sizeof style))
+  if (!get_name(t, P, E, L, 17, style, sizeof style) &&
+      !get_name(t, P, E, L, 2, style, sizeof style))
     return OTV_E_OK;
   char n1[2100], n2[1024], n16[512], n17[1024], n4[2100], n6[300], n3[4096];
   join3(n1, sizeof n1, fam, "", "");
@@ -753,12 +763,14 @@ static otv_status update_platform(otv_inst *in, ntab *t, const nrec *pf, const c
   const char *new_fam = typo ? n16 : n1, *new_style = typo ? n17 : n2;
   join3(n4, sizeof n4, new_fam, " ", new_style);
   char prefix[512];
-  if (!get_name(t, P, E, L, 25, prefix, sizeof prefix)) join3(prefix, sizeof prefix, new_fam, "", "");
+  if (!get_name(t, P, E, L, 25, prefix, sizeof prefix))
+    join3(prefix, sizeof prefix, new_fam, "", "");
   char ps_raw[2100];
   join3(ps_raw, sizeof ps_raw, prefix, "-", new_style);
   size_t k = 0;
   for (const char *c = ps_raw; *c && k + 1 < sizeof n6; c++)
-    if ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')
+    if ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+        *c == '-')
       n6[k++] = *c;
   n6[k] = 0;
   if (k > 127) memcpy(n6 + 124, "...", 4);
@@ -887,12 +899,14 @@ static otv_status update_names(otv_inst *in)
     unsigned nr = 0, nn = 0;
     for (unsigned i = 0; i < nids; i++) {
       char s[256];
-      if (get_name(&t, 3, 1, 0x409, ids[i], s, sizeof s) && is_ribbi(s)) ribbi[nr++] = ids[i];
-      else non[nn++] = ids[i];
+      if (get_name(&t, 3, 1, 0x409, ids[i], s, sizeof s) && is_ribbi(s))
+        ribbi[nr++] = ids[i];
+      else
+        non[nn++] = ids[i];
     }
     char es[256];
-    bool elided_ribbi = elided != 0xFFFF && get_name(&t, 3, 1, 0x409, elided, es, sizeof es) &&
-                        is_ribbi(es);
+    bool elided_ribbi =
+        elided != 0xFFFF && get_name(&t, 3, 1, 0x409, elided, es, sizeof es) && is_ribbi(es);
     /* every (platform, encoding, language) present, once */
     size_t n0 = t.n;
     for (size_t i = 0; i < n0; i++) {
@@ -912,8 +926,10 @@ static otv_status update_names(otv_inst *in)
       typo[0] = 0;
       if (nn) join_names(&t, &pf, ids, nids, typo, sizeof typo);
       if (!typo[0] && !sub[0]) {
-        if (elided_ribbi) get_name(&t, pf.plat, pf.enc, pf.lang, elided, sub, sizeof sub);
-        else get_name(&t, pf.plat, pf.enc, pf.lang, elided, typo, sizeof typo);
+        if (elided_ribbi)
+          get_name(&t, pf.plat, pf.enc, pf.lang, elided, sub, sizeof sub);
+        else
+          get_name(&t, pf.plat, pf.enc, pf.lang, elided, typo, sizeof typo);
       }
       join_names(&t, &pf, non, nn, suffix, sizeof suffix);
       if ((st = update_platform(in, &t, &pf, suffix, sub, typo))) goto done;
@@ -961,8 +977,11 @@ static otv_status update_names(otv_inst *in)
     if (get_name(&t, 3, 1, 0x409, 2, s, sizeof s)) {
       for (char *c = s; *c; c++)
         if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-      int kind = !strcmp(s, "regular") ? 1 : !strcmp(s, "bold") ? 2 : !strcmp(s, "italic") ? 3
-                 : !strcmp(s, "bold italic") ? 4 : 0;
+      int kind = !strcmp(s, "regular")       ? 1
+                 : !strcmp(s, "bold")        ? 2
+                 : !strcmp(s, "italic")      ? 3
+                 : !strcmp(s, "bold italic") ? 4
+                                             : 0;
       if (kind) {
         if (kind >= 2) set16(&in->head, 44, kind == 2 ? 1 : kind == 3 ? 2 : 3);
         if (in->os2.len >= 64) {
@@ -1052,7 +1071,8 @@ static void recalc(otv_inst *in)
     if (in->has_vmtx) {
       int h = bb[3] - bb[1], tsb = in->tsb[g];
       int bsb = in->adv_h[g] - tsb - h, vext = tsb + h;
-      if (!any) min_tsb = tsb, min_bsb = bsb, max_vext = vext;
+      if (!any)
+        min_tsb = tsb, min_bsb = bsb, max_vext = vext;
       else {
         if (tsb < min_tsb) min_tsb = tsb;
         if (bsb < min_bsb) min_bsb = bsb;
@@ -1109,7 +1129,8 @@ otv_status otv_inst_tables(otv_inst *in)
   otv_buf *bufs[] = {&in->head, &in->hhea, &in->maxp, &in->os2, &in->post, &in->vhea, &in->cvt};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
     if (bufs[i]->failed) return OTV_FAIL(in->err, NOMEM, 0, 0, "table copies");
-  if (in->head.len < 54) return OTV_FAIL(in->err, TRUNCATED, OTV_T_HEAD, 0, "head of %zu bytes", in->head.len);
+  if (in->head.len < 54)
+    return OTV_FAIL(in->err, TRUNCATED, OTV_T_HEAD, 0, "head of %zu bytes", in->head.len);
   otv_status st;
   if ((st = apply_mvar(in))) return st;
   if ((st = apply_cvar(in))) return st;

@@ -23,12 +23,12 @@
 #endif
 
 /* ---- limits (documented in README "Resource limits") ---- */
-#define OTV_MAX_AXES 64                /* fvar axes we accept; more is OTV_E_LIMIT */
-#define OTV_MAX_COMPONENT_DEPTH 16     /* nested composite glyphs */
-#define OTV_MAX_POINTS 65535           /* points of one glyph after flattening composites */
-#define OTV_MAX_SUBR_DEPTH 10          /* CFF/CFF2 subroutine nesting (spec limit) */
-#define OTV_MAX_STACK_CFF2 513         /* CFF2 operand stack (spec) */
-#define OTV_MAX_STACK_CFF 48           /* CFF operand stack (spec) */
+#define OTV_MAX_AXES 64            /* fvar axes we accept; more is OTV_E_LIMIT */
+#define OTV_MAX_COMPONENT_DEPTH 16 /* nested composite glyphs */
+#define OTV_MAX_POINTS 65535       /* points of one glyph after flattening composites */
+#define OTV_MAX_SUBR_DEPTH 10      /* CFF/CFF2 subroutine nesting (spec limit) */
+#define OTV_MAX_STACK_CFF2 513     /* CFF2 operand stack (spec) */
+#define OTV_MAX_STACK_CFF 48       /* CFF operand stack (spec) */
 
 /* ---- internal invariants (never on font data) ---- */
 #ifdef NDEBUG
@@ -45,14 +45,13 @@ typedef struct otv_alloc {
 } otv_alloc;
 
 void otv_alloc_init(otv_alloc *al, const otv_options *opt);
-void *otv_mem_alloc(const otv_alloc *al, size_t n);              /* uninitialised */
+void *otv_mem_alloc(const otv_alloc *al, size_t n);                   /* uninitialised */
 void *otv_mem_calloc(const otv_alloc *al, size_t count, size_t elem); /* zeroed, checked */
 void *otv_mem_realloc(const otv_alloc *al, void *p, size_t old_n, size_t new_n);
 void otv_mem_free(const otv_alloc *al, void *p, size_t n);
 
 /* Grow a buffer of elements to at least `need` elements (capacity doubles). Keeps contents. */
-otv_status otv_mem_reserve(const otv_alloc *al, void **buf, size_t *cap, size_t need,
-                           size_t elem);
+otv_status otv_mem_reserve(const otv_alloc *al, void **buf, size_t *cap, size_t need, size_t elem);
 
 /* ---- errors ---- */
 /* Record the first error into err (if non-NULL and still OK) and return code. */
@@ -62,10 +61,11 @@ otv_status otv_fail(otv_error *err, otv_status code, uint32_t table, uint64_t of
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-#define OTV_FAIL(err, CODE, table, off, ...) otv_fail((err), OTV_E_##CODE, (table), (off), __VA_ARGS__)
+#define OTV_FAIL(err, CODE, table, off, ...)                                                       \
+  otv_fail((err), OTV_E_##CODE, (table), (off), __VA_ARGS__)
 
 /* Fail for a checked reader that ran off the end (TRUNCATED at r->bad_at). */
-#define OTV_FAIL_RD(err, table, base, rd, what) \
+#define OTV_FAIL_RD(err, table, base, rd, what)                                                    \
   otv_fail((err), OTV_E_TRUNCATED, (table), (uint64_t)(base) + (rd)->bad_at, "%s", (what))
 
 #define OTV_T(a, b, c, d) OTV_TAG(a, b, c, d)
@@ -107,8 +107,8 @@ otv_status otv_fail(otv_error *err, otv_status code, uint32_t table, uint64_t of
 /* ---- the face: immutable after open ---- */
 struct otv_face {
   otv_alloc al;
-  otv_span file;        /* the whole file (borrowed or mapped) */
-  void *map;            /* mmap base when the face owns a mapping */
+  otv_span file; /* the whole file (borrowed or mapped) */
+  void *map;     /* mmap base when the face owns a mapping */
   size_t map_len;
   otv_table_record *tables; /* sorted by tag */
   uint16_t table_count;
@@ -116,13 +116,13 @@ struct otv_face {
   uint16_t units_per_em;
   int16_t index_to_loc_format;
   uint32_t glyph_count;
-  otv_fvar fvar;        /* fvar + avar (fvar.h) */
+  otv_fvar fvar; /* fvar + avar (fvar.h) */
   otv_stat stat;
   otv_name name;
   otv_cmap cmap;
-  otv_glyf glyf;        /* glyf + loca + gvar (glyf.h) */
-  otv_cff cff;          /* 'CFF ' or CFF2 (cff.h) */
-  otv_metrics met;      /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (metrics.h) */
+  otv_glyf glyf;   /* glyf + loca + gvar (glyf.h) */
+  otv_cff cff;     /* 'CFF ' or CFF2 (cff.h) */
+  otv_metrics met; /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (metrics.h) */
 };
 
 /* The span of a table (empty span with p == NULL when absent). */
@@ -138,14 +138,14 @@ struct otv_location {
   const otv_face *face;
   otv_alloc al;
   otv_error last_error;
-  uint32_t serial;      /* bumped whenever the coordinates change: caches compare it */
+  uint32_t serial; /* bumped whenever the coordinates change: caches compare it */
   uint16_t axis_count;
   bool is_default;
-  otv_f2dot14 *coords;  /* final normalized coordinates (after avar), axis_count entries */
-  double *user;         /* user coordinates as last set (defaults after set_normalized) */
-  otv_glyf_loc glyf;    /* glyf/gvar per-location cache and scratch */
-  otv_cff_loc cff;      /* CFF2 blend scalars and scratch */
-  otv_metrics_loc met;  /* HVAR/VVAR/MVAR scalar caches */
+  otv_f2dot14 *coords; /* final normalized coordinates (after avar), axis_count entries */
+  double *user;        /* user coordinates as last set (defaults after set_normalized) */
+  otv_glyf_loc glyf;   /* glyf/gvar per-location cache and scratch */
+  otv_cff_loc cff;     /* CFF2 blend scalars and scratch */
+  otv_metrics_loc met; /* HVAR/VVAR/MVAR scalar caches */
 };
 
 /* Record an error in the location (first error wins until the next reset) and return code. */

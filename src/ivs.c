@@ -18,8 +18,7 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
     return OTV_FAIL(err, BAD_VALUE, tag, off, "ItemVariationStore format %u", format);
   otv_span offsets;
   if (!otv_span_array(tab, r.pos, data_count, 4, &offsets))
-    return OTV_FAIL(err, TRUNCATED, tag, r.pos, "ItemVariationStore: %u data offsets",
-                    data_count);
+    return OTV_FAIL(err, TRUNCATED, tag, r.pos, "ItemVariationStore: %u data offsets", data_count);
 
   if (region_list_off) {
     size_t rl = off + (size_t)region_list_off;
@@ -67,8 +66,10 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
     if (v->word_count > region_index_count) {
       unsigned wc = v->word_count; /* v dies with out->data */
       otv_ivs_free(al, out);
-      return OTV_FAIL(err, BAD_VALUE, tag, d, "ItemVariationData: wordDeltaCount %u > "
-                      "regionIndexCount %u", wc, region_index_count);
+      return OTV_FAIL(err, BAD_VALUE, tag, d,
+                      "ItemVariationData: wordDeltaCount %u > "
+                      "regionIndexCount %u",
+                      wc, region_index_count);
     }
     otv_span idx;
     if (!otv_span_array(tab, dr.pos, region_index_count, 2, &idx)) {
@@ -176,8 +177,7 @@ void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c)
   memset(c, 0, sizeof *c);
 }
 
-otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out,
-                          otv_error *err)
+otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out, otv_error *err)
 {
   memset(out, 0, sizeof *out);
   otv_rd r = otv_rd_init(tab, off);

@@ -7,13 +7,14 @@
 
 /* One ItemVariationData subtable, validated at parse. */
 typedef struct otv_ivd {
-  const uint8_t *rows;          /* item_count rows of row_len bytes (in range: checked at parse) */
-  const uint8_t *region_indexes;/* region_index_count u16 (span checked at parse; an index >= region_count
+  const uint8_t *rows; /* item_count rows of row_len bytes (in range: checked at parse) */
+  const uint8_t
+      *region_indexes; /* region_index_count u16 (span checked at parse; an index >= region_count
                                    contributes nothing, as in HarfBuzz) */
   uint16_t item_count;
-  uint16_t word_count;          /* number of "word" (or "long" when long_words) columns */
+  uint16_t word_count; /* number of "word" (or "long" when long_words) columns */
   uint16_t region_index_count;
-  bool long_words;              /* wordDeltaCount & 0x8000: 32-bit and 16-bit columns */
+  bool long_words; /* wordDeltaCount & 0x8000: 32-bit and 16-bit columns */
   uint32_t row_len;
 } otv_ivd;
 
@@ -21,9 +22,9 @@ typedef struct otv_ivs {
   bool present;
   uint16_t axis_count;
   uint16_t region_count;
-  const uint8_t *regions;       /* region_count * axis_count * 3 F2Dot14 (checked at parse) */
+  const uint8_t *regions; /* region_count * axis_count * 3 F2Dot14 (checked at parse) */
   uint16_t data_count;
-  otv_ivd *data;                /* data_count entries, owned by the face allocator */
+  otv_ivd *data; /* data_count entries, owned by the face allocator */
 } otv_ivs;
 
 /* Parse an ItemVariationStore at byte `off` of table span `tab` (tag for errors). A NULL offset
@@ -68,14 +69,13 @@ void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c);
 /* DeltaSetIndexMap (formats 0 and 1). */
 typedef struct otv_dsim {
   bool present;
-  uint8_t entry_size;   /* 1..4 bytes */
-  uint8_t inner_bits;   /* 1..16 */
+  uint8_t entry_size; /* 1..4 bytes */
+  uint8_t inner_bits; /* 1..16 */
   uint32_t map_count;
   const uint8_t *entries; /* map_count * entry_size (checked at parse) */
 } otv_dsim;
 
-otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out,
-                          otv_error *err);
+otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out, otv_error *err);
 /* Map an index to (outer, inner). Past the end the last entry is used (spec); an empty map gives
  * outer = idx >> 16, inner = idx & 0xFFFF. Absent map: outer 0, inner idx (implicit mapping). */
 void otv_dsim_map(const otv_dsim *m, uint32_t idx, uint32_t *outer, uint32_t *inner);

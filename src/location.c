@@ -14,8 +14,8 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
   loc->face = face;
   loc->al = face->al;
   loc->axis_count = face->fvar.axis_count;
-  loc->coords = otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1,
-                               sizeof *loc->coords);
+  loc->coords =
+      otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1, sizeof *loc->coords);
   loc->user = otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1, sizeof *loc->user);
   if (!loc->coords || !loc->user) {
     otv_location_destroy(loc);
@@ -72,8 +72,7 @@ void otv_location_reset(otv_location *loc)
 static otv_status apply_user(otv_location *loc)
 {
   memset(&loc->last_error, 0, sizeof loc->last_error);
-  otv_status s = otv_fvar_normalize(loc->face, loc->user, loc->coords, &loc->al,
-                                    &loc->last_error);
+  otv_status s = otv_fvar_normalize(loc->face, loc->user, loc->coords, &loc->al, &loc->last_error);
   if (s) return s;
   otv_error keep = loc->last_error;
   changed(loc);
@@ -104,7 +103,8 @@ otv_status otv_location_set_user_coords(otv_location *loc, const double *coords,
 {
   if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
   for (unsigned a = 0; a < n && a < loc->axis_count; a++)
-    if (coords[a] != coords[a]) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coordinate %u is NaN", a);
+    if (coords[a] != coords[a])
+      return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coordinate %u is NaN", a);
   for (unsigned a = 0; a < loc->axis_count; a++)
     loc->user[a] = a < n ? coords[a] : otv_fvar_axis_default(loc->face, a);
   return apply_user(loc);

@@ -25,8 +25,9 @@ static otv_status parse_mtx(const otv_face *f, bool vertical, otv_mtx *out, otv_
   otv_rd r = otv_rd_init(hea, 34);
   uint32_t n = otv_rd_u16(&r);
   if (!otv_rd_ok(&r))
-    return OTV_FAIL_RD(err, hea_tag, 0, &r, vertical ? "vhea is shorter than 36 bytes"
-                                                     : "hhea is shorter than 36 bytes");
+    return OTV_FAIL_RD(err, hea_tag, 0, &r,
+                       vertical ? "vhea is shorter than 36 bytes"
+                                : "hhea is shorter than 36 bytes");
   if (n > f->glyph_count) n = f->glyph_count; /* extra records are unused */
   if (n == 0 && f->glyph_count)
     return OTV_FAIL(err, BAD_VALUE, hea_tag, 34, "%s is 0",
@@ -196,7 +197,8 @@ static otv_status cff2_no_var(otv_location *loc, bool vertical)
 {
   return otv_loc_fail(loc, OTV_E_UNSUPPORTED, vertical ? OTV_T_VVAR : OTV_T_HVAR, 0,
                       "CFF2 font without %s: metrics do not vary (the spec requires it); "
-                      "default values returned", vertical ? "VVAR" : "HVAR");
+                      "default values returned",
+                      vertical ? "VVAR" : "HVAR");
 }
 
 static inline float maybe_round(float v, unsigned flags)
@@ -500,10 +502,10 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
   for (size_t i = 0; i < n; i++) {
     uint32_t g = gids[i];
     otv_point ph[4];
-    otv_status s = g < glyph_count ? otv_glyf_phantoms(loc, g, ph)
-                                   : otv_loc_fail(loc, OTV_E_ARG, 0, 0,
-                                                  "glyph %u: the font has %u glyphs", g,
-                                                  glyph_count);
+    otv_status s = g < glyph_count
+                       ? otv_glyf_phantoms(loc, g, ph)
+                       : otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", g,
+                                      glyph_count);
     if (s) {
       out[i] = 0.0f;
       if (!first) first = s;

@@ -8,11 +8,11 @@
 
 /* One metrics table with its header: hmtx + hhea, or vmtx + vhea. */
 typedef struct otv_mtx {
-  bool present;          /* both the header and the metrics table exist */
-  const uint8_t *longs;  /* long_count records {u16 advance, i16 side bearing} (checked) */
-  const uint8_t *sides;  /* side_count trailing i16 side bearings (checked; may be fewer than
+  bool present;         /* both the header and the metrics table exist */
+  const uint8_t *longs; /* long_count records {u16 advance, i16 side bearing} (checked) */
+  const uint8_t *sides; /* side_count trailing i16 side bearings (checked; may be fewer than
                             glyph_count - long_count in a truncated table: the rest read 0) */
-  uint32_t long_count;   /* number(Of)HMetrics / numOfLongVerMetrics, clamped to glyph_count */
+  uint32_t long_count;  /* number(Of)HMetrics / numOfLongVerMetrics, clamped to glyph_count */
   uint32_t side_count;
 } otv_mtx;
 

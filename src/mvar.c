@@ -16,49 +16,49 @@ enum { SRC_OS2, SRC_HHEA, SRC_VHEA, SRC_POST, SRC_GASP };
 typedef struct mvar_src {
   uint8_t table;
   uint8_t is_unsigned;
-  uint16_t off;      /* byte offset of the field in its table */
+  uint16_t off; /* byte offset of the field in its table */
 } mvar_src;
 
 const uint32_t otv_mvar_tags[OTV_MVAR_TAG_COUNT] = {
-  T("hasc"), T("hdsc"), T("hlgp"), T("hcla"), T("hcld"), T("vasc"), T("vdsc"), T("vlgp"),
-  T("hcrs"), T("hcrn"), T("hcof"), T("vcrs"), T("vcrn"), T("vcof"), T("xhgt"), T("cpht"),
-  T("sbxs"), T("sbys"), T("sbxo"), T("sbyo"), T("spxs"), T("spys"), T("spxo"), T("spyo"),
-  T("strs"), T("stro"), T("unds"), T("undo"), T("gsp0"), T("gsp1"), T("gsp2"), T("gsp3"),
-  T("gsp4"), T("gsp5"), T("gsp6"), T("gsp7"), T("gsp8"), T("gsp9"),
+    T("hasc"), T("hdsc"), T("hlgp"), T("hcla"), T("hcld"), T("vasc"), T("vdsc"), T("vlgp"),
+    T("hcrs"), T("hcrn"), T("hcof"), T("vcrs"), T("vcrn"), T("vcof"), T("xhgt"), T("cpht"),
+    T("sbxs"), T("sbys"), T("sbxo"), T("sbyo"), T("spxs"), T("spys"), T("spxo"), T("spyo"),
+    T("strs"), T("stro"), T("unds"), T("undo"), T("gsp0"), T("gsp1"), T("gsp2"), T("gsp3"),
+    T("gsp4"), T("gsp5"), T("gsp6"), T("gsp7"), T("gsp8"), T("gsp9"),
 };
 
 static const mvar_src srcs[OTV_MVAR_TAG_COUNT] = {
-  {SRC_OS2, 0, 68},  /* hasc sTypoAscender */
-  {SRC_OS2, 0, 70},  /* hdsc sTypoDescender */
-  {SRC_OS2, 0, 72},  /* hlgp sTypoLineGap */
-  {SRC_OS2, 1, 74},  /* hcla usWinAscent */
-  {SRC_OS2, 1, 76},  /* hcld usWinDescent */
-  {SRC_VHEA, 0, 4},  /* vasc vertTypoAscender */
-  {SRC_VHEA, 0, 6},  /* vdsc vertTypoDescender */
-  {SRC_VHEA, 0, 8},  /* vlgp vertTypoLineGap */
-  {SRC_HHEA, 0, 18}, /* hcrs caretSlopeRise */
-  {SRC_HHEA, 0, 20}, /* hcrn caretSlopeRun */
-  {SRC_HHEA, 0, 22}, /* hcof caretOffset */
-  {SRC_VHEA, 0, 18}, /* vcrs caretSlopeRise */
-  {SRC_VHEA, 0, 20}, /* vcrn caretSlopeRun */
-  {SRC_VHEA, 0, 22}, /* vcof caretOffset */
-  {SRC_OS2, 0, 86},  /* xhgt sxHeight (OS/2 version >= 2) */
-  {SRC_OS2, 0, 88},  /* cpht sCapHeight (OS/2 version >= 2) */
-  {SRC_OS2, 0, 10},  /* sbxs ySubscriptXSize */
-  {SRC_OS2, 0, 12},  /* sbys ySubscriptYSize */
-  {SRC_OS2, 0, 14},  /* sbxo ySubscriptXOffset */
-  {SRC_OS2, 0, 16},  /* sbyo ySubscriptYOffset */
-  {SRC_OS2, 0, 18},  /* spxs ySuperscriptXSize */
-  {SRC_OS2, 0, 20},  /* spys ySuperscriptYSize */
-  {SRC_OS2, 0, 22},  /* spxo ySuperscriptXOffset */
-  {SRC_OS2, 0, 24},  /* spyo ySuperscriptYOffset */
-  {SRC_OS2, 0, 26},  /* strs yStrikeoutSize */
-  {SRC_OS2, 0, 28},  /* stro yStrikeoutPosition */
-  {SRC_POST, 0, 10}, /* unds underlineThickness */
-  {SRC_POST, 0, 8},  /* undo underlinePosition */
-  {SRC_GASP, 1, 4},  {SRC_GASP, 1, 8},  {SRC_GASP, 1, 12}, {SRC_GASP, 1, 16}, /* gsp0..3 */
-  {SRC_GASP, 1, 20}, {SRC_GASP, 1, 24}, {SRC_GASP, 1, 28}, {SRC_GASP, 1, 32}, /* gsp4..7 */
-  {SRC_GASP, 1, 36}, {SRC_GASP, 1, 40},                                       /* gsp8..9 */
+    {SRC_OS2, 0, 68},  /* hasc sTypoAscender */
+    {SRC_OS2, 0, 70},  /* hdsc sTypoDescender */
+    {SRC_OS2, 0, 72},  /* hlgp sTypoLineGap */
+    {SRC_OS2, 1, 74},  /* hcla usWinAscent */
+    {SRC_OS2, 1, 76},  /* hcld usWinDescent */
+    {SRC_VHEA, 0, 4},  /* vasc vertTypoAscender */
+    {SRC_VHEA, 0, 6},  /* vdsc vertTypoDescender */
+    {SRC_VHEA, 0, 8},  /* vlgp vertTypoLineGap */
+    {SRC_HHEA, 0, 18}, /* hcrs caretSlopeRise */
+    {SRC_HHEA, 0, 20}, /* hcrn caretSlopeRun */
+    {SRC_HHEA, 0, 22}, /* hcof caretOffset */
+    {SRC_VHEA, 0, 18}, /* vcrs caretSlopeRise */
+    {SRC_VHEA, 0, 20}, /* vcrn caretSlopeRun */
+    {SRC_VHEA, 0, 22}, /* vcof caretOffset */
+    {SRC_OS2, 0, 86},  /* xhgt sxHeight (OS/2 version >= 2) */
+    {SRC_OS2, 0, 88},  /* cpht sCapHeight (OS/2 version >= 2) */
+    {SRC_OS2, 0, 10},  /* sbxs ySubscriptXSize */
+    {SRC_OS2, 0, 12},  /* sbys ySubscriptYSize */
+    {SRC_OS2, 0, 14},  /* sbxo ySubscriptXOffset */
+    {SRC_OS2, 0, 16},  /* sbyo ySubscriptYOffset */
+    {SRC_OS2, 0, 18},  /* spxs ySuperscriptXSize */
+    {SRC_OS2, 0, 20},  /* spys ySuperscriptYSize */
+    {SRC_OS2, 0, 22},  /* spxo ySuperscriptXOffset */
+    {SRC_OS2, 0, 24},  /* spyo ySuperscriptYOffset */
+    {SRC_OS2, 0, 26},  /* strs yStrikeoutSize */
+    {SRC_OS2, 0, 28},  /* stro yStrikeoutPosition */
+    {SRC_POST, 0, 10}, /* unds underlineThickness */
+    {SRC_POST, 0, 8},  /* undo underlinePosition */
+    {SRC_GASP, 1, 4},  {SRC_GASP, 1, 8},  {SRC_GASP, 1, 12}, {SRC_GASP, 1, 16}, /* gsp0..3 */
+    {SRC_GASP, 1, 20}, {SRC_GASP, 1, 24}, {SRC_GASP, 1, 28}, {SRC_GASP, 1, 32}, /* gsp4..7 */
+    {SRC_GASP, 1, 36}, {SRC_GASP, 1, 40},                                       /* gsp8..9 */
 };
 
 int otv_mvar_tag_index(uint32_t tag)
@@ -154,11 +154,11 @@ static const struct extra_src {
   uint8_t kind;
   uint16_t off;
 } extras[] = {
-  {OTV_TAG('H', 'A', 'S', 'C'), 0, 0, 4},  {OTV_TAG('H', 'D', 'S', 'C'), 0, 0, 6},
-  {OTV_TAG('H', 'L', 'G', 'P'), 0, 0, 8},  {OTV_TAG('U', 'P', 'E', 'M'), 1, 1, 18},
-  {OTV_TAG('X', 'M', 'I', 'N'), 1, 0, 36}, {OTV_TAG('Y', 'M', 'I', 'N'), 1, 0, 38},
-  {OTV_TAG('X', 'M', 'A', 'X'), 1, 0, 40}, {OTV_TAG('Y', 'M', 'A', 'X'), 1, 0, 42},
-  {OTV_TAG('I', 'T', 'A', 'L'), 2, 2, 4},
+    {OTV_TAG('H', 'A', 'S', 'C'), 0, 0, 4},  {OTV_TAG('H', 'D', 'S', 'C'), 0, 0, 6},
+    {OTV_TAG('H', 'L', 'G', 'P'), 0, 0, 8},  {OTV_TAG('U', 'P', 'E', 'M'), 1, 1, 18},
+    {OTV_TAG('X', 'M', 'I', 'N'), 1, 0, 36}, {OTV_TAG('Y', 'M', 'I', 'N'), 1, 0, 38},
+    {OTV_TAG('X', 'M', 'A', 'X'), 1, 0, 40}, {OTV_TAG('Y', 'M', 'A', 'X'), 1, 0, 42},
+    {OTV_TAG('I', 'T', 'A', 'L'), 2, 2, 4},
 };
 
 static bool extra_value(const otv_metrics *m, uint32_t tag, float *out)
@@ -170,9 +170,12 @@ static bool extra_value(const otv_metrics *m, uint32_t tag, float *out)
     if (!t.p || !otv_span_has(t, extras[i].off, size)) return false;
     /* in range: otv_span_has just above */
     const uint8_t *p = t.p + extras[i].off;
-    if (extras[i].kind == 0) *out = (float)otv_peek_i16(p);
-    else if (extras[i].kind == 1) *out = (float)otv_peek_u16(p);
-    else *out = (float)((double)otv_peek_i32(p) / 65536.0);
+    if (extras[i].kind == 0)
+      *out = (float)otv_peek_i16(p);
+    else if (extras[i].kind == 1)
+      *out = (float)otv_peek_u16(p);
+    else
+      *out = (float)((double)otv_peek_i32(p) / 65536.0);
     return true;
   }
   return false;

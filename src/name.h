@@ -3,9 +3,9 @@
 #define OTV_NAME_H
 typedef struct otv_name {
   bool present;
-  uint16_t count;          /* name records */
-  const uint8_t *records;  /* count x 12 bytes (in range: checked in otv_name_parse) */
-  otv_span storage;        /* string storage; every record's string is inside it (checked) */
+  uint16_t count;         /* name records */
+  const uint8_t *records; /* count x 12 bytes (in range: checked in otv_name_parse) */
+  otv_span storage;       /* string storage; every record's string is inside it (checked) */
 } otv_name;
 otv_status otv_name_parse(otv_face *f, otv_error *err);
 void otv_name_free(otv_face *f);

@@ -41,18 +41,19 @@
 #  define RASTER_AVX2 0
 #endif
 
-#define RASTER_TOL (1.0 / 16.0)     /* flattening tolerance, pixels */
-#define RASTER_MAX_PIECES 1024      /* most line pieces per curve (a curve ~1e5 px long) */
+#define RASTER_TOL (1.0 / 16.0)      /* flattening tolerance, pixels */
+#define RASTER_MAX_PIECES 1024       /* most line pieces per curve (a curve ~1e5 px long) */
 #define RASTER_COORD_LIMIT 4194304.0 /* |device coordinate| clamp (2^22): keeps float math sane */
-#define RASTER_BAND_CELLS 65536     /* accumulation cells per band (256 KiB of floats) */
+#define RASTER_BAND_CELLS 65536      /* accumulation cells per band (256 KiB of floats) */
 #define RASTER_DIRECT_CELLS ((size_t)1 << 20) /* largest target of direct mode (4 MiB of floats) */
-#define RASTER_BLOCK_SHIFT 2        /* cells per mask bit: 4 (one SSE2 group) */
-#define RASTER_DENSE_MAX 192        /* widest region read out densely (no block mask) */
+#define RASTER_BLOCK_SHIFT 2                  /* cells per mask bit: 4 (one SSE2 group) */
+#define RASTER_DENSE_MAX 192                  /* widest region read out densely (no block mask) */
 #ifndef RASTER_ZERO_RUNS_MIN
-#  define RASTER_ZERO_RUNS_MIN 64   /* narrowest dense region tested for runs of zero cells */
+#  define RASTER_ZERO_RUNS_MIN 64 /* narrowest dense region tested for runs of zero cells */
 #endif
-#define RASTER_VB_CAP 2048          /* vertices buffered per run (> RASTER_MAX_PIECES + 1) */
-#define RASTER_MAX_SEGS ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
+#define RASTER_VB_CAP 2048 /* vertices buffered per run (> RASTER_MAX_PIECES + 1) */
+#define RASTER_MAX_SEGS                                                                            \
+  ((size_t)1 << 22) /* line segments per path (64 MiB): OTV_E_LIMIT beyond;
                                              a power of two so the doubling capacity meets it */
 
 /* vb_room keeps room for a whole curve and the closing line after the run's first vertex */
@@ -82,31 +83,30 @@ struct otv_raster {
   size_t acc_cap;
   uint64_t *mask;
   size_t mask_cap;
-  float *pts;                       /* otv_raster_add_points: the points transformed (x, y) */
-  size_t pts_cap;                   /* in points */
-  float *vb;                        /* the open contour's vertices (x, y), RASTER_VB_CAP of
+  float *pts;                           /* otv_raster_add_points: the points transformed (x, y) */
+  size_t pts_cap;                       /* in points */
+  float *vb;                            /* the open contour's vertices (x, y), RASTER_VB_CAP of
                                        them (allocated on first use) */
-  unsigned vb_n;                    /* vertices in vb (the contour's start first) */
-  float min_x, min_y, max_x, max_y; /* bounds of segment end points (device space) */
+  unsigned vb_n;                        /* vertices in vb (the contour's start first) */
+  float min_x, min_y, max_x, max_y;     /* bounds of segment end points (device space) */
   float start_x, start_y, cur_x, cur_y; /* device space */
-  bool open;                        /* a contour is open (move_to seen, not closed) */
-  otv_status status;                /* sticky error of the current path */
-  float fxx, fxy, fyx, fyy, fdx, fdy; /* the transform in float */
-  bool axis_aligned;                /* fxy == fyx == 0 */
-  float xf_m[4], xf_c[4], xf_d[4];  /* the same, for two points at once (x, y, x, y): products
+  bool open;                            /* a contour is open (move_to seen, not closed) */
+  otv_status status;                    /* sticky error of the current path */
+  float fxx, fxy, fyx, fyy, fdx, fdy;   /* the transform in float */
+  bool axis_aligned;                    /* fxy == fyx == 0 */
+  float xf_m[4], xf_c[4], xf_d[4];      /* the same, for two points at once (x, y, x, y): products
                                        (fxx, fyy, ..), cross products (fxy, fyx, ..), offsets */
   /* direct mode (otv_raster_begin): the pen accumulates every segment at once into acc, laid out
    * as the whole target (tgt_h rows of dir_row_len cells, absolute pixel columns); seg_count
    * then only counts the segments, none is stored */
-  bool direct, dir_mask;            /* direct mode; mark blocks for the sparse readout */
+  bool direct, dir_mask; /* direct mode; mark blocks for the sparse readout */
   unsigned tgt_w, tgt_h;
-  band D;                           /* the whole target as one band (direct mode) */
+  band D; /* the whole target as one band (direct mode) */
   float dir_h;
-  bool avx2;                        /* read out with the AVX2 copy */
+  bool avx2; /* read out with the AVX2 copy */
 };
 
 /* ---- accumulation ---- */
-
 
 static inline void mark(uint64_t *m, size_t c0, size_t c1)
 {
@@ -130,8 +130,8 @@ static inline void mark(uint64_t *m, size_t c0, size_t c1)
  * lying on x = 0 (they cover the whole row to their right) and parts right of w are dropped;
  * without, 0 <= x <= w is known (the path lies inside the buffer). With use_mask, the 4-cell
  * blocks touched are marked in m for the sparse readout. */
-RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, float d,
-                            bool clip, bool use_mask)
+RASTER_INLINE void acc_span(float *a, uint64_t *m, float w, float xa, float xb, float d, bool clip,
+                            bool use_mask)
 {
   if (!clip) {
     int i0 = (int)xa;
@@ -220,8 +220,8 @@ RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1
     int r0 = (int)y0; /* y >= 0: truncation is floor */
     if (r0 == (int)y1) {
       /* inside one row: no clipping in y, direction carried by the sign of the height */
-      acc_span(acc + (size_t)r0 * row_len, mask + (size_t)r0 * mwords, w, x0, x1,
-               y1 - y0, clip, use_mask);
+      acc_span(acc + (size_t)r0 * row_len, mask + (size_t)r0 * mwords, w, x0, x1, y1 - y0, clip,
+               use_mask);
       return;
     }
   }
@@ -240,8 +240,8 @@ RASTER_INLINE void acc_seg(const band *B, float x0, float y0, float x1, float y1
   int row = (int)ys, last = (int)ye; /* ys, ye >= 0: truncation is floor */
   if ((float)last == ye) last--;     /* ye on a row boundary belongs to the row above */
   if (row == last && ys == y0 && ye == y1) {
-    acc_span(acc + (size_t)row * row_len, mask + (size_t)row * mwords, w, x0, x1,
-             dir * (y1 - y0), clip, use_mask);
+    acc_span(acc + (size_t)row * row_len, mask + (size_t)row * mwords, w, x0, x1, dir * (y1 - y0),
+             clip, use_mask);
     return;
   }
   float dxdy = (x1 - x0) / (y1 - y0);
@@ -275,8 +275,7 @@ RASTER_INLINE void acc_all(const otv_raster *r, const band *B, float ox, float o
 
 /* One segment of a path lying wholly inside a single band (0 <= y <= rows, 0 <= x <= w up to
  * rounding, which acc_span's unclipped variant absorbs): no clipping or band test in y. */
-RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float y1,
-                              bool use_mask)
+RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float y1, bool use_mask)
 {
   float *const acc = B->acc, w = B->w;
   uint64_t *const mask = B->mask;
@@ -304,8 +303,8 @@ RASTER_INLINE void acc_seg_in(const band *B, float x0, float y0, float x1, float
   int row = r0, last = r1;
   if ((float)last == y1) last--; /* y1 on a row boundary belongs to the row above */
   if (row == last) {
-    acc_span(acc + (size_t)row * row_len, mask + (size_t)row * mwords, w, x0, x1,
-             dir * (y1 - y0), false, use_mask);
+    acc_span(acc + (size_t)row * row_len, mask + (size_t)row * mwords, w, x0, x1, dir * (y1 - y0),
+             false, use_mask);
     return;
   }
   float *a = acc + (size_t)row * row_len;
@@ -419,8 +418,8 @@ static inline __m128 xform2(otv_raster *r, __m128 v)
 {
   __m128 p = _mm_mul_ps(v, _mm_loadu_ps(r->xf_m));
   if (!r->axis_aligned)
-    p = _mm_add_ps(p, _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)),
-                                 _mm_loadu_ps(r->xf_c)));
+    p = _mm_add_ps(
+        p, _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)), _mm_loadu_ps(r->xf_c)));
   p = _mm_add_ps(p, _mm_loadu_ps(r->xf_d));
   __m128 mag = _mm_andnot_ps(_mm_set1_ps(-0.0f), p);
   if (_mm_movemask_ps(_mm_cmpnle_ps(mag, _mm_set1_ps((float)RASTER_COORD_LIMIT)))) {
@@ -446,16 +445,17 @@ static inline void bbox_add(otv_raster *r, float x, float y)
 /* A segment that leaves the target in direct mode: the clipping variant, out of line (rare). */
 static void direct_clip(otv_raster *r, float x0, float y0, float x1, float y1)
 {
-  if (r->dir_mask) acc_seg(&r->D, x0, y0, x1, y1, true, true);
-  else acc_seg(&r->D, x0, y0, x1, y1, true, false);
+  if (r->dir_mask)
+    acc_seg(&r->D, x0, y0, x1, y1, true, true);
+  else
+    acc_seg(&r->D, x0, y0, x1, y1, true, false);
 }
 
 /* Direct mode: accumulate the segment now, in absolute pixel coordinates (the target is the
  * band). Inside the target (0 <= x <= w, 0 <= y <= h) it needs no clipping; the path's bounds
  * so far, which hold both end points, tell with four compares instead of eight (once they
  * leave the target, every later segment takes the clipping variant: correct, slower). */
-RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float y1,
-                              bool use_mask)
+RASTER_INLINE void direct_seg(otv_raster *r, float x0, float y0, float x1, float y1, bool use_mask)
 {
   r->seg_count++;
   if (r->min_x >= 0.0f && r->min_y >= 0.0f && r->max_x <= r->D.w && r->max_y <= r->dir_h) {
@@ -667,9 +667,27 @@ static inline void close_contour(otv_raster *r)
 #define RASTER_INV(n) (1.0f / (float)(n))
 #define RASTER_KC(n) (-RASTER_INV(n) * RASTER_INV(n) / 12.0f)
 #define RASTER_KQ(n) ((float)(-1.0 / (6.0 * (n) * (n))))
-static const float inv_tab[33] = {0.0f, RASTER_INV(1), RASTER_INV(2), RASTER_INV(3), RASTER_INV(4), RASTER_INV(5), RASTER_INV(6), RASTER_INV(7), RASTER_INV(8), RASTER_INV(9), RASTER_INV(10), RASTER_INV(11), RASTER_INV(12), RASTER_INV(13), RASTER_INV(14), RASTER_INV(15), RASTER_INV(16), RASTER_INV(17), RASTER_INV(18), RASTER_INV(19), RASTER_INV(20), RASTER_INV(21), RASTER_INV(22), RASTER_INV(23), RASTER_INV(24), RASTER_INV(25), RASTER_INV(26), RASTER_INV(27), RASTER_INV(28), RASTER_INV(29), RASTER_INV(30), RASTER_INV(31), RASTER_INV(32)};
-static const float kc_tab[33] = {0.0f, RASTER_KC(1), RASTER_KC(2), RASTER_KC(3), RASTER_KC(4), RASTER_KC(5), RASTER_KC(6), RASTER_KC(7), RASTER_KC(8), RASTER_KC(9), RASTER_KC(10), RASTER_KC(11), RASTER_KC(12), RASTER_KC(13), RASTER_KC(14), RASTER_KC(15), RASTER_KC(16), RASTER_KC(17), RASTER_KC(18), RASTER_KC(19), RASTER_KC(20), RASTER_KC(21), RASTER_KC(22), RASTER_KC(23), RASTER_KC(24), RASTER_KC(25), RASTER_KC(26), RASTER_KC(27), RASTER_KC(28), RASTER_KC(29), RASTER_KC(30), RASTER_KC(31), RASTER_KC(32)};
-static const float kq_tab[33] = {0.0f, RASTER_KQ(1), RASTER_KQ(2), RASTER_KQ(3), RASTER_KQ(4), RASTER_KQ(5), RASTER_KQ(6), RASTER_KQ(7), RASTER_KQ(8), RASTER_KQ(9), RASTER_KQ(10), RASTER_KQ(11), RASTER_KQ(12), RASTER_KQ(13), RASTER_KQ(14), RASTER_KQ(15), RASTER_KQ(16), RASTER_KQ(17), RASTER_KQ(18), RASTER_KQ(19), RASTER_KQ(20), RASTER_KQ(21), RASTER_KQ(22), RASTER_KQ(23), RASTER_KQ(24), RASTER_KQ(25), RASTER_KQ(26), RASTER_KQ(27), RASTER_KQ(28), RASTER_KQ(29), RASTER_KQ(30), RASTER_KQ(31), RASTER_KQ(32)};
+static const float inv_tab[33] = {
+    0.0f,           RASTER_INV(1),  RASTER_INV(2),  RASTER_INV(3),  RASTER_INV(4),  RASTER_INV(5),
+    RASTER_INV(6),  RASTER_INV(7),  RASTER_INV(8),  RASTER_INV(9),  RASTER_INV(10), RASTER_INV(11),
+    RASTER_INV(12), RASTER_INV(13), RASTER_INV(14), RASTER_INV(15), RASTER_INV(16), RASTER_INV(17),
+    RASTER_INV(18), RASTER_INV(19), RASTER_INV(20), RASTER_INV(21), RASTER_INV(22), RASTER_INV(23),
+    RASTER_INV(24), RASTER_INV(25), RASTER_INV(26), RASTER_INV(27), RASTER_INV(28), RASTER_INV(29),
+    RASTER_INV(30), RASTER_INV(31), RASTER_INV(32)};
+static const float kc_tab[33] = {
+    0.0f,          RASTER_KC(1),  RASTER_KC(2),  RASTER_KC(3),  RASTER_KC(4),  RASTER_KC(5),
+    RASTER_KC(6),  RASTER_KC(7),  RASTER_KC(8),  RASTER_KC(9),  RASTER_KC(10), RASTER_KC(11),
+    RASTER_KC(12), RASTER_KC(13), RASTER_KC(14), RASTER_KC(15), RASTER_KC(16), RASTER_KC(17),
+    RASTER_KC(18), RASTER_KC(19), RASTER_KC(20), RASTER_KC(21), RASTER_KC(22), RASTER_KC(23),
+    RASTER_KC(24), RASTER_KC(25), RASTER_KC(26), RASTER_KC(27), RASTER_KC(28), RASTER_KC(29),
+    RASTER_KC(30), RASTER_KC(31), RASTER_KC(32)};
+static const float kq_tab[33] = {
+    0.0f,          RASTER_KQ(1),  RASTER_KQ(2),  RASTER_KQ(3),  RASTER_KQ(4),  RASTER_KQ(5),
+    RASTER_KQ(6),  RASTER_KQ(7),  RASTER_KQ(8),  RASTER_KQ(9),  RASTER_KQ(10), RASTER_KQ(11),
+    RASTER_KQ(12), RASTER_KQ(13), RASTER_KQ(14), RASTER_KQ(15), RASTER_KQ(16), RASTER_KQ(17),
+    RASTER_KQ(18), RASTER_KQ(19), RASTER_KQ(20), RASTER_KQ(21), RASTER_KQ(22), RASTER_KQ(23),
+    RASTER_KQ(24), RASTER_KQ(25), RASTER_KQ(26), RASTER_KQ(27), RASTER_KQ(28), RASTER_KQ(29),
+    RASTER_KQ(30), RASTER_KQ(31), RASTER_KQ(32)};
 
 /* Store the vertex (x, y) at v as one 8-byte store where SSE2 has it: the pen reads a curve's
  * end back as its next start, and a load of both floats cannot be forwarded from two separate
@@ -989,20 +1007,17 @@ otv_status otv_raster_add_points(otv_raster *r, const otv_glyph_points *outline)
   }
   if (r->status) return r->status; /* a non-finite point */
   bool ok = true;
-  for (unsigned c = 0, first = 0; c < contours && ok && !r->status;
-       first = (unsigned)ends[c++] + 1)
+  for (unsigned c = 0, first = 0; c < contours && ok && !r->status; first = (unsigned)ends[c++] + 1)
     ok = contour(r, r->pts, outline->point_flags, first, ends[c]);
   if (!ok && !r->status) r->status = OTV_E_BAD_VALUE;
   return r->status;
 }
 
 /* The whole path in one band, inside the buffer. */
-RASTER_INLINE void acc_all_in(const otv_raster *r, const band *B, float ox, float oy,
-                              bool use_mask)
+RASTER_INLINE void acc_all_in(const otv_raster *r, const band *B, float ox, float oy, bool use_mask)
 {
   const seg *s = r->segs, *end = s + r->seg_count;
-  for (; s < end; s++)
-    acc_seg_in(B, s->x0 - ox, s->y0 - oy, s->x1 - ox, s->y1 - oy, use_mask);
+  for (; s < end; s++) acc_seg_in(B, s->x0 - ox, s->y0 - oy, s->x1 - ox, s->y1 - oy, use_mask);
 }
 
 static void acc_in_sparse(const otv_raster *r, const band *B, float ox, float oy)
@@ -1084,8 +1099,10 @@ static inline void zero_cells(float *a, size_t n)
 RASTER_INLINE void fill_run(uint8_t *d, size_t n, unsigned c, bool replace)
 {
   if (replace || c == 255) {
-    if (n < 64) set_short(d, n, c);
-    else memset(d, (int)c, n);
+    if (n < 64)
+      set_short(d, n, c);
+    else
+      memset(d, (int)c, n);
   } else if (c) {
     for (size_t i = 0; i < n; i++) d[i] = (uint8_t)blend(d[i], c);
   }
@@ -1333,15 +1350,16 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
        * value): zeroed, not read */
       if (rx0 > 0)
         for (long y = ry0; y < ry1; y++) D->acc[(size_t)y * D->row_len + (size_t)rx0 - 1] = 0.0f;
-      READOUT(r, readout_dense_rows)(a + rx0, D->row_len, buf + (size_t)ry0 * stride + (size_t)rx0, stride,
-                         (int)(ry1 - ry0), w, w + 2, even_odd, replace);
+      READOUT(r, readout_dense_rows)
+      (a + rx0, D->row_len, buf + (size_t)ry0 * stride + (size_t)rx0, stride, (int)(ry1 - ry0), w,
+       w + 2, even_odd, replace);
       r->direct = false; /* everything it touched is zero again */
       path_clear(r);
       return OTV_E_OK;
     }
-    READOUT(r, sparse_rows)(D->acc + (size_t)ry0 * D->row_len, D->row_len, D->mask + (size_t)ry0 * D->mwords,
-                D->mwords, buf + (size_t)ry0 * stride, stride, ry1 - ry0, (size_t)rx0,
-                (size_t)rx1, even_odd, replace);
+    READOUT(r, sparse_rows)
+    (D->acc + (size_t)ry0 * D->row_len, D->row_len, D->mask + (size_t)ry0 * D->mwords, D->mwords,
+     buf + (size_t)ry0 * stride, stride, ry1 - ry0, (size_t)rx0, (size_t)rx1, even_odd, replace);
     r->direct = false; /* everything it touched is zero again */
     path_clear(r);
     return OTV_E_OK;
@@ -1370,17 +1388,23 @@ otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width, unsign
   for (long by = ry0; by < ry1; by += (long)rows) {
     B.rows = (int)(ry1 - by < (long)rows ? ry1 - by : (long)rows);
     float oy = (float)by;
-    if (clip) acc_clip(r, &B, ox, oy);
-    else if (inside) (dense ? acc_in_dense : acc_in_sparse)(r, &B, ox, oy);
-    else if (dense) acc_dense(r, &B, ox, oy);
-    else acc_sparse(r, &B, ox, oy);
+    if (clip)
+      acc_clip(r, &B, ox, oy);
+    else if (inside)
+      (dense ? acc_in_dense : acc_in_sparse)(r, &B, ox, oy);
+    else if (dense)
+      acc_dense(r, &B, ox, oy);
+    else
+      acc_sparse(r, &B, ox, oy);
     if (dense) {
-      READOUT(r, readout_dense_rows)(B.acc, B.row_len, buf + (size_t)by * stride + (size_t)rx0, stride, B.rows,
-                         w, B.row_len, even_odd, replace);
+      READOUT(r, readout_dense_rows)
+      (B.acc, B.row_len, buf + (size_t)by * stride + (size_t)rx0, stride, B.rows, w, B.row_len,
+       even_odd, replace);
       continue;
     }
-    READOUT(r, sparse_rows)(B.acc, B.row_len, B.mask, B.mwords, buf + (size_t)by * stride + (size_t)rx0,
-                stride, B.rows, 0, w, even_odd, replace);
+    READOUT(r, sparse_rows)
+    (B.acc, B.row_len, B.mask, B.mwords, buf + (size_t)by * stride + (size_t)rx0, stride, B.rows, 0,
+     w, even_odd, replace);
   }
   path_clear(r);
   return OTV_E_OK;
@@ -1487,7 +1511,6 @@ void otv_raster_destroy(otv_raster *r)
   otv_mem_free(&al, r->vb, RASTER_VB_CAP * 2 * sizeof(float));
   otv_mem_free(&al, r, sizeof *r);
 }
-
 
 otv_status otv_raster_set_transform(otv_raster *r, const otv_transform *t)
 {

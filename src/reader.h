@@ -32,8 +32,7 @@ static inline bool otv_span_has(otv_span s, size_t off, size_t n)
 }
 
 /* count * elem bytes at off, overflow-checked. */
-static inline bool otv_span_array(otv_span s, size_t off, size_t count, size_t elem,
-                                  otv_span *out)
+static inline bool otv_span_array(otv_span s, size_t off, size_t count, size_t elem, otv_span *out)
 {
   if (elem && count > SIZE_MAX / elem) return false;
   if (!otv_span_has(s, off, count * elem)) return false;

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SFNT_TRUE 0x74727565u  /* 'true' */
-#define SFNT_OTTO 0x4F54544Fu  /* 'OTTO' */
-#define SFNT_TTCF 0x74746366u  /* 'ttcf' */
-#define SFNT_WOFF 0x774F4646u  /* 'wOFF' */
-#define SFNT_WOF2 0x774F4632u  /* 'wOF2' */
+#define SFNT_TRUE 0x74727565u /* 'true' */
+#define SFNT_OTTO 0x4F54544Fu /* 'OTTO' */
+#define SFNT_TTCF 0x74746366u /* 'ttcf' */
+#define SFNT_WOFF 0x774F4646u /* 'wOFF' */
+#define SFNT_WOF2 0x774F4632u /* 'wOF2' */
 #define MAX_FACES_IN_TTC 65536u
 
 static bool is_sfnt_version(uint32_t v)
@@ -59,8 +59,7 @@ static otv_status find_directory(otv_span file, unsigned index, size_t *dir_off,
   otv_rd_skip(&r, 2);
   uint32_t num_fonts = otv_rd_u32(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL(err, TRUNCATED, 0, r.bad_at, "TTC header");
-  if (major != 1 && major != 2)
-    return OTV_FAIL(err, UNSUPPORTED, 0, 4, "TTC version %u", major);
+  if (major != 1 && major != 2) return OTV_FAIL(err, UNSUPPORTED, 0, 4, "TTC version %u", major);
   if (index >= num_fonts)
     return OTV_FAIL(err, NOT_FOUND, 0, 8, "face index %u: the collection has %u faces", index,
                     num_fonts);
@@ -74,8 +73,7 @@ static otv_status find_directory(otv_span file, unsigned index, size_t *dir_off,
   if (!otv_rd_ok(&d))
     return OTV_FAIL(err, BAD_OFFSET, 0, 12 + 4 * (uint64_t)index, "TTC face %u offset", index);
   if (!is_sfnt_version(v))
-    return OTV_FAIL(err, BAD_VALUE, 0, *dir_off, "TTC face %u: bad sfnt version 0x%08x", index,
-                    v);
+    return OTV_FAIL(err, BAD_VALUE, 0, *dir_off, "TTC face %u: bad sfnt version 0x%08x", index, v);
   return OTV_E_OK;
 }
 
@@ -115,8 +113,8 @@ static otv_status read_directory(otv_face *f, size_t dir_off, otv_error *err)
       char tag[5];
       otv_tag_to_string(t->tag, tag);
       return OTV_FAIL(err, BAD_OFFSET, 0, at + 8,
-                      "table '%s' at 0x%x length %u runs past the end of the file (%zu bytes)",
-                      tag, t->offset, t->length, f->file.len);
+                      "table '%s' at 0x%x length %u runs past the end of the file (%zu bytes)", tag,
+                      t->offset, t->length, f->file.len);
     }
   }
   qsort(f->tables, num_tables, sizeof *f->tables, cmp_records);
@@ -274,7 +272,8 @@ void otv_face_close(otv_face *f)
   otv_stat_free(f);
   otv_name_free(f);
   otv_fvar_free(f);
-  if (f->tables) otv_mem_free(&f->al, f->tables, (f->table_count ? f->table_count : 1) * sizeof *f->tables);
+  if (f->tables)
+    otv_mem_free(&f->al, f->tables, (f->table_count ? f->table_count : 1) * sizeof *f->tables);
   if (f->map) munmap(f->map, f->map_len);
   otv_alloc al = f->al;
   otv_mem_free(&al, f, sizeof *f);
@@ -292,8 +291,7 @@ void otv_face_get_info(const otv_face *f, otv_face_info *out)
   out->table_count = f->table_count;
 }
 
-unsigned otv_face_tables(const otv_face *f, unsigned start, unsigned *count,
-                         otv_table_record *out)
+unsigned otv_face_tables(const otv_face *f, unsigned start, unsigned *count, otv_table_record *out)
 {
   unsigned n = 0;
   if (count) {

@@ -65,21 +65,18 @@ otv_status otv_stat_parse(otv_face *f, otv_error *err)
       return OTV_FAIL(err, BAD_OFFSET, OTV_T_STAT, 14,
                       "offsetToAxisValueOffsets 0x%x inside the header", values_off);
     if (!otv_span_array(tab, values_off, value_count, 2, &offs))
-      return OTV_FAIL(err, TRUNCATED, OTV_T_STAT, values_off, "%u axis value offsets",
-                      value_count);
+      return OTV_FAIL(err, TRUNCATED, OTV_T_STAT, values_off, "%u axis value offsets", value_count);
   }
   for (unsigned i = 0; i < value_count; i++) {
     /* in range: offs checked above */
     uint16_t o = otv_peek_u16(offs.p + 2 * (size_t)i);
     size_t at = (size_t)values_off + 2 * i;
-    if (!o)
-      return OTV_FAIL(err, BAD_OFFSET, OTV_T_STAT, at, "axis value %u: NULL offset", i);
+    if (!o) return OTV_FAIL(err, BAD_OFFSET, OTV_T_STAT, at, "axis value %u: NULL offset", i);
     size_t v = (size_t)values_off + o;
     otv_rd vr = otv_rd_init(tab, v);
     uint16_t format = otv_rd_u16(&vr);
     if (!otv_rd_ok(&vr))
-      return OTV_FAIL(err, BAD_OFFSET, OTV_T_STAT, at, "axis value %u at 0x%zx past the end",
-                      i, v);
+      return OTV_FAIL(err, BAD_OFFSET, OTV_T_STAT, at, "axis value %u at 0x%zx past the end", i, v);
     size_t need = value_len(tab, v, format);
     if (!otv_span_has(tab, v, need))
       return OTV_FAIL(err, TRUNCATED, OTV_T_STAT, v, "axis value %u (format %u): %zu bytes", i,
@@ -96,8 +93,8 @@ otv_status otv_stat_parse(otv_face *f, otv_error *err)
         uint16_t axis = otv_peek_u16(tab.p + v + 8 + 6 * (size_t)k);
         if (axis >= axis_count)
           return OTV_FAIL(err, BAD_VALUE, OTV_T_STAT, v + 8 + 6 * (size_t)k,
-                          "axis value %u record %u: axisIndex %u >= designAxisCount %u", i, k,
-                          axis, axis_count);
+                          "axis value %u record %u: axisIndex %u >= designAxisCount %u", i, k, axis,
+                          axis_count);
       }
     }
   }
@@ -127,8 +124,7 @@ void otv_face_stat(const otv_face *f, otv_stat_info *out)
   out->elided_fallback_name_id = st->present ? st->elided_fallback_name_id : 0xFFFF;
 }
 
-unsigned otv_face_stat_axes(const otv_face *f, unsigned start, unsigned *count,
-                            otv_stat_axis *out)
+unsigned otv_face_stat_axes(const otv_face *f, unsigned start, unsigned *count, otv_stat_axis *out)
 {
   const otv_stat *st = &f->stat;
   if (count) {
