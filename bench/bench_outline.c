@@ -17,7 +17,7 @@
  * which a loaded machine does not disturb).
  * Works for glyf, CFF and CFF2 fonts. Not a test: nothing asserts on time.
  */
-#include "internal.h" /* the component cache switch (loc->glyf.cc_off) */
+#include "face.h" /* the component cache switch (loc->glyf.cc_off) */
 #include "otvar.h"
 
 #include <stdio.h>

@@ -26,7 +26,7 @@
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
 
-#include "internal.h" /* otv_raster_use_sse2 (OTV_RASTER_NO_AVX2) */
+#include "raster/raster.h" /* otv_raster_use_sse2 (OTV_RASTER_NO_AVX2) */
 #include "otvar.h"
 
 #include <dirent.h>

@@ -10,7 +10,7 @@
  * draw: P0 + sum s_r D_r) must give the same segments, status and error as the location without
  * the cache, and coordinates within 1e-6 relative (another summation order: float ulps).
  */
-#include "internal.h"
+#include "face.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * what came out opens again (without axes, or with some) and its checksum adjustment is right. The very last byte, when odd,
  * switches on an allocator that fails after a count taken from the byte before it.
  */
-#include "instance.h"
+#include "instance/instance.h"
 
 #include <stdlib.h>
 

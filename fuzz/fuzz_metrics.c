@@ -8,7 +8,7 @@
  * Invariants checked: the batch advance equals the per-glyph advance, and ROUND is
  * floor(x + 0.5) of the unrounded value.
  */
-#include "internal.h"
+#include "face.h"
 
 #include <stdlib.h>
 

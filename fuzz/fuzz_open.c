@@ -6,7 +6,7 @@
  * last byte, when odd, switches on an allocator that fails after a count taken from the byte
  * before it.
  */
-#include "internal.h"
+#include "face.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * from the byte before it. A second location without the component cache and the glyph cache
  * must give bit-identical points and pen calls (abort otherwise). Glyphs are capped at 4096 per input to keep runs short.
  */
-#include "internal.h"
+#include "face.h"
 
 #include <stdlib.h>
 

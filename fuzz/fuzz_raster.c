@@ -14,7 +14,7 @@
  * the buffer (ASan), whatever the path. The last byte, when odd, switches on an allocator that
  * fails after a count taken from the byte before it.
  */
-#include "internal.h"
+#include "face.h"
 
 #include <stdlib.h>
 

@@ -20,19 +20,18 @@
  * maps the first min(avar, fvar) axes on an axisCount mismatch; we follow the spec. No test
  * font has either defect.
  */
-#include "internal.h"
+#include "fvar.h"
 
 #define F2_ONE 16384
 
-void otv_avar_free(otv_face *f)
+void otv_avar_free(const otv_alloc *al, otv_fvar *fv)
 {
-  otv_fvar *fv = &f->fvar;
-  if (fv->seg) otv_mem_free(&f->al, fv->seg, (size_t)fv->axis_count * sizeof *fv->seg);
-  if (fv->seg_pool) otv_mem_free(&f->al, fv->seg_pool, fv->seg_pool_len * sizeof *fv->seg_pool);
+  if (fv->seg) otv_mem_free(al, fv->seg, (size_t)fv->axis_count * sizeof *fv->seg);
+  if (fv->seg_pool) otv_mem_free(al, fv->seg_pool, fv->seg_pool_len * sizeof *fv->seg_pool);
   fv->seg = NULL;
   fv->seg_pool = NULL;
   fv->seg_pool_len = 0;
-  otv_ivs_free(&f->al, &fv->avar_ivs);
+  otv_ivs_free(al, &fv->avar_ivs);
   memset(&fv->avar_map, 0, sizeof fv->avar_map);
 }
 
@@ -89,10 +88,8 @@ int otv_avar_map_v1(const otv_avar_seg *s, int v)
   return otv_round_half_up(r);
 }
 
-otv_status otv_avar_parse(otv_face *f, otv_error *err)
+otv_status otv_avar_parse(otv_span tab, const otv_alloc *al, otv_fvar *fv, otv_error *err)
 {
-  otv_fvar *fv = &f->fvar;
-  otv_span tab = otv_face_span(f, OTV_T_AVAR);
   if (!tab.p || !fv->present) return OTV_E_OK; /* avar without fvar has nothing to map */
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t major = otv_rd_u16(&r);
@@ -117,13 +114,13 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
     total += n;
   }
   if (axis_count) {
-    fv->seg = otv_mem_calloc(&f->al, axis_count, sizeof *fv->seg);
+    fv->seg = otv_mem_calloc(al, axis_count, sizeof *fv->seg);
     if (!fv->seg) return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "segment maps");
   }
   if (total) {
-    fv->seg_pool = otv_mem_calloc(&f->al, 2 * total, sizeof *fv->seg_pool);
+    fv->seg_pool = otv_mem_calloc(al, 2 * total, sizeof *fv->seg_pool);
     if (!fv->seg_pool) {
-      otv_avar_free(f);
+      otv_avar_free(al, fv);
       return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "segment maps");
     }
     fv->seg_pool_len = 2 * total;
@@ -136,6 +133,7 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
     /* no pool when every map is empty: never offset a null pointer */
     int16_t *out = fv->seg_pool ? fv->seg_pool + 2 * used : NULL;
     unsigned kept = n && out ? keep_increasing(tab.p + pos + 2, n, out) : 0;
+    fv->seg[a].raw = tab.p + pos;
     if (kept && seg_valid(out, kept)) {
       fv->seg[a].map = out;
       fv->seg[a].count = (uint16_t)kept;
@@ -148,7 +146,7 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
     uint32_t map_off = otv_rd_u32(&r);
     uint32_t store_off = otv_rd_u32(&r);
     if (!otv_rd_ok(&r)) {
-      otv_avar_free(f);
+      otv_avar_free(al, fv);
       return OTV_FAIL_RD(err, OTV_T_AVAR, 0, &r, "avar 2 offsets");
     }
     otv_status s = OTV_E_OK;
@@ -164,10 +162,10 @@ otv_status otv_avar_parse(otv_face *f, otv_error *err)
         s = OTV_FAIL(err, BAD_OFFSET, OTV_T_AVAR, at + 4, "varStoreOffset 0x%x past the end (%zu)",
                      store_off, tab.len);
       else
-        s = otv_ivs_parse(&f->al, tab, OTV_T_AVAR, store_off, fv->axis_count, &fv->avar_ivs, err);
+        s = otv_ivs_parse(al, tab, OTV_T_AVAR, store_off, fv->axis_count, &fv->avar_ivs, err);
     }
     if (s) {
-      otv_avar_free(f);
+      otv_avar_free(al, fv);
       return s;
     }
   }

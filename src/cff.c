@@ -7,7 +7,7 @@
  * Validated at open: header, INDEX headers and offset arrays, DICTs, FDSelect sizes, Private
  * DICTs and local Subrs INDEXes. Per glyph (on use): INDEX element offsets, FDSelect results.
  */
-#include "internal.h"
+#include "cff.h"
 
 /* ---- INDEX ---- */
 
@@ -523,7 +523,8 @@ static otv_status top_parse(otv_cff *c, size_t off, size_t len, top_info *t, otv
   return OTV_E_OK;
 }
 
-static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
+static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, const otv_alloc *al,
+                            otv_error *err)
 {
   otv_span tab = c->tab;
   uint32_t tag = c->tag;
@@ -575,9 +576,8 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
     otv_span vs;
     if (!otv_rd_ok(&vr) || !otv_span_sub(tab, t.vstore + 2, vlen, &vs))
       return OTV_FAIL(err, TRUNCATED, tag, t.vstore, "VariationStore length");
-    if ((s = otv_ivs_parse(&f->al, tab, tag, t.vstore + 2, f->fvar.axis_count, &c->ivs, err)))
-      return s;
-    c->vs_off = otv_mem_calloc(&f->al, (size_t)c->ivs.data_count + 1, sizeof *c->vs_off);
+    if ((s = otv_ivs_parse(al, tab, tag, t.vstore + 2, axis_count, &c->ivs, err))) return s;
+    c->vs_off = otv_mem_calloc(al, (size_t)c->ivs.data_count + 1, sizeof *c->vs_off);
     if (!c->vs_off) return OTV_FAIL(err, NOMEM, tag, t.vstore, "VariationStore");
     uint32_t acc = 0;
     for (unsigned i = 0; i < c->ivs.data_count; i++) {
@@ -592,7 +592,7 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
     otv_cff_index fda;
     if ((s = index_parse(tab, tag, t.fdarray, c->cff2, &fda, "FDArray", err))) return s;
     if (fda.count == 0) return OTV_FAIL(err, BAD_VALUE, tag, t.fdarray, "FDArray is empty");
-    c->fds = otv_mem_calloc(&f->al, fda.count, sizeof *c->fds);
+    c->fds = otv_mem_calloc(al, fda.count, sizeof *c->fds);
     if (!c->fds) return OTV_FAIL(err, NOMEM, tag, t.fdarray, "FDArray");
     c->fd_count = fda.count;
     for (uint32_t i = 0; i < fda.count; i++) {
@@ -609,7 +609,7 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
   } else {
     if (c->cff2) return OTV_FAIL(err, BAD_VALUE, tag, 0, "Top DICT: no FDArray");
     if (t.cid) return OTV_FAIL(err, BAD_VALUE, tag, 0, "CID-keyed font without FDArray");
-    c->fds = otv_mem_calloc(&f->al, 1, sizeof *c->fds);
+    c->fds = otv_mem_calloc(al, 1, sizeof *c->fds);
     if (!c->fds) return OTV_FAIL(err, NOMEM, tag, 0, "Private DICT");
     c->fd_count = 1;
     if (t.has_private && t.priv_size) {
@@ -617,137 +617,32 @@ static otv_status cff_parse(otv_face *f, otv_cff *c, otv_error *err)
     }
     charset_parse(c, t.charset);
   }
-  for (uint32_t i = 0; i < c->fd_count; i++) fd_transform(c, &c->fds[i], f->units_per_em);
+  for (uint32_t i = 0; i < c->fd_count; i++) fd_transform(c, &c->fds[i], upem);
   return OTV_E_OK;
 }
 
-otv_status otv_cff_parse(otv_face *f, otv_error *err)
+otv_status otv_cff_parse(otv_span tab, bool cff2, uint16_t units_per_em, uint16_t axis_count,
+                         const otv_alloc *al, otv_cff *out, otv_error *err)
 {
-  otv_cff *c = &f->cff;
+  otv_cff *c = out;
   memset(c, 0, sizeof *c);
-  if (f->flavour != OTV_FLAVOUR_CFF && f->flavour != OTV_FLAVOUR_CFF2) return OTV_E_OK;
-  c->cff2 = f->flavour == OTV_FLAVOUR_CFF2;
+  if (!tab.p) return OTV_E_OK;
+  c->cff2 = cff2;
   c->tag = c->cff2 ? OTV_T_CFF2 : OTV_T_CFF;
-  c->tab = otv_face_span(f, c->tag);
-  otv_status s = cff_parse(f, c, err);
+  c->tab = tab;
+  otv_status s = cff_parse(c, units_per_em, axis_count, al, err);
   if (s) {
-    otv_cff_free(f);
+    otv_cff_free(al, c);
     return s;
   }
   c->present = true;
   return OTV_E_OK;
 }
 
-void otv_cff_free(otv_face *f)
+void otv_cff_free(const otv_alloc *al, otv_cff *c)
 {
-  otv_cff *c = &f->cff;
-  if (c->vs_off)
-    otv_mem_free(&f->al, c->vs_off, ((size_t)c->ivs.data_count + 1) * sizeof *c->vs_off);
-  otv_ivs_free(&f->al, &c->ivs);
-  if (c->fds) otv_mem_free(&f->al, c->fds, (size_t)c->fd_count * sizeof *c->fds);
+  if (c->vs_off) otv_mem_free(al, c->vs_off, ((size_t)c->ivs.data_count + 1) * sizeof *c->vs_off);
+  otv_ivs_free(al, &c->ivs);
+  if (c->fds) otv_mem_free(al, c->fds, (size_t)c->fd_count * sizeof *c->fds);
   memset(c, 0, sizeof *c);
-}
-
-/* ---- per location ---- */
-
-void otv_cff_loc_free(otv_location *loc)
-{
-  otv_cff_loc *l = &loc->cff;
-  otv_ivs_cache_free(&loc->al, &l->regions);
-  if (l->vs) otv_mem_free(&loc->al, l->vs, l->vs_cap * sizeof *l->vs);
-  if (l->sub) otv_mem_free(&loc->al, l->sub, l->sub_slots * sizeof *l->sub);
-  if (l->sub_fd_base)
-    otv_mem_free(&loc->al, l->sub_fd_base, loc->face->cff.fd_count * sizeof *l->sub_fd_base);
-  if (l->cells)
-    otv_mem_free(&loc->al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
-  if (l->vs_nz) otv_mem_free(&loc->al, l->vs_nz, l->vs_nz_cap);
-  if (l->comp) otv_mem_free(&loc->al, l->comp, l->comp_count * sizeof *l->comp);
-  if (l->comp_scratch) otv_mem_free(&loc->al, l->comp_scratch, l->comp_scratch_size);
-  memset(l, 0, sizeof *l);
-}
-
-const double *otv_cff_vs_scalars(otv_location *loc)
-{
-  otv_cff_loc *l = &loc->cff;
-  const otv_cff *c = &loc->face->cff;
-  if (l->serial == loc->serial && l->serial) return l->vs;
-  if (!c->ivs.present || loc->is_default) {
-    /* no store, or the default location: every scalar is 0 (peaks are never 0) */
-    l->zero = true;
-    l->serial = loc->serial;
-    return l->vs;
-  }
-  l->zero = false;
-  const float *reg = otv_ivs_cache_get(loc, &c->ivs, &l->regions);
-  if (!reg) return NULL;
-  size_t need = c->vs_off[c->ivs.data_count];
-  if (need > l->vs_cap) {
-    double *n = otv_mem_realloc(&loc->al, l->vs, l->vs_cap * sizeof *l->vs, need * sizeof *n);
-    if (!n) {
-      otv_loc_fail(loc, OTV_E_NOMEM, c->tag, 0, "blend scalars");
-      return NULL;
-    }
-    l->vs = n;
-    l->vs_cap = need;
-  }
-  if (c->ivs.data_count > l->vs_nz_cap) {
-    uint8_t *n = otv_mem_realloc(&loc->al, l->vs_nz, l->vs_nz_cap, c->ivs.data_count);
-    if (!n) {
-      otv_loc_fail(loc, OTV_E_NOMEM, c->tag, 0, "blend scalars");
-      return NULL;
-    }
-    l->vs_nz = n;
-    l->vs_nz_cap = c->ivs.data_count;
-  }
-  bool zero = true;
-  for (unsigned i = 0; i < c->ivs.data_count; i++) {
-    const otv_ivd *v = &c->ivs.data[i];
-    l->vs_nz[i] = 0;
-    if (!v->region_index_count) continue; /* l->vs may be NULL when no data has a region */
-    double *dst = l->vs + c->vs_off[i];
-    for (unsigned j = 0; j < v->region_index_count; j++) {
-      /* in range: region_indexes checked in otv_ivs_parse */
-      unsigned ri = otv_peek_u16(v->region_indexes + 2 * j);
-      dst[j] = ri < c->ivs.region_count ? (double)reg[ri] : 0.0;
-      if (dst[j] != 0.0) zero = false, l->vs_nz[i] = 1;
-    }
-  }
-  l->zero = zero;
-  l->serial = loc->serial;
-  return l->vs;
-}
-
-/* ---- public entry points ---- */
-
-otv_status otv_cff_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
-                           void *ctx)
-{
-  otv_cs_sink sink;
-  memset(&sink, 0, sizeof sink);
-  sink.pen = pen;
-  sink.ctx = ctx;
-  sink.round = (flags & OTV_OUTLINE_ROUND) != 0;
-  return otv_cs_run(loc, gid, &sink);
-}
-
-otv_status otv_cff_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io)
-{
-  static const otv_pen none = {0};
-  otv_cs_sink sink;
-  memset(&sink, 0, sizeof sink);
-  sink.pen = NULL;
-  sink.io = io;
-  sink.round = (flags & OTV_OUTLINE_ROUND) != 0;
-  (void)none;
-  io->point_count = 0;
-  io->contour_count = 0;
-  io->glyph_flags = 0;
-  otv_status s = otv_cs_run(loc, gid, &sink);
-  if (s) return s;
-  io->point_count = sink.points;
-  io->contour_count = sink.contours;
-  if (sink.points > io->point_cap || sink.contours > io->contour_cap)
-    return otv_loc_fail(loc, OTV_E_SMALL_BUFFER, 0, 0, "glyph %u: %u points, %u contours", gid,
-                        sink.points, sink.contours);
-  return OTV_E_OK;
 }

@@ -16,7 +16,7 @@
  * once per location into operand runs and operators and replayed from there (sub_decode): the
  * decoded form does not depend on the coordinates.
  */
-#include "internal.h"
+#include "charstring.h"
 
 /* Subroutine bytes entered per glyph. Type 2 has no jumps, so a glyph interprets at most its own
  * bytes plus the bytes of the subroutines it calls: charging each call with the callee's length
@@ -45,7 +45,7 @@ typedef struct cs_subrs {
 } cs_subrs;
 
 typedef struct cs {
-  otv_location *loc;
+  otv_cff_loc *l; /* the location's state: where errors go, its caches */
   const otv_cff *c;
   otv_cs_sink *out;
   uint32_t gid;
@@ -109,8 +109,8 @@ static otv_status put_point(cs *s, float x, float y, uint8_t flag)
   otv_cs_sink *o = s->out;
   otv_glyph_points *io = o->io;
   if (o->points >= OTV_MAX_POINTS)
-    return otv_loc_fail(s->loc, OTV_E_LIMIT, s->c->tag, 0, "glyph %u: more than %u points", s->gid,
-                        OTV_MAX_POINTS);
+    return otv_fail(s->l->x.err, OTV_E_LIMIT, s->c->tag, 0, "glyph %u: more than %u points", s->gid,
+                    OTV_MAX_POINTS);
   if (io && o->points < io->point_cap && io->points) {
     io->points[o->points].x = x;
     io->points[o->points].y = y;
@@ -309,8 +309,8 @@ static unsigned width_base(cs *s, bool extra)
 
 static otv_status fail_at(cs *s, const uint8_t *at, otv_status code, const char *what)
 {
-  return otv_loc_fail(s->loc, code, s->c->tag, (uint64_t)(at - s->c->tab.p), "glyph %u: %s", s->gid,
-                      what);
+  return otv_fail(s->l->x.err, code, s->c->tag, (uint64_t)(at - s->c->tab.p), "glyph %u: %s",
+                  s->gid, what);
 }
 
 static void set_vsindex(cs *s, unsigned vsindex)
@@ -484,9 +484,8 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
  * operator takes a byte at least; an item is 2 header cells). */
 #define CS_MAX_CELLS 524288u
 
-static void sub_cache_setup(otv_location *loc, const otv_cff *c)
+static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
 {
-  otv_cff_loc *l = &loc->cff;
   l->sub_tried = true;
   if (!c->cff2 || c->tab.len >= UINT32_MAX) return; /* cells hold 32-bit table offsets */
   size_t slots = c->gsubrs.count;
@@ -504,19 +503,18 @@ static void sub_cache_setup(otv_location *loc, const otv_cff *c)
   cells += 2u * ((size_t)c->charstrings.data_len + c->charstrings.count);
   if (slots == 0) return;
   if (cells > CS_MAX_CELLS) cells = CS_MAX_CELLS;
-  l->sub = otv_mem_calloc(&loc->al, slots, sizeof *l->sub);
-  l->sub_fd_base = otv_mem_alloc(&loc->al, c->fd_count * sizeof *l->sub_fd_base);
+  l->sub = otv_mem_calloc(l->x.al, slots, sizeof *l->sub);
+  l->sub_fd_base = otv_mem_alloc(l->x.al, c->fd_count * sizeof *l->sub_fd_base);
   cells += OTV_CS_CELL_SLACK;
-  l->cells = otv_mem_calloc(&loc->al, cells, sizeof *l->cells);
+  l->cells = otv_mem_calloc(l->x.al, cells, sizeof *l->cells);
   l->sub_slots = slots;
   l->cell_cap = cells - OTV_CS_CELL_SLACK;
   l->cell_used = 0;
   if (!l->sub || !l->sub_fd_base || !l->cells) {
     /* optional: without it subroutines are interpreted from their bytes */
-    if (l->sub) otv_mem_free(&loc->al, l->sub, slots * sizeof *l->sub);
-    if (l->sub_fd_base)
-      otv_mem_free(&loc->al, l->sub_fd_base, c->fd_count * sizeof *l->sub_fd_base);
-    if (l->cells) otv_mem_free(&loc->al, l->cells, cells * sizeof *l->cells);
+    if (l->sub) otv_mem_free(l->x.al, l->sub, slots * sizeof *l->sub);
+    if (l->sub_fd_base) otv_mem_free(l->x.al, l->sub_fd_base, c->fd_count * sizeof *l->sub_fd_base);
+    if (l->cells) otv_mem_free(l->x.al, l->cells, cells * sizeof *l->cells);
     l->sub = NULL;
     l->sub_fd_base = NULL;
     l->cells = NULL;
@@ -535,11 +533,11 @@ static void sub_cache_setup(otv_location *loc, const otv_cff *c)
                  2u * CS_COMP_MAX_SEGS + nd;
   /* comp_off: no compiled glyphs, for A/B measurements (set before the first outline) */
   if (c->charstrings.count == 0 || l->comp_off) return;
-  l->comp = otv_mem_calloc(&loc->al, c->charstrings.count, sizeof *l->comp);
-  l->comp_scratch = otv_mem_calloc(&loc->al, 1, bytes);
+  l->comp = otv_mem_calloc(l->x.al, c->charstrings.count, sizeof *l->comp);
+  l->comp_scratch = otv_mem_calloc(l->x.al, 1, bytes);
   if (!l->comp || !l->comp_scratch) {
-    if (l->comp) otv_mem_free(&loc->al, l->comp, c->charstrings.count * sizeof *l->comp);
-    if (l->comp_scratch) otv_mem_free(&loc->al, l->comp_scratch, bytes);
+    if (l->comp) otv_mem_free(l->x.al, l->comp, c->charstrings.count * sizeof *l->comp);
+    if (l->comp_scratch) otv_mem_free(l->x.al, l->comp_scratch, bytes);
     l->comp = NULL;
     l->comp_scratch = NULL;
     return;
@@ -1142,15 +1140,15 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
   const otv_cff *c = s->c;
   otv_span glyph;
   if (!otv_cff_index_get(&c->charstrings, gid, &glyph))
-    return otv_loc_fail(s->loc, OTV_E_BAD_OFFSET, c->tag, 0,
-                        "glyph %u: no charstring (CharStrings INDEX has %u, or bad offsets)", gid,
-                        c->charstrings.count);
+    return otv_fail(s->l->x.err, OTV_E_BAD_OFFSET, c->tag, 0,
+                    "glyph %u: no charstring (CharStrings INDEX has %u, or bad offsets)", gid,
+                    c->charstrings.count);
   uint32_t fd = 0;
   if (!otv_cff_fd_of(c, gid, &fd))
-    return otv_loc_fail(s->loc, OTV_E_BAD_VALUE, c->tag, 0,
-                        "glyph %u: FDSelect names a missing "
-                        "Font DICT",
-                        gid);
+    return otv_fail(s->l->x.err, OTV_E_BAD_VALUE, c->tag, 0,
+                    "glyph %u: FDSelect names a missing "
+                    "Font DICT",
+                    gid);
   s->subrs[0].ix = &c->gsubrs;
   s->subrs[0].slot = 0;
   s->subrs[1].ix = &c->fds[fd].subrs;
@@ -1202,15 +1200,14 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
 /* Compile glyph gid into the arena; returns its comp state (1: interpret, else cell + 2). */
 static uint32_t comp_build(cs *s, uint32_t gid)
 {
-  otv_location *loc = s->loc;
-  otv_cff_loc *l = &loc->cff;
+  otv_cff_loc *l = s->l;
   const otv_cff *c = s->c;
   double *rec = l->comp_scratch, *ctl0 = rec + 2 * CS_COMP_MAX_COORDS;
   double *ctl1 = ctl0 + CS_COMP_MAX_CTL, *fvs = ctl1 + CS_COMP_MAX_CTL;
   size_t nvs = c->ivs.present ? c->vs_off[c->ivs.data_count] : 0;
   uint8_t *k0 = (uint8_t *)(fvs + nvs), *k1 = k0 + CS_COMP_MAX_SEGS;
   uint8_t *fnz = k1 + CS_COMP_MAX_SEGS;
-  otv_error saved = loc->last_error; /* the recording runs' errors are not the draw's */
+  otv_error saved = *l->x.err; /* the recording runs' errors are not the draw's */
   uint32_t result = 1;
   unsigned regs[CS_COMP_MAX_REGIONS], nrc = 0;
   unsigned ncoord = 0, nseg = 0, nctl = 0;
@@ -1305,14 +1302,14 @@ static uint32_t comp_build(cs *s, uint32_t gid)
   result = (uint32_t)(g - l->cells) + 2; /* cells <= CS_MAX_CELLS: fits */
 out:
   s->rec = NULL, s->kinds = NULL, s->ctl = NULL;
-  loc->last_error = saved;
+  *l->x.err = saved;
   return result;
 }
 
 /* Draw a compiled glyph into the pen (s->out, pen mode). */
 static otv_status comp_draw(cs *s, const otv_cs_cell *g)
 {
-  otv_cff_loc *l = &s->loc->cff;
+  otv_cff_loc *l = s->l;
   unsigned ncoord = g[0].h.n, nseg = g[0].h.off, nreg = g[1].h.n;
   unsigned nrc = g[1].h.off & ~CS_COMP_FLOAT;
   bool fl = (g[1].h.off & CS_COMP_FLOAT) != 0;
@@ -1384,13 +1381,12 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
   return OTV_E_OK;
 }
 
-otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
+otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
 {
-  const otv_cff *c = &loc->face->cff;
-  if (!c->present)
-    return otv_loc_fail(loc, OTV_E_NO_TABLE, OTV_T_CFF2, 0, "no CFF or CFF2 outlines");
+  const otv_cff *c = l->c;
+  if (!c->present) return OTV_FAIL(l->x.err, NO_TABLE, OTV_T_CFF2, 0, "no CFF or CFF2 outlines");
   cs s;
-  s.loc = loc;
+  s.l = l;
   s.c = c;
   s.out = sink;
   s.gid = gid;
@@ -1401,19 +1397,18 @@ otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
   s.zero = true;
   s.cache = NULL;
   if (c->cff2) {
-    if (!loc->cff.sub_tried) sub_cache_setup(loc, c);
-    if (loc->cff.cells) s.cache = &loc->cff;
+    if (!l->sub_tried) sub_cache_setup(l, c);
+    if (l->cells) s.cache = l;
   }
   if (c->cff2 && c->ivs.present) {
-    s.vs_all = otv_cff_vs_scalars(loc);
-    if (!s.vs_all && !loc->cff.zero) return OTV_E_NOMEM;
-    s.zero = loc->cff.zero;
-    s.vs_nz = loc->cff.vs_nz;
+    s.vs_all = otv_cff_vs_scalars(l);
+    if (!s.vs_all && !l->zero) return OTV_E_NOMEM;
+    s.zero = l->zero;
+    s.vs_nz = l->vs_nz;
   }
   s.rec = NULL;
-  if (s.cache && loc->cff.comp && sink->pen && !sink->round && gid < loc->cff.comp_count) {
+  if (s.cache && l->comp && sink->pen && !sink->round && gid < l->comp_count) {
     /* compiled glyphs: compiled on the second draw (the first marks the glyph slot) */
-    otv_cff_loc *l = &loc->cff;
     uint32_t cst = l->comp[gid];
     if (cst == 0) {
       const otv_cs_slot *e = &l->sub[l->glyph_slot + gid];
@@ -1436,11 +1431,122 @@ otv_status otv_cs_run(otv_location *loc, uint32_t gid, otv_cs_sink *sink)
   uint32_t base, accent;
   if (!(bc >= 0 && bc < 256 && ac >= 0 && ac < 256) ||
       !otv_cff_seac_glyph(c, (unsigned)bc, &base) || !otv_cff_seac_glyph(c, (unsigned)ac, &accent))
-    return otv_loc_fail(loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: seac components not found",
-                        gid);
+    return otv_fail(l->x.err, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: seac components not found",
+                    gid);
   if ((st = run_glyph(&s, base, 0, 0))) return st;
-  if (s.seac) return otv_loc_fail(loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: nested seac", gid);
+  if (s.seac) return otv_fail(l->x.err, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: nested seac", gid);
   if ((st = run_glyph(&s, accent, adx, ady))) return st;
-  if (s.seac) return otv_loc_fail(loc, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: nested seac", gid);
+  if (s.seac) return otv_fail(l->x.err, OTV_E_BAD_VALUE, c->tag, 0, "glyph %u: nested seac", gid);
+  return OTV_E_OK;
+}
+
+/* ---- the location's state and the entry points ---- */
+
+void otv_cff_loc_init(otv_cff_loc *l, const otv_cff *c, otv_locctx x)
+{
+  memset(l, 0, sizeof *l);
+  l->x = x;
+  l->c = c;
+}
+
+void otv_cff_loc_free(otv_cff_loc *l)
+{
+  const otv_alloc *al = l->x.al;
+  if (!al) return; /* never initialised */
+  otv_ivs_cache_free(al, &l->regions);
+  if (l->vs) otv_mem_free(al, l->vs, l->vs_cap * sizeof *l->vs);
+  if (l->sub) otv_mem_free(al, l->sub, l->sub_slots * sizeof *l->sub);
+  if (l->sub_fd_base) otv_mem_free(al, l->sub_fd_base, l->c->fd_count * sizeof *l->sub_fd_base);
+  if (l->cells) otv_mem_free(al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
+  if (l->vs_nz) otv_mem_free(al, l->vs_nz, l->vs_nz_cap);
+  if (l->comp) otv_mem_free(al, l->comp, l->comp_count * sizeof *l->comp);
+  if (l->comp_scratch) otv_mem_free(al, l->comp_scratch, l->comp_scratch_size);
+  otv_cff_loc_init(l, l->c, l->x);
+}
+
+const double *otv_cff_vs_scalars(otv_cff_loc *l)
+{
+  const otv_cff *c = l->c;
+  const otv_coords *at = l->x.at;
+  const otv_alloc *al = l->x.al;
+  if (l->serial == at->serial && l->serial) return l->vs;
+  if (!c->ivs.present || at->is_default) {
+    /* no store, or the default location: every scalar is 0 (peaks are never 0) */
+    l->zero = true;
+    l->serial = at->serial;
+    return l->vs;
+  }
+  l->zero = false;
+  const float *reg = otv_ivs_cache_get(&l->x, &c->ivs, &l->regions);
+  if (!reg) return NULL;
+  size_t need = c->vs_off[c->ivs.data_count];
+  if (need > l->vs_cap) {
+    double *n = otv_mem_realloc(al, l->vs, l->vs_cap * sizeof *l->vs, need * sizeof *n);
+    if (!n) {
+      OTV_FAIL(l->x.err, NOMEM, c->tag, 0, "blend scalars");
+      return NULL;
+    }
+    l->vs = n;
+    l->vs_cap = need;
+  }
+  if (c->ivs.data_count > l->vs_nz_cap) {
+    uint8_t *n = otv_mem_realloc(al, l->vs_nz, l->vs_nz_cap, c->ivs.data_count);
+    if (!n) {
+      OTV_FAIL(l->x.err, NOMEM, c->tag, 0, "blend scalars");
+      return NULL;
+    }
+    l->vs_nz = n;
+    l->vs_nz_cap = c->ivs.data_count;
+  }
+  bool zero = true;
+  for (unsigned i = 0; i < c->ivs.data_count; i++) {
+    const otv_ivd *v = &c->ivs.data[i];
+    l->vs_nz[i] = 0;
+    if (!v->region_index_count) continue; /* l->vs may be NULL when no data has a region */
+    double *dst = l->vs + c->vs_off[i];
+    for (unsigned j = 0; j < v->region_index_count; j++) {
+      /* in range: region_indexes checked in otv_ivs_parse */
+      unsigned ri = otv_peek_u16(v->region_indexes + 2 * j);
+      dst[j] = ri < c->ivs.region_count ? (double)reg[ri] : 0.0;
+      if (dst[j] != 0.0) zero = false, l->vs_nz[i] = 1;
+    }
+  }
+  l->zero = zero;
+  l->serial = at->serial;
+  return l->vs;
+}
+
+/* ---- public entry points ---- */
+
+otv_status otv_cff_outline(otv_cff_loc *l, uint32_t gid, unsigned flags, const otv_pen *pen,
+                           void *ctx)
+{
+  otv_cs_sink sink;
+  memset(&sink, 0, sizeof sink);
+  sink.pen = pen;
+  sink.ctx = ctx;
+  sink.round = (flags & OTV_OUTLINE_ROUND) != 0;
+  return otv_cs_run(l, gid, &sink);
+}
+
+otv_status otv_cff_points(otv_cff_loc *l, uint32_t gid, unsigned flags, otv_glyph_points *io)
+{
+  static const otv_pen none = {0};
+  otv_cs_sink sink;
+  memset(&sink, 0, sizeof sink);
+  sink.pen = NULL;
+  sink.io = io;
+  sink.round = (flags & OTV_OUTLINE_ROUND) != 0;
+  (void)none;
+  io->point_count = 0;
+  io->contour_count = 0;
+  io->glyph_flags = 0;
+  otv_status s = otv_cs_run(l, gid, &sink);
+  if (s) return s;
+  io->point_count = sink.points;
+  io->contour_count = sink.contours;
+  if (sink.points > io->point_cap || sink.contours > io->contour_cap)
+    return OTV_FAIL(l->x.err, SMALL_BUFFER, 0, 0, "glyph %u: %u points, %u contours", gid,
+                    sink.points, sink.contours);
   return OTV_E_OK;
 }

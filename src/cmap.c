@@ -4,7 +4,7 @@
  * (0,1), (0,0)), and Unicode Variation Sequences from format 14 ((0,5)).
  * The chosen subtables' headers and arrays are checked at open, so lookups read them unchecked.
  */
-#include "internal.h"
+#include "cmap.h"
 
 #define T_CMAP OTV_T_CMAP
 
@@ -53,11 +53,10 @@ static otv_status check_sub(otv_span tab, size_t off, unsigned fmt, otv_cmap *c,
   return OTV_E_OK;
 }
 
-otv_status otv_cmap_parse(otv_face *f, otv_error *err)
+otv_status otv_cmap_parse(otv_span tab, otv_cmap *out, otv_error *err)
 {
-  otv_cmap *c = &f->cmap;
+  otv_cmap *c = out;
   memset(c, 0, sizeof *c);
-  otv_span tab = otv_face_span(f, T_CMAP);
   if (!tab.p) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   otv_rd_skip(&r, 2);
@@ -101,8 +100,6 @@ otv_status otv_cmap_parse(otv_face *f, otv_error *err)
   c->present = true;
   return OTV_E_OK;
 }
-
-void otv_cmap_free(otv_face *f) { memset(&f->cmap, 0, sizeof f->cmap); }
 
 static uint32_t lookup4(const otv_cmap *c, uint32_t cp)
 {
@@ -210,16 +207,14 @@ static int lookup14(const otv_cmap *c, uint32_t cp, uint32_t vs, uint32_t *gid)
   return 0;
 }
 
-uint32_t otv_face_glyph_for_char(const otv_face *f, uint32_t cp, uint32_t vs)
+uint32_t otv_cmap_lookup(const otv_cmap *c, uint32_t cp, uint32_t vs, uint32_t glyph_count)
 {
-  if (!f) return 0;
-  const otv_cmap *c = &f->cmap;
   uint32_t g = 0;
-  if (vs && c->uvs.p && lookup14(c, cp, vs, &g) == 2) return g < f->glyph_count ? g : 0;
+  if (vs && c->uvs.p && lookup14(c, cp, vs, &g) == 2) return g < glyph_count ? g : 0;
   /* a default variation sequence, an unlisted one, or no vs: the nominal glyph */
   if (c->format == 4)
     g = lookup4(c, cp);
   else if (c->format == 12)
     g = lookup12(c, cp);
-  return g < f->glyph_count ? g : 0;
+  return g < glyph_count ? g : 0;
 }

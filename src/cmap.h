@@ -4,6 +4,9 @@
  */
 #ifndef OTV_CMAP_H
 #define OTV_CMAP_H
+
+#include "core/core.h"
+
 typedef struct otv_cmap {
   bool present;
   uint16_t format;    /* 4 or 12 (0: no usable Unicode subtable) */
@@ -12,6 +15,9 @@ typedef struct otv_cmap {
   otv_span uvs;       /* format 14 subtable (records checked at parse; empty: none) */
   uint32_t uvs_count; /* numVarSelectorRecords */
 } otv_cmap;
-otv_status otv_cmap_parse(otv_face *f, otv_error *err);
-void otv_cmap_free(otv_face *f);
+/* tab may be empty (no cmap: present stays false). */
+otv_status otv_cmap_parse(otv_span tab, otv_cmap *out, otv_error *err);
+/* The glyph of code point cp (variation selector vs, 0: none) as otv_face_glyph_for_char
+ * (otvar.h); glyph ids >= glyph_count read as 0. */
+uint32_t otv_cmap_lookup(const otv_cmap *c, uint32_t cp, uint32_t vs, uint32_t glyph_count);
 #endif

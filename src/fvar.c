@@ -11,18 +11,18 @@
  *   - instanceSize must be at least axisCount * 4 + 4; postScriptNameID is read only when it is
  *     exactly axisCount * 4 + 6, as the spec defines the two sizes.
  */
-#include "internal.h"
+#include "fvar.h"
 
 #define FVAR_HEADER_LEN 16
 #define AXIS_RECORD_LEN 20
 
 static float fixed_to_float(otv_fixed v) { return (float)v / 65536.0f; }
 
-otv_status otv_fvar_parse(otv_face *f, otv_error *err)
+otv_status otv_fvar_parse(otv_span tab, otv_span avar, const otv_alloc *al, otv_fvar *out,
+                          otv_error *err)
 {
-  otv_fvar *fv = &f->fvar;
+  otv_fvar *fv = out;
   memset(fv, 0, sizeof *fv);
-  otv_span tab = otv_face_span(f, OTV_T_FVAR);
   if (!tab.p) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t major = otv_rd_u16(&r);
@@ -60,7 +60,7 @@ otv_status otv_fvar_parse(otv_face *f, otv_error *err)
                     instance_count, instance_size);
 
   if (axis_count) {
-    fv->axis = otv_mem_calloc(&f->al, axis_count, sizeof *fv->axis);
+    fv->axis = otv_mem_calloc(al, axis_count, sizeof *fv->axis);
     if (!fv->axis) return OTV_FAIL(err, NOMEM, OTV_T_FVAR, 0, "axes");
   }
   for (unsigned a = 0; a < axis_count; a++) {
@@ -82,32 +82,33 @@ otv_status otv_fvar_parse(otv_face *f, otv_error *err)
   fv->axis_count = axis_count;
   fv->instance_count = instance_count;
   fv->instance_size = instance_size;
+  fv->axis_size = axis_size;
   fv->axes = axes.p;
   fv->instances = inst.p;
-  return otv_avar_parse(f, err);
+  otv_status s = otv_avar_parse(avar, al, fv, err);
+  if (s) otv_fvar_free(al, fv);
+  return s;
 }
 
-void otv_fvar_free(otv_face *f)
+void otv_fvar_free(const otv_alloc *al, otv_fvar *fv)
 {
-  otv_fvar *fv = &f->fvar;
-  otv_avar_free(f);
-  if (fv->axis) otv_mem_free(&f->al, fv->axis, (size_t)fv->axis_count * sizeof *fv->axis);
+  otv_avar_free(al, fv);
+  if (fv->axis) otv_mem_free(al, fv->axis, (size_t)fv->axis_count * sizeof *fv->axis);
   fv->axis = NULL;
 }
 
-uint32_t otv_fvar_axis_tag(const otv_face *f, unsigned axis)
+uint32_t otv_fvar_axis_tag(const otv_fvar *fv, unsigned axis)
 {
-  return axis < f->fvar.axis_count ? f->fvar.axis[axis].tag : 0;
+  return axis < fv->axis_count ? fv->axis[axis].tag : 0;
 }
 
-double otv_fvar_axis_default(const otv_face *f, unsigned axis)
+double otv_fvar_axis_default(const otv_fvar *fv, unsigned axis)
 {
-  return axis < f->fvar.axis_count ? f->fvar.axis[axis].default_value / 65536.0 : 0.0;
+  return axis < fv->axis_count ? fv->axis[axis].default_value / 65536.0 : 0.0;
 }
 
-unsigned otv_face_axes(const otv_face *f, unsigned start, unsigned *count, otv_axis *out)
+unsigned otv_fvar_axes(const otv_fvar *fv, unsigned start, unsigned *count, otv_axis *out)
 {
-  const otv_fvar *fv = &f->fvar;
   if (count) {
     unsigned n = 0;
     for (unsigned a = start; a < fv->axis_count && n < *count; a++, n++) {
@@ -127,10 +128,9 @@ unsigned otv_face_axes(const otv_face *f, unsigned start, unsigned *count, otv_a
   return fv->axis_count;
 }
 
-unsigned otv_face_named_instances(const otv_face *f, unsigned start, unsigned *count,
+unsigned otv_fvar_named_instances(const otv_fvar *fv, unsigned start, unsigned *count,
                                   otv_named_instance *out)
 {
-  const otv_fvar *fv = &f->fvar;
   if (count) {
     unsigned n = 0;
     bool has_ps = fv->instance_size == (size_t)fv->axis_count * 4 + 6;
@@ -149,15 +149,14 @@ unsigned otv_face_named_instances(const otv_face *f, unsigned start, unsigned *c
   return fv->instance_count;
 }
 
-otv_status otv_face_named_instance_coords(const otv_face *f, unsigned instance, double *coords,
-                                          unsigned cap, otv_error *err)
+otv_status otv_fvar_instance_coords(const otv_fvar *fv, unsigned instance, double *coords,
+                                    unsigned cap, otv_error *err)
 {
-  const otv_fvar *fv = &f->fvar;
   if (instance >= fv->instance_count)
     return OTV_FAIL(err, NOT_FOUND, OTV_T_FVAR, 0, "named instance %u (the font has %u)", instance,
                     fv->instance_count);
   if (cap && !coords) return OTV_FAIL(err, ARG, 0, 0, "coords is NULL");
-  /* in range: see otv_face_named_instances */
+  /* in range: see otv_fvar_named_instances */
   const uint8_t *p = fv->instances + (size_t)instance * fv->instance_size + 4;
   for (unsigned a = 0; a < cap && a < fv->axis_count; a++)
     coords[a] = otv_peek_i32(p + 4 * (size_t)a) / 65536.0;

@@ -1,10 +1,13 @@
 /*
  * fvar.h - fvar (axes, named instances) and avar (v1 segment maps, v2 axisIndexMap + IVS), and
- * the user -> normalized coordinate pipeline. Implemented in fvar.c (fvar parsing and the public
- * accessors), avar.c (avar parsing and mapping) and coords.c (the normalization pipeline).
+ * the user -> normalized coordinate pipeline. Implemented in fvar.c (fvar parsing and the
+ * accessors behind the public ones), avar.c (avar parsing and mapping) and normalize.c (the
+ * normalization pipeline).
  */
 #ifndef OTV_FVAR_H
 #define OTV_FVAR_H
+
+#include "ivs.h"
 
 /* One decoded VariationAxisRecord. */
 typedef struct otv_fvar_axis {
@@ -23,6 +26,7 @@ typedef struct otv_fvar_axis {
 typedef struct otv_avar_seg {
   const int16_t *map; /* count (fromCoordinate, toCoordinate) pairs, in the face's seg_pool */
   uint16_t count;     /* 0: identity (no map, or an invalid map ignored per spec) */
+  const uint8_t *raw; /* the SegmentMaps record as stored (positionMapCount, then the maps) */
 } otv_avar_seg;
 
 typedef struct otv_fvar {
@@ -30,6 +34,7 @@ typedef struct otv_fvar {
   uint16_t axis_count;
   uint16_t instance_count;
   uint16_t instance_size;
+  uint16_t axis_size;       /* axisSize (>= 20) */
   const uint8_t *axes;      /* axis records (stride axisSize >= 20; use `axis` instead) */
   const uint8_t *instances; /* instance_count x instance_size bytes (checked) */
   uint16_t avar_version;    /* 0: no avar */
@@ -50,17 +55,27 @@ static inline int otv_round_half_up(float x)
   return i - (t < (float)i);
 }
 
-otv_status otv_fvar_parse(otv_face *f, otv_error *err); /* fvar and avar */
-void otv_fvar_free(otv_face *f);
-uint32_t otv_fvar_axis_tag(const otv_face *f, unsigned axis);
-double otv_fvar_axis_default(const otv_face *f, unsigned axis);
-/* user[axis_count] -> out[axis_count]: clamp, default normalization, avar v1, avar v2. */
-otv_status otv_fvar_normalize(const otv_face *f, const double *user, otv_f2dot14 *out,
+/* fvar then avar (avar may be empty; it is ignored without fvar). */
+otv_status otv_fvar_parse(otv_span fvar, otv_span avar, const otv_alloc *al, otv_fvar *out,
+                          otv_error *err);
+void otv_fvar_free(const otv_alloc *al, otv_fvar *fv);
+uint32_t otv_fvar_axis_tag(const otv_fvar *fv, unsigned axis);
+double otv_fvar_axis_default(const otv_fvar *fv, unsigned axis);
+/* The accessors behind otv_face_axes, otv_face_named_instances, otv_face_named_instance_coords
+ * (otvar.h says what they return). */
+unsigned otv_fvar_axes(const otv_fvar *fv, unsigned start, unsigned *count, otv_axis *out);
+unsigned otv_fvar_named_instances(const otv_fvar *fv, unsigned start, unsigned *count,
+                                  otv_named_instance *out);
+otv_status otv_fvar_instance_coords(const otv_fvar *fv, unsigned instance, double *coords,
+                                    unsigned cap, otv_error *err);
+/* normalize.c: user[axis_count] -> out[axis_count]: clamp, default normalization, avar v1,
+ * avar v2. */
+otv_status otv_fvar_normalize(const otv_fvar *fv, const double *user, otv_f2dot14 *out,
                               const otv_alloc *al, otv_error *err);
 
 /* avar.c: parse avar against the already parsed fvar (absent avar leaves avar_version 0). */
-otv_status otv_avar_parse(otv_face *f, otv_error *err);
-void otv_avar_free(otv_face *f);
+otv_status otv_avar_parse(otv_span avar, const otv_alloc *al, otv_fvar *fv, otv_error *err);
+void otv_avar_free(const otv_alloc *al, otv_fvar *fv);
 /* avar v1: map one default-normalized F2Dot14 value through a segment map. */
 int otv_avar_map_v1(const otv_avar_seg *seg, int v);
 /* avar v2: coords[axis_count] holds the v1 output on entry, the final coordinates on return.

@@ -4,14 +4,14 @@
  * location's scratch arrays, applies gvar deltas (gvar.c) at every level of a composite, then
  * hands the flattened outline to a pen or to caller buffers.
  *
- * Flattening (one top-level call): points are appended to loc->glyf.pts. Each glyph level
+ * Flattening (one top-level call): points are appended to c->pts. Each glyph level
  * appends its outline points followed by its 4 phantom points; a composite loads each component
- * (recursively) at the end of the array, keeps the component's phantoms when USE_MY_METRICS,
+ * (recursively) at the end of the array, keeps the component's phantoms when OTV_USE_MY_METRICS,
  * drops them, transforms and offsets the component's points, and finally appends its own 4
  * phantom points. A composite's own "points" (component offsets, then phantoms: what its gvar
  * deltas move) live on a separate stack (cstk) so nesting needs no allocation per glyph.
  */
-#include "internal.h"
+#include "glyf.h"
 
 #include <stdlib.h>
 
@@ -22,34 +22,21 @@
 #define T_GLYF OTV_T_GLYF
 #define T_LOCA OTV_T_LOCA
 
-/* spec: simple glyph flags */
-#define ON_CURVE_POINT 0x01u
-#define X_SHORT_VECTOR 0x02u
-#define Y_SHORT_VECTOR 0x04u
-#define REPEAT_FLAG 0x08u
-#define X_IS_SAME_OR_POSITIVE 0x10u
-#define Y_IS_SAME_OR_POSITIVE 0x20u
-#define OVERLAP_SIMPLE 0x40u
-/* spec: composite glyph flags */
-#define ARG_1_AND_2_ARE_WORDS 0x0001u
-#define ARGS_ARE_XY_VALUES 0x0002u
-#define ROUND_XY_TO_GRID 0x0004u
-#define WE_HAVE_A_SCALE 0x0008u
-#define MORE_COMPONENTS 0x0020u
-#define WE_HAVE_AN_X_AND_Y_SCALE 0x0040u
-#define WE_HAVE_A_TWO_BY_TWO 0x0080u
-#define WE_HAVE_INSTRUCTIONS 0x0100u
-#define USE_MY_METRICS 0x0200u
-#define OVERLAP_COMPOUND 0x0400u
-#define SCALED_COMPONENT_OFFSET 0x0800u
-#define UNSCALED_COMPONENT_OFFSET 0x1000u
+/* spec flag names (glyf.h) */
+#define ON_CURVE_POINT OTV_ON_CURVE_POINT
+#define X_SHORT_VECTOR OTV_X_SHORT_VECTOR
+#define Y_SHORT_VECTOR OTV_Y_SHORT_VECTOR
+#define REPEAT_FLAG OTV_REPEAT_FLAG
+#define X_IS_SAME_OR_POSITIVE OTV_X_IS_SAME_OR_POSITIVE
+#define Y_IS_SAME_OR_POSITIVE OTV_Y_IS_SAME_OR_POSITIVE
+#define OVERLAP_SIMPLE OTV_OVERLAP_SIMPLE
 
 /* Components processed in one top-level call: bounds the work of a deep tree that references
  * the same glyphs many times (depth alone allows 2^16 loads). */
 #define MAX_COMPONENT_LOADS 65536u
 
-/* One component record, decoded. */
-typedef struct otv_glyf_comp {
+/* One component record as the loader uses it: the transform in float. */
+typedef struct otv_glyf_comp_m {
   unsigned flags;
   uint32_t gid;
   int arg1, arg2;
@@ -57,73 +44,54 @@ typedef struct otv_glyf_comp {
   bool has_matrix;
 } comp;
 
-otv_status otv_glyf_parse(otv_face *f, otv_error *err)
+otv_status otv_glyf_parse(otv_span glyf, otv_span loca, int index_to_loc_format,
+                          uint32_t glyph_count, otv_glyf *out, otv_error *err)
 {
-  otv_glyf *g = &f->glyf;
+  otv_glyf *g = out;
   memset(g, 0, sizeof *g);
-  if (f->flavour != OTV_FLAVOUR_GLYF) return OTV_E_OK;
-  g->glyf = otv_face_span(f, T_GLYF);
-  otv_span loca = otv_face_span(f, T_LOCA);
+  if (!glyf.p) return OTV_E_OK;
+  g->glyf = glyf;
+  g->glyph_count = glyph_count;
   if (!loca.p) return OTV_FAIL(err, NO_TABLE, T_LOCA, 0, "loca is required with glyf");
-  if (f->index_to_loc_format != 0 && f->index_to_loc_format != 1)
-    return OTV_FAIL(err, BAD_VALUE, OTV_T_HEAD, 50, "indexToLocFormat %d", f->index_to_loc_format);
-  g->loca_long = f->index_to_loc_format == 1;
-  if (!otv_span_array(loca, 0, (size_t)f->glyph_count + 1, g->loca_long ? 4 : 2, &g->loca))
-    return OTV_FAIL(err, TRUNCATED, T_LOCA, 0, "loca: %u entries of %u bytes", f->glyph_count + 1,
+  if (index_to_loc_format != 0 && index_to_loc_format != 1)
+    return OTV_FAIL(err, BAD_VALUE, OTV_T_HEAD, 50, "indexToLocFormat %d", index_to_loc_format);
+  g->loca_long = index_to_loc_format == 1;
+  if (!otv_span_array(loca, 0, (size_t)glyph_count + 1, g->loca_long ? 4 : 2, &g->loca))
+    return OTV_FAIL(err, TRUNCATED, T_LOCA, 0, "loca: %u entries of %u bytes", glyph_count + 1,
                     g->loca_long ? 4u : 2u);
-
-  /* hhea/hmtx and vhea/vmtx, minimally: numberOf{H,V}Metrics; entries are read checked on use */
-  otv_span hhea = otv_face_span(f, OTV_T_HHEA);
-  otv_rd r = otv_rd_init(hhea, 4);
-  int16_t hasc = otv_rd_i16(&r), hdesc = otv_rd_i16(&r);
-  r.pos = 34;
-  uint16_t nhm = otv_rd_u16(&r);
-  if (hhea.p && otv_rd_ok(&r)) {
-    g->hmtx = otv_face_span(f, OTV_T_HMTX);
-    g->num_h_metrics = g->hmtx.p ? nhm : 0;
-  }
-  otv_span vhea = otv_face_span(f, OTV_T_VHEA);
-  r = otv_rd_init(vhea, 34);
-  uint16_t nvm = otv_rd_u16(&r);
-  g->vmtx = otv_face_span(f, OTV_T_VMTX);
-  if (vhea.p && g->vmtx.p && otv_rd_ok(&r) && nvm) {
-    g->has_vmtx = true;
-    g->num_v_metrics = nvm;
-  }
-  /* Without vmtx the vertical phantoms follow FreeType's convention: top origin at the
-   * ascender, advance height ascender - descender, from OS/2 typo values else hhea. */
-  otv_span os2 = otv_face_span(f, OTV_T_OS2);
-  r = otv_rd_init(os2, 68);
-  int16_t tasc = otv_rd_i16(&r), tdesc = otv_rd_i16(&r);
-  if (os2.p && otv_rd_ok(&r)) {
-    g->v_ascender = tasc;
-    g->v_descender = tdesc;
-  } else {
-    g->v_ascender = hasc;
-    g->v_descender = hdesc;
-  }
-
-  /* metrics tables that hold every glyph's entry are read unchecked on the hot path */
-  uint32_t ng = f->glyph_count;
-  if (g->num_h_metrics && g->num_h_metrics <= ng)
-    g->hmtx_full = otv_span_has(g->hmtx, 0,
-                                4 * (size_t)g->num_h_metrics + 2 * (size_t)(ng - g->num_h_metrics));
-  if (g->has_vmtx && g->num_v_metrics <= ng)
-    g->vmtx_full = otv_span_has(g->vmtx, 0,
-                                4 * (size_t)g->num_v_metrics + 2 * (size_t)(ng - g->num_v_metrics));
-  otv_status s = otv_gvar_parse(f, err);
-  if (s) return s;
   g->present = true;
   return OTV_E_OK;
 }
 
-void otv_glyf_free(otv_face *f) { memset(&f->glyf, 0, sizeof f->glyf); }
-
-void otv_glyf_loc_free(otv_location *loc)
+void otv_glyf_set_metrics(otv_glyf *g, const otv_mtx *h, const otv_mtx *v, otv_span os2,
+                          otv_span hhea)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  const otv_alloc *al = &loc->al;
-  otv_gvar_loc_free(loc);
+  g->h = *h;
+  g->v = *v;
+  /* Without vmtx the vertical phantoms follow FreeType's convention: top origin at the
+   * ascender, advance height ascender - descender, from OS/2 typo values else hhea. */
+  otv_rd r = otv_rd_init(os2, 68);
+  int16_t tasc = otv_rd_i16(&r), tdesc = otv_rd_i16(&r);
+  otv_rd hr = otv_rd_init(hhea, 4);
+  int16_t hasc = otv_rd_i16(&hr), hdesc = otv_rd_i16(&hr);
+  bool typo = os2.p && otv_rd_ok(&r);
+  g->v_ascender = typo ? tasc : hasc;
+  g->v_descender = typo ? tdesc : hdesc;
+}
+
+void otv_glyf_loc_init(otv_glyf_loc *c, const otv_glyf *g, otv_locctx x)
+{
+  memset(c, 0, sizeof *c);
+  c->x = x;
+  c->g = g;
+  otv_gvar_loc_init(&c->gv, &g->gvar, x);
+}
+
+void otv_glyf_loc_free(otv_glyf_loc *c)
+{
+  const otv_alloc *al = c->x.al;
+  if (!al) return; /* never initialised */
+  otv_gvar_loc_free(&c->gv);
   otv_mem_free(al, c->pts, c->pts_cap * sizeof(otv_point));
   otv_mem_free(al, c->tags, c->tags_cap);
   otv_mem_free(al, c->ends, c->ends_cap * sizeof(uint16_t));
@@ -137,44 +105,28 @@ void otv_glyf_loc_free(otv_location *loc)
   otv_mem_free(al, c->cc_mem, c->cc_mem ? OTV_GLYF_CC_BYTES : 0);
   otv_mem_free(al, c->gc_slots, c->gc_slots ? OTV_GLYF_GC_SLOTS * sizeof *c->gc_slots : 0);
   otv_mem_free(al, c->gc_mem, c->gc_cap);
-  memset(c, 0, sizeof *c);
+  otv_glyf_loc_init(c, c->g, c->x);
 }
 
 /* ---- hmtx / vmtx defaults of the phantom points ---- */
 
-static void long_metric(otv_span tab, uint16_t n_long, bool full, uint32_t gid, int *adv, int *side)
+/* The advance and side bearing of a glyph in hmtx/vmtx (0 and 0 without the table). */
+static void long_metric(const otv_mtx *m, uint32_t gid, int *adv, int *side)
 {
-  if (full) {
-    /* in range: the table holds n_long long metrics and a side bearing for every other glyph
-     * (checked in otv_glyf_parse); gid < glyph_count checked by the caller */
-    const uint8_t *p = tab.p + 4 * (size_t)(gid < n_long ? gid : n_long - 1u);
-    *adv = otv_peek_u16(p);
-    *side = gid < n_long ? otv_peek_i16(p + 2)
-                         : otv_peek_i16(tab.p + 4 * (size_t)n_long + 2 * (size_t)(gid - n_long));
+  if (!m->present) {
+    *adv = *side = 0;
     return;
   }
-  *adv = 0;
-  *side = 0;
-  if (!tab.p || n_long == 0) return;
-  otv_rd r = otv_rd_init(tab, 4 * (size_t)(gid < n_long ? gid : n_long - 1u));
-  uint16_t a = otv_rd_u16(&r);
-  int16_t sb = otv_rd_i16(&r);
-  if (gid >= n_long) {
-    r.pos = 4 * (size_t)n_long + 2 * (size_t)(gid - n_long);
-    sb = otv_rd_i16(&r);
-  }
-  /* lenient: a short hmtx/vmtx reads as 0 (the metrics module reports it) */
-  if (!otv_rd_ok(&r)) return;
-  *adv = a;
-  *side = sb;
+  *adv = (int)otv_mtx_advance(m, gid);
+  *side = otv_mtx_side(m, gid);
 }
 
 static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_max, otv_point ph[4])
 {
   int adv, lsb, vadv, tsb;
-  long_metric(g->hmtx, g->num_h_metrics, g->hmtx_full, gid, &adv, &lsb);
-  if (g->has_vmtx) {
-    long_metric(g->vmtx, g->num_v_metrics, g->vmtx_full, gid, &vadv, &tsb);
+  long_metric(&g->h, gid, &adv, &lsb);
+  if (g->v.present) {
+    long_metric(&g->v, gid, &vadv, &tsb);
   } else {
     vadv = abs((int)g->v_ascender - (int)g->v_descender);
     tsb = g->v_ascender - y_max;
@@ -192,37 +144,66 @@ static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_m
 
 /* ---- glyph data ---- */
 
-static otv_status glyph_data(otv_location *loc, uint32_t gid, otv_span *out)
+static otv_status glyph_data(otv_glyf_loc *c, uint32_t gid, otv_span *out)
 {
-  const otv_glyf *g = &loc->face->glyf;
+  const otv_glyf *g = c->g;
   size_t a, b;
-  /* in range: loca holds glyph_count + 1 entries (checked in otv_glyf_parse); gid checked by
-   * the caller against glyph_count */
-  if (g->loca_long) {
-    a = otv_peek_u32(g->loca.p + 4 * (size_t)gid);
-    b = otv_peek_u32(g->loca.p + 4 * (size_t)gid + 4);
-  } else {
-    a = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid);
-    b = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid + 2);
-  }
-  size_t at = (size_t)gid * (g->loca_long ? 4 : 2);
-  if (b < a)
-    return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_LOCA, at,
-                        "glyph %u: offsets decrease (0x%zx, 0x%zx)", gid, a, b);
-  if (!otv_span_sub(g->glyf, a, b - a, out))
-    return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_LOCA, at,
-                        "glyph %u: data 0x%zx..0x%zx past the glyf end (0x%zx)", gid, a, b,
-                        g->glyf.len);
+  if (!otv_loca_get(g, gid, &a, &b))
+    return OTV_FAIL(c->x.err, BAD_OFFSET, T_LOCA, (size_t)gid * (g->loca_long ? 4 : 2),
+                    b < a ? "glyph %u: offsets decrease (0x%zx, 0x%zx)"
+                          : "glyph %u: data 0x%zx..0x%zx past the glyf end",
+                    gid, a, b);
+  out->p = g->glyf.p + a; /* in range: otv_loca_get checked a <= b <= glyf.len */
+  out->len = b - a;
   return OTV_E_OK;
 }
 
-#define TAGS_SPARE 16u
-static bool reserve_pts(otv_location *loc, size_t need)
+bool otv_glyf_header_box(const otv_glyf *g, uint32_t gid, int box[4])
 {
-  otv_glyf_loc *c = &loc->glyf;
+  size_t a, b;
+  if (!g->present || gid >= g->glyph_count || !otv_loca_get(g, gid, &a, &b) || b - a < 10)
+    return false;
+  /* in range: 10 header bytes inside glyf (otv_loca_get) */
+  const uint8_t *p = g->glyf.p + a + 2; /* after numberOfContours */
+  for (int i = 0; i < 4; i++) box[i] = otv_peek_i16(p + 2 * i);
+  return true;
+}
+
+bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *o)
+{
+  o->flags = otv_rd_u16(r);
+  o->gid = otv_rd_u16(r);
+  if (o->flags & OTV_ARG_1_AND_2_ARE_WORDS) {
+    if (o->flags & OTV_ARGS_ARE_XY_VALUES) {
+      o->arg1 = otv_rd_i16(r);
+      o->arg2 = otv_rd_i16(r);
+    } else {
+      o->arg1 = otv_rd_u16(r);
+      o->arg2 = otv_rd_u16(r);
+    }
+  } else if (o->flags & OTV_ARGS_ARE_XY_VALUES) {
+    o->arg1 = (int8_t)otv_rd_u8(r);
+    o->arg2 = (int8_t)otv_rd_u8(r);
+  } else {
+    o->arg1 = otv_rd_u8(r);
+    o->arg2 = otv_rd_u8(r);
+  }
+  o->scale_count = o->flags & OTV_WE_HAVE_A_SCALE            ? 1
+                   : o->flags & OTV_WE_HAVE_AN_X_AND_Y_SCALE ? 2
+                   : o->flags & OTV_WE_HAVE_A_TWO_BY_TWO     ? 4
+                                                             : 0;
+  o->transform = otv_rd_take(r, 2 * (size_t)o->scale_count);
+  for (unsigned i = 0; i < o->scale_count && o->transform; i++)
+    o->scale[i] = otv_peek_i16(o->transform + 2 * i); /* in range: taken just above */
+  return otv_rd_ok(r);
+}
+
+#define TAGS_SPARE 16u
+static bool reserve_pts(otv_glyf_loc *c, size_t need)
+{
   /* tags: TAGS_SPARE bytes past need (decode_flags writes 8 and reads 16 bytes at a time) */
-  return !OTV_RESERVE(&loc->al, &c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
-         !OTV_RESERVE(&loc->al, &c->tags, &c->tags_cap, need + TAGS_SPARE, 1);
+  return !OTV_RESERVE(c->x.al, &c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
+         !OTV_RESERVE(c->x.al, &c->tags, &c->tags_cap, need + TAGS_SPARE, 1);
 }
 
 static inline void round_points(otv_point *p, unsigned n)
@@ -233,7 +214,7 @@ static inline void round_points(otv_point *p, unsigned n)
   }
 }
 
-static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags);
+static otv_status load(otv_glyf_loc *c, uint32_t gid, unsigned depth, unsigned flags);
 
 /* clang-format off */
 /* Per flag byte: the x byte size | the y byte size << 32 (one add sums both array lengths).
@@ -441,11 +422,10 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
 #undef XY_STEP
 }
 
-static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int contours,
+static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int contours,
                               unsigned flags)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  const otv_glyf *g = &loc->face->glyf;
+  const otv_glyf *g = c->g;
   size_t glyph_at = (size_t)(d.p - g->glyf.p);
   unsigned base = c->n_pts, ebase = c->n_ends;
   otv_rd r = otv_rd_init(d, 0);
@@ -470,16 +450,16 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     unsigned ilen = otv_rd_u16(&r);
     otv_rd_skip(&r, ilen);
     if (!otv_rd_ok(&r))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, glyph_at + r.bad_at,
-                          "glyph %u: header of %u contours", gid, nc);
+      return OTV_FAIL(c->x.err, TRUNCATED, T_GLYF, glyph_at + r.bad_at,
+                      "glyph %u: header of %u contours", gid, nc);
     if (nc) np = (unsigned)otv_peek_u16(endp + 2 * (nc - 1)) + 1u;
   }
   if ((size_t)base + np > OTV_MAX_POINTS)
-    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points", gid,
-                        OTV_MAX_POINTS);
-  if (!reserve_pts(loc, (size_t)base + np + 4) ||
-      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t)))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+    return OTV_FAIL(c->x.err, LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points", gid,
+                    OTV_MAX_POINTS);
+  if (!reserve_pts(c, (size_t)base + np + 4) ||
+      OTV_RESERVE(c->x.al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t)))
+    return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   otv_point *pts = c->pts + base;
   uint8_t *tags = c->tags + base;
   uint16_t *ends = c->ends + ebase;
@@ -488,8 +468,8 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
   for (unsigned i = 0, prev = 0; i < nc; i++) {
     unsigned e = otv_peek_u16(endp + 2 * i); /* in range: taken above */
     if (i > 0 && e <= prev)
-      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + 10 + 2 * i,
-                          "glyph %u: endPtsOfContours[%u] = %u not increasing", gid, i, e);
+      return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at + 10 + 2 * i,
+                      "glyph %u: endPtsOfContours[%u] = %u not increasing", gid, i, e);
     prev = e;
     ends[i] = (uint16_t)(e + base); /* fits: e <= np - 1 (increasing to the last end) and
                                        base + np <= OTV_MAX_POINTS */
@@ -504,9 +484,9 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     r.pos = (size_t)(q - d.p);
     const uint8_t *xs, *ys;
     if (i < np || !(xs = otv_rd_take(&r, xlen)) || !(ys = otv_rd_take(&r, ylen)))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF,
-                          glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
-                          "glyph %u: flags and coordinates of %u points", gid, np);
+      return OTV_FAIL(c->x.err, TRUNCATED, T_GLYF,
+                      glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
+                      "glyph %u: flags and coordinates of %u points", gid, np);
     /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes. The
      * branch-free loop reads 2 bytes for every point (using 0, 1 or 2 of them): it needs two
      * spare bytes after the y array (the arrays follow each other) inside the glyf table,
@@ -514,8 +494,8 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
      * from a copy with 2 zero bytes after it. */
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
     if (!otv_span_has(g->glyf, end_at, 2)) {
-      if (OTV_RESERVE(&loc->al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 2, 1))
-        return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+      if (OTV_RESERVE(c->x.al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 2, 1))
+        return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
       memcpy(c->xy_pad, xs, xlen + ylen);
       c->xy_pad[xlen + ylen] = c->xy_pad[xlen + ylen + 1] = 0;
       xs = c->xy_pad;
@@ -529,51 +509,40 @@ static otv_status load_simple(otv_location *loc, uint32_t gid, otv_span d, int c
     memset(pts + np, 0, 4 * sizeof *pts); /* a component's phantoms, dropped by its parent */
   memset(tags + np, 0, 4);
   if (!c->gc_no_gvar) {
-    otv_status s = otv_gvar_apply(loc, gid, pts, np + 4, ends, nc, base);
+    otv_status s = otv_gvar_apply(&c->gv, gid, pts, np + 4, ends, nc, base, c->need_phantoms);
     if (s) return s;
   }
-  if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(pts, np + 4);
+  if ((flags & OTV_OUTLINE_ROUND) && !c->x.at->is_default) round_points(pts, np + 4);
   c->n_pts = base + np + 4;
   c->n_ends = ebase + nc;
   return OTV_E_OK;
 }
 
+/* A component record (otv_glyf_read_comp) with its transform in float. */
 static bool read_comp(otv_rd *r, comp *o)
 {
-  o->flags = otv_rd_u16(r);
-  o->gid = otv_rd_u16(r);
-  if (o->flags & ARG_1_AND_2_ARE_WORDS) {
-    if (o->flags & ARGS_ARE_XY_VALUES) {
-      o->arg1 = otv_rd_i16(r);
-      o->arg2 = otv_rd_i16(r);
-    } else {
-      o->arg1 = otv_rd_u16(r);
-      o->arg2 = otv_rd_u16(r);
-    }
-  } else if (o->flags & ARGS_ARE_XY_VALUES) {
-    o->arg1 = (int8_t)otv_rd_u8(r);
-    o->arg2 = (int8_t)otv_rd_u8(r);
-  } else {
-    o->arg1 = otv_rd_u8(r);
-    o->arg2 = otv_rd_u8(r);
-  }
-  o->has_matrix = true;
+  otv_glyf_comp k;
+  bool ok = otv_glyf_read_comp(r, &k);
+  o->flags = k.flags;
+  o->gid = k.gid;
+  o->arg1 = k.arg1;
+  o->arg2 = k.arg2;
+  o->has_matrix = k.scale_count != 0;
   o->m[1] = o->m[2] = 0.0f;
-  if (o->flags & WE_HAVE_A_SCALE) {
-    o->m[0] = o->m[3] = (float)otv_rd_i16(r) / 16384.0f;
-  } else if (o->flags & WE_HAVE_AN_X_AND_Y_SCALE) {
-    o->m[0] = (float)otv_rd_i16(r) / 16384.0f;
-    o->m[3] = (float)otv_rd_i16(r) / 16384.0f;
-  } else if (o->flags & WE_HAVE_A_TWO_BY_TWO) {
-    o->m[0] = (float)otv_rd_i16(r) / 16384.0f;
-    o->m[1] = (float)otv_rd_i16(r) / 16384.0f;
-    o->m[2] = (float)otv_rd_i16(r) / 16384.0f;
-    o->m[3] = (float)otv_rd_i16(r) / 16384.0f;
-  } else {
-    o->m[0] = o->m[3] = 1.0f;
-    o->has_matrix = false;
+  o->m[0] = o->m[3] = 1.0f;
+  if (!ok) return false;
+  switch (k.scale_count) {
+  case 1: o->m[0] = o->m[3] = (float)k.scale[0] / 16384.0f; break;
+  case 2:
+    o->m[0] = (float)k.scale[0] / 16384.0f;
+    o->m[3] = (float)k.scale[1] / 16384.0f;
+    break;
+  case 4:
+    for (int i = 0; i < 4; i++) o->m[i] = (float)k.scale[i] / 16384.0f;
+    break;
+  default: break;
   }
-  return otv_rd_ok(r);
+  return true;
 }
 
 /* Does a component after i (among the next few) refer to the same glyph as component i? */
@@ -587,15 +556,14 @@ static bool used_again(const comp *cs, unsigned i, unsigned k)
 
 /* Keep the simple glyph just loaded at pts[m..n_pts) for reuse in this top-level call: its
  * points do not depend on where it is used (transforms are applied after the load). */
-static otv_status memo_put(otv_location *loc, uint32_t gid, unsigned m)
+static otv_status memo_put(otv_glyf_loc *c, uint32_t gid, unsigned m)
 {
-  otv_glyf_loc *c = &loc->glyf;
   unsigned n = c->n_pts - m, nc = 0;
   while (nc < c->n_ends && c->ends[c->n_ends - 1 - nc] >= m) nc++;
-  if (OTV_RESERVE(&loc->al, &c->memo_pts, &c->memo_pts_cap, n, sizeof(otv_point)) ||
-      OTV_RESERVE(&loc->al, &c->memo_tags, &c->memo_tags_cap, n, 1) ||
-      OTV_RESERVE(&loc->al, &c->memo_ends, &c->memo_ends_cap, nc ? nc : 1, sizeof(uint16_t)))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
+  if (OTV_RESERVE(c->x.al, &c->memo_pts, &c->memo_pts_cap, n, sizeof(otv_point)) ||
+      OTV_RESERVE(c->x.al, &c->memo_tags, &c->memo_tags_cap, n, 1) ||
+      OTV_RESERVE(c->x.al, &c->memo_ends, &c->memo_ends_cap, nc ? nc : 1, sizeof(uint16_t)))
+    return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   memcpy(c->memo_pts, c->pts + m, n * sizeof(otv_point));
   memcpy(c->memo_tags, c->tags + m, n);
   for (unsigned j = 0; j < nc; j++) c->memo_ends[j] = (uint16_t)(c->ends[c->n_ends - nc + j] - m);
@@ -607,16 +575,15 @@ static otv_status memo_put(otv_location *loc, uint32_t gid, unsigned m)
 }
 
 /* Append the memorized simple glyph at the end of the flattened points, as load() would. */
-static otv_status memo_get(otv_location *loc, uint32_t gid)
+static otv_status memo_get(otv_glyf_loc *c, uint32_t gid)
 {
-  otv_glyf_loc *c = &loc->glyf;
   unsigned m = c->n_pts, n = c->memo_n, nc = c->memo_nc;
-  if (!reserve_pts(loc, (size_t)m + n) ||
-      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1, sizeof(uint16_t)))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+  if (!reserve_pts(c, (size_t)m + n) ||
+      OTV_RESERVE(c->x.al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1, sizeof(uint16_t)))
+    return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   if ((size_t)m + n - 4 > OTV_MAX_POINTS) /* as load_simple: n counts 4 phantoms */
-    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid,
-                        OTV_MAX_POINTS);
+    return OTV_FAIL(c->x.err, LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid,
+                    OTV_MAX_POINTS);
   memcpy(c->pts + m, c->memo_pts, n * sizeof(otv_point));
   memcpy(c->tags + m, c->memo_tags, n);
   for (unsigned j = 0; j < nc; j++) c->ends[c->n_ends + j] = (uint16_t)(c->memo_ends[j] + m);
@@ -636,7 +603,7 @@ static otv_status memo_get(otv_location *loc, uint32_t gid)
  * Bounds: OTV_GLYF_CC_SLOTS direct-mapped slots (a later glyph of the same slot replaces the
  * earlier one) and one OTV_GLYF_CC_BYTES arena filled in order; when it is full every entry is
  * dropped (cc_gen++) and it fills again. A glyph bigger than a quarter of the arena is not
- * cached. Setting coordinates bumps loc->serial; the next top-level call sees cc_serial differ
+ * cached. Setting coordinates bumps c->x.at->serial; the next top-level call sees cc_serial differ
  * and drops every entry. If allocating the slots or the arena fails, the location runs without
  * the cache (the outline is the same, only slower). */
 #define CC_PHANTOMS 1u
@@ -654,19 +621,17 @@ static void cc_clear(otv_glyf_loc *c)
 }
 
 /* At the start of a top-level call: drop the entries of other coordinates. */
-static inline void cc_sync(otv_location *loc)
+static inline void cc_sync(otv_glyf_loc *c)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  if (c->cc_serial != loc->serial && c->cc_slots) {
+  if (c->cc_serial != c->x.at->serial && c->cc_slots) {
     cc_clear(c);
-    c->cc_serial = loc->serial;
+    c->cc_serial = c->x.at->serial;
   }
 }
 
 /* The cached glyph gid appended as load() would: 1 hit (*s set), 0 miss. */
-static int cc_get(otv_location *loc, uint32_t gid, bool want_ph, unsigned flags, otv_status *s)
+static int cc_get(otv_glyf_loc *c, uint32_t gid, bool want_ph, unsigned flags, otv_status *s)
 {
-  otv_glyf_loc *c = &loc->glyf;
   if (!c->cc_slots || c->cc_off) return 0;
   const struct otv_glyf_cent *e = &c->cc_slots[gid & (OTV_GLYF_CC_SLOTS - 1u)];
   unsigned round = (flags & OTV_OUTLINE_ROUND) ? CC_ROUND : 0u;
@@ -674,14 +639,13 @@ static int cc_get(otv_location *loc, uint32_t gid, bool want_ph, unsigned flags,
       (want_ph && !(e->bits & CC_PHANTOMS)))
     return 0;
   unsigned m = c->n_pts, n = e->n, nc = e->nc;
-  if (!reserve_pts(loc, (size_t)m + n) ||
-      OTV_RESERVE(&loc->al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1, sizeof(uint16_t))) {
-    *s = otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+  if (!reserve_pts(c, (size_t)m + n) ||
+      OTV_RESERVE(c->x.al, &c->ends, &c->ends_cap, (size_t)c->n_ends + nc + 1, sizeof(uint16_t))) {
+    *s = OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
     return 1;
   }
   if ((size_t)m + n - 4 > OTV_MAX_POINTS) { /* as load_simple: n counts 4 phantoms */
-    *s = otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid,
-                      OTV_MAX_POINTS);
+    *s = OTV_FAIL(c->x.err, LIMIT, T_GLYF, 0, "glyph %u: more than %u points", gid, OTV_MAX_POINTS);
     return 1;
   }
   /* in the arena: put by cc_put at off, n * 8 + nc * 2 + n bytes */
@@ -701,22 +665,21 @@ static int cc_get(otv_location *loc, uint32_t gid, bool want_ph, unsigned flags,
 }
 
 /* Keep the simple glyph just loaded at pts[m..n_pts) (overlap: its OVERLAP_SIMPLE bit). */
-static void cc_put(otv_location *loc, uint32_t gid, unsigned m, unsigned flags, bool overlap)
+static void cc_put(otv_glyf_loc *c, uint32_t gid, unsigned m, unsigned flags, bool overlap)
 {
-  otv_glyf_loc *c = &loc->glyf;
   if (c->cc_off || c->cc_failed) return;
   if (!c->cc_slots) { /* first use: the bounded storage, once per location */
-    c->cc_slots = otv_mem_calloc(&loc->al, OTV_GLYF_CC_SLOTS, sizeof *c->cc_slots);
-    c->cc_mem = c->cc_slots ? otv_mem_alloc(&loc->al, OTV_GLYF_CC_BYTES) : NULL;
+    c->cc_slots = otv_mem_calloc(c->x.al, OTV_GLYF_CC_SLOTS, sizeof *c->cc_slots);
+    c->cc_mem = c->cc_slots ? otv_mem_alloc(c->x.al, OTV_GLYF_CC_BYTES) : NULL;
     if (!c->cc_mem) {
-      otv_mem_free(&loc->al, c->cc_slots, OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots);
+      otv_mem_free(c->x.al, c->cc_slots, OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots);
       c->cc_slots = NULL;
       c->cc_failed = true;
       return;
     }
     c->cc_gen = 1;
     c->cc_used = 0;
-    c->cc_serial = loc->serial;
+    c->cc_serial = c->x.at->serial;
   }
   unsigned n = c->n_pts - m, nc = 0;
   while (nc < c->n_ends && c->ends[c->n_ends - 1 - nc] >= m) nc++;
@@ -743,12 +706,11 @@ static void cc_put(otv_location *loc, uint32_t gid, unsigned m, unsigned flags, 
   c->cc_used += need;
 }
 
-static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, unsigned depth,
+static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsigned depth,
                                  unsigned flags)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  const otv_face *f = loc->face;
-  size_t glyph_at = (size_t)(d.p - f->glyf.glyf.p);
+  const otv_glyf *g = c->g;
+  size_t glyph_at = (size_t)(d.p - g->glyf.p);
   otv_rd r = otv_rd_init(d, 2);
   int x_min = otv_rd_i16(&r);
   otv_rd_skip(&r, 4);
@@ -759,71 +721,71 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
   do {
     size_t at = r.pos;
     if (!read_comp(&r, &cp))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, glyph_at + r.bad_at,
-                          "glyph %u: component %u", gid, k);
-    if (cp.gid >= f->glyph_count)
-      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at + at + 2,
-                          "glyph %u: component glyph %u of %u", gid, cp.gid, f->glyph_count);
-    if (cp.flags & OVERLAP_COMPOUND) c->glyph_flags |= OTV_GLYPH_OVERLAP_COMPOUND;
-    if (OTV_RESERVE(&loc->al, &c->comps, &c->comps_cap, (size_t)cbase + k + 1, sizeof(comp)))
-      return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
+      return OTV_FAIL(c->x.err, TRUNCATED, T_GLYF, glyph_at + r.bad_at, "glyph %u: component %u",
+                      gid, k);
+    if (cp.gid >= g->glyph_count)
+      return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at + at + 2,
+                      "glyph %u: component glyph %u of %u", gid, cp.gid, g->glyph_count);
+    if (cp.flags & OTV_OVERLAP_COMPOUND) c->glyph_flags |= OTV_GLYPH_OVERLAP_COMPOUND;
+    if (OTV_RESERVE(c->x.al, &c->comps, &c->comps_cap, (size_t)cbase + k + 1, sizeof(comp)))
+      return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
     c->comps[cbase + k] = cp;
     k++;
-  } while (cp.flags & MORE_COMPONENTS);
+  } while (cp.flags & OTV_MORE_COMPONENTS);
   c->comps_top = cbase + k;
 
   /* own points: component offsets then phantoms, varied by this glyph's gvar data */
   unsigned own = c->cstk_top;
-  if (OTV_RESERVE(&loc->al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4, sizeof(otv_point)))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
+  if (OTV_RESERVE(c->x.al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4, sizeof(otv_point)))
+    return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;
   for (unsigned i = 0; i < k; i++) {
     cp = c->comps[cbase + i];
-    bool xy = (cp.flags & ARGS_ARE_XY_VALUES) != 0;
+    bool xy = (cp.flags & OTV_ARGS_ARE_XY_VALUES) != 0;
     c->cstk[own + i].x = xy ? (float)cp.arg1 : 0.0f;
     c->cstk[own + i].y = xy ? (float)cp.arg2 : 0.0f;
   }
   if (c->want_phantoms)
-    default_phantoms(&f->glyf, gid, x_min, y_max, c->cstk + own + k);
+    default_phantoms(g, gid, x_min, y_max, c->cstk + own + k);
   else
     memset(c->cstk + own + k, 0, 4 * sizeof(otv_point));
-  otv_status s = otv_gvar_apply(loc, gid, c->cstk + own, k + 4, NULL, 0, 0);
+  otv_status s = otv_gvar_apply(&c->gv, gid, c->cstk + own, k + 4, NULL, 0, 0, c->need_phantoms);
   if (s) return s;
-  if ((flags & OTV_OUTLINE_ROUND) && !loc->is_default) round_points(c->cstk + own, k + 4);
+  if ((flags & OTV_OUTLINE_ROUND) && !c->x.at->is_default) round_points(c->cstk + own, k + 4);
 
   /* second pass: load, transform and place each component */
   unsigned first = c->n_pts; /* this composite's first flattened point */
   for (unsigned i = 0; i < k; i++) {
     cp = c->comps[cbase + i]; /* a copy: nested loads may move the comps array */
     if (++c->budget > MAX_COMPONENT_LOADS)
-      return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, glyph_at,
-                          "glyph %u: more than %u component loads", gid, MAX_COMPONENT_LOADS);
+      return OTV_FAIL(c->x.err, LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u component loads",
+                      gid, MAX_COMPONENT_LOADS);
     for (unsigned a = 0; a <= depth; a++)
       if (c->gid_stack[a] == cp.gid)
-        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at,
-                            "glyph %u: component %u refers back to glyph %u", gid, i, cp.gid);
+        return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at,
+                        "glyph %u: component %u refers back to glyph %u", gid, i, cp.gid);
     c->gid_stack[depth + 1] = cp.gid;
     unsigned m = c->n_pts;
     /* the component's phantom points matter only when they become this glyph's */
-    bool want_ph = c->need_phantoms && (cp.flags & USE_MY_METRICS);
+    bool want_ph = c->need_phantoms && (cp.flags & OTV_USE_MY_METRICS);
     if (cp.gid == c->memo_gid && (c->memo_phantoms || !want_ph)) {
-      s = memo_get(loc, gid);
-    } else if (!cc_get(loc, cp.gid, want_ph, flags, &s)) {
+      s = memo_get(c, gid);
+    } else if (!cc_get(c, cp.gid, want_ph, flags, &s)) {
       c->want_phantoms = want_ph;
       uint32_t had_overlap = c->glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE;
       c->glyph_flags &= ~(uint32_t)OTV_GLYPH_OVERLAP_SIMPLE;
-      s = load(loc, cp.gid, depth + 1, flags);
+      s = load(c, cp.gid, depth + 1, flags);
       bool overlap = (c->glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE) != 0;
       c->glyph_flags |= had_overlap;
       if (!s && c->last_simple) {
-        cc_put(loc, cp.gid, m, flags, overlap);
-        if (used_again(c->comps + cbase, i, k)) s = memo_put(loc, cp.gid, m);
+        cc_put(c, cp.gid, m, flags, overlap);
+        if (used_again(c->comps + cbase, i, k)) s = memo_put(c, cp.gid, m);
       }
     }
     if (s) return s;
     unsigned n = c->n_pts - m - 4; /* the component's outline points */
     otv_point *p = c->pts + m;
-    if (cp.flags & USE_MY_METRICS) memcpy(c->cstk + own + k, p + n, 4 * sizeof *p);
+    if (cp.flags & OTV_USE_MY_METRICS) memcpy(c->cstk + own + k, p + n, 4 * sizeof *p);
     if (cp.has_matrix)
       for (unsigned j = 0; j < n; j++) {
         float x = p[j].x, y = p[j].y;
@@ -831,25 +793,26 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
         p[j].y = cp.m[1] * x + cp.m[3] * y;
       }
     float dx, dy;
-    if (cp.flags & ARGS_ARE_XY_VALUES) {
+    if (cp.flags & OTV_ARGS_ARE_XY_VALUES) {
       dx = c->cstk[own + i].x;
       dy = c->cstk[own + i].y;
-      /* SCALED_COMPONENT_OFFSET (and not UNSCALED): the offset goes through the matrix too */
-      if (cp.has_matrix && (cp.flags & (SCALED_COMPONENT_OFFSET | UNSCALED_COMPONENT_OFFSET)) ==
-                               SCALED_COMPONENT_OFFSET) {
+      /* OTV_SCALED_COMPONENT_OFFSET (and not UNSCALED): the offset goes through the matrix too */
+      if (cp.has_matrix &&
+          (cp.flags & (OTV_SCALED_COMPONENT_OFFSET | OTV_UNSCALED_COMPONENT_OFFSET)) ==
+              OTV_SCALED_COMPONENT_OFFSET) {
         float x = dx, y = dy;
         dx = cp.m[0] * x + cp.m[2] * y;
         dy = cp.m[1] * x + cp.m[3] * y;
       }
-      /* ROUND_XY_TO_GRID rounds to the pixel grid when hinting; in font units without hinting
+      /* OTV_ROUND_XY_TO_GRID rounds to the pixel grid when hinting; in font units without hinting
        * (as FreeType's NO_SCALE|NO_HINTING and HarfBuzz draw) the offset is kept as is. */
     } else {
       /* point matching: parent point arg1 (flattened so far) meets component point arg2 */
       unsigned p1 = (unsigned)cp.arg1, p2 = (unsigned)cp.arg2;
       if (p1 >= m - first || p2 >= n)
-        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GLYF, glyph_at,
-                            "glyph %u: component %u matches points %u and %u of %u and %u", gid, i,
-                            p1, p2, m - first, n);
+        return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at,
+                        "glyph %u: component %u matches points %u and %u of %u and %u", gid, i, p1,
+                        p2, m - first, n);
       dx = c->pts[first + p1].x - p[p2].x;
       dy = c->pts[first + p1].y - p[p2].y;
     }
@@ -860,8 +823,8 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
       }
     c->n_pts = m + n; /* drop the component's phantoms */
   }
-  if (!reserve_pts(loc, (size_t)c->n_pts + 4))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
+  if (!reserve_pts(c, (size_t)c->n_pts + 4))
+    return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   memcpy(c->pts + c->n_pts, c->cstk + own + k, 4 * sizeof(otv_point));
   memset(c->tags + c->n_pts, 0, 4);
   c->n_pts += 4;
@@ -870,46 +833,44 @@ static otv_status load_composite(otv_location *loc, uint32_t gid, otv_span d, un
   return OTV_E_OK;
 }
 
-static otv_status load(otv_location *loc, uint32_t gid, unsigned depth, unsigned flags)
+static otv_status load(otv_glyf_loc *c, uint32_t gid, unsigned depth, unsigned flags)
 {
   if (depth > OTV_MAX_COMPONENT_DEPTH)
-    return otv_loc_fail(loc, OTV_E_LIMIT, T_GLYF, 0, "glyph %u: components nested deeper than %u",
-                        gid, OTV_MAX_COMPONENT_DEPTH);
+    return OTV_FAIL(c->x.err, LIMIT, T_GLYF, 0, "glyph %u: components nested deeper than %u", gid,
+                    OTV_MAX_COMPONENT_DEPTH);
   otv_span d;
-  otv_status s = glyph_data(loc, gid, &d);
+  otv_status s = glyph_data(c, gid, &d);
   if (s) return s;
   int contours = 0;
   if (d.len) {
     if (d.len < 10)
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GLYF, (size_t)(d.p - loc->face->glyf.glyf.p),
-                          "glyph %u: %zu bytes, header needs 10", gid, d.len);
+      return OTV_FAIL(c->x.err, TRUNCATED, T_GLYF, (size_t)(d.p - c->g->glyf.p),
+                      "glyph %u: %zu bytes, header needs 10", gid, d.len);
     contours = otv_peek_i16(d.p); /* in range: d.len >= 10 */
   }
   if (contours < 0) {
-    if (depth == 0) loc->glyf.glyph_flags |= OTV_GLYPH_COMPOSITE;
-    s = load_composite(loc, gid, d, depth, flags);
-    loc->glyf.last_simple = false;
+    if (depth == 0) c->glyph_flags |= OTV_GLYPH_COMPOSITE;
+    s = load_composite(c, gid, d, depth, flags);
+    c->last_simple = false;
     return s;
   }
-  loc->glyf.last_simple = true;
-  return load_simple(loc, gid, d, contours, flags);
+  c->last_simple = true;
+  return load_simple(c, gid, d, contours, flags);
 }
 
-/* Flatten glyph gid into loc->glyf.pts (outline points then 4 phantoms; without phantoms, as
+/* Flatten glyph gid into c->pts (outline points then 4 phantoms; without phantoms, as
  * for a pen, those are zeros plus their deltas). */
-static otv_status load_top(otv_location *loc, uint32_t gid, unsigned flags, bool phantoms)
+static otv_status load_top(otv_glyf_loc *c, uint32_t gid, unsigned flags, bool phantoms)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  if (!loc->face->glyf.present)
-    return otv_loc_fail(loc, OTV_E_NO_TABLE, T_GLYF, 0, "no glyf table");
+  if (!c->g->present) return OTV_FAIL(c->x.err, NO_TABLE, T_GLYF, 0, "no glyf table");
   c->n_pts = c->n_ends = c->cstk_top = c->comps_top = c->budget = 0;
   c->glyph_flags = 0;
   c->memo_gid = UINT32_MAX;
   /* a pen draws no phantom points: their hmtx/vmtx defaults are skipped (zeros + deltas) */
   c->want_phantoms = c->need_phantoms = phantoms;
-  cc_sync(loc);
+  cc_sync(c);
   c->gid_stack[0] = gid;
-  otv_status s = load(loc, gid, 0, flags);
+  otv_status s = load(c, gid, 0, flags);
   if (s) return s;
   if (OTV_NEVER(c->n_pts < 4)) return OTV_E_ARG;
   return OTV_E_OK;
@@ -1015,22 +976,21 @@ static void gc_draw_fail(otv_glyf_loc *c, struct otv_glyf_gent *e, uint32_t gid)
 }
 
 /* Fill slot e (empty) with glyph gid; false: draw it the usual way. */
-static bool gc_fill(otv_location *loc, uint32_t gid, struct otv_glyf_gent *e)
+static bool gc_fill(otv_glyf_loc *c, uint32_t gid, struct otv_glyf_gent *e)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  otv_span d;
+  otv_span d = {NULL, 0};
   /* composites and bad glyph data are drawn the usual way (which reports the error) */
-  if (glyph_data(loc, gid, &d) || (d.len && (d.len < 10 || otv_peek_i16(d.p) < 0))) {
+  if (glyph_data(c, gid, &d) || (d.len && (d.len < 10 || otv_peek_i16(d.p) < 0))) {
     gc_draw_fail(c, e, gid);
     return false;
   }
-  long m = otv_gvar_tuple_count(loc, gid);
+  long m = otv_gvar_tuple_count(&c->g->gvar, gid);
   if (m < 0) {
     gc_draw_fail(c, e, gid);
     return false;
   }
   c->gc_no_gvar = true;
-  otv_status s = load_top(loc, gid, 0, false); /* the default points, flags, contour ends */
+  otv_status s = load_top(c, gid, 0, false); /* the default points, flags, contour ends */
   c->gc_no_gvar = false;
   if (s || !c->last_simple) {
     gc_draw_fail(c, e, gid);
@@ -1053,7 +1013,7 @@ static bool gc_fill(otv_location *loc, uint32_t gid, struct otv_glyf_gent *e)
   /* the arena grows by doubling (powers of two from 64 KiB: never past OTV_GLYF_GC_BYTES, a
    * power of two); if that fails the entries kept so far stay and no more are added */
   size_t want = c->gc_used + need < 65536u ? 65536u : c->gc_used + need;
-  if (OTV_RESERVE(&loc->al, &c->gc_mem, &c->gc_cap, want, 1)) {
+  if (OTV_RESERVE(c->x.al, &c->gc_mem, &c->gc_cap, want, 1)) {
     c->gc_full = true;
     return false;
   }
@@ -1065,7 +1025,7 @@ static bool gc_fill(otv_location *loc, uint32_t gid, struct otv_glyf_gent *e)
   otv_point *dd = p0 + stride;
   memcpy(p0, c->pts, np * sizeof *p0);
   if (stride > np) p0[np].x = p0[np].y = 0.0f;
-  if (!otv_gvar_decode_all(loc, gid, c->pts, np, c->ends, nc, tup, (unsigned)m, dd, stride)) {
+  if (!otv_gvar_decode_all(&c->gv, gid, c->pts, np, c->ends, nc, tup, (unsigned)m, dd, stride)) {
     gc_draw_fail(c, e, gid);
     return false;
   }
@@ -1079,12 +1039,11 @@ static bool gc_fill(otv_location *loc, uint32_t gid, struct otv_glyf_gent *e)
 }
 
 /* Draw glyph gid from the cache: true when drawn, false: draw it the usual way. */
-static bool gc_draw(otv_location *loc, uint32_t gid, const otv_pen *pen, void *ctx)
+static bool gc_draw(otv_glyf_loc *c, uint32_t gid, const otv_pen *pen, void *ctx)
 {
-  otv_glyf_loc *c = &loc->glyf;
   if (!c->gc_slots) {
     if (c->gc_failed) return false;
-    c->gc_slots = otv_mem_calloc(&loc->al, OTV_GLYF_GC_SLOTS, sizeof *c->gc_slots);
+    c->gc_slots = otv_mem_calloc(c->x.al, OTV_GLYF_GC_SLOTS, sizeof *c->gc_slots);
     if (!c->gc_slots) {
       c->gc_failed = true;
       return false;
@@ -1093,42 +1052,40 @@ static bool gc_draw(otv_location *loc, uint32_t gid, const otv_pen *pen, void *c
   }
   struct otv_glyf_gent *e = &c->gc_slots[gid & (OTV_GLYF_GC_SLOTS - 1u)];
   if (e->gid1 != gid + 1) {
-    if (e->gid1 != 0 || c->gc_full || !gc_fill(loc, gid, e)) return false;
+    if (e->gid1 != 0 || c->gc_full || !gc_fill(c, gid, e)) return false;
   }
   if (e->off == UINT32_MAX) return false;
   const uint8_t *q = c->gc_mem + e->off;
   uint32_t hdr[4];
   memcpy(hdr, q, 16);
   unsigned nc = hdr[1], m = hdr[2], stride = hdr[3]; /* hdr[0] (np): the contour ends say it */
-  if (!reserve_pts(loc, (size_t)stride + 4)) return false;
+  if (!reserve_pts(c, (size_t)stride + 4)) return false;
   const otv_gvar_tup *tup = (const otv_gvar_tup *)(const void *)(q + 16);
   const otv_point *p0 = (const otv_point *)(const void *)(q + 16 + (size_t)m * sizeof *tup);
   const otv_point *dd = p0 + stride;
-  if (!otv_gvar_apply_cached(loc, tup, m, p0, dd, stride, c->pts)) return false;
+  if (!otv_gvar_apply_cached(&c->gv, tup, m, p0, dd, stride, c->pts)) return false;
   const uint8_t *r = (const uint8_t *)(dd + (size_t)m * stride);
   const uint16_t *ends = (const uint16_t *)(const void *)r;
   emit(c->pts, r + nc * sizeof(uint16_t), ends, nc, pen, ctx);
   return true;
 }
 
-otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
+otv_status otv_glyf_outline(otv_glyf_loc *c, uint32_t gid, unsigned flags, const otv_pen *pen,
                             void *ctx)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  if (!c->gc_off && !(flags & OTV_OUTLINE_ROUND) && loc->face->glyf.present &&
-      gc_draw(loc, gid, pen, ctx))
+  if (!c->gc_off && !(flags & OTV_OUTLINE_ROUND) && c->g->present && gc_draw(c, gid, pen, ctx))
     return OTV_E_OK;
-  otv_status s = load_top(loc, gid, flags, false);
+  otv_status s = load_top(c, gid, flags, false);
   if (s) return s;
   emit(c->pts, c->tags, c->ends, c->n_ends, pen, ctx);
   return OTV_E_OK;
 }
 
-otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io)
+otv_status otv_glyf_points(otv_glyf_loc *c, uint32_t gid, unsigned flags, otv_glyph_points *io)
 {
-  otv_status s = load_top(loc, gid, flags, true);
+  otv_status s = load_top(c, gid, flags, true);
   if (s) return s;
-  const otv_glyf_loc *c = &loc->glyf;
+
   unsigned n = c->n_pts - 4;
   io->point_count = n;
   io->contour_count = c->n_ends;
@@ -1143,13 +1100,13 @@ otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags, otv_
   return OTV_E_OK;
 }
 
-otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4])
+otv_status otv_glyf_phantoms(otv_glyf_loc *c, uint32_t gid, otv_point ph[4])
 {
-  if (gid >= loc->face->glyph_count)
-    return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
-                        loc->face->glyph_count);
-  otv_status s = load_top(loc, gid, 0, true);
+  if (gid >= c->g->glyph_count)
+    return OTV_FAIL(c->x.err, ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
+                    c->g->glyph_count);
+  otv_status s = load_top(c, gid, 0, true);
   if (s) return s;
-  memcpy(ph, loc->glyf.pts + loc->glyf.n_pts - 4, 4 * sizeof(otv_point));
+  memcpy(ph, c->pts + c->n_pts - 4, 4 * sizeof(otv_point));
   return OTV_E_OK;
 }

@@ -1,7 +1,8 @@
 /*
- * glyf.h - TrueType outlines: glyf/loca and gvar (tuple variations, IUP, phantom points,
- * composites). Implemented in glyf.c (glyf/loca decoding, composites, pen output, phantom
- * defaults from hmtx/vmtx) and gvar.c (gvar parsing, tuple scalars, packed points/deltas, IUP).
+ * glyf.h - TrueType outlines at a location: glyf/loca (simple and composite glyphs, phantom
+ * points with their hmtx/vmtx defaults), varied by gvar (gvar.h). Implemented in glyf.c, which
+ * also holds the one reader of loca entries and of composite glyph records (the instancers and
+ * the CLI's WOFF2 code use them).
  *
  * Output conventions:
  *   - Pen: one move_to per contour; implied on-curve midpoints explicit; a contour that starts
@@ -13,50 +14,84 @@
 #ifndef OTV_GLYF_H
 #define OTV_GLYF_H
 
-/* gvar, parsed at open (header, offsets array and shared tuples checked). */
-typedef struct otv_gvar {
-  bool present;
-  bool long_offsets;
-  uint16_t axis_count; /* == fvar axis count (checked) */
-  uint16_t shared_tuple_count;
-  uint32_t glyph_count;         /* glyphCount (may be < maxp.numGlyphs: the rest have no data) */
-  otv_span tab;                 /* the whole table */
-  const uint8_t *shared_tuples; /* shared_tuple_count x axis_count F2Dot14 (checked at parse) */
-  const uint8_t *offsets;       /* glyph_count + 1 offsets (checked at parse) */
-  size_t data_off;              /* glyphVariationDataArrayOffset */
-} otv_gvar;
+#include "gvar.h"
+#include "hmtx.h"
 
+/* glyf + loca, parsed at open (loca's extent checked), with what the phantom points' defaults
+ * need. */
 typedef struct otv_glyf {
   bool present;
   bool loca_long; /* head.indexToLocFormat == 1 */
+  uint32_t glyph_count;
   otv_span glyf;
   otv_span loca; /* (glyph_count + 1) entries (checked at parse) */
   otv_gvar gvar;
-  /* hmtx/hhea and vmtx/vhea, read minimally for the phantom point defaults */
-  otv_span hmtx, vmtx;
-  uint16_t num_h_metrics, num_v_metrics;
-  bool has_vmtx;
-  int16_t v_ascender, v_descender; /* OS/2 typo (else hhea) ascender/descender: vertical default */
-  bool hmtx_full, vmtx_full;       /* the table holds every glyph's entry: reads need no check */
+  /* the phantom points' defaults: hmtx/vmtx, and without vmtx the vertical ascender/descender
+   * (OS/2 typo, else hhea), as FreeType */
+  otv_mtx h, v;
+  int16_t v_ascender, v_descender;
 } otv_glyf;
 
-/* One gvar tuple whose scalar is not 0 at the location: its serialized data [p, end). */
-struct otv_gvar_act {
-  const uint8_t *p, *end;
-  float s;
-  unsigned tidx, t;
-  size_t at; /* table offset of p, for errors */
-};
+/* glyf may be empty (no TrueType outlines: present stays false); then loca is not needed. */
+otv_status otv_glyf_parse(otv_span glyf, otv_span loca, int index_to_loc_format,
+                          uint32_t glyph_count, otv_glyf *out, otv_error *err);
+/* What the phantom points' defaults are read from (copies of the face's parsed tables). */
+void otv_glyf_set_metrics(otv_glyf *g, const otv_mtx *h, const otv_mtx *v, otv_span os2,
+                          otv_span hhea);
 
-#define OTV_GVAR_ISCAL_SLOTS 64u
+/* The bytes of glyph gid (gid < glyph_count): its [*start, *end) offsets in glyf from loca.
+ * False when the offsets decrease or pass the glyf table (both offsets still set). */
+static inline bool otv_loca_get(const otv_glyf *g, uint32_t gid, size_t *start, size_t *end)
+{
+  /* in range: loca holds glyph_count + 1 entries (checked in otv_glyf_parse) */
+  if (g->loca_long) {
+    *start = otv_peek_u32(g->loca.p + 4 * (size_t)gid);
+    *end = otv_peek_u32(g->loca.p + 4 * (size_t)gid + 4);
+  } else {
+    *start = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid);
+    *end = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid + 2);
+  }
+  return *start <= *end && *end <= g->glyf.len;
+}
 
-/* One tuple of a glyph in the glyph cache (glyf.c "Glyph cache"): what its scalar needs.
- * peak/start/end point into the face's gvar table (start/end NULL: no intermediate region). */
-typedef struct otv_gvar_tup {
-  const uint8_t *peak, *start, *end;
-  uint32_t tidx;
-  uint32_t pad_;
-} otv_gvar_tup;
+/* The bounding box stored in the glyf header of glyph gid (xMin, yMin, xMax, yMax): false for
+ * an empty glyph or a header that cannot be read. */
+bool otv_glyf_header_box(const otv_glyf *g, uint32_t gid, int box[4]);
+
+/* spec: glyf "Composite glyph description", component flags */
+#define OTV_ARG_1_AND_2_ARE_WORDS 0x0001u
+#define OTV_ARGS_ARE_XY_VALUES 0x0002u
+#define OTV_ROUND_XY_TO_GRID 0x0004u
+#define OTV_WE_HAVE_A_SCALE 0x0008u
+#define OTV_MORE_COMPONENTS 0x0020u
+#define OTV_WE_HAVE_AN_X_AND_Y_SCALE 0x0040u
+#define OTV_WE_HAVE_A_TWO_BY_TWO 0x0080u
+#define OTV_WE_HAVE_INSTRUCTIONS 0x0100u
+#define OTV_USE_MY_METRICS 0x0200u
+#define OTV_OVERLAP_COMPOUND 0x0400u
+#define OTV_SCALED_COMPONENT_OFFSET 0x0800u
+#define OTV_UNSCALED_COMPONENT_OFFSET 0x1000u
+/* spec: glyf "Simple glyph description", flags */
+#define OTV_ON_CURVE_POINT 0x01u
+#define OTV_X_SHORT_VECTOR 0x02u
+#define OTV_Y_SHORT_VECTOR 0x04u
+#define OTV_REPEAT_FLAG 0x08u
+#define OTV_X_IS_SAME_OR_POSITIVE 0x10u
+#define OTV_Y_IS_SAME_OR_POSITIVE 0x20u
+#define OTV_OVERLAP_SIMPLE 0x40u
+
+/* One component record of a composite glyph, decoded. */
+typedef struct otv_glyf_comp {
+  unsigned flags;
+  uint32_t gid;
+  int arg1, arg2;           /* signed when ARGS_ARE_XY_VALUES, else point numbers */
+  unsigned scale_count;     /* F2Dot14 values of the transform: 0, 1, 2 or 4 */
+  int16_t scale[4];         /* scale; or x and y scale; or the 2x2 matrix xx, yx, xy, yy */
+  const uint8_t *transform; /* the scale_count values as stored (2 bytes each) */
+} otv_glyf_comp;
+
+/* The component record at r (checked); false when it runs past the end. */
+bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *out);
 
 /* Glyph cache bounds: 4096 slots of 8 bytes and a 1 MiB arena per location. */
 #define OTV_GLYF_GC_SLOTS 4096u
@@ -78,13 +113,12 @@ struct otv_glyf_cent {
   uint8_t bits; /* CC_PHANTOMS | CC_ROUND | CC_OVERLAP (glyf.c) */
 };
 
-/* Per-location cache and scratch. Grown with otv_mem_reserve, never shrunk; freed with the
- * location. */
+/* Per-location state: the location it draws at, caches and scratch. Grown with
+ * OTV_RESERVE, never shrunk; freed with the location. */
 typedef struct otv_glyf_loc {
-  /* shared tuple scalars (non-intermediate use), valid while serial == loc->serial */
-  float *shared_scalars;
-  size_t shared_cap;
-  uint32_t serial;
+  otv_locctx x;
+  const otv_glyf *g;
+  otv_gvar_loc gv; /* gvar's per-location scratch and scalar caches */
   /* the flattened glyph being built */
   otv_point *pts;
   uint8_t *tags;
@@ -97,34 +131,9 @@ typedef struct otv_glyf_loc {
   otv_point *cstk;
   size_t cstk_cap;
   /* decoded component records of the composites being loaded, a stack like cstk */
-  struct otv_glyf_comp *comps;
+  struct otv_glyf_comp_m *comps;
   size_t comps_cap;
   unsigned comps_top;
-  /* gvar scratch: accumulated deltas, one tuple's deltas, touched marks, point numbers */
-  otv_point *acc;
-  otv_point *td;
-  uint8_t *touched;
-  size_t acc_cap, td_cap, touched_cap;
-  uint16_t *refs; /* IUP: the touched points of one contour */
-  size_t refs_cap;
-  float *dacc; /* the points being varied, planar: x then y (gvar.c) */
-  size_t dacc_cap;
-  uint16_t *pn_shared, *pn_priv;
-  size_t pn_shared_cap, pn_priv_cap;
-  otv_point *dl; /* one tuple's x deltas then y deltas (floats), in point-number order */
-  size_t dl_cap;
-  struct otv_gvar_act *act; /* the tuples that apply to one glyph (gvar.c) */
-  size_t act_cap;
-  /* scalars of tuples with a shared peak and an intermediate region (the same few regions
-   * recur in every glyph), direct-mapped by peak index; valid while serial == loc->serial
-   * (gvar.c) */
-  struct otv_gvar_iscal {
-    const uint8_t *region; /* the start and end tuples where first seen (the face's gvar) */
-    uint64_t key;          /* fonts of 1 or 2 axes: those 4 or 8 bytes, zero-padded */
-    uint32_t serial;
-    uint32_t si;
-    float s;
-  } iscal[OTV_GVAR_ISCAL_SLOTS];
   /* a simple component used again later in the same composite (e.g. Handjet's dots): its
    * varied points, flags and contour ends (relative) kept for the rest of one top-level call */
   otv_point *memo_pts;
@@ -138,7 +147,7 @@ typedef struct otv_glyf_loc {
    * kept across top-level calls while the coordinates stay the same. Direct-mapped by glyph
    * id into OTV_GLYF_CC_SLOTS slots; the data (points, contour ends, flags) lives in one
    * arena of OTV_GLYF_CC_BYTES bytes allocated on first use; both bounded, nothing allocated
-   * after that. Stale when cc_serial != loc->serial; cc_gen invalidates every slot at once. */
+   * after that. Stale when cc_serial != x.at->serial; cc_gen invalidates every slot at once. */
   struct otv_glyf_cent *cc_slots;
   uint8_t *cc_mem;
   size_t cc_used;
@@ -166,45 +175,14 @@ typedef struct otv_glyf_loc {
   uint32_t gid_stack[OTV_MAX_COMPONENT_DEPTH + 2]; /* gids of the nesting levels 0..depth */
 } otv_glyf_loc;
 
-otv_status otv_glyf_parse(otv_face *f, otv_error *err);
-void otv_glyf_free(otv_face *f);
-void otv_glyf_loc_free(otv_location *loc);
-otv_status otv_glyf_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
+void otv_glyf_loc_init(otv_glyf_loc *c, const otv_glyf *g, otv_locctx x);
+void otv_glyf_loc_free(otv_glyf_loc *c);
+/* gid < glyph_count (checked by the caller). Errors are recorded in the location. */
+otv_status otv_glyf_outline(otv_glyf_loc *c, uint32_t gid, unsigned flags, const otv_pen *pen,
                             void *ctx);
-otv_status otv_glyf_points(otv_location *loc, uint32_t gid, unsigned flags, otv_glyph_points *io);
+otv_status otv_glyf_points(otv_glyf_loc *c, uint32_t gid, unsigned flags, otv_glyph_points *io);
 /* The 4 phantom points of a glyph at the location (left origin, advance, top origin, bottom),
  * for metrics when HVAR/VVAR are absent. */
-otv_status otv_glyf_phantoms(otv_location *loc, uint32_t gid, otv_point ph[4]);
-
-/* otv_mem_reserve with the common "already big enough" case inline (hot paths). */
-#define OTV_RESERVE(al, buf, cap, need, elem)                                                      \
-  ((need) <= *(cap) ? OTV_E_OK : otv_mem_reserve((al), (void **)(buf), (cap), (need), (elem)))
-
-/* ---- gvar.c ---- */
-otv_status otv_gvar_parse(otv_face *f, otv_error *err);
-/* Add the gvar deltas of glyph gid at the location to pts[0..n) (n includes the 4 phantom
- * points, which are last). For a simple glyph, ends[0..end_count) are its contour ends (indices
- * into pts, plus ends_base) and untouched points get inferred deltas (IUP); a composite passes end_count 0
- * (its points are component offsets: untouched ones get no delta). Uses only the gvar scratch
- * of loc->glyf (pts must not point into it). */
-otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
-                          const uint16_t *ends, unsigned end_count, unsigned ends_base);
-/* Glyph cache support (glyf.c "Glyph cache"). otv_gvar_tuple_count: the number of tuples of
- * glyph gid (0: no variation data), -1 when its data is bad (the caller then draws it without
- * the cache, which reports the error). otv_gvar_decode_all: every tuple's descriptor into tup
- * (m = otv_gvar_tuple_count entries) and its deltas for the np outline points (unscaled, IUP
- * applied from orig, which holds np + 4 default points) into d[t * stride + p], points past np
- * zero; false when anything is wrong (no error reported). otv_gvar_apply_cached: out[0..stride)
- * = p0 + the sum of scalar x deltas of the tuples that apply at the location, in tuple order
- * (the same float operations as otv_gvar_apply); false only when out of memory. stride even. */
-long otv_gvar_tuple_count(otv_location *loc, uint32_t gid);
-bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig, unsigned np,
-                         const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup, unsigned m,
-                         otv_point *d, unsigned stride);
-bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned m,
-                           const otv_point *p0, const otv_point *d, unsigned stride,
-                           otv_point *out);
-/* Free the gvar part of the location scratch. */
-void otv_gvar_loc_free(otv_location *loc);
+otv_status otv_glyf_phantoms(otv_glyf_loc *c, uint32_t gid, otv_point ph[4]);
 
 #endif

@@ -7,7 +7,8 @@
  * The header, the offsets array and the shared tuples are checked at open; each glyph's
  * variation data is checked when it is used. Deltas accumulate in float.
  */
-#include "internal.h"
+#include "gvar.h"
+#include "tuple.h"
 
 #if OTV_SSE2
 #  include <emmintrin.h>
@@ -15,35 +16,10 @@
 
 #define T_GVAR OTV_T_GVAR
 
-#if defined(__GNUC__)
-#  define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
-#  define OTV_NOINLINE __attribute__((noinline))
-#else
-#  define OTV_ALWAYS_INLINE inline
-#  define OTV_NOINLINE
-#endif
-
-/* spec: tupleVariationCount flags / mask */
-#define SHARED_POINT_NUMBERS 0x8000u
-#define COUNT_MASK 0x0FFFu
-/* spec: tupleIndex flags / mask */
-#define EMBEDDED_PEAK_TUPLE 0x8000u
-#define INTERMEDIATE_REGION 0x4000u
-#define PRIVATE_POINT_NUMBERS 0x2000u
-#define TUPLE_INDEX_MASK 0x0FFFu
-/* spec: packed point numbers control byte */
-#define POINTS_ARE_WORDS 0x80u
-#define POINT_RUN_COUNT_MASK 0x7Fu
-/* spec: packed deltas control byte; both high bits set is the 32-bit run type */
-#define DELTAS_ARE_ZERO 0x80u
-#define DELTAS_ARE_WORDS 0x40u
-#define DELTA_RUN_COUNT_MASK 0x3Fu
-
-otv_status otv_gvar_parse(otv_face *f, otv_error *err)
+otv_status otv_gvar_parse(otv_span tab, uint16_t fvar_axes, otv_gvar *out, otv_error *err)
 {
-  otv_gvar *g = &f->glyf.gvar;
+  otv_gvar *g = out;
   memset(g, 0, sizeof *g);
-  otv_span tab = otv_face_span(f, T_GVAR);
   if (!tab.p) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t major = otv_rd_u16(&r);
@@ -56,9 +32,8 @@ otv_status otv_gvar_parse(otv_face *f, otv_error *err)
   uint32_t data_off = otv_rd_u32(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, T_GVAR, 0, &r, "gvar header");
   if (major != 1) return OTV_FAIL(err, BAD_VALUE, T_GVAR, 0, "majorVersion %u", major);
-  if (axis_count != f->fvar.axis_count)
-    return OTV_FAIL(err, BAD_VALUE, T_GVAR, 4, "axisCount %u, fvar has %u", axis_count,
-                    f->fvar.axis_count);
+  if (axis_count != fvar_axes)
+    return OTV_FAIL(err, BAD_VALUE, T_GVAR, 4, "axisCount %u, fvar has %u", axis_count, fvar_axes);
   g->long_offsets = (flags & 1u) != 0;
   otv_span offs;
   if (!otv_span_array(tab, 20, (size_t)glyph_count + 1, g->long_offsets ? 4 : 2, &offs))
@@ -81,10 +56,17 @@ otv_status otv_gvar_parse(otv_face *f, otv_error *err)
   return OTV_E_OK;
 }
 
-void otv_gvar_loc_free(otv_location *loc)
+void otv_gvar_loc_init(otv_gvar_loc *c, const otv_gvar *g, otv_locctx x)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  const otv_alloc *al = &loc->al;
+  memset(c, 0, sizeof *c);
+  c->x = x;
+  c->g = g;
+}
+
+void otv_gvar_loc_free(otv_gvar_loc *c)
+{
+  const otv_alloc *al = c->x.al;
+  if (!al) return; /* never initialised */
   otv_mem_free(al, c->shared_scalars, c->shared_cap * sizeof(float));
   otv_mem_free(al, c->acc, c->acc_cap * sizeof(otv_point));
   otv_mem_free(al, c->td, c->td_cap * sizeof(otv_point));
@@ -95,19 +77,7 @@ void otv_gvar_loc_free(otv_location *loc)
   otv_mem_free(al, c->act, c->act_cap * sizeof *c->act);
   otv_mem_free(al, c->refs, c->refs_cap * sizeof(uint16_t));
   otv_mem_free(al, c->dacc, c->dacc_cap * sizeof(float));
-  c->dacc = NULL;
-  c->dacc_cap = 0;
-  c->refs = NULL;
-  c->refs_cap = 0;
-  c->act = NULL;
-  c->act_cap = 0;
-  c->dl = NULL;
-  c->dl_cap = 0;
-  c->shared_scalars = NULL;
-  c->acc = c->td = NULL;
-  c->touched = NULL;
-  c->pn_shared = c->pn_priv = NULL;
-  c->shared_cap = c->acc_cap = c->td_cap = c->touched_cap = c->pn_shared_cap = c->pn_priv_cap = 0;
+  otv_gvar_loc_init(c, c->g, c->x);
 }
 
 /* Scalar of a tuple (spec: "Algorithm for calculating the scalar for a region"). peak, start,
@@ -159,10 +129,10 @@ static float peak_scalar(const otv_f2dot14 *coords, unsigned axis_count, const u
  * through the location's small cache of such regions (the same few recur in every glyph; a
  * shared peak mostly comes with one region), direct-mapped by the peak index. Fonts of 1 or 2
  * axes: the region's 4 or 8 bytes are the key. */
-static float cached_scalar_small(otv_location *loc, unsigned si, const uint8_t *peak,
+static float cached_scalar_small(otv_gvar_loc *c, unsigned si, const uint8_t *peak,
                                  const uint8_t *start, const uint8_t *end)
 {
-  unsigned axes = loc->face->glyf.gvar.axis_count;
+  unsigned axes = c->g->axis_count;
   uint64_t key = 0;
   uint32_t w;
   if (axes == 2) {
@@ -171,10 +141,11 @@ static float cached_scalar_small(otv_location *loc, unsigned si, const uint8_t *
     memcpy(&w, start, 4); /* in range: start and end, 4 bytes */
     key = w;
   }
-  struct otv_gvar_iscal *e = &loc->glyf.iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
-  if (e->serial != loc->serial || e->si != si || e->key != key) {
-    e->s = tuple_scalar(loc->coords, axes, peak, start, end);
-    e->serial = loc->serial;
+  struct otv_gvar_iscal *e = &c->iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
+  const otv_coords *at = c->x.at;
+  if (e->serial != at->serial || e->si != si || e->key != key) {
+    e->s = tuple_scalar(at->v, axes, peak, start, end);
+    e->serial = at->serial;
     e->si = si;
     e->key = key;
   }
@@ -183,12 +154,13 @@ static float cached_scalar_small(otv_location *loc, unsigned si, const uint8_t *
 
 /* As cached_scalar_small for 3 or more axes: entries keep a pointer to the region's bytes in
  * the gvar table (the face outlives the location), compared 4 bytes at a time. */
-static OTV_NOINLINE float cached_scalar_big(otv_location *loc, unsigned si, const uint8_t *peak,
+static OTV_NOINLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, const uint8_t *peak,
                                             const uint8_t *start, const uint8_t *end)
 {
-  size_t kl = 4 * (size_t)loc->face->glyf.gvar.axis_count; /* >= 12 */
-  struct otv_gvar_iscal *e = &loc->glyf.iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
-  if (e->serial == loc->serial && e->si == si) { /* the font's axis count picks one kind */
+  size_t kl = 4 * (size_t)c->g->axis_count; /* >= 12 */
+  struct otv_gvar_iscal *e = &c->iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
+  const otv_coords *at = c->x.at;
+  if (e->serial == at->serial && e->si == si) { /* the font's axis count picks one kind */
     const uint8_t *r = e->region;
     size_t k = 0;
     bool same = true;
@@ -207,76 +179,52 @@ static OTV_NOINLINE float cached_scalar_big(otv_location *loc, unsigned si, cons
     }
     if (same) return e->s;
   }
-  e->s = tuple_scalar(loc->coords, loc->face->glyf.gvar.axis_count, peak, start, end);
-  e->serial = loc->serial;
+  e->s = tuple_scalar(at->v, c->g->axis_count, peak, start, end);
+  e->serial = at->serial;
   e->si = si;
   e->region = start;
   return e->s;
 }
 
 /* The shared tuple scalars at the location, recomputed only when the coordinates changed. */
-static const float *shared_scalars(otv_location *loc)
+static const float *shared_scalars(otv_gvar_loc *c)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  const otv_gvar *g = &loc->face->glyf.gvar;
-  if (c->serial == loc->serial && c->shared_scalars) return c->shared_scalars;
+  const otv_gvar *g = c->g;
+  const otv_coords *at = c->x.at;
+  if (c->serial == at->serial && c->shared_scalars) return c->shared_scalars;
   size_t need = g->shared_tuple_count ? g->shared_tuple_count : 1;
-  if (OTV_RESERVE(&loc->al, &c->shared_scalars, &c->shared_cap, need, sizeof(float))) return NULL;
+  if (OTV_RESERVE(c->x.al, &c->shared_scalars, &c->shared_cap, need, sizeof(float))) return NULL;
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
     /* in range: shared tuples span checked in otv_gvar_parse */
     c->shared_scalars[t] =
-        peak_scalar(loc->coords, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
-  c->serial = loc->serial;
+        peak_scalar(at->v, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
+  c->serial = at->serial;
   return c->shared_scalars;
 }
 
-/* Decode packed point numbers at r (spec: "Packed point numbers"). Returns the count (0 with
- * *all set: every point), or -1 on truncation / NOMEM (*st says which). */
-static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, size_t *cap, bool *all,
-                               otv_status *st)
+/* Packed point numbers at [*q, end) (tuple.h) into *buf (grown): the count, 0 with *all set
+ * for every point, or -1 when they run past end (*st TRUNCATED) or memory runs out (*st
+ * NOMEM). The common case first: a single 0 byte, every point. */
+static inline long read_points(otv_gvar_loc *c, const uint8_t **q, const uint8_t *end,
+                               uint16_t **buf, size_t *cap, bool *all, otv_status *st)
 {
-  /* the common case first: a single 0 byte, every point (in range: pos < len checked) */
-  if (r->pos < r->s.len && r->s.p[r->pos] == 0) {
-    r->pos++;
+  if (*q < end && **q == 0) {
+    ++*q;
     *all = true;
     return 0;
   }
-  unsigned b = otv_rd_u8(r);
-  unsigned count = b;
-  if (b & 0x80u) count = (b & 0x7Fu) << 8 | otv_rd_u8(r);
-  if (!otv_rd_ok(r)) {
+  unsigned count;
+  if (!otv_points_count(q, end, &count)) {
     *st = OTV_E_TRUNCATED;
     return -1;
   }
   *all = count == 0;
   if (count == 0) return 0;
-  if (OTV_RESERVE(&loc->al, buf, cap, count, sizeof(uint16_t))) {
+  if (OTV_RESERVE(c->x.al, buf, cap, count, sizeof(uint16_t))) {
     *st = OTV_E_NOMEM;
     return -1;
   }
-  uint16_t *out = *buf;
-  unsigned i = 0, prev = 0;
-  while (i < count) {
-    unsigned ctl = otv_rd_u8(r);
-    unsigned run = (ctl & POINT_RUN_COUNT_MASK) + 1;
-    if (run > count - i) run = count - i; /* a run past the count: the count rules */
-    if (ctl & POINTS_ARE_WORDS) {
-      const uint8_t *q = otv_rd_take(r, 2 * (size_t)run);
-      if (!q) break;
-      for (unsigned k = 0; k < run; k++) {
-        prev = (prev + otv_peek_u16(q + 2 * k)) & 0xFFFFu;
-        out[i++] = (uint16_t)prev;
-      }
-    } else {
-      const uint8_t *q = otv_rd_take(r, run);
-      if (!q) break;
-      for (unsigned k = 0; k < run; k++) {
-        prev = (prev + q[k]) & 0xFFFFu;
-        out[i++] = (uint16_t)prev;
-      }
-    }
-  }
-  if (!otv_rd_ok(r)) {
+  if (!otv_points_read(q, end, count, *buf)) {
     *st = OTV_E_TRUNCATED;
     return -1;
   }
@@ -284,26 +232,20 @@ static inline long read_points(otv_location *loc, otv_rd *r, uint16_t **buf, siz
 }
 
 /* The point numbers a tuple's deltas apply to: its private ones, read at the start of its
- * serialized data p (size bytes) into the location's pn_priv, or the glyph's shared ones (read
- * before into pn_shared: shared_count, shared_all). Sets *pn and *all and returns the count as
- * read_points does, with *used the bytes the private numbers took (0 for the shared ones);
- * returns -1 when they do not read, *st saying why and *bad_at where (an offset in p). */
-static inline long tuple_points(otv_location *loc, unsigned tidx, const uint8_t *p, size_t size,
-                                long shared_count, bool shared_all, const uint16_t **pn, bool *all,
-                                size_t *used, size_t *bad_at, otv_status *st)
+ * serialized data [*q, end) into pn_priv (*q moved past them), or the glyph's shared ones
+ * (read before into pn_shared: shared_count, shared_all). Sets *pn and *all and returns the
+ * count as read_points does. */
+static inline long tuple_points(otv_gvar_loc *c, unsigned tidx, const uint8_t **q,
+                                const uint8_t *end, long shared_count, bool shared_all,
+                                const uint16_t **pn, bool *all, otv_status *st)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  *used = 0;
-  if (!(tidx & PRIVATE_POINT_NUMBERS)) {
+  if (!(tidx & OTV_TUPLE_PRIVATE_POINTS)) {
     *pn = c->pn_shared;
     *all = shared_all;
     return shared_count;
   }
-  otv_rd r = otv_rd_init(otv_span_of(p, size), 0);
-  long count = read_points(loc, &r, &c->pn_priv, &c->pn_priv_cap, all, st);
+  long count = read_points(c, q, end, &c->pn_priv, &c->pn_priv_cap, all, st);
   *pn = c->pn_priv;
-  *used = r.pos;
-  *bad_at = r.bad_at;
   return count;
 }
 
@@ -321,7 +263,6 @@ static inline long tuple_points(otv_location *loc, unsigned tidx, const uint8_t 
  * its end: the control byte is checked against end, and a run reaching past lim is read with
  * exact-size scalar loads (the glyph whose data ends the table). */
 #define DELTA_PAD 68 /* a 64-delta run starting at count - 1, plus a group of 4 */
-static const uint8_t delta_shift[4] = {0, 1, 0, 2}; /* bytes per delta: 1, 2, 0, 4 */
 static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *end, unsigned count,
                                             float *out, bool fast, const uint8_t *lim)
 {
@@ -332,24 +273,25 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
     while (i < count) {
       if (lim && q >= end) return false; /* guarded: no slack after end */
       unsigned ctl = *q++;               /* in range: q <= end here, and end has 8 bytes of slack */
-      unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
+      unsigned run = otv_delta_run_len(ctl);
       float *o = out + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
       i += run;
       unsigned kind = ctl >> 6;
-      if (lim && kind != 2 && lim - q < ((ptrdiff_t)run << delta_shift[kind])) {
+      if (lim && kind != OTV_DELTA_ZEROS &&
+          lim - q < ((ptrdiff_t)run << otv_delta_kind_shift(kind))) {
         /* guarded, a run within 8 bytes of the table end: exact-size reads */
-        size_t bytes = (size_t)run << delta_shift[kind];
+        size_t bytes = (size_t)run << otv_delta_kind_shift(kind);
         if ((size_t)(end - q) < bytes) return false;
         /* in range: bytes checked just above */
         for (unsigned k = 0; k < run; k++)
-          o[k] = kind == 0   ? (float)(int8_t)q[k]
-                 : kind == 1 ? (float)otv_peek_i16(q + 2 * k)
-                             : (float)otv_peek_i32(q + 4 * k);
+          o[k] = kind == OTV_DELTA_BYTES   ? (float)(int8_t)q[k]
+                 : kind == OTV_DELTA_WORDS ? (float)otv_peek_i16(q + 2 * k)
+                                           : (float)otv_peek_i32(q + 4 * k);
         q += bytes;
         continue;
       }
       /* tested by frequency (bytes, zeros, words, 32-bit), not a jump table */
-      if (kind == 0) { /* bytes */
+      if (kind == OTV_DELTA_BYTES) {
         if (end - q < (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k += 4) {
           uint32_t w;
@@ -360,10 +302,10 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
           _mm_storeu_ps(o + k, _mm_cvtepi32_ps(v));
         }
         q += run;
-      } else if (kind == 2) { /* DELTAS_ARE_ZERO; a control byte read at end fails here */
+      } else if (kind == OTV_DELTA_ZEROS) { /* a control byte read at end fails here */
         if (q > end) return false;
         for (unsigned k = 0; k < run; k += 4) _mm_storeu_ps(o + k, _mm_setzero_ps());
-      } else if (kind == 1) { /* DELTAS_ARE_WORDS */
+      } else if (kind == OTV_DELTA_WORDS) {
         if (end - q < 2 * (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k += 4) {
           __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)(q + 2 * k));
@@ -382,36 +324,9 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
     return i == count; /* a run past count is malformed */
   }
 #else
-  (void)fast, (void)lim;
+  (void)fast, (void)lim, (void)i, (void)q;
 #endif
-  while (i < count) {
-    if (q >= end) return false;
-    unsigned ctl = *q++;
-    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1, kind = ctl >> 6;
-    if (run > count - i) return false;
-    size_t bytes = kind == 2 ? 0 : (size_t)run << delta_shift[kind];
-    if ((size_t)(end - q) < bytes) return false;
-    float *o = out + i;
-    /* in range: bytes checked just above */
-    switch (kind) {
-    case 0:
-      for (unsigned k = 0; k < run; k++) o[k] = (float)(int8_t)q[k];
-      break;
-    case 1:
-      for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i16(q + 2 * k);
-      break;
-    case 2:
-      for (unsigned k = 0; k < run; k++) o[k] = 0.0f;
-      break;
-    default:
-      for (unsigned k = 0; k < run; k++) o[k] = (float)otv_peek_i32(q + 4 * k);
-      break;
-    }
-    q += bytes;
-    i += run;
-  }
-  *qp = q;
-  return true;
+  return otv_deltas_read_f32(qp, end, count, out); /* the portable path (tuple.c) */
 }
 
 /* The x then y deltas of count points (dx, dy: DELTA_PAD spare floats each), unguarded or
@@ -460,24 +375,25 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
   while (i < count) {
     if (lim && q >= end) return false; /* guarded: no slack after end */
     unsigned ctl = *q++;               /* in range: q <= end here, and end has 8 bytes of slack */
-    unsigned run = (ctl & DELTA_RUN_COUNT_MASK) + 1;
+    unsigned run = otv_delta_run_len(ctl);
     float *o = acc + i; /* in range: i < count, run <= 64: within the DELTA_PAD floats */
     i += run;
     unsigned kind = ctl >> 6;
-    if (lim && kind != 2 && lim - q < ((ptrdiff_t)run << delta_shift[kind])) {
-      size_t bytes = (size_t)run << delta_shift[kind];
+    if (lim && kind != OTV_DELTA_ZEROS &&
+        lim - q < ((ptrdiff_t)run << otv_delta_kind_shift(kind))) {
+      size_t bytes = (size_t)run << otv_delta_kind_shift(kind);
       if ((size_t)(end - q) < bytes) return false;
       /* in range: bytes checked just above */
       for (unsigned k = 0; k < run; k++)
-        o[k] += s * (kind == 0   ? (float)(int8_t)q[k]
-                     : kind == 1 ? (float)otv_peek_i16(q + 2 * k)
-                                 : (float)otv_peek_i32(q + 4 * k));
+        o[k] += s * (kind == OTV_DELTA_BYTES   ? (float)(int8_t)q[k]
+                     : kind == OTV_DELTA_WORDS ? (float)otv_peek_i16(q + 2 * k)
+                                               : (float)otv_peek_i32(q + 4 * k));
       q += bytes;
       continue;
     }
     unsigned k = 0;
     /* tested by frequency (bytes, zeros, words, 32-bit), not a jump table */
-    if (kind == 0) { /* bytes */
+    if (kind == OTV_DELTA_BYTES) {
       if (end - q < (ptrdiff_t)run) return false;
       for (; k + 4 <= run; k += 4)
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
@@ -488,9 +404,9 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k), d));
       }
       q += run;
-    } else if (kind == 2) { /* DELTAS_ARE_ZERO: nothing to add; a control byte read at end */
+    } else if (kind == OTV_DELTA_ZEROS) { /* nothing to add; a control byte read at end */
       if (q > end) return false;
-    } else if (kind == 1) { /* DELTAS_ARE_WORDS */
+    } else if (kind == OTV_DELTA_WORDS) {
       if (end - q < 2 * (ptrdiff_t)run) return false;
       for (; k + 4 <= run; k += 4)
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
@@ -642,227 +558,111 @@ static void iup(const otv_point *orig, otv_point *td, const uint8_t *touched, co
 }
 
 /* Grow the per-point delta scratch (acc, td, touched) to n entries. */
-static bool grow_points(otv_location *loc, unsigned n)
+static bool grow_points(otv_gvar_loc *c, unsigned n)
 {
-  otv_glyf_loc *c = &loc->glyf;
-  return !OTV_RESERVE(&loc->al, &c->acc, &c->acc_cap, n, sizeof(otv_point)) &&
-         !OTV_RESERVE(&loc->al, &c->td, &c->td_cap, n, sizeof(otv_point)) &&
-         !OTV_RESERVE(&loc->al, &c->touched, &c->touched_cap, n, 1) &&
-         !OTV_RESERVE(&loc->al, &c->refs, &c->refs_cap, n, sizeof(uint16_t));
+  const otv_alloc *al = c->x.al;
+  return !OTV_RESERVE(al, &c->acc, &c->acc_cap, n, sizeof(otv_point)) &&
+         !OTV_RESERVE(al, &c->td, &c->td_cap, n, sizeof(otv_point)) &&
+         !OTV_RESERVE(al, &c->touched, &c->touched_cap, n, 1) &&
+         !OTV_RESERVE(al, &c->refs, &c->refs_cap, n, sizeof(uint16_t));
 }
 
 typedef struct otv_gvar_act act_t;
 
-/* Glyph gid's variation data offsets (relative to the data array) from the offsets array; gid <
- * glyph_count: the array (glyph_count + 1 entries) is checked in otv_gvar_parse. */
-static inline void data_offsets(const otv_gvar *g, uint32_t gid, size_t *o0, size_t *o1)
+int otv_gvar_glyph_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t *base)
 {
+  if (!g->present || gid >= g->glyph_count) return 0;
+  size_t o0, o1;
+  /* in range: the offsets array (glyph_count + 1 entries) is checked in otv_gvar_parse */
   if (g->long_offsets) {
-    *o0 = otv_peek_u32(g->offsets + 4 * (size_t)gid);
-    *o1 = otv_peek_u32(g->offsets + 4 * (size_t)gid + 4);
+    o0 = otv_peek_u32(g->offsets + 4 * (size_t)gid);
+    o1 = otv_peek_u32(g->offsets + 4 * (size_t)gid + 4);
   } else {
-    *o0 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid);
-    *o1 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid + 2);
+    o0 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid);
+    o1 = 2 * (size_t)otv_peek_u16(g->offsets + 2 * (size_t)gid + 2);
   }
+  if (o1 == o0) return 0; /* no variation data */
+  if (o1 < o0 || !otv_span_sub(g->tab, g->data_off + o0, o1 - o0, data)) {
+    *base = 20 + (size_t)gid * (g->long_offsets ? 4 : 2);
+    return -1;
+  }
+  *base = g->data_off + o0;
+  return 1;
 }
 
-otv_status otv_gvar_apply(otv_location *loc, uint32_t gid, otv_point *pts, unsigned n,
-                          const uint16_t *ends, unsigned end_count, unsigned ends_base)
+/* The scalar of a tuple at the location: shared peaks without an intermediate region from the
+ * shared scalars, shared peaks with one through the small region cache, the rest computed. */
+static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const uint8_t *peak,
+                                        const uint8_t *start, const uint8_t *end,
+                                        const float *shared)
 {
-  const otv_gvar *g = &loc->face->glyf.gvar;
-  if (!g->present || loc->is_default || gid >= g->glyph_count) return OTV_E_OK;
-  size_t o0, o1;
-  data_offsets(g, gid, &o0, &o1);
-  size_t offs_at = 20 + (size_t)gid * (g->long_offsets ? 4 : 2);
-  if (o1 <= o0) {
-    if (o1 < o0)
-      return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_GVAR, offs_at,
-                          "glyph %u: variation data offsets decrease (0x%zx, 0x%zx)", gid, o0, o1);
-    return OTV_E_OK; /* no variation data */
-  }
+  if (!(tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)))
+    return shared[tidx & OTV_TUPLE_INDEX_MASK]; /* in range: checked by otv_tvs_next */
+  if ((tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)) == OTV_TUPLE_INTERMEDIATE)
+    return c->g->axis_count <= 2
+               ? cached_scalar_small(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end)
+               : cached_scalar_big(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end);
+  return tuple_scalar(c->x.at->v, c->g->axis_count, peak, start, end);
+}
+
+otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigned n,
+                          const uint16_t *ends, unsigned end_count, unsigned ends_base,
+                          bool phantoms)
+{
+  const otv_gvar *g = c->g;
+  if (!g->present || c->x.at->is_default || gid >= g->glyph_count) return OTV_E_OK;
+  otv_error *err = c->x.err;
   otv_span data;
-  if (!otv_span_sub(g->tab, g->data_off + o0, o1 - o0, &data))
-    return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_GVAR, offs_at,
-                        "glyph %u: %zu bytes of variation data past the table end", gid, o1 - o0);
-  size_t base = g->data_off + o0; /* table offset of the glyph's data, for errors */
-  if (data.len < 4)
-    return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + data.len, "glyph %u: header", gid);
-  unsigned tvc = otv_peek_u16(data.p); /* in range: 4 bytes checked above */
-  size_t ser = otv_peek_u16(data.p + 2);
-  unsigned tuple_count = tvc & COUNT_MASK;
+  size_t base;
+  int k = otv_gvar_glyph_data(g, gid, &data, &base);
+  if (k == 0) return OTV_E_OK;
+  if (k < 0)
+    return OTV_FAIL(err, BAD_OFFSET, T_GVAR, base,
+                    "glyph %u: variation data offsets out of order or past the table end", gid);
+  otv_tvs tv;
+  otv_status st = otv_tvs_open(&tv, data, 0, g->axis_count, g->shared_tuples, g->shared_tuple_count,
+                               err, T_GVAR, base, gid);
+  if (st) return st;
+  unsigned tuple_count = tv.count;
   if (tuple_count == 0) return OTV_E_OK;
 
-  otv_glyf_loc *c = &loc->glyf;
-  const float *shared = shared_scalars(loc);
-  if (!shared || OTV_RESERVE(&loc->al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
-    return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
+  const float *shared = shared_scalars(c);
+  if (!shared || OTV_RESERVE(c->x.al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
+    return OTV_FAIL(err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
 
-  otv_status st = OTV_E_OK;
   long shared_count = 0;
   bool shared_all = false;
-  if (ser > data.len)
-    return otv_loc_fail(loc, OTV_E_BAD_OFFSET, T_GVAR, base + 2,
-                        "glyph %u: serialized data offset 0x%zx", gid, ser);
-  if (tvc & SHARED_POINT_NUMBERS) {
-    otv_rd sr = otv_rd_init(data, ser);
-    shared_count = read_points(loc, &sr, &c->pn_shared, &c->pn_shared_cap, &shared_all, &st);
+  const uint8_t *dp = data.p, *dend = data.p + data.len;
+  if (tv.shared_points) {
+    const uint8_t *q = dp + tv.data_pos;
+    shared_count = read_points(c, &q, dend, &c->pn_shared, &c->pn_shared_cap, &shared_all, &st);
     if (shared_count < 0)
-      return st == OTV_E_NOMEM ? otv_loc_fail(loc, st, T_GVAR, 0, "point numbers")
-                               : otv_loc_fail(loc, st, T_GVAR, base + sr.bad_at,
-                                              "glyph %u: shared point numbers", gid);
-    ser = sr.pos;
+      return st == OTV_E_NOMEM ? OTV_FAIL(err, NOMEM, T_GVAR, 0, "point numbers")
+                               : otv_tvs_fail(&tv, st, tv.data_pos, "shared point numbers");
+    tv.data_pos = (size_t)(q - dp);
   }
 
-  /* Pass 1: the tuple headers (each checked once, then read raw), their scalars, and the data
-   * of the tuples that apply (scalar not 0). Everything the loop reads is in locals: the
-   * stores into act must not force reloads. */
+  /* Pass 1: the tuple headers (tuple.h checks each), their scalars, and the data of the
+   * tuples that apply (scalar not 0). */
   act_t *restrict act = c->act;
   unsigned n_act = 0;
   bool sparse = false; /* a tuple that applies lists only some points */
-  const unsigned axes = g->axis_count, shared_tuple_count = g->shared_tuple_count;
-  const uint8_t *const dp = data.p, *const shared_tuples = g->shared_tuples;
-  const size_t dlen = data.len, hl_peak = 2 * (size_t)axes;
-  const otv_f2dot14 *coords = loc->coords;
-  const size_t ser0 = ser;
-  /* Fast pass: when every header fits at 4 bytes, 4-byte headers are read without a check
-   * each (room: the bytes left for the longer ones, whose extra length is checked against
-   * it), the tuples' data is checked once after the loop (ser only grows: its last value
-   * bounds them all) and the sparse test reads the data afterwards. Any anomaly (a long header
-   * past the end, a bad shared tuple index, no point numbers, data past the end) reruns the
-   * checked pass below, which reports it exactly. */
-  if (4 + 4 * (size_t)tuple_count <= dlen) {
-    size_t h = 4, room = dlen - 4 - 4 * (size_t)tuple_count;
-    unsigned any_priv = 0; /* the tuple indices of the applying tuples, or-ed */
-    for (unsigned t = 0; t < tuple_count; t++) {
-      const uint8_t *hp = dp + h; /* in range: 4 bytes, see room */
-      size_t size = otv_peek_u16(hp);
-      unsigned tidx = otv_peek_u16(hp + 2);
-      float sc;
-      size_t tser = ser;
-      ser += size;
-      if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION))) {
-        h += 4;
-        unsigned si = tidx & TUPLE_INDEX_MASK;
-        if (si >= shared_tuple_count) goto checked;
-        sc = shared[si];
-      } else {
-        size_t extra = (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
-                       (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
-        if (extra > room) goto checked;
-        room -= extra; /* in range: the extra header bytes read below */
-        const uint8_t *peak, *start = NULL, *end = NULL, *x = hp + 4;
-        if (tidx & EMBEDDED_PEAK_TUPLE) {
-          peak = x;
-          x += hl_peak;
-        } else {
-          unsigned si = tidx & TUPLE_INDEX_MASK;
-          if (si >= shared_tuple_count) goto checked;
-          peak = shared_tuples + (size_t)si * axes * 2; /* in range: checked at parse */
-        }
-        if (tidx & INTERMEDIATE_REGION) {
-          start = x;
-          end = x + hl_peak;
-          x += 2 * hl_peak;
-        }
-        h = (size_t)(x - dp);
-        if ((tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)) == INTERMEDIATE_REGION)
-          sc = axes <= 2 ? cached_scalar_small(loc, tidx & TUPLE_INDEX_MASK, peak, start, end)
-                         : cached_scalar_big(loc, tidx & TUPLE_INDEX_MASK, peak, start, end);
-        else
-          sc = tuple_scalar(coords, axes, peak, start, end);
-      }
-      if (sc == 0.0f) continue;
-      if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS)) goto checked;
-      any_priv |= tidx;
-      act[n_act].p = dp + tser; /* checked after the loop */
-      act[n_act].end = dp + tser + size;
-      act[n_act].s = sc;
-      act[n_act].tidx = tidx;
-      act[n_act].t = t;
-      act[n_act].at = base + tser;
-      n_act++;
-    }
-    if (ser > dlen) goto checked;
-    /* only tuples with private point numbers, or shared ones not "all points", are sparse */
-    if ((any_priv & PRIVATE_POINT_NUMBERS) || !shared_all)
-      for (unsigned a = 0; a < n_act; a++)
-        /* private point numbers that are not the single byte 0 (every point) are sparse */
-        if (act[a].tidx & PRIVATE_POINT_NUMBERS ? act[a].end == act[a].p || act[a].p[0] != 0
-                                                : !shared_all)
-          sparse = true;
-    goto applied;
-  }
-checked:
-  n_act = 0;
-  ser = ser0;
-  size_t h = 4;
-  for (unsigned t = 0; t < tuple_count; t++) {
-    size_t hdr_at = h;
-    /* h <= dlen and ser <= dlen hold throughout (both start there, checked above, and grow
-     * only by checked amounts): one subtraction checks each */
-    if (dlen - h < 4)
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + dlen,
-                          "glyph %u: tuple variation header %u", gid, t);
-    const uint8_t *hp = dp + h; /* in range: 4 bytes checked above */
-    size_t size = otv_peek_u16(hp);
-    unsigned tidx = otv_peek_u16(hp + 2);
-    float s;
-    if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION))) {
-      /* the common case: a shared peak, no intermediate region, a 4-byte header */
-      h += 4;
-      unsigned si = tidx & TUPLE_INDEX_MASK;
-      if (si >= shared_tuple_count)
-        return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
-                            "glyph %u: shared tuple index %u of %u", gid, si, shared_tuple_count);
-      s = shared[si];
-    } else {
-      size_t hl = 4 + (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
-                  (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
-      if (dlen - h < hl)
-        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + dlen,
-                            "glyph %u: tuple variation header %u", gid, t);
-      /* in range: the hl header bytes checked above */
-      const uint8_t *peak = NULL, *start = NULL, *end = NULL, *x = hp + 4;
-      if (tidx & EMBEDDED_PEAK_TUPLE) {
-        peak = x;
-        x += hl_peak;
-      }
-      if (tidx & INTERMEDIATE_REGION) {
-        start = x;
-        end = x + hl_peak;
-      }
-      h += hl;
-      if (!(tidx & EMBEDDED_PEAK_TUPLE)) {
-        unsigned si = tidx & TUPLE_INDEX_MASK;
-        if (si >= shared_tuple_count)
-          return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
-                              "glyph %u: shared tuple index %u of %u", gid, si, shared_tuple_count);
-        peak = shared_tuples + (size_t)si * axes * 2; /* in range: checked at parse */
-      }
-      s = tuple_scalar(coords, axes, peak, start, end);
-    }
-    /* the tuple's serialized data: [ser, ser + size) */
-    if (dlen - ser < size)
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, base + hdr_at,
-                          "glyph %u: tuple %u data (%zu bytes at 0x%zx) past the glyph's data", gid,
-                          t, size, ser);
-    size_t tser = ser;
-    ser += size;
+  otv_tuple t;
+  while ((k = otv_tvs_next(&tv, &t)) > 0) {
+    float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
     if (s == 0.0f) continue;
-    if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS))
-      return otv_loc_fail(loc, OTV_E_BAD_VALUE, T_GVAR, base + hdr_at + 2,
-                          "glyph %u: tuple %u has no point numbers", gid, t);
     /* private point numbers that are not the single byte 0 (every point) are sparse */
-    if (tidx & PRIVATE_POINT_NUMBERS ? size == 0 || dp[tser] != 0 : !shared_all) sparse = true;
-    act[n_act].p = dp + tser;
-    act[n_act].end = dp + tser + size;
+    if (t.tidx & OTV_TUPLE_PRIVATE_POINTS ? t.p == t.pend || t.p[0] != 0 : !shared_all)
+      sparse = true;
+    act[n_act].p = t.p;
+    act[n_act].end = t.pend;
     act[n_act].s = s;
-    act[n_act].tidx = tidx;
-    act[n_act].t = t;
-    act[n_act].at = base + tser;
+    act[n_act].tidx = t.tidx;
+    act[n_act].t = t.index;
+    act[n_act].at = base + (size_t)(t.p - dp);
     n_act++;
   }
-applied:
+  if (k < 0) return tv.status;
   if (n_act == 0) return OTV_E_OK;
 
     /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
@@ -878,21 +678,21 @@ applied:
   if (!sparse && n_act <= 2) {
     /* the common case, apart: one or two tuples, each listing every point (shared numbers, or
      * private ones that are the single byte 0): x and y deltas into dl, added to the points */
-    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
-      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
+    if (OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
+      return OTV_FAIL(err, NOMEM, T_GVAR, 0, "delta list");
     float *dx = &c->dl[0].x, *dy = dx + n;
-    /* drawing to a pen (no need_phantoms) the phantom points are not used: the outline
+    /* drawing to a pen (phantoms false) the phantom points are not used: the outline
      * points rounded up to a multiple of 4 (at most 3 phantoms, which get their deltas; dx/dy
      * hold n deltas) take the 4-wide loop without a scalar tail */
-    unsigned n_add = c->need_phantoms ? n : (n - 1) & ~3u;
+    unsigned n_add = phantoms ? n : (n - 1) & ~3u;
     for (unsigned a = 0; a < n_act; a++) {
       const act_t *ta = &act[a];
       /* in range: not sparse, so private point numbers are one 0 byte (checked in pass 1) */
-      const uint8_t *q = ta->p + (ta->tidx & PRIVATE_POINT_NUMBERS ? 1 : 0);
+      const uint8_t *q = ta->p + (ta->tidx & OTV_TUPLE_PRIVATE_POINTS ? 1 : 0);
       if (lim ? !decode_xy_deltas_guard(&q, ta->end, n, dx, dy, lim)
               : !decode_xy_deltas_fast(&q, ta->end, n, dx, dy, fast))
-        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
-                            "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
+        return OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                        "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
       add_scaled(pts, dx, dy, n_add, ta->s);
     }
     return OTV_E_OK;
@@ -901,8 +701,7 @@ applied:
    * applies (deltas go straight into pts). */
   const otv_point *orig = pts;
   if (end_count && sparse) { /* the IUP scratch (acc, td, touched, refs) */
-    if (!grow_points(loc, n))
-      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
+    if (!grow_points(c, n)) return OTV_FAIL(err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
     memcpy(c->acc, pts, n * sizeof *pts);
     orig = c->acc;
   }
@@ -916,8 +715,8 @@ applied:
   float *dacc = NULL;
 #if OTV_SSE2
   if (fast && n_act > 2 && (!lim || !sparse)) {
-    if (OTV_RESERVE(&loc->al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
-      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
+    if (OTV_RESERVE(c->x.al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
+      return OTV_FAIL(err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
     dacc = c->dacc;
     unsigned p = 0;
     for (const float *o = &pts[0].x; p + 4 <= n; p += 4) {
@@ -938,14 +737,11 @@ applied:
     long count;
     bool all;
     float s = ta->s;
-    size_t used, bad_at = 0;
-    count = tuple_points(loc, ta->tidx, ta->p, (size_t)(ta->end - ta->p), shared_count, shared_all,
-                         &pn, &all, &used, &bad_at, &st);
+    count = tuple_points(c, ta->tidx, &q, ta->end, shared_count, shared_all, &pn, &all, &st);
     if (count < 0)
-      return st == OTV_E_NOMEM ? otv_loc_fail(loc, st, T_GVAR, 0, "point numbers")
-                               : otv_loc_fail(loc, st, T_GVAR, ta->at + bad_at,
-                                              "glyph %u: tuple %u point numbers", gid, ta->t);
-    q += used;
+      return st == OTV_E_NOMEM ? OTV_FAIL(err, NOMEM, T_GVAR, 0, "point numbers")
+                               : OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                                          "glyph %u: tuple %u point numbers", gid, ta->t);
     unsigned m = all ? n : (unsigned)count;
 #if OTV_SSE2
     if (all && dacc) {
@@ -953,24 +749,24 @@ applied:
                     !decode_add_guard(&q, ta->end, n, dacc + n, s, lim)
               : !decode_add_fast(&q, ta->end, n, dacc, s) ||
                     !decode_add_fast(&q, ta->end, n, dacc + n, s))
-        return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
-                            "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
+        return OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                        "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
       continue;
     }
 #endif
     /* x deltas at dl[0..m), y deltas at dl[m..2m), DELTA_PAD spare floats (fast decoder) */
-    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
-      return otv_loc_fail(loc, OTV_E_NOMEM, T_GVAR, 0, "delta list");
+    if (OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
+      return OTV_FAIL(err, NOMEM, T_GVAR, 0, "delta list");
     float *dx = &c->dl[0].x, *dy = dx + m;
     if (lim ? !decode_xy_deltas_guard(&q, ta->end, m, dx, dy, lim)
             : !decode_xy_deltas_fast(&q, ta->end, m, dx, dy, fast))
-      return otv_loc_fail(loc, OTV_E_TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
-                          "glyph %u: tuple %u deltas for %u points", gid, ta->t, m);
+      return OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                      "glyph %u: tuple %u deltas for %u points", gid, ta->t, m);
     if (all) {
-      /* drawing to a pen (no need_phantoms) the phantom points are not used: the outline
+      /* drawing to a pen (phantoms false) the phantom points are not used: the outline
        * points rounded up to a multiple of 4 (at most 3 phantoms, which get their deltas;
        * dx/dy hold n deltas) take the 4-wide loop without a scalar tail */
-      add_scaled(pts, dx, dy, c->need_phantoms ? n : (n - 1) & ~3u, s);
+      add_scaled(pts, dx, dy, phantoms ? n : (n - 1) & ~3u, s);
       continue;
     }
     /* sparse: the deltas of the listed points, in list order */
@@ -1031,117 +827,74 @@ applied:
 
 /* ---- glyph cache support (glyf.c "Glyph cache") ---- */
 
-/* Glyph gid's variation data: 1 (in *data, its table offset in *base), 0 none, -1 bad. */
-static int var_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t *base)
-{
-  if (!g->present || gid >= g->glyph_count) return 0;
-  size_t o0, o1;
-  data_offsets(g, gid, &o0, &o1);
-  if (o1 < o0) return -1;
-  if (o1 == o0) return 0;
-  if (!otv_span_sub(g->tab, g->data_off + o0, o1 - o0, data) || data->len < 4) return -1;
-  *base = g->data_off + o0;
-  return 1;
-}
-
-long otv_gvar_tuple_count(otv_location *loc, uint32_t gid)
+long otv_gvar_tuple_count(const otv_gvar *g, uint32_t gid)
 {
   otv_span data;
   size_t base;
-  int k = var_data(&loc->face->glyf.gvar, gid, &data, &base);
+  int k = otv_gvar_glyph_data(g, gid, &data, &base);
   if (k <= 0) return k;
-  return (long)(otv_peek_u16(data.p) & COUNT_MASK); /* in range: 4 bytes (var_data) */
+  if (data.len < 4) return -1;
+  return (long)(otv_peek_u16(data.p) & OTV_TVS_COUNT_MASK); /* in range: 4 bytes checked */
 }
 
-bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig, unsigned np,
+bool otv_gvar_decode_all(otv_gvar_loc *c, uint32_t gid, const otv_point *orig, unsigned np,
                          const uint16_t *ends, unsigned end_count, otv_gvar_tup *tup, unsigned m,
                          otv_point *d, unsigned stride)
 {
-  const otv_gvar *g = &loc->face->glyf.gvar;
-  otv_glyf_loc *c = &loc->glyf;
+  const otv_gvar *g = c->g;
   otv_span data;
   size_t base = 0;
   memset(d, 0, (size_t)m * stride * sizeof *d);
-  int k = var_data(g, gid, &data, &base);
+  int k = otv_gvar_glyph_data(g, gid, &data, &base);
   if (k <= 0) return k == 0 && m == 0;
-  const uint8_t *dp = data.p;
-  const size_t dlen = data.len, hl_peak = 2 * (size_t)g->axis_count;
-  unsigned tvc = otv_peek_u16(dp); /* in range: 4 bytes (var_data) */
-  size_t ser = otv_peek_u16(dp + 2);
-  if ((tvc & COUNT_MASK) != m) return false;
+  /* errors are not reported here (the glyph is then drawn the usual way, which reports them) */
+  otv_tvs tv;
+  if (otv_tvs_open(&tv, data, 0, g->axis_count, g->shared_tuples, g->shared_tuple_count, NULL,
+                   T_GVAR, base, gid) ||
+      tv.count != m)
+    return false;
   if (m == 0) return true;
-  if (ser > dlen) return false;
   unsigned n = np + 4; /* the deltas cover the 4 phantom points too */
   otv_status st = OTV_E_OK;
   long shared_count = 0;
   bool shared_all = false;
-  if (tvc & SHARED_POINT_NUMBERS) {
-    otv_rd sr = otv_rd_init(data, ser);
-    shared_count = read_points(loc, &sr, &c->pn_shared, &c->pn_shared_cap, &shared_all, &st);
+  const uint8_t *dp = data.p, *dend = data.p + data.len;
+  if (tv.shared_points) {
+    const uint8_t *q = dp + tv.data_pos;
+    shared_count = read_points(c, &q, dend, &c->pn_shared, &c->pn_shared_cap, &shared_all, &st);
     if (shared_count < 0) return false;
-    ser = sr.pos;
+    tv.data_pos = (size_t)(q - dp);
   }
-  if (!grow_points(loc, n) ||
-      OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
+  if (!grow_points(c, n) ||
+      OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
     return false;
 #if OTV_SSE2
   const bool fast = true;
 #else
   const bool fast = false;
 #endif
-  const uint8_t *lim = otv_span_has(g->tab, base + dlen, 8) ? NULL : g->tab.p + g->tab.len - 8;
-  size_t h = 4;
-  for (unsigned t = 0; t < m; t++) {
-    /* the header, checked as otv_gvar_apply's checked pass */
-    if (dlen - h < 4) return false;
-    const uint8_t *hp = dp + h; /* in range: 4 bytes checked above */
-    size_t size = otv_peek_u16(hp);
-    unsigned tidx = otv_peek_u16(hp + 2);
-    size_t hl = 4 + (tidx & EMBEDDED_PEAK_TUPLE ? hl_peak : 0) +
-                (tidx & INTERMEDIATE_REGION ? 2 * hl_peak : 0);
-    if (dlen - h < hl) return false;
-    /* in range: the hl header bytes checked above */
-    const uint8_t *peak = NULL, *start = NULL, *end = NULL, *x = hp + 4;
-    if (tidx & EMBEDDED_PEAK_TUPLE) {
-      peak = x;
-      x += hl_peak;
-    } else {
-      unsigned si = tidx & TUPLE_INDEX_MASK;
-      if (si >= g->shared_tuple_count) return false;
-      peak = g->shared_tuples + (size_t)si * g->axis_count * 2; /* in range: checked at parse */
-    }
-    if (tidx & INTERMEDIATE_REGION) {
-      start = x;
-      end = x + hl_peak;
-    }
-    h += hl;
-    if (dlen - ser < size) return false;
-    const uint8_t *p = dp + ser, *pe = dp + ser + size;
-    ser += size;
-    if (!(tidx & PRIVATE_POINT_NUMBERS) && !(tvc & SHARED_POINT_NUMBERS)) return false;
-    tup[t].peak = peak;
-    tup[t].start = start;
-    tup[t].end = end;
-    tup[t].tidx = tidx;
-    tup[t].pad_ = 0;
+  const uint8_t *lim = otv_span_has(g->tab, base + data.len, 8) ? NULL : g->tab.p + g->tab.len - 8;
+  otv_tuple t;
+  while ((k = otv_tvs_next(&tv, &t)) > 0) {
+    tup[t.index].peak = t.peak;
+    tup[t.index].start = t.start;
+    tup[t.index].end = t.end;
+    tup[t.index].tidx = t.tidx;
+    tup[t.index].pad_ = 0;
     /* the deltas, decoded as otv_gvar_apply decodes them */
-    const uint8_t *q = p;
+    const uint8_t *q = t.p;
     const uint16_t *pn;
-    long count;
     bool all;
-    size_t used, bad_at;
-    count =
-        tuple_points(loc, tidx, p, size, shared_count, shared_all, &pn, &all, &used, &bad_at, &st);
+    long count = tuple_points(c, t.tidx, &q, t.pend, shared_count, shared_all, &pn, &all, &st);
     if (count < 0) return false;
-    q += used;
     unsigned cnt = all ? n : (unsigned)count;
-    if (OTV_RESERVE(&loc->al, &c->dl, &c->dl_cap, (size_t)cnt + DELTA_PAD / 2, sizeof(otv_point)))
+    if (OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)cnt + DELTA_PAD / 2, sizeof(otv_point)))
       return false;
     float *dx = &c->dl[0].x, *dy = dx + cnt;
-    if (lim ? !decode_xy_deltas_guard(&q, pe, cnt, dx, dy, lim)
-            : !decode_xy_deltas_fast(&q, pe, cnt, dx, dy, fast))
+    if (lim ? !decode_xy_deltas_guard(&q, t.pend, cnt, dx, dy, lim)
+            : !decode_xy_deltas_fast(&q, t.pend, cnt, dx, dy, fast))
       return false;
-    otv_point *o = d + (size_t)t * stride;
+    otv_point *o = d + (size_t)t.index * stride;
     if (all) {
       for (unsigned i = 0; i < np; i++) {
         o[i].x = dx[i];
@@ -1163,34 +916,22 @@ bool otv_gvar_decode_all(otv_location *loc, uint32_t gid, const otv_point *orig,
     if (end_count) iup(orig, td, c->touched, ends, end_count, 0, c->refs);
     memcpy(o, td, np * sizeof *o);
   }
-  return true;
+  return k == 0;
 }
 
-bool otv_gvar_apply_cached(otv_location *loc, const otv_gvar_tup *tup, unsigned m,
+bool otv_gvar_apply_cached(otv_gvar_loc *c, const otv_gvar_tup *tup, unsigned m,
                            const otv_point *p0, const otv_point *d, unsigned stride, otv_point *out)
 {
   const float *src = &p0[0].x;
   float *o = &out[0].x;
   const unsigned nf = 2 * stride; /* floats, a multiple of 4 */
   bool first = true;
-  if (m && !loc->is_default) {
-    const float *shared = shared_scalars(loc);
+  if (m && !c->x.at->is_default) {
+    const float *shared = shared_scalars(c);
     if (!shared) return false;
-    const otv_gvar *g = &loc->face->glyf.gvar;
-    const unsigned axes = g->axis_count;
     for (unsigned t = 0; t < m; t++) {
-      unsigned tidx = tup[t].tidx;
-      float s;
-      /* the scalar as otv_gvar_apply's fast pass computes it */
-      if (!(tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)))
-        s = shared[tidx & TUPLE_INDEX_MASK]; /* in range: checked when decoded */
-      else if ((tidx & (EMBEDDED_PEAK_TUPLE | INTERMEDIATE_REGION)) == INTERMEDIATE_REGION)
-        s = axes <= 2 ? cached_scalar_small(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak, tup[t].start,
-                                            tup[t].end)
-                      : cached_scalar_big(loc, tidx & TUPLE_INDEX_MASK, tup[t].peak, tup[t].start,
-                                          tup[t].end);
-      else
-        s = tuple_scalar(loc->coords, axes, tup[t].peak, tup[t].start, tup[t].end);
+      /* the scalar as otv_gvar_apply computes it */
+      float s = tuple_at(c, tup[t].tidx, tup[t].peak, tup[t].start, tup[t].end, shared);
       if (s == 0.0f) continue;
       const float *dt = &d[(size_t)t * stride].x;
       const float *a = first ? src : o; /* points + s x deltas, as pts[p] += s * d[p] */

@@ -8,15 +8,15 @@
  * spec: without an advance mapping, glyph ids map implicitly to outer 0, inner = glyph id; a
  * NULL side bearing or origin mapping means that value has no variation data.
  */
-#include "internal.h"
+#include "hvar.h"
 
-otv_status otv_xvar_parse(const otv_face *f, bool vertical, otv_xvar *out, otv_error *err)
+otv_status otv_xvar_parse(otv_span tab, bool vertical, uint16_t axis_count, const otv_alloc *al,
+                          otv_xvar *out, otv_error *err)
 {
   memset(out, 0, sizeof *out);
   uint32_t tag = vertical ? OTV_T_VVAR : OTV_T_HVAR;
-  otv_span tab = otv_face_span(f, tag);
   /* Without fvar there is nothing to vary: the table is ignored. */
-  if (!tab.p || !f->fvar.axis_count) return OTV_E_OK;
+  if (!tab.p || !axis_count) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t major = otv_rd_u16(&r);
   otv_rd_skip(&r, 2);
@@ -38,8 +38,10 @@ otv_status otv_xvar_parse(const otv_face *f, bool vertical, otv_xvar *out, otv_e
   }
   if (ivs_off >= tab.len)
     return OTV_FAIL(err, BAD_OFFSET, tag, 4, "itemVariationStoreOffset 0x%x past the end", ivs_off);
-  otv_status s = otv_ivs_parse(&f->al, tab, tag, ivs_off, f->fvar.axis_count, &out->ivs, err);
+  otv_status s = otv_ivs_parse(al, tab, tag, ivs_off, axis_count, &out->ivs, err);
   if (s) return s;
+  out->ivs_off = ivs_off;
+  out->header_len = r.pos;
   out->present = true;
   return OTV_E_OK;
 }
@@ -55,13 +57,13 @@ bool otv_xvar_delta(const otv_xvar *x, const float *scalars, unsigned which, uin
 {
   const otv_dsim *m;
   switch (which) {
-  case 0: m = &x->adv; break;
-  case 1: m = &x->side_a; break;
-  case 2: m = &x->side_b; break;
+  case OTV_XVAR_ADVANCE: m = &x->adv; break;
+  case OTV_XVAR_SIDE_A: m = &x->side_a; break;
+  case OTV_XVAR_SIDE_B: m = &x->side_b; break;
   default: m = &x->vorg; break;
   }
   /* Only the advance has an implicit mapping. */
-  if (which != 0 && !m->present) return false;
+  if (which != OTV_XVAR_ADVANCE && !m->present) return false;
   uint32_t outer, inner;
   otv_dsim_map(m, gid, &outer, &inner);
   *delta = otv_ivs_delta(&x->ivs, scalars, outer, inner);

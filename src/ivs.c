@@ -3,7 +3,7 @@
  * (spec: otvarcommonformats, "Item variation store" and "Associating target items to
  * variation data"). Parsed once per face; deltas evaluated with per-location region scalars.
  */
-#include "internal.h"
+#include "ivs.h"
 
 otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t off,
                          uint16_t axis_count, otv_ivs *out, otv_error *err)
@@ -148,14 +148,14 @@ float otv_ivs_delta(const otv_ivs *ivs, const float *scalars, uint32_t outer, ui
   return sum;
 }
 
-const float *otv_ivs_cache_get(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache *c)
+const float *otv_ivs_cache_get(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c)
 {
-  if (c->serial == loc->serial && c->scalars) return c->scalars;
+  if (c->serial == x->at->serial && c->scalars) return c->scalars;
   if (ivs->region_count > c->cap) {
-    float *n = otv_mem_realloc(&loc->al, c->scalars, c->cap * sizeof(float),
+    float *n = otv_mem_realloc(x->al, c->scalars, c->cap * sizeof(float),
                                ivs->region_count * sizeof(float));
     if (!n) {
-      otv_loc_fail(loc, OTV_E_NOMEM, 0, 0, "region scalars");
+      OTV_FAIL(x->err, NOMEM, 0, 0, "region scalars");
       return NULL;
     }
     c->scalars = n;
@@ -166,8 +166,8 @@ const float *otv_ivs_cache_get(otv_location *loc, const otv_ivs *ivs, otv_ivs_ca
     static const float none[1] = {0.0f};
     return none;
   }
-  otv_ivs_region_scalars(ivs, loc->coords, loc->axis_count, c->scalars);
-  c->serial = loc->serial;
+  otv_ivs_region_scalars(ivs, x->at->v, x->at->axis_count, c->scalars);
+  c->serial = x->at->serial;
   return c->scalars;
 }
 
@@ -199,6 +199,7 @@ otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out,
                     map_count, out->entry_size);
   out->map_count = map_count;
   out->entries = e.p;
+  out->end_off = r.pos + e.len;
   out->present = true;
   return OTV_E_OK;
 }

@@ -5,6 +5,8 @@
 #ifndef OTV_IVS_H
 #define OTV_IVS_H
 
+#include "coords.h"
+
 /* One ItemVariationData subtable, validated at parse. */
 typedef struct otv_ivd {
   const uint8_t *rows; /* item_count rows of row_len bytes (in range: checked at parse) */
@@ -34,18 +36,6 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
                          uint16_t axis_count, otv_ivs *out, otv_error *err);
 void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs);
 
-/* Scalar of one region axis (spec: otvarcommonformats "Algorithm for interpolation of
- * instance values"), and of a whole region at normalized coords. */
-static inline float otv_axis_scalar(int coord, int start, int peak, int end)
-{
-  if (start > peak || peak > end) return 1.0f;
-  if (start < 0 && end > 0 && peak != 0) return 1.0f;
-  if (peak == 0 || coord == peak) return 1.0f;
-  if (coord <= start || coord >= end) return 0.0f;
-  if (coord < peak) return (float)(coord - start) / (float)(peak - start);
-  return (float)(end - coord) / (float)(end - peak);
-}
-
 /* Fill scalars[region_count] for normalized coords[axis_count]. */
 void otv_ivs_region_scalars(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
                             float *scalars);
@@ -61,9 +51,9 @@ typedef struct otv_ivs_cache {
   uint32_t serial; /* location serial the scalars belong to; 0: never computed */
 } otv_ivs_cache;
 
-/* Scalars of ivs at the location, recomputed only when the location changed; NULL on NOMEM
- * (recorded in the location). */
-const float *otv_ivs_cache_get(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache *c);
+/* Scalars of ivs at the location, recomputed only when its coordinates changed; NULL on NOMEM
+ * (recorded in x->err). */
+const float *otv_ivs_cache_get(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c);
 void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c);
 
 /* DeltaSetIndexMap (formats 0 and 1). */
@@ -73,6 +63,7 @@ typedef struct otv_dsim {
   uint8_t inner_bits; /* 1..16 */
   uint32_t map_count;
   const uint8_t *entries; /* map_count * entry_size (checked at parse) */
+  size_t end_off;         /* table offset just past the map */
 } otv_dsim;
 
 otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out, otv_error *err);

@@ -3,7 +3,7 @@
  * normalized coordinates and every per-location cache. Setting coordinates bumps `serial`, which
  * is how the table modules' caches know they are stale.
  */
-#include "internal.h"
+#include "face.h"
 
 otv_status otv_location_create(const otv_face *face, otv_location **out, otv_error *err)
 {
@@ -13,10 +13,15 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
   if (!loc) return OTV_FAIL(err, NOMEM, 0, 0, "location");
   loc->face = face;
   loc->al = face->al;
-  loc->axis_count = face->fvar.axis_count;
-  loc->coords =
-      otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1, sizeof *loc->coords);
-  loc->user = otv_mem_calloc(&loc->al, loc->axis_count ? loc->axis_count : 1, sizeof *loc->user);
+  unsigned axes = face->fvar.axis_count;
+  loc->at.axis_count = axes;
+  loc->coords = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->coords);
+  loc->user = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->user);
+  loc->at.v = loc->coords;
+  /* each module's per-location state, bound to this location */
+  otv_locctx x = {&loc->at, &loc->al, &loc->last_error};
+  otv_glyf_loc_init(&loc->glyf, &face->glyf, x);
+  otv_cff_loc_init(&loc->cff, &face->cff, x);
   if (!loc->coords || !loc->user) {
     otv_location_destroy(loc);
     return OTV_FAIL(err, NOMEM, 0, 0, "location coordinates");
@@ -29,10 +34,12 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
 void otv_location_destroy(otv_location *loc)
 {
   if (!loc) return;
-  otv_metrics_loc_free(loc);
-  otv_cff_loc_free(loc);
-  otv_glyf_loc_free(loc);
-  size_t n = loc->axis_count ? loc->axis_count : 1;
+  otv_ivs_cache_free(&loc->al, &loc->met.hvar);
+  otv_ivs_cache_free(&loc->al, &loc->met.vvar);
+  otv_ivs_cache_free(&loc->al, &loc->met.mvar);
+  otv_cff_loc_free(&loc->cff);
+  otv_glyf_loc_free(&loc->glyf);
+  size_t n = loc->at.axis_count ? loc->at.axis_count : 1;
   otv_mem_free(&loc->al, loc->coords, n * sizeof *loc->coords);
   otv_mem_free(&loc->al, loc->user, n * sizeof *loc->user);
   otv_alloc al = loc->al;
@@ -51,19 +58,19 @@ void otv_location_clear_error(otv_location *loc)
 /* The coordinates changed: invalidate every cache. serial 0 is reserved for "never computed". */
 static void changed(otv_location *loc)
 {
-  loc->serial++;
-  if (loc->serial == 0) loc->serial = 1;
-  loc->is_default = true;
-  for (unsigned i = 0; i < loc->axis_count; i++)
-    if (loc->coords[i]) loc->is_default = false;
+  loc->at.serial++;
+  if (loc->at.serial == 0) loc->at.serial = 1;
+  loc->at.is_default = true;
+  for (unsigned i = 0; i < loc->at.axis_count; i++)
+    if (loc->coords[i]) loc->at.is_default = false;
   memset(&loc->last_error, 0, sizeof loc->last_error);
 }
 
 void otv_location_reset(otv_location *loc)
 {
-  for (unsigned i = 0; i < loc->axis_count; i++) {
+  for (unsigned i = 0; i < loc->at.axis_count; i++) {
     loc->coords[i] = 0;
-    loc->user[i] = otv_fvar_axis_default(loc->face, i);
+    loc->user[i] = otv_fvar_axis_default(&loc->face->fvar, i);
   }
   changed(loc);
 }
@@ -72,7 +79,8 @@ void otv_location_reset(otv_location *loc)
 static otv_status apply_user(otv_location *loc)
 {
   memset(&loc->last_error, 0, sizeof loc->last_error);
-  otv_status s = otv_fvar_normalize(loc->face, loc->user, loc->coords, &loc->al, &loc->last_error);
+  otv_status s =
+      otv_fvar_normalize(&loc->face->fvar, loc->user, loc->coords, &loc->al, &loc->last_error);
   if (s) return s;
   otv_error keep = loc->last_error;
   changed(loc);
@@ -87,8 +95,8 @@ otv_status otv_location_set_user(otv_location *loc, const otv_axis_value *vals, 
     if (vals[i].value != vals[i].value)
       return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "value %zu is NaN", i);
   const otv_fvar_axis *axis = loc->face->fvar.axis;
-  for (unsigned a = 0; a < loc->axis_count; a++) {
-    loc->user[a] = otv_fvar_axis_default(loc->face, a);
+  for (unsigned a = 0; a < loc->at.axis_count; a++) {
+    loc->user[a] = otv_fvar_axis_default(&loc->face->fvar, a);
     /* the last setting of a tag wins: scan the settings backwards */
     for (size_t i = n; i-- > 0;)
       if (vals[i].tag == axis[a].tag) {
@@ -102,18 +110,18 @@ otv_status otv_location_set_user(otv_location *loc, const otv_axis_value *vals, 
 otv_status otv_location_set_user_coords(otv_location *loc, const double *coords, unsigned n)
 {
   if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
-  for (unsigned a = 0; a < n && a < loc->axis_count; a++)
+  for (unsigned a = 0; a < n && a < loc->at.axis_count; a++)
     if (coords[a] != coords[a])
       return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coordinate %u is NaN", a);
-  for (unsigned a = 0; a < loc->axis_count; a++)
-    loc->user[a] = a < n ? coords[a] : otv_fvar_axis_default(loc->face, a);
+  for (unsigned a = 0; a < loc->at.axis_count; a++)
+    loc->user[a] = a < n ? coords[a] : otv_fvar_axis_default(&loc->face->fvar, a);
   return apply_user(loc);
 }
 
 otv_status otv_location_set_named(otv_location *loc, unsigned instance)
 {
   memset(&loc->last_error, 0, sizeof loc->last_error);
-  otv_status s = otv_face_named_instance_coords(loc->face, instance, loc->user, loc->axis_count,
+  otv_status s = otv_face_named_instance_coords(loc->face, instance, loc->user, loc->at.axis_count,
                                                 &loc->last_error);
   if (s) return s;
   return apply_user(loc);
@@ -122,12 +130,12 @@ otv_status otv_location_set_named(otv_location *loc, unsigned instance)
 otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coords, unsigned n)
 {
   if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
-  for (unsigned a = 0; a < loc->axis_count; a++) {
+  for (unsigned a = 0; a < loc->at.axis_count; a++) {
     int v = a < n ? coords[a] : 0;
     if (v < -16384) v = -16384;
     if (v > 16384) v = 16384;
     loc->coords[a] = (otv_f2dot14)v;
-    loc->user[a] = otv_fvar_axis_default(loc->face, a);
+    loc->user[a] = otv_fvar_axis_default(&loc->face->fvar, a);
   }
   changed(loc);
   return OTV_E_OK;
@@ -135,8 +143,8 @@ otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coo
 
 unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsigned cap)
 {
-  for (unsigned a = 0; a < cap && a < loc->axis_count; a++) out[a] = loc->coords[a];
-  return loc->axis_count;
+  for (unsigned a = 0; a < cap && a < loc->at.axis_count; a++) out[a] = loc->coords[a];
+  return loc->at.axis_count;
 }
 
-bool otv_location_is_default(const otv_location *loc) { return loc->is_default; }
+bool otv_location_is_default(const otv_location *loc) { return loc->at.is_default; }

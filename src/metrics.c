@@ -9,139 +9,16 @@
  * vhea/vmtx get synthesized vertical metrics on request (OTV_METRICS_SYNTHESIZE), as HarfBuzz
  * derives them from the font-wide ascender and descender.
  */
-#include "internal.h"
+#include "face.h"
 
-/* ---- parsing ---------------------------------------------------------------------------- */
-
-/* hhea + hmtx (vertical = false) or vhea + vmtx. Both headers keep the long-metrics count at
- * byte 34 (numberOfHMetrics / numOfLongVerMetrics). */
-static otv_status parse_mtx(const otv_face *f, bool vertical, otv_mtx *out, otv_error *err)
+/* The region scalars of a store at the location (NULL on NOMEM, recorded in the location). */
+static const float *scalars(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache *c)
 {
-  memset(out, 0, sizeof *out);
-  uint32_t hea_tag = vertical ? OTV_T_VHEA : OTV_T_HHEA;
-  uint32_t mtx_tag = vertical ? OTV_T_VMTX : OTV_T_HMTX;
-  otv_span hea = otv_face_span(f, hea_tag), mtx = otv_face_span(f, mtx_tag);
-  if (!hea.p || !mtx.p) return OTV_E_OK; /* no metrics of this direction */
-  otv_rd r = otv_rd_init(hea, 34);
-  uint32_t n = otv_rd_u16(&r);
-  if (!otv_rd_ok(&r))
-    return OTV_FAIL_RD(err, hea_tag, 0, &r,
-                       vertical ? "vhea is shorter than 36 bytes"
-                                : "hhea is shorter than 36 bytes");
-  if (n > f->glyph_count) n = f->glyph_count; /* extra records are unused */
-  if (n == 0 && f->glyph_count)
-    return OTV_FAIL(err, BAD_VALUE, hea_tag, 34, "%s is 0",
-                    vertical ? "numOfLongVerMetrics" : "numberOfHMetrics");
-  otv_span longs;
-  if (!otv_span_array(mtx, 0, n, 4, &longs))
-    return OTV_FAIL(err, TRUNCATED, mtx_tag, 0, "%u long metrics records need %zu bytes, have %zu",
-                    n, (size_t)n * 4, mtx.len);
-  /* Leniency: a table that ends before the last trailing side bearing is read as if the missing
-   * ones were 0 (real fonts have this; FreeType and HarfBuzz accept it). */
-  size_t room = (mtx.len - longs.len) / 2;
-  uint32_t want = f->glyph_count - n;
-  out->long_count = n;
-  out->side_count = room < want ? (uint32_t)room : want;
-  out->longs = longs.p;
-  out->sides = mtx.p + longs.len;
-  out->present = true;
-  return OTV_E_OK;
+  otv_locctx x = {&loc->at, &loc->al, &loc->last_error};
+  return otv_ivs_cache_get(&x, ivs, c);
 }
 
-static otv_status parse_vorg(const otv_face *f, otv_metrics *m, otv_error *err)
-{
-  otv_span t = otv_face_span(f, OTV_T_VORG);
-  if (!t.p) return OTV_E_OK;
-  otv_rd r = otv_rd_init(t, 0);
-  uint16_t major = otv_rd_u16(&r);
-  otv_rd_skip(&r, 2);
-  int16_t def = otv_rd_i16(&r);
-  uint16_t count = otv_rd_u16(&r);
-  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, OTV_T_VORG, 0, &r, "VORG header");
-  if (major != 1) return OTV_FAIL(err, UNSUPPORTED, OTV_T_VORG, 0, "majorVersion %u", major);
-  otv_span recs;
-  if (!otv_span_array(t, 8, count, 4, &recs))
-    return OTV_FAIL(err, TRUNCATED, OTV_T_VORG, 8, "%u vertOriginYMetrics records", count);
-  m->vorg_present = true;
-  m->vorg_default = def;
-  m->vorg_count = count;
-  m->vorg_recs = recs.p;
-  return OTV_E_OK;
-}
-
-otv_status otv_metrics_parse(otv_face *f, otv_error *err)
-{
-  otv_metrics *m = &f->met;
-  memset(m, 0, sizeof *m);
-  m->os2 = otv_face_span(f, OTV_T_OS2);
-  m->hhea = otv_face_span(f, OTV_T_HHEA);
-  m->vhea = otv_face_span(f, OTV_T_VHEA);
-  m->post = otv_face_span(f, OTV_T_POST);
-  m->gasp = otv_face_span(f, OTV_TAG('g', 'a', 's', 'p'));
-  m->head = otv_face_span(f, OTV_T_HEAD);
-  otv_status s;
-  if ((s = parse_mtx(f, false, &m->h, err))) goto fail;
-  if ((s = parse_mtx(f, true, &m->v, err))) goto fail;
-  if ((s = parse_vorg(f, m, err))) goto fail;
-  if ((s = otv_xvar_parse(f, false, &m->hvar, err))) goto fail;
-  if ((s = otv_xvar_parse(f, true, &m->vvar, err))) goto fail;
-  if ((s = otv_mvar_parse(f, &m->mvar, err))) goto fail;
-  m->present = m->h.present;
-  return OTV_E_OK;
-fail:
-  otv_metrics_free(f);
-  return s;
-}
-
-void otv_metrics_free(otv_face *f)
-{
-  otv_xvar_free(&f->al, &f->met.hvar);
-  otv_xvar_free(&f->al, &f->met.vvar);
-  otv_mvar_free(&f->al, &f->met.mvar);
-}
-
-void otv_metrics_loc_free(otv_location *loc)
-{
-  otv_ivs_cache_free(&loc->al, &loc->met.hvar);
-  otv_ivs_cache_free(&loc->al, &loc->met.vvar);
-  otv_ivs_cache_free(&loc->al, &loc->met.mvar);
-}
-
-/* ---- default values ----------------------------------------------------------------------- */
-
-/* spec: glyphs past the long metrics repeat the last advance and take their side bearing from
- * the trailing array. */
-static inline unsigned mtx_advance(const otv_mtx *m, uint32_t gid)
-{
-  uint32_t i = gid < m->long_count ? gid : m->long_count - 1;
-  /* in range: longs span (long_count x 4) checked in parse_mtx; long_count >= 1 here */
-  return otv_peek_u16(m->longs + 4 * (size_t)i);
-}
-
-static inline int mtx_side(const otv_mtx *m, uint32_t gid)
-{
-  if (gid < m->long_count) return otv_peek_i16(m->longs + 4 * (size_t)gid + 2);
-  uint32_t i = gid - m->long_count;
-  /* in range: sides span (side_count x 2) checked in parse_mtx */
-  return i < m->side_count ? otv_peek_i16(m->sides + 2 * (size_t)i) : 0;
-}
-
-static int vorg_y(const otv_metrics *m, uint32_t gid)
-{
-  uint32_t lo = 0, hi = m->vorg_count;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    /* in range: vorg_recs span checked in parse_vorg */
-    const uint8_t *p = m->vorg_recs + 4 * (size_t)mid;
-    uint32_t g = otv_peek_u16(p);
-    if (g == gid) return otv_peek_i16(p + 2);
-    if (g < gid)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return m->vorg_default;
-}
+static otv_status ascent_descent(otv_location *loc, float *asc, float *desc);
 
 /* ---- control box of the varied outline ---------------------------------------------------- */
 
@@ -206,40 +83,17 @@ static inline float maybe_round(float v, unsigned flags)
   return (flags & OTV_METRICS_ROUND) ? otv_round(v) : v;
 }
 
-/* The bounding box stored in the glyf header of a TrueType glyph (xMin, yMin, xMax, yMax), the
- * box the spec's default RSB/BSB are defined with. false for an empty glyph, or when the header
- * cannot be read (drawing the outline then reports that error). */
-static bool glyf_header_box(const otv_face *f, uint32_t gid, float box[4])
-{
-  const otv_glyf *g = &f->glyf;
-  if (!g->present) return false;
-  size_t a, b;
-  /* in range: loca holds glyph_count + 1 entries (checked in otv_glyf_parse); gid checked by
-   * the caller against glyph_count */
-  if (g->loca_long) {
-    a = otv_peek_u32(g->loca.p + 4 * (size_t)gid);
-    b = otv_peek_u32(g->loca.p + 4 * (size_t)gid + 4);
-  } else {
-    a = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid);
-    b = 2 * (size_t)otv_peek_u16(g->loca.p + 2 * (size_t)gid + 2);
-  }
-  if (b <= a) return false;
-  otv_rd r = otv_rd_init(g->glyf, a);
-  otv_rd_skip(&r, 2); /* numberOfContours */
-  for (int i = 0; i < 4; i++) box[i] = (float)otv_rd_i16(&r);
-  return otv_rd_ok(&r) && r.pos <= b;
-}
-
 /* Default far side bearing of a TrueType glyph (spec: hvar/vvar, side bearings "obtained from
  * the 'hmtx' table and glyph bounding box"): RSB = advance - (LSB + xMax - xMin), BSB = advance
  * height - (TSB + yMax - yMin), from hmtx/vmtx and the glyf header. */
 static float default_far_side(const otv_location *loc, const otv_mtx *mtx, uint32_t gid,
                               bool vertical)
 {
-  float box[4] = {0, 0, 0, 0};
+  int box[4] = {0, 0, 0, 0};
   float extent = 0.0f;
-  if (glyf_header_box(loc->face, gid, box)) extent = vertical ? box[3] - box[1] : box[2] - box[0];
-  return (float)mtx_advance(mtx, gid) - (float)mtx_side(mtx, gid) - extent;
+  if (otv_glyf_header_box(&loc->face->glyf, gid, box))
+    extent = (float)(vertical ? box[3] - box[1] : box[2] - box[0]);
+  return (float)otv_mtx_advance(mtx, gid) - (float)otv_mtx_side(mtx, gid) - extent;
 }
 
 /* Vertical metrics of a font without vhea/vmtx (OTV_METRICS_SYNTHESIZE), as HarfBuzz
@@ -255,7 +109,7 @@ static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flag
   const otv_face *f = loc->face;
   const otv_metrics *m = &f->met;
   float asc, desc;
-  if (otv_metrics_ascent_descent(loc, &asc, &desc)) return OTV_E_NOMEM;
+  if (ascent_descent(loc, &asc, &desc)) return OTV_E_NOMEM;
   cbox b;
   memset(&b, 0, sizeof b);
   if (f->flavour != OTV_FLAVOUR_NONE) {
@@ -274,13 +128,13 @@ static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flag
     y_min = otv_round(y_min);
   }
   float adv = asc - desc, height = y_max - y_min, tsb, origin;
-  if (m->vorg_present) {
-    origin = (float)vorg_y(m, gid);
+  if (m->vorg.present) {
+    origin = (float)otv_vorg_y(&m->vorg, gid);
     float d;
-    if (m->vvar.present && !loc->is_default) {
-      const float *sc = otv_ivs_cache_get(loc, &m->vvar.ivs, &loc->met.vvar);
+    if (m->vvar.present && !loc->at.is_default) {
+      const float *sc = scalars(loc, &m->vvar.ivs, &loc->met.vvar);
       if (!sc) return OTV_E_NOMEM;
-      if (otv_xvar_delta(&m->vvar, sc, 3, gid, &d)) origin += d;
+      if (otv_xvar_delta(&m->vvar, sc, OTV_XVAR_VORG, gid, &d)) origin += d;
     }
     if (round) origin = otv_round(origin);
     tsb = origin - y_max;
@@ -334,11 +188,11 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
    * at the default location, as FreeType and HarfBuzz do once coordinates are set: they differ
    * from hmtx for composites with USE_MY_METRICS (spec: the component's metrics are used). */
   bool phantom = !xv->present && glyf && f->fvar.axis_count;
-  bool varied = !loc->is_default || phantom;
+  bool varied = !loc->at.is_default || phantom;
   otv_status late = OTV_E_OK; /* an error reported after filling `out` with defaults */
 
-  float adv = (float)mtx_advance(mtx, gid);
-  float side = (float)mtx_side(mtx, gid);
+  float adv = (float)otv_mtx_advance(mtx, gid);
+  float side = (float)otv_mtx_side(mtx, gid);
   bool side_known = true; /* `side` is the near side bearing at this location */
   bool far_known = false; /* `far` is the far side bearing at this location */
   float far = 0.0f;
@@ -347,20 +201,20 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
   const float *sc = NULL;
   if (varied) {
     if (xv->present) {
-      sc = otv_ivs_cache_get(loc, &xv->ivs, cache);
+      sc = scalars(loc, &xv->ivs, cache);
       if (!sc) return OTV_E_NOMEM;
       float d;
-      if (otv_xvar_delta(xv, sc, 0, gid, &d)) adv += d;
+      if (otv_xvar_delta(xv, sc, OTV_XVAR_ADVANCE, gid, &d)) adv += d;
       /* side-bearing maps: TrueType outlines (spec: hvar, vvar), or no outlines at all. A CFF
        * glyph's bearings come from its varied bounds, except the TSB of a font without VORG:
        * there vmtx TSB (+ its delta) places the vertical origin above the box. */
       bool sb_maps = glyf || f->flavour == OTV_FLAVOUR_NONE;
-      bool near_map = sb_maps || (vertical && !m->vorg_present);
-      if (near_map && otv_xvar_delta(xv, sc, 1, gid, &d))
+      bool near_map = sb_maps || (vertical && !m->vorg.present);
+      if (near_map && otv_xvar_delta(xv, sc, OTV_XVAR_SIDE_A, gid, &d))
         side += d;
       else
         side_known = false;
-      if (sb_maps && otv_xvar_delta(xv, sc, 2, gid, &d)) {
+      if (sb_maps && otv_xvar_delta(xv, sc, OTV_XVAR_SIDE_B, gid, &d)) {
         far = default_far_side(loc, mtx, gid, vertical) + d;
         far_known = true;
       }
@@ -368,7 +222,7 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
       side_known = false;
     }
     if (glyf && (!xv->present || !side_known)) {
-      otv_status s = otv_glyf_phantoms(loc, gid, ph);
+      otv_status s = otv_glyf_phantoms(&loc->glyf, gid, ph);
       if (s) return s;
       have_ph = true;
       if (!xv->present) adv = vertical ? ph[2].y - ph[3].y : ph[1].x - ph[0].x;
@@ -401,10 +255,10 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
     if (!far_known) far = adv - side - (b.any ? b.x_max - b.x_min : 0.0f);
   } else {
     float y_max = b.any ? b.y_max : 0.0f;
-    if (m->vorg_present) {
-      origin = (float)vorg_y(m, gid);
+    if (m->vorg.present) {
+      origin = (float)otv_vorg_y(&m->vorg, gid);
       float d;
-      if (sc && otv_xvar_delta(xv, sc, 3, gid, &d)) origin += d;
+      if (sc && otv_xvar_delta(xv, sc, OTV_XVAR_VORG, gid, &d)) origin += d;
       if (!side_known) side = origin - y_max;
     } else if (!side_known) {
       /* the top phantom point is the vertical origin (at the default: yMax + TSB) */
@@ -448,7 +302,7 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
   if (!mtx->present && vertical && (flags & OTV_METRICS_SYNTHESIZE)) {
     /* synthesized: one advance height for every glyph (synth_v_metrics) */
     float asc, desc;
-    if (otv_metrics_ascent_descent(loc, &asc, &desc)) return OTV_E_NOMEM;
+    if (ascent_descent(loc, &asc, &desc)) return OTV_E_NOMEM;
     float a = round ? otv_round(asc) - otv_round(desc) : asc - desc;
     for (size_t i = 0; i < n; i++) {
       out[i] = gids[i] < glyph_count ? a : 0.0f;
@@ -462,8 +316,8 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
   const otv_xvar *xv = vertical ? &m->vvar : &m->hvar;
 
   bool phantom = !xv->present && f->flavour == OTV_FLAVOUR_GLYF && f->fvar.axis_count;
-  if ((loc->is_default && !phantom) || (!xv->present && !phantom)) {
-    if (!loc->is_default && f->flavour == OTV_FLAVOUR_CFF2) first = cff2_no_var(loc, vertical);
+  if ((loc->at.is_default && !phantom) || (!xv->present && !phantom)) {
+    if (!loc->at.is_default && f->flavour == OTV_FLAVOUR_CFF2) first = cff2_no_var(loc, vertical);
     for (size_t i = 0; i < n; i++) {
       uint32_t g = gids[i];
       if (g >= glyph_count) {
@@ -473,13 +327,13 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
                                glyph_count);
         continue;
       }
-      out[i] = (float)mtx_advance(mtx, g);
+      out[i] = (float)otv_mtx_advance(mtx, g);
     }
     return first;
   }
 
   if (xv->present) {
-    const float *sc = otv_ivs_cache_get(loc, &xv->ivs, vertical ? &loc->met.vvar : &loc->met.hvar);
+    const float *sc = scalars(loc, &xv->ivs, vertical ? &loc->met.vvar : &loc->met.hvar);
     if (!sc) return OTV_E_NOMEM;
     for (size_t i = 0; i < n; i++) {
       uint32_t g = gids[i];
@@ -492,7 +346,7 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
       }
       uint32_t outer, inner;
       otv_dsim_map(&xv->adv, g, &outer, &inner);
-      float a = (float)mtx_advance(mtx, g) + otv_ivs_delta(&xv->ivs, sc, outer, inner);
+      float a = (float)otv_mtx_advance(mtx, g) + otv_ivs_delta(&xv->ivs, sc, outer, inner);
       out[i] = round ? otv_round(a) : a;
     }
     return first;
@@ -503,7 +357,7 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
     uint32_t g = gids[i];
     otv_point ph[4];
     otv_status s = g < glyph_count
-                       ? otv_glyf_phantoms(loc, g, ph)
+                       ? otv_glyf_phantoms(&loc->glyf, g, ph)
                        : otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", g,
                                       glyph_count);
     if (s) {
@@ -515,4 +369,104 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
     out[i] = round ? otv_round(a) : a;
   }
   return first;
+}
+
+/* ---- font-wide values ---- */
+
+/* otvar's own tags (upper case, so never a registered MVAR tag) for font-wide values that no
+ * MVAR record varies: hhea ascender/descender/lineGap, head unitsPerEm and bounding box, post
+ * italicAngle. kind: 0 int16, 1 uint16, 2 Fixed 16.16. */
+static const struct extra_src {
+  uint32_t tag;
+  uint8_t table; /* 0 hhea, 1 head, 2 post */
+  uint8_t kind;
+  uint16_t off;
+} extras[] = {
+    {OTV_TAG('H', 'A', 'S', 'C'), 0, 0, 4},  {OTV_TAG('H', 'D', 'S', 'C'), 0, 0, 6},
+    {OTV_TAG('H', 'L', 'G', 'P'), 0, 0, 8},  {OTV_TAG('U', 'P', 'E', 'M'), 1, 1, 18},
+    {OTV_TAG('X', 'M', 'I', 'N'), 1, 0, 36}, {OTV_TAG('Y', 'M', 'I', 'N'), 1, 0, 38},
+    {OTV_TAG('X', 'M', 'A', 'X'), 1, 0, 40}, {OTV_TAG('Y', 'M', 'A', 'X'), 1, 0, 42},
+    {OTV_TAG('I', 'T', 'A', 'L'), 2, 2, 4},
+};
+
+static bool extra_value(const otv_metrics *m, uint32_t tag, float *out)
+{
+  for (size_t i = 0; i < sizeof extras / sizeof *extras; i++) {
+    if (extras[i].tag != tag) continue;
+    otv_span t = extras[i].table == 0   ? m->bases.hhea
+                 : extras[i].table == 1 ? m->head
+                                        : m->bases.post;
+    unsigned size = extras[i].kind == 2 ? 4 : 2;
+    if (!t.p || !otv_span_has(t, extras[i].off, size)) return false;
+    /* in range: otv_span_has just above */
+    const uint8_t *p = t.p + extras[i].off;
+    if (extras[i].kind == 0)
+      *out = (float)otv_peek_i16(p);
+    else if (extras[i].kind == 1)
+      *out = (float)otv_peek_u16(p);
+    else
+      *out = (float)((double)otv_peek_i32(p) / 65536.0);
+    return true;
+  }
+  return false;
+}
+
+otv_status otv_font_metric(otv_location *loc, uint32_t tag, unsigned flags, float *out)
+{
+  if (!loc || !out) return OTV_E_ARG;
+  const otv_metrics *m = &loc->face->met;
+  int k = otv_mvar_tag_index(tag);
+  float v = 0.0f;
+  if (k < 0 && extra_value(m, tag, &v)) {
+    *out = (flags & OTV_METRICS_ROUND) ? otv_round(v) : v;
+    return OTV_E_OK;
+  }
+  if (k < 0 || !otv_mvar_base_value(&m->bases, k, &v)) {
+    char s[5];
+    otv_tag_to_string(tag, s);
+    return otv_loc_fail(loc, OTV_E_NOT_FOUND, OTV_T_MVAR, 0, "no base value for '%s'", s);
+  }
+  if (m->mvar.present && m->mvar.has[k] && !loc->at.is_default) {
+    const float *sc = scalars(loc, &m->mvar.ivs, &loc->met.mvar);
+    if (!sc) return OTV_E_NOMEM;
+    v += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[k], m->mvar.inner[k]);
+  }
+  *out = (flags & OTV_METRICS_ROUND) ? otv_round(v) : v;
+  return OTV_E_OK;
+}
+
+/* The font-wide ascender and descender that HarfBuzz uses for synthesized vertical metrics
+ * (hb_font_get_h_extents): OS/2 sTypoAscender/sTypoDescender when fsSelection has
+ * USE_TYPO_METRICS (bit 7) and OS/2 is at least the 78 bytes of version 0, else hhea
+ * ascender/descender; either way plus the MVAR 'hasc'/'hdsc' delta (HarfBuzz applies those
+ * deltas to the hhea values too, as its instancer does), then the ascender made >= 0 and the
+ * descender <= 0. Without hhea: 0.8 em and 0.8 em - 1 em, unvaried. */
+static otv_status ascent_descent(otv_location *loc, float *asc, float *desc)
+{
+  const otv_face *f = loc->face;
+  const otv_metrics *m = &f->met;
+  float a, d;
+  /* in range: each branch checks its span first */
+  if (otv_span_has(m->bases.os2, 0, 78) && (otv_peek_u16(m->bases.os2.p + 62) & 0x80)) {
+    a = (float)otv_peek_i16(m->bases.os2.p + 68);
+    d = (float)otv_peek_i16(m->bases.os2.p + 70);
+  } else if (otv_span_has(m->bases.hhea, 0, 8)) {
+    a = (float)otv_peek_i16(m->bases.hhea.p + 4);
+    d = (float)otv_peek_i16(m->bases.hhea.p + 6);
+  } else {
+    /* HarfBuzz's fallback: int(0.8 * upem) and that minus upem */
+    *asc = (float)(int)(f->units_per_em * 0.8);
+    *desc = *asc - (float)f->units_per_em;
+    return OTV_E_OK;
+  }
+  if (m->mvar.present && !loc->at.is_default && (m->mvar.has[0] || m->mvar.has[1])) {
+    const float *sc = scalars(loc, &m->mvar.ivs, &loc->met.mvar);
+    if (!sc) return OTV_E_NOMEM;
+    /* otv_mvar_tags[0] = hasc, [1] = hdsc */
+    if (m->mvar.has[0]) a += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[0], m->mvar.inner[0]);
+    if (m->mvar.has[1]) d += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[1], m->mvar.inner[1]);
+  }
+  *asc = fabsf(a);
+  *desc = -fabsf(d);
+  return OTV_E_OK;
 }

@@ -11,15 +11,14 @@
  * Lookup order (otvar.h): Windows Unicode English (US), any English, any Windows Unicode
  * language, Unicode platform, Mac Roman English.
  */
-#include "internal.h"
+#include "name.h"
 
 #define NAME_RECORD_LEN 12
 
-otv_status otv_name_parse(otv_face *f, otv_error *err)
+otv_status otv_name_parse(otv_span tab, otv_name *out, otv_error *err)
 {
-  otv_name *nm = &f->name;
+  otv_name *nm = out;
   memset(nm, 0, sizeof *nm);
-  otv_span tab = otv_face_span(f, OTV_T_NAME);
   if (!tab.p) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t version = otv_rd_u16(&r);
@@ -66,8 +65,6 @@ otv_status otv_name_parse(otv_face *f, otv_error *err)
   nm->storage = storage;
   return OTV_E_OK;
 }
-
-void otv_name_free(otv_face *f) { memset(&f->name, 0, sizeof f->name); }
 
 /* Mac OS Roman 0x80..0xFF (Unicode mapping from the Apple ROMAN.TXT table). */
 static const uint16_t mac_roman[128] = {
@@ -171,13 +168,12 @@ static int rank(uint16_t platform, uint16_t encoding, uint16_t language)
   return -1;
 }
 
-otv_status otv_face_name(const otv_face *f, uint16_t name_id, char *buf, size_t cap,
-                         size_t *out_len, otv_error *err)
+otv_status otv_name_get(const otv_name *nm, uint16_t name_id, char *buf, size_t cap,
+                        size_t *out_len, otv_error *err)
 {
   if (out_len) *out_len = 0;
   if (cap && !buf) return OTV_FAIL(err, ARG, 0, 0, "buf is NULL");
   if (cap) buf[0] = '\0';
-  const otv_name *nm = &f->name;
   int best = -1, best_rank = 99;
   for (unsigned i = 0; i < nm->count; i++) {
     /* in range: records span checked in otv_name_parse */

@@ -2,7 +2,7 @@
  * outline.c - the public outline calls, dispatched to the TrueType (glyf.c) or CFF (cff.c)
  * implementation by the face's flavour.
  */
-#include "internal.h"
+#include "face.h"
 
 otv_status otv_glyph_outline(otv_location *loc, uint32_t gid, unsigned flags, const otv_pen *pen,
                              void *ctx)
@@ -14,9 +14,9 @@ otv_status otv_glyph_outline(otv_location *loc, uint32_t gid, unsigned flags, co
     return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
                         loc->face->glyph_count);
   switch (loc->face->flavour) {
-  case OTV_FLAVOUR_GLYF: return otv_glyf_outline(loc, gid, flags, pen, ctx);
+  case OTV_FLAVOUR_GLYF: return otv_glyf_outline(&loc->glyf, gid, flags, pen, ctx);
   case OTV_FLAVOUR_CFF:
-  case OTV_FLAVOUR_CFF2: return otv_cff_outline(loc, gid, flags, pen, ctx);
+  case OTV_FLAVOUR_CFF2: return otv_cff_outline(&loc->cff, gid, flags, pen, ctx);
   case OTV_FLAVOUR_NONE: break;
   }
   return otv_loc_fail(loc, OTV_E_NO_TABLE, 0, 0, "the font has no glyf, CFF or CFF2 outlines");
@@ -30,9 +30,9 @@ otv_status otv_glyph_points_get(otv_location *loc, uint32_t gid, unsigned flags,
     return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
                         loc->face->glyph_count);
   switch (loc->face->flavour) {
-  case OTV_FLAVOUR_GLYF: return otv_glyf_points(loc, gid, flags, io);
+  case OTV_FLAVOUR_GLYF: return otv_glyf_points(&loc->glyf, gid, flags, io);
   case OTV_FLAVOUR_CFF:
-  case OTV_FLAVOUR_CFF2: return otv_cff_points(loc, gid, flags, io);
+  case OTV_FLAVOUR_CFF2: return otv_cff_points(&loc->cff, gid, flags, io);
   case OTV_FLAVOUR_NONE: break;
   }
   return otv_loc_fail(loc, OTV_E_NO_TABLE, 0, 0, "the font has no glyf, CFF or CFF2 outlines");

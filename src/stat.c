@@ -1,6 +1,6 @@
 /*
  * stat.c - the style attributes table (spec: STAT), versions 1.0-1.2: design axis records and
- * axis value tables formats 1-4, exposed through otv_face_stat*.
+ * axis value tables formats 1-4, exposed through otv_face_stat* (face.c).
  *
  * Validated at open: header, design axis array (designAxisSize >= 8, strided by it), the axis
  * value offset array, and every axis value table's extent for its format; axisIndex values
@@ -9,7 +9,7 @@
  * so that a newer STAT does not make the font unreadable. A major version other than 1 is
  * UNSUPPORTED.
  */
-#include "internal.h"
+#include "stat.h"
 
 #define AXIS_RECORD_MIN 8
 
@@ -29,11 +29,10 @@ static size_t value_len(otv_span tab, size_t off, uint16_t format)
   }
 }
 
-otv_status otv_stat_parse(otv_face *f, otv_error *err)
+otv_status otv_stat_parse(otv_span tab, otv_stat *out, otv_error *err)
 {
-  otv_stat *st = &f->stat;
+  otv_stat *st = out;
   memset(st, 0, sizeof *st);
-  otv_span tab = otv_face_span(f, OTV_T_STAT);
   if (!tab.p) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t major = otv_rd_u16(&r);
@@ -111,11 +110,8 @@ otv_status otv_stat_parse(otv_face *f, otv_error *err)
   return OTV_E_OK;
 }
 
-void otv_stat_free(otv_face *f) { memset(&f->stat, 0, sizeof f->stat); }
-
-void otv_face_stat(const otv_face *f, otv_stat_info *out)
+void otv_stat_get_info(const otv_stat *st, otv_stat_info *out)
 {
-  const otv_stat *st = &f->stat;
   memset(out, 0, sizeof *out);
   out->present = st->present;
   out->minor_version = st->minor_version;
@@ -124,9 +120,8 @@ void otv_face_stat(const otv_face *f, otv_stat_info *out)
   out->elided_fallback_name_id = st->present ? st->elided_fallback_name_id : 0xFFFF;
 }
 
-unsigned otv_face_stat_axes(const otv_face *f, unsigned start, unsigned *count, otv_stat_axis *out)
+unsigned otv_stat_axes(const otv_stat *st, unsigned start, unsigned *count, otv_stat_axis *out)
 {
-  const otv_stat *st = &f->stat;
   if (count) {
     unsigned n = 0;
     for (unsigned i = start; i < st->design_axis_count && n < *count; i++, n++) {
@@ -149,10 +144,8 @@ static const uint8_t *value_at(const otv_stat *st, unsigned i)
 
 static double fixed(const uint8_t *p) { return otv_peek_i32(p) / 65536.0; }
 
-unsigned otv_face_stat_values(const otv_face *f, unsigned start, unsigned *count,
-                              otv_stat_value *out)
+unsigned otv_stat_values(const otv_stat *st, unsigned start, unsigned *count, otv_stat_value *out)
 {
-  const otv_stat *st = &f->stat;
   if (count) {
     unsigned n = 0;
     for (unsigned i = start; i < st->axis_value_count && n < *count; i++, n++) {
@@ -182,10 +175,9 @@ unsigned otv_face_stat_values(const otv_face *f, unsigned start, unsigned *count
   return st->axis_value_count;
 }
 
-unsigned otv_face_stat_value_records(const otv_face *f, unsigned value_index, unsigned start,
-                                     unsigned *count, otv_stat_axis_value_record *out)
+unsigned otv_stat_value_records(const otv_stat *st, unsigned value_index, unsigned start,
+                                unsigned *count, otv_stat_axis_value_record *out)
 {
-  const otv_stat *st = &f->stat;
   unsigned total = 0;
   const uint8_t *p = NULL;
   if (value_index < st->axis_value_count) {

@@ -13,7 +13,7 @@
  */
 #include "woff.h"
 
-#include "reader.h"
+#include "core/reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef OTV_HARNESS_H
 #define OTV_HARNESS_H
 
-#include "internal.h"
+#include "face.h"
 
 #include <stdio.h>
 #include <stdlib.h>

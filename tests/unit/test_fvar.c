@@ -97,9 +97,9 @@ static void test_axes_instances(void)
   otv_error e2 = {0};
   CHECK_EQ(otv_face_named_instance_coords(f, 3, c, 3, &e2), OTV_E_NOT_FOUND);
   CHECK_EQ(e2.table, OTV_T_FVAR);
-  CHECK_EQ(otv_fvar_axis_tag(f, 1), OTV_TAG('w', 'd', 't', 'h'));
-  CHECK_EQ(otv_fvar_axis_tag(f, 2), 0);
-  CHECK(otv_fvar_axis_default(f, 1) == 100);
+  CHECK_EQ(otv_fvar_axis_tag(&f->fvar, 1), OTV_TAG('w', 'd', 't', 'h'));
+  CHECK_EQ(otv_fvar_axis_tag(&f->fvar, 2), 0);
+  CHECK(otv_fvar_axis_default(&f->fvar, 1) == 100);
 
   /* named instance -> location */
   otv_location *loc = NULL;

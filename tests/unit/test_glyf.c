@@ -6,6 +6,8 @@
  * off-curve, implied midpoints, closing lines). Expected values are worked out by hand.
  */
 #include "harness.h"
+
+#include <stdarg.h>
 #include "glyf_fixture.h"
 
 static const int SQ_X[7] = {0, 100, 100, 0, 200, 300, 250};

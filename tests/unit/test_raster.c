@@ -9,6 +9,7 @@
  *   - coverage rules worked by hand (overlaps, holes, compositing arithmetic).
  */
 #include "harness.h"
+#include "raster/raster.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /*
- * coords.c - user -> normalized coordinates (spec: otvaroverview "Coordinate scales and
+ * normalize.c - user -> normalized coordinates (spec: otvaroverview "Coordinate scales and
  * normalization", then avar).
  *
  *   1. clamp the user value to [min, max] of the axis;
@@ -18,7 +18,7 @@
  * precision, disagree with it on ~3% of values near half steps), and matching them makes our
  * F2Dot14 results identical to HarfBuzz's.
  */
-#include "internal.h"
+#include "fvar.h"
 
 #include <float.h>
 
@@ -36,10 +36,9 @@ static int default_normalize(const otv_fvar_axis *x, double user)
   return otv_round_half_up(n * 16384.0f);
 }
 
-otv_status otv_fvar_normalize(const otv_face *f, const double *user, otv_f2dot14 *out,
+otv_status otv_fvar_normalize(const otv_fvar *fv, const double *user, otv_f2dot14 *out,
                               const otv_alloc *al, otv_error *err)
 {
-  const otv_fvar *fv = &f->fvar;
   /* Work on a copy: `out` is only written on success. */
   otv_f2dot14 tmp[OTV_MAX_AXES];
   for (unsigned a = 0; a < fv->axis_count; a++) {

@@ -1,8 +1,8 @@
 /*
- * alloc.c - the allocator behind every allocation of the library: the caller's realloc-style
+ * core/alloc.c - the allocator behind every allocation of the library: the caller's realloc-style
  * function or libc. All sizes are overflow-checked here.
  */
-#include "internal.h"
+#include "core/core.h"
 
 #include <stdlib.h>
 

@@ -125,12 +125,12 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_FVAR, 0, "not a variable font (no fvar)");
   if (f->flavour != OTV_FLAVOUR_GLYF && f->flavour != OTV_FLAVOUR_CFF2)
     return OTV_FAIL(in->err, UNSUPPORTED, 0, 0, "instancing needs glyf or CFF2 outlines");
-  in->axis_count = in->loc->axis_count;
+  in->axis_count = in->loc->at.axis_count;
   if (in->axis_count > OTV_MAX_AXES) return OTV_FAIL(in->err, LIMIT, OTV_T_FVAR, 0, "axes");
   in->coords = in->loc->coords;
   in->glyph_count = f->glyph_count;
   for (unsigned i = 0; i < in->axis_count; i++) {
-    in->axis_tags[i] = otv_fvar_axis_tag(f, i);
+    in->axis_tags[i] = otv_fvar_axis_tag(&f->fvar, i);
     in->axis_order[i] = (uint8_t)i;
   }
   /* insertion sort by tag (stable: duplicate tags keep font order) */
@@ -249,11 +249,11 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
   if (keep_count) {
     /* every tag must name an axis; an axis named twice is kept once */
     in.partial = true;
-    unsigned ac = loc->axis_count < OTV_MAX_AXES ? loc->axis_count : OTV_MAX_AXES;
+    unsigned ac = loc->at.axis_count < OTV_MAX_AXES ? loc->at.axis_count : OTV_MAX_AXES;
     for (unsigned i = 0; i < keep_count && !st; i++) {
       bool found = false;
       for (unsigned a = 0; a < ac; a++)
-        if (otv_fvar_axis_tag(in.face, a) == keep_tags[i]) in.keep[a] = found = true;
+        if (otv_fvar_axis_tag(&in.face->fvar, a) == keep_tags[i]) in.keep[a] = found = true;
       if (!found)
         st = OTV_FAIL(&err, NOT_FOUND, OTV_T_FVAR, 0, "no axis '%c%c%c%c' to keep variable",
                       (char)(keep_tags[i] >> 24), (char)(keep_tags[i] >> 16),

@@ -6,62 +6,9 @@
 #ifndef OTV_INSTANCE_H
 #define OTV_INSTANCE_H
 
-#include "internal.h"
-
-/* ---- growable big-endian byte buffer (write.c) ---- */
-/* Errors are sticky: after a failed growth every append is a no-op and failed is set. */
-typedef struct otv_buf {
-  uint8_t *p;
-  size_t len, cap;
-  const otv_alloc *al;
-  bool failed;
-} otv_buf;
-
-void otv_buf_init(otv_buf *b, const otv_alloc *al);
-void otv_buf_free(otv_buf *b);
-bool otv_buf_reserve(otv_buf *b, size_t extra);
-void otv_buf_u8(otv_buf *b, uint8_t v);
-void otv_buf_u16(otv_buf *b, uint16_t v);
-void otv_buf_u32(otv_buf *b, uint32_t v);
-void otv_buf_bytes(otv_buf *b, const void *p, size_t n);
-void otv_buf_zeros(otv_buf *b, size_t n);
-/* Pad with zeros to a multiple of 4 bytes. */
-void otv_buf_pad4(otv_buf *b);
-/* Overwrite already-written bytes (off + 2/4 <= len: internal invariant). */
-void otv_buf_put_u16(otv_buf *b, size_t off, uint16_t v);
-void otv_buf_put_u32(otv_buf *b, size_t off, uint32_t v);
-
-static inline void otv_put_u16(uint8_t *p, uint16_t v)
-{
-  p[0] = (uint8_t)(v >> 8);
-  p[1] = (uint8_t)v;
-}
-static inline void otv_put_u32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
-/* ---- sfnt assembly (write.c) ---- */
-typedef struct otv_sfnt_table {
-  uint32_t tag;
-  const uint8_t *data; /* len bytes; for 'head' the checkSumAdjustment field is rewritten */
-  size_t len;
-} otv_sfnt_table;
-
-/* Table checksum (spec: otff "Calculating Checksums"): sum of big-endian uint32 words, the last
- * one zero-padded. */
-uint32_t otv_sfnt_checksum(const uint8_t *p, size_t len);
-
-/* Write an sfnt with the given tables into out (appended to an empty buffer): header with
- * searchRange/entrySelector/rangeShift, directory sorted by tag, each table 4-byte aligned and
- * zero-padded, checksums, and head.checkSumAdjustment = 0xB1B0AFBA - whole-file sum (computed
- * with the field zeroed). Duplicate tags, more than 0xFFFF tables, a 'head' shorter than 12
- * bytes or a file past 4 GiB are OTV_E_ARG / OTV_E_LIMIT. `tables` is sorted in place. */
-otv_status otv_sfnt_write(otv_buf *out, uint32_t sfnt_version, otv_sfnt_table *tables,
-                          unsigned count, otv_error *err);
+#include "face.h"
+#include "core/sfnt.h"
+#include "core/writer.h"
 
 /* ---- tuple variation stores (gvar, cvar) summed at a location (instance_glyf.c) ---- */
 /* Scratch for decoding one store; grown, never shrunk. */

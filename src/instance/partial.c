@@ -921,7 +921,7 @@ static otv_status build_fvar(otv_inst *in)
         fv->instances + (size_t)i * fv->instance_size; /* in range: checked at open */
     for (unsigned a = 0; a < ac; a++) user[a] = otv_peek_i32(rec + 4 + 4 * a) / 65536.0;
     otv_error e = {0};
-    if (otv_fvar_normalize(f, user, norm, in->al, &e))
+    if (otv_fvar_normalize(&f->fvar, user, norm, in->al, &e))
       return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
     bool on = true;
     for (unsigned a = 0; a < ac; a++)

@@ -28,7 +28,7 @@
  * buffer of 2048 vertices (16 KiB) for the open contour; rows are processed in bands so the
  * accumulation buffer stays small however large the target buffer is.
  */
-#include "internal.h"
+#include "raster/raster.h"
 
 #include <float.h>
 #if OTV_SSE2

@@ -1,8 +1,9 @@
 /*
- * error.c - status strings, the first-error helper and error formatting.
+ * core/error.c - status strings, the first-error helper, error formatting and tag strings.
  */
-#include "internal.h"
+#include "core/core.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 const char *otv_version(void) { return "0.1.0"; }
@@ -34,18 +35,6 @@ otv_status otv_fail(otv_error *err, otv_status code, uint32_t table, uint64_t of
     va_list ap;
     va_start(ap, fmt);
     fill(err, code, table, offset, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
-otv_status otv_loc_fail(otv_location *loc, otv_status code, uint32_t table, uint64_t offset,
-                        const char *fmt, ...)
-{
-  if (loc->last_error.code == OTV_E_OK) {
-    va_list ap;
-    va_start(ap, fmt);
-    fill(&loc->last_error, code, table, offset, fmt, ap);
     va_end(ap);
   }
   return code;

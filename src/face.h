@@ -1,0 +1,72 @@
+/*
+ * face.h - the two objects of the public API: the face (an opened font, immutable, shared by
+ * threads) and the location (a point of its design space, one thread's caches and scratch).
+ * The face holds every table module's parsed form; the location holds every module's
+ * per-location state, bound to it at creation (coords.h: otv_locctx).
+ *
+ * Layering (docs/architecture.md): core/ knows no table; the table modules (fvar.h ... glyf.h,
+ * charstring.h, metrics.h) know their tables and the shared formats below them, never the face;
+ * this header and the files that implement the public API on a face or a location (face.c,
+ * location.c, outline.c, metrics.c) sit on top of them; instance/ is above those.
+ */
+#ifndef OTV_FACE_H
+#define OTV_FACE_H
+
+#include "core/core.h"
+#include "core/sfnt.h"
+#include "coords.h"
+#include "fvar.h"
+#include "stat.h"
+#include "name.h"
+#include "cmap.h"
+#include "glyf.h"
+#include "charstring.h"
+#include "metrics.h"
+
+/* ---- the face: immutable after open ---- */
+struct otv_face {
+  otv_alloc al;
+  otv_sfnt sfnt; /* the file (borrowed or mapped) and the face's table directory */
+  void *map;     /* mmap base when the face owns a mapping */
+  size_t map_len;
+  otv_flavour flavour;
+  uint16_t units_per_em;
+  int16_t index_to_loc_format;
+  uint32_t glyph_count;
+  otv_fvar fvar; /* fvar + avar (fvar.h) */
+  otv_stat stat;
+  otv_name name;
+  otv_cmap cmap;
+  otv_glyf glyf;   /* glyf + loca + gvar (glyf.h, gvar.h) */
+  otv_cff cff;     /* 'CFF ' or CFF2 (cff.h) */
+  otv_metrics met; /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (metrics.h) */
+};
+
+/* The span of a table (empty span with p == NULL when absent). */
+static inline otv_span otv_face_span(const otv_face *f, uint32_t tag)
+{
+  return otv_sfnt_find(&f->sfnt, tag);
+}
+static inline bool otv_face_has(const otv_face *f, uint32_t tag)
+{
+  return otv_face_span(f, tag).p != NULL;
+}
+
+/* ---- the location: one thread, caches and scratch ---- */
+struct otv_location {
+  const otv_face *face;
+  otv_alloc al;
+  otv_error last_error;
+  otv_coords at;       /* the coordinates as the modules see them (at.v == coords) */
+  otv_f2dot14 *coords; /* final normalized coordinates (after avar), at.axis_count entries */
+  double *user;        /* user coordinates as last set (defaults after set_normalized) */
+  otv_glyf_loc glyf;   /* glyf/gvar per-location cache and scratch */
+  otv_cff_loc cff;     /* CFF2 blend scalars and scratch */
+  otv_metrics_loc met; /* HVAR/VVAR/MVAR scalar caches */
+};
+
+/* Record an error in the location (first error wins until the next reset) and return code. */
+#define otv_loc_fail(loc, code, table, off, ...)                                                   \
+  otv_fail(&(loc)->last_error, (code), (table), (off), __VA_ARGS__)
+
+#endif /* OTV_FACE_H */
