@@ -10,30 +10,28 @@
 
 const char otv_cmd_outline_summary[] = "glyph outlines at a location (SVG path data or SVG)";
 
-static void usage(void)
-{
-  printf(
-      "usage: otvar outline FONT [--var TAG=VALUE,...] [--named N|NAME] [--glyphs all|GID,GID-GID,...]\n"
-      "                          [--text STR] [--format svgpath|svg] [--round] [-o FILE] [--force]\n"
-      "                          [--index N]\n"
-      "\n"
-      "Prints the outline of each requested glyph at the location (default: the default location;\n"
-      "--var sets user coordinates, tags shorter than 4 characters are padded with spaces; --named\n"
-      "picks a named instance). Glyphs come from --glyphs (default: all) or from --text, mapped\n"
-      "through cmap (variation selectors honoured), in request order.\n"
-      "\n"
-      "--format svgpath (default): one line per glyph, `GID ADVANCE PATH`. ADVANCE is the\n"
-      "horizontal advance at the location (HVAR, else the gvar phantom points). PATH is SVG path\n"
-      "data in font units, y up, with absolute M/L/Q/C/Z commands; numbers have at most 3 decimals\n"
-      "and no trailing zeros. Contours: one M each, implied on-curve points explicit, a contour\n"
-      "starting off-curve starts at its last point if on-curve, else at the midpoint of its last\n"
-      "and first; composites are flattened. An empty glyph prints `GID ADVANCE` alone.\n"
-      "--format svg: a standalone SVG showing the glyphs side by side (y flipped for display).\n"
-      "--round: coordinates rounded as a static instance stores them (OTV_OUTLINE_ROUND).\n"
-      "-o FILE: write there (temp file + rename; --force to replace an existing file).\n"
-      "\n"
-      "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage.\n");
-}
+static const cli_cmd outline_cmd = {
+    "outline",
+    "otvar outline FONT [--var TAG=VALUE,...] [--named N|NAME] [--glyphs all|GID,GID-GID,...]\n"
+    "                          [--text STR] [--format svgpath|svg] [--round] [-o FILE] [--force]\n"
+    "                          [--index N]",
+    "Prints the outline of each requested glyph at the location (default: the default location;\n"
+    "--var sets user coordinates, tags shorter than 4 characters are padded with spaces; --named\n"
+    "picks a named instance). Glyphs come from --glyphs (default: all) or from --text, mapped\n"
+    "through cmap (variation selectors honoured), in request order.\n"
+    "\n"
+    "--format svgpath (default): one line per glyph, `GID ADVANCE PATH`. ADVANCE is the\n"
+    "horizontal advance at the location (HVAR, else the gvar phantom points). PATH is SVG path\n"
+    "data in font units, y up, with absolute M/L/Q/C/Z commands; numbers have at most 3 decimals\n"
+    "and no trailing zeros. Contours: one M each, implied on-curve points explicit, a contour\n"
+    "starting off-curve starts at its last point if on-curve, else at the midpoint of its last\n"
+    "and first; composites are flattened. An empty glyph prints `GID ADVANCE` alone.\n"
+    "--format svg: a standalone SVG showing the glyphs side by side (y flipped for display).\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage.\n",
+    "FONT",
+    1,
+    1};
 
 /* ---- number and path formatting ---- */
 
@@ -143,54 +141,11 @@ static int advance_of(otv_location *loc, uint32_t gid, unsigned flags, double *o
   return s ? -1 : 0;
 }
 
-int otv_cmd_outline(int argc, char **argv)
+/* The outlines of the glyphs at the location, to f (stdout) or outpath. */
+static int outline(const char *path, unsigned index, const char *var, const char *named,
+                   const char *glyphs, const char *text, int svg, unsigned flags,
+                   const char *outpath, int force)
 {
-  const char *path = NULL, *var = NULL, *named = NULL, *glyphs = NULL, *text = NULL;
-  const char *format = "svgpath", *outpath = NULL;
-  unsigned index = 0, flags = 0;
-  int force = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      usage();
-      return OTV_EXIT_OK;
-    }
-    int has = i + 1 < argc;
-    if (!strcmp(a, "--var") && has) var = argv[++i];
-    else if (!strcmp(a, "--named") && has) named = argv[++i];
-    else if (!strcmp(a, "--glyphs") && has) glyphs = argv[++i];
-    else if (!strcmp(a, "--text") && has) text = argv[++i];
-    else if (!strcmp(a, "--format") && has) format = argv[++i];
-    else if (!strcmp(a, "-o") && has) outpath = argv[++i];
-    else if (!strcmp(a, "--index") && has) {
-      if (cli_parse_index("outline", argv[++i], &index)) return OTV_EXIT_USAGE;
-    }
-    else if (!strcmp(a, "--force")) force = 1;
-    else if (!strcmp(a, "--round")) flags |= OTV_OUTLINE_ROUND;
-    else if (a[0] == '-' && a[1]) {
-      cli_usage_error("outline", "unexpected argument '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (path) {
-      cli_usage_error("outline", "more than one FONT ('%s')", a);
-      return OTV_EXIT_USAGE;
-    } else {
-      path = a;
-    }
-  }
-  if (!path) {
-    cli_usage_error("outline", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
-  int svg = 0;
-  if (!strcmp(format, "svg")) svg = 1;
-  else if (strcmp(format, "svgpath")) {
-    cli_usage_error("outline", "unknown --format '%s' (svgpath or svg)", format);
-    return OTV_EXIT_USAGE;
-  }
-  if (glyphs && text) {
-    cli_usage_error("outline", "--glyphs and --text are exclusive");
-    return OTV_EXIT_USAGE;
-  }
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
@@ -261,9 +216,9 @@ int otv_cmd_outline(int argc, char **argv)
     if (s) {
       const otv_error *e = otv_location_last_error(loc);
       char where[4200];
-      snprintf(where, sizeof where, "%s: glyph %u", path, g);
+      snprintf(where, sizeof where, "%s: glyph %u", cli_name(path), g);
       if (e->code) cli_error(where, e);
-      else fprintf(stderr, "otvar: %s: %s\n", where, otv_status_str(s));
+      else fprintf(stderr, "otvar: %s: %s\n", cli_name(where), otv_status_str(s));
       rc = OTV_EXIT_FONT;
       break;
     }
@@ -288,5 +243,52 @@ done:
   free(gids);
   otv_location_destroy(loc);
   cli_close_face(face);
+  return rc;
+}
+
+int otv_cmd_outline(int argc, char **argv)
+{
+  const char *var = NULL, *named = NULL, *glyphs = NULL, *text = NULL, *format = NULL;
+  const char *outpath = NULL, *index_arg = NULL;
+  int force = 0, round = 0;
+  const cli_opt opts[] = {
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
+       "user-space axis values (unlisted axes: default; a tag\n"
+       "given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
+      {"text", 0, CLI_OPT_VALUE, &text, "STR", "the glyphs of these characters, through cmap"},
+      {"format", 0, CLI_OPT_VALUE, &format, "FMT", "svgpath (default) or svg"},
+      {"round", 0, CLI_OPT_FLAG, &round, NULL,
+       "coordinates rounded as a static instance stores them\n(OTV_OUTLINE_ROUND)"},
+      {NULL, 'o', CLI_OPT_VALUE, &outpath, "FILE",
+       "write there (temp file + rename), not to standard output;\n- is standard output"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "replace an existing -o FILE"},
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  unsigned index = 0;
+  if (!cli_parse(&outline_cmd, opts, argc, argv, &args, &rc)) goto out;
+  const char *path = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (index_arg && cli_parse_index("outline", index_arg, &index)) goto out;
+  int svg = 0;
+  if (format && !strcmp(format, "svg")) svg = 1;
+  else if (format && strcmp(format, "svgpath")) {
+    cli_usage_error("outline", "unknown --format '%s' (svgpath or svg)", format);
+    goto out;
+  }
+  if (glyphs && text) {
+    cli_usage_error("outline", "--glyphs and --text are exclusive");
+    goto out;
+  }
+  if ((rc = cli_check_std("outline", path, outpath, false))) goto out;
+  rc = outline(path, index, var, named, glyphs, text, svg, round ? OTV_OUTLINE_ROUND : 0u,
+               outpath, force);
+out:
+  cli_args_free(&args);
   return rc;
 }
