@@ -16,32 +16,23 @@ const char otv_cmd_render_summary[] = "draw text at a location as PNG or SVG";
 #define MAX_SIZE 2000.0
 #define MAX_PIXELS (64u << 20)
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-      "usage: otvar render FONT --text STR [--var TAG=VALUE,...|--named N|NAME] [--size PX]\n"
-      "                   [-o OUT.png|OUT.svg] [--fg RRGGBB] [--bg RRGGBB|none] [--slant S]\n"
-      "                   [--no-kern] [--index N] [--force]\n"
-      "\n"
-      "Draws STR (UTF-8; newlines start new lines) with the font at the location: --var sets user\n"
-      "coordinates (tags shorter than 4 characters are padded with spaces), --named picks a named\n"
-      "instance; default: the default location. One glyph per character through cmap, advances at\n"
-      "the location (HVAR, else phantom points), pair kerning from a `kern` table when present.\n"
-      "No shaping (ligatures, marks, scripts needing GSUB/GPOS): see docs/render.md for HarfBuzz.\n"
-      "\n"
-      "  --size PX      pixels per em, 1..%g (default 64)\n"
-      "  -o FILE        .svg writes vector paths, anything else a PNG (default render.png);\n"
-      "                 written to a temp file then renamed; --force replaces an existing file\n"
-      "  --fg, --bg     text and background colours (default 000000 on ffffff); --bg none gives\n"
-      "                 a transparent RGBA PNG. Gray colours give an 8-bit gray PNG.\n"
-      "  --slant S      synthetic oblique: x += S * y (e.g. 0.2)\n"
-      "  --no-kern      ignore the kern table\n"
-      "\n"
-      "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
-      "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
-      "output without --force).\n",
-      MAX_SIZE);
-}
+static const cli_cmd render_cmd = {
+    "render",
+    "otvar render FONT --text STR [--var TAG=VALUE,...|--named N|NAME] [--size PX]\n"
+    "                   [-o OUT.png|OUT.svg] [--fg RRGGBB] [--bg RRGGBB|none] [--slant S]\n"
+    "                   [--no-kern] [--index N] [--force]",
+    "Draws STR (UTF-8; newlines start new lines) with the font at the location: --var sets user\n"
+    "coordinates (tags shorter than 4 characters are padded with spaces), --named picks a named\n"
+    "instance; default: the default location. One glyph per character through cmap, advances at\n"
+    "the location (HVAR, else phantom points), pair kerning from a `kern` table when present.\n"
+    "No shaping (ligatures, marks, scripts needing GSUB/GPOS): see docs/render.md for HarfBuzz.\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
+    "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
+    "output without --force).\n",
+    "FONT",
+    1,
+    1};
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -55,66 +46,11 @@ static int ends_with(const char *s, const char *suf)
   return 1;
 }
 
-int otv_cmd_render(int argc, char **argv)
+/* Draw text into out (a PNG, or SVG when svg). Options checked by otv_cmd_render. */
+static int render(const char *font, unsigned index, const char *text, const char *var,
+                  const char *named, double size, double slant, const char *out, int svg,
+                  const char *fg_s, const char *bg_s, int kern, int force)
 {
-  const char *font = NULL, *text = NULL, *var = NULL, *named = NULL, *out = "render.png";
-  const char *fg_s = "000000", *bg_s = "ffffff";
-  double size = 64, slant = 0;
-  int kern = 1, force = 0;
-  unsigned index = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (cli_is_help(a)) {
-      usage(stdout);
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "--text") && more) text = argv[++i];
-    else if (!strcmp(a, "--var") && more) var = argv[++i];
-    else if (!strcmp(a, "--named") && more) named = argv[++i];
-    else if (!strcmp(a, "-o") && more) out = argv[++i];
-    else if (!strcmp(a, "--fg") && more) fg_s = argv[++i];
-    else if (!strcmp(a, "--bg") && more) bg_s = argv[++i];
-    else if (!strcmp(a, "--force")) force = 1;
-    else if (!strcmp(a, "--no-kern")) kern = 0;
-    else if ((!strcmp(a, "--size") || !strcmp(a, "--slant") || !strcmp(a, "--index")) && more) {
-      char *end;
-      errno = 0;
-      double v = strtod(argv[++i], &end);
-      if (end == argv[i] || *end || errno || v != v) {
-        cli_usage_error("render", "bad number '%s' for %s", argv[i], a);
-        return OTV_EXIT_USAGE;
-      }
-      if (!strcmp(a, "--size")) size = v;
-      else if (!strcmp(a, "--slant")) slant = v;
-      else if (v < 0 || v > 65535 || v != floor(v)) {
-        cli_usage_error("render", "bad face index '%s'", argv[i]);
-        return OTV_EXIT_USAGE;
-      } else index = (unsigned)v;
-    } else if (a[0] == '-' && a[1]) {
-      cli_usage_error("render", "unknown or incomplete option '%s' (try --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (!font) font = a;
-    else {
-      cli_usage_error("render", "unexpected argument '%s'", a);
-      return OTV_EXIT_USAGE;
-    }
-  }
-  if (!font || !text) {
-    cli_usage_error("render", "need FONT and --text STR (try --help)");
-    return OTV_EXIT_USAGE;
-  }
-  if (!*text) { /* as specimen does: an empty picture is never what was meant */
-    cli_usage_error("render", "--text is empty: nothing to draw");
-    return OTV_EXIT_USAGE;
-  }
-  if (!(size >= 1 && size <= MAX_SIZE)) {
-    cli_usage_error("render", "--size %g: must be between 1 and %g pixels per em", size, MAX_SIZE);
-    return OTV_EXIT_USAGE;
-  }
-  if (!(fabs(slant) <= 4)) {
-    cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
-    return OTV_EXIT_USAGE;
-  }
   uint32_t fg, bg = 0xFFFFFF;
   int transparent = !strcmp(bg_s, "none");
   if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
@@ -122,7 +58,6 @@ int otv_cmd_render(int argc, char **argv)
                     pic_parse_color(fg_s, &fg) ? fg_s : bg_s);
     return OTV_EXIT_USAGE;
   }
-  int svg = ends_with(out, ".svg");
 
   int rc = OTV_EXIT_FONT;
   otv_face *face = NULL;
@@ -159,7 +94,8 @@ int otv_cmd_render(int argc, char **argv)
     if (lr == -1) {
       char ch[8] = "";
       if (missing >= 0x20 && missing < 0x7F) snprintf(ch, sizeof ch, " '%c'", (char)missing);
-      cli_usage_error("render", "%s has no glyph for U+%04X%s", font, (unsigned)missing, ch);
+      cli_usage_error("render", "%s has no glyph for U+%04X%s", cli_name(font), (unsigned)missing,
+                      ch);
       rc = OTV_EXIT_USAGE;
       goto done;
     }
@@ -267,5 +203,69 @@ done:
   otv_raster_destroy(ras);
   otv_location_destroy(loc);
   cli_close_face(face);
+  return rc;
+}
+
+int otv_cmd_render(int argc, char **argv)
+{
+  const char *text = NULL, *var = NULL, *named = NULL, *out = NULL, *index_arg = NULL;
+  const char *fg_s = NULL, *bg_s = NULL, *size_arg = NULL, *slant_arg = NULL;
+  int no_kern = 0, force = 0;
+  const cli_opt opts[] = {
+      {"text", 0, CLI_OPT_VALUE, &text, "STR", "the text to draw"},
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
+       "user-space axis values (unlisted axes: default; a tag\n"
+       "given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      {"size", 0, CLI_OPT_VALUE, &size_arg, "PX", "pixels per em, 1..2000 (default 64)"},
+      {NULL, 'o', CLI_OPT_VALUE, &out, "FILE",
+       ".svg writes vector paths, anything else a PNG (default\n"
+       "render.png); written to a temp file then renamed;\n"
+       "--force replaces an existing file; - writes a PNG to\n"
+       "standard output"},
+      {"fg", 0, CLI_OPT_VALUE, &fg_s, "RRGGBB", "text colour (default 000000)"},
+      {"bg", 0, CLI_OPT_VALUE, &bg_s, "RRGGBB",
+       "background colour (default ffffff); none gives a\n"
+       "transparent RGBA PNG. Gray colours give an 8-bit gray PNG."},
+      {"slant", 0, CLI_OPT_VALUE, &slant_arg, "S", "synthetic oblique: x += S * y (e.g. 0.2)"},
+      {"no-kern", 0, CLI_OPT_FLAG, &no_kern, NULL, "ignore the kern table"},
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a font collection (default 0)"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "replace an existing output"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  double size = 64, slant = 0;
+  unsigned index = 0;
+  if (!cli_parse(&render_cmd, opts, argc, argv, &args, &rc)) goto out;
+  const char *font = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (size_arg && cli_parse_number("render", "--size", size_arg, &size)) goto out;
+  if (slant_arg && cli_parse_number("render", "--slant", slant_arg, &slant)) goto out;
+  if (index_arg && cli_parse_index("render", index_arg, &index)) goto out;
+  if (!text) {
+    cli_usage_see("render", "missing --text STR");
+    goto out;
+  }
+  if (!*text) { /* as specimen does: an empty picture is never what was meant */
+    cli_usage_error("render", "--text is empty: nothing to draw");
+    goto out;
+  }
+  if (!(size >= 1 && size <= MAX_SIZE)) {
+    cli_usage_error("render", "--size %g: must be between 1 and %g pixels per em", size, MAX_SIZE);
+    goto out;
+  }
+  if (!(fabs(slant) <= 4)) {
+    cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
+    goto out;
+  }
+  if (!out) out = "render.png";
+  int svg = ends_with(out, ".svg");
+  if ((rc = cli_check_std("render", font, out, !svg))) goto out;
+  rc = render(font, index, text, var, named, size, slant, out, svg, fg_s ? fg_s : "000000",
+              bg_s ? bg_s : "ffffff", !no_kern, force);
+out:
+  cli_args_free(&args);
   return rc;
 }
