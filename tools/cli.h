@@ -122,9 +122,6 @@ char *cli_with_ext(const char *path, const char *ext);
 /* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
 int cli_parse_index(const char *cmd, const char *v, unsigned *out);
 
-/* True when argv[i] is --help or -h. */
-int cli_is_help(const char *arg);
-
 /* Parse "wght=700,wdth=80" (commas or spaces; tags padded to 4) into vals (cap entries). A tag
  * given twice keeps its first place and takes the later value. Returns the count, or -1 (with a
  * message on stderr) on a malformed list. */

@@ -275,8 +275,6 @@ int cli_parse_index(const char *cmd, const char *v, unsigned *out)
   return 0;
 }
 
-int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
-
 int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int cap)
 {
   int n = 0;
