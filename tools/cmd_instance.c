@@ -311,73 +311,81 @@ out:
   return j.rc;
 }
 
-/* One instance (or a partial one) at --var/--named into out, or every named instance into
- * dir (all). Options checked by otv_cmd_instance. */
-static int instance(const char *path, unsigned index, const char *var, const char *named,
-                    const char *keep_arg, const char *out, int flavour, const char *dir, int all,
-                    unsigned threads, unsigned flags, int force, int quiet, const char *web_ext)
+/* What an instance run is asked for: the options, checked by otv_cmd_instance. */
+typedef struct inst_req {
+  const char *path, *var, *named, *keep_arg, *out, *dir, *web_ext;
+  unsigned index, threads, flags;
+  int all, force, quiet;
+  int flavour; /* of -o OUT: 0 TrueType/OpenType, 1 WOFF, 2 WOFF2 */
+} inst_req;
+
+/* One instance (or a partial one) at --var/--named into r->out, or every named instance into
+ * r->dir (all). */
+static int instance(const inst_req *r)
 {
   uint32_t keep[64];
   unsigned nkeep = 0;
-  otv_face *face = cli_open_face(path, index);
+  otv_face *face = cli_open_face(r->path, r->index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
   otv_location *loc = NULL;
   otv_face_info info;
   otv_face_get_info(face, &info);
   if (!info.axis_count) {
-    fprintf(stderr, "otvar: instance: %s: not a variable font (no fvar table)\n", cli_name(path));
+    fprintf(stderr, "otvar: instance: %s: not a variable font (no fvar table)\n",
+            cli_name(r->path));
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if (all) {
+  if (r->all) {
     double t0 = now_ms();
-    rc = all_named(face, path, dir, threads, flags, force, quiet, web_ext);
-    if (!rc && !quiet)
-      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, dir, now_ms() - t0);
+    rc = all_named(face, r->path, r->dir, r->threads, r->flags, r->force, r->quiet, r->web_ext);
+    if (!rc && !r->quiet)
+      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, r->dir,
+             now_ms() - t0);
     goto done;
   }
   otv_error e = {0};
   if (otv_location_create(face, &loc, &e)) {
-    cli_error(path, &e);
+    cli_error(r->path, &e);
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if (named) {
-    int ni = cli_find_named("instance", face, named);
+  if (r->named) {
+    int ni = cli_find_named("instance", face, r->named);
     if (ni < 0) {
       rc = OTV_EXIT_USAGE;
       goto done;
     }
     if (otv_location_set_named(loc, (unsigned)ni)) {
-      cli_error(path, otv_location_last_error(loc));
+      cli_error(r->path, otv_location_last_error(loc));
       rc = OTV_EXIT_FONT;
       goto done;
     }
   }
-  if (keep_arg && !parse_keep(face, keep_arg, var, keep, &nkeep)) {
+  if (r->keep_arg && !parse_keep(face, r->keep_arg, r->var, keep, &nkeep)) {
     rc = OTV_EXIT_USAGE;
     goto done;
   }
-  if (named) {
+  if (r->named) {
     /* set above */
-  } else if (var) {
+  } else if (r->var) {
     otv_axis_value vals[64];
-    int n = cli_parse_var("instance", var, vals, 64);
+    int n = cli_parse_var("instance", r->var, vals, 64);
     if (n < 0 || !cli_check_var("instance", face, vals, n)) {
       rc = OTV_EXIT_USAGE;
       goto done;
     }
     if (otv_location_set_user(loc, vals, (size_t)n)) {
-      cli_error(path, otv_location_last_error(loc));
+      cli_error(r->path, otv_location_last_error(loc));
       rc = OTV_EXIT_FONT;
       goto done;
     }
   }
   double t0 = now_ms();
   size_t len = 0;
-  rc = write_one(loc, flags, keep, nkeep, out, flavour, path, force, &len);
-  if (!rc && !quiet && !cli_is_std(out)) { /* standard output holds the font */
+  rc = write_one(loc, r->flags, keep, nkeep, r->out, r->flavour, r->path, r->force, &len);
+  if (!rc && !r->quiet && !cli_is_std(r->out)) { /* standard output holds the font */
     char desc[512];
     double user[64];
     unsigned na = info.axis_count < 64 ? info.axis_count : 64;
@@ -386,19 +394,20 @@ static int instance(const char *path, unsigned index, const char *var, const cha
     unsigned n = 64;
     otv_face_axes(face, 0, &n, axes);
     for (unsigned a = 0; a < na; a++) user[a] = axes[a].default_value;
-    if (named) {
-      otv_face_named_instance_coords(face, (unsigned)cli_find_named("instance", face, named), user,
-                                     na, NULL);
-    } else if (var) {
+    if (r->named) {
+      otv_face_named_instance_coords(face, (unsigned)cli_find_named("instance", face, r->named),
+                                     user, na, NULL);
+    } else if (r->var) {
       otv_axis_value vals[64];
-      int nv = cli_parse_var("instance", var, vals, 64);
+      int nv = cli_parse_var("instance", r->var, vals, 64);
       for (int k = 0; k < nv; k++)
         for (unsigned a = 0; a < na; a++)
           if (axes[a].tag == vals[k].tag) user[a] = vals[k].value;
     }
     user_string(face, user, desc, sizeof desc);
-    printf("wrote %s: %u glyphs at %s%s%s, %zu bytes, %.1f ms\n", out, info.glyph_count, desc,
-           keep_arg ? ", variable in " : "", keep_arg ? keep_arg : "", len, now_ms() - t0);
+    printf("wrote %s: %u glyphs at %s%s%s, %zu bytes, %.1f ms\n", r->out, info.glyph_count, desc,
+           r->keep_arg ? ", variable in " : "", r->keep_arg ? r->keep_arg : "", len,
+           now_ms() - t0);
   }
 done:
   otv_location_destroy(loc);
@@ -485,11 +494,12 @@ int otv_cmd_instance(int argc, char **argv)
     goto done;
   }
   if ((rc = cli_check_std("instance", path, out, true))) goto done;
-  unsigned flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES : 0u) |
-                   (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u);
-  int flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;
-  rc = instance(path, index, var, named, keep_arg, out, flavour, dir, all, threads, flags, force,
-                quiet, web_ext);
+  inst_req r = {path, var, named, keep_arg, out, dir, web_ext, index, threads, 0, all, force,
+                 quiet, 0};
+  r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES : 0u) |
+            (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u);
+  r.flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;
+  rc = instance(&r);
 done:
   cli_args_free(&args);
   return rc;

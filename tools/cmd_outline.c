@@ -141,12 +141,17 @@ static int advance_of(otv_location *loc, uint32_t gid, unsigned flags, double *o
   return s ? -1 : 0;
 }
 
-/* The outlines of the glyphs at the location, to f (stdout) or outpath. */
-static int outline(const char *path, unsigned index, const char *var, const char *named,
-                   const char *glyphs, const char *text, int svg, unsigned flags,
-                   const char *outpath, int force)
+/* What an outline run is asked for: the options, checked by otv_cmd_outline. */
+typedef struct outline_req {
+  const char *path, *var, *named, *glyphs, *text, *outpath;
+  unsigned index, flags;
+  int svg, force;
+} outline_req;
+
+/* The outlines of the glyphs at the location, to standard output or r->outpath. */
+static int outline(const outline_req *r)
 {
-  otv_face *face = cli_open_face(path, index);
+  otv_face *face = cli_open_face(r->path, r->index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
   otv_location *loc = NULL;
@@ -159,15 +164,16 @@ static int outline(const char *path, unsigned index, const char *var, const char
   otv_face_get_info(face, &info);
   otv_error err = {0};
   if (otv_location_create(face, &loc, &err)) {
-    cli_error(path, &err);
+    cli_error(r->path, &err);
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if ((rc = cli_set_location("outline", path, face, loc, var, named)) != OTV_EXIT_OK) goto done;
-  if (text) {
+  rc = cli_set_location("outline", r->path, face, loc, r->var, r->named);
+  if (rc != OTV_EXIT_OK) goto done;
+  if (r->text) {
     uint32_t *cps = NULL;
     size_t ncp = 0;
-    if (cli_utf8_decode(text, &cps, &ncp) < 0) {
+    if (cli_utf8_decode(r->text, &cps, &ncp) < 0) {
       cli_usage_error("outline", "--text is not valid UTF-8");
       rc = OTV_EXIT_USAGE;
       goto done;
@@ -182,22 +188,22 @@ static int outline(const char *path, unsigned index, const char *var, const char
       gids[ngids++] = otv_face_glyph_for_char(face, cp, vs);
     }
     free(cps);
-  } else if (cli_parse_glyphs("outline", glyphs ? glyphs : "all", info.glyph_count, &gids,
-                              &ngids) < 0) {
+  } else if (cli_parse_glyphs("outline", r->glyphs ? r->glyphs : "all", info.glyph_count,
+                              &gids, &ngids) < 0) {
     rc = OTV_EXIT_USAGE;
     goto done;
   }
-  if (outpath) {
-    rc = cli_out_open("outline", outpath, path, force, &out);
+  if (r->outpath) {
+    rc = cli_out_open("outline", r->outpath, r->path, r->force, &out);
     if (rc) goto done;
     f = out.f;
   }
   double pen_x = 0, upem = info.units_per_em;
-  if (svg) {
+  if (r->svg) {
     double total = 0;
     for (size_t i = 0; i < ngids; i++) {
       double adv = 0;
-      advance_of(loc, gids[i], flags, &adv);
+      advance_of(loc, gids[i], r->flags, &adv);
       total += adv > 0 ? adv : upem / 2;
     }
     char w[64], h[64], y0[64];
@@ -210,13 +216,13 @@ static int outline(const char *path, unsigned index, const char *var, const char
     uint32_t g = gids[i];
     b.n = 0;
     if (b.p) b.p[0] = 0;
-    otv_status s = otv_glyph_outline(loc, g, flags, &path_pen, &b);
+    otv_status s = otv_glyph_outline(loc, g, r->flags, &path_pen, &b);
     double adv = 0;
-    if (!s && advance_of(loc, g, flags, &adv)) s = otv_location_last_error(loc)->code;
+    if (!s && advance_of(loc, g, r->flags, &adv)) s = otv_location_last_error(loc)->code;
     if (s) {
       const otv_error *e = otv_location_last_error(loc);
       char where[4200];
-      snprintf(where, sizeof where, "%s: glyph %u", cli_name(path), g);
+      snprintf(where, sizeof where, "%s: glyph %u", cli_name(r->path), g);
       if (e->code) cli_error(where, e);
       else fprintf(stderr, "otvar: %s: %s\n", cli_name(where), otv_status_str(s));
       rc = OTV_EXIT_FONT;
@@ -224,7 +230,7 @@ static int outline(const char *path, unsigned index, const char *var, const char
     }
     char a[64];
     fmt_num(a, sizeof a, adv);
-    if (svg) {
+    if (r->svg) {
       char tx[64];
       fmt_num(tx, sizeof tx, pen_x);
       fprintf(f, "  <path transform=\"translate(%s 0) scale(1 -1)\" d=\"%s\"><title>%u</title></path>\n",
@@ -236,8 +242,9 @@ static int outline(const char *path, unsigned index, const char *var, const char
       fprintf(f, "%u %s\n", g, a);
     }
   }
-  if (svg && rc == OTV_EXIT_OK) fprintf(f, "</svg>\n");
-  if (outpath && cli_out_close(&out, rc == OTV_EXIT_OK) && rc == OTV_EXIT_OK) rc = OTV_EXIT_FONT;
+  if (r->svg && rc == OTV_EXIT_OK) fprintf(f, "</svg>\n");
+  if (r->outpath && cli_out_close(&out, rc == OTV_EXIT_OK) && rc == OTV_EXIT_OK)
+    rc = OTV_EXIT_FONT;
 done:
   free(b.p);
   free(gids);
@@ -286,8 +293,9 @@ int otv_cmd_outline(int argc, char **argv)
     goto out;
   }
   if ((rc = cli_check_std("outline", path, outpath, false))) goto out;
-  rc = outline(path, index, var, named, glyphs, text, svg, round ? OTV_OUTLINE_ROUND : 0u,
-               outpath, force);
+  outline_req r = {path, var, named, glyphs, text, outpath, index,
+                   round ? OTV_OUTLINE_ROUND : 0u, svg, force};
+  rc = outline(&r);
 out:
   cli_args_free(&args);
   return rc;

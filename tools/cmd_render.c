@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "render.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +45,22 @@ static int ends_with(const char *s, const char *suf)
   return 1;
 }
 
-/* Draw text into out (a PNG, or SVG when svg). Options checked by otv_cmd_render. */
-static int render(const char *font, unsigned index, const char *text, const char *var,
-                  const char *named, double size, double slant, const char *out, int svg,
-                  const char *fg_s, const char *bg_s, int kern, int force)
+/* What a render is asked for: the options, checked by otv_cmd_render. */
+typedef struct render_req {
+  const char *font, *text, *var, *named, *out, *fg_s, *bg_s;
+  unsigned index;
+  double size, slant;
+  int svg, kern, force;
+} render_req;
+
+/* Draw r->text into r->out (a PNG, or SVG when r->svg). */
+static int render(const render_req *r)
 {
   uint32_t fg, bg = 0xFFFFFF;
-  int transparent = !strcmp(bg_s, "none");
-  if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
+  int transparent = !strcmp(r->bg_s, "none");
+  if (pic_parse_color(r->fg_s, &fg) || (!transparent && pic_parse_color(r->bg_s, &bg))) {
     cli_usage_error("render", "bad colour '%s' (expected RRGGBB)",
-                    pic_parse_color(fg_s, &fg) ? fg_s : bg_s);
+                    pic_parse_color(r->fg_s, &fg) ? r->fg_s : r->bg_s);
     return OTV_EXIT_USAGE;
   }
 
@@ -68,16 +73,17 @@ static int render(const char *font, unsigned index, const char *text, const char
   txt_line *lines = NULL;
   uint8_t *cov = NULL;
 
-  face = cli_open_face(font, index);
+  face = cli_open_face(r->font, r->index);
   if (!face) goto done;
   otv_error e = {0};
   if (otv_location_create(face, &loc, &e)) {
-    cli_error(font, &e);
+    cli_error(r->font, &e);
     goto done;
   }
-  if ((rc = cli_set_location("render", font, face, loc, var, named)) != OTV_EXIT_OK) goto done;
+  rc = cli_set_location("render", r->font, face, loc, r->var, r->named);
+  if (rc != OTV_EXIT_OK) goto done;
   rc = OTV_EXIT_FONT;
-  if (cli_utf8_decode(text, &cps, &ncp)) {
+  if (cli_utf8_decode(r->text, &cps, &ncp)) {
     cli_usage_error("render", "--text is not valid UTF-8");
     rc = OTV_EXIT_USAGE;
     goto done;
@@ -89,13 +95,13 @@ static int render(const char *font, unsigned index, const char *text, const char
     if (i < ncp && cps[i] != '\n') continue;
     size_t end = i > s0 && cps[i - 1] == '\r' ? i - 1 : i;
     uint32_t missing = 0;
-    int lr = txt_layout(loc, cps + s0, end - s0, kern, 0, &lines[nlines], &missing);
+    int lr = txt_layout(loc, cps + s0, end - s0, r->kern, 0, &lines[nlines], &missing);
     if (lr == -2) goto nomem;
     if (lr == -1) {
       char ch[8] = "";
       if (missing >= 0x20 && missing < 0x7F) snprintf(ch, sizeof ch, " '%c'", (char)missing);
-      cli_usage_error("render", "%s has no glyph for U+%04X%s", cli_name(font), (unsigned)missing,
-                      ch);
+      cli_usage_error("render", "%s has no glyph for U+%04X%s", cli_name(r->font),
+                      (unsigned)missing, ch);
       rc = OTV_EXIT_USAGE;
       goto done;
     }
@@ -105,7 +111,7 @@ static int render(const char *font, unsigned index, const char *text, const char
 
   otv_face_info info;
   otv_face_get_info(face, &info);
-  double scale = size / (info.units_per_em ? info.units_per_em : 1000);
+  double scale = r->size / (info.units_per_em ? info.units_per_em : 1000);
   float asc, desc, gap;
   txt_vmetrics(loc, &asc, &desc, &gap);
   double line_h = ceil((asc - desc + gap) * scale);
@@ -117,10 +123,10 @@ static int render(const char *font, unsigned index, const char *text, const char
     double base = ceil(asc * scale) + (double)k * line_h;
     bx1 = fmax(bx1, lines[k].width * scale);
     by1 = fmax(by1, base - desc * scale);
-    otv_status st = txt_draw(loc, &lines[k], scale, 0, base, slant, ras, NULL);
+    otv_status st = txt_draw(loc, &lines[k], scale, 0, base, r->slant, ras, NULL);
     if (st) {
       otv_error de = cli_draw_error(loc, st);
-      cli_error(font, &de);
+      cli_error(r->font, &de);
       goto done;
     }
     otv_raster_box b;
@@ -132,7 +138,7 @@ static int render(const char *font, unsigned index, const char *text, const char
     }
     otv_raster_reset(ras);
   }
-  double margin = ceil(fmax(2, size * 0.125));
+  double margin = ceil(fmax(2, r->size * 0.125));
   double fw = ceil(bx1 - bx0 + 2 * margin), fh = ceil(by1 - by0 + 2 * margin);
   if (fw > 32767 || fh > 32767 || fw * fh > MAX_PIXELS) {
     cli_usage_error("render", "the picture would be %.0fx%.0f pixels: use a smaller --size or "
@@ -144,11 +150,11 @@ static int render(const char *font, unsigned index, const char *text, const char
   double ox = margin - bx0, oy = margin - by0;
 
   cli_out o;
-  rc = cli_out_open("render", out, font, force, &o);
+  rc = cli_out_open("render", r->out, r->font, r->force, &o);
   if (rc) goto done;
   rc = OTV_EXIT_FONT; /* until the picture is written */
   int ok = 1;
-  if (svg) {
+  if (r->svg) {
     svg_pen sp;
     memset(&sp, 0, sizeof sp);
     sp.f = o.f;
@@ -161,8 +167,8 @@ static int render(const char *font, unsigned index, const char *text, const char
     for (size_t k = 0; k < nlines && ok; k++) {
       double base = ceil(asc * scale) + (double)k * line_h;
       fprintf(o.f, "<path fill=\"#%06X\" d=\"", fg);
-      if (txt_draw(loc, &lines[k], scale, ox, oy + base, slant, NULL, &sp)) {
-        cli_error(font, otv_location_last_error(loc));
+      if (txt_draw(loc, &lines[k], scale, ox, oy + base, r->slant, NULL, &sp)) {
+        cli_error(r->font, otv_location_last_error(loc));
         ok = 0;
       }
       fprintf(o.f, "\"/>\n");
@@ -178,11 +184,11 @@ static int render(const char *font, unsigned index, const char *text, const char
       double base = ceil(asc * scale) + (double)k * line_h;
       /* announce the target: the pen then accumulates coverage as it goes (direct mode) */
       otv_status st = otv_raster_begin(ras, w, h);
-      if (!st) st = txt_draw(loc, &lines[k], scale, ox, oy + base, slant, ras, NULL);
+      if (!st) st = txt_draw(loc, &lines[k], scale, ox, oy + base, r->slant, ras, NULL);
       if (!st) st = otv_raster_render(ras, cov, w, h, w, 0);
       if (st) {
         otv_error de = cli_draw_error(loc, st);
-        cli_error(font, &de);
+        cli_error(r->font, &de);
         ok = 0;
       }
     }
@@ -263,8 +269,9 @@ int otv_cmd_render(int argc, char **argv)
   if (!out) out = "render.png";
   int svg = ends_with(out, ".svg");
   if ((rc = cli_check_std("render", font, out, !svg))) goto out;
-  rc = render(font, index, text, var, named, size, slant, out, svg, fg_s ? fg_s : "000000",
-              bg_s ? bg_s : "ffffff", !no_kern, force);
+  render_req r = {font, text, var, named, out, fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff",
+                  index, size, slant, svg, !no_kern, force};
+  rc = render(&r);
 out:
   cli_args_free(&args);
   return rc;

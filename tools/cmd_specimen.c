@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "render.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
