@@ -582,11 +582,11 @@ int otv_cmd_info(int argc, char **argv)
   const cli_opt opts[] = {
       {"index", 0, CLI_OPT_VALUE, &index, "N", "face N of a TrueType Collection (default 0)"},
       {"json", 0, CLI_OPT_FLAG, &json, NULL, "machine-readable output (schema: docs/info-json.md)"},
-      {"var", 0, CLI_OPT_LIST, &var, "LIST",
-       "also show a location: TAG=VALUE,... in user units (others\n"
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=V,...",
+       "also show a location in user units (unlisted axes:\n"
        "default; a tag given twice: the later value wins)"},
-      {"named", 0, CLI_OPT_VALUE, &named, "N",
-       "also show the location of named instance N (number or name)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME",
+       "also show the location of a named instance (number or\nname)"},
       {"metrics", 0, CLI_OPT_FLAG, &metrics, NULL,
        "also print the font-wide metrics (MVAR tags) at the location"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
