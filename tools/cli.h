@@ -1,12 +1,14 @@
 /*
- * cli.h - helpers shared by the otvar subcommands: exit codes, font opening with one-line
- * errors, --var / --named / --glyphs parsing, and safe output files (temp file + rename).
+ * cli.h - helpers shared by the otvar subcommands: exit codes, the option tables and their one
+ * parser (util_opts.c), font opening with one-line errors, --var / --named / --glyphs parsing,
+ * and safe output files (temp file + rename).
  */
 #ifndef OTV_CLI_H
 #define OTV_CLI_H
 
 #include "otvar.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Every subcommand: int otv_cmd_<name>(argc, argv) and its one-line summary. */
@@ -23,18 +25,91 @@ void cli_error(const char *what, const otv_error *e);
 /* The error of a failed drawing step that returned st: the location's recorded error when it has
  * one (outlines, metrics), else st alone (the rasterizer's errors are not recorded anywhere). */
 otv_error cli_draw_error(const otv_location *loc, otv_status st);
-/* Print `otvar: <cmd>: <printf message>` on stderr. */
-void cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
 #endif
-    ;
 
-/* Open a font file (face index) or print the error and return NULL. WOFF and WOFF2 files are
- * decoded into memory first (tools/woff.h); close with cli_close_face, which frees those bytes. */
+/* Every usage error (exit 2) is printed by this one function: `otvar: <cmd>: <message>`, and,
+ * when see_help is set (errors in the command line's shape: an unknown option, a missing value
+ * or argument), ` (see 'otvar <cmd> --help')` after it. */
+void cli_usage_error_x(const char *cmd, bool see_help, const char *fmt, ...) CLI_PRINTF(3, 4);
+#define cli_usage_error(cmd, ...) cli_usage_error_x(cmd, false, __VA_ARGS__)
+#define cli_usage_see(cmd, ...) cli_usage_error_x(cmd, true, __VA_ARGS__)
+
+/* ---- option tables (util_opts.c) ----
+ * Each subcommand declares its options in one table, next to the variables they set, and parses
+ * argv with cli_parse, which also prints --help from the same table. Options and positional
+ * arguments come in any order; `--opt VALUE` and `--opt=VALUE` are the same; `--` ends the
+ * options. */
+typedef enum cli_opt_kind {
+  CLI_OPT_HELP,  /* -h, --help: print the help, exit 0 */
+  CLI_OPT_FLAG,  /* no value: *(int *)to = 1 (given again: no change) */
+  CLI_OPT_VALUE, /* one value: *(const char **)to; given twice is a usage error */
+  CLI_OPT_LIST,  /* a comma-separated list, *(const char **)to: repeats are joined with ',' */
+} cli_opt_kind;
+
+typedef struct cli_opt {
+  const char *name;  /* long name without "--", or NULL */
+  char letter;       /* short option letter, or 0 */
+  cli_opt_kind kind;
+  void *to;          /* what it sets (see cli_opt_kind) */
+  const char *arg;   /* the value as --help shows it ("N", "TAG=VALUE,..."); NULL for flags */
+  const char *help;  /* one line of help; '\n' starts a continuation line */
+} cli_opt;
+/* The end of a table. */
+#define CLI_OPT_END {NULL, 0, CLI_OPT_HELP, NULL, NULL, NULL}
+
+typedef struct cli_cmd {
+  const char *name;     /* "instance" */
+  const char *usage;    /* synopsis after "usage: " (lines after the first indented by 7) */
+  const char *about;    /* what the command does, before the options (or NULL) */
+  const char *notes;    /* after the options (or NULL) */
+  const char *pos_name; /* what the positional arguments are, for messages ("FONT") */
+  unsigned pos_min, pos_max;
+} cli_cmd;
+
+/* Positional arguments (pointers into argv) and the joined lists; free with cli_args_free. */
+typedef struct cli_args {
+  const char **pos;
+  unsigned pos_count;
+  char **owned;
+  unsigned owned_count;
+} cli_args;
+
+/* Parse argv[1..argc) against opts (ended by CLI_OPT_END). True: go on. False: return *rc, the
+ * help printed (0) or a usage error printed (OTV_EXIT_USAGE; OTV_EXIT_FONT when out of memory).
+ * args is valid (and must be freed) either way. */
+bool cli_parse(const cli_cmd *cmd, const cli_opt *opts, int argc, char **argv, cli_args *args,
+               int *rc);
+void cli_args_free(cli_args *args);
+/* The help: usage, about, one line per option from the table, notes. */
+void cli_print_help(const cli_cmd *cmd, const cli_opt *opts, FILE *f);
+
+/* Parse a number value of option `opt` (finite, whole string). Returns 0, or -1 after a usage
+ * error `bad number 'V' for OPT`. */
+int cli_parse_number(const char *cmd, const char *opt, const char *v, double *out);
+
+/* ---- standard input and output ----
+ * "-" as FONT reads the font from standard input (read whole into memory, once); as an output
+ * path (-o -) it writes to standard output, directly (no temp file). */
+bool cli_is_std(const char *path);
+/* The name of an input in messages: "stdin" for "-", else the path. */
+const char *cli_name(const char *path);
+/* Refuse a font read from a terminal (input "-") and a binary written to one (output "-" and
+ * binary): a usage error. Returns 0 or OTV_EXIT_USAGE with the message printed. */
+int cli_check_std(const char *cmd, const char *input, const char *output, bool binary);
+
+/* Open a font file (face index; "-": standard input) or print the error and return NULL. WOFF
+ * and WOFF2 files are decoded into memory first (tools/woff.h); close with cli_close_face, which
+ * frees those bytes. */
 otv_face *cli_open_face(const char *path, unsigned index);
 void cli_close_face(otv_face *face);
 
+/* 1 when the file ("-": standard input) starts with a WOFF or WOFF2 signature, 0 when not, -1
+ * when it cannot be read (errno set). */
+int cli_is_woff(const char *path);
 /* The sfnt (or collection) a WOFF/WOFF2 file decodes to, malloc'd; NULL after printing the error
  * as `otvar: PATH: message`. */
 uint8_t *cli_woff_load(const char *path, size_t *len);
@@ -47,11 +122,9 @@ char *cli_with_ext(const char *path, const char *ext);
 /* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
 int cli_parse_index(const char *cmd, const char *v, unsigned *out);
 
-/* True when argv[i] is --help or -h. */
-int cli_is_help(const char *arg);
-
-/* Parse "wght=700,wdth=80" (commas or spaces; tags padded to 4) into vals (cap entries).
- * Returns the count, or -1 (with a message on stderr) on a malformed list. */
+/* Parse "wght=700,wdth=80" (commas or spaces; tags padded to 4) into vals (cap entries). A tag
+ * given twice keeps its first place and takes the later value. Returns the count, or -1 (with a
+ * message on stderr) on a malformed list. */
 int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int cap);
 
 /* Check axis tags and ranges of a user location against the font: unknown tag or a value outside
@@ -68,8 +141,8 @@ int cli_find_named(const char *cmd, const otv_face *face, const char *arg);
 int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
                      const char *var, const char *named);
 
-/* Parse "all" or "GID,GID-GID,..." into a freshly malloc'd array (*out, *n). "all" means every
- * glyph. Returns 0, or -1 with a message on stderr. */
+/* Parse "GID,GID-GID,all,..." into a freshly malloc'd array (*out, *n), in order, repeats kept.
+ * "all" means every glyph. Returns 0, or -1 with a message on stderr. */
 int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
                      size_t *n);
 
@@ -79,7 +152,8 @@ int cli_utf8_decode(const char *s, uint32_t **out, size_t *n);
 /* Safe output: write into a temp file in the target's directory, then rename over the target.
  * cli_out_open refuses to write over `input` (same file) and, unless force, over an existing
  * file: OTV_EXIT_USAGE. A temp file that cannot be created (unwritable directory, no space) is
- * OTV_EXIT_FONT (a failure). Both with a message on stderr; 0 when o is ready. */
+ * OTV_EXIT_FONT (a failure). Both with a message on stderr; 0 when o is ready. Path "-" is
+ * standard output, written directly (cli_check_std refuses binaries for a terminal first). */
 typedef struct cli_out {
   FILE *f;
   char *tmp_path;

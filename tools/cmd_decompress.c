@@ -12,16 +12,18 @@
 
 const char otv_cmd_decompress_summary[] = "write a WOFF/WOFF2 font as TrueType/OpenType";
 
-static void usage(void)
-{
-  printf("usage: otvar decompress FONT.woff|FONT.woff2 [-o OUT] [--force]\n\n"
-         "Writes the font a WOFF 1.0 or WOFF 2.0 file holds (glyf/loca and hmtx transforms\n"
-         "undone, collections kept whole) as OUT, by default FONT with .ttf (.otf for CFF\n"
-         "flavours, .ttc for collections) in place of the extension. Table checksums and a\n"
-         "single font's head.checkSumAdjustment are recomputed. Other commands read WOFF and\n"
-         "WOFF2 directly.\n"
-         "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n");
-}
+static const cli_cmd decompress_cmd = {
+    "decompress",
+    "otvar decompress FONT.woff|FONT.woff2 [-o OUT] [--force]",
+    "Writes the font a WOFF 1.0 or WOFF 2.0 file holds (glyf/loca and hmtx transforms\n"
+    "undone, collections kept whole) as OUT, by default FONT with .ttf (.otf for CFF\n"
+    "flavours, .ttc for collections) in place of the extension. Table checksums and a\n"
+    "single font's head.checkSumAdjustment are recomputed. Other commands read WOFF and\n"
+    "WOFF2 directly. FONT - reads standard input (and writes to standard output unless -o).\n",
+    "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n",
+    "FONT",
+    1,
+    1};
 
 /* The default output: FONT with .ttf, .otf or .ttc by the decoded flavour. */
 static char *default_out(const char *path, const uint8_t *sfnt, size_t len)
@@ -34,41 +36,37 @@ static char *default_out(const char *path, const uint8_t *sfnt, size_t len)
 
 int otv_cmd_decompress(int argc, char **argv)
 {
-  const char *path = NULL, *out = NULL;
+  const char *out = NULL;
   int force = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      usage();
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "-o") && i + 1 < argc) out = argv[++i];
-    else if (!strcmp(a, "--force")) force = 1;
-    else if (a[0] == '-' || path) {
-      cli_usage_error("decompress", "unexpected argument '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else path = a;
-  }
-  if (!path) {
-    cli_usage_error("decompress", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
-  FILE *f = fopen(path, "rb");
-  uint8_t sig[4];
-  int woff = f && fread(sig, 1, 4, f) == 4 && woff_is_woff(sig, 4);
-  if (!f) {
-    fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+  const cli_opt opts[] = {
+      {NULL, 'o', CLI_OPT_VALUE, &out, "OUT", "output file (- : standard output)"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "overwrite an existing OUT"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  bool go = cli_parse(&decompress_cmd, opts, argc, argv, &args, &rc);
+  const char *path = go ? args.pos[0] : NULL;
+  cli_args_free(&args); /* path and out point into argv */
+  if (!go) return rc;
+  if (!out && cli_is_std(path)) out = "-"; /* as gzip: standard input to standard output */
+  if ((rc = cli_check_std("decompress", path, out, true))) return rc;
+  int woff = cli_is_woff(path);
+  if (woff < 0) {
+    fprintf(stderr, "otvar: %s: %s\n", cli_name(path), strerror(errno));
     return OTV_EXIT_FONT;
   }
-  fclose(f);
   if (!woff) {
-    fprintf(stderr, "otvar: %s: not a WOFF or WOFF2 file (no 'wOFF'/'wOF2' signature)\n", path);
+    fprintf(stderr, "otvar: %s: not a WOFF or WOFF2 file (no 'wOFF'/'wOF2' signature)\n",
+            cli_name(path));
     return OTV_EXIT_FONT;
   }
   size_t len;
   uint8_t *sfnt = cli_woff_load(path, &len);
   if (!sfnt) return OTV_EXIT_FONT;
   char *def = out ? NULL : default_out(path, sfnt, len);
-  int rc = OTV_EXIT_FONT;
+  rc = OTV_EXIT_FONT;
   if (!out && !def) {
     fprintf(stderr, "otvar: decompress: out of memory\n");
     goto done;

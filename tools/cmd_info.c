@@ -17,21 +17,16 @@ const char otv_cmd_info_summary[] = "describe a font: axes, named instances, STA
 #define MAX_SETTINGS 256
 #define INFO_JSON_VERSION 1
 
-static void usage(FILE *out)
-{
-  fprintf(out,
-          "usage: otvar info FONT [--index N] [--json] [--var TAG=V,...] [--named N|NAME]\n"
-          "                       [--metrics]\n\n"
-          "Describes a font: flavour (glyf, CFF, CFF2), glyph count, units per em, tables,\n"
-          "variation axes (names, min/default/max, hidden flag), named instances (names,\n"
-          "coordinates), avar version and STAT (design axes, axis values formats 1-4).\n\n"
-          "  --index N     face N of a TrueType Collection (default 0)\n"
-          "  --json        machine-readable output (schema: docs/info-json.md)\n"
-          "  --var LIST    also show a location: TAG=VALUE,... in user units (others default)\n"
-          "  --named N     also show the location of named instance N (number or name)\n"
-          "  --metrics     also print the font-wide metrics (MVAR tags) at the location\n\n"
-          "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n");
-}
+static const cli_cmd info_cmd = {
+    "info",
+    "otvar info FONT [--index N] [--json] [--var TAG=V,...] [--named N|NAME]\n"
+    "                       [--metrics]",
+    "Describes a font: flavour (glyf, CFF, CFF2), glyph count, units per em, tables,\n"
+    "variation axes (names, min/default/max, hidden flag), named instances (names,\n"
+    "coordinates), avar version and STAT (design axes, axis values formats 1-4).\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n",
+    "FONT", 1, 1};
 
 /* ---- output helpers ---- */
 
@@ -120,11 +115,16 @@ static const char *flavour_str(otv_flavour f)
 }
 
 /* Number of faces in the file (reads only the header and the TTC offset table; a WOFF or WOFF2
- * file is decoded whole). */
+ * file is decoded whole; standard input was read whole already). */
 static unsigned face_count(const char *path)
 {
   size_t sfnt_len;
   uint8_t *sfnt;
+  if (cli_is_std(path)) {
+    unsigned n = (sfnt = cli_load_sfnt(path, &sfnt_len)) ? otv_font_face_count(sfnt, sfnt_len) : 1;
+    free(sfnt);
+    return n;
+  }
   FILE *f = fopen(path, "rb");
   uint8_t sig[4];
   if (f && fread(sig, 1, 4, f) == 4 && woff_is_woff(sig, 4)) { /* decoded again: info only */
@@ -493,52 +493,16 @@ static void print_text(const info *in)
   }
 }
 
-int otv_cmd_info(int argc, char **argv)
+/* The report: the face opened, the location set (--var, --named; --metrics needs one too),
+ * text or JSON printed. */
+static int info_run(const char *path, unsigned index, int json, int metrics, const char *var,
+                    const char *named)
 {
   info in;
   memset(&in, 0, sizeof in);
-  bool json = false;
-  const char *var = NULL, *named = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      usage(stdout);
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "--json")) {
-      json = true;
-    } else if (!strcmp(a, "--metrics")) {
-      in.metrics = true;
-    } else if (!strcmp(a, "--index") || !strcmp(a, "--var") || !strcmp(a, "--named")) {
-      if (i + 1 >= argc) {
-        cli_usage_error("info", "%s needs a value (see --help)", a);
-        return OTV_EXIT_USAGE;
-      }
-      const char *v = argv[++i];
-      if (!strcmp(a, "--index")) {
-        if (cli_parse_index("info", v, &in.index)) return OTV_EXIT_USAGE;
-      } else if (!strcmp(a, "--var")) {
-        var = v;
-      } else {
-        named = v;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      cli_usage_error("info", "unknown option '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (in.path) {
-      cli_usage_error("info", "unexpected argument '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else {
-      in.path = a;
-    }
-  }
-  if (!in.path) {
-    cli_usage_error("info", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
-  if (var && named) {
-    cli_usage_error("info", "--var and --named cannot be combined");
-    return OTV_EXIT_USAGE;
-  }
+  in.path = path;
+  in.index = index;
+  in.metrics = metrics;
   otv_axis_value vals[MAX_SETTINGS];
   int nvals = 0;
   if (var && (nvals = cli_parse_var("info", var, vals, MAX_SETTINGS)) < 0) return OTV_EXIT_USAGE;
@@ -607,5 +571,40 @@ done:
   free(in.user);
   free(in.norm);
   cli_close_face(in.face);
+  return rc;
+}
+
+int otv_cmd_info(int argc, char **argv)
+{
+  unsigned face_index = 0;
+  int json = 0, metrics = 0;
+  const char *var = NULL, *named = NULL, *index = NULL;
+  const cli_opt opts[] = {
+      {"index", 0, CLI_OPT_VALUE, &index, "N", "face N of a TrueType Collection (default 0)"},
+      {"json", 0, CLI_OPT_FLAG, &json, NULL, "machine-readable output (schema: docs/info-json.md)"},
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=V,...",
+       "also show a location in user units (unlisted axes:\n"
+       "default; a tag given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME",
+       "also show the location of a named instance (number or\nname)"},
+      {"metrics", 0, CLI_OPT_FLAG, &metrics, NULL,
+       "also print the font-wide metrics (MVAR tags) at the location"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  if (!cli_parse(&info_cmd, opts, argc, argv, &args, &rc)) goto out;
+  const char *path = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (index && cli_parse_index("info", index, &face_index)) goto out;
+  if (var && named) {
+    cli_usage_error("info", "--var and --named cannot be combined");
+    goto out;
+  }
+  if ((rc = cli_check_std("info", path, NULL, false))) goto out;
+  rc = info_run(path, face_index, json, metrics, var, named);
+out:
+  cli_args_free(&args);
   return rc;
 }

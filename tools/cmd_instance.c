@@ -24,33 +24,20 @@
 
 const char otv_cmd_instance_summary[] = "write static fonts (instances) of a variable font";
 
-static void usage(void)
-{
-  printf(
-      "usage: otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]\n"
-      "       otvar instance FONT [--var TAG=VALUE,...] --keep TAG,... -o OUT [--force]\n"
-      "       otvar instance FONT --all-named -d DIR [-j N] [--force]\n"
-      "       (both take [--index N]: the face of a font collection, default 0)\n"
-      "\n"
-      "Writes a complete static font at a location of the variable font FONT: outlines varied\n"
-      "and rounded, metrics and font-wide values updated, variation tables removed.\n"
-      "\n"
-      "  --var TAG=VALUE,...  user-space axis values (unlisted axes: default)\n"
-      "  --named N|NAME       a named instance, by index or subfamily name\n"
-      "  --keep TAG,...       a partial instance: these axes stay variable (full range), the\n"
-      "                       others are pinned at the --var values (or their defaults)\n"
-      "  -o OUT               output file\n"
-      "  --all-named          one file per named instance into -d DIR (created if missing)\n"
-      "  -d DIR               output directory for --all-named\n"
-      "  -j N                 threads for --all-named (default 1)\n"
-      "  --woff2, --woff      --all-named writes WOFF2 (WOFF) web fonts; with -o the name's\n"
-      "                       extension decides (OUT.woff2, OUT.woff)\n"
-      "  --index N            face N of a font collection (.ttc; default 0)\n"
-      "  --update-names       name table and style bits from STAT axis values\n"
-      "  --no-overlap-flags   don't set the OVERLAP_SIMPLE/OVERLAP_COMPOUND glyf flags\n"
-      "  --force              overwrite existing outputs\n"
-      "  -q, --quiet          print nothing on success\n");
-}
+static const cli_cmd instance_cmd = {
+    "instance",
+    "otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]\n"
+    "       otvar instance FONT [--var TAG=VALUE,...] --keep TAG,... -o OUT [--force]\n"
+    "       otvar instance FONT --all-named -d DIR [-j N] [--force]\n"
+    "       (all take [--index N]: the face of a font collection, default 0)",
+    "Writes a complete static font at a location of the variable font FONT: outlines varied\n"
+    "and rounded, metrics and font-wide values updated, variation tables removed.\n"
+    "FONT - reads the font from standard input (--all-named then names the files after the\n"
+    "font's family); -o - writes the instance to standard output (never to a terminal).\n",
+    NULL,
+    "FONT",
+    1,
+    1};
 
 static double now_ms(void)
 {
@@ -68,10 +55,11 @@ static int web_flavour(const char *path)
   return 0;
 }
 
-/* Write one instance at loc into path (as WOFF2 or WOFF when its name says so). Returns 0, or an
- * exit code with a message printed. */
+/* Write one instance at loc into path ("-": standard output) as TrueType/OpenType, WOFF
+ * (flavour 1) or WOFF2 (2). Returns 0, or an exit code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, unsigned nkeep,
-                     const char *path, const char *input, int force, size_t *out_len)
+                     const char *path, int flavour, const char *input, int force,
+                     size_t *out_len)
 {
   uint8_t *data = NULL, *web = NULL;
   size_t len = 0;
@@ -79,7 +67,6 @@ static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, un
     cli_error(input, otv_location_last_error(loc));
     return OTV_EXIT_FONT;
   }
-  int flavour = web_flavour(path);
   if (flavour) { /* the web font of the instance */
     char msg[256];
     size_t wlen = 0;
@@ -204,7 +191,8 @@ static void *worker(void *arg)
     int rc = OTV_EXIT_FONT;
     size_t len = 0;
     if (otv_location_set_named(loc, i) == OTV_E_OK)
-      rc = write_one(loc, j->flags, NULL, 0, j->paths[i], j->input, j->force, &len);
+      rc = write_one(loc, j->flags, NULL, 0, j->paths[i], web_flavour(j->paths[i]), j->input,
+                     j->force, &len);
     else
       cli_error(j->input, otv_location_last_error(loc));
     pthread_mutex_lock(&j->mu);
@@ -249,13 +237,20 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
     fprintf(stderr, "otvar: instance: '%s' is not a directory\n", dir);
     return OTV_EXIT_FONT;
   }
-  /* base name of the input without its extension */
+  /* base name of the input without its extension; standard input: the family name */
   const char *slash = strrchr(input, '/');
   const char *b = slash ? slash + 1 : input;
   char base[256];
   snprintf(base, sizeof base, "%s", b);
   char *dot = strrchr(base, '.');
   if (dot && dot != base) *dot = 0;
+  if (cli_is_std(input)) {
+    char family[256] = "";
+    if (otv_face_name(face, 16, family, sizeof family, NULL, NULL))
+      otv_face_name(face, 1, family, sizeof family, NULL, NULL);
+    clean_name(family, base, sizeof base);
+    if (!base[0]) snprintf(base, sizeof base, "font");
+  }
   otv_face_info info;
   otv_face_get_info(face, &info);
   const char *ext = info.flavour == OTV_FLAVOUR_CFF2 || info.flavour == OTV_FLAVOUR_CFF ? "otf" : "ttf";
@@ -316,141 +311,81 @@ out:
   return j.rc;
 }
 
-int otv_cmd_instance(int argc, char **argv)
+/* What an instance run is asked for: the options, checked by otv_cmd_instance. */
+typedef struct inst_req {
+  const char *path, *var, *named, *keep_arg, *out, *dir, *web_ext;
+  unsigned index, threads, flags;
+  int all, force, quiet;
+  int flavour; /* of -o OUT: 0 TrueType/OpenType, 1 WOFF, 2 WOFF2 */
+} inst_req;
+
+/* One instance (or a partial one) at --var/--named into r->out, or every named instance into
+ * r->dir (all). */
+static int instance(const inst_req *r)
 {
-  const char *path = NULL, *out = NULL, *dir = NULL, *var = NULL, *named = NULL, *web_ext = NULL;
-  const char *keep_arg = NULL;
   uint32_t keep[64];
   unsigned nkeep = 0;
-  int force = 0, all = 0, quiet = 0;
-  unsigned threads = 1, flags = 0, index = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      usage();
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "--var") && i + 1 < argc) {
-      var = argv[++i];
-    } else if (!strncmp(a, "--var=", 6)) {
-      var = a + 6;
-    } else if (!strcmp(a, "--named") && i + 1 < argc) {
-      named = argv[++i];
-    } else if (!strcmp(a, "--keep") && i + 1 < argc) {
-      keep_arg = argv[++i];
-    } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      out = argv[++i];
-    } else if (!strcmp(a, "-d") && i + 1 < argc) {
-      dir = argv[++i];
-    } else if (!strcmp(a, "-j") && i + 1 < argc) {
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || v < 1 || v > 64) {
-        cli_usage_error("instance", "-j needs a number from 1 to 64");
-        return OTV_EXIT_USAGE;
-      }
-      threads = (unsigned)v;
-    } else if (!strcmp(a, "--index") && i + 1 < argc) {
-      if (cli_parse_index("instance", argv[++i], &index)) return OTV_EXIT_USAGE;
-    } else if (!strcmp(a, "--all-named")) {
-      all = 1;
-    } else if (!strcmp(a, "--force")) {
-      force = 1;
-    } else if (!strcmp(a, "--update-names")) {
-      flags |= OTV_INSTANCE_UPDATE_NAMES;
-    } else if (!strcmp(a, "--woff2") || !strcmp(a, "--woff")) {
-      web_ext = a + 2;
-    } else if (!strcmp(a, "--no-overlap-flags")) {
-      flags |= OTV_INSTANCE_NO_OVERLAP_FLAGS;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
-    } else if (a[0] == '-' || path) {
-      cli_usage_error("instance", "unexpected argument '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else {
-      path = a;
-    }
-  }
-  if (!path) {
-    cli_usage_error("instance", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
-  if (all ? (!dir || out || var || named) : (!out || dir)) {
-    cli_usage_error("instance", all ? "--all-named needs -d DIR (and no -o, --var, --named)"
-                                    : "missing -o OUT (or --all-named -d DIR)");
-    return OTV_EXIT_USAGE;
-  }
-  if (web_ext && !all) {
-    cli_usage_error("instance", "--%s is for --all-named; with -o, name the output .%s", web_ext,
-                    web_ext);
-    return OTV_EXIT_USAGE;
-  }
-  if (var && named) {
-    cli_usage_error("instance", "--var and --named cannot be combined");
-    return OTV_EXIT_USAGE;
-  }
-  if (keep_arg && (named || all)) {
-    cli_usage_error("instance", "--keep cannot be combined with --named or --all-named");
-    return OTV_EXIT_USAGE;
-  }
-  otv_face *face = cli_open_face(path, index);
+  otv_face *face = cli_open_face(r->path, r->index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
   otv_location *loc = NULL;
   otv_face_info info;
   otv_face_get_info(face, &info);
   if (!info.axis_count) {
-    fprintf(stderr, "otvar: instance: %s: not a variable font (no fvar table)\n", path);
+    fprintf(stderr, "otvar: instance: %s: not a variable font (no fvar table)\n",
+            cli_name(r->path));
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if (all) {
+  if (r->all) {
     double t0 = now_ms();
-    rc = all_named(face, path, dir, threads, flags, force, quiet, web_ext);
-    if (!rc && !quiet)
-      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, dir, now_ms() - t0);
+    rc = all_named(face, r->path, r->dir, r->threads, r->flags, r->force, r->quiet, r->web_ext);
+    if (!rc && !r->quiet)
+      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, r->dir,
+             now_ms() - t0);
     goto done;
   }
   otv_error e = {0};
   if (otv_location_create(face, &loc, &e)) {
-    cli_error(path, &e);
+    cli_error(r->path, &e);
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if (named) {
-    int ni = cli_find_named("instance", face, named);
+  if (r->named) {
+    int ni = cli_find_named("instance", face, r->named);
     if (ni < 0) {
       rc = OTV_EXIT_USAGE;
       goto done;
     }
     if (otv_location_set_named(loc, (unsigned)ni)) {
-      cli_error(path, otv_location_last_error(loc));
+      cli_error(r->path, otv_location_last_error(loc));
       rc = OTV_EXIT_FONT;
       goto done;
     }
   }
-  if (keep_arg && !parse_keep(face, keep_arg, var, keep, &nkeep)) {
+  if (r->keep_arg && !parse_keep(face, r->keep_arg, r->var, keep, &nkeep)) {
     rc = OTV_EXIT_USAGE;
     goto done;
   }
-  if (named) {
+  if (r->named) {
     /* set above */
-  } else if (var) {
+  } else if (r->var) {
     otv_axis_value vals[64];
-    int n = cli_parse_var("instance", var, vals, 64);
+    int n = cli_parse_var("instance", r->var, vals, 64);
     if (n < 0 || !cli_check_var("instance", face, vals, n)) {
       rc = OTV_EXIT_USAGE;
       goto done;
     }
     if (otv_location_set_user(loc, vals, (size_t)n)) {
-      cli_error(path, otv_location_last_error(loc));
+      cli_error(r->path, otv_location_last_error(loc));
       rc = OTV_EXIT_FONT;
       goto done;
     }
   }
   double t0 = now_ms();
   size_t len = 0;
-  rc = write_one(loc, flags, keep, nkeep, out, path, force, &len);
-  if (!rc && !quiet) {
+  rc = write_one(loc, r->flags, keep, nkeep, r->out, r->flavour, r->path, r->force, &len);
+  if (!rc && !r->quiet && !cli_is_std(r->out)) { /* standard output holds the font */
     char desc[512];
     double user[64];
     unsigned na = info.axis_count < 64 ? info.axis_count : 64;
@@ -459,22 +394,113 @@ int otv_cmd_instance(int argc, char **argv)
     unsigned n = 64;
     otv_face_axes(face, 0, &n, axes);
     for (unsigned a = 0; a < na; a++) user[a] = axes[a].default_value;
-    if (named) {
-      otv_face_named_instance_coords(face, (unsigned)cli_find_named("instance", face, named), user,
-                                     na, NULL);
-    } else if (var) {
+    if (r->named) {
+      otv_face_named_instance_coords(face, (unsigned)cli_find_named("instance", face, r->named),
+                                     user, na, NULL);
+    } else if (r->var) {
       otv_axis_value vals[64];
-      int nv = cli_parse_var("instance", var, vals, 64);
+      int nv = cli_parse_var("instance", r->var, vals, 64);
       for (int k = 0; k < nv; k++)
         for (unsigned a = 0; a < na; a++)
           if (axes[a].tag == vals[k].tag) user[a] = vals[k].value;
     }
     user_string(face, user, desc, sizeof desc);
-    printf("wrote %s: %u glyphs at %s%s%s, %zu bytes, %.1f ms\n", out, info.glyph_count, desc,
-           keep_arg ? ", variable in " : "", keep_arg ? keep_arg : "", len, now_ms() - t0);
+    printf("wrote %s: %u glyphs at %s%s%s, %zu bytes, %.1f ms\n", r->out, info.glyph_count, desc,
+           r->keep_arg ? ", variable in " : "", r->keep_arg ? r->keep_arg : "", len,
+           now_ms() - t0);
   }
 done:
   otv_location_destroy(loc);
   cli_close_face(face);
+  return rc;
+}
+
+int otv_cmd_instance(int argc, char **argv)
+{
+  const char *var = NULL, *named = NULL, *keep_arg = NULL, *out = NULL, *dir = NULL;
+  const char *jobs = NULL, *index_arg = NULL;
+  int all = 0, force = 0, update_names = 0, woff2 = 0, woff = 0, no_overlap = 0, quiet = 0;
+  const cli_opt opts[] = {
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
+       "user-space axis values (unlisted axes: default; a tag\n"
+       "given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      {"keep", 0, CLI_OPT_LIST, &keep_arg, "TAG,...",
+       "a partial instance: these axes stay variable (full\n"
+       "range), the others are pinned at the --var values (or\n"
+       "their defaults)"},
+      {NULL, 'o', CLI_OPT_VALUE, &out, "OUT", "output file (- : standard output)"},
+      {"all-named", 0, CLI_OPT_FLAG, &all, NULL,
+       "one file per named instance into -d DIR (created if\nmissing)"},
+      {NULL, 'd', CLI_OPT_VALUE, &dir, "DIR", "output directory for --all-named"},
+      {NULL, 'j', CLI_OPT_VALUE, &jobs, "N", "threads for --all-named (default 1)"},
+      {"woff2", 0, CLI_OPT_FLAG, &woff2, NULL,
+       "--all-named writes WOFF2 web fonts (and -o - does); with\n"
+       "-o OUT the name's extension decides (OUT.woff2, OUT.woff)"},
+      {"woff", 0, CLI_OPT_FLAG, &woff, NULL, "the same for WOFF 1.0"},
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a font collection (.ttc; default 0)"},
+      {"update-names", 0, CLI_OPT_FLAG, &update_names, NULL,
+       "name table and style bits from STAT axis values"},
+      {"no-overlap-flags", 0, CLI_OPT_FLAG, &no_overlap, NULL,
+       "don't set the OVERLAP_SIMPLE/OVERLAP_COMPOUND glyf flags"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "overwrite existing outputs"},
+      {"quiet", 'q', CLI_OPT_FLAG, &quiet, NULL, "print nothing on success"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  unsigned index = 0, threads = 1;
+  if (!cli_parse(&instance_cmd, opts, argc, argv, &args, &rc)) goto done;
+  const char *path = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (jobs) {
+    char *end;
+    long v = strtol(jobs, &end, 10);
+    if (*end || v < 1 || v > 64) {
+      cli_usage_error("instance", "-j needs a number from 1 to 64");
+      goto done;
+    }
+    threads = (unsigned)v;
+  }
+  if (index_arg && cli_parse_index("instance", index_arg, &index)) goto done;
+  if (all ? (!dir || out || var || named) : (!out || dir)) {
+    if (all)
+      cli_usage_error("instance", "--all-named needs -d DIR (and no -o, --var, --named)");
+    else
+      cli_usage_see("instance", "missing -o OUT (or --all-named -d DIR)");
+    goto done;
+  }
+  if (all && cli_is_std(dir)) {
+    cli_usage_error("instance", "-d -: --all-named writes files, not standard output");
+    goto done;
+  }
+  if (woff2 && woff) {
+    cli_usage_error("instance", "--woff2 and --woff cannot be combined");
+    goto done;
+  }
+  const char *web_ext = woff2 ? "woff2" : woff ? "woff" : NULL;
+  if (web_ext && !all && !cli_is_std(out)) {
+    cli_usage_error("instance", "--%s is for --all-named; with -o, name the output .%s", web_ext,
+                    web_ext);
+    goto done;
+  }
+  if (var && named) {
+    cli_usage_error("instance", "--var and --named cannot be combined");
+    goto done;
+  }
+  if (keep_arg && (named || all)) {
+    cli_usage_error("instance", "--keep cannot be combined with --named or --all-named");
+    goto done;
+  }
+  if ((rc = cli_check_std("instance", path, out, true))) goto done;
+  inst_req r = {path, var, named, keep_arg, out, dir, web_ext, index, threads, 0, all, force,
+                 quiet, 0};
+  r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES : 0u) |
+            (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u);
+  r.flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;
+  rc = instance(&r);
+done:
+  cli_args_free(&args);
   return rc;
 }

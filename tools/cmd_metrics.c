@@ -15,71 +15,30 @@ const char otv_cmd_metrics_summary[] = "glyph advances and side bearings at a lo
 
 void cli_metrics_num(double v, char buf[32]);
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: otvar metrics FONT [--index N] [--var TAG=V,...|--named N|NAME]\n"
-          "                          [--glyphs all|GID,GID-GID,...] [--vertical] [--round]\n\n"
-          "One line per glyph at the location (default: the font's default location):\n"
-          "  horizontal: GID ADVANCE LSB RSB\n"
-          "  --vertical: GID ADVANCE TSB BSB ORIGIN   (ORIGIN: y of the vertical origin)\n"
-          "Advances come from hmtx/vmtx varied by HVAR/VVAR (or by the gvar phantom points when\n"
-          "those are absent); side bearings from HVAR/VVAR maps (TrueType: LSB/TSB = hmtx/vmtx +\n"
-          "delta, RSB/BSB = default RSB/BSB + delta) or the varied glyph bounds.\n"
-          "A font without vhea/vmtx gets synthesized vertical metrics, as HarfBuzz makes them:\n"
-          "advance = ascender - descender (OS/2 typo with USE_TYPO_METRICS, else hhea; MVAR\n"
-          "applied), the varied glyph box centred in it (or VORG for the origin).\n"
-          "Values are unrounded (at most 3 decimals) unless --round (floor(x + 0.5)).\n");
-}
+static const cli_cmd metrics_cmd = {
+    "metrics",
+    "otvar metrics FONT [--index N] [--var TAG=V,...|--named N|NAME]\n"
+    "                          [--glyphs all|GID,GID-GID,...] [--vertical] [--round]",
+    "One line per glyph at the location (default: the font's default location):\n"
+    "  horizontal: GID ADVANCE LSB RSB\n"
+    "  --vertical: GID ADVANCE TSB BSB ORIGIN   (ORIGIN: y of the vertical origin)\n"
+    "Advances come from hmtx/vmtx varied by HVAR/VVAR (or by the gvar phantom points when\n"
+    "those are absent); side bearings from HVAR/VVAR maps (TrueType: LSB/TSB = hmtx/vmtx +\n"
+    "delta, RSB/BSB = default RSB/BSB + delta) or the varied glyph bounds.\n"
+    "A font without vhea/vmtx gets synthesized vertical metrics, as HarfBuzz makes them:\n"
+    "advance = ascender - descender (OS/2 typo with USE_TYPO_METRICS, else hhea; MVAR\n"
+    "applied), the varied glyph box centred in it (or VORG for the origin).\n"
+    "Values are unrounded (at most 3 decimals) unless --round (floor(x + 0.5)).\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n",
+    "FONT",
+    1,
+    1};
 
-int otv_cmd_metrics(int argc, char **argv)
+/* The report: one line per glyph of the list at the location. */
+static int metrics(const char *path, unsigned index, const char *var, const char *named,
+                   const char *glyphs, int vertical, int round)
 {
-  const char *path = NULL, *var = NULL, *named = NULL, *glyphs = "all";
-  unsigned index = 0;
-  bool vertical = false, round = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      usage(stdout);
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "--vertical")) {
-      vertical = true;
-    } else if (!strcmp(a, "--round")) {
-      round = true;
-    } else if (!strcmp(a, "--index") || !strcmp(a, "--var") || !strcmp(a, "--named") ||
-               !strcmp(a, "--glyphs")) {
-      if (i + 1 >= argc) {
-        cli_usage_error("metrics", "%s needs a value (see --help)", a);
-        return OTV_EXIT_USAGE;
-      }
-      const char *v = argv[++i];
-      if (!strcmp(a, "--index")) {
-        if (cli_parse_index("metrics", v, &index)) return OTV_EXIT_USAGE;
-      } else if (!strcmp(a, "--var")) {
-        var = v;
-      } else if (!strcmp(a, "--named")) {
-        named = v;
-      } else {
-        glyphs = v;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      cli_usage_error("metrics", "unknown option '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (path) {
-      cli_usage_error("metrics", "unexpected argument '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else {
-      path = a;
-    }
-  }
-  if (!path) {
-    cli_usage_error("metrics", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
-  if (var && named) {
-    cli_usage_error("metrics", "--var and --named cannot be combined");
-    return OTV_EXIT_USAGE;
-  }
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
@@ -131,5 +90,40 @@ done:
   free(gids);
   otv_location_destroy(loc);
   cli_close_face(face);
+  return rc;
+}
+
+int otv_cmd_metrics(int argc, char **argv)
+{
+  const char *var = NULL, *named = NULL, *glyphs = NULL, *index_arg = NULL;
+  int vertical = 0, round = 0;
+  const cli_opt opts[] = {
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=V,...",
+       "user-space axis values (unlisted axes: default; a tag\n"
+       "given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST",
+       "glyph ids and ranges, in order (default: all)"},
+      {"vertical", 0, CLI_OPT_FLAG, &vertical, NULL, "vertical metrics"},
+      {"round", 0, CLI_OPT_FLAG, &round, NULL, "values rounded as floor(x + 0.5)"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  unsigned index = 0;
+  if (!cli_parse(&metrics_cmd, opts, argc, argv, &args, &rc)) goto out;
+  const char *path = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (index_arg && cli_parse_index("metrics", index_arg, &index)) goto out;
+  if (var && named) {
+    cli_usage_error("metrics", "--var and --named cannot be combined");
+    goto out;
+  }
+  if ((rc = cli_check_std("metrics", path, NULL, false))) goto out;
+  rc = metrics(path, index, var, named, glyphs ? glyphs : "all", vertical, round);
+out:
+  cli_args_free(&args);
   return rc;
 }

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,46 +29,23 @@ static void print_num(double v)
   fputs(buf, stdout);
 }
 
-int otv_cmd_normalize(int argc, char **argv)
+/* The report: settings parsed and checked against the axes, one line per axis. */
+static int normalize(const char *path, const char *index_arg, const char **settings,
+                     unsigned setting_count)
 {
-  const char *path = NULL;
   unsigned index = 0;
   otv_axis_value vals[MAX_SETTINGS];
   int n = 0;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      printf("usage: otvar normalize FONT [--index N] [TAG=VALUE ...]\n\n"
-             "Normalizes a user location: one line per axis in font order,\n"
-             "  TAG USER NORMALIZED\n"
-             "where USER is the value given (the default for unlisted axes) and NORMALIZED the\n"
-             "F2Dot14 integer (-16384..16384) after clamping, default normalization, avar v1 and\n"
-             "avar v2. Settings may also be comma-separated (wght=700,wdth=80).\n"
-             "Exit codes: 0 ok, 1 bad font, 2 bad usage (unknown axis, malformed value).\n");
-      return OTV_EXIT_OK;
-    } else if (!strcmp(argv[i], "--index")) {
-      if (i + 1 >= argc) {
-        cli_usage_error("normalize", "--index needs a face number");
-        return OTV_EXIT_USAGE;
-      }
-      if (cli_parse_index("normalize", argv[++i], &index)) return OTV_EXIT_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1] && !strchr(argv[i], '=')) {
-      cli_usage_error("normalize", "unknown option '%s' (see --help)", argv[i]);
-      return OTV_EXIT_USAGE;
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      int k = cli_parse_var("normalize", argv[i], vals + n, MAX_SETTINGS - n);
-      if (k < 0) return OTV_EXIT_USAGE;
-      n += k;
-    }
+  if (index_arg && cli_parse_index("normalize", index_arg, &index)) return OTV_EXIT_USAGE;
+  for (unsigned i = 0; i < setting_count; i++) {
+    int k = cli_parse_var("normalize", settings[i], vals + n, MAX_SETTINGS - n);
+    if (k < 0) return OTV_EXIT_USAGE;
+    n += k;
   }
-  if (!path) {
-    cli_usage_error("normalize", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
+  int rc = cli_check_std("normalize", path, NULL, false);
+  if (rc) return rc;
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
-  int rc = OTV_EXIT_OK;
   otv_location *loc = NULL;
   unsigned axis_count = otv_face_axes(face, 0, NULL, NULL);
   otv_axis *axes = calloc(axis_count ? axis_count : 1, sizeof *axes);
@@ -120,5 +98,35 @@ done:
   free(coords);
   free(user);
   cli_close_face(face);
+  return rc;
+}
+
+static const cli_cmd normalize_cmd = {
+    "normalize",
+    "otvar normalize FONT [--index N] [TAG=VALUE ...]",
+    "Normalizes a user location: one line per axis in font order,\n"
+    "  TAG USER NORMALIZED\n"
+    "where USER is the value given (the default for unlisted axes) and NORMALIZED the\n"
+    "F2Dot14 integer (-16384..16384) after clamping, default normalization, avar v1 and\n"
+    "avar v2. Settings may also be comma-separated (wght=700,wdth=80); a tag given twice\n"
+    "takes the later value. FONT - reads the font from standard input.\n",
+    "Exit codes: 0 ok, 1 bad font, 2 bad usage (unknown axis, malformed value).\n",
+    "FONT",
+    1,
+    UINT_MAX};
+
+int otv_cmd_normalize(int argc, char **argv)
+{
+  const char *index_arg = NULL;
+  const cli_opt opts[] = {
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  if (cli_parse(&normalize_cmd, opts, argc, argv, &args, &rc))
+    rc = normalize(args.pos[0], index_arg, args.pos + 1, args.pos_count - 1);
+  cli_args_free(&args);
   return rc;
 }

@@ -10,30 +10,28 @@
 
 const char otv_cmd_outline_summary[] = "glyph outlines at a location (SVG path data or SVG)";
 
-static void usage(void)
-{
-  printf(
-      "usage: otvar outline FONT [--var TAG=VALUE,...] [--named N|NAME] [--glyphs all|GID,GID-GID,...]\n"
-      "                          [--text STR] [--format svgpath|svg] [--round] [-o FILE] [--force]\n"
-      "                          [--index N]\n"
-      "\n"
-      "Prints the outline of each requested glyph at the location (default: the default location;\n"
-      "--var sets user coordinates, tags shorter than 4 characters are padded with spaces; --named\n"
-      "picks a named instance). Glyphs come from --glyphs (default: all) or from --text, mapped\n"
-      "through cmap (variation selectors honoured), in request order.\n"
-      "\n"
-      "--format svgpath (default): one line per glyph, `GID ADVANCE PATH`. ADVANCE is the\n"
-      "horizontal advance at the location (HVAR, else the gvar phantom points). PATH is SVG path\n"
-      "data in font units, y up, with absolute M/L/Q/C/Z commands; numbers have at most 3 decimals\n"
-      "and no trailing zeros. Contours: one M each, implied on-curve points explicit, a contour\n"
-      "starting off-curve starts at its last point if on-curve, else at the midpoint of its last\n"
-      "and first; composites are flattened. An empty glyph prints `GID ADVANCE` alone.\n"
-      "--format svg: a standalone SVG showing the glyphs side by side (y flipped for display).\n"
-      "--round: coordinates rounded as a static instance stores them (OTV_OUTLINE_ROUND).\n"
-      "-o FILE: write there (temp file + rename; --force to replace an existing file).\n"
-      "\n"
-      "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage.\n");
-}
+static const cli_cmd outline_cmd = {
+    "outline",
+    "otvar outline FONT [--var TAG=VALUE,...] [--named N|NAME] [--glyphs all|GID,GID-GID,...]\n"
+    "                          [--text STR] [--format svgpath|svg] [--round] [-o FILE] [--force]\n"
+    "                          [--index N]",
+    "Prints the outline of each requested glyph at the location (default: the default location;\n"
+    "--var sets user coordinates, tags shorter than 4 characters are padded with spaces; --named\n"
+    "picks a named instance). Glyphs come from --glyphs (default: all) or from --text, mapped\n"
+    "through cmap (variation selectors honoured), in request order.\n"
+    "\n"
+    "--format svgpath (default): one line per glyph, `GID ADVANCE PATH`. ADVANCE is the\n"
+    "horizontal advance at the location (HVAR, else the gvar phantom points). PATH is SVG path\n"
+    "data in font units, y up, with absolute M/L/Q/C/Z commands; numbers have at most 3 decimals\n"
+    "and no trailing zeros. Contours: one M each, implied on-curve points explicit, a contour\n"
+    "starting off-curve starts at its last point if on-curve, else at the midpoint of its last\n"
+    "and first; composites are flattened. An empty glyph prints `GID ADVANCE` alone.\n"
+    "--format svg: a standalone SVG showing the glyphs side by side (y flipped for display).\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage.\n",
+    "FONT",
+    1,
+    1};
 
 /* ---- number and path formatting ---- */
 
@@ -143,55 +141,17 @@ static int advance_of(otv_location *loc, uint32_t gid, unsigned flags, double *o
   return s ? -1 : 0;
 }
 
-int otv_cmd_outline(int argc, char **argv)
+/* What an outline run is asked for: the options, checked by otv_cmd_outline. */
+typedef struct outline_req {
+  const char *path, *var, *named, *glyphs, *text, *outpath;
+  unsigned index, flags;
+  int svg, force;
+} outline_req;
+
+/* The outlines of the glyphs at the location, to standard output or r->outpath. */
+static int outline(const outline_req *r)
 {
-  const char *path = NULL, *var = NULL, *named = NULL, *glyphs = NULL, *text = NULL;
-  const char *format = "svgpath", *outpath = NULL;
-  unsigned index = 0, flags = 0;
-  int force = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      usage();
-      return OTV_EXIT_OK;
-    }
-    int has = i + 1 < argc;
-    if (!strcmp(a, "--var") && has) var = argv[++i];
-    else if (!strcmp(a, "--named") && has) named = argv[++i];
-    else if (!strcmp(a, "--glyphs") && has) glyphs = argv[++i];
-    else if (!strcmp(a, "--text") && has) text = argv[++i];
-    else if (!strcmp(a, "--format") && has) format = argv[++i];
-    else if (!strcmp(a, "-o") && has) outpath = argv[++i];
-    else if (!strcmp(a, "--index") && has) {
-      if (cli_parse_index("outline", argv[++i], &index)) return OTV_EXIT_USAGE;
-    }
-    else if (!strcmp(a, "--force")) force = 1;
-    else if (!strcmp(a, "--round")) flags |= OTV_OUTLINE_ROUND;
-    else if (a[0] == '-' && a[1]) {
-      cli_usage_error("outline", "unexpected argument '%s' (see --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (path) {
-      cli_usage_error("outline", "more than one FONT ('%s')", a);
-      return OTV_EXIT_USAGE;
-    } else {
-      path = a;
-    }
-  }
-  if (!path) {
-    cli_usage_error("outline", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
-  int svg = 0;
-  if (!strcmp(format, "svg")) svg = 1;
-  else if (strcmp(format, "svgpath")) {
-    cli_usage_error("outline", "unknown --format '%s' (svgpath or svg)", format);
-    return OTV_EXIT_USAGE;
-  }
-  if (glyphs && text) {
-    cli_usage_error("outline", "--glyphs and --text are exclusive");
-    return OTV_EXIT_USAGE;
-  }
-  otv_face *face = cli_open_face(path, index);
+  otv_face *face = cli_open_face(r->path, r->index);
   if (!face) return OTV_EXIT_FONT;
   int rc = OTV_EXIT_OK;
   otv_location *loc = NULL;
@@ -204,15 +164,16 @@ int otv_cmd_outline(int argc, char **argv)
   otv_face_get_info(face, &info);
   otv_error err = {0};
   if (otv_location_create(face, &loc, &err)) {
-    cli_error(path, &err);
+    cli_error(r->path, &err);
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if ((rc = cli_set_location("outline", path, face, loc, var, named)) != OTV_EXIT_OK) goto done;
-  if (text) {
+  rc = cli_set_location("outline", r->path, face, loc, r->var, r->named);
+  if (rc != OTV_EXIT_OK) goto done;
+  if (r->text) {
     uint32_t *cps = NULL;
     size_t ncp = 0;
-    if (cli_utf8_decode(text, &cps, &ncp) < 0) {
+    if (cli_utf8_decode(r->text, &cps, &ncp) < 0) {
       cli_usage_error("outline", "--text is not valid UTF-8");
       rc = OTV_EXIT_USAGE;
       goto done;
@@ -227,22 +188,22 @@ int otv_cmd_outline(int argc, char **argv)
       gids[ngids++] = otv_face_glyph_for_char(face, cp, vs);
     }
     free(cps);
-  } else if (cli_parse_glyphs("outline", glyphs ? glyphs : "all", info.glyph_count, &gids,
-                              &ngids) < 0) {
+  } else if (cli_parse_glyphs("outline", r->glyphs ? r->glyphs : "all", info.glyph_count,
+                              &gids, &ngids) < 0) {
     rc = OTV_EXIT_USAGE;
     goto done;
   }
-  if (outpath) {
-    rc = cli_out_open("outline", outpath, path, force, &out);
+  if (r->outpath) {
+    rc = cli_out_open("outline", r->outpath, r->path, r->force, &out);
     if (rc) goto done;
     f = out.f;
   }
   double pen_x = 0, upem = info.units_per_em;
-  if (svg) {
+  if (r->svg) {
     double total = 0;
     for (size_t i = 0; i < ngids; i++) {
       double adv = 0;
-      advance_of(loc, gids[i], flags, &adv);
+      advance_of(loc, gids[i], r->flags, &adv);
       total += adv > 0 ? adv : upem / 2;
     }
     char w[64], h[64], y0[64];
@@ -255,21 +216,21 @@ int otv_cmd_outline(int argc, char **argv)
     uint32_t g = gids[i];
     b.n = 0;
     if (b.p) b.p[0] = 0;
-    otv_status s = otv_glyph_outline(loc, g, flags, &path_pen, &b);
+    otv_status s = otv_glyph_outline(loc, g, r->flags, &path_pen, &b);
     double adv = 0;
-    if (!s && advance_of(loc, g, flags, &adv)) s = otv_location_last_error(loc)->code;
+    if (!s && advance_of(loc, g, r->flags, &adv)) s = otv_location_last_error(loc)->code;
     if (s) {
       const otv_error *e = otv_location_last_error(loc);
       char where[4200];
-      snprintf(where, sizeof where, "%s: glyph %u", path, g);
+      snprintf(where, sizeof where, "%s: glyph %u", cli_name(r->path), g);
       if (e->code) cli_error(where, e);
-      else fprintf(stderr, "otvar: %s: %s\n", where, otv_status_str(s));
+      else fprintf(stderr, "otvar: %s: %s\n", cli_name(where), otv_status_str(s));
       rc = OTV_EXIT_FONT;
       break;
     }
     char a[64];
     fmt_num(a, sizeof a, adv);
-    if (svg) {
+    if (r->svg) {
       char tx[64];
       fmt_num(tx, sizeof tx, pen_x);
       fprintf(f, "  <path transform=\"translate(%s 0) scale(1 -1)\" d=\"%s\"><title>%u</title></path>\n",
@@ -281,12 +242,61 @@ int otv_cmd_outline(int argc, char **argv)
       fprintf(f, "%u %s\n", g, a);
     }
   }
-  if (svg && rc == OTV_EXIT_OK) fprintf(f, "</svg>\n");
-  if (outpath && cli_out_close(&out, rc == OTV_EXIT_OK) && rc == OTV_EXIT_OK) rc = OTV_EXIT_FONT;
+  if (r->svg && rc == OTV_EXIT_OK) fprintf(f, "</svg>\n");
+  if (r->outpath && cli_out_close(&out, rc == OTV_EXIT_OK) && rc == OTV_EXIT_OK)
+    rc = OTV_EXIT_FONT;
 done:
   free(b.p);
   free(gids);
   otv_location_destroy(loc);
   cli_close_face(face);
+  return rc;
+}
+
+int otv_cmd_outline(int argc, char **argv)
+{
+  const char *var = NULL, *named = NULL, *glyphs = NULL, *text = NULL, *format = NULL;
+  const char *outpath = NULL, *index_arg = NULL;
+  int force = 0, round = 0;
+  const cli_opt opts[] = {
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
+       "user-space axis values (unlisted axes: default; a tag\n"
+       "given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
+      {"text", 0, CLI_OPT_VALUE, &text, "STR", "the glyphs of these characters, through cmap"},
+      {"format", 0, CLI_OPT_VALUE, &format, "FMT", "svgpath (default) or svg"},
+      {"round", 0, CLI_OPT_FLAG, &round, NULL,
+       "coordinates rounded as a static instance stores them\n(OTV_OUTLINE_ROUND)"},
+      {NULL, 'o', CLI_OPT_VALUE, &outpath, "FILE",
+       "write there (temp file + rename), not to standard output;\n- is standard output"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "replace an existing -o FILE"},
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  unsigned index = 0;
+  if (!cli_parse(&outline_cmd, opts, argc, argv, &args, &rc)) goto out;
+  const char *path = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (index_arg && cli_parse_index("outline", index_arg, &index)) goto out;
+  int svg = 0;
+  if (format && !strcmp(format, "svg")) svg = 1;
+  else if (format && strcmp(format, "svgpath")) {
+    cli_usage_error("outline", "unknown --format '%s' (svgpath or svg)", format);
+    goto out;
+  }
+  if (glyphs && text) {
+    cli_usage_error("outline", "--glyphs and --text are exclusive");
+    goto out;
+  }
+  if ((rc = cli_check_std("outline", path, outpath, false))) goto out;
+  outline_req r = {path, var, named, glyphs, text, outpath, index,
+                   round ? OTV_OUTLINE_ROUND : 0u, svg, force};
+  rc = outline(&r);
+out:
+  cli_args_free(&args);
   return rc;
 }

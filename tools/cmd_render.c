@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "render.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,32 +15,23 @@ const char otv_cmd_render_summary[] = "draw text at a location as PNG or SVG";
 #define MAX_SIZE 2000.0
 #define MAX_PIXELS (64u << 20)
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-      "usage: otvar render FONT --text STR [--var TAG=VALUE,...|--named N|NAME] [--size PX]\n"
-      "                   [-o OUT.png|OUT.svg] [--fg RRGGBB] [--bg RRGGBB|none] [--slant S]\n"
-      "                   [--no-kern] [--index N] [--force]\n"
-      "\n"
-      "Draws STR (UTF-8; newlines start new lines) with the font at the location: --var sets user\n"
-      "coordinates (tags shorter than 4 characters are padded with spaces), --named picks a named\n"
-      "instance; default: the default location. One glyph per character through cmap, advances at\n"
-      "the location (HVAR, else phantom points), pair kerning from a `kern` table when present.\n"
-      "No shaping (ligatures, marks, scripts needing GSUB/GPOS): see docs/render.md for HarfBuzz.\n"
-      "\n"
-      "  --size PX      pixels per em, 1..%g (default 64)\n"
-      "  -o FILE        .svg writes vector paths, anything else a PNG (default render.png);\n"
-      "                 written to a temp file then renamed; --force replaces an existing file\n"
-      "  --fg, --bg     text and background colours (default 000000 on ffffff); --bg none gives\n"
-      "                 a transparent RGBA PNG. Gray colours give an 8-bit gray PNG.\n"
-      "  --slant S      synthetic oblique: x += S * y (e.g. 0.2)\n"
-      "  --no-kern      ignore the kern table\n"
-      "\n"
-      "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
-      "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
-      "output without --force).\n",
-      MAX_SIZE);
-}
+static const cli_cmd render_cmd = {
+    "render",
+    "otvar render FONT --text STR [--var TAG=VALUE,...|--named N|NAME] [--size PX]\n"
+    "                   [-o OUT.png|OUT.svg] [--fg RRGGBB] [--bg RRGGBB|none] [--slant S]\n"
+    "                   [--no-kern] [--index N] [--force]",
+    "Draws STR (UTF-8; newlines start new lines) with the font at the location: --var sets user\n"
+    "coordinates (tags shorter than 4 characters are padded with spaces), --named picks a named\n"
+    "instance; default: the default location. One glyph per character through cmap, advances at\n"
+    "the location (HVAR, else phantom points), pair kerning from a `kern` table when present.\n"
+    "No shaping (ligatures, marks, scripts needing GSUB/GPOS): see docs/render.md for HarfBuzz.\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
+    "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
+    "output without --force).\n",
+    "FONT",
+    1,
+    1};
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -55,74 +45,24 @@ static int ends_with(const char *s, const char *suf)
   return 1;
 }
 
-int otv_cmd_render(int argc, char **argv)
+/* What a render is asked for: the options, checked by otv_cmd_render. */
+typedef struct render_req {
+  const char *font, *text, *var, *named, *out, *fg_s, *bg_s;
+  unsigned index;
+  double size, slant;
+  int svg, kern, force;
+} render_req;
+
+/* Draw r->text into r->out (a PNG, or SVG when r->svg). */
+static int render(const render_req *r)
 {
-  const char *font = NULL, *text = NULL, *var = NULL, *named = NULL, *out = "render.png";
-  const char *fg_s = "000000", *bg_s = "ffffff";
-  double size = 64, slant = 0;
-  int kern = 1, force = 0;
-  unsigned index = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (cli_is_help(a)) {
-      usage(stdout);
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "--text") && more) text = argv[++i];
-    else if (!strcmp(a, "--var") && more) var = argv[++i];
-    else if (!strcmp(a, "--named") && more) named = argv[++i];
-    else if (!strcmp(a, "-o") && more) out = argv[++i];
-    else if (!strcmp(a, "--fg") && more) fg_s = argv[++i];
-    else if (!strcmp(a, "--bg") && more) bg_s = argv[++i];
-    else if (!strcmp(a, "--force")) force = 1;
-    else if (!strcmp(a, "--no-kern")) kern = 0;
-    else if ((!strcmp(a, "--size") || !strcmp(a, "--slant") || !strcmp(a, "--index")) && more) {
-      char *end;
-      errno = 0;
-      double v = strtod(argv[++i], &end);
-      if (end == argv[i] || *end || errno || v != v) {
-        cli_usage_error("render", "bad number '%s' for %s", argv[i], a);
-        return OTV_EXIT_USAGE;
-      }
-      if (!strcmp(a, "--size")) size = v;
-      else if (!strcmp(a, "--slant")) slant = v;
-      else if (v < 0 || v > 65535 || v != floor(v)) {
-        cli_usage_error("render", "bad face index '%s'", argv[i]);
-        return OTV_EXIT_USAGE;
-      } else index = (unsigned)v;
-    } else if (a[0] == '-' && a[1]) {
-      cli_usage_error("render", "unknown or incomplete option '%s' (try --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (!font) font = a;
-    else {
-      cli_usage_error("render", "unexpected argument '%s'", a);
-      return OTV_EXIT_USAGE;
-    }
-  }
-  if (!font || !text) {
-    cli_usage_error("render", "need FONT and --text STR (try --help)");
-    return OTV_EXIT_USAGE;
-  }
-  if (!*text) { /* as specimen does: an empty picture is never what was meant */
-    cli_usage_error("render", "--text is empty: nothing to draw");
-    return OTV_EXIT_USAGE;
-  }
-  if (!(size >= 1 && size <= MAX_SIZE)) {
-    cli_usage_error("render", "--size %g: must be between 1 and %g pixels per em", size, MAX_SIZE);
-    return OTV_EXIT_USAGE;
-  }
-  if (!(fabs(slant) <= 4)) {
-    cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
-    return OTV_EXIT_USAGE;
-  }
   uint32_t fg, bg = 0xFFFFFF;
-  int transparent = !strcmp(bg_s, "none");
-  if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
+  int transparent = !strcmp(r->bg_s, "none");
+  if (pic_parse_color(r->fg_s, &fg) || (!transparent && pic_parse_color(r->bg_s, &bg))) {
     cli_usage_error("render", "bad colour '%s' (expected RRGGBB)",
-                    pic_parse_color(fg_s, &fg) ? fg_s : bg_s);
+                    pic_parse_color(r->fg_s, &fg) ? r->fg_s : r->bg_s);
     return OTV_EXIT_USAGE;
   }
-  int svg = ends_with(out, ".svg");
 
   int rc = OTV_EXIT_FONT;
   otv_face *face = NULL;
@@ -133,16 +73,17 @@ int otv_cmd_render(int argc, char **argv)
   txt_line *lines = NULL;
   uint8_t *cov = NULL;
 
-  face = cli_open_face(font, index);
+  face = cli_open_face(r->font, r->index);
   if (!face) goto done;
   otv_error e = {0};
   if (otv_location_create(face, &loc, &e)) {
-    cli_error(font, &e);
+    cli_error(r->font, &e);
     goto done;
   }
-  if ((rc = cli_set_location("render", font, face, loc, var, named)) != OTV_EXIT_OK) goto done;
+  rc = cli_set_location("render", r->font, face, loc, r->var, r->named);
+  if (rc != OTV_EXIT_OK) goto done;
   rc = OTV_EXIT_FONT;
-  if (cli_utf8_decode(text, &cps, &ncp)) {
+  if (cli_utf8_decode(r->text, &cps, &ncp)) {
     cli_usage_error("render", "--text is not valid UTF-8");
     rc = OTV_EXIT_USAGE;
     goto done;
@@ -154,12 +95,13 @@ int otv_cmd_render(int argc, char **argv)
     if (i < ncp && cps[i] != '\n') continue;
     size_t end = i > s0 && cps[i - 1] == '\r' ? i - 1 : i;
     uint32_t missing = 0;
-    int lr = txt_layout(loc, cps + s0, end - s0, kern, 0, &lines[nlines], &missing);
+    int lr = txt_layout(loc, cps + s0, end - s0, r->kern, 0, &lines[nlines], &missing);
     if (lr == -2) goto nomem;
     if (lr == -1) {
       char ch[8] = "";
       if (missing >= 0x20 && missing < 0x7F) snprintf(ch, sizeof ch, " '%c'", (char)missing);
-      cli_usage_error("render", "%s has no glyph for U+%04X%s", font, (unsigned)missing, ch);
+      cli_usage_error("render", "%s has no glyph for U+%04X%s", cli_name(r->font),
+                      (unsigned)missing, ch);
       rc = OTV_EXIT_USAGE;
       goto done;
     }
@@ -169,7 +111,7 @@ int otv_cmd_render(int argc, char **argv)
 
   otv_face_info info;
   otv_face_get_info(face, &info);
-  double scale = size / (info.units_per_em ? info.units_per_em : 1000);
+  double scale = r->size / (info.units_per_em ? info.units_per_em : 1000);
   float asc, desc, gap;
   txt_vmetrics(loc, &asc, &desc, &gap);
   double line_h = ceil((asc - desc + gap) * scale);
@@ -181,10 +123,10 @@ int otv_cmd_render(int argc, char **argv)
     double base = ceil(asc * scale) + (double)k * line_h;
     bx1 = fmax(bx1, lines[k].width * scale);
     by1 = fmax(by1, base - desc * scale);
-    otv_status st = txt_draw(loc, &lines[k], scale, 0, base, slant, ras, NULL);
+    otv_status st = txt_draw(loc, &lines[k], scale, 0, base, r->slant, ras, NULL);
     if (st) {
       otv_error de = cli_draw_error(loc, st);
-      cli_error(font, &de);
+      cli_error(r->font, &de);
       goto done;
     }
     otv_raster_box b;
@@ -196,7 +138,7 @@ int otv_cmd_render(int argc, char **argv)
     }
     otv_raster_reset(ras);
   }
-  double margin = ceil(fmax(2, size * 0.125));
+  double margin = ceil(fmax(2, r->size * 0.125));
   double fw = ceil(bx1 - bx0 + 2 * margin), fh = ceil(by1 - by0 + 2 * margin);
   if (fw > 32767 || fh > 32767 || fw * fh > MAX_PIXELS) {
     cli_usage_error("render", "the picture would be %.0fx%.0f pixels: use a smaller --size or "
@@ -208,11 +150,11 @@ int otv_cmd_render(int argc, char **argv)
   double ox = margin - bx0, oy = margin - by0;
 
   cli_out o;
-  rc = cli_out_open("render", out, font, force, &o);
+  rc = cli_out_open("render", r->out, r->font, r->force, &o);
   if (rc) goto done;
   rc = OTV_EXIT_FONT; /* until the picture is written */
   int ok = 1;
-  if (svg) {
+  if (r->svg) {
     svg_pen sp;
     memset(&sp, 0, sizeof sp);
     sp.f = o.f;
@@ -225,8 +167,8 @@ int otv_cmd_render(int argc, char **argv)
     for (size_t k = 0; k < nlines && ok; k++) {
       double base = ceil(asc * scale) + (double)k * line_h;
       fprintf(o.f, "<path fill=\"#%06X\" d=\"", fg);
-      if (txt_draw(loc, &lines[k], scale, ox, oy + base, slant, NULL, &sp)) {
-        cli_error(font, otv_location_last_error(loc));
+      if (txt_draw(loc, &lines[k], scale, ox, oy + base, r->slant, NULL, &sp)) {
+        cli_error(r->font, otv_location_last_error(loc));
         ok = 0;
       }
       fprintf(o.f, "\"/>\n");
@@ -242,11 +184,11 @@ int otv_cmd_render(int argc, char **argv)
       double base = ceil(asc * scale) + (double)k * line_h;
       /* announce the target: the pen then accumulates coverage as it goes (direct mode) */
       otv_status st = otv_raster_begin(ras, w, h);
-      if (!st) st = txt_draw(loc, &lines[k], scale, ox, oy + base, slant, ras, NULL);
+      if (!st) st = txt_draw(loc, &lines[k], scale, ox, oy + base, r->slant, ras, NULL);
       if (!st) st = otv_raster_render(ras, cov, w, h, w, 0);
       if (st) {
         otv_error de = cli_draw_error(loc, st);
-        cli_error(font, &de);
+        cli_error(r->font, &de);
         ok = 0;
       }
     }
@@ -267,5 +209,70 @@ done:
   otv_raster_destroy(ras);
   otv_location_destroy(loc);
   cli_close_face(face);
+  return rc;
+}
+
+int otv_cmd_render(int argc, char **argv)
+{
+  const char *text = NULL, *var = NULL, *named = NULL, *out = NULL, *index_arg = NULL;
+  const char *fg_s = NULL, *bg_s = NULL, *size_arg = NULL, *slant_arg = NULL;
+  int no_kern = 0, force = 0;
+  const cli_opt opts[] = {
+      {"text", 0, CLI_OPT_VALUE, &text, "STR", "the text to draw"},
+      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
+       "user-space axis values (unlisted axes: default; a tag\n"
+       "given twice: the later value wins)"},
+      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      {"size", 0, CLI_OPT_VALUE, &size_arg, "PX", "pixels per em, 1..2000 (default 64)"},
+      {NULL, 'o', CLI_OPT_VALUE, &out, "FILE",
+       ".svg writes vector paths, anything else a PNG (default\n"
+       "render.png); written to a temp file then renamed;\n"
+       "--force replaces an existing file; - writes a PNG to\n"
+       "standard output"},
+      {"fg", 0, CLI_OPT_VALUE, &fg_s, "RRGGBB", "text colour (default 000000)"},
+      {"bg", 0, CLI_OPT_VALUE, &bg_s, "RRGGBB",
+       "background colour (default ffffff); none gives a\n"
+       "transparent RGBA PNG. Gray colours give an 8-bit gray PNG."},
+      {"slant", 0, CLI_OPT_VALUE, &slant_arg, "S", "synthetic oblique: x += S * y (e.g. 0.2)"},
+      {"no-kern", 0, CLI_OPT_FLAG, &no_kern, NULL, "ignore the kern table"},
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a font collection (default 0)"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "replace an existing output"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  double size = 64, slant = 0;
+  unsigned index = 0;
+  if (!cli_parse(&render_cmd, opts, argc, argv, &args, &rc)) goto out;
+  const char *font = args.pos[0];
+  rc = OTV_EXIT_USAGE;
+  if (size_arg && cli_parse_number("render", "--size", size_arg, &size)) goto out;
+  if (slant_arg && cli_parse_number("render", "--slant", slant_arg, &slant)) goto out;
+  if (index_arg && cli_parse_index("render", index_arg, &index)) goto out;
+  if (!text) {
+    cli_usage_see("render", "missing --text STR");
+    goto out;
+  }
+  if (!*text) { /* as specimen does: an empty picture is never what was meant */
+    cli_usage_error("render", "--text is empty: nothing to draw");
+    goto out;
+  }
+  if (!(size >= 1 && size <= MAX_SIZE)) {
+    cli_usage_error("render", "--size %g: must be between 1 and %g pixels per em", size, MAX_SIZE);
+    goto out;
+  }
+  if (!(fabs(slant) <= 4)) {
+    cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
+    goto out;
+  }
+  if (!out) out = "render.png";
+  int svg = ends_with(out, ".svg");
+  if ((rc = cli_check_std("render", font, out, !svg))) goto out;
+  render_req r = {font, text, var, named, out, fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff",
+                  index, size, slant, svg, !no_kern, force};
+  rc = render(&r);
+out:
+  cli_args_free(&args);
   return rc;
 }

@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "render.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +18,22 @@ const char otv_cmd_specimen_summary[] = "a PNG of the design space: named instan
 #define MAX_INSTANCES 40
 #define MAX_PIXELS (64u << 20)
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-      "usage: otvar specimen FONT [-o OUT.png] [--text SAMPLE] [--size PX] [--steps N]\n"
-      "                     [--fg RRGGBB] [--bg RRGGBB|none] [--label-font FILE] [--index N]\n"
-      "                     [--force]\n"
-      "\n"
-      "Draws one picture of the font's design space: a row per named instance (its name and\n"
-      "coordinates above it), then for each axis a sweep of N steps from the axis minimum to its\n"
-      "maximum, the other axes at their defaults, each step labelled with its value. The sample\n"
-      "text is the first of a few pangram-like candidates the font covers (or --text), else the\n"
-      "first characters its cmap maps. Labels use the font itself when it has their characters,\n"
-      "else the bundled Karla (fonts/Karla-VF.ttf beside the sources, $OTVAR_LABEL_FONT, or\n"
-      "--label-font).\n"
-      "\n"
-      "  -o FILE       output PNG (default specimen.png; temp file + rename; --force replaces)\n"
-      "  --size PX     sample size in pixels per em, 8..400 (default 40)\n"
-      "  --steps N     steps per axis sweep, 2..15 (default 7)\n"
-      "  --fg, --bg    colours (default 000000 on ffffff; --bg none: transparent)\n"
-      "\n"
-      "Exit status: 0 ok, 1 bad font, 2 bad usage.\n");
-}
+static const cli_cmd specimen_cmd = {
+    "specimen",
+    "otvar specimen FONT [-o OUT.png] [--text SAMPLE] [--size PX] [--steps N]\n"
+    "                     [--fg RRGGBB] [--bg RRGGBB|none] [--label-font FILE] [--index N]\n"
+    "                     [--force]",
+    "Draws one picture of the font's design space: a row per named instance (its name and\n"
+    "coordinates above it), then for each axis a sweep of N steps from the axis minimum to its\n"
+    "maximum, the other axes at their defaults, each step labelled with its value. The sample\n"
+    "text is the first of a few pangram-like candidates the font covers (or --text), else the\n"
+    "first characters its cmap maps. Labels use the font itself when it has their characters,\n"
+    "else the bundled Karla (fonts/Karla-VF.ttf beside the sources, $OTVAR_LABEL_FONT, or\n"
+    "--label-font). FONT - reads the font from standard input.\n",
+    "Exit status: 0 ok, 1 bad font, 2 bad usage.\n",
+    "FONT",
+    1,
+    1};
 
 /* ---- the drawing context: one pass measures, the second draws ---- */
 
@@ -322,46 +315,41 @@ static void pick_sample(const otv_face *face, char *out, size_t cap, char *shrt,
 
 int otv_cmd_specimen(int argc, char **argv)
 {
-  const char *font = NULL, *out = "specimen.png", *text = NULL, *label_path = NULL;
-  const char *fg_s = "000000", *bg_s = "ffffff";
-  double size = 40, steps_d = 7, index_d = 0;
+  const char *out = NULL, *text = NULL, *label_path = NULL, *fg_s = NULL, *bg_s = NULL;
+  const char *size_arg = NULL, *steps_arg = NULL, *index_arg = NULL;
   int force = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (cli_is_help(a)) {
-      usage(stdout);
-      return OTV_EXIT_OK;
-    } else if (!strcmp(a, "-o") && more) out = argv[++i];
-    else if (!strcmp(a, "--text") && more) text = argv[++i];
-    else if (!strcmp(a, "--label-font") && more) label_path = argv[++i];
-    else if (!strcmp(a, "--fg") && more) fg_s = argv[++i];
-    else if (!strcmp(a, "--bg") && more) bg_s = argv[++i];
-    else if (!strcmp(a, "--force")) force = 1;
-    else if ((!strcmp(a, "--size") || !strcmp(a, "--steps") || !strcmp(a, "--index")) && more) {
-      char *end;
-      errno = 0;
-      double v = strtod(argv[++i], &end);
-      if (end == argv[i] || *end || errno || v != v) {
-        cli_usage_error("specimen", "bad number '%s' for %s", argv[i], a);
-        return OTV_EXIT_USAGE;
-      }
-      if (!strcmp(a, "--size")) size = v;
-      else if (!strcmp(a, "--steps")) steps_d = v;
-      else index_d = v;
-    } else if (a[0] == '-' && a[1]) {
-      cli_usage_error("specimen", "unknown or incomplete option '%s' (try --help)", a);
-      return OTV_EXIT_USAGE;
-    } else if (!font) font = a;
-    else {
-      cli_usage_error("specimen", "unexpected argument '%s'", a);
-      return OTV_EXIT_USAGE;
-    }
-  }
-  if (!font) {
-    cli_usage_error("specimen", "need FONT (try --help)");
+  const cli_opt opts[] = {
+      {NULL, 'o', CLI_OPT_VALUE, &out, "FILE",
+       "output PNG (default specimen.png; temp file + rename;\n"
+       "--force replaces; - is standard output)"},
+      {"text", 0, CLI_OPT_VALUE, &text, "SAMPLE", "the sample text"},
+      {"size", 0, CLI_OPT_VALUE, &size_arg, "PX",
+       "sample size in pixels per em, 8..400 (default 40)"},
+      {"steps", 0, CLI_OPT_VALUE, &steps_arg, "N", "steps per axis sweep, 2..15 (default 7)"},
+      {"fg", 0, CLI_OPT_VALUE, &fg_s, "RRGGBB", "text colour (default 000000)"},
+      {"bg", 0, CLI_OPT_VALUE, &bg_s, "RRGGBB",
+       "background colour (default ffffff; none: transparent)"},
+      {"label-font", 0, CLI_OPT_VALUE, &label_path, "FILE", "the font of the labels"},
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a font collection (default 0)"},
+      {"force", 0, CLI_OPT_FLAG, &force, NULL, "replace an existing output"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  bool go = cli_parse(&specimen_cmd, opts, argc, argv, &args, &rc);
+  const char *font = go ? args.pos[0] : NULL;
+  cli_args_free(&args); /* font and every value point into argv */
+  if (!go) return rc;
+  double size = 40, steps_d = 7;
+  unsigned index = 0;
+  if ((size_arg && cli_parse_number("specimen", "--size", size_arg, &size)) ||
+      (steps_arg && cli_parse_number("specimen", "--steps", steps_arg, &steps_d)) ||
+      (index_arg && cli_parse_index("specimen", index_arg, &index)))
     return OTV_EXIT_USAGE;
-  }
+  if (!out) out = "specimen.png";
+  if (!fg_s) fg_s = "000000";
+  if (!bg_s) bg_s = "ffffff";
   if (!(size >= 8 && size <= 400)) {
     cli_usage_error("specimen", "--size %g: must be between 8 and 400 pixels per em", size);
     return OTV_EXIT_USAGE;
@@ -370,18 +358,15 @@ int otv_cmd_specimen(int argc, char **argv)
     cli_usage_error("specimen", "--steps %g: must be a whole number from 2 to 15", steps_d);
     return OTV_EXIT_USAGE;
   }
-  if (!(index_d >= 0 && index_d <= 65535) || index_d != floor(index_d)) {
-    cli_usage_error("specimen", "bad face index %g", index_d);
-    return OTV_EXIT_USAGE;
-  }
   uint32_t fg, bg = 0xFFFFFF;
   int transparent = !strcmp(bg_s, "none");
   if (pic_parse_color(fg_s, &fg) || (!transparent && pic_parse_color(bg_s, &bg))) {
     cli_usage_error("specimen", "bad colour (expected RRGGBB)");
     return OTV_EXIT_USAGE;
   }
+  if ((rc = cli_check_std("specimen", font, out, true))) return rc;
 
-  int rc = OTV_EXIT_FONT;
+  rc = OTV_EXIT_FONT;
   spec S;
   memset(&S, 0, sizeof S);
   layout_in *L = calloc(1, sizeof *L);
@@ -390,7 +375,7 @@ int otv_cmd_specimen(int argc, char **argv)
   L->steps = (int)steps_d;
   char sample[256], shrt[64];
 
-  S.main.face = cli_open_face(font, (unsigned)index_d);
+  S.main.face = cli_open_face(font, index);
   if (!S.main.face) goto done;
   otv_error e = {0};
   if (otv_location_create(S.main.face, &S.main.loc, &e)) {
@@ -400,7 +385,7 @@ int otv_cmd_specimen(int argc, char **argv)
   otv_face_info info;
   otv_face_get_info(S.main.face, &info);
   if (info.flavour == OTV_FLAVOUR_NONE) {
-    fprintf(stderr, "otvar: %s: the font has no outlines to draw\n", font);
+    fprintf(stderr, "otvar: %s: the font has no outlines to draw\n", cli_name(font));
     goto done;
   }
   L->axis_count = info.axis_count < MAX_AXES ? info.axis_count : MAX_AXES;
@@ -410,7 +395,7 @@ int otv_cmd_specimen(int argc, char **argv)
   L->inst_count = info.instance_count;
   if (otv_face_name(S.main.face, 16, L->family, sizeof L->family, NULL, NULL) &&
       otv_face_name(S.main.face, 1, L->family, sizeof L->family, NULL, NULL))
-    snprintf(L->family, sizeof L->family, "%s", font);
+    snprintf(L->family, sizeof L->family, "%s", cli_name(font));
 
   if (text) {
     uint32_t *cps;
@@ -422,7 +407,8 @@ int otv_cmd_specimen(int argc, char **argv)
     }
     free(cps);
     if (!txt_covers(S.main.face, text)) {
-      cli_usage_error("specimen", "%s lacks glyphs for some characters of --text", font);
+      cli_usage_error("specimen", "%s lacks glyphs for some characters of --text",
+                      cli_name(font));
       rc = OTV_EXIT_USAGE;
       goto done;
     }
@@ -439,7 +425,7 @@ int otv_cmd_specimen(int argc, char **argv)
   } else {
     pick_sample(S.main.face, sample, sizeof sample, shrt, sizeof shrt);
     if (!*sample) {
-      fprintf(stderr, "otvar: %s: cmap maps no characters: nothing to draw\n", font);
+      fprintf(stderr, "otvar: %s: cmap maps no characters: nothing to draw\n", cli_name(font));
       goto done;
     }
   }

@@ -8,28 +8,29 @@
 
 const char otv_cmd_tables_summary[] = "list the font's tables";
 
+static const cli_cmd tables_cmd = {
+    "tables", "otvar tables FONT [--index N]",
+    "One line per table: TAG OFFSET LENGTH CHECKSUM (hex), sorted by tag.\n"
+    "FONT - reads the font from standard input.\n",
+    "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n", "FONT", 1, 1};
+
 int otv_cmd_tables(int argc, char **argv)
 {
-  const char *path = NULL;
+  const char *index_arg = NULL;
+  const cli_opt opts[] = {
+      {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
+      {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
+      CLI_OPT_END,
+  };
+  cli_args args;
+  int rc;
+  bool go = cli_parse(&tables_cmd, opts, argc, argv, &args, &rc);
+  const char *path = go ? args.pos[0] : NULL;
   unsigned index = 0;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      printf("usage: otvar tables FONT [--index N]\n\nOne line per table: TAG OFFSET LENGTH "
-             "CHECKSUM (hex), sorted by tag.\n");
-      return OTV_EXIT_OK;
-    } else if (!strcmp(argv[i], "--index") && i + 1 < argc) {
-      if (cli_parse_index("tables", argv[++i], &index)) return OTV_EXIT_USAGE;
-    } else if (argv[i][0] == '-' || path) {
-      cli_usage_error("tables", "unexpected argument '%s' (see --help)", argv[i]);
-      return OTV_EXIT_USAGE;
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) {
-    cli_usage_error("tables", "missing FONT (see --help)");
-    return OTV_EXIT_USAGE;
-  }
+  cli_args_free(&args); /* path points into argv */
+  if (!go) return rc;
+  if (index_arg && cli_parse_index("tables", index_arg, &index)) return OTV_EXIT_USAGE;
+  if ((rc = cli_check_std("tables", path, NULL, false))) return rc;
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
   unsigned total = otv_face_tables(face, 0, NULL, NULL);

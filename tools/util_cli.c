@@ -17,7 +17,7 @@ void cli_error(const char *what, const otv_error *e)
 {
   char buf[256];
   otv_error_format(e, buf, sizeof buf);
-  fprintf(stderr, "otvar: %s: %s\n", what, buf);
+  fprintf(stderr, "otvar: %s: %s\n", cli_name(what), buf);
 }
 
 otv_error cli_draw_error(const otv_location *loc, otv_status st)
@@ -31,29 +31,48 @@ otv_error cli_draw_error(const otv_location *loc, otv_status st)
   return e;
 }
 
-void cli_usage_error(const char *cmd, const char *fmt, ...)
+void cli_usage_error_x(const char *cmd, bool see_help, const char *fmt, ...)
 {
+  char msg[1024];
   va_list ap;
-  fprintf(stderr, "otvar: %s: ", cmd);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  if (see_help)
+    fprintf(stderr, "otvar: %s: %s (see 'otvar %s --help')\n", cmd, msg, cmd);
+  else
+    fprintf(stderr, "otvar: %s: %s\n", cmd, msg);
 }
 
-/* Faces opened from WOFF/WOFF2 files borrow the decoded sfnt: kept here until cli_close_face.
- * A command opens at most a couple of faces. */
+bool cli_is_std(const char *path) { return path && !strcmp(path, "-"); }
+
+const char *cli_name(const char *path) { return cli_is_std(path) ? "stdin" : path; }
+
+int cli_check_std(const char *cmd, const char *input, const char *output, bool binary)
+{
+  if (cli_is_std(input) && isatty(STDIN_FILENO)) {
+    cli_usage_error(cmd, "refusing to read a font from a terminal (redirect stdin or give FONT)");
+    return OTV_EXIT_USAGE;
+  }
+  if (binary && cli_is_std(output) && isatty(STDOUT_FILENO)) {
+    cli_usage_error(cmd, "refusing to write a binary file to a terminal (redirect stdout or "
+                         "give -o FILE)");
+    return OTV_EXIT_USAGE;
+  }
+  return OTV_EXIT_OK;
+}
+
+/* Faces opened from WOFF/WOFF2 files or standard input borrow the bytes (the decoded sfnt, or
+ * stdin's): kept here until cli_close_face. A command opens at most a couple of faces. */
 #define CLI_DECODED_MAX 8
 static struct {
   otv_face *face;
   uint8_t *bytes;
 } cli_decoded[CLI_DECODED_MAX];
 
-/* Read a whole file (at most max bytes). Returns NULL with errno set. */
-static uint8_t *read_file(const char *path, size_t max, size_t *len)
+/* Read a whole stream (at most max bytes) and close it. Returns NULL with errno set. */
+static uint8_t *read_stream(FILE *f, size_t max, size_t *len)
 {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -84,12 +103,63 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len)
   return buf;
 }
 
-/* 1 when the file starts with a WOFF or WOFF2 signature, 0 when not (or unreadable: the
- * library's own open then reports why). */
-static int is_woff_file(const char *path)
+/* Standard input, read whole the first time a command asks for it ("-" as FONT): a command may
+ * look at its input more than once (the signature, then the font). Freed at exit. */
+static struct {
+  uint8_t *bytes;
+  size_t len;
+  int read, err; /* err: errno of a failed read */
+} cli_stdin;
+
+static void stdin_free(void) { free(cli_stdin.bytes); }
+
+static const uint8_t *stdin_bytes(size_t *len)
 {
+  if (!cli_stdin.read) {
+    cli_stdin.read = 1;
+    /* a stream of its own over fd 0, so that read_stream's fclose leaves stdin alone */
+    int fd = dup(STDIN_FILENO);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f && fd >= 0) close(fd);
+    cli_stdin.bytes = f ? read_stream(f, WOFF_MAX_SFNT, &cli_stdin.len) : NULL;
+    cli_stdin.err = errno;
+    if (cli_stdin.bytes) atexit(stdin_free);
+  }
+  if (!cli_stdin.bytes) errno = cli_stdin.err;
+  *len = cli_stdin.len;
+  return cli_stdin.bytes;
+}
+
+/* Read a whole file ("-": standard input) of at most max bytes into a malloc'd buffer. Returns
+ * NULL with errno set. */
+static uint8_t *read_file(const char *path, size_t max, size_t *len)
+{
+  if (cli_is_std(path)) {
+    size_t n;
+    const uint8_t *in = stdin_bytes(&n);
+    if (!in) return NULL;
+    uint8_t *copy = malloc(n ? n : 1);
+    if (!copy) {
+      errno = ENOMEM;
+      return NULL;
+    }
+    memcpy(copy, in, n);
+    *len = n;
+    return copy;
+  }
   FILE *f = fopen(path, "rb");
-  if (!f) return 0;
+  return f ? read_stream(f, max, len) : NULL;
+}
+
+int cli_is_woff(const char *path)
+{
+  if (cli_is_std(path)) {
+    size_t n;
+    const uint8_t *in = stdin_bytes(&n);
+    return in ? woff_is_woff(in, n) : -1;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
   uint8_t sig[4];
   int r = fread(sig, 1, 4, f) == 4 && woff_is_woff(sig, 4);
   fclose(f);
@@ -101,7 +171,7 @@ uint8_t *cli_woff_load(const char *path, size_t *len)
   size_t n;
   uint8_t *raw = read_file(path, WOFF_MAX_SFNT, &n);
   if (!raw) {
-    fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "otvar: %s: %s\n", cli_name(path), strerror(errno));
     return NULL;
   }
   char msg[256];
@@ -109,7 +179,7 @@ uint8_t *cli_woff_load(const char *path, size_t *len)
   int rc = woff_decode(raw, n, &sfnt, len, msg, sizeof msg);
   free(raw);
   if (rc) {
-    fprintf(stderr, "otvar: %s: %s\n", path, msg);
+    fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
     return NULL;
   }
   return sfnt;
@@ -122,7 +192,9 @@ int cli_write_file(const char *cmd, const char *path, const char *input, int for
   int rc = cli_out_open(cmd, path, input, force, &o);
   if (rc) return rc;
   int ok = fwrite(data, 1, len, o.f) == len;
-  if (!ok) fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+  if (!ok)
+    fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd,
+            cli_is_std(path) ? "stdout" : path, strerror(errno));
   return cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
 }
 
@@ -141,9 +213,9 @@ char *cli_with_ext(const char *path, const char *ext)
 
 uint8_t *cli_load_sfnt(const char *path, size_t *len)
 {
-  if (is_woff_file(path)) return cli_woff_load(path, len);
+  if (cli_is_woff(path) == 1) return cli_woff_load(path, len);
   uint8_t *raw = read_file(path, WOFF_MAX_SFNT, len);
-  if (!raw) fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+  if (!raw) fprintf(stderr, "otvar: %s: %s\n", cli_name(path), strerror(errno));
   return raw;
 }
 
@@ -151,21 +223,22 @@ otv_face *cli_open_face(const char *path, unsigned index)
 {
   otv_face *face = NULL;
   otv_error e = {0};
-  if (!is_woff_file(path)) {
+  if (!cli_is_std(path) && cli_is_woff(path) != 1) { /* unreadable: the library says why */
     if (otv_face_open_file(path, index, NULL, &face, &e)) {
       cli_error(path, &e);
       return NULL;
     }
     return face;
   }
+  /* WOFF/WOFF2 decoded, or standard input read: the face borrows bytes kept until closed */
   int slot = 0;
   while (slot < CLI_DECODED_MAX && cli_decoded[slot].face) slot++;
   if (slot == CLI_DECODED_MAX) {
-    fprintf(stderr, "otvar: %s: too many WOFF fonts open\n", path);
+    fprintf(stderr, "otvar: %s: too many fonts open\n", cli_name(path));
     return NULL;
   }
   size_t len;
-  uint8_t *sfnt = cli_woff_load(path, &len);
+  uint8_t *sfnt = cli_load_sfnt(path, &len);
   if (!sfnt) return NULL;
   if (otv_face_open_memory(sfnt, len, index, NULL, &face, &e)) {
     cli_error(path, &e);
@@ -202,8 +275,6 @@ int cli_parse_index(const char *cmd, const char *v, unsigned *out)
   return 0;
 }
 
-int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
-
 int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int cap)
 {
   int n = 0;
@@ -231,6 +302,13 @@ int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int c
       cli_usage_error(cmd, "bad value for axis '%s' (expected a finite number)", tag);
       return -1;
     }
+    p = end;
+    int k = 0;
+    while (k < n && vals[k].tag != t) k++;
+    if (k < n) { /* given again (e.g. --var wght=300 --var wght=700): the later value wins */
+      vals[k].value = v;
+      continue;
+    }
     if (n >= cap) {
       cli_usage_error(cmd, "too many axis settings");
       return -1;
@@ -238,7 +316,6 @@ int cli_parse_var(const char *cmd, const char *spec, otv_axis_value *vals, int c
     vals[n].tag = t;
     vals[n].value = v;
     n++;
-    p = end;
   }
   return n;
 }
@@ -317,57 +394,64 @@ int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_loca
   return OTV_EXIT_OK;
 }
 
+/* Append glyph ids a..b to the growing list g. Returns false when out of memory (g freed). */
+static bool push_range(uint32_t **g, size_t *len, size_t *cap, unsigned long a, unsigned long b)
+{
+  for (unsigned long i = a; i <= b; i++) {
+    if (*len == *cap) {
+      uint32_t *ng = realloc(*g, 2 * *cap * sizeof **g);
+      if (!ng) {
+        free(*g);
+        *g = NULL;
+        return false;
+      }
+      *g = ng;
+      *cap *= 2;
+    }
+    (*g)[(*len)++] = (uint32_t)i;
+  }
+  return true;
+}
+
 int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
                      size_t *n)
 {
   size_t cap = 64, len = 0;
   uint32_t *g = malloc(cap * sizeof *g);
   if (!g) return -1;
-  if (!strcmp(spec, "all")) {
-    free(g);
-    g = malloc((glyph_count ? glyph_count : 1) * sizeof *g);
-    if (!g) return -1;
-    for (uint32_t i = 0; i < glyph_count; i++) g[i] = i;
-    *out = g;
-    *n = glyph_count;
-    return 0;
-  }
   const char *p = spec;
   while (*p) {
-    char *end;
-    errno = 0;
-    unsigned long a = strtoul(p, &end, 10), b;
-    if (end == p || errno) goto bad;
-    b = a;
-    if (*end == '-') {
-      p = end + 1;
-      b = strtoul(p, &end, 10);
+    const char *next;
+    if (!strncmp(p, "all", 3) && (p[3] == ',' || !p[3])) { /* every glyph, in order */
+      next = p + 3;
+      if (glyph_count && !push_range(&g, &len, &cap, 0, glyph_count - 1)) return -1;
+    } else {
+      char *end;
+      unsigned long a, b;
+      errno = 0;
+      a = strtoul(p, &end, 10);
       if (end == p || errno) goto bad;
-    }
-    if (a > b || b >= glyph_count) {
-      if (a > b)
-        cli_usage_error(cmd, "glyph range %lu-%lu goes backwards (write %lu-%lu)", a, b, b, a);
-      else
-        cli_usage_error(cmd, "glyph range %lu-%lu is outside the font's %u glyphs", a, b,
-                        glyph_count);
-      free(g);
-      return -1;
-    }
-    for (unsigned long i = a; i <= b; i++) {
-      if (len == cap) {
-        uint32_t *ng = realloc(g, 2 * cap * sizeof *g);
-        if (!ng) {
-          free(g);
-          return -1;
-        }
-        g = ng;
-        cap *= 2;
+      b = a;
+      if (*end == '-') {
+        p = end + 1;
+        b = strtoul(p, &end, 10);
+        if (end == p || errno) goto bad;
       }
-      g[len++] = (uint32_t)i;
+      if (a > b || b >= glyph_count) {
+        if (a > b)
+          cli_usage_error(cmd, "glyph range %lu-%lu goes backwards (write %lu-%lu)", a, b, b, a);
+        else
+          cli_usage_error(cmd, "glyph range %lu-%lu is outside the font's %u glyphs", a, b,
+                          glyph_count);
+        free(g);
+        return -1;
+      }
+      if (!push_range(&g, &len, &cap, a, b)) return -1;
+      next = end;
     }
-    if (*end == ',') end++;
-    else if (*end) goto bad;
-    p = end;
+    if (*next == ',') next++;
+    else if (*next) goto bad;
+    p = next;
   }
   *out = g;
   *n = len;
@@ -409,9 +493,14 @@ bad:
 int cli_out_open(const char *cmd, const char *path, const char *input, int force, cli_out *o)
 {
   memset(o, 0, sizeof *o);
+  if (cli_is_std(path)) { /* written as it comes: no temp file to rename */
+    o->f = stdout;
+    return 0;
+  }
   struct stat st_out, st_in;
   int exists = stat(path, &st_out) == 0; /* follows symlinks: a link to the input is refused */
-  if (exists && input && stat(input, &st_in) == 0 && st_out.st_dev == st_in.st_dev &&
+  if (exists && input && !cli_is_std(input) && stat(input, &st_in) == 0 &&
+      st_out.st_dev == st_in.st_dev &&
       st_out.st_ino == st_in.st_ino) {
     cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
     return OTV_EXIT_USAGE;
@@ -452,6 +541,12 @@ fail:
 
 int cli_out_close(cli_out *o, int ok)
 {
+  if (o->f == stdout) {
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    if (bad) fprintf(stderr, "otvar: cannot write to stdout: %s\n", strerror(errno));
+    memset(o, 0, sizeof *o);
+    return ok && !bad ? 0 : -1;
+  }
   int rc = 0;
   if (o->f && fclose(o->f) != 0) ok = 0, rc = -1;
   if (ok && rename(o->tmp_path, o->path) != 0) {

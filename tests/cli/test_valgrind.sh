@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_valgrind.sh - valgrind memcheck on the CLI over every test font: zero errors and zero leaks
 # (definite, indirect, possible) for each command that exists: info (text and --json), normalize,
-# outline, metrics, instance, render. Needs a build without sanitizers (valgrind cannot run an ASan
-# binary): under an ASan/UBSan build, or without valgrind, it prints SKIP and passes.
+# outline, metrics, instance, render, and standard input and output ("-"). Needs a build without
+# sanitizers (valgrind cannot run an ASan binary): under an ASan/UBSan build, or without
+# valgrind, it prints SKIP and passes.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_VALGRIND_FONTS (optional font list override).
 set -u
 OTVAR=${OTVAR:?OTVAR not set}
@@ -67,6 +68,15 @@ for f in $fonts; do
     3|9|15) has render && vg render "$f" --text "ABC abc" --size 24 -o "$tmp/r-$n.png" --force ;;
   esac
 done
+# "-": a font read from standard input (kept until exit), instances written to standard output
+first=$FONTS/Roboto-Variable.ABC.ttf
+[ -f "$first" ] || first=$(printf '%s\n' $fonts | head -1)
+if [ -n "$first" ]; then
+  has info && vg info - --json --metrics <"$first"
+  has outline && vg outline - --glyphs all -o - <"$first"
+  has instance && vg instance - --named 0 -o - <"$first"
+  has instance && vg instance "$first" --var wght=300 --var wght=700 -o - </dev/null
+fi
 # hostile inputs through the CLI too (the regression corpus, if present)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 for f in "$root"/fuzz/regressions/*/*; do
