@@ -5,7 +5,9 @@
  * what came out opens again (without axes, or with some) and its checksum adjustment is right. The very last byte, when odd,
  * switches on an allocator that fails after a count taken from the byte before it.
  */
-#include "instance/instance.h"
+#include "face.h"
+#include "core/sfnt.h"
+#include "core/writer.h"
 
 #include <stdlib.h>
 

@@ -1100,6 +1100,19 @@ otv_status otv_glyf_points(otv_glyf_loc *c, uint32_t gid, unsigned flags, otv_gl
   return OTV_E_OK;
 }
 
+otv_status otv_glyf_load_default(otv_glyf_loc *c, uint32_t gid)
+{
+  if (gid >= c->g->glyph_count)
+    return OTV_FAIL(c->x.err, ARG, 0, 0, "glyph %u: the font has %u glyphs", gid,
+                    c->g->glyph_count);
+  c->gc_no_gvar = true; /* load_simple leaves the default coordinates */
+  otv_status s = load_top(c, gid, 0, false);
+  c->gc_no_gvar = false;
+  if (!s && !c->last_simple)
+    return OTV_FAIL(c->x.err, ARG, OTV_T_GLYF, 0, "glyph %u: composite", gid);
+  return s;
+}
+
 otv_status otv_glyf_phantoms(otv_glyf_loc *c, uint32_t gid, otv_point ph[4])
 {
   if (gid >= c->g->glyph_count)

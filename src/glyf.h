@@ -63,6 +63,7 @@ bool otv_glyf_header_box(const otv_glyf *g, uint32_t gid, int box[4]);
 #define OTV_ARGS_ARE_XY_VALUES 0x0002u
 #define OTV_ROUND_XY_TO_GRID 0x0004u
 #define OTV_WE_HAVE_A_SCALE 0x0008u
+#define OTV_NON_OVERLAPPING 0x0010u /* bit 4: Apple's, reserved in OpenType */
 #define OTV_MORE_COMPONENTS 0x0020u
 #define OTV_WE_HAVE_AN_X_AND_Y_SCALE 0x0040u
 #define OTV_WE_HAVE_A_TWO_BY_TWO 0x0080u
@@ -181,6 +182,10 @@ void otv_glyf_loc_free(otv_glyf_loc *c);
 otv_status otv_glyf_outline(otv_glyf_loc *c, uint32_t gid, unsigned flags, const otv_pen *pen,
                             void *ctx);
 otv_status otv_glyf_points(otv_glyf_loc *c, uint32_t gid, unsigned flags, otv_glyph_points *io);
+/* The default outline of simple glyph gid, not varied, for the instancers (which vary it in
+ * double): its points in c->pts[0..n_pts - 4) (then 4 zero phantom points), flag bytes in
+ * c->tags, contour ends in c->ends[0..n_ends). A composite is OTV_E_ARG. */
+otv_status otv_glyf_load_default(otv_glyf_loc *c, uint32_t gid);
 /* The 4 phantom points of a glyph at the location (left origin, advance, top origin, bottom),
  * for metrics when HVAR/VVAR are absent. */
 otv_status otv_glyf_phantoms(otv_glyf_loc *c, uint32_t gid, otv_point ph[4]);

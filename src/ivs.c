@@ -1,7 +1,9 @@
 /*
  * ivs.c - ItemVariationStore, VariationRegionList and DeltaSetIndexMap
  * (spec: otvarcommonformats, "Item variation store" and "Associating target items to
- * variation data"). Parsed once per face; deltas evaluated with per-location region scalars.
+ * variation data"). Parsed once per face; two evaluators of its deltas: in float with
+ * per-location region scalars (drawing and metrics: otv_ivs_delta, specialized loops per column
+ * width), and exact in double in fontTools' order (static instances: otv_ivs_exact_*).
  */
 #include "ivs.h"
 
@@ -176,6 +178,90 @@ void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c)
   if (c->scalars) otv_mem_free(al, c->scalars, c->cap * sizeof(float));
   memset(c, 0, sizeof *c);
 }
+
+/* ---- the exact evaluator (static instances) ---- */
+
+otv_status otv_ivs_exact_init(const otv_alloc *al, const otv_ivs *ivs, unsigned stride,
+                              otv_ivs_exact *e)
+{
+  memset(e, 0, sizeof *e);
+  e->ivs = ivs;
+  e->stride = stride ? stride : 1;
+  unsigned rc = ivs->region_count, dc = ivs->data_count;
+  e->k = otv_mem_calloc(al, rc ? rc : 1, sizeof *e->k);
+  e->s = otv_mem_calloc(al, (size_t)(rc ? rc : 1) * e->stride, sizeof *e->s);
+  e->memo = otv_mem_calloc(al, dc ? dc : 1, sizeof *e->memo);
+  e->order = otv_mem_calloc(al, dc ? dc : 1, sizeof *e->order);
+  if (!e->k || !e->s || !e->memo || !e->order) return OTV_E_NOMEM;
+  /* per ItemVariationData: columns in region-list order (the order fontTools sums them) */
+  for (unsigned d = 0; d < dc; d++) {
+    const otv_ivd *v = &ivs->data[d];
+    unsigned n = v->region_index_count;
+    uint16_t *o = otv_mem_alloc(al, (n ? n : 1) * sizeof *o);
+    if (!o) return OTV_E_NOMEM;
+    e->order[d] = o;
+    for (unsigned j = 0; j < n; j++) o[j] = (uint16_t)j;
+    for (unsigned j = 1; j < n; j++) /* stable insertion sort by region index */
+      for (unsigned q = j; q > 0 && otv_ivd_region(v, o[q - 1]) > otv_ivd_region(v, o[q]); q--) {
+        uint16_t t = o[q];
+        o[q] = o[q - 1];
+        o[q - 1] = t;
+      }
+  }
+  return OTV_E_OK;
+}
+
+void otv_ivs_exact_fini(const otv_alloc *al, otv_ivs_exact *e)
+{
+  const otv_ivs *ivs = e->ivs;
+  if (!ivs) return;
+  unsigned rc = ivs->region_count, dc = ivs->data_count;
+  if (e->k) otv_mem_free(al, e->k, (rc ? rc : 1) * sizeof *e->k);
+  if (e->s) otv_mem_free(al, e->s, (size_t)(rc ? rc : 1) * e->stride * sizeof *e->s);
+  for (unsigned d = 0; d < dc; d++) {
+    unsigned items = ivs->data[d].item_count ? ivs->data[d].item_count : 1;
+    unsigned cols = ivs->data[d].region_index_count ? ivs->data[d].region_index_count : 1;
+    if (e->memo && e->memo[d]) otv_mem_free(al, e->memo[d], items * sizeof **e->memo);
+    if (e->order && e->order[d]) otv_mem_free(al, e->order[d], cols * sizeof **e->order);
+  }
+  if (e->memo) otv_mem_free(al, e->memo, (dc ? dc : 1) * sizeof *e->memo);
+  if (e->order) otv_mem_free(al, e->order, (dc ? dc : 1) * sizeof *e->order);
+  memset(e, 0, sizeof *e);
+}
+
+double otv_ivs_exact_get(const otv_alloc *al, otv_ivs_exact *e, uint32_t outer, uint32_t inner)
+{
+  const otv_ivs *ivs = e->ivs;
+  if (!ivs || outer >= ivs->data_count) return 0;
+  const otv_ivd *v = &ivs->data[outer];
+  if (inner >= v->item_count) return 0;
+  if (!e->memo[outer]) {
+    double *m = otv_mem_alloc(al, v->item_count * sizeof *m);
+    if (m) {
+      for (unsigned i = 0; i < v->item_count; i++) m[i] = NAN;
+      e->memo[outer] = m;
+    }
+  }
+  if (e->memo[outer] && !isnan(e->memo[outer][inner])) return e->memo[outer][inner];
+  /* in range: rows and region indexes checked in otv_ivs_parse */
+  const uint8_t *row = v->rows + (size_t)inner * v->row_len;
+  double sum = 0;
+  for (unsigned q = 0; q < v->region_index_count; q++) {
+    unsigned j = e->order[outer][q];
+    unsigned r = otv_ivd_region(v, j);
+    if (r >= ivs->region_count || e->k[r] < 0) continue;
+    int32_t d = otv_ivd_delta(v, row, j);
+    if (!d) continue;
+    double x = d;
+    const double *s = e->s + (size_t)r * e->stride;
+    for (int f = 0; f < e->k[r]; f++) x *= s[f];
+    sum += x;
+  }
+  if (e->memo[outer]) e->memo[outer][inner] = sum;
+  return sum;
+}
+
+/* ---- DeltaSetIndexMap ---- */
 
 otv_status otv_dsim_parse(otv_span tab, uint32_t tag, size_t off, otv_dsim *out, otv_error *err)
 {

@@ -36,6 +36,41 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
                          uint16_t axis_count, otv_ivs *out, otv_error *err);
 void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs);
 
+/* Column j of an ItemVariationData row: its byte offset in the row and width (1, 2 or 4:
+ * wordDeltaCount's "word" columns first, 32-bit with long_words). */
+static inline size_t otv_ivd_column(const otv_ivd *v, unsigned j, unsigned *width)
+{
+  unsigned big = v->long_words ? 4 : 2, small = v->long_words ? 2 : 1, wc = v->word_count;
+  *width = j < wc ? big : small;
+  return j < wc ? (size_t)j * big : (size_t)wc * big + (size_t)(j - wc) * small;
+}
+/* The delta in column j of a row (in range: rows checked in otv_ivs_parse, j < columns). */
+static inline int32_t otv_ivd_delta(const otv_ivd *v, const uint8_t *row, unsigned j)
+{
+  unsigned w;
+  const uint8_t *q = row + otv_ivd_column(v, j, &w);
+  return w == 4 ? otv_peek_i32(q) : w == 2 ? otv_peek_i16(q) : (int8_t)q[0];
+}
+/* The region index of column j (may be >= region_count: such a column contributes nothing). */
+static inline unsigned otv_ivd_region(const otv_ivd *v, unsigned j)
+{
+  return otv_peek_u16(v->region_indexes + 2 * (size_t)j); /* in range: checked at parse */
+}
+/* Region r (< region_count) as start/peak/end over axis_count axes; axes past the store's own
+ * count are 0. */
+static inline void otv_ivs_region(const otv_ivs *ivs, unsigned r, unsigned axis_count,
+                                  int16_t *start, int16_t *peak, int16_t *end)
+{
+  /* in range: regions checked in otv_ivs_parse (r < region_count) */
+  const uint8_t *rg = ivs->regions + (size_t)r * ivs->axis_count * 6;
+  for (unsigned a = 0; a < axis_count; a++) {
+    bool in_store = a < ivs->axis_count;
+    start[a] = in_store ? otv_peek_i16(rg + 6 * a) : 0;
+    peak[a] = in_store ? otv_peek_i16(rg + 6 * a + 2) : 0;
+    end[a] = in_store ? otv_peek_i16(rg + 6 * a + 4) : 0;
+  }
+}
+
 /* Fill scalars[region_count] for normalized coords[axis_count]. */
 void otv_ivs_region_scalars(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
                             float *scalars);
@@ -55,6 +90,24 @@ typedef struct otv_ivs_cache {
  * (recorded in x->err). */
 const float *otv_ivs_cache_get(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c);
 void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c);
+
+/* The exact evaluator, for static instances: an item's delta summed in double over its columns
+ * in region-list order (the order fontTools' instancer sums them), each delta multiplied in
+ * turn by the k[r] factors of its region (s + r * stride; k[r] < 0: the region does not apply),
+ * memoized per item. The caller fills k and s (its location's region factors) after init. */
+typedef struct otv_ivs_exact {
+  const otv_ivs *ivs;
+  unsigned stride;
+  int *k;           /* per region: number of factors, -1 when the region does not apply */
+  double *s;        /* per region: its factors (stride slots) */
+  double **memo;    /* per ItemVariationData: item deltas, NaN until computed */
+  uint16_t **order; /* per ItemVariationData: columns sorted by region index */
+} otv_ivs_exact;
+otv_status otv_ivs_exact_init(const otv_alloc *al, const otv_ivs *ivs, unsigned stride,
+                              otv_ivs_exact *e);
+/* 0 for indices out of range. */
+double otv_ivs_exact_get(const otv_alloc *al, otv_ivs_exact *e, uint32_t outer, uint32_t inner);
+void otv_ivs_exact_fini(const otv_alloc *al, otv_ivs_exact *e);
 
 /* DeltaSetIndexMap (formats 0 and 1). */
 typedef struct otv_dsim {

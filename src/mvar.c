@@ -83,6 +83,9 @@ otv_status otv_mvar_parse(otv_span tab, uint16_t axis_count, const otv_alloc *al
   uint16_t ivs_off = otv_rd_u16(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, tag, 0, &r, "MVAR header");
   if (major != 1) return OTV_FAIL(err, UNSUPPORTED, tag, 0, "majorVersion %u", major);
+  out->record_size = rec_size;
+  out->record_count = rec_count;
+  out->ivs_off = ivs_off;
   if (!rec_count) return OTV_E_OK; /* spec: no records, the store offset may be NULL */
   if (rec_size < 8)
     return OTV_FAIL(err, BAD_VALUE, tag, 6, "valueRecordSize %u is less than 8", rec_size);
@@ -107,9 +110,6 @@ otv_status otv_mvar_parse(otv_span tab, uint16_t axis_count, const otv_alloc *al
     out->outer[k] = otv_peek_u16(p + 4);
     out->inner[k] = otv_peek_u16(p + 6);
   }
-  out->record_size = rec_size;
-  out->record_count = rec_count;
-  out->ivs_off = ivs_off;
   out->present = true;
   return OTV_E_OK;
 }

@@ -30,8 +30,8 @@ typedef struct otv_mvar {
   uint32_t outer[OTV_MVAR_TAG_COUNT];
   uint32_t inner[OTV_MVAR_TAG_COUNT];
   bool has[OTV_MVAR_TAG_COUNT];
-  uint16_t record_size, record_count; /* valueRecordSize, valueRecordCount */
-  uint16_t ivs_off;                   /* itemVariationStoreOffset */
+  uint16_t record_size, record_count; /* valueRecordSize, valueRecordCount (also when not */
+  uint16_t ivs_off;                   /* present: no records), itemVariationStoreOffset */
 } otv_mvar;
 
 /* tab may be empty, and is ignored without axes (present stays false). */

@@ -13,7 +13,7 @@
  */
 #include "name.h"
 
-#define NAME_RECORD_LEN 12
+#define NAME_RECORD_LEN OTV_NAME_RECORD_LEN
 
 otv_status otv_name_parse(otv_span tab, otv_name *out, otv_error *err)
 {
@@ -29,10 +29,11 @@ otv_status otv_name_parse(otv_span tab, otv_name *out, otv_error *err)
   otv_span recs;
   if (!otv_span_array(tab, 6, count, NAME_RECORD_LEN, &recs))
     return OTV_FAIL(err, TRUNCATED, OTV_T_NAME, 6, "%u name records", count);
+  otv_span langs = {NULL, 0};
+  uint16_t lang_count = 0;
   if (version == 1) {
     otv_rd lr = otv_rd_init(tab, 6 + recs.len);
-    uint16_t lang_count = otv_rd_u16(&lr);
-    otv_span langs;
+    lang_count = otv_rd_u16(&lr);
     if (!otv_rd_ok(&lr) || !otv_span_array(tab, lr.pos, lang_count, 4, &langs))
       return OTV_FAIL(err, TRUNCATED, OTV_T_NAME, 6 + recs.len, "language-tag records");
     for (unsigned i = 0; i < lang_count; i++) {
@@ -60,8 +61,11 @@ otv_status otv_name_parse(otv_span tab, otv_name *out, otv_error *err)
                       i, otv_peek_u16(p), otv_peek_u16(p + 6), len, off, storage.len);
   }
   nm->present = true;
+  nm->version = version;
   nm->count = count;
   nm->records = recs.p;
+  nm->lang_count = lang_count;
+  nm->langs = langs.p;
   nm->storage = storage;
   return OTV_E_OK;
 }

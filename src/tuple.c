@@ -1,6 +1,7 @@
 /*
- * tuple.c - the out-of-line half of the tuple variation store decoder (tuple.h): opening a store
- * and its errors, and plain decoders of a run of packed deltas.
+ * tuple.c - the out-of-line half of the tuple variation store code (tuple.h): opening a store and
+ * its errors, plain decoders of packed deltas, and the encoders of packed deltas and point
+ * numbers.
  */
 #include "tuple.h"
 
@@ -100,4 +101,75 @@ bool otv_deltas_read_f64(const uint8_t **q, const uint8_t *end, unsigned count, 
     i += run.len;
   }
   return true;
+}
+
+/* ---- writing ---- */
+
+static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
+static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
+
+void otv_tuple_pack_deltas(otv_buf *b, const int32_t *d, unsigned n)
+{
+  unsigned i = 0;
+  while (i < n) {
+    unsigned j = i;
+    if (d[i] == 0) {
+      while (j < n && d[j] == 0 && j - i < 64) j++;
+      otv_buf_u8(b, (uint8_t)(OTV_DELTAS_ARE_ZERO | (j - i - 1)));
+    } else if (fits8(d[i])) {
+      /* a byte run goes on through single zeros (cheaper than a zero run) */
+      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
+      otv_buf_u8(b, (uint8_t)(j - i - 1));
+      for (unsigned q = i; q < j; q++) otv_buf_u8(b, (uint8_t)(int8_t)d[q]);
+    } else if (fits16(d[i])) {
+      /* a word run stops at a zero and at two byte-sized values */
+      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
+             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
+        j++;
+      otv_buf_u8(b, (uint8_t)(OTV_DELTAS_ARE_WORDS | (j - i - 1)));
+      for (unsigned q = i; q < j; q++) otv_buf_u16(b, (uint16_t)(int16_t)d[q]);
+    } else {
+      while (j < n && j - i < 64 && !fits16(d[j])) j++;
+      otv_buf_u8(b, (uint8_t)(OTV_DELTAS_ARE_ZERO | OTV_DELTAS_ARE_WORDS | (j - i - 1)));
+      for (unsigned q = i; q < j; q++) otv_buf_u32(b, (uint32_t)d[q]);
+    }
+    i = j;
+  }
+}
+
+/* Packed point numbers (spec: otvarcommonformats "Packed point numbers") of the m points with
+ * keep set, or "all points" (a single 0) when m == n. */
+void otv_tuple_pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m)
+{
+  if (m == n) {
+    otv_buf_u8(b, 0);
+    return;
+  }
+  if (m <= OTV_POINT_RUN_COUNT_MASK)
+    otv_buf_u8(b, (uint8_t)m);
+  else
+    otv_buf_u16(b, (uint16_t)(OTV_POINTS_ARE_WORDS << 8 | m));
+  unsigned last = 0, k = 0;
+  while (k < n) {
+    /* a run of up to 128 listed points, words when some step needs them */
+    unsigned pts[128], cnt = 0;
+    bool words = false;
+    unsigned prevp = last;
+    for (; k < n && cnt < 128; k++) {
+      if (!keep[k]) continue;
+      if (k - prevp > 0xFF) words = true;
+      pts[cnt++] = k;
+      prevp = k;
+    }
+    if (!cnt) break;
+    otv_buf_u8(b, (uint8_t)((words ? OTV_POINTS_ARE_WORDS : 0) | (cnt - 1)));
+    for (unsigned q = 0; q < cnt; q++) {
+      unsigned d = pts[q] - last;
+      if (words)
+        otv_buf_u16(b, (uint16_t)d);
+      else
+        otv_buf_u8(b, (uint8_t)d);
+      last = pts[q];
+    }
+  }
 }

@@ -17,6 +17,7 @@
 #define OTV_TUPLE_H
 
 #include "core/core.h"
+#include "core/writer.h"
 
 /* spec: tupleVariationCount flags / mask */
 #define OTV_TVS_SHARED_POINT_NUMBERS 0x8000u
@@ -251,5 +252,14 @@ static inline int32_t otv_delta_at(const otv_delta_run *run, unsigned i)
  * deltas; 32-bit deltas beyond 2^24 round in float). false when malformed (see above). */
 bool otv_deltas_read_f32(const uint8_t **q, const uint8_t *end, unsigned count, float *out);
 bool otv_deltas_read_f64(const uint8_t **q, const uint8_t *end, unsigned count, double *out);
+
+/* ---- writing (the partial instancer; spec: the same sections) ---- */
+
+/* n deltas as packed deltas: runs of zeros, bytes, words or 32-bit values, at most 64 each; a
+ * byte run goes on through single zeros, a word run stops at a zero and at two byte-sized
+ * values (the smallest encoding of each stretch). */
+void otv_tuple_pack_deltas(otv_buf *b, const int32_t *d, unsigned n);
+/* The point numbers of the m points with keep set, or "all points" (a single 0) when m == n. */
+void otv_tuple_pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m);
 
 #endif /* OTV_TUPLE_H */

@@ -20,7 +20,8 @@
  * Advances come from HVAR (rounded with floor(x + 0.5)); left side bearings and the head/hhea
  * extents from the outlines' control boxes (floor of minima, ceiling of maxima).
  */
-#include "instance.h"
+#include "instance/store.h"
+#include "instance/inst.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,7 +286,7 @@ static void put_index(otv_buf *b, const otv_buf *data, const uint32_t *offs, uin
 }
 
 /* Region scalar products of the CFF2 store at the location, per ItemVariationData column. */
-static double blend_scalar(otv_inst *in, otv_inst_ivs *ev, unsigned vsindex, unsigned col)
+static double blend_scalar(const otv_inst_ivs *ev, unsigned vsindex, unsigned col)
 {
   const otv_ivs *ivs = ev->ivs;
   if (!ivs || vsindex >= ivs->data_count) return 0;
@@ -293,7 +294,7 @@ static double blend_scalar(otv_inst *in, otv_inst_ivs *ev, unsigned vsindex, uns
   if (col >= v->region_index_count) return 0;
   unsigned r = otv_peek_u16(v->region_indexes + 2 * col);
   if (r >= ivs->region_count || ev->k[r] < 0) return 0;
-  return otv_inst_scale(1.0, ev->s + (size_t)r * (in->axis_count ? in->axis_count : 1), ev->k[r]);
+  return otv_pin_scale(1.0, ev->s + (size_t)r * ev->stride, ev->k[r]);
 }
 
 /* Copy a Private DICT with blends resolved; vsindex and Subrs dropped. */
@@ -327,7 +328,7 @@ static otv_status copy_private(otv_inst *in, otv_inst_ivs *ev, otv_span d, otv_b
       for (unsigned i = 0; i < cnt; i++) {
         double val = st[base + i];
         for (unsigned j = 0; j < k; j++)
-          val += st[base + cnt + (size_t)i * k + j] * blend_scalar(in, ev, vsindex, j);
+          val += st[base + cnt + (size_t)i * k + j] * blend_scalar(ev, vsindex, j);
         st[base + i] = val;
       }
       n = (unsigned)(base + cnt);
@@ -364,7 +365,7 @@ static otv_status partial_setup(otv_inst *in, otv_span t, otv_span top, otv_loca
   otv_status st = OTV_E_OK;
   otv_error le = {0};
   if (otv_location_create(f, ploc, &le) ||
-      otv_location_set_normalized(*ploc, in->pcoords, in->axis_count)) {
+      otv_location_set_normalized(*ploc, in->pcoords, in->pin.axis_count)) {
     st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "location");
     goto fail;
   }
@@ -384,7 +385,7 @@ static otv_status partial_setup(otv_inst *in, otv_span t, otv_span top, otv_loca
     }
     /* the store in a buffer of its own, rewritten in place: every blend keeps its column count */
     otv_buf ivs_copy = {vstore->p + 2, vs.len, vs.len, in->al, false};
-    if ((st = otv_part_ivs(in, vs, &ivs_copy, OTV_T_CFF2, 0, false))) goto fail;
+    if ((st = otv_store_partial(&in->cx, vs, &ivs_copy, OTV_T_CFF2, 0, false))) goto fail;
   }
   return OTV_E_OK;
 fail:
@@ -437,9 +438,9 @@ otv_status otv_inst_cff(otv_inst *in)
   (void)a, (void)b2;
 
   otv_inst_ivs ev;
-  otv_status st = otv_inst_ivs_init(in, &f->cff.ivs, &ev);
+  otv_status st = otv_inst_ivs_init(&in->cx, &f->cff.ivs, &ev);
   if (st) {
-    otv_inst_ivs_fini(in, &ev);
+    otv_inst_ivs_fini(&in->cx, &ev);
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend scalars");
   }
   /* a partial instance: charstrings rewritten (instance_cff_partial.c), the VariationStore kept
@@ -450,8 +451,8 @@ otv_status otv_inst_cff(otv_inst *in)
   double *factor = NULL;
   otv_buf vstore;
   otv_buf_init(&vstore, in->al);
-  if (in->partial && (st = partial_setup(in, t, top, &ploc, &mode, &factor, &vstore))) {
-    otv_inst_ivs_fini(in, &ev);
+  if (in->pin.partial && (st = partial_setup(in, t, top, &ploc, &mode, &factor, &vstore))) {
+    otv_inst_ivs_fini(&in->cx, &ev);
     return st;
   }
   if (ploc) L = ploc;
@@ -479,7 +480,7 @@ otv_status otv_inst_cff(otv_inst *in)
     in->tsb = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->tsb);
   }
   /* a partial instance keeps the subroutines when each can be rewritten on its own */
-  if (in->partial && (st = otv_part_cff_analyse(in, mode, factor, &ps))) goto done;
+  if (in->pin.partial && (st = otv_part_cff_analyse(in, mode, factor, &ps))) goto done;
   if (!cs_offs || !in->adv_w || !in->lsb || !in->bbox || !in->has_outline ||
       (in->has_vmtx && (!in->adv_h || !in->tsb))) {
     st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "glyph arrays");
@@ -520,7 +521,7 @@ otv_status otv_inst_cff(otv_inst *in)
       goto done;
     }
     cs_offs[g] = (uint32_t)cs.len;
-    if (in->partial && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) goto done;
+    if (in->pin.partial && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) goto done;
     /* the absolute points, rounded and clamped to int16 (as the glyf instancer keeps them):
      * relative operands are differences of these */
     for (unsigned i = 0; i < io.point_count; i++) {
@@ -544,7 +545,7 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       start = end + 1;
     }
-    if (!in->partial && !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count))
+    if (!in->pin.partial && !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count))
       goto nomem;
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
@@ -596,7 +597,7 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       if ((st = copy_private(in, &ev, pd, &privs))) goto done;
     }
-    uint32_t nsub = in->partial && i < f->cff.fd_count ? f->cff.fds[i].subrs.count : 0;
+    uint32_t nsub = in->pin.partial && i < f->cff.fd_count ? f->cff.fds[i].subrs.count : 0;
     if (nsub) {
       /* Subrs, right after this Private DICT (its offset counts from the DICT's start) */
       otv_buf_u8(&privs, 29);
@@ -619,7 +620,7 @@ otv_status otv_inst_cff(otv_inst *in)
     }
   }
   /* the global subroutines of a partial instance that keeps them */
-  uint32_t ngs = in->partial ? f->cff.gsubrs.count : 0;
+  uint32_t ngs = in->pin.partial ? f->cff.gsubrs.count : 0;
   if (ngs) {
     gsub_offs = otv_mem_alloc(in->al, ((size_t)ngs + 1) * sizeof *gsub_offs);
     if (!gsub_offs) goto nomem;
@@ -653,7 +654,7 @@ otv_status otv_inst_cff(otv_inst *in)
        * the plain 1/unitsPerEm one, or the transform would apply twice. */
       bool any_xf = false;
       for (uint32_t k = 0; k < f->cff.fd_count; k++) any_xf |= f->cff.fds[k].xf_on;
-      if (any_xf && !in->partial) { /* a partial instance copies the charstrings: same matrix */
+      if (any_xf && !in->pin.partial) { /* a partial instance copies the charstrings: same matrix */
         double s = f->units_per_em ? 1.0 / f->units_per_em : 0.001;
         double plain[6] = {s, 0, 0, s, 0, 0};
         memcpy(fm, plain, sizeof fm);
@@ -782,6 +783,6 @@ done:
   otv_buf_free(&gsub);
   if (gsub_offs)
     otv_mem_free(in->al, gsub_offs, ((size_t)f->cff.gsubrs.count + 1) * sizeof *gsub_offs);
-  otv_inst_ivs_fini(in, &ev);
+  otv_inst_ivs_fini(&in->cx, &ev);
   return st;
 }

@@ -21,7 +21,8 @@
  * entry state and keep their numbers (so the bias stays); marked ones are written inline where
  * they are called.
  */
-#include "instance.h"
+#include "instance/store.h"
+#include "instance/inst.h"
 
 #define CS_STACK 513
 #define CS_DEPTH 10
@@ -361,11 +362,11 @@ otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
   int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
   double sc[OTV_MAX_AXES];
   for (unsigned r = 0; r < rc; r++) {
-    otv_inst_region(in, ivs, r, s, p, e);
+    otv_ivs_region(ivs, r, in->pin.axis_count, s, p, e);
     bool kept;
-    int k = otv_part_region_scalars(in, s, p, e, sc, &kept);
+    int k = otv_pin_factors_partial(&in->pin, s, p, e, sc, &kept);
     (*mode)[r] = (int8_t)(k < 0 ? -1 : kept ? 1 : 0);
-    (*factor)[r] = k < 0 ? 0 : otv_inst_scale(1.0, sc, k);
+    (*factor)[r] = k < 0 ? 0 : otv_pin_scale(1.0, sc, k);
   }
   return OTV_E_OK;
 }

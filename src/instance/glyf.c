@@ -1,10 +1,11 @@
 /*
- * instance_glyf.c - glyf/loca and hmtx/vmtx of a static instance, and the tuple variation store
- * decoder shared with cvar.
+ * instance/glyf.c - glyf/loca and hmtx/vmtx of a static instance (and the gvar glyph data of a
+ * partial one).
  *
- * Spec: glyf ("Simple glyph description", "Composite glyph description"), loca, gvar ("Tuple
- * variation store", "Packed point numbers", "Packed deltas", "Inferred deltas for un-referenced
- * point numbers", phantom points), otvarcommonformats ("Algorithm for interpolation").
+ * Spec: glyf ("Simple glyph description", "Composite glyph description"), loca, gvar (phantom
+ * points), hmtx/vmtx. Reads the glyphs with the library's decoders (glyf.h: loca, composite
+ * records, a simple glyph's default outline; hmtx.h; gvar.h and tuple.h through
+ * instance/tvs.c).
  *
  * The result follows fontTools' varLib.instancer (the reference static instancer) exactly where
  * the spec leaves a choice: every tuple's deltas are scaled in double, axis by axis in tag
@@ -14,30 +15,7 @@
  * glyph this equals the box of the rounded points); advance = round(right - left phantom x),
  * lsb = round(xMin - left phantom x). Composites stay composite with rounded varied offsets.
  */
-#include "instance.h"
-
-/* ---- region scalars ---- */
-
-int otv_inst_region_scalars(const otv_inst *in, const int16_t *start, const int16_t *peak,
-                            const int16_t *end, double *out)
-{
-  int k = 0;
-  for (unsigned i = 0; i < in->axis_count; i++) {
-    unsigned a = in->axis_order[i];
-    int p = peak[a], s = start[a], e = end[a];
-    if (p == 0) continue;
-    /* spec: an ill-formed region axis (start > peak, peak > end, or crossing zero) is ignored */
-    if (s > p || p > e || (s < 0 && e > 0)) continue;
-    int c = in->coords[a];
-    if (c == p) continue;
-    if (c <= s || c >= e) return -1;
-    double v = c / 16384.0, lo = s / 16384.0, pk = p / 16384.0, hi = e / 16384.0;
-    out[k++] = c < p ? (v - lo) / (pk - lo) : (hi - v) / (hi - pk);
-  }
-  return k;
-}
-
-/* ---- tuple variation store ---- */
+#include "instance/inst.h"
 
 /* Grow two double arrays (and an optional byte array) sharing one capacity to >= need. On
  * failure the old arrays are left as they were (so they are freed with the right size). */
@@ -70,331 +48,9 @@ static bool grow_d2(const otv_alloc *al, double **a, double **b, uint8_t **c, si
   return true;
 }
 
-/* Packed point numbers at r; *count = 0 means all points. Numbers >= n are kept (ignored when
- * applied). */
-bool otv_inst_read_points(otv_rd *r, otv_inst *in, uint16_t **buf, size_t *cap, unsigned *count,
-                          bool *nomem)
-{
-  *nomem = false;
-  unsigned c = otv_rd_u8(r);
-  if (c & 0x80) c = (c & 0x7F) << 8 | otv_rd_u8(r);
-  if (!otv_rd_ok(r)) return false;
-  *count = c;
-  if (!c) return true;
-  if (otv_mem_reserve(in->al, (void **)buf, cap, c, sizeof **buf)) {
-    *nomem = true;
-    return false;
-  }
-  unsigned got = 0, last = 0;
-  while (got < c) {
-    unsigned ctl = otv_rd_u8(r);
-    unsigned run = (ctl & 0x7F) + 1;
-    if (!otv_rd_ok(r)) return false;
-    for (unsigned i = 0; i < run && got < c; i++) {
-      unsigned d = (ctl & 0x80) ? otv_rd_u16(r) : otv_rd_u8(r);
-      last = (last + d) & 0xFFFF;
-      (*buf)[got++] = (uint16_t)last;
-    }
-    if (!otv_rd_ok(r)) return false;
-  }
-  return true;
-}
-
-/* One packed-delta run header of at most `left` deltas: its length (a run past the count is cut,
- * as it ends), bytes per delta (0, 1, 2 or 4) and its data, taken (checked) from r. */
-static inline bool delta_run(otv_rd *r, unsigned left, unsigned *run, unsigned *size,
-                             const uint8_t **p)
-{
-  unsigned ctl = otv_rd_u8(r);
-  if (!otv_rd_ok(r)) return false;
-  *run = (ctl & 0x3F) + 1;
-  if (*run > left) *run = left;
-  *size = (ctl & 0xC0) == 0x80 ? 0 : (ctl & 0xC0) == 0x40 ? 2 : (ctl & 0xC0) ? 4 : 1;
-  *p = otv_rd_take(r, (size_t)*run * *size);
-  return *p || !*size;
-}
-
-/* count packed deltas into out. Each run's bytes are checked once, then read unchecked. */
-bool otv_inst_read_deltas(otv_rd *r, unsigned count, double *out)
-{
-  unsigned got = 0;
-  while (got < count) {
-    unsigned run, size;
-    const uint8_t *p;
-    if (!delta_run(r, count - got, &run, &size, &p)) return false;
-    /* in range: run * size bytes taken just above */
-    switch (size) {
-    case 0:
-      for (unsigned i = 0; i < run; i++) out[got + i] = 0;
-      break;
-    case 1:
-      for (unsigned i = 0; i < run; i++) out[got + i] = (int8_t)p[i];
-      break;
-    case 2:
-      for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i16(p + 2 * i);
-      break;
-    default:
-      for (unsigned i = 0; i < run; i++) out[got + i] = otv_peek_i32(p + 4 * i);
-      break;
-    }
-    got += run;
-  }
-  return true;
-}
-
-/* read_deltas for a tuple that has every point, fused with the sum: acc[i] += the delta scaled
- * (the same operations in the same order as decoding, then scaling, then adding). */
-static bool read_deltas_acc(otv_rd *r, unsigned count, double *acc, const double *s, int k)
-{
-  unsigned got = 0;
-  while (got < count) {
-    unsigned run, size;
-    const uint8_t *p;
-    if (!delta_run(r, count - got, &run, &size, &p)) return false;
-    double *a = acc + got;
-    /* in range: run * size bytes taken just above; zero deltas add nothing */
-    if (k == 1) {
-      double s0 = s[0];
-      switch (size) {
-      case 0: break;
-      case 1:
-        for (unsigned i = 0; i < run; i++) a[i] += (double)(int8_t)p[i] * s0;
-        break;
-      case 2:
-        for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i16(p + 2 * i) * s0;
-        break;
-      default:
-        for (unsigned i = 0; i < run; i++) a[i] += (double)otv_peek_i32(p + 4 * i) * s0;
-        break;
-      }
-    } else {
-      switch (size) {
-      case 0: break;
-      case 1:
-        for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale((int8_t)p[i], s, k);
-        break;
-      case 2:
-        for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i16(p + 2 * i), s, k);
-        break;
-      default:
-        for (unsigned i = 0; i < run; i++) a[i] += otv_inst_scale(otv_peek_i32(p + 4 * i), s, k);
-        break;
-      }
-    }
-    got += run;
-  }
-  return true;
-}
-
-/* Inferred deltas of one contour [a, b] of one axis (fontTools' iup_contour / iup_segment
- * arithmetic, which the spec's description matches). */
-void otv_inst_iup_axis(const double *orig, double *d, const uint8_t *has, unsigned a, unsigned b)
-{
-  unsigned first = UINT32_MAX;
-  for (unsigned i = a; i <= b; i++)
-    if (has[i]) {
-      first = i;
-      break;
-    }
-  if (first == UINT32_MAX) {
-    for (unsigned i = a; i <= b; i++) d[i] = 0;
-    return;
-  }
-  unsigned prev = first;
-  unsigned i = first;
-  unsigned len = b - a + 1;
-  for (unsigned step = 0; step < len; step++) {
-    unsigned j = i == b ? a : i + 1; /* walk forward cyclically from first */
-    i = j;
-    if (!has[i] && i != first) continue;
-    /* reference points prev and i (i may be first again: wrap) */
-    unsigned q = prev == b ? a : prev + 1;
-    if (q != i) {
-      double x1 = orig[prev], x2 = orig[i], d1 = d[prev], d2 = d[i];
-      if (x1 == x2) {
-        double v = d1 == d2 ? d1 : 0;
-        for (; q != i; q = q == b ? a : q + 1) d[q] = v;
-      } else {
-        if (x1 > x2) {
-          double t = x1;
-          x1 = x2, x2 = t;
-          t = d1, d1 = d2, d2 = t;
-        }
-        double scale = (d2 - d1) / (x2 - x1);
-        for (; q != i; q = q == b ? a : q + 1) {
-          double x = orig[q];
-          d[q] = x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * scale;
-        }
-      }
-    }
-    prev = i;
-    if (i == first) break;
-  }
-}
-
-bool otv_inst_read_tuple_region(otv_rd *r, unsigned ti, unsigned ac, const uint8_t *shared,
-                                uint16_t shared_count, int16_t *start, int16_t *peak, int16_t *end)
-{
-  if (ti & 0x8000) {
-    const uint8_t *pp = otv_rd_take(r, 2 * (size_t)ac);
-    /* in range: taken just above */
-    for (unsigned a = 0; a < ac && pp; a++) peak[a] = otv_peek_i16(pp + 2 * a);
-  } else {
-    unsigned idx = ti & 0x0FFF;
-    if (!shared || idx >= shared_count) return false;
-    /* in range: shared tuples checked by the caller (shared_count x axis_count) */
-    for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(shared + 2 * ((size_t)idx * ac + a));
-  }
-  if (ti & 0x4000) {
-    const uint8_t *pp = otv_rd_take(r, 4 * (size_t)ac);
-    /* in range: taken just above */
-    for (unsigned a = 0; a < ac && pp; a++) {
-      start[a] = otv_peek_i16(pp + 2 * a);
-      end[a] = otv_peek_i16(pp + 2 * ((size_t)ac + a));
-    }
-  } else {
-    for (unsigned a = 0; a < ac; a++) {
-      start[a] = peak[a] < 0 ? peak[a] : 0;
-      end[a] = peak[a] > 0 ? peak[a] : 0;
-    }
-  }
-  return otv_rd_ok(r);
-}
-
-otv_status otv_inst_tvs_sum(otv_inst *in, otv_span data, size_t hdr, uint32_t tag, size_t tab_off,
-                            const uint8_t *shared, uint16_t shared_count, unsigned n,
-                            const double *orig_x, const double *orig_y, const uint16_t *ends,
-                            unsigned end_count, double *acc_x, double *acc_y)
-{
-  otv_tvs_scratch *sc = &in->tvs;
-  unsigned ac = in->axis_count;
-  otv_rd r = otv_rd_init(data, hdr);
-  uint16_t tvc = otv_rd_u16(&r);
-  uint16_t data_off = otv_rd_u16(&r);
-  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
-  unsigned count = tvc & 0x0FFF;
-  if (!count) return OTV_E_OK;
-  if (!grow_d2(in->al, &sc->dx, &sc->dy, &sc->has, &sc->d_cap, n ? n : 1))
-    return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
-
-  otv_rd dr = otv_rd_init(data, data_off);
-  unsigned shared_n = 0;
-  bool shared_all = false;
-  if (tvc & 0x8000) {
-    bool nomem;
-    if (!otv_inst_read_points(&dr, in, &sc->shared_pts, &sc->shared_cap, &shared_n, &nomem))
-      return nomem ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers")
-                   : OTV_FAIL(in->err, TRUNCATED, tag,
-                              tab_off + (dr.bad_at == SIZE_MAX ? dr.pos : dr.bad_at),
-                              "shared point numbers");
-    shared_all = shared_n == 0;
-  }
-  int16_t peak[OTV_MAX_AXES], start[OTV_MAX_AXES], end[OTV_MAX_AXES];
-  double sc_ax[OTV_MAX_AXES];
-  for (unsigned t = 0; t < count; t++) {
-    size_t hdr_at = r.pos;
-    uint16_t size = otv_rd_u16(&r);
-    uint16_t ti = otv_rd_u16(&r);
-    int k;
-    bool cached = false;
-    if (!(ti & 0xC000) && shared && sc->sk && sc->shared_src == shared && (ti & 0x0FFF) < sc->sn) {
-      /* a shared tuple with its implied region: scalars computed once per instance */
-      unsigned idx = ti & 0x0FFF;
-      k = sc->sk[idx];
-      if (k > 0) memcpy(sc_ax, sc->ss + (size_t)idx * ac, (size_t)k * sizeof *sc_ax);
-      cached = true;
-    } else if (otv_rd_ok(&r) &&
-               !otv_inst_read_tuple_region(&r, ti, ac, shared, shared_count, start, peak, end)) {
-      return otv_rd_ok(&r)
-                 ? OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
-                            "tuple %u: shared tuple %u of %u", t, ti & 0x0FFFu, shared_count)
-                 : OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
-    }
-    if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, tag, tab_off, &r, "tuple variation header");
-    size_t body = dr.pos;
-    otv_span tuple;
-    if (!otv_span_sub(data, body, size, &tuple))
-      return OTV_FAIL(in->err, BAD_OFFSET, tag, tab_off + hdr_at,
-                      "tuple %u: %u bytes of data past the end", t, size);
-    dr.pos = body + size;
-    if (!cached) k = otv_inst_region_scalars(in, start, peak, end, sc_ax);
-    if (k < 0) continue;
-    otv_rd tr = otv_rd_init(tuple, 0);
-    const uint16_t *pts = sc->shared_pts;
-    unsigned pn = shared_n;
-    bool all = shared_all || !(tvc & 0x8000);
-    if (ti & 0x2000) {
-      bool nomem;
-      if (!otv_inst_read_points(&tr, in, &sc->pts, &sc->pts_cap, &pn, &nomem))
-        return nomem
-                   ? OTV_FAIL(in->err, NOMEM, tag, tab_off, "point numbers")
-                   : OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u point numbers", t);
-      pts = sc->pts;
-      all = pn == 0;
-    } else if (!(tvc & 0x8000)) {
-      return OTV_FAIL(in->err, BAD_VALUE, tag, tab_off + hdr_at,
-                      "tuple %u has no point numbers (neither private nor shared)", t);
-    }
-    unsigned nd = all ? n : pn;
-    if (all) {
-      /* decoded, scaled and summed in one pass (the same operations, in the same order) */
-      if (!read_deltas_acc(&tr, nd, acc_x, sc_ax, k) ||
-          (acc_y && !read_deltas_acc(&tr, nd, acc_y, sc_ax, k)))
-        return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
-      continue;
-    } else {
-      /* sparse: decode into scratch rows then scatter (a later duplicate point wins) */
-      if (!grow_d2(in->al, &sc->tx, &sc->ty, NULL, &sc->t_cap, nd ? nd : 1))
-        return OTV_FAIL(in->err, NOMEM, tag, tab_off, "deltas");
-      double *tx = sc->tx, *ty = sc->ty;
-      if (!otv_inst_read_deltas(&tr, nd, tx) || (acc_y && !otv_inst_read_deltas(&tr, nd, ty)))
-        return OTV_FAIL(in->err, TRUNCATED, tag, tab_off + body, "tuple %u deltas", t);
-      memset(sc->has, 0, n);
-      for (unsigned i = 0; i < n; i++) sc->dx[i] = sc->dy[i] = 0;
-      for (unsigned i = 0; i < nd; i++) {
-        unsigned p = pts[i];
-        if (p >= n) continue;
-        sc->has[p] = 1;
-        sc->dx[p] = otv_inst_scale(tx[i], sc_ax, k);
-        if (acc_y) sc->dy[p] = otv_inst_scale(ty[i], sc_ax, k);
-      }
-      if (orig_x && end_count) {
-        /* simple glyph: IUP per contour; the 4 phantom points are one-point contours */
-        unsigned a = 0;
-        for (unsigned c = 0; c < end_count; c++) {
-          unsigned b = ends[c];
-          if (b < a || b >= n) break;
-          otv_inst_iup_axis(orig_x, sc->dx, sc->has, a, b);
-          otv_inst_iup_axis(orig_y, sc->dy, sc->has, a, b);
-          a = b + 1;
-        }
-      }
-    }
-    for (unsigned i = 0; i < n; i++) {
-      acc_x[i] += sc->dx[i];
-      if (acc_y) acc_y[i] += sc->dy[i];
-    }
-  }
-  return OTV_E_OK;
-}
-
 /* ---- glyf ---- */
 
 enum { G_EMPTY = 0, G_SIMPLE = 1, G_COMPOSITE = 2 };
-
-/* composite flags (spec: glyf "Composite glyph description") */
-#define C_ARG_WORDS 0x0001u
-#define C_ARGS_XY 0x0002u
-#define C_ROUND_XY 0x0004u
-#define C_SCALE 0x0008u
-#define C_MORE 0x0020u
-#define C_XY_SCALE 0x0040u
-#define C_2X2 0x0080u
-#define C_INSTR 0x0100u
-#define C_MY_METRICS 0x0200u
-#define C_OVERLAP 0x0400u
-#define C_SCALED_OFF 0x0800u
-#define C_UNSCALED_OFF 0x1000u
 
 typedef struct gstate {
   uint8_t kind;
@@ -410,14 +66,10 @@ typedef struct gstate {
 
 typedef struct gctx {
   otv_inst *in;
-  otv_span glyf, loca, gvar, hmtx, vmtx;
-  bool loca_long;
-  unsigned nhm, nvm;
-  /* gvar */
-  bool gvar_long;
-  uint16_t shared_count, gvar_glyphs;
-  const uint8_t *shared, *gvar_offs;
-  size_t gvar_data;
+  const otv_glyf *glyf; /* the face's glyf, loca and gvar */
+  const otv_mtx *h, *v; /* the face's hmtx and vmtx (v->present false: no vmtx) */
+  otv_glyf_loc loader;  /* decodes a simple glyph's default outline (glyf.h) */
+  otv_coords at;        /* what the loader is bound to (it reads no coordinates) */
   gstate *g;
   double *x, *y; /* varied coordinates of every glyph (points, or component offsets) */
   uint8_t *on;   /* on-curve flags (simple glyphs) */
@@ -433,41 +85,33 @@ typedef struct gctx {
   /* flattening scratch for transformed composites */
   double *fx, *fy;
   size_t f_cap;
+  /* partial instances: a glyph's new default outline (rounded), what IUP infers from there */
+  double *new_x, *new_y;
+  size_t new_x_cap, new_y_cap;
 } gctx;
 
+/* Glyph gid's data in glyf (empty for an empty glyph) and its offset there. */
 static bool glyph_span(const gctx *c, uint32_t gid, otv_span *out, size_t *off)
 {
   size_t a, b;
-  /* in range: loca size checked in otv_inst_glyf */
-  if (c->loca_long) {
-    a = otv_peek_u32(c->loca.p + 4 * (size_t)gid);
-    b = otv_peek_u32(c->loca.p + 4 * (size_t)gid + 4);
-  } else {
-    a = 2 * (size_t)otv_peek_u16(c->loca.p + 2 * (size_t)gid);
-    b = 2 * (size_t)otv_peek_u16(c->loca.p + 2 * (size_t)gid + 2);
-  }
+  bool ok = otv_loca_get(c->glyf, gid, &a, &b);
   *off = a;
-  if (b <= a) {
-    out->p = c->glyf.p;
-    out->len = 0;
-    return b == a || true;
-  }
-  return otv_span_sub(c->glyf, a, b - a, out);
+  out->p = c->glyf->glyf.p;
+  out->len = 0;
+  if (!ok) return false;
+  out->p += a; /* in range: otv_loca_get checked a <= b <= glyf.len */
+  out->len = b - a;
+  return true;
 }
 
+/* A glyph's advance and side bearing in hmtx (vert: vmtx); 0 and 0 without the table. */
 static void h_metric(const gctx *c, uint32_t gid, bool vert, int *adv, int *sb)
 {
-  otv_span t = vert ? c->vmtx : c->hmtx;
-  unsigned nm = vert ? c->nvm : c->nhm;
+  const otv_mtx *m = vert ? c->v : c->h;
   *adv = 0, *sb = 0;
-  if (!nm) return;
-  size_t i = gid < nm ? gid : nm - 1;
-  /* in range: metrics spans checked in otv_inst_glyf */
-  *adv = otv_peek_u16(t.p + 4 * i);
-  if (gid < nm)
-    *sb = otv_peek_i16(t.p + 4 * (size_t)gid + 2);
-  else if (4 * (size_t)nm + 2 * (size_t)(gid - nm) + 2 <= t.len)
-    *sb = otv_peek_i16(t.p + 4 * (size_t)nm + 2 * (size_t)(gid - nm));
+  if (!m->present) return;
+  *adv = (int)otv_mtx_advance(m, gid);
+  *sb = otv_mtx_side(m, gid);
 }
 
 static otv_status reserve_coords(gctx *c, size_t extra)
@@ -476,49 +120,45 @@ static otv_status reserve_coords(gctx *c, size_t extra)
                                                                             : OTV_E_NOMEM;
 }
 
-/* Apply gvar of gid to (ox, oy)[n] (phantoms last). */
+/* Apply gvar of gid to (ox, oy)[n] (phantoms last): the deltas summed into ax/ay; a partial
+ * instance also gets the glyph's new variation data (encode). */
 static otv_status apply_gvar(gctx *c, uint32_t gid, unsigned n, const uint16_t *ends,
                              unsigned end_count, double *ax, double *ay, bool encode)
 {
   for (unsigned i = 0; i < n; i++) ax[i] = ay[i] = 0;
   otv_inst *in = c->in;
-  if (encode && in->partial) in->gvar_offs[gid] = (uint32_t)in->gvar_data.len;
-  if (!c->gvar.p || gid >= c->gvar_glyphs) return OTV_E_OK;
-  size_t a, b;
-  /* in range: gvar offsets checked in otv_inst_glyf */
-  if (c->gvar_long) {
-    a = otv_peek_u32(c->gvar_offs + 4 * (size_t)gid);
-    b = otv_peek_u32(c->gvar_offs + 4 * (size_t)gid + 4);
-  } else {
-    a = 2 * (size_t)otv_peek_u16(c->gvar_offs + 2 * (size_t)gid);
-    b = 2 * (size_t)otv_peek_u16(c->gvar_offs + 2 * (size_t)gid + 2);
-  }
-  if (b <= a) return OTV_E_OK;
+  bool partial = in->pin.partial;
+  if (encode && partial) in->gvar_offs[gid] = (uint32_t)in->gvar_data.len;
+  const otv_gvar *gv = &c->glyf->gvar;
   otv_span d;
-  if (a > SIZE_MAX - c->gvar_data || !otv_span_sub(c->gvar, c->gvar_data + a, b - a, &d))
-    return OTV_FAIL(c->in->err, BAD_OFFSET, OTV_T_GVAR, c->gvar_data + a,
-                    "glyph %u variation data (%zu bytes) past the end", gid, b - a);
+  size_t base;
+  int k = otv_gvar_glyph_data(gv, gid, &d, &base);
+  if (k == 0) return OTV_E_OK;
+  if (k < 0)
+    return OTV_FAIL(in->err, BAD_OFFSET, OTV_T_GVAR, base,
+                    "glyph %u: variation data offsets out of order or past the table end", gid);
   /* the simple-glyph contour ends plus the 4 phantom points as one-point contours */
   unsigned ec = 0;
   if (end_count) {
     for (unsigned i = 0; i < end_count; i++) c->ends[i] = ends[i];
     ec = end_count;
-    for (unsigned k = 0; k < 4; k++) c->ends[ec++] = (uint16_t)(n - 4 + k);
+    for (unsigned j = 0; j < 4; j++) c->ends[ec++] = (uint16_t)(n - 4 + j);
   }
-  otv_status st = otv_inst_tvs_sum(in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared,
-                                   c->shared_count, n, c->ox, c->oy, c->ends, ec, ax, ay);
-  if (st || !encode || !in->partial) return st;
+  otv_tvs_in st_in = {d,     0,     OTV_T_GVAR, base, gv->shared_tuples, gv->shared_tuple_count, n,
+                      c->ox, c->oy, c->ends,    ec};
+  otv_status st = otv_tvs_sum(&in->cx, &in->tvs, &st_in, ax, ay);
+  if (st || !encode || !partial) return st;
   /* a partial instance keeps the tuples of the axes left variable, for the same points; its
    * default outline is this one rounded (as encode_simple writes it) */
-  if (otv_mem_reserve(in->al, (void **)&in->pnx, &in->pnx_cap, n, sizeof *in->pnx) ||
-      otv_mem_reserve(in->al, (void **)&in->pny, &in->pny_cap, n, sizeof *in->pny))
+  if (otv_mem_reserve(in->al, (void **)&c->new_x, &c->new_x_cap, n, sizeof *c->new_x) ||
+      otv_mem_reserve(in->al, (void **)&c->new_y, &c->new_y_cap, n, sizeof *c->new_y))
     return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "coordinates");
   for (unsigned i = 0; i < n; i++) {
-    in->pnx[i] = otv_inst_round16(c->ox[i] + ax[i]);
-    in->pny[i] = otv_inst_round16(c->oy[i] + ay[i]);
+    c->new_x[i] = otv_inst_round16(c->ox[i] + ax[i]);
+    c->new_y[i] = otv_inst_round16(c->oy[i] + ay[i]);
   }
-  st = otv_part_tvs(in, d, 0, OTV_T_GVAR, c->gvar_data + a, c->shared, c->shared_count, n, c->ox,
-                    c->oy, in->pnx, in->pny, c->ends, ec, true, &in->gvar_data, in->gvar_data.len);
+  st = otv_tvs_partial(&in->cx, &in->tvs, &st_in, c->new_x, c->new_y, true, &in->gvar_data,
+                       in->gvar_data.len);
   if (!st && (in->gvar_data.len & 1)) otv_buf_u8(&in->gvar_data, 0);
   return st;
 }
@@ -556,7 +196,7 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
     return OTV_FAIL(in->err, BAD_OFFSET, OTV_T_LOCA, 0, "glyph %u data past the end of glyf", gid);
   int adv, lsb, vadv = 0, tsb = 0;
   h_metric(c, gid, false, &adv, &lsb);
-  if (c->vmtx.p) h_metric(c, gid, true, &vadv, &tsb);
+  if (c->v->present) h_metric(c, gid, true, &vadv, &tsb);
   int16_t hx_min = 0, hy_max = 0;
   int nc = 0;
   otv_rd r = otv_rd_init(gs, 0);
@@ -568,98 +208,60 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
     if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &r, "glyph header");
   }
   unsigned n = 0, end_count = 0;
-  const uint8_t *ends_raw = NULL;
+  const uint16_t *loaded_ends = NULL;
   s->at = (uint32_t)c->used;
+  otv_glyf_loc *ld = &c->loader;
   if (nc > 0) {
+    /* the default outline, decoded as it is for drawing */
     s->kind = G_SIMPLE;
-    end_count = (unsigned)nc;
-    const uint8_t *e = otv_rd_take(&r, 2 * (size_t)nc);
-    uint16_t ilen = otv_rd_u16(&r);
-    otv_rd_skip(&r, ilen);
-    if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &r, "glyph %u contours");
-    ends_raw = e;
-    int prev = -1;
-    for (int i = 0; i < nc; i++) {
-      int v = otv_peek_u16(e + 2 * i);
-      if (v <= prev)
-        return OTV_FAIL(in->err, BAD_VALUE, OTV_T_GLYF, goff + 10 + 2 * (size_t)i,
-                        "glyph %u: contour ends not increasing", gid);
-      prev = v;
-    }
-    n = (unsigned)prev + 1;
+    otv_status st0 = otv_glyf_load_default(ld, gid);
+    if (st0) return st0;
+    n = ld->n_pts - 4;
+    end_count = ld->n_ends;
+    loaded_ends = ld->ends;
   } else if (nc < 0) {
     s->kind = G_COMPOSITE;
-    unsigned flags;
+    otv_rd cr = otv_rd_init(gs, 10);
+    otv_glyf_comp k;
     do {
-      flags = otv_rd_u16(&r);
-      otv_rd_skip(&r, 2);
-      otv_rd_skip(&r, (flags & C_ARG_WORDS) ? 4 : 2);
-      otv_rd_skip(&r, (flags & C_SCALE) ? 2 : (flags & C_XY_SCALE) ? 4 : (flags & C_2X2) ? 8 : 0);
-      if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &r, "composite glyph");
+      size_t at = cr.pos;
+      if (!otv_glyf_read_comp(&cr, &k))
+        return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &cr, "composite glyph");
+      /* checked before the glyph's gvar data is read, as the drawing code does */
+      if (k.gid >= in->glyph_count)
+        return OTV_FAIL(in->err, BAD_VALUE, OTV_T_GLYF, goff + at + 2,
+                        "glyph %u: component glyph %u of %u", gid, k.gid, in->glyph_count);
       n++;
       if (n > 0xFFFF - 4)
         return OTV_FAIL(in->err, LIMIT, OTV_T_GLYF, goff, "glyph %u: too many components", gid);
-    } while (flags & C_MORE);
+    } while (k.flags & OTV_MORE_COMPONENTS);
   }
   unsigned np = n + 4;
   if (!grow_d2(in->al, &c->ox, &c->oy, NULL, &c->o_cap, np))
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
-  if (otv_mem_reserve(in->al, (void **)&c->ends, &c->ends_cap, end_count + 4, sizeof(uint16_t)))
+  if (otv_mem_reserve(in->al, (void **)&c->ends, &c->ends_cap, 2 * (end_count + 4),
+                      sizeof(uint16_t)))
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
   if (reserve_coords(c, 2 * (size_t)np))
     return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "coordinates");
-  /* decode into the coordinate arrays at `at`; deltas accumulate at `at + np` */
+  /* the coordinate arrays at `at`; deltas accumulate at `at + np` */
   double *X = c->x + s->at, *Y = c->y + s->at;
   uint8_t *ON = c->on + s->at;
   if (s->kind == G_SIMPLE) {
-    /* flags */
-    size_t fpos = r.pos;
-    unsigned i = 0;
-    otv_rd fr = r;
-    while (i < n) {
-      uint8_t f = otv_rd_u8(&fr);
-      unsigned rep = (f & 0x08) ? otv_rd_u8(&fr) : 0;
-      if (!otv_rd_ok(&fr)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &fr, "glyph flags");
-      unsigned m = rep + 1 < n - i ? rep + 1 : n - i; /* a repeat past the count is cut */
-      for (unsigned k = 0; k < m; k++) ON[i + k] = f;
-      i += m;
+    for (unsigned i = 0; i < n; i++) {
+      X[i] = ld->pts[i].x; /* exact: the loader's floats hold 16-bit sums */
+      Y[i] = ld->pts[i].y;
+      ON[i] = ld->tags[i] & OTV_ON_CURVE_POINT;
     }
-    (void)fpos;
-    int v = 0;
-    for (i = 0; i < n; i++) {
-      uint8_t f = ON[i];
-      if (f & 0x02)
-        v += (f & 0x10) ? otv_rd_u8(&fr) : -(int)otv_rd_u8(&fr);
-      else if (!(f & 0x10))
-        v += otv_rd_i16(&fr);
-      X[i] = v;
-    }
-    v = 0;
-    for (i = 0; i < n; i++) {
-      uint8_t f = ON[i];
-      if (f & 0x04)
-        v += (f & 0x20) ? otv_rd_u8(&fr) : -(int)otv_rd_u8(&fr);
-      else if (!(f & 0x20))
-        v += otv_rd_i16(&fr);
-      Y[i] = v;
-    }
-    if (!otv_rd_ok(&fr)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &fr, "glyph coordinates");
-    for (i = 0; i < n; i++) ON[i] &= 0x01;
   } else if (s->kind == G_COMPOSITE) {
     otv_rd cr = otv_rd_init(gs, 10);
     for (unsigned i = 0; i < n; i++) {
-      unsigned flags = otv_rd_u16(&cr);
-      otv_rd_skip(&cr, 2);
-      int a1, a2;
-      if (flags & C_ARG_WORDS) {
-        a1 = otv_rd_i16(&cr), a2 = otv_rd_i16(&cr);
-      } else {
-        a1 = (int8_t)otv_rd_u8(&cr), a2 = (int8_t)otv_rd_u8(&cr);
-      }
-      otv_rd_skip(&cr, (flags & C_SCALE) ? 2 : (flags & C_XY_SCALE) ? 4 : (flags & C_2X2) ? 8 : 0);
+      otv_glyf_comp k;
+      otv_glyf_read_comp(&cr, &k); /* read above */
       /* anchored components have no offset: their gvar "point" is (0, 0) and is ignored */
-      X[i] = (flags & C_ARGS_XY) ? a1 : 0;
-      Y[i] = (flags & C_ARGS_XY) ? a2 : 0;
+      bool xy = (k.flags & OTV_ARGS_ARE_XY_VALUES) != 0;
+      X[i] = xy ? k.arg1 : 0;
+      Y[i] = xy ? k.arg2 : 0;
       ON[i] = 0;
     }
   }
@@ -667,17 +269,14 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
   double lsx = (double)hx_min - lsb;
   X[n] = lsx, Y[n] = 0;
   X[n + 1] = lsx + adv, Y[n + 1] = 0;
-  double top = c->vmtx.p ? (double)tsb + hy_max : 0, bot = c->vmtx.p ? top - vadv : 0;
+  double top = c->v->present ? (double)tsb + hy_max : 0, bot = c->v->present ? top - vadv : 0;
   X[n + 2] = 0, Y[n + 2] = top;
   X[n + 3] = 0, Y[n + 3] = bot;
   for (unsigned i = 0; i < np; i++) c->ox[i] = X[i], c->oy[i] = Y[i];
   double *ax = X + np, *ay = Y + np;
-  /* contour ends as host values */
-  if (otv_mem_reserve(in->al, (void **)&c->ends, &c->ends_cap, 2 * (end_count + 4),
-                      sizeof(uint16_t)))
-    return OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph scratch");
+  /* the contour ends, after the ones apply_gvar builds (phantoms included) in c->ends */
   uint16_t *host_ends = c->ends + end_count + 4;
-  for (unsigned i = 0; i < end_count; i++) host_ends[i] = otv_peek_u16(ends_raw + 2 * i);
+  for (unsigned i = 0; i < end_count; i++) host_ends[i] = loaded_ends[i];
   otv_status st =
       apply_gvar(c, gid, np, host_ends, s->kind == G_SIMPLE ? end_count : 0, ax, ay, encode);
   if (st) return st;
@@ -710,54 +309,42 @@ static otv_status load_glyph(gctx *c, uint32_t gid, bool encode)
   return OTV_E_OK;
 }
 
-/* Component records of a composite, decoded. */
+/* A component record (glyf.h's otv_glyf_read_comp) with its transform in double. */
 typedef struct comp {
   unsigned flags;
   uint32_t gid;
   int a1, a2;
   double m[4]; /* xx, xy(scale01), yx(scale10), yy */
   bool transform;
-  const uint8_t *raw_transform;
+  const uint8_t *raw_transform; /* the transform as stored, raw_transform_len bytes */
   unsigned raw_transform_len;
 } comp;
 
 static bool read_comp(otv_rd *r, comp *k)
 {
-  k->flags = otv_rd_u16(r);
-  k->gid = otv_rd_u16(r);
-  if (k->flags & C_ARG_WORDS) {
-    if (k->flags & C_ARGS_XY)
-      k->a1 = otv_rd_i16(r), k->a2 = otv_rd_i16(r);
-    else
-      k->a1 = otv_rd_u16(r), k->a2 = otv_rd_u16(r);
-  } else {
-    if (k->flags & C_ARGS_XY)
-      k->a1 = (int8_t)otv_rd_u8(r), k->a2 = (int8_t)otv_rd_u8(r);
-    else
-      k->a1 = otv_rd_u8(r), k->a2 = otv_rd_u8(r);
-  }
-  k->transform = true;
+  otv_glyf_comp g;
+  bool ok = otv_glyf_read_comp(r, &g);
+  k->flags = g.flags;
+  k->gid = g.gid;
+  k->a1 = g.arg1, k->a2 = g.arg2;
+  k->transform = g.scale_count != 0;
+  k->raw_transform = g.transform;
+  k->raw_transform_len = 2 * g.scale_count;
   k->m[1] = k->m[2] = 0;
-  k->raw_transform = r->s.p + r->pos;
-  if (k->flags & C_SCALE) {
-    k->raw_transform_len = 2;
-    k->m[0] = k->m[3] = otv_rd_i16(r) / 16384.0;
-  } else if (k->flags & C_XY_SCALE) {
-    k->raw_transform_len = 4;
-    k->m[0] = otv_rd_i16(r) / 16384.0;
-    k->m[3] = otv_rd_i16(r) / 16384.0;
-  } else if (k->flags & C_2X2) {
-    k->raw_transform_len = 8;
-    k->m[0] = otv_rd_i16(r) / 16384.0;
-    k->m[1] = otv_rd_i16(r) / 16384.0;
-    k->m[2] = otv_rd_i16(r) / 16384.0;
-    k->m[3] = otv_rd_i16(r) / 16384.0;
-  } else {
-    k->raw_transform_len = 0;
-    k->transform = false;
-    k->m[0] = k->m[3] = 1;
+  k->m[0] = k->m[3] = 1;
+  if (!ok) return false;
+  switch (g.scale_count) {
+  case 1: k->m[0] = k->m[3] = g.scale[0] / 16384.0; break;
+  case 2:
+    k->m[0] = g.scale[0] / 16384.0;
+    k->m[3] = g.scale[1] / 16384.0;
+    break;
+  case 4:
+    for (int i = 0; i < 4; i++) k->m[i] = g.scale[i] / 16384.0;
+    break;
+  default: break;
   }
-  return otv_rd_ok(r);
+  return true;
 }
 
 static otv_status composite_done(gctx *c, uint32_t gid, unsigned depth);
@@ -795,7 +382,7 @@ static otv_status flatten(gctx *c, uint32_t gid, unsigned depth, size_t *np)
     if (st) return st;
     double *fx = c->fx, *fy = c->fy;
     double ox = c->x[s->at + i], oy = c->y[s->at + i];
-    if (!(k.flags & C_ARGS_XY)) {
+    if (!(k.flags & OTV_ARGS_ARE_XY_VALUES)) {
       for (size_t p = from; p < *np; p++) {
         double x = fx[p], y = fy[p];
         fx[p] = x * k.m[0] + y * k.m[2];
@@ -809,7 +396,7 @@ static otv_status flatten(gctx *c, uint32_t gid, unsigned depth, size_t *np)
       for (size_t p = from; p < *np; p++) fx[p] += mx, fy[p] += my;
     } else if (!k.transform) {
       for (size_t p = from; p < *np; p++) fx[p] += ox, fy[p] += oy;
-    } else if (k.flags & C_SCALED_OFF) {
+    } else if (k.flags & OTV_SCALED_COMPONENT_OFFSET) {
       /* the Apple way: move, then scale */
       for (size_t p = from; p < *np; p++) {
         double x = fx[p] + ox, y = fy[p] + oy;
@@ -857,7 +444,7 @@ static otv_status composite_done(gctx *c, uint32_t gid, unsigned depth)
     s->flat_pts += cs->flat_pts;
     s->flat_contours += cs->flat_contours;
     if (cs->kind == G_COMPOSITE && cs->depth + 1u > s->depth) s->depth = (uint16_t)(cs->depth + 1);
-    if (k.transform || !(k.flags & C_ARGS_XY)) simple_path = false;
+    if (k.transform || !(k.flags & OTV_ARGS_ARE_XY_VALUES)) simple_path = false;
     if (simple_path && cs->has_pts) {
       double ox = c->x[s->at + i], oy = c->y[s->at + i];
       fb_add(s, cs->fb[0] + ox, cs->fb[1] + oy);
@@ -916,18 +503,18 @@ static void encode_simple(gctx *c, uint32_t gid, otv_span gs, const int16_t bb[4
     px = x, py = y;
     uint8_t f = ON[i] & 1;
     if (dx == 0)
-      f |= 0x10;
+      f |= OTV_X_IS_SAME_OR_POSITIVE;
     else if (dx >= -255 && dx <= 255)
-      f |= (uint8_t)(0x02 | (dx > 0 ? 0x10 : 0));
+      f |= (uint8_t)(OTV_X_SHORT_VECTOR | (dx > 0 ? OTV_X_IS_SAME_OR_POSITIVE : 0));
     if (dy == 0)
-      f |= 0x20;
+      f |= OTV_Y_IS_SAME_OR_POSITIVE;
     else if (dy >= -255 && dy <= 255)
-      f |= (uint8_t)(0x04 | (dy > 0 ? 0x20 : 0));
-    if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= 0x40; /* OVERLAP_SIMPLE */
+      f |= (uint8_t)(OTV_Y_SHORT_VECTOR | (dy > 0 ? OTV_Y_IS_SAME_OR_POSITIVE : 0));
+    if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= OTV_OVERLAP_SIMPLE;
     if (i > 0 && f == last && rep < 255) {
       /* spec: REPEAT_FLAG, then the number of additional repeats */
       if (rep == 0) {
-        *last_flag |= 0x08;
+        *last_flag |= OTV_REPEAT_FLAG;
         *w++ = 1;
       } else {
         w[-1] = (uint8_t)(rep + 1);
@@ -970,33 +557,35 @@ static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t go
   otv_inst *in = c->in;
   otv_buf *b = &in->glyf;
   gstate *s = &c->g[gid];
-  otv_buf_u16(b, 0xFFFF);
+  otv_buf_u16(b, 0xFFFF); /* numberOfContours -1: a composite */
   for (int k = 0; k < 4; k++) otv_buf_u16(b, (uint16_t)bb[k]);
   otv_rd r = otv_rd_init(gs, 10);
   bool instr = false;
   for (unsigned i = 0; i < s->n; i++) {
     comp k;
     if (!read_comp(&r, &k)) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &r, "component");
-    if (k.flags & C_INSTR) instr = true;
-    unsigned f = k.flags & (C_ROUND_XY | C_MY_METRICS | C_SCALED_OFF | C_UNSCALED_OFF | C_OVERLAP |
-                            C_SCALE | C_XY_SCALE | C_2X2);
-    f |= k.flags & 0x0010u; /* bit 4 (Apple's NON_OVERLAPPING) kept, as fontTools does */
-    if (i + 1 < s->n) f |= C_MORE;
-    if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= C_OVERLAP;
+    if (k.flags & OTV_WE_HAVE_INSTRUCTIONS) instr = true;
+    unsigned f =
+        k.flags & (OTV_ROUND_XY_TO_GRID | OTV_USE_MY_METRICS | OTV_SCALED_COMPONENT_OFFSET |
+                   OTV_UNSCALED_COMPONENT_OFFSET | OTV_OVERLAP_COMPOUND | OTV_WE_HAVE_A_SCALE |
+                   OTV_WE_HAVE_AN_X_AND_Y_SCALE | OTV_WE_HAVE_A_TWO_BY_TWO);
+    f |= k.flags & OTV_NON_OVERLAPPING; /* kept, as fontTools does */
+    if (i + 1 < s->n) f |= OTV_MORE_COMPONENTS;
+    if (i == 0 && !(in->flags & OTV_INSTANCE_NO_OVERLAP_FLAGS)) f |= OTV_OVERLAP_COMPOUND;
     int a1, a2;
-    if (k.flags & C_ARGS_XY) {
-      f |= C_ARGS_XY;
+    if (k.flags & OTV_ARGS_ARE_XY_VALUES) {
+      f |= OTV_ARGS_ARE_XY_VALUES;
       a1 = otv_inst_round16(c->x[s->at + i]);
       a2 = otv_inst_round16(c->y[s->at + i]);
-      if (a1 < -128 || a1 > 127 || a2 < -128 || a2 > 127) f |= C_ARG_WORDS;
+      if (a1 < -128 || a1 > 127 || a2 < -128 || a2 > 127) f |= OTV_ARG_1_AND_2_ARE_WORDS;
     } else {
       a1 = k.a1, a2 = k.a2;
-      if (a1 > 255 || a2 > 255) f |= C_ARG_WORDS;
+      if (a1 > 255 || a2 > 255) f |= OTV_ARG_1_AND_2_ARE_WORDS;
     }
     size_t flags_at = b->len;
     otv_buf_u16(b, (uint16_t)f);
     otv_buf_u16(b, (uint16_t)k.gid);
-    if (f & C_ARG_WORDS) {
+    if (f & OTV_ARG_1_AND_2_ARE_WORDS) {
       otv_buf_u16(b, (uint16_t)a1);
       otv_buf_u16(b, (uint16_t)a2);
     } else {
@@ -1005,7 +594,7 @@ static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t go
     }
     otv_buf_bytes(b, k.raw_transform, k.raw_transform_len);
     if (i + 1 == s->n && instr) {
-      otv_buf_put_u16(b, flags_at, (uint16_t)(f | C_INSTR));
+      otv_buf_put_u16(b, flags_at, (uint16_t)(f | OTV_WE_HAVE_INSTRUCTIONS));
     }
   }
   if (instr) {
@@ -1014,56 +603,6 @@ static otv_status encode_composite(gctx *c, uint32_t gid, otv_span gs, size_t go
     if (!ip) return OTV_FAIL_RD(in->err, OTV_T_GLYF, goff, &r, "composite instructions");
     otv_buf_u16(b, ilen);
     otv_buf_bytes(b, ip, ilen);
-  }
-  return OTV_E_OK;
-}
-
-static otv_status read_gvar(gctx *c)
-{
-  otv_inst *in = c->in;
-  c->gvar = otv_face_span(in->face, OTV_T_GVAR);
-  if (!c->gvar.p) return OTV_E_OK;
-  otv_rd r = otv_rd_init(c->gvar, 0);
-  uint16_t major = otv_rd_u16(&r);
-  otv_rd_skip(&r, 2);
-  uint16_t ac = otv_rd_u16(&r);
-  c->shared_count = otv_rd_u16(&r);
-  uint32_t shared_off = otv_rd_u32(&r);
-  c->gvar_glyphs = otv_rd_u16(&r);
-  uint16_t flags = otv_rd_u16(&r);
-  c->gvar_data = otv_rd_u32(&r);
-  if (!otv_rd_ok(&r)) return OTV_FAIL_RD(in->err, OTV_T_GVAR, 0, &r, "gvar header");
-  if (major != 1) return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_GVAR, 0, "gvar version %u", major);
-  if (ac != in->axis_count)
-    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_GVAR, 4, "axisCount %u, fvar has %u", ac,
-                    in->axis_count);
-  c->gvar_long = flags & 1;
-  otv_span sp;
-  if (!otv_span_array(c->gvar, shared_off, (size_t)c->shared_count * ac, 2, &sp))
-    return OTV_FAIL(in->err, BAD_OFFSET, OTV_T_GVAR, 8, "shared tuples");
-  c->shared = sp.p;
-  if (!otv_span_array(c->gvar, 20, (size_t)c->gvar_glyphs + 1, c->gvar_long ? 4 : 2, &sp))
-    return OTV_FAIL(in->err, TRUNCATED, OTV_T_GVAR, 20, "glyph variation data offsets");
-  c->gvar_offs = sp.p;
-  if (c->gvar_glyphs > in->glyph_count) c->gvar_glyphs = (uint16_t)in->glyph_count;
-  /* scalars of every shared tuple with its implied region (the common case), once */
-  otv_tvs_scratch *sc = &in->tvs;
-  unsigned n = c->shared_count, acn = ac ? ac : 1;
-  sc->sk = otv_mem_alloc(in->al, (n ? n : 1) * sizeof *sc->sk);
-  if (!sc->sk) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "shared tuple scalars");
-  sc->sn = n; /* the sizes the blocks are freed with */
-  sc->ss = otv_mem_alloc(in->al, (size_t)(n ? n : 1) * acn * sizeof *sc->ss);
-  if (!sc->ss) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "shared tuple scalars");
-  sc->shared_src = c->shared;
-  int16_t pk[OTV_MAX_AXES], st[OTV_MAX_AXES], en[OTV_MAX_AXES];
-  for (unsigned i = 0; i < n; i++) {
-    for (unsigned a = 0; a < ac; a++) {
-      /* in range: shared tuples checked above */
-      pk[a] = otv_peek_i16(c->shared + 2 * ((size_t)i * ac + a));
-      st[a] = pk[a] < 0 ? pk[a] : 0;
-      en[a] = pk[a] > 0 ? pk[a] : 0;
-    }
-    sc->sk[i] = otv_inst_region_scalars(in, st, pk, en, sc->ss + (size_t)i * acn);
   }
   return OTV_E_OK;
 }
@@ -1096,6 +635,9 @@ static void gctx_free(gctx *c)
   if (c->fy) otv_mem_free(al, c->fy, c->f_cap * sizeof(double));
   if (c->offs) otv_mem_free(al, c->offs, ((size_t)c->in->glyph_count + 1) * sizeof *c->offs);
   if (c->rxy) otv_mem_free(al, c->rxy, c->rxy_cap * sizeof *c->rxy);
+  if (c->new_x) otv_mem_free(al, c->new_x, c->new_x_cap * sizeof *c->new_x);
+  if (c->new_y) otv_mem_free(al, c->new_y, c->new_y_cap * sizeof *c->new_y);
+  otv_glyf_loc_free(&c->loader);
 }
 
 otv_status otv_inst_glyf(otv_inst *in)
@@ -1104,34 +646,23 @@ otv_status otv_inst_glyf(otv_inst *in)
   gctx c;
   memset(&c, 0, sizeof c);
   c.in = in;
-  c.glyf = otv_face_span(f, OTV_T_GLYF);
-  c.loca = otv_face_span(f, OTV_T_LOCA);
-  c.hmtx = otv_face_span(f, OTV_T_HMTX);
-  c.vmtx = otv_face_span(f, OTV_T_VMTX);
-  otv_span hhea = otv_face_span(f, OTV_T_HHEA), vhea = otv_face_span(f, OTV_T_VHEA);
+  c.glyf = &f->glyf;
+  c.h = &f->met.h;
+  c.v = &f->met.v;
+  c.at.v = in->pin.coords;
+  c.at.axis_count = in->pin.axis_count;
+  c.at.serial = 1;
+  otv_locctx lx = {&c.at, in->al, in->err};
+  otv_glyf_loc_init(&c.loader, &f->glyf, lx);
   uint32_t n = in->glyph_count;
-  if (!c.glyf.p || !c.loca.p) return OTV_FAIL(in->err, NO_TABLE, OTV_T_GLYF, 0, "no glyf/loca");
-  c.loca_long = f->index_to_loc_format == 1;
-  otv_span sp;
-  if (!otv_span_array(c.loca, 0, (size_t)n + 1, c.loca_long ? 4 : 2, &sp))
-    return OTV_FAIL(in->err, TRUNCATED, OTV_T_LOCA, 0, "loca shorter than %u glyphs", n);
-  if (!hhea.p || hhea.len < 36 || !c.hmtx.p)
-    return OTV_FAIL(in->err, NO_TABLE, OTV_T_HHEA, 0, "no hhea/hmtx");
-  c.nhm = otv_peek_u16(hhea.p + 34); /* in range: hhea.len >= 36 */
-  if (c.nhm > n) c.nhm = n;
-  if (c.nhm == 0 && n) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_HHEA, 34, "numberOfHMetrics 0");
-  if (!otv_span_array(c.hmtx, 0, c.nhm, 4, &sp))
-    return OTV_FAIL(in->err, TRUNCATED, OTV_T_HMTX, 0, "hmtx shorter than %u metrics", c.nhm);
-  if (c.vmtx.p && vhea.p && vhea.len >= 36) {
-    c.nvm = otv_peek_u16(vhea.p + 34);
-    if (c.nvm > n) c.nvm = n;
-    if (c.nvm == 0 || !otv_span_array(c.vmtx, 0, c.nvm, 4, &sp)) c.vmtx = (otv_span){NULL, 0};
-  } else {
-    c.vmtx = (otv_span){NULL, 0};
-  }
-  in->has_vmtx = c.vmtx.p != NULL;
-  otv_status st = read_gvar(&c);
-  if (st) return st;
+  otv_status st = OTV_E_OK;
+  if (!c.glyf->present) return OTV_FAIL(in->err, NO_TABLE, OTV_T_GLYF, 0, "no glyf/loca");
+  if (!c.h->present) return OTV_FAIL(in->err, NO_TABLE, OTV_T_HHEA, 0, "no hhea/hmtx");
+  in->has_vmtx = c.v->present;
+  const otv_gvar *gv = &f->glyf.gvar;
+  if (gv->present &&
+      (st = otv_tvs_shared_factors(&in->cx, &in->tvs, gv->shared_tuples, gv->shared_tuple_count)))
+    return st;
   c.g = otv_mem_calloc(in->al, n ? n : 1, sizeof *c.g);
   in->adv_w = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->adv_w);
   in->lsb = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->lsb);
@@ -1146,7 +677,7 @@ otv_status otv_inst_glyf(otv_inst *in)
     st = OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyph table");
     goto done;
   }
-  size_t est = c.glyf.len + c.glyf.len / 8 + 64;
+  size_t est = c.glyf->glyf.len + c.glyf->glyf.len / 8 + 64;
   c.offs = otv_mem_alloc(in->al, ((size_t)n + 1) * sizeof *c.offs);
   if (!c.offs || !otv_buf_reserve(&in->glyf, est)) {
     st = OTV_FAIL(in->err, NOMEM, OTV_T_GLYF, 0, "glyf buffer");

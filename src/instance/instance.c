@@ -1,11 +1,13 @@
 /*
- * instance.c - static instances: otv_instance_create runs the table instancers and assembles
- * the sfnt. Which tables are rebuilt, copied or dropped is decided here.
+ * instance/instance.c - static and partial instances: otv_instance_create runs the steps
+ * (instance/inst.h) and assembles the sfnt (core/sfnt.h). Which tables are rebuilt, copied or
+ * dropped is decided here.
  *
  * Reference behaviour: fontTools' varLib.instancer making a full instance (every axis pinned);
  * spec pages: otvaroverview ("Variation data tables and miscellaneous requirements").
  */
-#include "instance.h"
+#include "instance/store.h"
+#include "instance/inst.h"
 
 /* Tables that only exist for variations: dropped from a static instance. */
 static bool is_variation_table(uint32_t tag)
@@ -35,41 +37,12 @@ static void inst_free(otv_inst *in)
   if (in->has_outline) otv_mem_free(al, in->has_outline, n);
   otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head, &in->hhea,
                      &in->vhea, &in->maxp, &in->os2,  &in->post, &in->cvt,  &in->name,
-                     &in->gdef, &in->gpos, &in->gsub, &in->cff2};
+                     &in->gdef, &in->gpos, &in->gsub, &in->cff2, &in->gvar, &in->cvar,
+                     &in->fvar, &in->avar, &in->hvar, &in->vvar, &in->mvar, &in->gvar_data};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
-  otv_buf *pbufs[] = {&in->gvar, &in->cvar, &in->fvar,      &in->avar,   &in->hvar,
-                      &in->vvar, &in->mvar, &in->gvar_data, &in->ppacked};
-  for (size_t i = 0; i < sizeof pbufs / sizeof *pbufs; i++) otv_buf_free(pbufs[i]);
   if (in->gvar_offs)
     otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
-  if (in->pd) otv_mem_free(al, in->pd, in->pd_cap * sizeof *in->pd);
-  if (in->pq) otv_mem_free(al, in->pq, in->pq_cap * sizeof *in->pq);
-  if (in->pdp) otv_mem_free(al, in->pdp, in->pdp_cap * sizeof *in->pdp);
-  if (in->pkt) otv_mem_free(al, in->pkt, in->pkt_cap);
-  if (in->pnx) otv_mem_free(al, in->pnx, in->pnx_cap * sizeof *in->pnx);
-  if (in->pny) otv_mem_free(al, in->pny, in->pny_cap * sizeof *in->pny);
-  if (in->shp) otv_mem_free(al, in->shp, in->shp_cap * sizeof *in->shp);
-  if (in->shh) otv_mem_free(al, in->shh, OTV_PART_SHARED_SLOTS * sizeof *in->shh);
-  if (in->px) otv_mem_free(al, in->px, in->px_cap * sizeof *in->px);
-  if (in->py) otv_mem_free(al, in->py, in->py_cap * sizeof *in->py);
-  if (in->ptx) otv_mem_free(al, in->ptx, in->ptx_cap * sizeof *in->ptx);
-  if (in->pty) otv_mem_free(al, in->pty, in->pty_cap * sizeof *in->pty);
-  if (in->phas) otv_mem_free(al, in->phas, in->phas_cap);
-  if (in->ppts) otv_mem_free(al, in->ppts, in->ppts_cap * sizeof *in->ppts);
-  if (in->pshared) otv_mem_free(al, in->pshared, in->pshared_cap * sizeof *in->pshared);
-  otv_tvs_scratch *t = &in->tvs;
-  if (t->shared_pts) otv_mem_free(al, t->shared_pts, t->shared_cap * sizeof *t->shared_pts);
-  if (t->pts) otv_mem_free(al, t->pts, t->pts_cap * sizeof *t->pts);
-  if (t->dx) otv_mem_free(al, t->dx, t->d_cap * sizeof(double));
-  if (t->dy) otv_mem_free(al, t->dy, t->d_cap * sizeof(double));
-  if (t->has) otv_mem_free(al, t->has, t->d_cap);
-  if (t->tx) otv_mem_free(al, t->tx, t->t_cap * sizeof(double));
-  if (t->ty) otv_mem_free(al, t->ty, t->t_cap * sizeof(double));
-  if (t->sk) otv_mem_free(al, t->sk, (t->sn ? t->sn : 1) * sizeof *t->sk);
-  if (t->ss)
-    otv_mem_free(al, t->ss,
-                 (size_t)(t->sn ? t->sn : 1) * (in->axis_count ? in->axis_count : 1) *
-                     sizeof *t->ss);
+  otv_tvs_work_free(&in->tvs, al, in->pin.axis_count);
 }
 
 /* The rebuilt version of a table, or NULL to copy it as it is. */
@@ -86,11 +59,11 @@ static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
   case OTV_T_MAXP: return in->maxp.len ? &in->maxp : NULL;
   case OTV_T_OS2: return in->os2.len ? &in->os2 : NULL;
   case OTV_T_POST: return in->post.len ? &in->post : NULL;
-  case OTV_TAG('c', 'v', 't', ' '): return in->cvt.len ? &in->cvt : NULL;
+  case OTV_T_CVT: return in->cvt.len ? &in->cvt : NULL;
   case OTV_T_NAME: return in->name.len ? &in->name : NULL;
-  case OTV_TAG('G', 'D', 'E', 'F'): return in->gdef.len ? &in->gdef : NULL;
-  case OTV_TAG('G', 'P', 'O', 'S'): return in->gpos.len ? &in->gpos : NULL;
-  case OTV_TAG('G', 'S', 'U', 'B'): return in->gsub.len ? &in->gsub : NULL;
+  case OTV_T_GDEF: return in->gdef.len ? &in->gdef : NULL;
+  case OTV_T_GPOS: return in->gpos.len ? &in->gpos : NULL;
+  case OTV_T_GSUB: return in->gsub.len ? &in->gsub : NULL;
   case OTV_T_CFF2: return in->cff2.len ? &in->cff2 : NULL;
   default: return NULL;
   }
@@ -125,43 +98,45 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_FVAR, 0, "not a variable font (no fvar)");
   if (f->flavour != OTV_FLAVOUR_GLYF && f->flavour != OTV_FLAVOUR_CFF2)
     return OTV_FAIL(in->err, UNSUPPORTED, 0, 0, "instancing needs glyf or CFF2 outlines");
-  in->axis_count = in->loc->at.axis_count;
-  if (in->axis_count > OTV_MAX_AXES) return OTV_FAIL(in->err, LIMIT, OTV_T_FVAR, 0, "axes");
-  in->coords = in->loc->coords;
+  in->pin.axis_count = in->loc->at.axis_count;
+  if (in->pin.axis_count > OTV_MAX_AXES) return OTV_FAIL(in->err, LIMIT, OTV_T_FVAR, 0, "axes");
+  in->pin.coords = in->loc->coords;
   in->glyph_count = f->glyph_count;
-  for (unsigned i = 0; i < in->axis_count; i++) {
-    in->axis_tags[i] = otv_fvar_axis_tag(&f->fvar, i);
-    in->axis_order[i] = (uint8_t)i;
+  for (unsigned i = 0; i < in->pin.axis_count; i++) {
+    in->pin.axis_tags[i] = otv_fvar_axis_tag(&f->fvar, i);
+    in->pin.axis_order[i] = (uint8_t)i;
   }
   /* insertion sort by tag (stable: duplicate tags keep font order) */
-  for (unsigned i = 1; i < in->axis_count; i++)
-    for (unsigned j = i;
-         j > 0 && cmp_axis(&in->axis_order[j - 1], &in->axis_order[j], in->axis_tags) > 0; j--) {
-      uint8_t t = in->axis_order[j];
-      in->axis_order[j] = in->axis_order[j - 1];
-      in->axis_order[j - 1] = t;
+  for (unsigned i = 1; i < in->pin.axis_count; i++)
+    for (unsigned j = i; j > 0 && cmp_axis(&in->pin.axis_order[j - 1], &in->pin.axis_order[j],
+                                           in->pin.axis_tags) > 0;
+         j--) {
+      uint8_t t = in->pin.axis_order[j];
+      in->pin.axis_order[j] = in->pin.axis_order[j - 1];
+      in->pin.axis_order[j - 1] = t;
     }
-  if (in->partial) {
+  if (in->pin.partial) {
     if (in->flags & OTV_INSTANCE_UPDATE_NAMES)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name updates of partial instances");
     if (f->fvar.avar_version > 1)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                       f->fvar.avar_version);
     /* the kept axes at their defaults: the new default location */
-    in->kept_count = 0;
-    for (unsigned a = 0; a < in->axis_count; a++) {
-      in->pcoords[a] = in->keep[a] ? 0 : in->loc->coords[a];
-      if (in->keep[a]) in->new_index[a] = (uint8_t)in->kept_count++;
+    in->pin.kept_count = 0;
+    for (unsigned a = 0; a < in->pin.axis_count; a++) {
+      in->pcoords[a] = in->pin.keep[a] ? 0 : in->loc->coords[a];
+      if (in->pin.keep[a]) in->pin.new_index[a] = (uint8_t)in->pin.kept_count++;
     }
-    in->coords = in->pcoords;
+    in->pin.coords = in->pcoords;
     in->gvar_offs = otv_mem_calloc(in->al, (size_t)in->glyph_count + 1, sizeof *in->gvar_offs);
     if (!in->gvar_offs) return OTV_FAIL(in->err, NOMEM, OTV_T_GVAR, 0, "gvar offsets");
   }
   otv_status st = f->flavour == OTV_FLAVOUR_CFF2 ? otv_inst_cff(in) : otv_inst_glyf(in);
   if (st) return st;
   /* a partial instance's variation tables first: the name table keeps what the new fvar uses */
-  if (in->partial && (st = otv_part_tables(in))) return st;
+  if (in->pin.partial && (st = otv_part_tables(in))) return st;
   if ((st = otv_inst_tables(in))) return st;
+  if ((st = otv_inst_names(in))) return st;
   if ((st = otv_inst_layout(in))) return st;
 
   /* assemble */
@@ -172,11 +147,11 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     otv_table_record rec;
     unsigned one = 1;
     otv_face_tables(f, i, &one, &rec);
-    if (!one || (!in->partial && is_variation_table(rec.tag))) continue;
+    if (!one || (!in->pin.partial && is_variation_table(rec.tag))) continue;
     if (n == sizeof tabs / sizeof *tabs)
       return OTV_FAIL(in->err, LIMIT, 0, 0, "more than %u tables", n);
     otv_buf *b = rebuilt(in, rec.tag);
-    if (in->partial && !partial_table(in, rec.tag, &b)) continue;
+    if (in->pin.partial && !partial_table(in, rec.tag, &b)) continue;
     tabs[n].tag = rec.tag;
     if (b) {
       tabs[n].data = b->p;
@@ -188,8 +163,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   }
   otv_buf font;
   otv_buf_init(&font, in->al);
-  st = otv_sfnt_write(&font, f->flavour == OTV_FLAVOUR_CFF2 ? 0x4F54544Fu : 0x00010000u, tabs, n,
-                      in->err);
+  st = otv_sfnt_write(&font, f->flavour == OTV_FLAVOUR_CFF2 ? OTV_SFNT_OTTO : OTV_SFNT_TRUETYPE,
+                      tabs, n, in->err);
   if (st) {
     otv_buf_free(&font);
     return st;
@@ -240,20 +215,24 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
   in.al = &loc->al;
   in.err = &err;
   in.flags = flags;
-  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx,      &in.vmtx,   &in.head, &in.hhea, &in.vhea,
-                     &in.maxp, &in.os2,  &in.post,      &in.cvt,    &in.name, &in.gdef, &in.gpos,
-                     &in.gsub, &in.cff2, &in.gvar,      &in.cvar,   &in.fvar, &in.avar, &in.hvar,
-                     &in.vvar, &in.mvar, &in.gvar_data, &in.ppacked};
+  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
+                     &in.vhea, &in.maxp, &in.os2,  &in.post, &in.cvt,  &in.name,
+                     &in.gdef, &in.gpos, &in.gsub, &in.cff2, &in.gvar, &in.cvar,
+                     &in.fvar, &in.avar, &in.hvar, &in.vvar, &in.mvar, &in.gvar_data};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
+  otv_tvs_work_init(&in.tvs, in.al);
+  in.cx.pin = &in.pin;
+  in.cx.al = in.al;
+  in.cx.err = &err;
   otv_status st = OTV_E_OK;
   if (keep_count) {
     /* every tag must name an axis; an axis named twice is kept once */
-    in.partial = true;
+    in.pin.partial = true;
     unsigned ac = loc->at.axis_count < OTV_MAX_AXES ? loc->at.axis_count : OTV_MAX_AXES;
     for (unsigned i = 0; i < keep_count && !st; i++) {
       bool found = false;
       for (unsigned a = 0; a < ac; a++)
-        if (otv_fvar_axis_tag(&in.face->fvar, a) == keep_tags[i]) in.keep[a] = found = true;
+        if (otv_fvar_axis_tag(&in.face->fvar, a) == keep_tags[i]) in.pin.keep[a] = found = true;
       if (!found)
         st = OTV_FAIL(&err, NOT_FOUND, OTV_T_FVAR, 0, "no axis '%c%c%c%c' to keep variable",
                       (char)(keep_tags[i] >> 24), (char)(keep_tags[i] >> 16),

@@ -18,11 +18,12 @@
  *   FeatureList and the old table body (every other offset is relative to a sub-table, so the
  *   body is valid as it is, moved by a constant).
  */
-#include "instance.h"
+#include "instance/store.h"
+#include "instance/inst.h"
 
-#define T_GDEF OTV_TAG('G', 'D', 'E', 'F')
-#define T_GPOS OTV_TAG('G', 'P', 'O', 'S')
-#define T_GSUB OTV_TAG('G', 'S', 'U', 'B')
+#define T_GDEF OTV_T_GDEF
+#define T_GPOS OTV_T_GPOS
+#define T_GSUB OTV_T_GSUB
 
 typedef struct lay {
   otv_inst *in;
@@ -89,7 +90,7 @@ static int device_delta_uncached(lay *l, size_t dev, bool *is_var)
   if (!has(l, dev, 6) || u16(l, dev + 4) != 0x8000) return 0;
   *is_var = true;
   if (!l->ivs.present) return 0;
-  double d = otv_inst_ivs_get(l->in, l->ev, u16(l, dev), u16(l, dev + 2));
+  double d = otv_inst_ivs_get(&l->in->cx, l->ev, u16(l, dev), u16(l, dev + 2));
   return otv_inst_round(d);
 }
 
@@ -143,7 +144,7 @@ static inline void patch_value_record(lay *l, size_t rec, const vr_plan *pl, siz
     if (!var) continue;
     if (d && pl->val[k] != 0xFF)
       otv_put_u16(p + pl->val[k], (uint16_t)(otv_peek_i16(p + pl->val[k]) + d));
-    if (!l->in->partial) otv_put_u16(p + pl->dev[k], 0);
+    if (!l->in->pin.partial) otv_put_u16(p + pl->dev[k], 0);
   }
 }
 
@@ -165,7 +166,7 @@ static void patch_anchor(lay *l, size_t a)
     int d = device_delta(l, a + off, &var);
     if (!var) continue;
     if (d) put16(l, a + 2 + 2 * k, (unsigned)(otv_peek_i16(l->b->p + a + 2 + 2 * k) + d));
-    if (!l->in->partial) put16(l, a + 6 + 2 * k, 0);
+    if (!l->in->pin.partial) put16(l, a + 6 + 2 * k, 0);
   }
   /* no device left: an Anchor format 1 (its first 6 bytes are the same fields) */
   if (!u16(l, a + 6) && !u16(l, a + 8)) put16(l, a, 1);
@@ -323,7 +324,7 @@ static void patch_gdef_carets(lay *l)
       if (!var) continue;
       if (d) put16(l, cv + 2, (unsigned)(otv_peek_i16(l->b->p + cv + 2) + d));
       /* a CaretValue format 1 (format, coordinate): OTS rejects format 3 with a NULL device */
-      if (!l->in->partial) put16(l, cv, 1);
+      if (!l->in->pin.partial) put16(l, cv, 1);
     }
   }
 }
@@ -349,7 +350,7 @@ static size_t matching_substitution(lay *l, size_t fv)
         }
         unsigned axis = u16(l, c + 2);
         int lo = (int16_t)u16(l, c + 4), hi = (int16_t)u16(l, c + 6);
-        int v = axis < in->axis_count ? in->coords[axis] : 0;
+        int v = axis < in->pin.axis_count ? in->pin.coords[axis] : 0;
         if (v < lo || v > hi) match = false;
       }
     }
@@ -378,8 +379,8 @@ static otv_status partial_feature_variations(lay *l, const uint8_t *src, size_t 
     for (unsigned k = 0; k < cc && possible; k++) {
       size_t c = set + S32(set + 2 + 4 * (size_t)k);
       unsigned axis = S16(c + 2);
-      if (S16(c) != 1 || axis >= in->axis_count || in->keep[axis]) continue;
-      int lo = (int16_t)S16(c + 4), hi = (int16_t)S16(c + 6), v = in->coords[axis];
+      if (S16(c) != 1 || axis >= in->pin.axis_count || in->pin.keep[axis]) continue;
+      int lo = (int16_t)S16(c + 4), hi = (int16_t)S16(c + 6), v = in->pin.coords[axis];
       if (v < lo || v > hi) possible = false;
     }
     if (!possible) continue;
@@ -394,11 +395,12 @@ static otv_status partial_feature_variations(lay *l, const uint8_t *src, size_t 
       size_t c = set + co;
       unsigned axis = S16(c + 2);
       bool format1 = S16(c) == 1;
-      if (format1 && axis < in->axis_count && !in->keep[axis]) continue; /* holds: dropped */
+      if (format1 && axis < in->pin.axis_count && !in->pin.keep[axis])
+        continue; /* holds: dropped */
       if (has(l, set + 2 + 4 * (size_t)w, 4)) otv_put_u32(l->b->p + set + 2 + 4 * (size_t)w, co);
       w++;
-      if (format1 && axis < in->axis_count && first_visit(l, c))
-        put16(l, c + 2, in->new_index[axis]);
+      if (format1 && axis < in->pin.axis_count && first_visit(l, c))
+        put16(l, c + 2, in->pin.new_index[axis]);
     }
     put16(l, set, w);
   }
@@ -480,14 +482,14 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
   if (tag == T_GPOS && dev) patch_gpos(&l);
   if (tag == T_GDEF) {
     if (dev) patch_gdef_carets(&l);
-    if (minor >= 3 && len >= 18 && in->partial) {
+    if (minor >= 3 && len >= 18 && in->pin.partial) {
       /* the store with the pinned axes applied and removed */
       if (otv_peek_u32(p + 14)) {
         /* compacted only when every other GDEF subtable starts before the store */
         size_t so = otv_peek_u32(p + 14);
         bool before = true;
         for (size_t h = 4; h <= 12; h += 2) before &= otv_peek_u16(p + h) < so;
-        st = otv_part_ivs(in, (otv_span){p, len}, b, T_GDEF, so, before);
+        st = otv_store_partial(&in->cx, (otv_span){p, len}, b, T_GDEF, so, before);
       }
     } else if (minor >= 3 && len >= 18) {
       /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
@@ -497,7 +499,7 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
   }
   if (st) {
     /* failed above */
-  } else if (fv && in->partial) {
+  } else if (fv && in->pin.partial) {
     st = partial_feature_variations(&l, p, len);
     if (!st) otv_buf_bytes(dst, b->p, b->len);
     if (!st && dst->failed) st = OTV_FAIL(in->err, NOMEM, tag, 0, "layout buffer");
@@ -520,16 +522,17 @@ otv_status otv_inst_layout(otv_inst *in)
   otv_span gdef = otv_face_span(in->face, T_GDEF);
   if (gdef.len >= 18 && otv_peek_u16(gdef.p + 2) >= 3 && otv_peek_u32(gdef.p + 14)) {
     otv_status st = otv_ivs_parse(in->al, gdef, T_GDEF, otv_peek_u32(gdef.p + 14),
-                                  (uint16_t)in->axis_count, &ivs, in->err);
+                                  (uint16_t)in->pin.axis_count, &ivs, in->err);
     if (st) return st;
   }
   otv_inst_ivs ev;
   otv_status st = OTV_E_OK;
-  if (otv_inst_ivs_init(in, &ivs, &ev)) st = OTV_FAIL(in->err, NOMEM, T_GDEF, 0, "GDEF deltas");
+  if (otv_inst_ivs_init(&in->cx, &ivs, &ev))
+    st = OTV_FAIL(in->err, NOMEM, T_GDEF, 0, "GDEF deltas");
   if (!st) st = do_table(in, T_GDEF, &in->gdef, &ivs, &ev);
   if (!st) st = do_table(in, T_GPOS, &in->gpos, &ivs, &ev);
   if (!st) st = do_table(in, T_GSUB, &in->gsub, &ivs, &ev);
-  otv_inst_ivs_fini(in, &ev);
+  otv_inst_ivs_fini(&in->cx, &ev);
   otv_ivs_free(in->al, &ivs);
   return st;
 }

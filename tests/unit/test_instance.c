@@ -4,7 +4,9 @@
  * variation tables; corrupted inputs fail cleanly; allocation failures leak nothing.
  */
 #include "harness.h"
-#include "instance/instance.h"
+#include "face.h"
+#include "core/sfnt.h"
+#include "core/writer.h"
 
 static otv_face *open_buf(const uint8_t *p, size_t n, const otv_options *o)
 {

@@ -4,7 +4,9 @@
  * real font through otv_face_open_memory.
  */
 #include "harness.h"
-#include "instance/instance.h"
+#include "face.h"
+#include "core/sfnt.h"
+#include "core/writer.h"
 
 static uint32_t rd32(const uint8_t *p) { return otv_peek_u32(p); }
 static uint16_t rd16(const uint8_t *p) { return otv_peek_u16(p); }
