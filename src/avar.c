@@ -20,19 +20,19 @@
  * maps the first min(avar, fvar) axes on an axisCount mismatch; we follow the spec. No test
  * font has either defect.
  */
-#include "fvar.h"
+#include "avar.h"
 
 #define F2_ONE 16384
 
-void otv_avar_free(const otv_alloc *al, otv_fvar *fv)
+void otv_avar_free(const otv_alloc *al, otv_avar *fv)
 {
   if (fv->seg) otv_mem_free(al, fv->seg, (size_t)fv->axis_count * sizeof *fv->seg);
   if (fv->seg_pool) otv_mem_free(al, fv->seg_pool, fv->seg_pool_len * sizeof *fv->seg_pool);
   fv->seg = NULL;
   fv->seg_pool = NULL;
   fv->seg_pool_len = 0;
-  otv_ivs_free(al, &fv->avar_ivs);
-  memset(&fv->avar_map, 0, sizeof fv->avar_map);
+  otv_ivs_free(al, &fv->ivs);
+  memset(&fv->map, 0, sizeof fv->map);
 }
 
 /* Keep the records whose fromCoordinate increases (spec: the others may be ignored) as pairs
@@ -88,9 +88,12 @@ int otv_avar_map_v1(const otv_avar_seg *s, int v)
   return otv_round_half_up(r);
 }
 
-otv_status otv_avar_parse(otv_span tab, const otv_alloc *al, otv_fvar *fv, otv_error *err)
+otv_status otv_avar_parse(otv_span tab, uint16_t fvar_axes, const otv_alloc *al, otv_avar *fv,
+                          otv_error *err)
 {
-  if (!tab.p || !fv->present) return OTV_E_OK; /* avar without fvar has nothing to map */
+  memset(fv, 0, sizeof *fv);
+  fv->axis_count = fvar_axes;
+  if (!tab.p) return OTV_E_OK;
   otv_rd r = otv_rd_init(tab, 0);
   uint16_t major = otv_rd_u16(&r);
   uint16_t minor = otv_rd_u16(&r);
@@ -155,34 +158,34 @@ otv_status otv_avar_parse(otv_span tab, const otv_alloc *al, otv_fvar *fv, otv_e
         s = OTV_FAIL(err, BAD_OFFSET, OTV_T_AVAR, at, "axisIndexMapOffset 0x%x past the end (%zu)",
                      map_off, tab.len);
       else
-        s = otv_dsim_parse(tab, OTV_T_AVAR, map_off, &fv->avar_map, err);
+        s = otv_dsim_parse(tab, OTV_T_AVAR, map_off, &fv->map, err);
     }
     if (!s && store_off) {
       if (store_off >= tab.len)
         s = OTV_FAIL(err, BAD_OFFSET, OTV_T_AVAR, at + 4, "varStoreOffset 0x%x past the end (%zu)",
                      store_off, tab.len);
       else
-        s = otv_ivs_parse(al, tab, OTV_T_AVAR, store_off, fv->axis_count, &fv->avar_ivs, err);
+        s = otv_ivs_parse(al, tab, OTV_T_AVAR, store_off, fv->axis_count, &fv->ivs, err);
     }
     if (s) {
       otv_avar_free(al, fv);
       return s;
     }
   }
-  fv->avar_version = major;
+  fv->version = major;
   return OTV_E_OK;
 }
 
-void otv_avar_apply_v2(const otv_fvar *fv, otv_f2dot14 *coords, float *scratch)
+void otv_avar_apply_v2(const otv_avar *fv, otv_f2dot14 *coords, float *scratch)
 {
-  const otv_ivs *ivs = &fv->avar_ivs;
+  const otv_ivs *ivs = &fv->ivs;
   if (!ivs->present) return;
   /* Every delta is evaluated at the v1 output: compute all region scalars first. */
   otv_ivs_region_scalars(ivs, coords, fv->axis_count, scratch);
   otv_f2dot14 out[OTV_MAX_AXES];
   for (unsigned a = 0; a < fv->axis_count; a++) {
     uint32_t outer, inner;
-    otv_dsim_map(&fv->avar_map, a, &outer, &inner);
+    otv_dsim_map(&fv->map, a, &outer, &inner);
     float delta = otv_ivs_delta(ivs, scratch, outer, inner);
     /* deltas are F2Dot14 units: round (halves up, as everywhere in the pipeline), add, clamp
      * to [-1, +1]. A delta beyond +-4 can only clamp: bound it first so the rounding stays in

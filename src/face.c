@@ -4,6 +4,7 @@
  * of a face, which hand over to the modules' own (otvar.h documents them).
  */
 #include "face.h"
+#include "fields.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,11 +17,11 @@ static otv_status read_head_maxp(otv_face *f, otv_error *err)
 {
   otv_span head = otv_face_span(f, OTV_T_HEAD);
   if (head.p) {
-    otv_rd r = otv_rd_init(head, 12);
+    otv_rd r = otv_rd_init(head, HEAD_MAGIC_NUMBER);
     uint32_t magic = otv_rd_u32(&r);
     otv_rd_skip(&r, 2);
     uint16_t upem = otv_rd_u16(&r);
-    r.pos = 50;
+    r.pos = HEAD_INDEX_TO_LOC_FORMAT;
     int16_t loc_format = otv_rd_i16(&r);
     if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, OTV_T_HEAD, 0, &r, "head is shorter than 54 bytes");
     if (magic != OTV_HEAD_MAGIC)
@@ -34,7 +35,7 @@ static otv_status read_head_maxp(otv_face *f, otv_error *err)
   }
   otv_span maxp = otv_face_span(f, OTV_T_MAXP);
   if (!maxp.p) return OTV_FAIL(err, NO_TABLE, OTV_T_MAXP, 0, "maxp is required");
-  otv_rd r = otv_rd_init(maxp, 4);
+  otv_rd r = otv_rd_init(maxp, MAXP_NUM_GLYPHS);
   f->glyph_count = otv_rd_u16(&r);
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, OTV_T_MAXP, 0, &r, "maxp header");
   if (otv_face_has(f, OTV_T_GLYF))
@@ -174,7 +175,7 @@ void otv_face_get_info(const otv_face *f, otv_face_info *out)
   out->units_per_em = f->units_per_em;
   out->axis_count = f->fvar.axis_count;
   out->instance_count = f->fvar.instance_count;
-  out->avar_version = f->fvar.avar_version;
+  out->avar_version = f->fvar.avar.version;
   out->table_count = f->sfnt.table_count;
 }
 

@@ -21,7 +21,26 @@
 #include "cmap.h"
 #include "glyf.h"
 #include "charstring.h"
-#include "metrics.h"
+#include "hmtx.h"
+#include "hvar.h"
+#include "mvar.h"
+
+/* The metrics tables the metrics API (metrics.c) reads, and the location's region-scalar caches
+ * of their stores. */
+typedef struct otv_metrics {
+  bool present;
+  otv_mtx h, v;
+  otv_xvar hvar, vvar;
+  otv_mvar mvar;
+  otv_vorg vorg;
+  /* Font-wide tables (spans into the font; empty when absent). */
+  otv_mvar_bases bases; /* OS/2, hhea, vhea, post, gasp */
+  otv_span head;
+} otv_metrics;
+
+typedef struct otv_metrics_loc {
+  otv_ivs_cache hvar, vvar, mvar;
+} otv_metrics_loc;
 
 /* ---- the face: immutable after open ---- */
 struct otv_face {
@@ -39,7 +58,7 @@ struct otv_face {
   otv_cmap cmap;
   otv_glyf glyf;   /* glyf + loca + gvar (glyf.h, gvar.h) */
   otv_cff cff;     /* 'CFF ' or CFF2 (cff.h) */
-  otv_metrics met; /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (metrics.h) */
+  otv_metrics met; /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (above) */
 };
 
 /* The span of a table (empty span with p == NULL when absent). */

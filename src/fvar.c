@@ -85,14 +85,14 @@ otv_status otv_fvar_parse(otv_span tab, otv_span avar, const otv_alloc *al, otv_
   fv->axis_size = axis_size;
   fv->axes = axes.p;
   fv->instances = inst.p;
-  otv_status s = otv_avar_parse(avar, al, fv, err);
+  otv_status s = fv->present ? otv_avar_parse(avar, axis_count, al, &fv->avar, err) : OTV_E_OK;
   if (s) otv_fvar_free(al, fv);
   return s;
 }
 
 void otv_fvar_free(const otv_alloc *al, otv_fvar *fv)
 {
-  otv_avar_free(al, fv);
+  otv_avar_free(al, &fv->avar);
   if (fv->axis) otv_mem_free(al, fv->axis, (size_t)fv->axis_count * sizeof *fv->axis);
   fv->axis = NULL;
 }

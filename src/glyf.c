@@ -12,6 +12,7 @@
  * deltas move) live on a separate stack (cstk) so nesting needs no allocation per glyph.
  */
 #include "glyf.h"
+#include "fields.h"
 
 #include <stdlib.h>
 
@@ -70,9 +71,9 @@ void otv_glyf_set_metrics(otv_glyf *g, const otv_mtx *h, const otv_mtx *v, otv_s
   g->v = *v;
   /* Without vmtx the vertical phantoms follow FreeType's convention: top origin at the
    * ascender, advance height ascender - descender, from OS/2 typo values else hhea. */
-  otv_rd r = otv_rd_init(os2, 68);
+  otv_rd r = otv_rd_init(os2, OS2_S_TYPO_ASCENDER);
   int16_t tasc = otv_rd_i16(&r), tdesc = otv_rd_i16(&r);
-  otv_rd hr = otv_rd_init(hhea, 4);
+  otv_rd hr = otv_rd_init(hhea, HHEA_ASCENDER);
   int16_t hasc = otv_rd_i16(&hr), hdesc = otv_rd_i16(&hr);
   bool typo = os2.p && otv_rd_ok(&r);
   g->v_ascender = typo ? tasc : hasc;
@@ -261,12 +262,6 @@ static const xy_op xy_ops[256] = {OP64_(0), OP64_(64), OP64_(128), OP64_(192)};
 #undef XSZ_
 #undef YSZ_
 /* clang-format on */
-
-#if defined(__GNUC__)
-#  define OTV_NOINLINE __attribute__((noinline))
-#else
-#  define OTV_NOINLINE
-#endif
 
 /* The x and y array sizes of np flag bytes: x sizes | y sizes << 32. */
 static uint64_t flag_array_sizes(const uint8_t *tags, unsigned np)

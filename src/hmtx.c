@@ -2,6 +2,7 @@
  * hmtx.c - hhea/hmtx, vhea/vmtx and VORG, parsed at open (spec: hhea, hmtx, vhea, vmtx, VORG).
  */
 #include "hmtx.h"
+#include "fields.h"
 
 otv_status otv_mtx_parse(otv_span hea, otv_span mtx, bool vertical, uint32_t glyph_count,
                          otv_mtx *out, otv_error *err)
@@ -10,7 +11,7 @@ otv_status otv_mtx_parse(otv_span hea, otv_span mtx, bool vertical, uint32_t gly
   uint32_t hea_tag = vertical ? OTV_T_VHEA : OTV_T_HHEA;
   uint32_t mtx_tag = vertical ? OTV_T_VMTX : OTV_T_HMTX;
   if (!hea.p || !mtx.p) return OTV_E_OK; /* no metrics of this direction */
-  otv_rd r = otv_rd_init(hea, 34);
+  otv_rd r = otv_rd_init(hea, HHEA_NUMBER_OF_LONG_METRICS);
   uint32_t n = otv_rd_u16(&r);
   if (!otv_rd_ok(&r))
     return OTV_FAIL_RD(err, hea_tag, 0, &r,

@@ -10,6 +10,7 @@
  * derives them from the font-wide ascender and descender.
  */
 #include "face.h"
+#include "fields.h"
 
 /* The region scalars of a store at the location (NULL on NOMEM, recorded in the location). */
 static const float *scalars(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache *c)
@@ -447,24 +448,30 @@ static otv_status ascent_descent(otv_location *loc, float *asc, float *desc)
   const otv_metrics *m = &f->met;
   float a, d;
   /* in range: each branch checks its span first */
-  if (otv_span_has(m->bases.os2, 0, 78) && (otv_peek_u16(m->bases.os2.p + 62) & 0x80)) {
-    a = (float)otv_peek_i16(m->bases.os2.p + 68);
-    d = (float)otv_peek_i16(m->bases.os2.p + 70);
-  } else if (otv_span_has(m->bases.hhea, 0, 8)) {
-    a = (float)otv_peek_i16(m->bases.hhea.p + 4);
-    d = (float)otv_peek_i16(m->bases.hhea.p + 6);
+  otv_span os2 = m->bases.os2, hhea = m->bases.hhea;
+  if (otv_span_has(os2, 0, OS2_V0_LEN) &&
+      (otv_peek_u16(os2.p + OS2_FS_SELECTION) & OS2_FS_SELECTION_USE_TYPO_METRICS)) {
+    a = (float)otv_peek_i16(os2.p + OS2_S_TYPO_ASCENDER);
+    d = (float)otv_peek_i16(os2.p + OS2_S_TYPO_DESCENDER);
+  } else if (otv_span_has(hhea, 0, HHEA_LINE_GAP)) {
+    a = (float)otv_peek_i16(hhea.p + HHEA_ASCENDER);
+    d = (float)otv_peek_i16(hhea.p + HHEA_DESCENDER);
   } else {
     /* HarfBuzz's fallback: int(0.8 * upem) and that minus upem */
     *asc = (float)(int)(f->units_per_em * 0.8);
     *desc = *asc - (float)f->units_per_em;
     return OTV_E_OK;
   }
-  if (m->mvar.present && !loc->at.is_default && (m->mvar.has[0] || m->mvar.has[1])) {
+  if (m->mvar.present && !loc->at.is_default &&
+      (m->mvar.has[OTV_MVAR_HASC] || m->mvar.has[OTV_MVAR_HDSC])) {
     const float *sc = scalars(loc, &m->mvar.ivs, &loc->met.mvar);
     if (!sc) return OTV_E_NOMEM;
-    /* otv_mvar_tags[0] = hasc, [1] = hdsc */
-    if (m->mvar.has[0]) a += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[0], m->mvar.inner[0]);
-    if (m->mvar.has[1]) d += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[1], m->mvar.inner[1]);
+    if (m->mvar.has[OTV_MVAR_HASC])
+      a += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[OTV_MVAR_HASC],
+                         m->mvar.inner[OTV_MVAR_HASC]);
+    if (m->mvar.has[OTV_MVAR_HDSC])
+      d += otv_ivs_delta(&m->mvar.ivs, sc, m->mvar.outer[OTV_MVAR_HDSC],
+                         m->mvar.inner[OTV_MVAR_HDSC]);
   }
   *asc = fabsf(a);
   *desc = -fabsf(d);

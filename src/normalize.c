@@ -45,21 +45,21 @@ otv_status otv_fvar_normalize(const otv_fvar *fv, const double *user, otv_f2dot1
     double u = user[a];
     if (u != u) return OTV_FAIL(err, ARG, 0, 0, "coordinate %u is NaN", a);
     int v = default_normalize(&fv->axis[a], u);
-    if (fv->seg) v = otv_avar_map_v1(&fv->seg[a], v);
+    if (fv->avar.seg) v = otv_avar_map_v1(&fv->avar.seg[a], v);
     if (v < -16384) v = -16384;
     if (v > 16384) v = 16384;
     tmp[a] = (otv_f2dot14)v;
   }
-  if (fv->avar_ivs.present && fv->avar_ivs.region_count) {
+  if (fv->avar.ivs.present && fv->avar.ivs.region_count) {
     /* Region scalars: on the stack for the usual store sizes, allocated beyond. */
-    size_t n = fv->avar_ivs.region_count;
+    size_t n = fv->avar.ivs.region_count;
     float stack[256];
     float *scratch = stack;
     if (n > sizeof stack / sizeof stack[0]) {
       scratch = otv_mem_alloc(al, n * sizeof *scratch);
       if (!scratch) return OTV_FAIL(err, NOMEM, OTV_T_AVAR, 0, "avar 2 region scalars");
     }
-    otv_avar_apply_v2(fv, tmp, scratch);
+    otv_avar_apply_v2(&fv->avar, tmp, scratch);
     if (scratch != stack) otv_mem_free(al, scratch, n * sizeof *scratch);
   }
   memcpy(out, tmp, (size_t)fv->axis_count * sizeof *out);

@@ -2,7 +2,9 @@
  * core/alloc.c - the allocator behind every allocation of the library: the caller's realloc-style
  * function or libc. All sizes are overflow-checked here.
  */
-#include "core/core.h"
+#include "core/alloc.h"
+
+#include <string.h>
 
 #include <stdlib.h>
 

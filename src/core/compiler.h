@@ -16,6 +16,17 @@
 #  define OTV_PRINTF(fmt, args)
 #endif
 
+/* Functions between OTV_TARGET_AVX2_BEGIN and OTV_TARGET_AVX2_END are compiled for AVX2 (GCC or
+ * clang): a second copy of a routine, chosen at run time on CPUs that have AVX2. */
+#if defined(__clang__)
+#  define OTV_TARGET_AVX2_BEGIN                                                                    \
+    _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
+#  define OTV_TARGET_AVX2_END _Pragma("clang attribute pop")
+#elif defined(__GNUC__)
+#  define OTV_TARGET_AVX2_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")
+#  define OTV_TARGET_AVX2_END _Pragma("GCC pop_options")
+#endif
+
 /* The SSE2 paths (glyf, gvar, raster) where the compiler targets SSE2, unless OTV_NO_SIMD asks
  * for the portable code everywhere: how the tests run, on x86, the code other CPUs get. */
 #if defined(__SSE2__) && !defined(OTV_NO_SIMD)

@@ -1,10 +1,11 @@
 /*
  * core/error.c - status strings, the first-error helper, error formatting and tag strings.
  */
-#include "core/core.h"
+#include "core/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *otv_version(void) { return "0.1.0"; }
 

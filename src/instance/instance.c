@@ -118,9 +118,9 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   if (in->pin.partial) {
     if (in->flags & OTV_INSTANCE_UPDATE_NAMES)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name updates of partial instances");
-    if (f->fvar.avar_version > 1)
+    if (f->fvar.avar.version > 1)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
-                      f->fvar.avar_version);
+                      f->fvar.avar.version);
     /* the kept axes at their defaults: the new default location */
     in->pin.kept_count = 0;
     for (unsigned a = 0; a < in->pin.axis_count; a++) {

@@ -1,5 +1,5 @@
 /*
- * instance_layout.c - GDEF/GPOS/GSUB of a static instance.
+ * instance/layout.c - GDEF/GPOS/GSUB of a static or partial instance.
  *
  * Spec: GDEF ("Item variation store", "Caret value format 3"), GPOS ("Value record", "Anchor
  * format 3"), chapter2 ("Device and VariationIndex tables", "FeatureVariations table",
@@ -20,6 +20,39 @@
  */
 #include "instance/store.h"
 #include "instance/inst.h"
+
+/* spec: the header fields of GSUB/GPOS (version 1.0: 10 bytes; 1.1: + FeatureVariations) and
+ * GDEF (1.2: + MarkGlyphSetsDef, 1.3: + ItemVariationStore) */
+#define LAYOUT_MINOR_VERSION 2
+#define LAYOUT_SCRIPT_LIST 4
+#define LAYOUT_FEATURE_LIST 6
+#define LAYOUT_LOOKUP_LIST 8
+#define LAYOUT_FEATURE_VARIATIONS 10
+#define LAYOUT_V1_0_LEN 10
+#define LAYOUT_V1_1_LEN 14
+#define GDEF_LIG_CARET_LIST 8
+#define GDEF_MARK_GLYPH_SETS 12
+#define GDEF_ITEM_VAR_STORE 14
+#define GDEF_V1_3_LEN 18
+#define GDEF_MINOR_MARK_GLYPH_SETS 2 /* version 1.2 */
+#define GDEF_MINOR_VAR_STORE 3       /* version 1.3 */
+/* spec: GPOS lookup types */
+enum {
+  GPOS_SINGLE = 1,
+  GPOS_PAIR = 2,
+  GPOS_CURSIVE = 3,
+  GPOS_MARK_TO_BASE = 4,
+  GPOS_MARK_TO_LIGATURE = 5,
+  GPOS_MARK_TO_MARK = 6,
+  GPOS_EXTENSION = 9
+};
+/* spec: Device and VariationIndex tables, ValueFormat, Anchor and CaretValue formats */
+#define DELTA_FORMAT_VARIATION_INDEX 0x8000u
+#define VALUE_FORMAT_DEVICES 0x00F0u /* X/Y placement and advance devices (bits 4-7) */
+#define ANCHOR_FORMAT_COORDS 1
+#define ANCHOR_FORMAT_DEVICE 3
+#define CARET_FORMAT_COORDINATE 1
+#define CARET_FORMAT_DEVICE 3
 
 #define T_GDEF OTV_T_GDEF
 #define T_GPOS OTV_T_GPOS
@@ -87,7 +120,7 @@ static int device_delta(lay *l, size_t dev, bool *is_var)
 static int device_delta_uncached(lay *l, size_t dev, bool *is_var)
 {
   *is_var = false;
-  if (!has(l, dev, 6) || u16(l, dev + 4) != 0x8000) return 0;
+  if (!has(l, dev, 6) || u16(l, dev + 4) != DELTA_FORMAT_VARIATION_INDEX) return 0;
   *is_var = true;
   if (!l->ivs.present) return 0;
   double d = otv_inst_ivs_get(&l->in->cx, l->ev, u16(l, dev), u16(l, dev + 2));
@@ -158,7 +191,7 @@ static size_t fit(const lay *l, size_t at, size_t n, size_t size)
 
 static void patch_anchor(lay *l, size_t a)
 {
-  if (!has(l, a, 10) || u16(l, a) != 3 || !first_visit(l, a)) return;
+  if (!has(l, a, 10) || u16(l, a) != ANCHOR_FORMAT_DEVICE || !first_visit(l, a)) return;
   for (unsigned k = 0; k < 2; k++) {
     unsigned off = u16(l, a + 6 + 2 * k);
     if (!off) continue;
@@ -169,7 +202,7 @@ static void patch_anchor(lay *l, size_t a)
     if (!l->in->pin.partial) put16(l, a + 6 + 2 * k, 0);
   }
   /* no device left: an Anchor format 1 (its first 6 bytes are the same fields) */
-  if (!u16(l, a + 6) && !u16(l, a + 8)) put16(l, a, 1);
+  if (!u16(l, a + 6) && !u16(l, a + 8)) put16(l, a, ANCHOR_FORMAT_COORDS);
 }
 
 /* Anchors of a MarkArray (markCount, {class, anchorOffset}). */
@@ -199,9 +232,9 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
   if (!has(l, st, 2) || depth > 2 || !first_visit(l, st)) return;
   unsigned fmt = u16(l, st);
   switch (type) {
-  case 1: {
+  case GPOS_SINGLE: {
     unsigned vf = u16(l, st + 4);
-    if (!(vf & 0xF0)) break; /* no device fields */
+    if (!(vf & VALUE_FORMAT_DEVICES)) break; /* no device fields */
     vr_plan pl = vr_plan_of(vf);
     size_t sz = vr_size(vf);
     if (fmt == 1) {
@@ -212,9 +245,9 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
     }
     break;
   }
-  case 2: {
+  case GPOS_PAIR: {
     unsigned vf1 = u16(l, st + 4), vf2 = u16(l, st + 6);
-    if (!((vf1 | vf2) & 0xF0)) break; /* no device fields in the whole subtable */
+    if (!((vf1 | vf2) & VALUE_FORMAT_DEVICES)) break; /* no device fields in the whole subtable */
     unsigned s1 = vr_size(vf1), s2 = vr_size(vf2);
     vr_plan p1 = vr_plan_of(vf1), p2 = vr_plan_of(vf2);
     if (fmt == 1) {
@@ -251,7 +284,7 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
     }
     break;
   }
-  case 3: {
+  case GPOS_CURSIVE: {
     unsigned n = u16(l, st + 4);
     for (unsigned i = 0; i < n && has(l, st + 6 + 4 * (size_t)i, 4); i++)
       for (unsigned k = 0; k < 2; k++) {
@@ -260,15 +293,15 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
       }
     break;
   }
-  case 4:
-  case 6: {
+  case GPOS_MARK_TO_BASE:
+  case GPOS_MARK_TO_MARK: {
     unsigned classes = u16(l, st + 6);
     unsigned ma = u16(l, st + 8), ba = u16(l, st + 10);
     if (ma) patch_mark_array(l, st + ma);
     if (ba) patch_anchor_matrix(l, st + ba, classes);
     break;
   }
-  case 5: {
+  case GPOS_MARK_TO_LIGATURE: {
     unsigned classes = u16(l, st + 6);
     unsigned ma = u16(l, st + 8), la = u16(l, st + 10);
     if (ma) patch_mark_array(l, st + ma);
@@ -282,11 +315,11 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
     }
     break;
   }
-  case 9:
+  case GPOS_EXTENSION:
     if (fmt == 1) {
       unsigned t = u16(l, st + 2);
       uint32_t off = u32(l, st + 4);
-      if (t != 9 && off) patch_gpos_subtable(l, t, st + off, depth + 1);
+      if (t != GPOS_EXTENSION && off) patch_gpos_subtable(l, t, st + off, depth + 1);
     }
     break;
   default: break;
@@ -295,7 +328,7 @@ static void patch_gpos_subtable(lay *l, unsigned type, size_t st, unsigned depth
 
 static void patch_gpos(lay *l)
 {
-  size_t ll = u16(l, 8);
+  size_t ll = u16(l, LAYOUT_LOOKUP_LIST);
   if (!ll) return;
   unsigned n = u16(l, ll);
   for (unsigned i = 0; i < n && has(l, ll + 2 + 2 * (size_t)i, 2); i++) {
@@ -308,7 +341,7 @@ static void patch_gpos(lay *l)
 
 static void patch_gdef_carets(lay *l)
 {
-  size_t lc = u16(l, 8);
+  size_t lc = u16(l, GDEF_LIG_CARET_LIST);
   if (!lc) return;
   unsigned n = u16(l, lc + 2);
   for (unsigned i = 0; i < n && has(l, lc + 4 + 2 * (size_t)i, 2); i++) {
@@ -316,7 +349,7 @@ static void patch_gdef_carets(lay *l)
     unsigned cc = u16(l, lg);
     for (unsigned k = 0; k < cc && has(l, lg + 2 + 2 * (size_t)k, 2); k++) {
       size_t cv = lg + u16(l, lg + 2 + 2 * (size_t)k);
-      if (u16(l, cv) != 3 || !first_visit(l, cv)) continue;
+      if (u16(l, cv) != CARET_FORMAT_DEVICE || !first_visit(l, cv)) continue;
       unsigned off = u16(l, cv + 4);
       if (!off) continue;
       bool var;
@@ -324,9 +357,58 @@ static void patch_gdef_carets(lay *l)
       if (!var) continue;
       if (d) put16(l, cv + 2, (unsigned)(otv_peek_i16(l->b->p + cv + 2) + d));
       /* a CaretValue format 1 (format, coordinate): OTS rejects format 3 with a NULL device */
-      if (!l->in->pin.partial) put16(l, cv, 1);
+      if (!l->in->pin.partial) put16(l, cv, CARET_FORMAT_COORDINATE);
     }
   }
+}
+
+/* ---- FeatureVariations (spec: chapter2 "FeatureVariations table", "ConditionSet",
+ * "Condition table format 1") ----
+ * FeatureVariations: version (4 bytes), featureVariationRecordCount (u32), then records of
+ * {conditionSetOffset, featureTableSubstitutionOffset} (Offset32 from the FeatureVariations).
+ * ConditionSet: conditionCount (u16), conditionOffsets (Offset32 from the set). Condition
+ * format 1: format, axisIndex, filterRangeMinValue, filterRangeMaxValue (F2Dot14). Read from a
+ * span (the table, or the copy being patched), lenient like the rest of this file: a field past
+ * the end reads 0. */
+#define FV_RECORDS 8 /* where the records start */
+#define FV_RECORD_LEN 8
+#define CONDITION_FORMAT_AXIS_RANGE 1
+
+static unsigned s16(otv_span t, size_t o)
+{
+  return otv_span_has(t, o, 2) ? otv_peek_u16(t.p + o) : 0;
+}
+static uint32_t s32(otv_span t, size_t o)
+{
+  return otv_span_has(t, o, 4) ? otv_peek_u32(t.p + o) : 0;
+}
+
+/* FeatureVariationRecord i of the FeatureVariations at fv: its ConditionSet (absolute offset,
+ * 0: none) and FeatureTableSubstitution (absolute, 0: none). */
+static void fv_record(otv_span t, size_t fv, uint32_t i, size_t *set, size_t *subst)
+{
+  size_t rec = fv + FV_RECORDS + FV_RECORD_LEN * (size_t)i;
+  uint32_t cs = s32(t, rec), ts = s32(t, rec + 4);
+  *set = cs ? fv + cs : 0;
+  *subst = ts ? fv + ts : 0;
+}
+
+/* Condition k of the ConditionSet at set: its offset (absolute), format, axis and range. */
+typedef struct fv_condition {
+  size_t at;
+  unsigned format, axis;
+  int lo, hi;
+} fv_condition;
+
+static fv_condition fv_condition_at(otv_span t, size_t set, unsigned k)
+{
+  fv_condition c;
+  c.at = set + s32(t, set + 2 + 4 * (size_t)k);
+  c.format = s16(t, c.at);
+  c.axis = s16(t, c.at + 2);
+  c.lo = (int16_t)s16(t, c.at + 4);
+  c.hi = (int16_t)s16(t, c.at + 6);
+  return c;
 }
 
 /* The FeatureVariationRecord matching the location: its FeatureTableSubstitution offset
@@ -334,27 +416,20 @@ static void patch_gdef_carets(lay *l)
 static size_t matching_substitution(lay *l, size_t fv)
 {
   otv_inst *in = l->in;
-  uint32_t n = u32(l, fv + 4);
-  for (uint32_t i = 0; i < n && has(l, fv + 8 + 8 * (size_t)i, 8); i++) {
-    size_t rec = fv + 8 + 8 * (size_t)i;
-    uint32_t cs = u32(l, rec), ts = u32(l, rec + 4);
+  otv_span t = otv_span_of(l->b->p, l->b->len);
+  uint32_t n = s32(t, fv + 4);
+  for (uint32_t i = 0; i < n && has(l, fv + FV_RECORDS + FV_RECORD_LEN * (size_t)i, 8); i++) {
+    size_t set, subst;
+    fv_record(t, fv, i, &set, &subst);
     bool match = true;
-    if (cs) {
-      size_t set = fv + cs;
-      unsigned cc = u16(l, set);
-      for (unsigned k = 0; k < cc && match; k++) {
-        size_t c = set + u32(l, set + 2 + 4 * (size_t)k);
-        if (u16(l, c) != 1) {
-          match = false; /* spec: an unknown condition format does not match */
-          break;
-        }
-        unsigned axis = u16(l, c + 2);
-        int lo = (int16_t)u16(l, c + 4), hi = (int16_t)u16(l, c + 6);
-        int v = axis < in->pin.axis_count ? in->pin.coords[axis] : 0;
-        if (v < lo || v > hi) match = false;
-      }
+    unsigned cc = set ? s16(t, set) : 0;
+    for (unsigned k = 0; k < cc && match; k++) {
+      fv_condition c = fv_condition_at(t, set, k);
+      /* spec: an unknown condition format does not match */
+      int v = c.axis < in->pin.axis_count ? in->pin.coords[c.axis] : 0;
+      if (c.format != CONDITION_FORMAT_AXIS_RANGE || v < c.lo || v > c.hi) match = false;
     }
-    if (match) return ts ? fv + ts : 0;
+    if (match) return subst;
   }
   return 0;
 }
@@ -366,48 +441,44 @@ static size_t matching_substitution(lay *l, size_t fv)
 static otv_status partial_feature_variations(lay *l, const uint8_t *src, size_t len)
 {
   otv_inst *in = l->in;
-  size_t fv = u32(l, 10);
-#define S16(o) ((o) + 2 <= len ? otv_peek_u16(src + (o)) : 0u)
-#define S32(o) ((o) + 4 <= len ? otv_peek_u32(src + (o)) : 0u)
-  uint32_t n = S32(fv + 4), kept = 0;
-  for (uint32_t i = 0; i < n && fv + 8 + 8 * (size_t)i + 8 <= len; i++) {
-    size_t rec = fv + 8 + 8 * (size_t)i;
-    uint32_t cs = S32(rec);
+  const otv_pin *pin = &in->pin;
+  otv_span t = otv_span_of(src, len);
+  size_t fv = u32(l, LAYOUT_FEATURE_VARIATIONS);
+  uint32_t n = s32(t, fv + 4), kept = 0;
+  for (uint32_t i = 0; i < n && fv + FV_RECORDS + FV_RECORD_LEN * (size_t)i + 8 <= len; i++) {
+    size_t set, subst;
+    fv_record(t, fv, i, &set, &subst);
     bool possible = true;
-    size_t set = fv + cs;
-    unsigned cc = cs ? S16(set) : 0;
+    unsigned cc = set ? s16(t, set) : 0;
     for (unsigned k = 0; k < cc && possible; k++) {
-      size_t c = set + S32(set + 2 + 4 * (size_t)k);
-      unsigned axis = S16(c + 2);
-      if (S16(c) != 1 || axis >= in->pin.axis_count || in->pin.keep[axis]) continue;
-      int lo = (int16_t)S16(c + 4), hi = (int16_t)S16(c + 6), v = in->pin.coords[axis];
-      if (v < lo || v > hi) possible = false;
+      fv_condition c = fv_condition_at(t, set, k);
+      if (c.format != CONDITION_FORMAT_AXIS_RANGE || c.axis >= pin->axis_count || pin->keep[c.axis])
+        continue;
+      int v = pin->coords[c.axis];
+      if (v < c.lo || v > c.hi) possible = false;
     }
     if (!possible) continue;
     /* keep the record (moved down over removed ones) */
-    if (has(l, fv + 8 + 8 * (size_t)kept, 8))
-      memcpy(l->b->p + fv + 8 + 8 * (size_t)kept, src + rec, 8);
+    if (has(l, fv + FV_RECORDS + FV_RECORD_LEN * (size_t)kept, FV_RECORD_LEN))
+      memcpy(l->b->p + fv + FV_RECORDS + FV_RECORD_LEN * (size_t)kept,
+             src + fv + FV_RECORDS + FV_RECORD_LEN * (size_t)i, FV_RECORD_LEN);
     kept++;
-    if (!cs || !first_visit(l, set)) continue;
+    if (!set || !first_visit(l, set)) continue;
     unsigned w = 0;
     for (unsigned k = 0; k < cc; k++) {
-      uint32_t co = S32(set + 2 + 4 * (size_t)k);
-      size_t c = set + co;
-      unsigned axis = S16(c + 2);
-      bool format1 = S16(c) == 1;
-      if (format1 && axis < in->pin.axis_count && !in->pin.keep[axis])
+      uint32_t co = s32(t, set + 2 + 4 * (size_t)k);
+      fv_condition c = fv_condition_at(t, set, k);
+      bool axis_range = c.format == CONDITION_FORMAT_AXIS_RANGE;
+      if (axis_range && c.axis < pin->axis_count && !pin->keep[c.axis])
         continue; /* holds: dropped */
       if (has(l, set + 2 + 4 * (size_t)w, 4)) otv_put_u32(l->b->p + set + 2 + 4 * (size_t)w, co);
       w++;
-      if (format1 && axis < in->pin.axis_count && first_visit(l, c))
-        put16(l, c + 2, in->pin.new_index[axis]);
+      if (axis_range && c.axis < pin->axis_count && first_visit(l, c.at))
+        put16(l, c.at + 2, pin->new_index[c.axis]);
     }
     put16(l, set, w);
   }
   if (has(l, fv + 4, 4)) otv_put_u32(l->b->p + fv + 4, kept);
-#undef S16
-#undef S32
-  (void)in;
   return OTV_E_OK;
 }
 
@@ -415,13 +486,13 @@ static otv_status partial_feature_variations(lay *l, const uint8_t *src, size_t 
 static otv_status resolve_feature_variations(lay *l, otv_buf *out)
 {
   otv_inst *in = l->in;
-  size_t fv = u32(l, 10);
-  size_t fl = u16(l, 6);
+  size_t fv = u32(l, LAYOUT_FEATURE_VARIATIONS);
+  size_t fl = u16(l, LAYOUT_FEATURE_LIST);
   size_t subst = fv ? matching_substitution(l, fv) : 0;
   unsigned nf = fl ? u16(l, fl) : 0;
   size_t F = 2 + 6 * (size_t)nf;
-  size_t shift = 10 + F;
-  unsigned sl = u16(l, 4), ll = u16(l, 8);
+  size_t shift = LAYOUT_V1_0_LEN + F;
+  unsigned sl = u16(l, LAYOUT_SCRIPT_LIST), ll = u16(l, LAYOUT_LOOKUP_LIST);
   if ((sl && shift + sl > 0xFFFF) || (ll && shift + ll > 0xFFFF))
     return OTV_FAIL(in->err, LIMIT, l->tag, 4, "table too large to drop FeatureVariations");
   otv_buf_u16(out, 1);
@@ -458,11 +529,13 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
 {
   size_t len = 0;
   const uint8_t *p = otv_face_table(in->face, tag, &len);
-  if (!p || len < 10) return OTV_E_OK;
-  uint16_t minor = otv_peek_u16(p + 2);
-  bool fv = tag != T_GDEF && minor >= 1 && len >= 14 && otv_peek_u32(p + 10);
+  if (!p || len < LAYOUT_V1_0_LEN) return OTV_E_OK;
+  uint16_t minor = otv_peek_u16(p + LAYOUT_MINOR_VERSION);
+  bool fv = tag != T_GDEF && minor >= 1 && len >= LAYOUT_V1_1_LEN &&
+            otv_peek_u32(p + LAYOUT_FEATURE_VARIATIONS);
   bool dev = (tag == T_GPOS || tag == T_GDEF) && ivs->present;
-  if (!fv && !dev && !(tag == T_GDEF && minor >= 3)) return OTV_E_OK;
+  bool gdef_store = tag == T_GDEF && minor >= GDEF_MINOR_VAR_STORE && len >= GDEF_V1_3_LEN;
+  if (!fv && !dev && !(tag == T_GDEF && minor >= GDEF_MINOR_VAR_STORE)) return OTV_E_OK;
   /* without FeatureVariations the copy is patched where it goes (dst, empty so far); with
    * them, in a work copy that resolve_feature_variations rebuilds into dst */
   otv_buf work;
@@ -482,19 +555,22 @@ static otv_status do_table(otv_inst *in, uint32_t tag, otv_buf *dst, const otv_i
   if (tag == T_GPOS && dev) patch_gpos(&l);
   if (tag == T_GDEF) {
     if (dev) patch_gdef_carets(&l);
-    if (minor >= 3 && len >= 18 && in->pin.partial) {
+    if (gdef_store && in->pin.partial) {
       /* the store with the pinned axes applied and removed */
-      if (otv_peek_u32(p + 14)) {
-        /* compacted only when every other GDEF subtable starts before the store */
-        size_t so = otv_peek_u32(p + 14);
+      if (otv_peek_u32(p + GDEF_ITEM_VAR_STORE)) {
+        /* compacted only when every other GDEF subtable (the Offset16s of the header, from the
+         * glyph class definitions to MarkGlyphSetsDef) starts before the store */
+        size_t so = otv_peek_u32(p + GDEF_ITEM_VAR_STORE);
         bool before = true;
-        for (size_t h = 4; h <= 12; h += 2) before &= otv_peek_u16(p + h) < so;
+        for (size_t h = 4; h <= GDEF_MARK_GLYPH_SETS; h += 2) before &= otv_peek_u16(p + h) < so;
         st = otv_store_partial(&in->cx, (otv_span){p, len}, b, T_GDEF, so, before);
       }
-    } else if (minor >= 3 && len >= 18) {
+    } else if (gdef_store) {
       /* drop the ItemVariationStore: version 1.2 with MarkGlyphSetsDef, else 1.0 */
-      otv_put_u32(b->p + 14, 0);
-      otv_put_u16(b->p + 2, (uint16_t)(otv_peek_u16(b->p + 12) ? 2 : 0));
+      otv_put_u32(b->p + GDEF_ITEM_VAR_STORE, 0);
+      otv_put_u16(
+          b->p + LAYOUT_MINOR_VERSION,
+          (uint16_t)(otv_peek_u16(b->p + GDEF_MARK_GLYPH_SETS) ? GDEF_MINOR_MARK_GLYPH_SETS : 0));
     }
   }
   if (st) {
@@ -520,8 +596,10 @@ otv_status otv_inst_layout(otv_inst *in)
   otv_ivs ivs;
   memset(&ivs, 0, sizeof ivs);
   otv_span gdef = otv_face_span(in->face, T_GDEF);
-  if (gdef.len >= 18 && otv_peek_u16(gdef.p + 2) >= 3 && otv_peek_u32(gdef.p + 14)) {
-    otv_status st = otv_ivs_parse(in->al, gdef, T_GDEF, otv_peek_u32(gdef.p + 14),
+  if (gdef.len >= GDEF_V1_3_LEN &&
+      otv_peek_u16(gdef.p + LAYOUT_MINOR_VERSION) >= GDEF_MINOR_VAR_STORE &&
+      otv_peek_u32(gdef.p + GDEF_ITEM_VAR_STORE)) {
+    otv_status st = otv_ivs_parse(in->al, gdef, T_GDEF, otv_peek_u32(gdef.p + GDEF_ITEM_VAR_STORE),
                                   (uint16_t)in->pin.axis_count, &ivs, in->err);
     if (st) return st;
   }

@@ -112,10 +112,10 @@ static otv_status build_fvar(otv_inst *in)
 static otv_status build_avar(otv_inst *in)
 {
   const otv_fvar *fv = &in->face->fvar;
-  if (!fv->avar_version) return OTV_E_OK;
-  if (fv->avar_version != 1)
+  if (!fv->avar.version) return OTV_E_OK;
+  if (fv->avar.version != 1)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
-                    fv->avar_version);
+                    fv->avar.version);
   otv_buf *b = &in->avar;
   otv_buf_u16(b, 1); /* majorVersion */
   otv_buf_u16(b, 0); /* minorVersion */
@@ -124,7 +124,7 @@ static otv_status build_avar(otv_inst *in)
   for (unsigned a = 0; a < in->pin.axis_count; a++) {
     if (!in->pin.keep[a]) continue;
     /* the SegmentMaps record as stored (in range: its extent was checked at open) */
-    const uint8_t *raw = fv->seg[a].raw;
+    const uint8_t *raw = fv->avar.seg[a].raw;
     otv_buf_bytes(b, raw, 2 + 4 * (size_t)otv_peek_u16(raw));
   }
   if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar buffer");

@@ -119,11 +119,7 @@ static inline void mark(uint64_t *m, size_t c0, size_t c1)
   for (size_t b = b0; b <= b1; b++) m[b >> 6] |= (uint64_t)1 << (b & 63);
 }
 
-#if defined(__GNUC__)
-#  define RASTER_INLINE static inline __attribute__((always_inline))
-#else
-#  define RASTER_INLINE static inline
-#endif
+#define RASTER_INLINE static OTV_ALWAYS_INLINE
 
 /* Add a piece of edge lying inside one pixel row, from x = xa to x = xb (either order), of
  * signed height d, to the accumulation row a (cells 0..w+1). With clip, parts left of 0 count as
@@ -1201,12 +1197,7 @@ RASTER_INLINE bool zero8(const float *a)
 #if RASTER_AVX2
 /* The same readout compiled for AVX2 (one 8-lane prefix sum per 8 cells instead of two 4-lane
  * ones), used when the CPU has it (otv_raster_create asks once). */
-#  if defined(__clang__)
-#    pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#  else
-#    pragma GCC push_options
-#    pragma GCC target("avx2")
-#  endif
+OTV_TARGET_AVX2_BEGIN
 #  include <immintrin.h>
 /* group8 in one 8-lane register, the same sums in the same order: the low 4 cells get their
  * prefix sum plus the carry, the high 4 their prefix sum plus the low group's last total (which
@@ -1253,11 +1244,7 @@ RASTER_INLINE bool zero8_avx2(const float *a)
 #  undef RO
 #  undef RO_GROUP8
 #  undef RO_ZERO8
-#  if defined(__clang__)
-#    pragma clang attribute pop
-#  else
-#    pragma GCC pop_options
-#  endif
+OTV_TARGET_AVX2_END
 #endif
 
 /* The readout function f, in its AVX2 copy when the CPU has AVX2. */

@@ -44,8 +44,8 @@ static float pick_value(const otv_face *face, const otv_axis *x, unsigned a)
     return (float)(rnd() & 1 ? x->max_value + unit() * span : x->min_value - unit() * span);
   }
   case 4: { /* on or next to an avar segment boundary */
-    if (fv->seg && fv->seg[a].count) {
-      const otv_avar_seg *s = &fv->seg[a];
+    if (fv->avar.seg && fv->avar.seg[a].count) {
+      const otv_avar_seg *s = &fv->avar.seg[a];
       unsigned i = rnd() % s->count;
       int from = s->map[2 * i];
       v = user_at(x, from / 16384.0);
@@ -156,7 +156,7 @@ static void check_font(const char *path)
     }
     CHECK_EQ(mismatches, 0);
     printf("%s (face %u, %u axes, avar %u): %ld locations compared (%u named instances), %ld "
-           "mismatches\n", path, fi, n_axes, face->fvar.avar_version, compared, n_inst,
+           "mismatches\n", path, fi, n_axes, face->fvar.avar.version, compared, n_inst,
            mismatches);
     compared_total += compared;
     otv_location_destroy(loc);
@@ -213,7 +213,7 @@ static void test_avar2_hand(void)
     CHECK(0);
     return;
   }
-  CHECK_EQ(face->fvar.avar_version, 2);
+  CHECK_EQ(face->fvar.avar.version, 2);
   otv_location *loc = NULL;
   CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
   struct { double avar, avwk; int want_avar, want_avwk; } cases[] = {

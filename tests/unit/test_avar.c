@@ -109,9 +109,9 @@ static void test_v1(void)
   }
   /* -1 on axis 0 is a tie at -1.5: halves up gives -1 (checked above); on axis 2 (2 records
    * ignored) the map is (-16384,-16384)-(0,0): identity. */
-  CHECK_EQ(otv_avar_map_v1(&f->fvar.seg[0], 1), 1);
-  CHECK_EQ(f->fvar.seg[1].count, 0);
-  CHECK_EQ(otv_avar_map_v1(&f->fvar.seg[3], -77), -77);
+  CHECK_EQ(otv_avar_map_v1(&f->fvar.avar.seg[0], 1), 1);
+  CHECK_EQ(f->fvar.avar.seg[1].count, 0);
+  CHECK_EQ(otv_avar_map_v1(&f->fvar.avar.seg[3], -77), -77);
   otv_face_close(f);
 }
 
