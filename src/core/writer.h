@@ -31,6 +31,11 @@ void otv_buf_pad4(otv_buf *b);
 void otv_buf_put_u16(otv_buf *b, size_t off, uint16_t v);
 void otv_buf_put_u32(otv_buf *b, size_t off, uint32_t v);
 
+/* A 16-bit field of a table being patched: read (signed; 0 past the end) and written (nothing
+ * past the end). For tables copied from a font and edited in place. */
+static inline int otv_buf_get_i16(const otv_buf *b, size_t off);
+static inline void otv_buf_set_16(otv_buf *b, size_t off, int v);
+
 /* ---- unchecked stores: only into bytes the caller has reserved ---- */
 static inline void otv_put_u16(uint8_t *p, uint16_t v)
 {
@@ -43,6 +48,15 @@ static inline void otv_put_u32(uint8_t *p, uint32_t v)
   p[1] = (uint8_t)(v >> 16);
   p[2] = (uint8_t)(v >> 8);
   p[3] = (uint8_t)v;
+}
+
+static inline int otv_buf_get_i16(const otv_buf *b, size_t off)
+{
+  return off + 2 <= b->len ? (int16_t)((unsigned)b->p[off] << 8 | b->p[off + 1]) : 0;
+}
+static inline void otv_buf_set_16(otv_buf *b, size_t off, int v)
+{
+  if (off + 2 <= b->len) otv_put_u16(b->p + off, (uint16_t)v);
 }
 
 #endif /* OTV_CORE_WRITER_H */

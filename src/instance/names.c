@@ -12,15 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int get16(const otv_buf *b, size_t off)
-{
-  return off + 2 <= b->len ? otv_peek_i16(b->p + off) : 0;
-}
-static void set16(otv_buf *b, size_t off, int v)
-{
-  if (off + 2 <= b->len) otv_put_u16(b->p + off, (uint16_t)v);
-}
-
 /* spec: name IDs */
 enum {
   NAME_FAMILY = 1,
@@ -736,18 +727,18 @@ static otv_status update_names(otv_inst *in)
       if (kind) {
         const unsigned bold = OS2_FS_SELECTION_BOLD, italic = OS2_FS_SELECTION_ITALIC;
         if (kind >= 2)
-          set16(&in->head, HEAD_MAC_STYLE,
-                kind == 2   ? HEAD_MAC_STYLE_BOLD
-                : kind == 3 ? HEAD_MAC_STYLE_ITALIC
-                            : HEAD_MAC_STYLE_BOLD | HEAD_MAC_STYLE_ITALIC);
+          otv_buf_set_16(&in->head, HEAD_MAC_STYLE,
+                         kind == 2   ? HEAD_MAC_STYLE_BOLD
+                         : kind == 3 ? HEAD_MAC_STYLE_ITALIC
+                                     : HEAD_MAC_STYLE_BOLD | HEAD_MAC_STYLE_ITALIC);
         if (in->os2.len >= OS2_FS_SELECTION + 2) {
-          int sel = (uint16_t)get16(&in->os2, OS2_FS_SELECTION);
+          int sel = (uint16_t)otv_buf_get_i16(&in->os2, OS2_FS_SELECTION);
           sel &= ~(int)(italic | bold | OS2_FS_SELECTION_REGULAR);
           sel |= (int)(kind == 1   ? OS2_FS_SELECTION_REGULAR
                        : kind == 2 ? bold
                        : kind == 3 ? italic
                                    : (italic | bold));
-          set16(&in->os2, OS2_FS_SELECTION, sel);
+          otv_buf_set_16(&in->os2, OS2_FS_SELECTION, sel);
         }
       }
     }

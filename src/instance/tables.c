@@ -17,15 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int get16(const otv_buf *b, size_t off)
-{
-  return off + 2 <= b->len ? otv_peek_i16(b->p + off) : 0;
-}
-static void set16(otv_buf *b, size_t off, int v)
-{
-  if (off + 2 <= b->len) otv_put_u16(b->p + off, (uint16_t)v);
-}
-
 static bool copy_table(otv_inst *in, uint32_t tag, otv_buf *b)
 {
   size_t len = 0;
@@ -60,8 +51,8 @@ static otv_status apply_mvar(otv_inst *in)
                                            : &in->post;
     size_t off = fld.off;
     if (off + 2 <= b->len) {
-      int base = fld.is_unsigned ? (int)otv_peek_u16(b->p + off) : get16(b, off);
-      set16(b, off, base + otv_inst_round(d));
+      int base = fld.is_unsigned ? (int)otv_peek_u16(b->p + off) : otv_buf_get_i16(b, off);
+      otv_buf_set_16(b, off, base + otv_inst_round(d));
     }
   }
   otv_inst_ivs_fini(&in->cx, &ev);
@@ -84,7 +75,8 @@ static otv_status apply_cvar(otv_inst *in)
   if (!st)
     for (unsigned i = 0; i < n; i++)
       if (acc[i] != 0)
-        set16(&in->cvt, 2 * (size_t)i, get16(&in->cvt, 2 * (size_t)i) + otv_inst_round(acc[i]));
+        otv_buf_set_16(&in->cvt, 2 * (size_t)i,
+                       otv_buf_get_i16(&in->cvt, 2 * (size_t)i) + otv_inst_round(acc[i]));
   otv_mem_free(in->al, acc, (n ? n : 1) * sizeof *acc);
   return st;
 }
@@ -107,7 +99,7 @@ static void weight_width_slant(otv_inst *in)
   double v;
   if (in->os2.len >= OS2_US_WIDTH_CLASS + 2 && user_value(in, OTV_T('w', 'g', 'h', 't'), &v)) {
     double w = v < 1 ? 1 : v > 1000 ? 1000 : v;
-    set16(&in->os2, OS2_US_WEIGHT_CLASS, (int)floor(w + 0.5));
+    otv_buf_set_16(&in->os2, OS2_US_WEIGHT_CLASS, (int)floor(w + 0.5));
   }
   if (in->os2.len >= OS2_US_WIDTH_CLASS + 2 && user_value(in, OTV_T('w', 'd', 't', 'h'), &v)) {
     /* OS/2 usWidthClass: piecewise linear through the spec's width percentages */
@@ -118,7 +110,7 @@ static void weight_width_slant(otv_inst *in)
         cls = (i + 1) + (w - pct[i]) / (pct[i + 1] - pct[i]);
         break;
       }
-    set16(&in->os2, OS2_US_WIDTH_CLASS, (int)floor(cls + 0.5));
+    otv_buf_set_16(&in->os2, OS2_US_WIDTH_CLASS, (int)floor(cls + 0.5));
   }
   if (in->post.len >= POST_ITALIC_ANGLE + 4 && user_value(in, OTV_T('s', 'l', 'n', 't'), &v)) {
     double a = v < -90 ? -90 : v > 90 ? 90 : v;
@@ -169,39 +161,39 @@ static void recalc(otv_inst *in)
     any = true;
   }
   otv_buf *h = &in->head;
-  set16(h, HEAD_X_MIN, xmin);
-  set16(h, HEAD_Y_MIN, ymin);
-  set16(h, HEAD_X_MAX, xmax);
-  set16(h, HEAD_Y_MAX, ymax);
+  otv_buf_set_16(h, HEAD_X_MIN, xmin);
+  otv_buf_set_16(h, HEAD_Y_MIN, ymin);
+  otv_buf_set_16(h, HEAD_X_MAX, xmax);
+  otv_buf_set_16(h, HEAD_Y_MAX, ymax);
   if (h->len >= HEAD_FLAGS + 2) {
-    int flags = (uint16_t)get16(h, HEAD_FLAGS);
+    int flags = (uint16_t)otv_buf_get_i16(h, HEAD_FLAGS);
     flags =
         all_lsb ? (int)(flags | HEAD_FLAG_LSB_AT_X_MIN) : (int)(flags & ~HEAD_FLAG_LSB_AT_X_MIN);
-    set16(h, HEAD_FLAGS, flags);
+    otv_buf_set_16(h, HEAD_FLAGS, flags);
   }
-  set16(h, HEAD_INDEX_TO_LOC_FORMAT, in->loca_format);
+  otv_buf_set_16(h, HEAD_INDEX_TO_LOC_FORMAT, in->loca_format);
   otv_buf *hh = &in->hhea;
-  set16(hh, HHEA_ADVANCE_MAX, max_adv);
-  set16(hh, HHEA_MIN_LEADING_BEARING, min_lsb);
-  set16(hh, HHEA_MIN_TRAILING_BEARING, min_rsb);
-  set16(hh, HHEA_MAX_EXTENT, max_ext);
-  set16(hh, HHEA_NUMBER_OF_LONG_METRICS, in->num_h_metrics);
+  otv_buf_set_16(hh, HHEA_ADVANCE_MAX, max_adv);
+  otv_buf_set_16(hh, HHEA_MIN_LEADING_BEARING, min_lsb);
+  otv_buf_set_16(hh, HHEA_MIN_TRAILING_BEARING, min_rsb);
+  otv_buf_set_16(hh, HHEA_MAX_EXTENT, max_ext);
+  otv_buf_set_16(hh, HHEA_NUMBER_OF_LONG_METRICS, in->num_h_metrics);
   if (in->has_vmtx && in->vhea.len) {
     otv_buf *vh = &in->vhea;
-    set16(vh, HHEA_ADVANCE_MAX, max_advh);
-    set16(vh, HHEA_MIN_LEADING_BEARING, min_tsb);
-    set16(vh, HHEA_MIN_TRAILING_BEARING, min_bsb);
-    set16(vh, HHEA_MAX_EXTENT, max_vext);
-    set16(vh, HHEA_NUMBER_OF_LONG_METRICS, in->num_v_metrics);
+    otv_buf_set_16(vh, HHEA_ADVANCE_MAX, max_advh);
+    otv_buf_set_16(vh, HHEA_MIN_LEADING_BEARING, min_tsb);
+    otv_buf_set_16(vh, HHEA_MIN_TRAILING_BEARING, min_bsb);
+    otv_buf_set_16(vh, HHEA_MAX_EXTENT, max_vext);
+    otv_buf_set_16(vh, HHEA_NUMBER_OF_LONG_METRICS, in->num_v_metrics);
   }
   otv_buf *m = &in->maxp;
   if (m->len >= MAXP_V1_LEN && otv_peek_u32(m->p) == MAXP_VERSION_TRUETYPE) {
-    set16(m, MAXP_MAX_POINTS, (int)in->max_points);
-    set16(m, MAXP_MAX_CONTOURS, (int)in->max_contours);
-    set16(m, MAXP_MAX_COMPOSITE_POINTS, (int)in->max_comp_points);
-    set16(m, MAXP_MAX_COMPOSITE_CONTOURS, (int)in->max_comp_contours);
-    set16(m, MAXP_MAX_COMPONENT_ELEMENTS, (int)in->max_comp_elements);
-    set16(m, MAXP_MAX_COMPONENT_DEPTH, in->max_comp_depth);
+    otv_buf_set_16(m, MAXP_MAX_POINTS, (int)in->max_points);
+    otv_buf_set_16(m, MAXP_MAX_CONTOURS, (int)in->max_contours);
+    otv_buf_set_16(m, MAXP_MAX_COMPOSITE_POINTS, (int)in->max_comp_points);
+    otv_buf_set_16(m, MAXP_MAX_COMPOSITE_CONTOURS, (int)in->max_comp_contours);
+    otv_buf_set_16(m, MAXP_MAX_COMPONENT_ELEMENTS, (int)in->max_comp_elements);
+    otv_buf_set_16(m, MAXP_MAX_COMPONENT_DEPTH, in->max_comp_depth);
   }
 }
 
