@@ -74,26 +74,6 @@ static inline double otv_inst_scale(double d, const double *s, int k)
   return d;
 }
 
-/* A charstring integer -32768..32767 (spec: CFF2 "Number encoding"; the 1-, 2- and 3-byte
- * forms) at w; returns the end (at most 3 bytes). */
-static inline uint8_t *otv_cs_put_int(uint8_t *w, long i)
-{
-  if (i >= -107 && i <= 107) {
-    *w++ = (uint8_t)(i + 139);
-  } else if (i >= 108 && i <= 1131) {
-    *w++ = (uint8_t)(((i - 108) >> 8) + 247);
-    *w++ = (uint8_t)((i - 108) & 0xFF);
-  } else if (i >= -1131 && i <= -108) {
-    *w++ = (uint8_t)(((-i - 108) >> 8) + 251);
-    *w++ = (uint8_t)((-i - 108) & 0xFF);
-  } else {
-    *w++ = 28;
-    *w++ = (uint8_t)((unsigned long)i >> 8);
-    *w++ = (uint8_t)i;
-  }
-  return w;
-}
-
 /* The instancer's working state (instance.c). */
 typedef struct otv_inst {
   otv_location *loc;
