@@ -10,10 +10,7 @@
 #include "cff.h"
 
 /* The status of a DICT record that failed (OTV_DICT_ERROR: recorded into err). */
-static otv_status dict_failed(const otv_error *err)
-{
-  return err ? err->code : OTV_E_BAD_VALUE;
-}
+static otv_status dict_failed(const otv_error *err) { return err ? err->code : OTV_E_BAD_VALUE; }
 
 /* Private DICT at [off, off+len): local Subrs and (CFF2) vsindex. */
 static otv_status private_parse(otv_cff *c, size_t off, size_t len, otv_cff_fd *fd, otv_error *err)
@@ -355,9 +352,11 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
     if (t.charstring_type != OTV_CFF_CHARSTRING_TYPE2)
       return OTV_FAIL(err, UNSUPPORTED, tag, (size_t)(top.p - tab.p), "CharstringType not 2");
   }
-  if ((s = otv_cff_index_parse(tab, tag, gsubr_off, c->cff2, &c->gsubrs, "Global Subrs", err))) return s;
+  if ((s = otv_cff_index_parse(tab, tag, gsubr_off, c->cff2, &c->gsubrs, "Global Subrs", err)))
+    return s;
   if (!t.has_charstrings) return OTV_FAIL(err, BAD_VALUE, tag, 0, "Top DICT: no CharStrings");
-  if ((s = otv_cff_index_parse(tab, tag, t.charstrings, c->cff2, &c->charstrings, "CharStrings", err)))
+  if ((s = otv_cff_index_parse(tab, tag, t.charstrings, c->cff2, &c->charstrings, "CharStrings",
+                               err)))
     return s;
 
   if (c->cff2 && t.has_vstore && t.vstore) {

@@ -8,8 +8,8 @@
 
 /* ---- INDEX ---- */
 
-otv_status otv_cff_index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
-                               otv_cff_index *ix, const char *what, otv_error *err)
+otv_status otv_cff_index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2, otv_cff_index *ix,
+                               const char *what, otv_error *err)
 {
   memset(ix, 0, sizeof *ix);
   otv_rd r = otv_rd_init(tab, off);
@@ -55,9 +55,9 @@ otv_status otv_cff_index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2
 static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-#define REAL_MAX_DIGITS 19       /* significant digits kept: 10^19 - 1 < 2^64 */
-#define REAL_MAX_EXP 100000      /* larger exponents are all the same: 0 or infinity */
-#define REAL_EXACT (1ull << 53)  /* integers up to 2^53 are exact doubles */
+#define REAL_MAX_DIGITS 19      /* significant digits kept: 10^19 - 1 < 2^64 */
+#define REAL_MAX_EXP 100000     /* larger exponents are all the same: 0 or infinity */
+#define REAL_EXACT (1ull << 53) /* integers up to 2^53 are exact doubles */
 
 /* A real number (after OTV_CFF_REAL): BCD nibbles up to OTV_CFF_NIB_END. The digits are
  * gathered into an integer and a decimal exponent; when the integer is below 2^53 and the

@@ -18,7 +18,7 @@
  * A one-byte operator is its byte; an escaped one (12 x) is OTV_CFF_ESC(x) = 1200 + x, so that
  * "12 36" reads as 1236. DICTs and charstrings number their operators alike but mean different
  * things (18 is Private in a DICT and hstemhm in a charstring): OTV_DICT_ and OTV_CS_ names. */
-#define OTV_CFF_ESCAPE 12          /* the escape byte: the operator is 12 and the next byte */
+#define OTV_CFF_ESCAPE 12           /* the escape byte: the operator is 12 and the next byte */
 #define OTV_CFF_ESC(x) (1200 + (x)) /* escaped operator 12 x */
 
 typedef enum otv_cff_op {
@@ -91,7 +91,7 @@ typedef enum otv_cff_op {
   OTV_CS_VLINETO = 7,
   OTV_CS_RRCURVETO = 8,
   OTV_CS_CALLSUBR = 10,
-  OTV_CS_RETURN = 11, /* CFF only */
+  OTV_CS_RETURN = 11,  /* CFF only */
   OTV_CS_ENDCHAR = 14, /* CFF only */
   OTV_CS_VSINDEX = 15, /* CFF2 only */
   OTV_CS_BLEND = 16,   /* CFF2 only: n*(k+1)+1 operands -> n */
@@ -108,7 +108,7 @@ typedef enum otv_cff_op {
   OTV_CS_CALLGSUBR = 29,
   OTV_CS_VHCURVETO = 30,
   OTV_CS_HVCURVETO = 31,
-  OTV_CS_OP_LAST = 31, /* bytes 0..31 but 28 are operators */
+  OTV_CS_OP_LAST = 31,                /* bytes 0..31 but 28 are operators */
   OTV_CS_DOTSECTION = OTV_CFF_ESC(0), /* deprecated: ignored */
   OTV_CS_AND = OTV_CFF_ESC(3),        /* 12 3 .. 12 30: CFF only (TN 5177 4.4-4.6) */
   OTV_CS_OR = OTV_CFF_ESC(4),
@@ -165,8 +165,8 @@ enum {
 
 /* The nibbles of a real number after OTV_CFF_REAL (TN 5176 Table 5); 0..9 are digits. */
 enum {
-  OTV_CFF_NIB_POINT = 0xa, /* . */
-  OTV_CFF_NIB_EXP = 0xb,   /* E */
+  OTV_CFF_NIB_POINT = 0xa,  /* . */
+  OTV_CFF_NIB_EXP = 0xb,    /* E */
   OTV_CFF_NIB_NEGEXP = 0xc, /* E- */
   OTV_CFF_NIB_RESERVED = 0xd,
   OTV_CFF_NIB_MINUS = 0xe, /* - */
@@ -187,8 +187,9 @@ static OTV_ALWAYS_INLINE int otv_cff_int1(unsigned b0) { return (int)b0 - OTV_CF
 /* The value of the two-byte operand b0 b1 (otv_cff_is_int2(b0)). */
 static OTV_ALWAYS_INLINE int otv_cff_int2(unsigned b0, unsigned b1)
 {
-  return b0 <= OTV_CFF_POS2_LAST ? ((int)b0 - OTV_CFF_POS2_FIRST) * 256 + (int)b1 + OTV_CFF_INT2_BIAS
-                                 : -((int)b0 - OTV_CFF_NEG2_FIRST) * 256 - (int)b1 - OTV_CFF_INT2_BIAS;
+  return b0 <= OTV_CFF_POS2_LAST
+             ? ((int)b0 - OTV_CFF_POS2_FIRST) * 256 + (int)b1 + OTV_CFF_INT2_BIAS
+             : -((int)b0 - OTV_CFF_NEG2_FIRST) * 256 - (int)b1 - OTV_CFF_INT2_BIAS;
 }
 /* The 16.16 operand whose four bytes are at p (after OTV_CFF_FIXED). */
 static OTV_ALWAYS_INLINE double otv_cff_fixed(const uint8_t *p)
@@ -237,9 +238,9 @@ static OTV_ALWAYS_INLINE size_t otv_cs_token(const uint8_t *p, const uint8_t *en
 /* ---- INDEX (TN 5176 section 5: u16 count; CFF2 "INDEX data": u32 count) ---- */
 
 /* Subroutine number bias by subroutine count (TN 5177 section 4.7, CFF2 "Subroutine operators"). */
-#define OTV_CFF_BIAS_SMALL 107u    /* fewer than 1240 subroutines */
-#define OTV_CFF_BIAS_MEDIUM 1131u  /* fewer than 33900 */
-#define OTV_CFF_BIAS_LARGE 32768u  /* more */
+#define OTV_CFF_BIAS_SMALL 107u   /* fewer than 1240 subroutines */
+#define OTV_CFF_BIAS_MEDIUM 1131u /* fewer than 33900 */
+#define OTV_CFF_BIAS_LARGE 32768u /* more */
 #define OTV_CFF_BIAS_MEDIUM_FROM 1240u
 #define OTV_CFF_BIAS_LARGE_FROM 33900u
 #define OTV_CFF_OFF_SIZE_MAX 4 /* offSize 1..4 */
@@ -257,8 +258,8 @@ typedef struct otv_cff_index {
 } otv_cff_index;
 
 /* The INDEX at table offset off (tag and what name it in errors). */
-otv_status otv_cff_index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2,
-                               otv_cff_index *ix, const char *what, otv_error *err);
+otv_status otv_cff_index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2, otv_cff_index *ix,
+                               const char *what, otv_error *err);
 
 /* Element i of an INDEX: false when its offsets are out of order or out of range. */
 static inline bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out)
@@ -299,12 +300,12 @@ static inline bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_sp
 typedef double (*otv_cff_blend_fn)(void *ud, unsigned vsindex, unsigned col);
 
 typedef struct otv_cff_dict {
-  otv_span tab;        /* the table: offsets in errors are table offsets */
-  uint32_t tag;        /* the table's, for errors */
-  size_t pos, end;     /* table offsets: the next byte, the end of the DICT */
-  size_t at;           /* table offset of the record otv_cff_dict_next returned */
-  bool cff2;           /* vsindex, blend and the 513-operand stack */
-  const otv_ivs *ivs;  /* blend: the region count of each ItemVariationData (NULL: none) */
+  otv_span tab;            /* the table: offsets in errors are table offsets */
+  uint32_t tag;            /* the table's, for errors */
+  size_t pos, end;         /* table offsets: the next byte, the end of the DICT */
+  size_t at;               /* table offset of the record otv_cff_dict_next returned */
+  bool cff2;               /* vsindex, blend and the 513-operand stack */
+  const otv_ivs *ivs;      /* blend: the region count of each ItemVariationData (NULL: none) */
   otv_cff_blend_fn scalar; /* blend: NULL, the default location */
   void *scalar_ud;
   unsigned vsindex; /* the last vsindex (default 0) */

@@ -382,8 +382,8 @@ otv_status otv_inst_cff(otv_inst *in)
   {
     otv_buf *o = &in->cff2;
     const size_t off_op = OTV_CFF_DICT_OFFSET_LEN + 1, off_esc = OTV_CFF_DICT_OFFSET_LEN + 2;
-    size_t top_size = off_op /* CharStrings */ + off_esc /* FDArray */ +
-                      (has_fds ? off_esc : 0) + (vstore.len ? off_op /* vstore */ : 0);
+    size_t top_size = off_op /* CharStrings */ + off_esc /* FDArray */ + (has_fds ? off_esc : 0) +
+                      (vstore.len ? off_op /* vstore */ : 0);
     otv_buf topd;
     otv_buf_init(&topd, in->al);
     if (has_fm) {

@@ -212,8 +212,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: subroutine %g",
                         w->gid, sv);
       otv_part_subr *e =
-          w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv])
-                : NULL;
+          w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
       /* a kept call stays with its number; an inlined one loses it */
       bool kept = w->keep && !(e && e->inl);
       if (kept) {
