@@ -35,7 +35,7 @@
 static uint8_t *put_cs_rel(uint8_t *w, long target, long *cur)
 {
   long d = target - *cur;
-  d = d < -32768 ? -32768 : d > 32767 ? 32767 : d;
+  d = d < INT16_MIN ? INT16_MIN : d > INT16_MAX ? INT16_MAX : d;
   *cur += d;
   return otv_cff_put_int(w, d);
 }

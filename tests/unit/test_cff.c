@@ -1800,9 +1800,9 @@ static void test_dict_numbers(void)
   CHECK(!otv_cff_dict_offset(&d, 0, &off)); /* no operands left after the end */
 
   /* reals: exactly what strtod reads where the digits fit (the nearest double) */
-  static const char *const reals[] = {"0.001",   "0.000488281", "0.039625", "-0.5",  "1E-3",
-                                      "2.5E2",   "-2.5E-3",     "0",        "-0",    "100",
-                                      ".5",      "3.14159265358979", "1E22", "1E-22", "65535.99998"};
+  static const char *const reals[] = {
+      "0.001", "0.000488281", "0.039625", "-0.5",  "1E-3", "2.5E2",      "-2.5E-3",          "0",
+      "-0",    "100",         ".5",       "1E22",  "1E-22", "65535.99998", "3.14159265358979"};
   for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
     uint8_t b[64];
     size_t n = real_bytes(reals[i], b);
