@@ -56,7 +56,7 @@ static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 #define REAL_MAX_DIGITS 19      /* significant digits kept: 10^19 - 1 < 2^64 */
-#define REAL_MAX_EXP 100000     /* larger exponents are all the same: 0 or infinity */
+#define REAL_MAX_EXP 100000     /* larger exponents (either part) are all 0 or infinity */
 #define REAL_EXACT (1ull << 53) /* integers up to 2^53 are exact doubles */
 
 /* A real number (after OTV_CFF_REAL): BCD nibbles up to OTV_CFF_NIB_END. The digits are
@@ -86,8 +86,8 @@ static bool dict_real(otv_cff_dict *d, size_t at, double *out, otv_error *err)
           digits++;
           if (frac) e10--;
         } else if (mant == 0) {
-          if (frac) e10--; /* a leading zero of the fraction */
-        } else if (!frac) {
+          if (frac && e10 > -REAL_MAX_EXP) e10--; /* a leading zero of the fraction */
+        } else if (!frac && e10 < REAL_MAX_EXP) {
           e10++; /* an integer digit past the 19 kept */
         }
       } else if (nib == OTV_CFF_NIB_POINT) {
