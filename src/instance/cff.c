@@ -1,5 +1,5 @@
 /*
- * instance_cff.c - a static CFF2 table (no VariationStore) from a CFF2 variable font, and the
+ * instance/cff.c - a static CFF2 table (no VariationStore) from a CFF2 variable font, and the
  * hmtx/vmtx that go with it.
  *
  * Spec: CFF2 ("Header", "Top DICT", "FDArray", "Private DICT", "blend", "vsindex", charstring
@@ -191,7 +191,7 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_inst_ivs_fini(in, &ev);
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend scalars");
   }
-  /* a partial instance: charstrings rewritten (instance_cff_partial.c), the VariationStore kept
+  /* a partial instance: charstrings rewritten (instance/cff_partial.c), the VariationStore kept
    * with its regions over the kept axes, and outlines and metrics of the new default taken at a
    * location of its own (the pins, kept axes at their defaults) */
   otv_location *L = in->loc, *ploc = NULL;

@@ -1,5 +1,5 @@
 /*
- * instance_cff_partial.c - the charstrings of a partial instance of a CFF2 font.
+ * instance/cff_partial.c - the charstrings of a partial instance of a CFF2 font.
  *
  * Spec: CFF2 ("CharString operators": blend, vsindex, hintmask, callsubr/callgsubr and their
  * bias; "Number encoding"). Every blend is rewritten for the kept axes: with regions of column j
