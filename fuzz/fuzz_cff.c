@@ -9,8 +9,13 @@
  * points, status and error; a difference aborts. Pen drawing (compiled glyphs from the second
  * draw: P0 + sum s_r D_r) must give the same segments, status and error as the location without
  * the cache, and coordinates within 1e-6 relative (another summation order: float ulps).
+ * Before opening, the input's first 64 KiB are also read as a DICT (CFF, and CFF2 with blends
+ * resolved by a callback) and as a charstring token stream: the cursor must stay inside its
+ * DICT and make progress, and every number read must be written back by cff_write.h into bytes
+ * that read as the same value (DICT reals: to 8 significant digits); a difference aborts.
  */
 #include "face.h"
+#include "cff_write.h"
 
 #include <stdlib.h>
 
@@ -126,12 +131,100 @@ static void compare_cache(otv_location *loc, otv_location *ref, uint32_t glyphs)
   }
 }
 
+/* ---- the decoders and writers of cff_data.h / cff_write.h on raw bytes ---- */
+
+static double fz_scalar(void *ud, unsigned vsindex, unsigned col)
+{
+  (void)ud;
+  return vsindex == 0 ? 0.25 * (col + 1) : -0.5;
+}
+
+/* v, written as a DICT number and read back. */
+static void dict_round_trip(const otv_alloc *al, double v)
+{
+  if (!(fabs(v) < 1e300)) return; /* inf and NaN: %.8g has no nibbles for them */
+  otv_buf b;
+  otv_buf_init(&b, al);
+  otv_cff_dict_put_num(&b, v);
+  otv_cff_put_op(&b, OTV_DICT_BLUESCALE);
+  if (b.failed) return;
+  static otv_cff_dict d;
+  otv_cff_dict_init(&d, otv_span_of(b.p, b.len), OTV_T_CFF, 0, b.len, false, NULL);
+  int op = otv_cff_dict_next(&d, NULL);
+  bool exact = v == floor(v) && fabs(v) <= 2147483647.0;
+  double w = d.n == 1 ? d.args[0] : NAN, m = fabs(v) > 1e-300 ? fabs(v) : 1e-300;
+  bool same = exact ? w == v : fabs(w - v) <= 1e-7 * m; /* 8 significant digits */
+  if (op != OTV_DICT_BLUESCALE || d.n != 1 || !same) abort();
+  otv_buf_free(&b);
+}
+
+static void raw_dicts(const uint8_t *data, size_t size, const otv_alloc *al)
+{
+  static otv_ivd ivd[2];
+  static otv_ivs ivs;
+  ivd[0].region_index_count = 2, ivd[1].region_index_count = 3;
+  ivs.present = true, ivs.data_count = 2, ivs.data = ivd;
+  static otv_cff_dict d;
+  for (int cff2 = 0; cff2 < 2; cff2++) {
+    otv_cff_dict_init(&d, otv_span_of(data, size), OTV_T_CFF2, 0, size, cff2, &ivs);
+    if (cff2) d.scalar = fz_scalar;
+    unsigned checked = 0;
+    for (;;) {
+      size_t before = d.pos;
+      otv_error e = {0};
+      int op = otv_cff_dict_next(&d, &e);
+      if (d.pos > d.end || d.n > OTV_MAX_STACK_CFF2 || (cff2 == 0 && d.n > OTV_MAX_STACK_CFF))
+        abort();
+      if (op == OTV_DICT_END) break;
+      if (op == OTV_DICT_ERROR) {
+        if (e.code == OTV_E_OK || e.offset < before || e.offset >= d.end) abort();
+        break;
+      }
+      if (d.pos <= before || d.at != before) abort(); /* a record takes a byte at least */
+      for (unsigned i = 0; i < d.n && checked < 256; i++, checked++)
+        dict_round_trip(al, d.args[i]);
+    }
+  }
+}
+
+static void raw_charstring(const uint8_t *data, size_t size, const otv_alloc *al)
+{
+  otv_buf b;
+  otv_buf_init(&b, al);
+  const uint8_t *p = data, *end = data + size;
+  while (p < end) {
+    int op;
+    double v = 0;
+    size_t len = otv_cs_token(p, end, &op, &v);
+    if (len == 0) break;
+    if (len > 5 || len > (size_t)(end - p)) abort();
+    p += len;
+    if (op != OTV_CS_NUMBER) continue;
+    /* every charstring number is an int16 or a 16.16: written back, it reads the same */
+    b.len = 0;
+    otv_cs_put_num(&b, v);
+    if (b.failed) break;
+    int op2;
+    double w = 0;
+    size_t len2 = otv_cs_token(b.p, b.p + b.len, &op2, &w);
+    if (len2 != b.len || op2 != OTV_CS_NUMBER || w != v) abort();
+  }
+  otv_buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   fz_alloc a = {0, 0};
   otv_options opt = {fz_realloc, &a, 0};
   if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
+  {
+    otv_alloc al;
+    otv_alloc_init(&al, NULL);
+    size_t raw = size < 65536 ? size : 65536;
+    raw_dicts(data, raw, &al);
+    raw_charstring(data, raw, &al);
+  }
   otv_face *f = NULL;
   if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
   otv_face_info info;

@@ -1,277 +1,64 @@
 /*
- * cff.c - the 'CFF ' and CFF2 tables: header, INDEXes, Top/Font/Private DICTs (with vsindex and
- * blend in CFF2 DICTs), FDSelect formats 0/3/4, charset (for seac), the CFF2 VariationStore and
- * its per-location scalars, and the public outline entry points. The charstring interpreter is in
- * charstring.c.
+ * cff.c - the 'CFF ' and CFF2 tables at open: header, the Top DICT, the Font DICTs and Private
+ * DICTs (local Subrs, vsindex, FontMatrix), FDSelect formats 0/3/4, charset (for seac), the
+ * CFF2 VariationStore and the Font DICT transforms. INDEXes and DICTs are decoded by cff_data.c;
+ * the charstring interpreter and the per-location blend scalars are in charstring.c.
  * Spec: Adobe TN 5176 (CFF), OpenType "CFF2 - Compact Font Format (CFF) Version 2".
  * Validated at open: header, INDEX headers and offset arrays, DICTs, FDSelect sizes, Private
  * DICTs and local Subrs INDEXes. Per glyph (on use): INDEX element offsets, FDSelect results.
  */
 #include "cff.h"
 
-/* ---- INDEX ---- */
-
-static otv_status index_parse(otv_span tab, uint32_t tag, size_t off, bool cff2, otv_cff_index *ix,
-                              const char *what, otv_error *err)
-{
-  memset(ix, 0, sizeof *ix);
-  otv_rd r = otv_rd_init(tab, off);
-  uint32_t count = cff2 ? otv_rd_u32(&r) : otv_rd_u16(&r);
-  if (!otv_rd_ok(&r)) return OTV_FAIL(err, TRUNCATED, tag, off, "%s INDEX count", what);
-  if (count == 0) {
-    ix->bias = 107;
-    ix->end = r.pos;
-    return OTV_E_OK;
-  }
-  uint8_t off_size = otv_rd_u8(&r);
-  if (!otv_rd_ok(&r)) return OTV_FAIL(err, TRUNCATED, tag, r.pos, "%s INDEX offSize", what);
-  if (off_size < 1 || off_size > 4)
-    return OTV_FAIL(err, BAD_VALUE, tag, r.pos - 1, "%s INDEX offSize %u", what, off_size);
-  otv_span offs;
-  if (!otv_span_offsets(tab, r.pos, count, off_size, &offs))
-    return OTV_FAIL(err, TRUNCATED, tag, r.pos, "%s INDEX: %u offsets of %u bytes", what, count,
-                    off_size);
-  /* in range: offs checked just above */
-  const uint8_t *q = offs.p + (size_t)count * off_size;
-  uint32_t last = 0;
-  for (unsigned i = 0; i < off_size; i++) last = last << 8 | q[i];
-  size_t data_off = r.pos + offs.len;
-  if (last < 1 || !otv_span_has(tab, data_off, (size_t)last - 1))
-    return OTV_FAIL(err, BAD_OFFSET, tag, r.pos + (size_t)count * off_size,
-                    "%s INDEX: last offset %u, %zu bytes left", what, last,
-                    data_off <= tab.len ? tab.len - data_off : 0);
-  ix->count = count;
-  ix->bias = count < 1240 ? 107u : count < 33900 ? 1131u : 32768u; /* spec: subroutine bias */
-  ix->off_size = off_size;
-  ix->offsets = offs.p;
-  ix->data = tab.p + data_off;
-  ix->data_len = last - 1;
-  ix->end = data_off + (last - 1);
-  return OTV_E_OK;
-}
-
-/* ---- DICT ---- */
-
-#define DICT_MAX_ARGS OTV_MAX_STACK_CFF2
-
-typedef struct dict_rd {
-  otv_span tab;    /* the table, for error offsets */
-  size_t pos, end; /* table offsets of the DICT data */
-  bool cff2;
-  const otv_cff *c; /* for blend: region counts of the VariationStore */
-  unsigned vsindex;
-  double args[DICT_MAX_ARGS];
-  unsigned n;
-} dict_rd;
-
-/* A real number (operand 30): BCD nibbles up to 0xf. Only an approximate value is needed (the
- * FontMatrix is the only real operand we read); the point is to skip it correctly. */
-static bool dict_real(dict_rd *d, double *out)
-{
-  double mant = 0, scale = 1;
-  int exp = 0, exp_sign = 1;
-  bool neg = false, frac = false, in_exp = false;
-  while (d->pos < d->end) {
-    uint8_t b = d->tab.p[d->pos++]; /* in range: pos < end <= tab.len */
-    for (int h = 0; h < 2; h++) {
-      unsigned nib = h == 0 ? b >> 4 : b & 15u;
-      if (nib <= 9) {
-        if (in_exp) {
-          if (exp < 1000) exp = exp * 10 + (int)nib;
-        } else if (frac) {
-          scale /= 10;
-          mant += nib * scale;
-        } else {
-          mant = mant * 10 + nib;
-        }
-      } else if (nib == 0xa) {
-        frac = true;
-      } else if (nib == 0xb || nib == 0xc) {
-        in_exp = true;
-        exp_sign = nib == 0xb ? 1 : -1;
-      } else if (nib == 0xe) {
-        neg = true;
-      } else if (nib == 0xf) {
-        double v = mant * pow(10.0, exp_sign * exp);
-        *out = neg ? -v : v;
-        return true;
-      } /* 0xd is reserved: ignored */
-    }
-  }
-  return false;
-}
-
-/* Read operands up to the next operator. Returns the operator (0..21, 1200 + b1 for escaped),
- * -1 at the end of the DICT, -2 on an error (recorded). */
-static int dict_next(dict_rd *d, uint32_t tag, otv_error *err)
-{
-  d->n = 0;
-  while (d->pos < d->end) {
-    size_t at = d->pos;
-    /* in range: pos < end <= tab.len (end checked by the caller) */
-    uint8_t b0 = d->tab.p[d->pos++];
-    double v;
-    /* 0..27 are operators (22..27 reserved in CFF, 25..27 in CFF2: returned and ignored, as
-     * the spec asks readers to skip unknown operators); 28..30 and 32..254 operands */
-    if (b0 <= 27) {
-      int op = b0;
-      if (b0 == 12) {
-        if (d->pos >= d->end) {
-          OTV_FAIL(err, TRUNCATED, tag, at, "DICT: escape at the end");
-          return -2;
-        }
-        op = 1200 + d->tab.p[d->pos++];
-      }
-      if (d->cff2 && op == 23) { /* blend: n*(k+1)+1 operands -> n (the default values) */
-        if (d->n < 1) {
-          OTV_FAIL(err, BAD_VALUE, tag, at, "DICT blend: no operands");
-          return -2;
-        }
-        double nv = d->args[--d->n];
-        unsigned k = 0;
-        if (d->c && d->c->ivs.present && d->vsindex < d->c->ivs.data_count)
-          k = d->c->ivs.data[d->vsindex].region_index_count;
-        if (!(nv >= 0 && nv <= (double)d->n) || (size_t)nv * (k + 1) > d->n) {
-          OTV_FAIL(err, BAD_VALUE, tag, at, "DICT blend: %g values, %u operands", nv, d->n);
-          return -2;
-        }
-        /* At the default location the deltas are dropped; DICT values we use (offsets) are
-         * never blended, so the default is all we need. */
-        unsigned nn = (unsigned)nv;
-        unsigned base = d->n - nn * (k + 1);
-        d->n = base + nn;
-        continue;
-      }
-      if (d->cff2 && op == 22) { /* vsindex */
-        if (d->n < 1 || !(d->args[0] >= 0 && d->args[0] < 65536)) {
-          OTV_FAIL(err, BAD_VALUE, tag, at, "DICT vsindex");
-          return -2;
-        }
-        d->vsindex = (unsigned)d->args[0];
-      }
-      return op;
-    }
-    if (b0 >= 32 && b0 <= 246) {
-      v = (int)b0 - 139;
-    } else if (b0 >= 247 && b0 <= 254) {
-      if (d->pos >= d->end) goto trunc;
-      int b1 = d->tab.p[d->pos++];
-      v = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
-    } else if (b0 == 28) {
-      if (d->end - d->pos < 2) goto trunc;
-      v = otv_peek_i16(d->tab.p + d->pos);
-      d->pos += 2;
-    } else if (b0 == 29) {
-      if (d->end - d->pos < 4) goto trunc;
-      v = otv_peek_i32(d->tab.p + d->pos);
-      d->pos += 4;
-    } else if (b0 == 30) {
-      if (!dict_real(d, &v)) goto trunc;
-    } else {
-      OTV_FAIL(err, BAD_VALUE, tag, at, "DICT: reserved byte %u", b0);
-      return -2;
-    }
-    if (d->n >= (d->cff2 ? DICT_MAX_ARGS : OTV_MAX_STACK_CFF)) {
-      OTV_FAIL(err, LIMIT, tag, at, "DICT: more than %u operands", d->n);
-      return -2;
-    }
-    d->args[d->n++] = v;
-    continue;
-  trunc:
-    OTV_FAIL(err, TRUNCATED, tag, at, "DICT operand");
-    return -2;
-  }
-  return -1;
-}
-
-static bool dict_init(dict_rd *d, otv_span tab, size_t off, size_t len, bool cff2, const otv_cff *c)
-{
-  d->tab = tab;
-  d->pos = off;
-  d->cff2 = cff2;
-  d->c = c;
-  d->vsindex = 0;
-  d->n = 0;
-  if (!otv_span_has(tab, off, len)) return false;
-  d->end = off + len;
-  return true;
-}
-
-/* An operand that must be a table offset (or size): integer in [0, tab.len]. */
-static bool dict_offset(const dict_rd *d, unsigned i, size_t *out)
-{
-  if (i >= d->n) return false;
-  double v = d->args[i];
-  if (!(v >= 0 && v <= (double)d->tab.len) || v != floor(v)) return false;
-  *out = (size_t)v;
-  return true;
-}
-
-/* FontMatrix (12 7): six numbers. Returns false (error recorded) when malformed. */
-static bool dict_matrix(const dict_rd *d, uint32_t tag, size_t at, double m[6], otv_error *err)
-{
-  if (d->n != 6) {
-    OTV_FAIL(err, BAD_VALUE, tag, at, "FontMatrix with %u operands", d->n);
-    return false;
-  }
-  for (unsigned i = 0; i < 6; i++) {
-    if (!(fabs(d->args[i]) <= 1e9)) { /* also NaN */
-      OTV_FAIL(err, BAD_VALUE, tag, at, "FontMatrix value %u out of range", i);
-      return false;
-    }
-    m[i] = d->args[i];
-  }
-  return true;
-}
+/* The status of a DICT record that failed (OTV_DICT_ERROR: recorded into err). */
+static otv_status dict_failed(const otv_error *err) { return err ? err->code : OTV_E_BAD_VALUE; }
 
 /* Private DICT at [off, off+len): local Subrs and (CFF2) vsindex. */
 static otv_status private_parse(otv_cff *c, size_t off, size_t len, otv_cff_fd *fd, otv_error *err)
 {
-  dict_rd *d = NULL;
-  dict_rd local;
-  d = &local;
-  if (!dict_init(d, c->tab, off, len, c->cff2, c))
+  otv_cff_dict local, *d = &local;
+  if (!otv_cff_dict_init(d, c->tab, c->tag, off, len, c->cff2, &c->ivs))
     return OTV_FAIL(err, BAD_OFFSET, c->tag, off, "Private DICT: %zu bytes at %zu", len, off);
+  fd->priv = otv_span_of(c->tab.p + off, len); /* in range: checked by otv_cff_dict_init */
   for (;;) {
-    size_t at = d->pos;
-    int op = dict_next(d, c->tag, err);
-    if (op == -2) return err ? err->code : OTV_E_BAD_VALUE;
-    if (op == -1) break;
-    if (op == 19) { /* Subrs: offset from the start of the Private DICT */
+    int op = otv_cff_dict_next(d, err);
+    if (op == OTV_DICT_ERROR) return dict_failed(err);
+    if (op == OTV_DICT_END) break;
+    if (op == OTV_DICT_SUBRS) { /* offset from the start of the Private DICT */
       size_t so;
-      if (!dict_offset(d, d->n - 1, &so) || so > c->tab.len - off)
-        return OTV_FAIL(err, BAD_OFFSET, c->tag, at, "Private DICT Subrs offset");
-      otv_status s = index_parse(c->tab, c->tag, off + so, c->cff2, &fd->subrs, "Subrs", err);
+      if (!otv_cff_dict_offset(d, d->n - 1, &so) || so > c->tab.len - off)
+        return OTV_FAIL(err, BAD_OFFSET, c->tag, d->at, "Private DICT Subrs offset");
+      otv_status s =
+          otv_cff_index_parse(c->tab, c->tag, off + so, c->cff2, &fd->subrs, "Subrs", err);
       if (s) return s;
-    } else if (op == 22 && c->cff2) {
+    } else if (op == OTV_DICT_VSINDEX && c->cff2) {
       if (c->ivs.present && d->vsindex >= c->ivs.data_count)
-        return OTV_FAIL(err, BAD_VALUE, c->tag, at, "Private DICT vsindex %u, %u data", d->vsindex,
-                        c->ivs.data_count);
+        return OTV_FAIL(err, BAD_VALUE, c->tag, d->at, "Private DICT vsindex %u, %u data",
+                        d->vsindex, c->ivs.data_count);
       fd->vsindex = (uint16_t)d->vsindex;
     }
   }
   return OTV_E_OK;
 }
 
-/* A DICT whose Private operator (18: size offset) we follow. */
+/* A Font DICT: the Private DICT it points to, and (CID-keyed CFF) its FontMatrix. */
 static otv_status font_dict_parse(otv_cff *c, otv_span dict, otv_cff_fd *fd, otv_error *err)
 {
-  dict_rd local, *d = &local;
+  otv_cff_dict local, *d = &local;
   size_t off = (size_t)(dict.p - c->tab.p);
-  dict_init(d, c->tab, off, dict.len, c->cff2, c); /* dict is inside tab */
+  otv_cff_dict_init(d, c->tab, c->tag, off, dict.len, c->cff2, &c->ivs); /* dict is inside tab */
   for (;;) {
-    size_t at = d->pos;
-    int op = dict_next(d, c->tag, err);
-    if (op == -2) return err ? err->code : OTV_E_BAD_VALUE;
-    if (op == -1) break;
-    if (op == 18) {
+    int op = otv_cff_dict_next(d, err);
+    if (op == OTV_DICT_ERROR) return dict_failed(err);
+    if (op == OTV_DICT_END) break;
+    if (op == OTV_DICT_PRIVATE) {
       size_t psize, poff;
-      if (d->n < 2 || !dict_offset(d, d->n - 2, &psize) || !dict_offset(d, d->n - 1, &poff))
-        return OTV_FAIL(err, BAD_OFFSET, c->tag, at, "Private operator");
+      if (d->n < 2 || !otv_cff_dict_offset(d, d->n - 2, &psize) ||
+          !otv_cff_dict_offset(d, d->n - 1, &poff))
+        return OTV_FAIL(err, BAD_OFFSET, c->tag, d->at, "Private operator");
       otv_status s = private_parse(c, poff, psize, fd, err);
       if (s) return s;
-    } else if (op == 1207 && !c->cff2) { /* FontMatrix of a CID-keyed font's Font DICT */
-      if (!dict_matrix(d, c->tag, at, fd->matrix, err)) return err ? err->code : OTV_E_BAD_VALUE;
+    } else if (op == OTV_DICT_FONTMATRIX && !c->cff2) { /* a CID-keyed font's Font DICT */
+      if (!otv_cff_dict_matrix(d, fd->matrix, err)) return dict_failed(err);
       fd->has_matrix = true;
     }
   }
@@ -371,7 +158,7 @@ bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid)
   unsigned sid = std_enc_sid(code);
   if (!sid || c->cid || c->cff2) return false;
   uint32_t n = c->charstrings.count;
-  if (c->charset_format == 255) {
+  if (c->charset_format == OTV_CFF_CHARSET_PREDEFINED) {
     /* predefined ISOAdobe charset: glyph i has SID i (up to 228) */
     if (sid < n && sid <= 228) {
       *gid = sid;
@@ -407,7 +194,7 @@ bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid)
 static void charset_parse(otv_cff *c, size_t off)
 {
   /* charset is only used by seac; a bad one makes seac fail on use, not the font. */
-  c->charset_format = 255;
+  c->charset_format = OTV_CFF_CHARSET_PREDEFINED;
   if (off <= 2) return; /* predefined: 0 ISOAdobe (1/2 Expert sets: seac needs StdEnc glyphs) */
   if (off >= c->tab.len) return;
   uint8_t format = c->tab.p[off];
@@ -460,63 +247,64 @@ typedef struct top_info {
 
 static otv_status top_parse(otv_cff *c, size_t off, size_t len, top_info *t, otv_error *err)
 {
-  dict_rd local, *d = &local;
+  otv_cff_dict local, *d = &local;
   memset(t, 0, sizeof *t);
-  t->charstring_type = 2;
-  if (!dict_init(d, c->tab, off, len, c->cff2, NULL))
+  t->charstring_type = OTV_CFF_CHARSTRING_TYPE2; /* the default */
+  /* no VariationStore yet (the Top DICT names it): a CFF2 Top DICT has no blend */
+  if (!otv_cff_dict_init(d, c->tab, c->tag, off, len, c->cff2, NULL))
     return OTV_FAIL(err, TRUNCATED, c->tag, off, "Top DICT: %zu bytes", len);
   for (;;) {
-    size_t at = d->pos;
-    int op = dict_next(d, c->tag, err);
-    if (op == -2) return err ? err->code : OTV_E_BAD_VALUE;
-    if (op == -1) break;
+    int op = otv_cff_dict_next(d, err);
+    if (op == OTV_DICT_ERROR) return dict_failed(err);
+    if (op == OTV_DICT_END) break;
     size_t *dst = NULL;
     bool *flag = NULL;
     switch (op) {
-    case 17:
+    case OTV_DICT_CHARSTRINGS:
       dst = &t->charstrings;
       flag = &t->has_charstrings;
       break;
-    case 1236:
+    case OTV_DICT_FDARRAY:
       dst = &t->fdarray;
       flag = &t->has_fdarray;
       break;
-    case 1237:
+    case OTV_DICT_FDSELECT:
       dst = &t->fdselect;
       flag = &t->has_fdselect;
       break;
-    case 24:
+    case OTV_DICT_VSTORE:
       if (c->cff2) {
         dst = &t->vstore;
         flag = &t->has_vstore;
       }
       break;
-    case 15:
+    case OTV_DICT_CHARSET:
       if (!c->cff2) dst = &t->charset;
       break;
-    case 1230:
+    case OTV_DICT_ROS:
       if (!c->cff2) t->cid = true;
       break;
-    case 1207: /* FontMatrix */
-      if (!dict_matrix(d, c->tag, at, c->top_matrix, err)) return err ? err->code : OTV_E_BAD_VALUE;
+    case OTV_DICT_FONTMATRIX:
+      if (!otv_cff_dict_matrix(d, c->top_matrix, err)) return dict_failed(err);
       c->top_has_matrix = true;
       break;
-    case 1206:
-      if (d->n >= 1) t->charstring_type = d->args[0] == 2 ? 2 : 0;
+    case OTV_DICT_CHARSTRINGTYPE:
+      if (d->n >= 1)
+        t->charstring_type = d->args[0] == OTV_CFF_CHARSTRING_TYPE2 ? OTV_CFF_CHARSTRING_TYPE2 : 0;
       break;
-    case 18:
+    case OTV_DICT_PRIVATE:
       if (!c->cff2) {
-        if (d->n < 2 || !dict_offset(d, d->n - 2, &t->priv_size) ||
-            !dict_offset(d, d->n - 1, &t->priv_off))
-          return OTV_FAIL(err, BAD_OFFSET, c->tag, at, "Top DICT Private");
+        if (d->n < 2 || !otv_cff_dict_offset(d, d->n - 2, &t->priv_size) ||
+            !otv_cff_dict_offset(d, d->n - 1, &t->priv_off))
+          return OTV_FAIL(err, BAD_OFFSET, c->tag, d->at, "Top DICT Private");
         t->has_private = true;
       }
       break;
     default: break;
     }
     if (dst) {
-      if (!dict_offset(d, d->n - 1, dst) || d->n < 1)
-        return OTV_FAIL(err, BAD_OFFSET, c->tag, at, "Top DICT operator %d offset", op);
+      if (!otv_cff_dict_offset(d, d->n - 1, dst) || d->n < 1)
+        return OTV_FAIL(err, BAD_OFFSET, c->tag, d->at, "Top DICT operator %d offset", op);
       if (flag) *flag = true;
     }
   }
@@ -538,7 +326,7 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
   else
     otv_rd_u8(&r); /* offSize */
   if (!otv_rd_ok(&r)) return OTV_FAIL_RD(err, tag, 0, &r, "header");
-  if (major != (c->cff2 ? 2 : 1))
+  if (major != (c->cff2 ? OTV_CFF2_MAJOR : OTV_CFF_MAJOR))
     return OTV_FAIL(err, UNSUPPORTED, tag, 0, "major version %u", major);
   if (hdr_size < r.pos) return OTV_FAIL(err, BAD_VALUE, tag, 2, "headerSize %u", hdr_size);
 
@@ -553,20 +341,22 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
     gsubr_off = (size_t)hdr_size + top_len;
   } else {
     otv_cff_index names, tops, strings;
-    if ((s = index_parse(tab, tag, hdr_size, false, &names, "Name", err))) return s;
-    if ((s = index_parse(tab, tag, names.end, false, &tops, "Top DICT", err))) return s;
-    if ((s = index_parse(tab, tag, tops.end, false, &strings, "String", err))) return s;
+    if ((s = otv_cff_index_parse(tab, tag, hdr_size, false, &names, "Name", err))) return s;
+    if ((s = otv_cff_index_parse(tab, tag, names.end, false, &tops, "Top DICT", err))) return s;
+    if ((s = otv_cff_index_parse(tab, tag, tops.end, false, &strings, "String", err))) return s;
     otv_span top;
     if (!otv_cff_index_get(&tops, 0, &top))
       return OTV_FAIL(err, BAD_VALUE, tag, names.end, "Top DICT INDEX: no usable entry");
     if ((s = top_parse(c, (size_t)(top.p - tab.p), top.len, &t, err))) return s;
     gsubr_off = strings.end;
-    if (t.charstring_type != 2)
+    if (t.charstring_type != OTV_CFF_CHARSTRING_TYPE2)
       return OTV_FAIL(err, UNSUPPORTED, tag, (size_t)(top.p - tab.p), "CharstringType not 2");
   }
-  if ((s = index_parse(tab, tag, gsubr_off, c->cff2, &c->gsubrs, "Global Subrs", err))) return s;
+  if ((s = otv_cff_index_parse(tab, tag, gsubr_off, c->cff2, &c->gsubrs, "Global Subrs", err)))
+    return s;
   if (!t.has_charstrings) return OTV_FAIL(err, BAD_VALUE, tag, 0, "Top DICT: no CharStrings");
-  if ((s = index_parse(tab, tag, t.charstrings, c->cff2, &c->charstrings, "CharStrings", err)))
+  if ((s = otv_cff_index_parse(tab, tag, t.charstrings, c->cff2, &c->charstrings, "CharStrings",
+                               err)))
     return s;
 
   if (c->cff2 && t.has_vstore && t.vstore) {
@@ -577,6 +367,7 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
     if (!otv_rd_ok(&vr) || !otv_span_sub(tab, t.vstore + 2, vlen, &vs))
       return OTV_FAIL(err, TRUNCATED, tag, t.vstore, "VariationStore length");
     if ((s = otv_ivs_parse(al, tab, tag, t.vstore + 2, axis_count, &c->ivs, err))) return s;
+    c->vstore = vs;
     c->vs_off = otv_mem_calloc(al, (size_t)c->ivs.data_count + 1, sizeof *c->vs_off);
     if (!c->vs_off) return OTV_FAIL(err, NOMEM, tag, t.vstore, "VariationStore");
     uint32_t acc = 0;
@@ -590,7 +381,7 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
   c->cid = t.cid;
   if (t.has_fdarray && (c->cff2 || t.cid)) {
     otv_cff_index fda;
-    if ((s = index_parse(tab, tag, t.fdarray, c->cff2, &fda, "FDArray", err))) return s;
+    if ((s = otv_cff_index_parse(tab, tag, t.fdarray, c->cff2, &fda, "FDArray", err))) return s;
     if (fda.count == 0) return OTV_FAIL(err, BAD_VALUE, tag, t.fdarray, "FDArray is empty");
     c->fds = otv_mem_calloc(al, fda.count, sizeof *c->fds);
     if (!c->fds) return OTV_FAIL(err, NOMEM, tag, t.fdarray, "FDArray");

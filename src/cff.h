@@ -1,7 +1,8 @@
 /*
  * cff.h - the CFF and CFF2 tables parsed at open: INDEXes, DICTs, FDSelect, charset, the CFF2
- * VariationStore, and the transforms of the Font DICTs. Implemented in cff.c. The charstring
- * interpreter that draws glyphs at a location is charstring.h.
+ * VariationStore, and the transforms of the Font DICTs. Implemented in cff.c, on the INDEX and
+ * DICT decoders of cff_data.h. The charstring interpreter that draws glyphs at a location is
+ * charstring.h.
  *
  * Output conventions (both flavours):
  *   - Coordinates are in font units (head.unitsPerEm per em): each point is mapped through the
@@ -24,23 +25,15 @@
 #ifndef OTV_CFF_H
 #define OTV_CFF_H
 
-#include "ivs.h"
+#include "cff_data.h"
 
-/* An INDEX (CFF: u16 count; CFF2: u32 count). Header and offset array checked at parse; element
- * offsets are checked when an element is fetched. */
-typedef struct otv_cff_index {
-  uint32_t count;
-  uint32_t bias;          /* subroutine number bias for this count (107, 1131 or 32768) */
-  uint8_t off_size;       /* 1..4 */
-  const uint8_t *offsets; /* (count + 1) * off_size bytes (checked at parse) */
-  const uint8_t *data;    /* element data: offsets are 1-based from data - 1 */
-  uint32_t data_len;      /* last offset - 1 (checked to fit the table at parse) */
-  size_t end;             /* table offset just past the INDEX */
-} otv_cff_index;
+/* otv_cff.charset_format of the predefined ISOAdobe charset (charset offset 0), or of none */
+#define OTV_CFF_CHARSET_PREDEFINED 255
 
 /* One Font DICT (CFF2, CID-keyed CFF) or the Top DICT's Private (name-keyed CFF). */
 typedef struct otv_cff_fd {
   otv_cff_index subrs; /* local Subrs (count 0: none) */
+  otv_span priv;       /* its Private DICT (p NULL: none) */
   uint16_t vsindex;    /* Private DICT vsindex (CFF2), default 0 */
   bool has_matrix;     /* the Font DICT has a FontMatrix (CID-keyed CFF) */
   bool xf_on;          /* xf is not the identity */
@@ -61,13 +54,14 @@ typedef struct otv_cff {
   bool has_fdselect;
   otv_span fdselect;        /* the FDSelect data after its format byte (sizes checked at parse) */
   uint32_t fdselect_ranges; /* format 3/4: number of ranges */
+  otv_span vstore;          /* CFF2 VariationStore: its ItemVariationStore (p NULL: none) */
   otv_ivs ivs;              /* CFF2 VariationStore (present false when absent) */
   uint32_t *vs_off;         /* ivs.data_count + 1 offsets into the per-location vs scalars */
   /* seac support (name-keyed CFF): charset */
   bool cid;               /* CID-keyed CFF */
   bool top_has_matrix;    /* the Top DICT has a FontMatrix */
   double top_matrix[6];   /* Top DICT FontMatrix (default 0.001 0 0 0.001 0 0) */
-  uint8_t charset_format; /* 0, 1, 2; 255: predefined ISOAdobe (id 0) or none */
+  uint8_t charset_format; /* 0, 1, 2, or OTV_CFF_CHARSET_PREDEFINED */
   otv_span charset;       /* data after the format byte */
 } otv_cff;
 
@@ -77,25 +71,7 @@ otv_status otv_cff_parse(otv_span tab, bool cff2, uint16_t units_per_em, uint16_
                          const otv_alloc *al, otv_cff *out, otv_error *err);
 void otv_cff_free(const otv_alloc *al, otv_cff *c);
 
-/* ---- accessors ---- */
-/* Element i of an INDEX: false when its offsets are out of order or out of range. */
-static inline bool otv_cff_index_get(const otv_cff_index *ix, uint32_t i, otv_span *out)
-{
-  if (i >= ix->count) return false;
-  /* in range: i + 1 <= count, offsets span (count + 1) * off_size checked in index_parse */
-  const uint8_t *q = ix->offsets + (size_t)i * ix->off_size;
-  uint32_t a, b;
-  switch (ix->off_size) {
-  case 1: a = q[0], b = q[1]; break;
-  case 2: a = otv_peek_u16(q), b = otv_peek_u16(q + 2); break;
-  case 3: a = otv_peek_u24(q), b = otv_peek_u24(q + 3); break;
-  default: a = otv_peek_u32(q), b = otv_peek_u32(q + 4); break;
-  }
-  if (a < 1 || a > b || b - 1 > ix->data_len) return false;
-  out->p = ix->data + (a - 1);
-  out->len = b - a;
-  return true;
-}
+/* ---- accessors (INDEX elements: otv_cff_index_get, cff_data.h) ---- */
 /* Font DICT index of a glyph (FDSelect); false when FDSelect names a missing FD. */
 bool otv_cff_fd_of(const otv_cff *c, uint32_t gid, uint32_t *fd);
 /* Glyph id of a Standard Encoding code through the charset (seac); false when absent. */

@@ -9,7 +9,8 @@
  * transient array and a deterministic random), operand stack of 48. Points leave through the
  * FontMatrix transform (cff.c) when it is not the identity in font units.
  *
- * Blend is a dot product with per-vsindex scalars computed once per location (cff.c). Every loop
+ * Blend is a dot product with per-vsindex scalars computed once per location (otv_cff_vs_scalars,
+ * below). Operators are the names of cff_data.h, operands decoded by its helpers. Every loop
  * is bounded by the data; subroutine calls by OTV_MAX_SUBR_DEPTH, and the whole glyph by a
  * budget of subroutine bytes entered (nested subroutines could otherwise multiply the work).
  * Errors name the table and the byte offset inside it. CFF2 subroutines and glyphs are decoded
@@ -329,15 +330,16 @@ static void set_vsindex(cs *s, unsigned vsindex)
   s->vs_k = c->ivs.data[vsindex].region_index_count;
   s->vs = s->vs_all && !s->zero ? s->vs_all + c->vs_off[vsindex] : NULL;
   /* blend adds nothing when every region of this ItemVariationData is inactive here (e.g. the
-   * other side of a one-axis font's default): flagged once per location (cff.c), not per
-   * blend */
+   * other side of a one-axis font's default): flagged once per location (otv_cff_vs_scalars),
+   * not per blend */
   s->vs_zero = !s->vs || !s->vs_nz[vsindex];
 }
 
-/* Values of the 1-byte operands 32..246 (b0 - 139), read from a table: one load instead of a
- * subtraction and an int-to-double conversion per operand. */
+/* Values of the 1-byte operands 32..246 (otv_cff_int1: b0 - 139), read from a table: one load
+ * instead of a subtraction and an int-to-double conversion per operand. */
 /* clang-format off */
-#define OB4(b) (b) - 139.0, (b) - 138.0, (b) - 137.0, (b) - 136.0
+#define OB4(b) (b) - (double)OTV_CFF_INT1_BIAS, (b) + 1 - (double)OTV_CFF_INT1_BIAS, \
+               (b) + 2 - (double)OTV_CFF_INT1_BIAS, (b) + 3 - (double)OTV_CFF_INT1_BIAS
 /* clang-format on */
 #define OB16(b) OB4(b), OB4((b) + 4), OB4((b) + 8), OB4((b) + 12)
 static const double one_byte[256] = {
@@ -360,6 +362,9 @@ static double cs_random(cs *s)
   return (double)((x >> 8) + 1u) / 16777216.0;
 }
 
+#define CS_SEED_MUL 2654435761u /* random's seed per glyph (run_glyph) */
+#define CS_SEED_XOR 0x9e3779b9u
+
 /* Largest magnitude an arithmetic result may have: far beyond any coordinate (Type 2 numbers
  * are 16.16), small enough that sums of such values stay exact enough and finite. */
 #define CS_ARITH_MAX 1073741824.0
@@ -369,37 +374,45 @@ static double cs_random(cs *s)
  * of a negative number, an index or roll count beyond the stack, a transient array index out
  * of 0..31, and results beyond CS_ARITH_MAX (repeated mul could otherwise reach infinity).
  * A get before any put of that element returns 0 (undefined in the spec). */
-static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
+static otv_status arith(cs *s, int op, unsigned *spp, const uint8_t *at)
 {
   double *st = s->st;
   unsigned sp = *spp;
-  static const uint8_t need[31] = {
-      [3] = 2,  [4] = 2,  [5] = 1,  [9] = 1,  [10] = 2, [11] = 2, [12] = 2,
-      [14] = 1, [15] = 2, [18] = 1, [20] = 2, [21] = 1, [22] = 4, [23] = 0,
-      [24] = 2, [26] = 1, [27] = 1, [28] = 2, [29] = 1, [30] = 2};
-  if (sp < need[op]) return fail_at(s, at, OTV_E_BAD_VALUE, "arithmetic operator: stack underflow");
+  /* operands each takes, by escape byte (op - OTV_CFF_ESC(0)) */
+#define ESC_BYTE(op) ((op)-OTV_CFF_ESC(0))
+  static const uint8_t need[ESC_BYTE(OTV_CS_ROLL) + 1] = {
+      [ESC_BYTE(OTV_CS_AND)] = 2,    [ESC_BYTE(OTV_CS_OR)] = 2,     [ESC_BYTE(OTV_CS_NOT)] = 1,
+      [ESC_BYTE(OTV_CS_ABS)] = 1,    [ESC_BYTE(OTV_CS_ADD)] = 2,    [ESC_BYTE(OTV_CS_SUB)] = 2,
+      [ESC_BYTE(OTV_CS_DIV)] = 2,    [ESC_BYTE(OTV_CS_NEG)] = 1,    [ESC_BYTE(OTV_CS_EQ)] = 2,
+      [ESC_BYTE(OTV_CS_DROP)] = 1,   [ESC_BYTE(OTV_CS_PUT)] = 2,    [ESC_BYTE(OTV_CS_GET)] = 1,
+      [ESC_BYTE(OTV_CS_IFELSE)] = 4, [ESC_BYTE(OTV_CS_RANDOM)] = 0, [ESC_BYTE(OTV_CS_MUL)] = 2,
+      [ESC_BYTE(OTV_CS_SQRT)] = 1,   [ESC_BYTE(OTV_CS_DUP)] = 1,    [ESC_BYTE(OTV_CS_EXCH)] = 2,
+      [ESC_BYTE(OTV_CS_INDEX)] = 1,  [ESC_BYTE(OTV_CS_ROLL)] = 2};
+  if (sp < need[ESC_BYTE(op)])
+    return fail_at(s, at, OTV_E_BAD_VALUE, "arithmetic operator: stack underflow");
+#undef ESC_BYTE
   double r;
   switch (op) {
-  case 3: r = (st[sp - 2] != 0 && st[sp - 1] != 0) ? 1 : 0, sp -= 2; break; /* and */
-  case 4: r = (st[sp - 2] != 0 || st[sp - 1] != 0) ? 1 : 0, sp -= 2; break; /* or */
-  case 5: r = st[sp - 1] == 0 ? 1 : 0, sp -= 1; break;                      /* not */
-  case 9: r = fabs(st[sp - 1]), sp -= 1; break;                             /* abs */
-  case 10: r = st[sp - 2] + st[sp - 1], sp -= 2; break;                     /* add */
-  case 11: r = st[sp - 2] - st[sp - 1], sp -= 2; break;                     /* sub */
-  case 12:                                                                  /* div */
+  case OTV_CS_AND: r = (st[sp - 2] != 0 && st[sp - 1] != 0) ? 1 : 0, sp -= 2; break;
+  case OTV_CS_OR: r = (st[sp - 2] != 0 || st[sp - 1] != 0) ? 1 : 0, sp -= 2; break;
+  case OTV_CS_NOT: r = st[sp - 1] == 0 ? 1 : 0, sp -= 1; break;
+  case OTV_CS_ABS: r = fabs(st[sp - 1]), sp -= 1; break;
+  case OTV_CS_ADD: r = st[sp - 2] + st[sp - 1], sp -= 2; break;
+  case OTV_CS_SUB: r = st[sp - 2] - st[sp - 1], sp -= 2; break;
+  case OTV_CS_DIV:
     if (st[sp - 1] == 0) return fail_at(s, at, OTV_E_BAD_VALUE, "div by zero");
     r = st[sp - 2] / st[sp - 1], sp -= 2;
     break;
-  case 14: r = -st[sp - 1], sp -= 1; break;                      /* neg */
-  case 15: r = st[sp - 2] == st[sp - 1] ? 1 : 0, sp -= 2; break; /* eq */
-  case 18: *spp = sp - 1; return OTV_E_OK;                       /* drop */
-  case 20:                                                       /* put: val i */
-  case 21:                                                       /* get: i */
+  case OTV_CS_NEG: r = -st[sp - 1], sp -= 1; break;
+  case OTV_CS_EQ: r = st[sp - 2] == st[sp - 1] ? 1 : 0, sp -= 2; break;
+  case OTV_CS_DROP: *spp = sp - 1; return OTV_E_OK;
+  case OTV_CS_PUT: /* val i */
+  case OTV_CS_GET: /* i */
   {
     double i = st[sp - 1];
     if (!(i >= 0 && i < 32)) return fail_at(s, at, OTV_E_BAD_VALUE, "put/get: index not 0..31");
     unsigned k = (unsigned)i;
-    if (op == 20) {
+    if (op == OTV_CS_PUT) {
       s->transient[k] = st[sp - 2];
       s->transient_set |= 1u << k;
       *spp = sp - 2;
@@ -408,18 +421,18 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
     r = (s->transient_set >> k & 1u) ? s->transient[k] : 0.0, sp -= 1;
     break;
   }
-  case 22: /* ifelse: s1 s2 v1 v2 -> v1 <= v2 ? s1 : s2 */
+  case OTV_CS_IFELSE: /* s1 s2 v1 v2 -> v1 <= v2 ? s1 : s2 */
     r = st[sp - 2] <= st[sp - 1] ? st[sp - 4] : st[sp - 3], sp -= 4;
     break;
-  case 23: r = cs_random(s); break;                     /* random */
-  case 24: r = st[sp - 2] * st[sp - 1], sp -= 2; break; /* mul */
-  case 26:                                              /* sqrt */
+  case OTV_CS_RANDOM: r = cs_random(s); break;
+  case OTV_CS_MUL: r = st[sp - 2] * st[sp - 1], sp -= 2; break;
+  case OTV_CS_SQRT:
     if (st[sp - 1] < 0) return fail_at(s, at, OTV_E_BAD_VALUE, "sqrt of a negative number");
     r = sqrt(st[sp - 1]), sp -= 1;
     break;
-  case 27: r = st[sp - 1]; break;                                   /* dup */
-  case 28: r = st[sp - 2], st[sp - 2] = st[sp - 1], sp -= 1; break; /* exch */
-  case 29: /* index: numX .. num0 i -> numX .. num0 num_i; i < 0 copies the top */
+  case OTV_CS_DUP: r = st[sp - 1]; break;
+  case OTV_CS_EXCH: r = st[sp - 2], st[sp - 2] = st[sp - 1], sp -= 1; break;
+  case OTV_CS_INDEX: /* numX .. num0 i -> numX .. num0 num_i; i < 0 copies the top */
   {
     double i = st[sp - 1];
     sp -= 1;                          /* the elements num0.. are below i */
@@ -428,7 +441,7 @@ static otv_status arith(cs *s, unsigned op, unsigned *spp, const uint8_t *at)
     r = i < 0 ? st[sp - 1] : st[sp - 1 - (unsigned)i];
     break;
   }
-  case 30: /* roll: num(N-1) .. num0 N J: circular shift by J, positive J upward */
+  case OTV_CS_ROLL: /* num(N-1) .. num0 N J: circular shift by J, positive J upward */
   {
     double nd = st[sp - 2], jd = st[sp - 1];
     sp -= 2;
@@ -564,81 +577,75 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
   /* hint masks: their length depends on the stems counted at run time, so the decoder guesses
    * it by following the stack depth and stem count from this call's entry (sp0, s->nstems);
    * the replay checks each mask's length against the guess and goes on from the bytes when they
-   * differ (case 19) */
+   * differ (hintmask in run) */
   unsigned gsp = sp0, gstems = s->nstems, gk = s->vs_k;
   h->h.off = (uint32_t)(p - t0); /* the table is < 4 GiB (sub_cache_setup) */
   while (p < end) {
-    unsigned b0 = *p; /* in range: p < end */
-    double v;
-    if (b0 - 32u <= 246u - 32u) {
-      v = one_byte[b0];
-      p++;
-    } else if (b0 - 247u <= 254u - 247u) {
-      if (end - p < 2) return 1;
-      int b1 = p[1]; /* in range: p + 2 <= end */
-      v = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
-      p += 2;
-    } else if (b0 == 28) {
-      if (end - p < 3) return 1;
-      v = otv_peek_i16(p + 1); /* in range: p + 3 <= end */
-      p += 3;
-    } else if (b0 == 255) {
-      if (end - p < 5) return 1;
-      v = otv_peek_i32(p + 1) / 65536.0; /* in range: p + 5 <= end */
-      p += 5;
-    } else {
-      /* an operator: the CFF-only return/endchar stay with the byte interpreter, and so does an
-       * escape byte or a hint mask cut off by the end */
-      if (b0 == 11 || b0 == 14 || (b0 == 12 && end - p < 2)) return 1;
-      unsigned mask = 0;
-      switch (b0) {
-      case 1:
-      case 3:
-      case 18:
-      case 23: /* stems */
-        gstems += gsp / 2;
-        gsp = 0;
-        break;
-      case 19:
-      case 20: /* hintmask, cntrmask: the operands before are vstems */
-        gstems += gsp / 2;
-        gsp = 0;
-        mask = (gstems + 7) / 8;
-        if (mask > 255 || (size_t)(end - p - 1) < mask) return 1;
-        break;
-      case 16: { /* blend: n (k + 1) + 1 operands -> n */
-        double nv = n ? o[-1].v : 0.0;
-        double drop = nv >= 0 && nv < 65536.0 ? (double)(unsigned)nv * gk + 1 : (double)gsp;
-        gsp = (double)gsp > drop ? gsp - (unsigned)drop : 0;
-        break;
-      }
-      case 15: { /* vsindex */
-        double vi = n ? o[-1].v : -1.0;
-        if (s->c->ivs.present && vi >= 0 && vi < (double)s->c->ivs.data_count)
-          gk = s->c->ivs.data[(unsigned)vi].region_index_count;
-        gsp = 0;
-        break;
-      }
-      case 10:
-      case 29: /* calls: the number is popped (what the callee does is a guess) */
-        gsp = gsp ? gsp - 1 : 0;
-        break;
-      default: gsp = 0; break;
-      }
-      h[0].h.n = n;
-      h[1].o.off = (uint32_t)(p - t0);
-      h[1].o.op = (uint8_t)b0;
-      h[1].o.mask = (uint8_t)mask;
-      p += b0 == 12 ? 2 : 1 + mask;
-      h = o;
-      o += 2;
-      n = 0;
-      h->h.off = (uint32_t)(p - t0);
+    if (otv_cff_is_int1(*p)) { /* in range: p < end; the common operand, from the table */
+      (o++)->v = one_byte[*p++];
+      n++;
+      gsp++;
       continue;
     }
-    (o++)->v = v;
-    n++;
-    gsp++;
+    int op;
+    double v;
+    size_t len = otv_cs_token(p, end, &op, &v);
+    if (!len) return 1; /* an operand or escape cut off by the end: the interpreter reports it */
+    if (op == OTV_CS_NUMBER) {
+      p += len;
+      (o++)->v = v;
+      n++;
+      gsp++;
+      continue;
+    }
+    /* an operator: the CFF-only return/endchar stay with the byte interpreter, and so does a
+     * hint mask cut off by the end */
+    if (op == OTV_CS_RETURN || op == OTV_CS_ENDCHAR) return 1;
+    unsigned mask = 0;
+    switch (op) {
+    case OTV_CS_HSTEM:
+    case OTV_CS_VSTEM:
+    case OTV_CS_HSTEMHM:
+    case OTV_CS_VSTEMHM:
+      gstems += gsp / 2;
+      gsp = 0;
+      break;
+    case OTV_CS_HINTMASK:
+    case OTV_CS_CNTRMASK: /* the operands before are vstems */
+      gstems += gsp / 2;
+      gsp = 0;
+      mask = (gstems + 7) / 8;
+      if (mask > UINT8_MAX || (size_t)(end - p - 1) < mask) return 1;
+      break;
+    case OTV_CS_BLEND: { /* n (k + 1) + 1 operands -> n */
+      double nv = n ? o[-1].v : 0.0;
+      double drop = nv >= 0 && nv < 65536.0 ? (double)(unsigned)nv * gk + 1 : (double)gsp;
+      gsp = (double)gsp > drop ? gsp - (unsigned)drop : 0;
+      break;
+    }
+    case OTV_CS_VSINDEX: {
+      double vi = n ? o[-1].v : -1.0;
+      if (s->c->ivs.present && vi >= 0 && vi < (double)s->c->ivs.data_count)
+        gk = s->c->ivs.data[(unsigned)vi].region_index_count;
+      gsp = 0;
+      break;
+    }
+    case OTV_CS_CALLSUBR:
+    case OTV_CS_CALLGSUBR: /* the number is popped (what the callee does is a guess) */
+      gsp = gsp ? gsp - 1 : 0;
+      break;
+    default: gsp = 0; break;
+    }
+    h[0].h.n = n;
+    h[1].o.off = (uint32_t)(p - t0);
+    h[1].o.op =
+        *p; /* the operator's first byte (OTV_CFF_ESCAPE when escaped): run dispatches on it */
+    h[1].o.mask = (uint8_t)mask;
+    p += len + mask;
+    h = o;
+    o += 2;
+    n = 0;
+    h->h.off = (uint32_t)(p - t0);
   }
   if (n) {
     h[0].h.n = n;
@@ -724,7 +731,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
           it = NULL;
           continue;
         }
-        if (b0 == 16) {
+        if (b0 == OTV_CS_BLEND) {
           /* a blend whose count and deltas are all in this run (the usual case): the deltas
            * are read from the arena instead of being copied to the stack first. The same
            * arithmetic as blend below, on the same values; anything else (bases short, a count
@@ -785,7 +792,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       continue;
     }
     b0 = *p; /* in range: p < end, end within the charstring's INDEX element */
-    if (b0 >= 32 && b0 != 255) {
+    if (b0 >= OTV_CFF_INT1_FIRST && b0 != OTV_CFF_FIXED) {
       /* A run of the common operands (1 and 2 bytes), decoded in a tight loop: blend deltas
        * make most of a CFF2 charstring. Every operand takes at least one byte, so stopping at
        * lim = p + (stack room) bounds the pushes by the room left: one pointer test per operand
@@ -795,13 +802,12 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       double *q = st + sp;
       do {
         b0 = *p; /* in range: p < lim <= end */
-        if (b0 - 32u <= 246u - 32u) {
+        if (otv_cff_is_int1(b0)) {
           *q++ = one_byte[b0];
           p++;
-        } else if (b0 - 247u <= 254u - 247u) {
+        } else if (otv_cff_is_int2(b0)) {
           if (end - p < 2) return fail_at(s, p, OTV_E_TRUNCATED, "operand");
-          int b1 = p[1]; /* in range: p + 2 <= end */
-          *q++ = b0 <= 250 ? ((int)b0 - 247) * 256 + b1 + 108 : -((int)b0 - 251) * 256 - b1 - 108;
+          *q++ = otv_cff_int2(b0, p[1]); /* in range: p + 2 <= end */
           p += 2;
         } else {
           break;
@@ -809,7 +815,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       } while (p < lim);
       sp = (unsigned)(q - st);
       /* stopped at lim: back to the top (end of data, or the stack is full); else b0 = *p is
-       * an operator (or 28/255) and is dispatched at once */
+       * an operator (or a 3- or 5-byte operand) and is dispatched at once */
       if (p >= lim) continue;
     }
   dispatch:;
@@ -817,35 +823,34 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
     unsigned b = 0;
     /* blend is most of a CFF2 glyph's operators: a direct branch predicts better than the
      * switch's indirect jump */
-    if (b0 == 16) goto blend;
+    if (b0 == OTV_CS_BLEND) goto blend;
     switch (b0) {
-    case 28:  /* 16-bit operand */
-    case 255: /* 16.16 fixed operand */
+    case OTV_CFF_SHORTINT: /* 16-bit operand */
+    case OTV_CFF_FIXED:    /* 16.16 fixed operand */
     {
       double v;
-      if (b0 == 28) {
+      if (b0 == OTV_CFF_SHORTINT) {
         if (end - p < 2) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
-        v = otv_peek_i16(p);
+        v = otv_peek_i16(p); /* in range: p + 2 <= end */
         p += 2;
       } else {
         if (end - p < 4) return fail_at(s, at, OTV_E_TRUNCATED, "operand");
-        v = otv_peek_i32(p) / 65536.0;
+        v = otv_cff_fixed(p); /* in range: p + 4 <= end */
         p += 4;
       }
       if (sp >= max) return fail_at(s, at, OTV_E_LIMIT, "operand stack overflow");
       st[sp++] = v;
       continue;
     }
-    case 1:  /* hstem */
-    case 3:  /* vstem */
-    case 18: /* hstemhm */
-    case 23: /* vstemhm */
+    case OTV_CS_HSTEM:
+    case OTV_CS_VSTEM:
+    case OTV_CS_HSTEMHM:
+    case OTV_CS_VSTEMHM:
       b = width_base(s, (sp & 1) != 0);
       s->nstems += (sp - b) / 2;
       break;
-    case 19: /* hintmask */
-    case 20: /* cntrmask */
-    {
+    case OTV_CS_HINTMASK:
+    case OTV_CS_CNTRMASK: {
       b = width_base(s, (sp & 1) != 0);
       s->nstems += (sp - b) / 2; /* operands here are implicit vstem hints */
       size_t bytes = (s->nstems + 7) / 8;
@@ -856,29 +861,28 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (it && bytes != item_mask) it = NULL;
       break;
     }
-    case 21: /* rmoveto */
+    case OTV_CS_RMOVETO:
       b = width_base(s, sp > 2);
       if (sp - b < 2) return fail_at(s, at, OTV_E_BAD_VALUE, "rmoveto: stack underflow");
       move_to(s, s->x + st[b], s->y + st[b + 1]);
       break;
-    case 22: /* hmoveto */
-    case 4:  /* vmoveto */
+    case OTV_CS_HMOVETO:
+    case OTV_CS_VMOVETO:
       b = width_base(s, sp > 1);
       if (sp - b < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "moveto: stack underflow");
-      if (b0 == 22)
+      if (b0 == OTV_CS_HMOVETO)
         move_to(s, s->x + st[b], s->y);
       else
         move_to(s, s->x, s->y + st[b]);
       break;
-    case 5: /* rlineto */
+    case OTV_CS_RLINETO:
       if (sp < 2) return fail_at(s, at, OTV_E_BAD_VALUE, "rlineto: stack underflow");
       for (unsigned i = 0; i + 2 <= sp; i += 2) TRY(line_to(s, s->x + st[i], s->y + st[i + 1]));
       break;
-    case 6: /* hlineto */
-    case 7: /* vlineto */
-    {
+    case OTV_CS_HLINETO:
+    case OTV_CS_VLINETO: {
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "hlineto/vlineto: stack underflow");
-      bool h = b0 == 6;
+      bool h = b0 == OTV_CS_HLINETO;
       for (unsigned i = 0; i < sp; i++, h = !h) {
         if (h)
           TRY(line_to(s, s->x + st[i], s->y));
@@ -887,13 +891,12 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       }
       break;
     }
-    case 8: /* rrcurveto */
+    case OTV_CS_RRCURVETO:
       if (sp < 6) return fail_at(s, at, OTV_E_BAD_VALUE, "rrcurveto: stack underflow");
       for (unsigned i = 0; i + 6 <= sp; i += 6)
         TRY(rcurve(s, st[i], st[i + 1], st[i + 2], st[i + 3], st[i + 4], st[i + 5]));
       break;
-    case 24: /* rcurveline */
-    {
+    case OTV_CS_RCURVELINE: {
       if (sp < 8) return fail_at(s, at, OTV_E_BAD_VALUE, "rcurveline: stack underflow");
       unsigned i = 0;
       for (; sp - i >= 8; i += 6)
@@ -901,38 +904,36 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       TRY(line_to(s, s->x + st[i], s->y + st[i + 1]));
       break;
     }
-    case 25: /* rlinecurve */
-    {
+    case OTV_CS_RLINECURVE: {
       if (sp < 8) return fail_at(s, at, OTV_E_BAD_VALUE, "rlinecurve: stack underflow");
       unsigned i = 0;
       for (; sp - i >= 8; i += 2) TRY(line_to(s, s->x + st[i], s->y + st[i + 1]));
       TRY(rcurve(s, st[i], st[i + 1], st[i + 2], st[i + 3], st[i + 4], st[i + 5]));
       break;
     }
-    case 26: /* vvcurveto: dx1? {dya dxb dyb dyc}+ */
-    case 27: /* hhcurveto: dy1? {dxa dxb dyb dxc}+ */
+    case OTV_CS_VVCURVETO: /* dx1? {dya dxb dyb dyc}+ */
+    case OTV_CS_HHCURVETO: /* dy1? {dxa dxb dyb dxc}+ */
     {
       if (sp < 4) return fail_at(s, at, OTV_E_BAD_VALUE, "vvcurveto/hhcurveto: stack underflow");
       unsigned i = 0;
       double d1 = 0;
       if (sp & 1) d1 = st[i++];
       for (; sp - i >= 4; i += 4, d1 = 0) {
-        if (b0 == 26)
+        if (b0 == OTV_CS_VVCURVETO)
           TRY(rcurve(s, d1, st[i], st[i + 1], st[i + 2], 0, st[i + 3]));
         else
           TRY(rcurve(s, st[i], d1, st[i + 1], st[i + 2], st[i + 3], 0));
       }
       break;
     }
-    case 30: /* vhcurveto */
-    case 31: /* hvcurveto */
+    case OTV_CS_VHCURVETO:
+    case OTV_CS_HVCURVETO:
       if (sp < 4) return fail_at(s, at, OTV_E_BAD_VALUE, "vhcurveto/hvcurveto: stack underflow");
-      TRY(alt_curves(s, sp, b0 == 31));
+      TRY(alt_curves(s, sp, b0 == OTV_CS_HVCURVETO));
       break;
-    case 10: /* callsubr */
-    case 29: /* callgsubr */
-    {
-      const cs_subrs *x = &s->subrs[b0 == 10];
+    case OTV_CS_CALLSUBR:
+    case OTV_CS_CALLGSUBR: {
+      const cs_subrs *x = &s->subrs[b0 == OTV_CS_CALLSUBR];
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double v = st[--sp];
       CS_CTL(s, v);
@@ -957,8 +958,8 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       } else if (!otv_cff_index_get(x->ix, si, &sub)) {
       no_subr:
         return fail_at(s, at, OTV_E_BAD_VALUE,
-                       b0 == 10 ? "callsubr: no such local subroutine"
-                                : "callgsubr: no such global subroutine");
+                       b0 == OTV_CS_CALLSUBR ? "callsubr: no such local subroutine"
+                                             : "callgsubr: no such global subroutine");
       }
       if (depth >= OTV_MAX_SUBR_DEPTH)
         return fail_at(s, at, OTV_E_LIMIT, "subroutines nested more than 10 deep");
@@ -978,14 +979,14 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       }
       continue; /* the stack is not cleared */
     }
-    case 11: /* return (CFF only) */
+    case OTV_CS_RETURN: /* CFF only */
       if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "return is not a CFF2 operator");
       if (depth == 0) goto done;
       depth--;
       p = fr[depth].p, end = fr[depth].end;
       it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
-    case 14: /* endchar (CFF only) */
+    case OTV_CS_ENDCHAR: /* CFF only */
       if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "endchar is not a CFF2 operator");
       b = width_base(s, sp == 1 || sp == 5);
       if (sp - b == 4) { /* seac: adx ady bchar achar */
@@ -993,8 +994,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         for (unsigned i = 0; i < 4; i++) s->seac_args[i] = st[b + i];
       }
       goto done;
-    case 15: /* vsindex (CFF2) */
-    {
+    case OTV_CS_VSINDEX: { /* CFF2 only */
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: stack underflow");
       double v = st[sp - 1];
@@ -1004,7 +1004,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       set_vsindex(s, (unsigned)v);
       break;
     }
-    case 16: /* blend (CFF2): n*(k+1)+1 operands -> n */
+    case OTV_CS_BLEND: /* CFF2 only: n*(k+1)+1 operands -> n */
     blend : {
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "blend is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
@@ -1041,17 +1041,17 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       sp = base + n;
       continue; /* results stay on the stack */
     }
-    case 12: {
+    case OTV_CFF_ESCAPE: {
       if (p >= end) return fail_at(s, at, OTV_E_TRUNCATED, "escape operator");
-      unsigned b1 = *p++;
-      switch (b1) {
-      case 0: /* dotsection (deprecated): ignored */ break;
-      case 35: /* flex: 12 operands + fd */
+      int op = OTV_CFF_ESC(*p++); /* in range: p < end */
+      switch (op) {
+      case OTV_CS_DOTSECTION: /* deprecated: ignored */ break;
+      case OTV_CS_FLEX: /* 12 operands + fd */
         if (sp < 13) return fail_at(s, at, OTV_E_BAD_VALUE, "flex: stack underflow");
         TRY(rcurve(s, st[0], st[1], st[2], st[3], st[4], st[5]));
         TRY(rcurve(s, st[6], st[7], st[8], st[9], st[10], st[11]));
         break;
-      case 34: /* hflex: dx1 dx2 dy2 dx3 dx4 dx5 dx6 */
+      case OTV_CS_HFLEX: /* dx1 dx2 dy2 dx3 dx4 dx5 dx6 */
       {
         if (sp < 7) return fail_at(s, at, OTV_E_BAD_VALUE, "hflex: stack underflow");
         double y0 = s->y;
@@ -1061,7 +1061,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         TRY(curve_to(s, x4, y2, x5, y0, x6, y0));
         break;
       }
-      case 36: /* hflex1: dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
+      case OTV_CS_HFLEX1: /* dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
       {
         if (sp < 9) return fail_at(s, at, OTV_E_BAD_VALUE, "hflex1: stack underflow");
         double y0 = s->y;
@@ -1073,7 +1073,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         TRY(curve_to(s, x4, y2, x5, y5, x5 + st[8], y0));
         break;
       }
-      case 37: /* flex1: dx1 dy1 ... dx5 dy5 d6 */
+      case OTV_CS_FLEX1: /* dx1 dy1 ... dx5 dy5 d6 */
       {
         if (sp < 11) return fail_at(s, at, OTV_E_BAD_VALUE, "flex1: stack underflow");
         double x0 = s->x, y0 = s->y;
@@ -1098,30 +1098,30 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         TRY(curve_to(s, x4, y4, x5, y5, x6, y6));
         break;
       }
-      case 3:
-      case 4:
-      case 5:
-      case 9:
-      case 10:
-      case 11:
-      case 12:
-      case 14:
-      case 15:
-      case 18:
-      case 20:
-      case 21:
-      case 22:
-      case 23:
-      case 24:
-      case 26:
-      case 27:
-      case 28:
-      case 29:
-      case 30:
+      case OTV_CS_AND:
+      case OTV_CS_OR:
+      case OTV_CS_NOT:
+      case OTV_CS_ABS:
+      case OTV_CS_ADD:
+      case OTV_CS_SUB:
+      case OTV_CS_DIV:
+      case OTV_CS_NEG:
+      case OTV_CS_EQ:
+      case OTV_CS_DROP:
+      case OTV_CS_PUT:
+      case OTV_CS_GET:
+      case OTV_CS_IFELSE:
+      case OTV_CS_RANDOM:
+      case OTV_CS_MUL:
+      case OTV_CS_SQRT:
+      case OTV_CS_DUP:
+      case OTV_CS_EXCH:
+      case OTV_CS_INDEX:
+      case OTV_CS_ROLL:
         /* arithmetic, storage and conditional operators: Type 2 only (the CFF2 CharString
          * format removed them, Appendix C); they do not clear the stack */
         if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "not a CFF2 operator");
-        TRY(arith(s, b1, &sp, at));
+        TRY(arith(s, op, &sp, at));
         continue;
       default: return fail_at(s, at, OTV_E_BAD_VALUE, "reserved escaped operator");
       }
@@ -1168,8 +1168,9 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
   s->width_done = false;
   s->seac = false;
   s->transient_set = 0;
-  /* seed from the glyph id (Knuth's multiplicative hash); xorshift must not start at 0 */
-  s->rnd = (gid * 2654435761u) ^ 0x9e3779b9u;
+  /* seed from the glyph id (Knuth's multiplicative hash: 2^32 / the golden ratio, and its
+   * 32-bit fraction); xorshift must not start at 0 */
+  s->rnd = (gid * CS_SEED_MUL) ^ CS_SEED_XOR;
   if (!s->rnd) s->rnd = 1;
   s->vs = NULL;
   s->vs_k = 0;

@@ -1,5 +1,5 @@
 /*
- * instance_cff_partial.c - the charstrings of a partial instance of a CFF2 font.
+ * instance/cff_partial.c - the charstrings of a partial instance of a CFF2 font.
  *
  * Spec: CFF2 ("CharString operators": blend, vsindex, hintmask, callsubr/callgsubr and their
  * bias; "Number encoding"). Every blend is rewritten for the kept axes: with regions of column j
@@ -23,12 +23,13 @@
  */
 #include "instance/store.h"
 #include "instance/inst.h"
+#include "cff_write.h"
 
-#define CS_STACK 513
-#define CS_DEPTH 10
+#define CS_STACK OTV_MAX_STACK_CFF2
+#define CS_DEPTH OTV_MAX_SUBR_DEPTH
 #define NOT_WRITTEN (SIZE_MAX - 1)
-/* operands + operators per glyph (or rewritten subroutine) over all calls: the interpreter's
- * budget (charstring.c CS_MAX_OPS), so that a subroutine fan-out cannot take exponential time */
+/* operands + operators per glyph (or rewritten subroutine) over all calls, so that a subroutine
+ * fan-out cannot take exponential time (HarfBuzz stops at 10000 operators per glyph) */
 #define CS_WORK 100000u
 
 typedef struct csw {
@@ -59,20 +60,6 @@ typedef struct csw {
   unsigned vsindex;
   uint32_t gid;
 } csw;
-
-static void put_num(otv_buf *b, double v)
-{
-  double r = floor(v + 0.5);
-  if (fabs(v - r) < 1e-9 && r >= -32768 && r <= 32767) {
-    if (otv_buf_reserve(b, 3)) b->len = (size_t)(otv_cs_put_int(b->p + b->len, (long)r) - b->p);
-    return;
-  }
-  double f = floor(v * 65536.0 + 0.5);
-  if (f > 2147483647.0) f = 2147483647.0;
-  if (f < -2147483648.0) f = -2147483648.0;
-  otv_buf_u8(b, 255);
-  otv_buf_u32(b, (uint32_t)(int32_t)f);
-}
 
 /* Whether this level writes (a kept call's subroutine is walked for its state only). */
 static bool writing(const csw *w) { return !w->keep || w->level == 0; }
@@ -162,12 +149,12 @@ static otv_status blend(csw *w, size_t at)
   if (!any) {
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = w->out->len;
-      put_num(w->out, d[i]);
+      otv_cs_put_num(w->out, d[i]);
     }
   } else {
-    for (size_t i = 0; i < (size_t)cnt * (k + 1); i++) put_num(w->out, w->v[base + i]);
-    put_num(w->out, cnt);
-    otv_buf_u8(w->out, 16);
+    for (size_t i = 0; i < (size_t)cnt * (k + 1); i++) otv_cs_put_num(w->out, w->v[base + i]);
+    otv_cs_put_num(w->out, cnt);
+    otv_cff_put_op(w->out, OTV_CS_BLEND);
     for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX;
   }
   for (unsigned i = 0; i < cnt; i++) w->frame_of[base + i] = w->frame;
@@ -182,32 +169,21 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
   if (depth > CS_DEPTH)
     return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off,
                     "glyph %u: subroutines nested deeper than %u", w->gid, CS_DEPTH);
-  otv_rd r = otv_rd_init(s, 0);
-  while (r.pos < s.len) {
-    size_t here = r.pos;
+  size_t pos = 0;
+  while (pos < s.len) {
+    size_t here = pos;
     if (++w->work > CS_WORK)
       return OTV_FAIL(
           in->err, LIMIT, OTV_T_CFF2, s_off + here,
           "glyph %u: more than %u charstring operands and operators (subroutine fan-out)", w->gid,
           CS_WORK);
-    unsigned b0 = otv_rd_u8(&r);
-    double val;
-    bool num = true;
-    if (b0 >= 32 && b0 <= 246)
-      val = (int)b0 - 139;
-    else if (b0 >= 247 && b0 <= 250)
-      val = ((int)b0 - 247) * 256 + otv_rd_u8(&r) + 108;
-    else if (b0 >= 251 && b0 <= 254)
-      val = -((int)b0 - 251) * 256 - otv_rd_u8(&r) - 108;
-    else if (b0 == 28)
-      val = otv_rd_i16(&r);
-    else if (b0 == 255)
-      val = (int32_t)otv_rd_u32(&r) / 65536.0;
-    else
-      num = false, val = 0;
-    if (!otv_rd_ok(&r))
+    int op;
+    double val = 0;
+    size_t len = otv_cs_token(s.p + pos, s.p + s.len, &op, &val);
+    if (!len)
       return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: charstring", w->gid);
-    if (num) {
+    pos += len;
+    if (op == OTV_CS_NUMBER) {
       if (w->n == CS_STACK)
         return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, s_off + here, "glyph %u: more than %u operands",
                         w->gid, CS_STACK);
@@ -215,40 +191,33 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       w->frame_of[w->n] = w->frame;
       if (writing(w)) {
         w->at[w->n++] = w->out->len;
-        otv_buf_bytes(w->out, s.p + here, r.pos - here);
+        otv_buf_bytes(w->out, s.p + here, len); /* as it was written */
       } else {
         w->at[w->n++] = NOT_WRITTEN;
       }
       continue;
     }
-    unsigned op = b0;
-    if (b0 == 12) {
-      op = 1200 + otv_rd_u8(&r);
-      if (!otv_rd_ok(&r))
-        return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: charstring",
-                        w->gid);
-    }
     switch (op) {
-    case 10:   /* callsubr */
-    case 29: { /* callgsubr */
+    case OTV_CS_CALLSUBR:
+    case OTV_CS_CALLGSUBR: {
       if (!w->n || w->at[w->n - 1] == SIZE_MAX)
         return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
                         "glyph %u: subroutine number not a number", w->gid);
       if (w->analyse && w->frame_of[w->n - 1] != w->frame) /* numbered by another call */
         inline_between(w, w->frame_of[w->n - 1], w->frame);
-      const otv_cff_index *ix = op == 10 ? &c->fds[fd].subrs : &c->gsubrs;
+      bool local = op == OTV_CS_CALLSUBR;
+      const otv_cff_index *ix = local ? &c->fds[fd].subrs : &c->gsubrs;
       double sv = w->v[--w->n] + ix->bias;
       otv_span sub;
       if (sv < 0 || sv != floor(sv) || !otv_cff_index_get(ix, (uint32_t)sv, &sub))
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: subroutine %g",
                         w->gid, sv);
       otv_part_subr *e =
-          w->ps ? (op == 10 ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv])
-                : NULL;
+          w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
       /* a kept call stays with its number; an inlined one loses it */
       bool kept = w->keep && !(e && e->inl);
       if (kept) {
-        if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
+        if (writing(w)) otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
         if (w->at[w->n] >= NOT_WRITTEN)
           return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
@@ -280,73 +249,67 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       if (st) return st;
       break;
     }
-    case 11: /* return: CFF2 has none, but a subroutine ending with it ends there */
-      if (w->keep && writing(w)) otv_buf_u8(w->out, 11);
+    case OTV_CS_RETURN: /* CFF2 has none, but a subroutine ending with it ends there */
+      if (w->keep && writing(w)) otv_cff_put_op(w->out, OTV_CS_RETURN);
       return OTV_E_OK;
-    case 15: /* vsindex */
+    case OTV_CS_VSINDEX:
       if (!w->n || w->at[w->n - 1] == SIZE_MAX || w->v[w->n - 1] < 0 ||
           w->v[w->n - 1] >= c->ivs.data_count)
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: vsindex", w->gid);
       w->vsindex = (unsigned)w->v[w->n - 1];
-      if (writing(w)) otv_buf_u8(w->out, 15);
+      if (writing(w)) otv_cff_put_op(w->out, OTV_CS_VSINDEX);
       w->n = 0;
       break;
-    case 16: { /* blend */
+    case OTV_CS_BLEND: {
       otv_status st = blend(w, s_off + here);
       if (st) return st;
       break;
     }
-    case 1:
-    case 3:
-    case 18:
-    case 23: /* stems */
+    case OTV_CS_HSTEM:
+    case OTV_CS_VSTEM:
+    case OTV_CS_HSTEMHM:
+    case OTV_CS_VSTEMHM:
       w->stems += w->n / 2;
       w->n = 0;
-      if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
+      if (writing(w)) otv_cff_put_op(w->out, op);
       break;
-    case 19:
-    case 20: { /* hintmask, cntrmask: an implicit vstem first, then the mask */
+    case OTV_CS_HINTMASK:
+    case OTV_CS_CNTRMASK: { /* an implicit vstem first, then the mask */
       w->stems += w->n / 2;
       w->n = 0;
       if (w->analyse && w->cur) w->cur->has_mask = 1;
-      if (writing(w)) otv_buf_u8(w->out, (uint8_t)op);
+      if (writing(w)) otv_cff_put_op(w->out, op);
       size_t mlen = (w->stems + 7) / 8;
-      const uint8_t *m = otv_rd_take(&r, mlen);
-      if (!m && mlen)
+      if (mlen > s.len - pos)
         return OTV_FAIL(in->err, TRUNCATED, OTV_T_CFF2, s_off + here, "glyph %u: hint mask",
                         w->gid);
-      if (writing(w)) otv_buf_bytes(w->out, m, mlen);
+      if (writing(w)) otv_buf_bytes(w->out, s.p + pos, mlen); /* in range: checked above */
+      pos += mlen;
       break;
     }
-    case 4:
-    case 5:
-    case 6:
-    case 7:
-    case 8:
-    case 21:
-    case 22:
-    case 24:
-    case 25:
-    case 26:
-    case 27:
-    case 30:
-    case 31:
-    case 1234:
-    case 1235:
-    case 1236:
-    case 1237:
+    case OTV_CS_VMOVETO:
+    case OTV_CS_RLINETO:
+    case OTV_CS_HLINETO:
+    case OTV_CS_VLINETO:
+    case OTV_CS_RRCURVETO:
+    case OTV_CS_RMOVETO:
+    case OTV_CS_HMOVETO:
+    case OTV_CS_RCURVELINE:
+    case OTV_CS_RLINECURVE:
+    case OTV_CS_VVCURVETO:
+    case OTV_CS_HHCURVETO:
+    case OTV_CS_VHCURVETO:
+    case OTV_CS_HVCURVETO:
+    case OTV_CS_HFLEX:
+    case OTV_CS_FLEX:
+    case OTV_CS_HFLEX1:
+    case OTV_CS_FLEX1:
       w->n = 0;
-      if (!writing(w)) break;
-      if (op >= 1200) {
-        otv_buf_u8(w->out, 12);
-        otv_buf_u8(w->out, (uint8_t)(op - 1200));
-      } else {
-        otv_buf_u8(w->out, (uint8_t)op);
-      }
+      if (writing(w)) otv_cff_put_op(w->out, op);
       break;
     default:
       return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
-                      "glyph %u: charstring operator %u", w->gid, op);
+                      "glyph %u: charstring operator %d", w->gid, op);
     }
   }
   return OTV_E_OK;
@@ -402,8 +365,8 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
   w->keep = true;
   w->vsindex = c->fds[fd].vsindex;
   if (w->vsindex) { /* the Private DICT's vsindex, which the instance's Private DICT drops */
-    put_num(out, w->vsindex);
-    otv_buf_u8(out, 15);
+    otv_cs_put_num(out, w->vsindex);
+    otv_cff_put_op(out, OTV_CS_VSINDEX);
   }
   otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");

@@ -4,9 +4,13 @@
  * fixture's comment shows the arithmetic). Also: blend with three regions and two
  * ItemVariationData (vsindex switches, Private DICT vsindex), subroutines and bias, hint-mask
  * byte counting, hostile charstrings (errors naming the table and an offset inside it),
- * truncation and bad-offset sweeps, and the allocation-failure loop.
+ * truncation and bad-offset sweeps, and the allocation-failure loop. The decoders and writers
+ * of cff_data.h and cff_write.h on their own: the DICT cursor (numbers, reals against strtod,
+ * blend with and without scalars, the errors it reports), charstring tokens, and every writer
+ * read back through them.
  */
 #include "harness.h"
+#include "cff_write.h"
 
 /* ---- byte buffers ---- */
 typedef struct buf {
@@ -1744,6 +1748,334 @@ static void dump_fixtures(const char *dir)
   dump(dir, "fixture-cff2.otf");
 }
 
+
+/* ---- cff_data.h / cff_write.h on their own ---- */
+
+/* The nibbles of a decimal string (digits . E E- -) after OTV_CFF_REAL, padded with 0xf. */
+static size_t real_bytes(const char *str, uint8_t *out)
+{
+  uint8_t nib[128];
+  size_t k = 0;
+  for (const char *c = str; *c; c++) {
+    if (*c >= '0' && *c <= '9')
+      nib[k++] = (uint8_t)(*c - '0');
+    else if (*c == '.')
+      nib[k++] = 0xa;
+    else if (*c == '-')
+      nib[k++] = 0xe;
+    else if (*c == 'E' && c[1] == '-')
+      nib[k++] = 0xc, c++;
+    else if (*c == 'E')
+      nib[k++] = 0xb;
+  }
+  nib[k++] = 0xf;
+  if (k & 1) nib[k++] = 0xf;
+  out[0] = 30;
+  for (size_t i = 0; i < k; i += 2) out[1 + i / 2] = (uint8_t)(nib[i] << 4 | nib[i + 1]);
+  return 1 + k / 2;
+}
+
+/* One DICT record: the operands of dict[0..n) up to its operator. */
+static int dict_one(const uint8_t *dict, size_t n, bool cff2, otv_cff_dict *d, otv_error *e)
+{
+  CHECK(otv_cff_dict_init(d, otv_span_of(dict, n), OTV_T_CFF2, 0, n, cff2, NULL));
+  return otv_cff_dict_next(d, e);
+}
+
+static void test_dict_numbers(void)
+{
+  /* 0 (139), 108 (247 0), -108 (251 0), 1131 (250 255), -1131 (254 255), 32767 (28), -32768,
+   * 65536 (29), then FontMatrix (12 7) and the end */
+  static const uint8_t dict[] = {139, 247, 0, 251, 0, 250, 255, 254, 255, 28, 0x7f, 0xff, 28, 0x80,
+                                 0,   29,  0, 1,   0, 0,   12,  7};
+  static otv_cff_dict d;
+  otv_error e = {0};
+  CHECK_EQ(dict_one(dict, sizeof dict, false, &d, &e), OTV_DICT_FONTMATRIX);
+  CHECK_EQ(d.n, 8);
+  const double want[] = {0, 108, -108, 1131, -1131, 32767, -32768, 65536};
+  for (unsigned i = 0; i < 8 && i < d.n; i++) CHECK(d.args[i] == want[i]);
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_END);
+  CHECK_EQ(e.code, OTV_E_OK);
+  size_t off = 1;
+  CHECK(!otv_cff_dict_offset(&d, 0, &off)); /* no operands left after the end */
+
+  /* reals: exactly what strtod reads where the digits fit (the nearest double) */
+  static const char *const reals[] = {
+      "0.001", "0.000488281", "0.039625", "-0.5",  "1E-3", "2.5E2",      "-2.5E-3",          "0",
+      "-0",    "100",         ".5",       "1E22",  "1E-22", "65535.99998", "3.14159265358979"};
+  for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+    uint8_t b[64];
+    size_t n = real_bytes(reals[i], b);
+    b[n++] = OTV_DICT_BLUESCALE >= OTV_CFF_ESC(0) ? OTV_CFF_ESCAPE : 0;
+    b[n++] = OTV_DICT_BLUESCALE - OTV_CFF_ESC(0);
+    otv_error e2 = {0};
+    CHECK_EQ(dict_one(b, n, false, &d, &e2), OTV_DICT_BLUESCALE);
+    CHECK_EQ(d.n, 1);
+    double exact = strtod(reals[i], NULL); /* the C locale: '.' */
+    if (d.n == 1 && d.args[0] != exact)
+      fprintf(stderr, "real %s: %.17g, strtod %.17g\n", reals[i], d.args[0], exact);
+    CHECK(d.n == 1 && d.args[0] == exact);
+  }
+  /* more than 19 digits: approximate, within a few units in the last place */
+  {
+    uint8_t b[64];
+    size_t n = real_bytes("123456789012345678901234.5", b);
+    b[n++] = 6;
+    CHECK_EQ(dict_one(b, n, false, &d, &e), 6);
+    CHECK_NEAR(d.args[0] / 123456789012345678901234.5, 1.0, 1e-15);
+  }
+
+  /* errors: the table and the byte at fault */
+  static const struct {
+    uint8_t b[8];
+    size_t n;
+    otv_status code;
+    uint64_t offset;
+  } bad[] = {
+      {{0x1e, 0x1d, 0xff, 6}, 4, OTV_E_BAD_VALUE, 1}, /* the reserved nibble 0xd */
+      {{139, 0x1e, 0x12}, 3, OTV_E_TRUNCATED, 1},     /* a real without its end */
+      {{139, 31, 6}, 3, OTV_E_BAD_VALUE, 1},          /* reserved byte 31 */
+      {{255, 6}, 2, OTV_E_BAD_VALUE, 0},              /* reserved byte 255 */
+      {{139, 12}, 2, OTV_E_TRUNCATED, 1},             /* an escape at the end */
+      {{139, 28, 1}, 3, OTV_E_TRUNCATED, 1},          /* shortint cut off */
+      {{29, 1, 2, 3}, 4, OTV_E_TRUNCATED, 0},         /* longint cut off */
+      {{139, 247}, 2, OTV_E_TRUNCATED, 1},            /* two-byte operand cut off */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    otv_error e2 = {0};
+    CHECK_EQ(dict_one(bad[i].b, bad[i].n, false, &d, &e2), OTV_DICT_ERROR);
+    CHECK_EQ(e2.code, bad[i].code);
+    CHECK_EQ(e2.table, OTV_T_CFF2);
+    CHECK_EQ(e2.offset, bad[i].offset);
+  }
+  /* reserved operators 22..27 of a CFF DICT are returned (the caller skips them) */
+  static const uint8_t res[] = {139, 25};
+  CHECK_EQ(dict_one(res, sizeof res, false, &d, &e), 25);
+  /* operand limits: 48 in CFF, 513 in CFF2 */
+  static uint8_t many[600];
+  memset(many, 139, sizeof many);
+  many[49] = 6;
+  otv_error e3 = {0};
+  CHECK_EQ(dict_one(many, 50, false, &d, &e3), OTV_DICT_ERROR);
+  CHECK_EQ(e3.code, OTV_E_LIMIT);
+  CHECK_EQ(dict_one(many, 50, true, &d, &e), 6);
+  CHECK_EQ(d.n, 49);
+  many[49] = 139;
+  many[514] = 6;
+  otv_error e4 = {0};
+  CHECK_EQ(dict_one(many, 515, true, &d, &e4), OTV_DICT_ERROR);
+  CHECK_EQ(e4.code, OTV_E_LIMIT);
+  /* a DICT that does not fit its table */
+  CHECK(!otv_cff_dict_init(&d, otv_span_of(res, 2), OTV_T_CFF2, 1, 2, false, NULL));
+}
+
+/* Scalars 0.5 and 0.25 for the two columns of ItemVariationData 1, 0 elsewhere. */
+static double test_scalar(void *ud, unsigned vsindex, unsigned col)
+{
+  (*(unsigned *)ud)++;
+  return vsindex == 1 ? (col == 0 ? 0.5 : 0.25) : 0.0;
+}
+
+static void test_dict_blend(void)
+{
+  otv_ivd data[2];
+  memset(data, 0, sizeof data);
+  data[0].region_index_count = 1;
+  data[1].region_index_count = 2;
+  otv_ivs ivs;
+  memset(&ivs, 0, sizeof ivs);
+  ivs.present = true;
+  ivs.data_count = 2;
+  ivs.data = data;
+  /* vsindex 1; BlueValues 10 20 with deltas (1 2) (3 4), blended; then 7 and StdHW */
+  static const uint8_t dict[] = {140, 22, 149, 159, 140, 141, 142, 143, 141, 23, 146, 6, 146, 10};
+  static otv_cff_dict d;
+  otv_error e = {0};
+  /* the default location (no scalar): the deltas dropped */
+  CHECK(otv_cff_dict_init(&d, otv_span_of(dict, sizeof dict), OTV_T_CFF2, 0, sizeof dict, true,
+                          &ivs));
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_VSINDEX);
+  CHECK_EQ(d.vsindex, 1);
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_BLUEVALUES);
+  CHECK_EQ(d.n, 3);
+  CHECK(d.args[0] == 10 && d.args[1] == 20 && d.args[2] == 7);
+  CHECK_EQ(d.at, 2); /* the record starts with the blend's operands */
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_STDHW);
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_END);
+  /* with scalars: 10 + 1 x 0.5 + 2 x 0.25, 20 + 3 x 0.5 + 4 x 0.25 */
+  unsigned calls = 0;
+  CHECK(otv_cff_dict_init(&d, otv_span_of(dict, sizeof dict), OTV_T_CFF2, 0, sizeof dict, true,
+                          &ivs));
+  d.scalar = test_scalar;
+  d.scalar_ud = &calls;
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_VSINDEX);
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_BLUEVALUES);
+  CHECK(d.args[0] == 11 && d.args[1] == 22.5 && d.args[2] == 7);
+  CHECK_EQ(calls, 4);
+  CHECK_EQ(e.code, OTV_E_OK);
+  /* a blend whose count asks for more operands than there are; a blend without operands; a
+   * vsindex without one */
+  static const uint8_t bad1[] = {140, 22, 149, 159, 140, 142, 23};
+  static const uint8_t bad2[] = {23};
+  static const uint8_t bad3[] = {22};
+  const uint8_t *bads[] = {bad1, bad2, bad3};
+  const size_t lens[] = {sizeof bad1, sizeof bad2, sizeof bad3};
+  const uint64_t at[] = {6, 0, 0};
+  for (int i = 0; i < 3; i++) {
+    otv_error e2 = {0};
+    CHECK(otv_cff_dict_init(&d, otv_span_of(bads[i], lens[i]), OTV_T_CFF2, 0, lens[i], true,
+                            &ivs));
+    int op;
+    while ((op = otv_cff_dict_next(&d, &e2)) >= 0) continue;
+    CHECK_EQ(op, OTV_DICT_ERROR);
+    CHECK_EQ(e2.code, OTV_E_BAD_VALUE);
+    CHECK_EQ(e2.offset, at[i]);
+  }
+  /* in a CFF DICT, 22 and 23 are reserved operators, returned as they are */
+  CHECK(otv_cff_dict_init(&d, otv_span_of(bad1, sizeof bad1), OTV_T_CFF, 0, sizeof bad1, false,
+                          &ivs));
+  CHECK_EQ(otv_cff_dict_next(&d, &e), 22);
+  CHECK_EQ(otv_cff_dict_next(&d, &e), 23);
+  CHECK_EQ(d.n, 4);
+}
+
+static void test_cs_tokens(void)
+{
+  /* rmoveto, escape flex, 0, 255 16.16 1.5, 28 -2, 247 0, and cut-off forms */
+  static const uint8_t cs[] = {21, 12, 35, 139, 255, 0, 1, 0x80, 0, 28, 0xff, 0xfe, 247, 0};
+  const uint8_t *p = cs, *end = cs + sizeof cs;
+  const int ops[] = {OTV_CS_RMOVETO, OTV_CS_FLEX, OTV_CS_NUMBER, OTV_CS_NUMBER, OTV_CS_NUMBER,
+                     OTV_CS_NUMBER};
+  const double vals[] = {0, 0, 0, 1.5, -2, 108};
+  const size_t lens[] = {1, 2, 1, 5, 3, 2};
+  for (int i = 0; i < 6; i++) {
+    int op = 0;
+    double v = 0;
+    size_t len = otv_cs_token(p, end, &op, &v);
+    CHECK_EQ(len, lens[i]);
+    CHECK_EQ(op, ops[i]);
+    if (op == OTV_CS_NUMBER) CHECK(v == vals[i]);
+    p += len;
+  }
+  CHECK(p == end);
+  /* every multi-byte form cut off by the end */
+  static const uint8_t cut[][4] = {{12}, {28, 1}, {255, 0, 0, 0}, {250}};
+  static const size_t cut_len[] = {1, 2, 4, 1};
+  for (int i = 0; i < 4; i++) {
+    int op;
+    double v;
+    CHECK_EQ(otv_cs_token(cut[i], cut[i] + cut_len[i], &op, &v), 0);
+  }
+}
+
+static void test_cff_writers(void)
+{
+  otv_alloc al;
+  otv_alloc_init(&al, NULL);
+  otv_buf b;
+  otv_buf_init(&b, &al);
+  /* every int16 in its shortest form, read back as a charstring token */
+  bool ok = true;
+  for (long i = -32768; i <= 32767 && ok; i++) {
+    uint8_t w[3], *e = otv_cff_put_int(w, i);
+    size_t want = i >= -107 && i <= 107 ? 1 : i >= -1131 && i <= 1131 ? 2 : 3;
+    int op;
+    double v = 0;
+    size_t len = otv_cs_token(w, e, &op, &v);
+    ok = (size_t)(e - w) == want && len == want && op == OTV_CS_NUMBER && v == (double)i;
+    if (!ok) fprintf(stderr, "otv_cff_put_int(%ld): %zu bytes, read %g\n", i, len, v);
+  }
+  CHECK(ok);
+  /* DICT numbers: integers exact (longint past int16), reals to 8 significant digits */
+  static const double nums[] = {0,       -107,     1131,   -32768, 32767,     65536,
+                                -70000,  2147483647.0, 0.001, -2.5e-3,  0.039625,
+                                1e-10,   123456.789,   -1.5e20, 0.000488281};
+  const size_t nn = sizeof nums / sizeof nums[0];
+  for (size_t i = 0; i < nn; i++) otv_cff_dict_put_num(&b, nums[i]);
+  otv_cff_put_op(&b, OTV_DICT_FONTMATRIX);
+  otv_cff_dict_put_offset(&b, 123);
+  otv_cff_put_op(&b, OTV_DICT_CHARSTRINGS);
+  CHECK(!b.failed);
+  static otv_cff_dict d;
+  otv_error e = {0};
+  CHECK(otv_cff_dict_init(&d, otv_span_of(b.p, b.len), OTV_T_CFF2, 0, b.len, true, NULL));
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_FONTMATRIX);
+  CHECK_EQ(d.n, nn);
+  for (size_t i = 0; i < nn && i < d.n; i++) {
+    if (nums[i] == floor(nums[i]) && fabs(nums[i]) < 2147483648.0)
+      CHECK(d.args[i] == nums[i]);
+    else
+      CHECK_NEAR(d.args[i] / nums[i], 1.0, 1e-8);
+  }
+  size_t at = d.pos;
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_CHARSTRINGS);
+  CHECK_EQ(d.pos - at, OTV_CFF_DICT_OFFSET_LEN + 1);
+  size_t off = 0;
+  CHECK(otv_cff_dict_offset(&d, 0, &off) == false); /* 123 > the DICT's 'table' */
+  CHECK(d.args[0] == 123);
+  CHECK_EQ(otv_cff_dict_next(&d, &e), OTV_DICT_END);
+  /* charstring numbers: integers, 16.16 otherwise */
+  b.len = 0;
+  /* (40000.5: beyond 16.16, clamped to the largest) */
+  static const double csn[] = {3, 3.0000000001, 0.5, -100.25, 40000.5, -7};
+  static const double csv[] = {3, 3, 0.5, -100.25, 2147483647.0 / 65536, -7};
+  static const size_t csl[] = {1, 1, 5, 5, 5, 1};
+  for (size_t i = 0; i < 6; i++) otv_cs_put_num(&b, csn[i]);
+  otv_cff_put_op(&b, OTV_CS_HFLEX1);
+  CHECK(!b.failed);
+  const uint8_t *p = b.p, *end = b.p + b.len;
+  for (size_t i = 0; i < 6; i++) {
+    int op;
+    double v = 0;
+    size_t len = otv_cs_token(p, end, &op, &v);
+    CHECK_EQ(len, csl[i]);
+    CHECK(op == OTV_CS_NUMBER && v == csv[i]);
+    p += len;
+  }
+  int op;
+  double v;
+  CHECK_EQ(otv_cs_token(p, end, &op, &v), 2);
+  CHECK_EQ(op, OTV_CS_HFLEX1);
+  /* CFF2 INDEXes: the length computed ahead, and read back by the parser; offSize grows */
+  static const unsigned sizes[] = {0, 3, 300, 70000};
+  for (int k = 0; k < 4; k++) {
+    otv_buf data, ix;
+    otv_buf_init(&data, &al);
+    otv_buf_init(&ix, &al);
+    uint32_t offs[4] = {0};
+    uint32_t count = sizes[k] ? 3 : 0;
+    for (uint32_t i = 0; i < count; i++) {
+      offs[i] = (uint32_t)data.len;
+      for (unsigned j = 0; j < sizes[k] / 3 + i; j++) otv_buf_u8(&data, (uint8_t)(i + j));
+    }
+    offs[count] = (uint32_t)data.len;
+    otv_cff2_put_index(&ix, &data, offs, count);
+    CHECK(!ix.failed);
+    CHECK_EQ(ix.len, otv_cff2_index_len(count, data.len));
+    otv_cff_index r;
+    otv_error e2 = {0};
+    CHECK_EQ(otv_cff_index_parse(otv_span_of(ix.p, ix.len), OTV_T_CFF2, 0, true, &r, "test",
+                                 &e2),
+             OTV_E_OK);
+    CHECK_EQ(r.count, count);
+    CHECK_EQ(r.end, ix.len);
+    if (count) CHECK_EQ(r.off_size, otv_cff_off_size(data.len + 1));
+    for (uint32_t i = 0; i < count; i++) {
+      otv_span item;
+      CHECK(otv_cff_index_get(&r, i, &item));
+      CHECK_EQ(item.len, offs[i + 1] - offs[i]);
+      CHECK(item.len == 0 || !memcmp(item.p, data.p + offs[i], item.len));
+    }
+    otv_buf_free(&data);
+    otv_buf_free(&ix);
+  }
+  CHECK_EQ(otv_cff_off_size(255), 1);
+  CHECK_EQ(otv_cff_off_size(256), 2);
+  CHECK_EQ(otv_cff_off_size(65536), 3);
+  CHECK_EQ(otv_cff_off_size(16777216), 4);
+  otv_buf_free(&b);
+}
+
 int main(void)
 {
   if (getenv("OTV_CFF_DUMP")) dump_fixtures(getenv("OTV_CFF_DUMP"));
@@ -1760,5 +2092,9 @@ int main(void)
   test_real_fonts();
   test_subr_blend();
   test_cache_real_fonts();
+  test_dict_numbers();
+  test_dict_blend();
+  test_cs_tokens();
+  test_cff_writers();
   return h_done("test_cff");
 }
