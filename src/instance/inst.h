@@ -85,24 +85,4 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
 otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *factor,
                               otv_part_subrs *ps, int fd, otv_buf *data, uint32_t *offs);
 
-/* A charstring integer -32768..32767 (spec: CFF2 "Number encoding"; the 1-, 2- and 3-byte
- * forms) at w; returns the end (at most 3 bytes). */
-static inline uint8_t *otv_cs_put_int(uint8_t *w, long i)
-{
-  if (i >= -107 && i <= 107) {
-    *w++ = (uint8_t)(i + 139);
-  } else if (i >= 108 && i <= 1131) {
-    *w++ = (uint8_t)(((i - 108) >> 8) + 247);
-    *w++ = (uint8_t)((i - 108) & 0xFF);
-  } else if (i >= -1131 && i <= -108) {
-    *w++ = (uint8_t)(((-i - 108) >> 8) + 251);
-    *w++ = (uint8_t)((-i - 108) & 0xFF);
-  } else {
-    *w++ = 28;
-    *w++ = (uint8_t)((unsigned long)i >> 8);
-    *w++ = (uint8_t)i;
-  }
-  return w;
-}
-
 #endif /* OTV_INSTANCE_INST_H */
