@@ -23,6 +23,7 @@
 #define OTV_HEAD_CHECKSUM_ADJUSTMENT_OFF 8u
 /* spec: otff "TTC Header": majorVersion 1, minorVersion 0 (no DSIG fields) */
 #define OTV_TTC_VERSION_1_0 0x00010000u
+#define OTV_TTC_VERSION_2_0 0x00020000u /* with DSIG fields */
 /* spec: otff, the sizes of the TableDirectory header, of one TableRecord and of the TTC header
  * version 1.0 before its tableDirectoryOffsets */
 #define OTV_SFNT_HEADER_LEN 12u
