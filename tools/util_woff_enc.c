@@ -94,6 +94,13 @@ typedef struct in_font {
   otv_sfnt_table t[MAX_TABLES];
 } in_font;
 
+static void free_font(woff_ctx *c, in_font *f)
+{
+  if (!f) return;
+  otv_sfnt_close(&f->sfnt, &c->al);
+  free(f);
+}
+
 /* The font's tables, sorted by tag (malloc'd: 6 KiB off the stack, as instances run in
  * threads), or NULL with the error set. The input may not exceed WOFF_MAX_SFNT (the decoder's
  * limit: what it could not decode is not encoded). */
@@ -113,35 +120,24 @@ static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
     return NULL;
   }
   otv_error e = {0};
+  unsigned n;
   if (otv_sfnt_open(&f->sfnt, otv_span_of(sfnt, len), 0, &c->al, &e)) {
-    otv_error_format(&e, c->err, c->err_len);
-    otv_sfnt_close(&f->sfnt, &c->al);
-    free(f);
-    return NULL;
-  }
-  unsigned n = f->sfnt.table_count;
-  if (n == 0 || n > MAX_TABLES) {
+    otv_error_format(&e, c->err, c->err_len); /* as the CLI prints the library's errors */
+  } else if ((n = f->sfnt.table_count) == 0 || n > MAX_TABLES) {
     efail(c, "table directory: %u tables", n);
-    otv_sfnt_close(&f->sfnt, &c->al);
-    free(f);
-    return NULL;
+  } else {
+    f->flavor = f->sfnt.version;
+    f->count = 0;
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t tag = f->sfnt.tables[i].tag;
+      if (tag == OTV_T_DSIG) continue; /* dropped: see the file comment */
+      otv_span d = otv_sfnt_find(&f->sfnt, tag);
+      f->t[f->count++] = (otv_sfnt_table){tag, d.p, d.len};
+    }
+    return f;
   }
-  f->flavor = f->sfnt.version;
-  f->count = 0;
-  for (unsigned i = 0; i < n; i++) {
-    uint32_t tag = f->sfnt.tables[i].tag;
-    if (tag == OTV_T_DSIG) continue; /* dropped: see the file comment */
-    otv_span d = otv_sfnt_find(&f->sfnt, tag);
-    f->t[f->count++] = (otv_sfnt_table){tag, d.p, d.len};
-  }
-  return f;
-}
-
-static void free_font(woff_ctx *c, in_font *f)
-{
-  if (!f) return;
-  otv_sfnt_close(&f->sfnt, &c->al);
-  free(f);
+  free_font(c, f);
+  return NULL;
 }
 
 /* The input's table `tag` (p NULL when absent). */
