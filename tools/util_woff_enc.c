@@ -134,7 +134,9 @@ static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
       otv_span d = otv_sfnt_find(&f->sfnt, tag);
       f->t[f->count++] = (otv_sfnt_table){tag, d.p, d.len};
     }
-    return f;
+    if (f->count) return f;
+    /* a WOFF file without tables is no font: decoders refuse it */
+    efail(c, "table directory: no table but DSIG");
   }
   free_font(c, f);
   return NULL;

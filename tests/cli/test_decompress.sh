@@ -136,6 +136,16 @@ head -c 20000 "$KARLA" >"$TMP/c/cut.ttf"
 expect 1 "compress a cut font" -- "$OTVAR" compress "$TMP/c/cut.ttf"
 one_line_err "compress a cut font"; err_has "compress a cut font" "runs past the end of the file"
 no_file "compress a cut font" "$TMP/c/cut.woff2"
+# a font of DSIG alone: nothing would be left to encode (a WOFF2 without tables decodes to nothing)
+python3 - "$TMP/c/dsig.ttf" <<'PY'
+import struct, sys
+dsig = struct.pack(">IHH", 1, 0, 0)  # version 1, no signatures, flags
+sfnt = struct.pack(">IHHHH4sIII", 0x00010000, 1, 16, 0, 0, b"DSIG", 0, 28, len(dsig))
+open(sys.argv[1], "wb").write(sfnt + dsig)
+PY
+expect 1 "compress a font of DSIG alone" -- "$OTVAR" compress "$TMP/c/dsig.ttf"
+one_line_err "compress a font of DSIG alone"; err_has "compress a font of DSIG alone" "DSIG"
+no_file "compress a font of DSIG alone" "$TMP/c/dsig.woff2"
 # instance -o X.woff2 writes WOFF2; --woff2 belongs to --all-named
 expect 0 "instance -o .woff2" -- "$OTVAR" instance "$KARLA" --named 1 -o "$TMP/c/i.woff2" -q
 if [ "$(head -c 4 "$TMP/c/i.woff2")" = wOF2 ]; then ok; else bad "instance -o i.woff2 is not WOFF2"; fi
