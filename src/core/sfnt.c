@@ -60,14 +60,16 @@ static otv_status find_directory(otv_span file, unsigned index, size_t *dir_off,
     return OTV_FAIL(err, NOT_FOUND, 0, 8, "face index %u: the collection has %u faces", index,
                     num_fonts);
   otv_span offs;
-  if (!otv_span_array(file, 12, num_fonts, 4, &offs))
-    return OTV_FAIL(err, TRUNCATED, 0, 12, "TTC offset table (%u faces)", num_fonts);
+  if (!otv_span_array(file, OTV_TTC_HEADER_LEN, num_fonts, 4, &offs))
+    return OTV_FAIL(err, TRUNCATED, 0, OTV_TTC_HEADER_LEN, "TTC offset table (%u faces)",
+                    num_fonts);
   /* in range: offs checked just above */
   *dir_off = otv_peek_u32(offs.p + 4 * (size_t)index);
   otv_rd d = otv_rd_init(file, *dir_off);
   uint32_t v = otv_rd_u32(&d);
   if (!otv_rd_ok(&d))
-    return OTV_FAIL(err, BAD_OFFSET, 0, 12 + 4 * (uint64_t)index, "TTC face %u offset", index);
+    return OTV_FAIL(err, BAD_OFFSET, 0, OTV_TTC_HEADER_LEN + 4 * (uint64_t)index,
+                    "TTC face %u offset", index);
   if (!otv_sfnt_is_version(v))
     return OTV_FAIL(err, BAD_VALUE, 0, *dir_off, "TTC face %u: bad sfnt version 0x%08x", index, v);
   return OTV_E_OK;
@@ -86,14 +88,14 @@ static otv_status read_directory(otv_sfnt *f, size_t dir_off, const otv_alloc *a
   otv_rd_skip(&r, 6); /* searchRange, entrySelector, rangeShift: advisory, recomputed on write */
   if (!otv_rd_ok(&r)) return OTV_FAIL(err, TRUNCATED, 0, r.bad_at, "table directory header");
   otv_span recs;
-  if (!otv_span_array(f->file, r.pos, num_tables, 16, &recs))
+  if (!otv_span_array(f->file, r.pos, num_tables, OTV_SFNT_RECORD_LEN, &recs))
     return OTV_FAIL(err, TRUNCATED, 0, r.pos, "table directory: %u records", num_tables);
   f->tables = otv_mem_calloc(al, num_tables ? num_tables : 1, sizeof *f->tables);
   if (!f->tables) return OTV_FAIL(err, NOMEM, 0, 0, "table directory");
   f->table_count = num_tables;
   for (unsigned i = 0; i < num_tables; i++) {
     /* in range: recs checked above */
-    const uint8_t *p = recs.p + 16 * (size_t)i;
+    const uint8_t *p = recs.p + OTV_SFNT_RECORD_LEN * (size_t)i;
     otv_table_record *t = &f->tables[i];
     t->tag = otv_peek_u32(p);
     t->checksum = otv_peek_u32(p + 4);
