@@ -515,9 +515,11 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     bool is_glyf = t->tag == OTV_T_GLYF;
     bool is_loca = has_glyf && t->tag == OTV_T_LOCA;   /* transformed with glyf */
     bool plain_loca = !has_glyf && t->tag == OTV_T_LOCA; /* a loca without glyf */
-    /* glyf and loca transformed, the others stored (null transform); a stored loca is the glyf
-     * transform's null version */
-    put_entry_tag(&dir, t->tag, plain_loca ? WOFF2_XFORM_GLYF_NULL : WOFF2_XFORM_NULL);
+    /* glyf and loca transformed, the others stored (null transform): for a loca, version 3 */
+    unsigned xform = is_glyf || is_loca ? WOFF2_XFORM_GLYF
+                     : plain_loca       ? WOFF2_XFORM_GLYF_NULL
+                                        : WOFF2_XFORM_NULL;
+    put_entry_tag(&dir, t->tag, xform);
     /* the decoded loca is long (see transform_glyf): its origLength says so */
     size_t orig = is_loca ? 4 * ((size_t)glyph_count + 1) : t->len;
     decoded[i] = (otv_sfnt_table){t->tag, NULL, orig};
