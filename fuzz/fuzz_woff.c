@@ -13,6 +13,9 @@
  * kinds are in fuzz/corpus/woff.
  */
 #include "otvar.h"
+#include "core/reader.h"
+#include "core/sfnt.h"
+#include "core/writer.h"
 #include "woff.h"
 
 #include <brotli/encode.h>
@@ -28,21 +31,19 @@ static void fz_cubic(void *c, float a, float b, float d, float e, float x, float
 static void fz_close(void *c) { *(float *)c += 1; }
 static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
 
-static uint32_t be32(const uint8_t *p)
-{
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static void put_be32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
-}
+/* WOFF2 header fields the raw form rewrites */
+#define RESERVED_OFF 14u            /* UInt16 reserved: 'RA' in the raw form */
+#define TOTAL_COMPRESSED_SIZE_OFF 20u /* UInt32 totalCompressedSize */
 
 /* The raw form (see above) compressed: a malloc'd WOFF2 file, or NULL when data is not raw. */
 static uint8_t *from_raw(const uint8_t *data, size_t size, size_t *out_len)
 {
-  if (size < 48 || memcmp(data, "wOF2", 4) || data[14] != 'R' || data[15] != 'A') return NULL;
-  uint32_t raw = be32(data + 20);
-  if (raw > size - 48) return NULL;
+  if (size < WOFF2_HEADER_LEN || otv_peek_u32(data) != OTV_SFNT_WOF2 ||
+      data[RESERVED_OFF] != 'R' || data[RESERVED_OFF + 1] != 'A')
+    return NULL;
+  /* in range: the header's 48 bytes are there */
+  uint32_t raw = otv_peek_u32(data + TOTAL_COMPRESSED_SIZE_OFF);
+  if (raw > size - WOFF2_HEADER_LEN) return NULL;
   size_t head = size - raw, cap = BrotliEncoderMaxCompressedSize(raw);
   if (!cap) cap = raw + 64;
   uint8_t *out = malloc(head + cap);
@@ -54,9 +55,9 @@ static uint8_t *from_raw(const uint8_t *data, size_t size, size_t *out_len)
     free(out);
     return NULL;
   }
-  out[14] = out[15] = 0;
-  put_be32(out + 8, (uint32_t)(head + comp));
-  put_be32(out + 20, (uint32_t)comp);
+  out[RESERVED_OFF] = out[RESERVED_OFF + 1] = 0;
+  otv_put_u32(out + WOFF_LENGTH_OFF, (uint32_t)(head + comp));
+  otv_put_u32(out + TOTAL_COMPRESSED_SIZE_OFF, (uint32_t)comp);
   *out_len = head + comp;
   return out;
 }

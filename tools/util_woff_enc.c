@@ -8,12 +8,18 @@
  * Every other table is stored as is (DSIG is dropped: a signature no longer holds once the font
  * is re-encoded). One Brotli stream (quality 11, font mode) holds the table data.
  *
- * The input is read with the bounds-checked reader of src/reader.h: a font the encoder cannot
- * parse (bad directory, glyph data past its table) is an error naming the table and glyph.
+ * The input's table directory is read by core/sfnt.h's otv_sfnt_open (an error is the library's
+ * message), its loca by glyf.h's otv_glyf_parse and otv_loca_get, composite glyph records by
+ * otv_glyf_read_comp; table checksums are core/sfnt.h's. A glyph the encoder cannot parse (data
+ * past its table) is an error naming the table and glyph. Output grows in core/writer.h's
+ * otv_buf.
  */
 #include "woff.h"
 
 #include "core/reader.h"
+#include "core/sfnt.h"
+#include "core/writer.h"
+#include "glyf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,19 +33,20 @@
 #include <brotli/encode.h>
 #endif
 
-#define TAG4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+/* The encoder's limit on the input's table directory (DSIG included): real fonts have a few
+ * dozen tables. */
+#define MAX_TABLES 256
+/* spec (OpenType head, maxp): the fields the glyf transform reads or sets */
+#define HEAD_LEN 54u
+#define HEAD_FLAGS_OFF 16u                 /* uint16 flags */
+#define HEAD_FLAG_LOSSLESS_TRANSFORM 0x0800u /* bit 11: "lossless" after an optimizing transform */
+#define HEAD_INDEX_TO_LOC_FORMAT_OFF 50u   /* int16 indexToLocFormat */
+#define LOCA_LONG 1u                       /* indexToLocFormat 1: Offset32 */
+#define MAXP_MIN_LEN 6u
+#define MAXP_NUM_GLYPHS_OFF 4u             /* uint16 numGlyphs */
 
-typedef struct enc_ctx {
-  char *err;
-  size_t err_len;
-} enc_ctx;
-
-static int efail(enc_ctx *c, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int efail(enc_ctx *c, const char *fmt, ...)
+static int efail(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
+static int efail(woff_ctx *c, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -48,174 +55,122 @@ static int efail(enc_ctx *c, const char *fmt, ...)
   return -1;
 }
 
-/* A growable byte buffer. */
-typedef struct wbuf {
-  uint8_t *p;
-  size_t len, cap;
-  bool oom;
-} wbuf;
-
-static void wb_bytes(wbuf *b, const void *src, size_t n)
-{
-  if (b->oom || !n) return;
-  if (n > b->cap - b->len) {
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap - b->len < n) {
-      if (cap > WOFF_MAX_SFNT) {
-        b->oom = true;
-        return;
-      }
-      cap *= 2;
-    }
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) {
-      b->oom = true;
-      return;
-    }
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, src, n);
-  b->len += n;
-}
-static void wb_u8(wbuf *b, unsigned v)
-{
-  uint8_t x = (uint8_t)v;
-  wb_bytes(b, &x, 1);
-}
-static void wb_u16(wbuf *b, unsigned v)
-{
-  uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-  wb_bytes(b, x, 2);
-}
-static void wb_u32(wbuf *b, uint32_t v)
-{
-  uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-  wb_bytes(b, x, 4);
-}
 /* 255UInt16: one byte below 253, then the two one-byte escapes, then a word. */
-static void wb_255u16(wbuf *b, unsigned v)
+static void wb_255u16(otv_buf *b, unsigned v)
 {
-  if (v < 253) wb_u8(b, v);
-  else if (v < 506) wb_u8(b, 255), wb_u8(b, v - 253);
-  else if (v < 762) wb_u8(b, 254), wb_u8(b, v - 506);
-  else wb_u8(b, 253), wb_u16(b, v);
+  if (v < WOFF2_LOWEST_U_CODE) {
+    otv_buf_u8(b, (uint8_t)v);
+  } else if (v < 2 * WOFF2_LOWEST_U_CODE) {
+    otv_buf_u8(b, WOFF2_ONE_MORE_BYTE_CODE1);
+    otv_buf_u8(b, (uint8_t)(v - WOFF2_LOWEST_U_CODE));
+  } else if (v < 2 * WOFF2_LOWEST_U_CODE + 256) {
+    otv_buf_u8(b, WOFF2_ONE_MORE_BYTE_CODE2);
+    otv_buf_u8(b, (uint8_t)(v - 2 * WOFF2_LOWEST_U_CODE));
+  } else {
+    otv_buf_u8(b, WOFF2_WORD_CODE);
+    otv_buf_u16(b, (uint16_t)v);
+  }
 }
 /* UIntBase128: 7 bits per byte, most significant first, no leading zero bytes. */
-static void wb_base128(wbuf *b, uint32_t v)
+static void wb_base128(otv_buf *b, uint32_t v)
 {
-  uint8_t x[5];
+  uint8_t x[WOFF2_BASE128_MAX_BYTES];
   int n = 0;
   do {
-    x[4 - n] = (uint8_t)(v & 0x7F) | (n ? 0x80 : 0);
+    x[WOFF2_BASE128_MAX_BYTES - 1 - n] =
+        (uint8_t)((v & WOFF2_BASE128_BITS) | (n ? WOFF2_BASE128_MORE : 0));
     v >>= 7;
     n++;
   } while (v);
-  wb_bytes(b, x + 5 - n, (size_t)n);
+  otv_buf_bytes(b, x + WOFF2_BASE128_MAX_BYTES - n, (size_t)n);
 }
 
 /* ---- the input font ---- */
 
-typedef struct in_table {
-  uint32_t tag;
-  otv_span data;
-} in_table;
-
 typedef struct in_font {
+  otv_sfnt sfnt;  /* the input's table directory: checked, sorted by tag */
   uint32_t flavor;
-  unsigned count;
-  in_table t[256];
+  unsigned count; /* tables kept: all but DSIG, sorted by tag */
+  otv_sfnt_table t[MAX_TABLES];
 } in_font;
 
-static int read_sfnt(enc_ctx *c, const uint8_t *p, size_t len, in_font *f)
+static void free_font(woff_ctx *c, in_font *f)
 {
-  otv_span s = otv_span_of(p, len);
-  otv_rd r = otv_rd_init(s, 0);
-  f->flavor = otv_rd_u32(&r);
-  unsigned n = otv_rd_u16(&r);
-  if (!otv_rd_ok(&r)) return efail(c, "not a font: %zu bytes", len);
-  if (f->flavor == TAG4('t', 't', 'c', 'f'))
-    return efail(c, "a font collection: compress its fonts one by one");
-  if (f->flavor != 0x00010000 && f->flavor != TAG4('O', 'T', 'T', 'O') && f->flavor != TAG4('t', 'r', 'u', 'e'))
-    return efail(c, "not a TrueType/OpenType font (sfnt version 0x%08x)", f->flavor);
-  if (n == 0 || n > 256) return efail(c, "table directory: %u tables", n);
-  f->count = 0;
-  for (unsigned i = 0; i < n; i++) {
-    otv_rd e = otv_rd_init(s, 12 + 16 * (size_t)i);
-    uint32_t tag = otv_rd_u32(&e);
-    otv_rd_skip(&e, 4);
-    uint32_t off = otv_rd_u32(&e), tlen = otv_rd_u32(&e);
-    otv_span d;
-    if (!otv_rd_ok(&e) || !otv_span_sub(s, off, tlen, &d))
-      return efail(c, "table directory entry %u (offset %zu): table out of the file's %zu bytes", i,
-                   12 + 16 * (size_t)i, len);
-    if (tag == TAG4('D', 'S', 'I', 'G')) continue; /* dropped: see the file comment */
-    f->t[f->count].tag = tag;
-    f->t[f->count].data = d;
-    f->count++;
+  if (!f) return;
+  otv_sfnt_close(&f->sfnt, &c->al);
+  free(f);
+}
+
+/* The font's tables, sorted by tag (malloc'd: 6 KiB off the stack, as instances run in
+ * threads), or NULL with the error set. The input may not exceed WOFF_MAX_SFNT (the decoder's
+ * limit: what it could not decode is not encoded). */
+static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
+{
+  if (len > WOFF_MAX_SFNT) {
+    efail(c, "a font of %zu bytes (at most %zu MiB)", len, WOFF_MAX_SFNT >> 20);
+    return NULL;
   }
-  return 0;
-}
-
-static int by_tag(const void *a, const void *b)
-{
-  uint32_t x = ((const in_table *)a)->tag, y = ((const in_table *)b)->tag;
-  return x < y ? -1 : x > y;
-}
-
-/* Sort the tables by tag; two with one tag are an error (decoders refuse them too). */
-static int sort_tables(enc_ctx *c, in_font *f)
-{
-  qsort(f->t, f->count, sizeof f->t[0], by_tag);
-  for (unsigned i = 1; i < f->count; i++)
-    if (f->t[i].tag == f->t[i - 1].tag)
-      return efail(c, "table directory: two tables with the tag 0x%08x", f->t[i].tag);
-  return 0;
-}
-
-/* The font's tables, sorted by tag (malloc'd: 5 KiB off the stack, as instances run in
- * threads), or NULL with the error set. */
-static in_font *load_font(enc_ctx *c, const uint8_t *sfnt, size_t len)
-{
+  if (len >= 4 && otv_peek_u32(sfnt) == OTV_SFNT_TTCF) {
+    efail(c, "a font collection: compress its fonts one by one");
+    return NULL;
+  }
   in_font *f = malloc(sizeof *f);
   if (!f) {
     efail(c, "out of memory");
     return NULL;
   }
-  if (read_sfnt(c, sfnt, len, f) || sort_tables(c, f)) {
-    free(f);
-    return NULL;
+  otv_error e = {0};
+  unsigned n;
+  if (otv_sfnt_open(&f->sfnt, otv_span_of(sfnt, len), 0, &c->al, &e)) {
+    otv_error_format(&e, c->err, c->err_len); /* as the CLI prints the library's errors */
+  } else if ((n = f->sfnt.table_count) == 0 || n > MAX_TABLES) {
+    efail(c, "table directory: %u tables", n);
+  } else {
+    f->flavor = f->sfnt.version;
+    f->count = 0;
+    for (unsigned i = 0; i < n; i++) {
+      uint32_t tag = f->sfnt.tables[i].tag;
+      if (tag == OTV_T_DSIG) continue; /* dropped: see the file comment */
+      otv_span d = otv_sfnt_find(&f->sfnt, tag);
+      f->t[f->count++] = (otv_sfnt_table){tag, d.p, d.len};
+    }
+    if (f->count) return f;
+    /* a WOFF file without tables is no font: decoders refuse it */
+    efail(c, "table directory: no table but DSIG");
   }
-  return f;
-}
-
-static const in_table *find(const in_font *f, uint32_t tag)
-{
-  for (unsigned i = 0; i < f->count; i++)
-    if (f->t[i].tag == tag) return &f->t[i];
+  free_font(c, f);
   return NULL;
 }
 
-static uint32_t sum32(otv_span d)
-{
-  uint32_t s = 0;
-  size_t i = 0;
-  for (; i + 4 <= d.len; i += 4) s += otv_peek_u32(d.p + i);
-  if (i < d.len) {
-    uint8_t last[4] = {0};
-    memcpy(last, d.p + i, d.len - i);
-    s += otv_peek_u32(last);
-  }
-  return s;
-}
-
+/* The input's table `tag` (p NULL when absent). */
+static otv_span find(const in_font *f, uint32_t tag) { return otv_sfnt_find(&f->sfnt, tag); }
 
 /* ---- WOFF 1.0 ---- */
+
+/* The WOFF header both formats start with, up to totalSfntSize (length patched at the end). */
+static void put_header_start(otv_buf *b, uint32_t signature, const in_font *f, uint32_t sfnt_size)
+{
+  otv_buf_u32(b, signature);
+  otv_buf_u32(b, f->flavor);
+  otv_buf_u32(b, 0); /* length: patched at the end */
+  otv_buf_u16(b, (uint16_t)f->count);
+  otv_buf_u16(b, 0); /* reserved */
+  otv_buf_u32(b, sfnt_size);
+}
+
+/* majorVersion, minorVersion and no metadata, no private data: the WOFF header's last fields. */
+static void put_header_end(otv_buf *b)
+{
+  otv_buf_u16(b, WOFF_FILE_MAJOR_VERSION);
+  otv_buf_u16(b, WOFF_FILE_MINOR_VERSION);
+  otv_buf_zeros(b, 5 * 4); /* metaOffset, metaLength, metaOrigLength, privOffset, privLength */
+}
 
 int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
                  size_t err_len)
 {
-  enc_ctx c = {err, err_len};
+  woff_ctx c;
+  woff_ctx_init(&c, err, err_len);
   *out = NULL;
 #ifndef OTV_HAVE_ZLIB
   (void)sfnt, (void)len, (void)out_len;
@@ -223,61 +178,50 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
 #else
   in_font *f = load_font(&c, sfnt, len);
   if (!f) return -1;
-  wbuf hdr = {0}, data = {0};
-  size_t dir_end = 44 + 20 * (size_t)f->count, sfnt_size = 12 + 16 * (size_t)f->count;
+  otv_buf hdr, data;
+  otv_buf_init(&hdr, &c.al);
+  otv_buf_init(&data, &c.al);
+  size_t dir_end = WOFF1_HEADER_LEN + WOFF1_ENTRY_LEN * (size_t)f->count;
+  otv_sfnt_face face = {f->flavor, NULL, f->count};
+  uint64_t sfnt_size = otv_sfnt_file_len(f->t, f->count, &face, 1, false);
   uint8_t *z = NULL;
   int rc = -1;
-  for (unsigned i = 0; i < f->count; i++) sfnt_size += (f->t[i].data.len + 3) & ~(size_t)3;
-  wb_u32(&hdr, TAG4('w', 'O', 'F', 'F'));
-  wb_u32(&hdr, f->flavor);
-  wb_u32(&hdr, 0); /* length: patched below */
-  wb_u16(&hdr, f->count);
-  wb_u16(&hdr, 0);
-  wb_u32(&hdr, (uint32_t)sfnt_size);
-  wb_u16(&hdr, 1), wb_u16(&hdr, 0);                   /* WOFF file version 1.0 */
-  for (int k = 0; k < 5; k++) wb_u32(&hdr, 0);         /* no metadata, no private data */
+  put_header_start(&hdr, OTV_SFNT_WOFF, f, (uint32_t)sfnt_size);
+  put_header_end(&hdr);
   for (unsigned i = 0; i < f->count; i++) {
-    otv_span d = f->t[i].data;
-    uLongf zlen = compressBound((uLong)d.len);
+    const otv_sfnt_table *t = &f->t[i];
+    uLongf zlen = compressBound((uLong)t->len);
     free(z);
     z = malloc(zlen);
-    if (!z || compress2(z, &zlen, d.p, (uLong)d.len, 9) != Z_OK) {
-      rc = efail(&c, "zlib could not compress a table of %zu bytes", d.len);
+    if (!z || compress2(z, &zlen, t->data, (uLong)t->len, Z_BEST_COMPRESSION) != Z_OK) {
+      rc = efail(&c, "zlib could not compress a table of %zu bytes", t->len);
       goto done;
     }
-    bool packed = zlen < d.len;
+    bool packed = zlen < t->len;
     size_t off = dir_end + data.len;
-    wb_u32(&hdr, f->t[i].tag);
-    wb_u32(&hdr, (uint32_t)off);
-    wb_u32(&hdr, (uint32_t)(packed ? zlen : d.len));
-    wb_u32(&hdr, (uint32_t)d.len);
-    uint32_t cs = sum32(d);
-    if (f->t[i].tag == TAG4('h', 'e', 'a', 'd') && d.len >= 12) cs -= otv_peek_u32(d.p + 8);
-    wb_u32(&hdr, cs);
-    wb_bytes(&data, packed ? z : d.p, packed ? zlen : d.len);
-    static const uint8_t zero[3] = {0};
-    wb_bytes(&data, zero, (4 - data.len % 4) % 4); /* the last too: OTS checks the file length */
+    otv_buf_u32(&hdr, t->tag);
+    otv_buf_u32(&hdr, (uint32_t)off);
+    otv_buf_u32(&hdr, (uint32_t)(packed ? zlen : t->len)); /* compLength */
+    otv_buf_u32(&hdr, (uint32_t)t->len);                   /* origLength */
+    otv_buf_u32(&hdr, otv_sfnt_table_checksum(t->tag, t->data, t->len));
+    otv_buf_bytes(&data, packed ? z : t->data, packed ? zlen : t->len);
+    otv_buf_pad4(&data); /* the last too: OTS checks the file length */
   }
-  if (hdr.oom || data.oom) {
+  otv_buf_bytes(&hdr, data.p, data.len);
+  if (hdr.failed || data.failed) {
     rc = efail(&c, "out of memory");
     goto done;
   }
-  wb_bytes(&hdr, data.p, data.len);
-  if (hdr.oom) {
-    rc = efail(&c, "out of memory");
-    goto done;
-  }
-  hdr.p[8] = (uint8_t)(hdr.len >> 24), hdr.p[9] = (uint8_t)(hdr.len >> 16);
-  hdr.p[10] = (uint8_t)(hdr.len >> 8), hdr.p[11] = (uint8_t)hdr.len;
-  *out = hdr.p;
+  otv_buf_put_u32(&hdr, WOFF_LENGTH_OFF, (uint32_t)hdr.len);
+  *out = hdr.p; /* allocated by libc (c.al): the caller free()s it */
   *out_len = hdr.len;
   hdr.p = NULL;
   rc = 0;
 done:
-  free(f);
+  free_font(&c, f);
   free(z);
-  free(hdr.p);
-  free(data.p);
+  otv_buf_free(&hdr);
+  otv_buf_free(&data);
   return rc;
 #endif
 }
@@ -286,11 +230,8 @@ done:
 
 #ifdef OTV_HAVE_BROTLI_ENC
 
-
-enum { NC, NP, FL, GL, CO, BB, IN, NSTREAMS };
-
 typedef struct glyf_out {
-  wbuf s[NSTREAMS];
+  otv_buf s[WOFF2_STREAMS];
   uint8_t *bbox_bits, *overlap_bits;
   bool any_overlap;
   int32_t *x, *y;
@@ -299,47 +240,51 @@ typedef struct glyf_out {
 } glyf_out;
 
 /* The triplet of one point (the inverse of the decoder's table): the smallest encoding of the
- * deltas. The flag byte (top bit set: off the curve) goes to the flag stream, the rest to the
- * glyph stream. */
+ * deltas. The flag byte (WOFF2_FLAG_OFF_CURVE: off the curve) goes to the flag stream, the rest
+ * to the glyph stream. */
 static void put_triplet(glyf_out *o, bool on, int dx, int dy)
 {
   unsigned ax = (unsigned)(dx < 0 ? -dx : dx), ay = (unsigned)(dy < 0 ? -dy : dy);
-  unsigned on_bit = on ? 0 : 0x80, xs = dx >= 0 ? 1 : 0, ys = dy >= 0 ? 2 : 0; /* 0: "positive" */
-  wbuf *g = &o->s[GL];
+  unsigned on_bit = on ? 0 : WOFF2_FLAG_OFF_CURVE;
+  unsigned xs = dx >= 0 ? WOFF2_X_POSITIVE : 0, ys = dy >= 0 ? WOFF2_Y_POSITIVE : 0;
+  otv_buf *fl = &o->s[WOFF2_FLAG], *g = &o->s[WOFF2_GLYPH];
   if (dx == 0 && ay < 1280) {
-    wb_u8(&o->s[FL], on_bit + ((ay >> 8) << 1) + (dy >= 0 ? 1 : 0));
-    wb_u8(g, ay & 0xFF);
+    /* the only delta's sign is WOFF2_X_POSITIVE's bit */
+    otv_buf_u8(fl, (uint8_t)(on_bit + WOFF2_TRIPLET_DY + ((ay >> 8) << 1) + (dy >= 0 ? 1 : 0)));
+    otv_buf_u8(g, (uint8_t)(ay & 0xFF));
   } else if (dy == 0 && ax < 1280) {
-    wb_u8(&o->s[FL], on_bit + 10 + ((ax >> 8) << 1) + xs);
-    wb_u8(g, ax & 0xFF);
+    otv_buf_u8(fl, (uint8_t)(on_bit + WOFF2_TRIPLET_DX + ((ax >> 8) << 1) + xs));
+    otv_buf_u8(g, (uint8_t)(ax & 0xFF));
   } else if (ax && ay && ax <= 64 && ay <= 64) {
     unsigned bx = ax - 1, by = ay - 1;
-    wb_u8(&o->s[FL], on_bit + 20 + (bx & 0x30) + ((by & 0x30) >> 2) + xs + ys);
-    wb_u8(g, (bx & 0x0F) << 4 | (by & 0x0F));
+    unsigned high = (bx & 0x30) + ((by & 0x30) >> 2); /* the deltas' bits 4-5 */
+    otv_buf_u8(fl, (uint8_t)(on_bit + WOFF2_TRIPLET_4_4 + high + xs + ys));
+    otv_buf_u8(g, (uint8_t)((bx & 0x0F) << 4 | (by & 0x0F)));
   } else if (ax && ay && ax <= 768 && ay <= 768) {
     unsigned bx = ax - 1, by = ay - 1;
-    wb_u8(&o->s[FL], on_bit + 84 + 12 * (bx >> 8) + ((by >> 8) << 2) + xs + ys);
-    wb_u8(g, bx & 0xFF);
-    wb_u8(g, by & 0xFF);
+    unsigned high = 12 * (bx >> 8) + ((by >> 8) << 2); /* the deltas' bits 8-9 */
+    otv_buf_u8(fl, (uint8_t)(on_bit + WOFF2_TRIPLET_8_8 + high + xs + ys));
+    otv_buf_u8(g, (uint8_t)(bx & 0xFF));
+    otv_buf_u8(g, (uint8_t)(by & 0xFF));
   } else if (ax < 4096 && ay < 4096) {
-    wb_u8(&o->s[FL], on_bit + 120 + xs + ys);
-    wb_u8(g, ax >> 4);
-    wb_u8(g, (ax & 0x0F) << 4 | ay >> 8);
-    wb_u8(g, ay & 0xFF);
+    otv_buf_u8(fl, (uint8_t)(on_bit + WOFF2_TRIPLET_12_12 + xs + ys));
+    otv_buf_u8(g, (uint8_t)(ax >> 4));
+    otv_buf_u8(g, (uint8_t)((ax & 0x0F) << 4 | ay >> 8));
+    otv_buf_u8(g, (uint8_t)(ay & 0xFF));
   } else {
-    wb_u8(&o->s[FL], on_bit + 124 + xs + ys);
-    wb_u16(g, ax);
-    wb_u16(g, ay);
+    otv_buf_u8(fl, (uint8_t)(on_bit + WOFF2_TRIPLET_16_16 + xs + ys));
+    otv_buf_u16(g, (uint16_t)ax);
+    otv_buf_u16(g, (uint16_t)ay);
   }
 }
 
-static int glyph_fail(enc_ctx *c, unsigned g, const char *what)
+static int glyph_fail(woff_ctx *c, unsigned g, const char *what)
 {
   return efail(c, "'glyf' glyph %u: %s", g, what);
 }
 
 /* One simple glyph (d: its glyf record, numberOfContours nc > 0). */
-static int put_simple(enc_ctx *c, glyf_out *o, otv_span d, unsigned g, unsigned nc)
+static int put_simple(woff_ctx *c, glyf_out *o, otv_span d, unsigned g, unsigned nc)
 {
   otv_rd r = otv_rd_init(d, 2);
   int bb[4];
@@ -349,11 +294,11 @@ static int put_simple(enc_ctx *c, glyf_out *o, otv_span d, unsigned g, unsigned 
   const uint8_t *ins = otv_rd_take(&r, ilen);
   if (!otv_rd_ok(&r)) return glyph_fail(c, g, "header, contour ends or instructions past its data");
   unsigned prev = 0;
-  wb_u16(&o->s[NC], nc);
+  otv_buf_u16(&o->s[WOFF2_N_CONTOUR], (uint16_t)nc);
   for (unsigned k = 0; k < nc; k++) {
     unsigned e = otv_peek_u16(ends + 2 * (size_t)k) + 1u; /* in range: ends taken above */
     if (e <= prev && k > 0) return glyph_fail(c, g, "contour ends out of order");
-    wb_255u16(&o->s[NP], e - prev);
+    wb_255u16(&o->s[WOFF2_N_POINTS], e - prev);
     prev = e;
   }
   unsigned n = prev;
@@ -370,13 +315,14 @@ static int put_simple(enc_ctx *c, glyf_out *o, otv_span d, unsigned g, unsigned 
   /* flags, with repeats; then the x and y deltas they describe */
   uint8_t first = 0;
   for (unsigned i = 0; i < n;) {
-    unsigned f = otv_rd_u8(&r), rep = (f & 0x08) ? otv_rd_u8(&r) : 0;
+    unsigned f = otv_rd_u8(&r), rep = (f & OTV_REPEAT_FLAG) ? otv_rd_u8(&r) : 0;
     if (!otv_rd_ok(&r)) return glyph_fail(c, g, "flags past its data");
     if (i == 0) first = (uint8_t)f;
     for (unsigned k = 0; k <= rep && i < n; k++) o->on[i++] = (uint8_t)f;
   }
   for (int axis = 0; axis < 2; axis++) {
-    unsigned short_bit = axis ? 0x04 : 0x02, same_bit = axis ? 0x20 : 0x10;
+    unsigned short_bit = axis ? OTV_Y_SHORT_VECTOR : OTV_X_SHORT_VECTOR;
+    unsigned same_bit = axis ? OTV_Y_IS_SAME_OR_POSITIVE : OTV_X_IS_SAME_OR_POSITIVE;
     int32_t *v = axis ? o->y : o->x, at = 0;
     for (unsigned i = 0; i < n; i++) {
       unsigned f = o->on[i];
@@ -395,70 +341,70 @@ static int put_simple(enc_ctx *c, glyf_out *o, otv_span d, unsigned g, unsigned 
   if (!otv_rd_ok(&r)) return glyph_fail(c, g, "coordinates past its data");
   int px = 0, py = 0, lo_x = 0, lo_y = 0, hi_x = 0, hi_y = 0;
   for (unsigned i = 0; i < n; i++) {
-    put_triplet(o, o->on[i] & 1, o->x[i] - px, o->y[i] - py);
+    put_triplet(o, o->on[i] & OTV_ON_CURVE_POINT, o->x[i] - px, o->y[i] - py);
     px = o->x[i], py = o->y[i];
     if (i == 0 || px < lo_x) lo_x = px;
     if (i == 0 || px > hi_x) hi_x = px;
     if (i == 0 || py < lo_y) lo_y = py;
     if (i == 0 || py > hi_y) hi_y = py;
   }
-  wb_255u16(&o->s[GL], ilen);
-  wb_bytes(&o->s[IN], ins, ilen);
+  wb_255u16(&o->s[WOFF2_GLYPH], ilen);
+  otv_buf_bytes(&o->s[WOFF2_INSTRUCTION], ins, ilen);
   if (bb[0] != lo_x || bb[1] != lo_y || bb[2] != hi_x || bb[3] != hi_y) { /* kept as given */
-    o->bbox_bits[g >> 3] |= (uint8_t)(0x80 >> (g & 7));
-    for (int k = 0; k < 4; k++) wb_u16(&o->s[BB], (unsigned)(uint16_t)(int16_t)bb[k]);
+    woff2_set_bit(o->bbox_bits, g);
+    for (int k = 0; k < 4; k++) otv_buf_u16(&o->s[WOFF2_BBOX], (uint16_t)(int16_t)bb[k]);
   }
-  if (first & 0x40) { /* OVERLAP_SIMPLE */
-    o->overlap_bits[g >> 3] |= (uint8_t)(0x80 >> (g & 7));
+  if (first & OTV_OVERLAP_SIMPLE) {
+    woff2_set_bit(o->overlap_bits, g);
     o->any_overlap = true;
   }
   return 0;
 }
 
-static int put_composite(enc_ctx *c, glyf_out *o, otv_span d, unsigned g)
+static int put_composite(woff_ctx *c, glyf_out *o, otv_span d, unsigned g)
 {
   otv_rd r = otv_rd_init(d, 2);
   const uint8_t *bb = otv_rd_take(&r, 8);
   size_t start = r.pos;
-  unsigned flags;
+  otv_glyf_comp comp;
   bool instructions = false;
   do { /* bounded: each component takes 6 bytes at least */
-    flags = otv_rd_u16(&r);
-    size_t n = 2 + ((flags & 0x0001) ? 4 : 2);
-    if (flags & 0x0008) n += 2;
-    else if (flags & 0x0040) n += 4;
-    else if (flags & 0x0080) n += 8;
-    otv_rd_skip(&r, n);
-    if (!otv_rd_ok(&r)) return glyph_fail(c, g, "components past its data");
-    if (flags & 0x0100) instructions = true;
-  } while (flags & 0x0020);
-  wb_u16(&o->s[NC], 0xFFFF);
-  wb_bytes(&o->s[CO], d.p + start, r.pos - start);
+    if (!otv_glyf_read_comp(&r, &comp)) return glyph_fail(c, g, "components past its data");
+    if (comp.flags & OTV_WE_HAVE_INSTRUCTIONS) instructions = true;
+  } while (comp.flags & OTV_MORE_COMPONENTS);
+  otv_buf_u16(&o->s[WOFF2_N_CONTOUR], WOFF2_COMPOSITE_N_CONTOURS);
+  otv_buf_bytes(&o->s[WOFF2_COMPOSITE], d.p + start, r.pos - start);
   if (instructions) {
     unsigned ilen = otv_rd_u16(&r);
     const uint8_t *ins = otv_rd_take(&r, ilen);
     if (!otv_rd_ok(&r)) return glyph_fail(c, g, "instructions past its data");
-    wb_255u16(&o->s[GL], ilen);
-    wb_bytes(&o->s[IN], ins, ilen);
+    wb_255u16(&o->s[WOFF2_GLYPH], ilen);
+    otv_buf_bytes(&o->s[WOFF2_INSTRUCTION], ins, ilen);
   }
-  o->bbox_bits[g >> 3] |= (uint8_t)(0x80 >> (g & 7)); /* composites always carry theirs */
-  wb_bytes(&o->s[BB], bb, 8);
+  woff2_set_bit(o->bbox_bits, g); /* composites always carry theirs */
+  otv_buf_bytes(&o->s[WOFF2_BBOX], bb, 8);
   return 0;
 }
 
 /* The transformed glyf table of the font (into *xf). */
-static int transform_glyf(enc_ctx *c, const in_font *f, wbuf *xf, unsigned *glyph_count)
+static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *glyph_count)
 {
-  const in_table *glyf = find(f, TAG4('g', 'l', 'y', 'f')), *loca = find(f, TAG4('l', 'o', 'c', 'a'));
-  const in_table *head = find(f, TAG4('h', 'e', 'a', 'd')), *maxp = find(f, TAG4('m', 'a', 'x', 'p'));
-  if (!loca || !head || !maxp || head->data.len < 54 || maxp->data.len < 6)
+  otv_span glyf = find(f, OTV_T_GLYF), loca = find(f, OTV_T_LOCA);
+  otv_span head = find(f, OTV_T_HEAD), maxp = find(f, OTV_T_MAXP);
+  if (!loca.p || !head.p || !maxp.p || head.len < HEAD_LEN || maxp.len < MAXP_MIN_LEN)
     return efail(c, "'glyf' without a complete loca, head and maxp");
-  unsigned n = otv_peek_u16(maxp->data.p + 4), fmt = otv_peek_u16(head->data.p + 50) ? 1 : 0;
+  /* in range: head's and maxp's lengths checked just above */
+  unsigned n = otv_peek_u16(maxp.p + MAXP_NUM_GLYPHS_OFF);
+  /* any indexToLocFormat but 0 is read as long offsets */
+  int loc_format = otv_peek_i16(head.p + HEAD_INDEX_TO_LOC_FORMAT_OFF) ? 1 : 0;
   *glyph_count = n;
-  otv_span offs;
-  if (!otv_span_array(loca->data, 0, (size_t)n + 1, fmt ? 4 : 2, &offs))
-    return efail(c, "'loca' of %zu bytes for %u glyphs", loca->data.len, n);
+  otv_glyf gl;
+  if (otv_glyf_parse(glyf, loca, loc_format, n, &gl, NULL))
+    return efail(c, "'loca' of %zu bytes for %u glyphs", loca.len, n);
   glyf_out o = {0};
+  for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_init(&o.s[k], &c->al);
+  /* spec: bboxBitmap is 4 * floor((numGlyphs + 31) / 32) bytes, overlapSimpleBitmap
+   * floor((numGlyphs + 7) / 8) */
   size_t bits = (((size_t)n + 31) >> 5) << 2, obits = ((size_t)n + 7) >> 3;
   o.bbox_bits = calloc(bits ? bits : 1, 1);
   o.overlap_bits = calloc(obits ? obits : 1, 1);
@@ -468,49 +414,50 @@ static int transform_glyf(enc_ctx *c, const in_font *f, wbuf *xf, unsigned *glyp
     goto done;
   }
   for (unsigned g = 0; g < n; g++) {
-    size_t a = fmt ? otv_peek_u32(offs.p + 4 * (size_t)g) : 2 * (size_t)otv_peek_u16(offs.p + 2 * (size_t)g);
-    size_t b = fmt ? otv_peek_u32(offs.p + 4 * (size_t)g + 4) : 2 * (size_t)otv_peek_u16(offs.p + 2 * (size_t)g + 2);
-    otv_span d;
-    if (b < a || !otv_span_sub(glyf->data, a, b - a, &d)) {
+    size_t a, b;
+    if (!otv_loca_get(&gl, g, &a, &b)) {
       rc = glyph_fail(c, g, "loca offsets out of order or past 'glyf'");
       goto done;
     }
+    /* in range: otv_loca_get checked a <= b <= glyf's length */
+    otv_span d = {gl.glyf.p + a, b - a};
     if (d.len == 0) {
-      wb_u16(&o.s[NC], 0);
+      otv_buf_u16(&o.s[WOFF2_N_CONTOUR], 0);
       continue;
     }
     if (d.len < 10) {
       rc = glyph_fail(c, g, "shorter than its header");
       goto done;
     }
-    int nc = otv_peek_i16(d.p);
+    int nc = otv_peek_i16(d.p); /* in range: 10 bytes at least */
     if (nc > 0) rc = put_simple(c, &o, d, g, (unsigned)nc);
     else if (nc < 0) rc = put_composite(c, &o, d, g);
     else { /* a header without contours: empty */
-      wb_u16(&o.s[NC], 0);
+      otv_buf_u16(&o.s[WOFF2_N_CONTOUR], 0);
       rc = 0;
     }
     if (rc) goto done;
   }
-  wb_u16(xf, 0);
-  wb_u16(xf, o.any_overlap ? 1 : 0); /* optionFlags: the overlap bitmap follows */
-  wb_u16(xf, n);
+  otv_buf_u16(xf, 0); /* reserved */
+  otv_buf_u16(xf, o.any_overlap ? WOFF2_OVERLAP_SIMPLE_BITMAP : 0); /* optionFlags */
+  otv_buf_u16(xf, (uint16_t)n);
   /* indexFormat 1 whatever the source's: decoders pad glyphs as they like (4 bytes is usual), so
    * a short loca could overflow; loca is not stored, so the long one costs nothing here (head's
    * indexToLocFormat is set to match in woff2_encode) */
-  wb_u16(xf, 1);
-  for (int k = 0; k < NSTREAMS; k++) wb_u32(xf, (uint32_t)(o.s[k].len + (k == BB ? bits : 0)));
-  for (int k = 0; k < NSTREAMS; k++) {
-    if (k == BB) wb_bytes(xf, o.bbox_bits, bits);
-    wb_bytes(xf, o.s[k].p, o.s[k].len);
+  otv_buf_u16(xf, LOCA_LONG);
+  for (int k = 0; k < WOFF2_STREAMS; k++)
+    otv_buf_u32(xf, (uint32_t)(o.s[k].len + (k == WOFF2_BBOX ? bits : 0)));
+  for (int k = 0; k < WOFF2_STREAMS; k++) {
+    if (k == WOFF2_BBOX) otv_buf_bytes(xf, o.bbox_bits, bits);
+    otv_buf_bytes(xf, o.s[k].p, o.s[k].len);
   }
-  if (o.any_overlap) wb_bytes(xf, o.overlap_bits, obits);
+  if (o.any_overlap) otv_buf_bytes(xf, o.overlap_bits, obits);
   rc = 0;
-  for (int k = 0; k < NSTREAMS; k++)
-    if (o.s[k].oom) rc = efail(c, "out of memory");
-  if (xf->oom) rc = efail(c, "out of memory");
+  for (int k = 0; k < WOFF2_STREAMS; k++)
+    if (o.s[k].failed) rc = efail(c, "out of memory");
+  if (xf->failed) rc = efail(c, "out of memory");
 done:
-  for (int k = 0; k < NSTREAMS; k++) free(o.s[k].p);
+  for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_free(&o.s[k]);
   free(o.bbox_bits);
   free(o.overlap_bits);
   free(o.x);
@@ -519,66 +466,89 @@ done:
   return rc;
 }
 
+/* The flags byte of a WOFF2 table directory entry (and the tag after it, when not known). */
+static void put_entry_tag(otv_buf *dir, uint32_t tag, unsigned xform)
+{
+  unsigned idx = WOFF2_TAG_FOLLOWS;
+  for (unsigned q = 0; q < WOFF2_TAG_FOLLOWS; q++)
+    if (woff2_known_tags[q] == tag) idx = q;
+  otv_buf_u8(dir, (uint8_t)(idx | xform << WOFF2_XFORM_SHIFT));
+  if (idx == WOFF2_TAG_FOLLOWS) otv_buf_u32(dir, tag);
+}
+
 int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
                  size_t err_len)
 {
-  enc_ctx c = {err, err_len};
+  woff_ctx c;
+  woff_ctx_init(&c, err, err_len);
   *out = NULL;
   in_font *f = load_font(&c, sfnt, len);
   if (!f) return -1;
-  const in_table *glyf = find(f, TAG4('g', 'l', 'y', 'f'));
-  wbuf xf = {0}, stream = {0}, dir = {0}, file = {0};
+  bool has_glyf = find(f, OTV_T_GLYF).p != NULL;
+  otv_buf xf, stream, dir, file;
+  otv_buf_init(&xf, &c.al);
+  otv_buf_init(&stream, &c.al);
+  otv_buf_init(&dir, &c.al);
+  otv_buf_init(&file, &c.al);
   uint8_t *head_copy = NULL, *comp = NULL;
+  otv_sfnt_table *decoded = NULL;
   int rc = -1;
   unsigned glyph_count = 0;
-  if (glyf && transform_glyf(&c, f, &xf, &glyph_count)) goto done;
+  if (has_glyf && transform_glyf(&c, f, &xf, &glyph_count)) goto done;
   /* table order: by tag, loca right after glyf (as decoders of collections expect) */
-  unsigned order[256], k = 0;
+  unsigned order[MAX_TABLES], k = 0;
   for (unsigned i = 0; i < f->count; i++) {
-    if (f->t[i].tag == TAG4('l', 'o', 'c', 'a') && glyf) continue;
+    if (f->t[i].tag == OTV_T_LOCA && has_glyf) continue;
     order[k++] = i;
-    if (f->t[i].tag == TAG4('g', 'l', 'y', 'f'))
+    if (f->t[i].tag == OTV_T_GLYF)
       for (unsigned j = 0; j < f->count; j++)
-        if (f->t[j].tag == TAG4('l', 'o', 'c', 'a')) order[k++] = j;
+        if (f->t[j].tag == OTV_T_LOCA) order[k++] = j;
   }
-  size_t sfnt_size = 12 + 16 * (size_t)f->count;
+  /* the tables as a decoder rebuilds them, for totalSfntSize */
+  decoded = malloc((k ? k : 1) * sizeof *decoded);
+  if (!decoded) {
+    rc = efail(&c, "out of memory");
+    goto done;
+  }
   for (unsigned i = 0; i < k; i++) {
-    const in_table *t = &f->t[order[i]];
-    bool is_glyf = t->tag == TAG4('g', 'l', 'y', 'f');
-    bool is_loca = glyf && t->tag == TAG4('l', 'o', 'c', 'a'); /* transformed with glyf */
-    bool plain_loca = !glyf && t->tag == TAG4('l', 'o', 'c', 'a'); /* a loca without glyf */
-    unsigned idx = 63;
-    for (unsigned q = 0; q < 63; q++)
-      if (woff2_known_tags[q] == t->tag) idx = q;
-    /* transform version 0: glyf/loca transformed, the others stored; a stored loca is version 3 */
-    wb_u8(&dir, idx | (plain_loca ? 0xC0 : 0));
-    if (idx == 63) wb_u32(&dir, t->tag);
+    const otv_sfnt_table *t = &f->t[order[i]];
+    bool is_glyf = t->tag == OTV_T_GLYF;
+    bool is_loca = has_glyf && t->tag == OTV_T_LOCA;   /* transformed with glyf */
+    bool plain_loca = !has_glyf && t->tag == OTV_T_LOCA; /* a loca without glyf */
+    /* glyf and loca transformed, the others stored (null transform): for a loca, version 3 */
+    unsigned xform = is_glyf || is_loca ? WOFF2_XFORM_GLYF
+                     : plain_loca       ? WOFF2_XFORM_GLYF_NULL
+                                        : WOFF2_XFORM_NULL;
+    put_entry_tag(&dir, t->tag, xform);
     /* the decoded loca is long (see transform_glyf): its origLength says so */
-    size_t orig = is_loca ? 4 * ((size_t)glyph_count + 1) : t->data.len;
+    size_t orig = is_loca ? 4 * ((size_t)glyph_count + 1) : t->len;
+    decoded[i] = (otv_sfnt_table){t->tag, NULL, orig};
     wb_base128(&dir, (uint32_t)orig);
-    if (is_glyf) wb_base128(&dir, (uint32_t)xf.len);
+    if (is_glyf) wb_base128(&dir, (uint32_t)xf.len); /* transformLength */
     if (is_loca) wb_base128(&dir, 0);
-    sfnt_size += (orig + 3) & ~(size_t)3;
-    if (is_glyf) wb_bytes(&stream, xf.p, xf.len);
+    if (is_glyf) otv_buf_bytes(&stream, xf.p, xf.len);
     else if (is_loca) continue;
-    else if (t->tag == TAG4('h', 'e', 'a', 'd') && glyf && t->data.len >= 54) {
+    else if (t->tag == OTV_T_HEAD && has_glyf && t->len >= HEAD_LEN) {
       /* head.flags bit 11: the font went through a lossless modifying transform (WOFF2 5.1);
        * indexToLocFormat 1, as the transformed glyf says */
-      head_copy = malloc(t->data.len);
+      head_copy = malloc(t->len);
       if (!head_copy) {
         rc = efail(&c, "out of memory");
         goto done;
       }
-      memcpy(head_copy, t->data.p, t->data.len);
-      head_copy[16] |= 0x08;
-      head_copy[50] = 0;
-      head_copy[51] = 1;
-      wb_bytes(&stream, head_copy, t->data.len);
+      memcpy(head_copy, t->data, t->len);
+      /* in range: t->len >= HEAD_LEN */
+      uint16_t flags = otv_peek_u16(head_copy + HEAD_FLAGS_OFF);
+      otv_put_u16(head_copy + HEAD_FLAGS_OFF, flags | HEAD_FLAG_LOSSLESS_TRANSFORM);
+      otv_put_u16(head_copy + HEAD_INDEX_TO_LOC_FORMAT_OFF, LOCA_LONG);
+      otv_buf_bytes(&stream, head_copy, t->len);
     } else {
-      wb_bytes(&stream, t->data.p, t->data.len);
+      otv_buf_bytes(&stream, t->data, t->len);
     }
   }
-  if (stream.oom || dir.oom) {
+  otv_sfnt_face face = {f->flavor, NULL, k};
+  uint64_t sfnt_size = otv_sfnt_file_len(decoded, k, &face, 1, false);
+  if (stream.failed || dir.failed) {
     rc = efail(&c, "out of memory");
     goto done;
   }
@@ -596,37 +566,30 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     goto done;
   }
   /* the compressed block ends on a 4-byte boundary (WOFF2 section 3: decoders check the length) */
-  size_t total = 48 + dir.len + comp_len, pad = (4 - total % 4) % 4;
-  total += pad;
-  wb_u32(&file, TAG4('w', 'O', 'F', '2'));
-  wb_u32(&file, f->flavor);
-  wb_u32(&file, (uint32_t)total);
-  wb_u16(&file, f->count);
-  wb_u16(&file, 0);
-  wb_u32(&file, (uint32_t)sfnt_size);
-  wb_u32(&file, (uint32_t)comp_len);
-  wb_u16(&file, 1), wb_u16(&file, 0); /* WOFF file version 1.0 */
-  for (int q = 0; q < 5; q++) wb_u32(&file, 0); /* no metadata, no private data */
-  wb_bytes(&file, dir.p, dir.len);
-  wb_bytes(&file, comp, comp_len);
-  static const uint8_t zero[3] = {0};
-  wb_bytes(&file, zero, pad);
-  if (file.oom) {
+  put_header_start(&file, OTV_SFNT_WOF2, f, (uint32_t)sfnt_size);
+  otv_buf_u32(&file, (uint32_t)comp_len); /* totalCompressedSize */
+  put_header_end(&file);
+  otv_buf_bytes(&file, dir.p, dir.len);
+  otv_buf_bytes(&file, comp, comp_len);
+  otv_buf_pad4(&file);
+  if (file.failed) {
     rc = efail(&c, "out of memory");
     goto done;
   }
-  *out = file.p;
+  otv_buf_put_u32(&file, WOFF_LENGTH_OFF, (uint32_t)file.len);
+  *out = file.p; /* allocated by libc (c.al): the caller free()s it */
   *out_len = file.len;
   file.p = NULL;
   rc = 0;
 done:
-  free(f);
-  free(xf.p);
-  free(stream.p);
-  free(dir.p);
-  free(file.p);
+  free_font(&c, f);
+  otv_buf_free(&xf);
+  otv_buf_free(&stream);
+  otv_buf_free(&dir);
+  otv_buf_free(&file);
   free(head_copy);
   free(comp);
+  free(decoded);
   return rc;
 }
 
@@ -635,7 +598,8 @@ done:
 int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
                  size_t err_len)
 {
-  enc_ctx c = {err, err_len};
+  woff_ctx c;
+  woff_ctx_init(&c, err, err_len);
   (void)sfnt, (void)len, (void)out_len;
   *out = NULL;
   return efail(&c, "this build of otvar has no Brotli encoder");

@@ -1,22 +1,23 @@
 /*
  * woff.h - WOFF 1.0 and WOFF 2.0 input for the command line: the web's compressed fonts decoded
  * into an ordinary sfnt (or TrueType Collection) in memory, which the library then opens as any
- * font. The library itself stays libc-only; decompression (zlib, Brotli) lives here.
+ * font. The library itself stays libc-only; decompression (zlib, Brotli) lives here. Decoding in
+ * util_woff.c, encoding in util_woff_enc.c; the sfnt side of both (directory, checksums, the
+ * writer) is the library's core/sfnt.h, composite glyph records glyf.h's.
  */
 #ifndef OTV_WOFF_H
 #define OTV_WOFF_H
+
+#include "core/alloc.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* The decoded font may not exceed this (a hostile header can announce any size; Brotli's ratio
- * can exceed 1000:1). Real web fonts are far below: the largest CJK families are ~20 MiB. */
+ * can exceed 1000:1). Real web fonts are far below: the largest CJK families are ~20 MiB. The
+ * encoder takes fonts up to this size too. */
 #define WOFF_MAX_SFNT ((size_t)256 << 20)
-
-/* WOFF 2.0's known-tag table (section 5.2): a directory entry's flags & 63 index it, 63 meaning
- * an explicit tag follows. */
-extern const uint32_t woff2_known_tags[63];
 
 /* True when the bytes start with a WOFF ('wOFF') or WOFF2 ('wOF2') signature. */
 bool woff_is_woff(const uint8_t *in, size_t len);
@@ -38,5 +39,100 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
                  size_t err_len);
 int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
                  size_t err_len);
+
+/* ---- shared by the decoder and the encoder ---- */
+
+/* One call's context: where its error message goes, and the allocator (libc: what is handed to
+ * the caller is free()d) of the library buffers it uses. */
+typedef struct woff_ctx {
+  char *err;
+  size_t err_len;
+  otv_alloc al;
+} woff_ctx;
+
+static inline void woff_ctx_init(woff_ctx *c, char *err, size_t err_len)
+{
+  c->err = err;
+  c->err_len = err_len;
+  otv_alloc_init(&c->al, NULL);
+  if (err_len) err[0] = 0;
+}
+
+/* WOFF 1.0 and WOFF 2.0: "WOFF Header", "Table Directory" */
+#define WOFF_LENGTH_OFF 8u      /* UInt32 length: the size of the whole file */
+#define WOFF1_HEADER_LEN 44u
+#define WOFF1_ENTRY_LEN 20u     /* tag, offset, compLength, origLength, origChecksum */
+#define WOFF2_HEADER_LEN 48u
+#define WOFF_FILE_MAJOR_VERSION 1u /* majorVersion.minorVersion of the files we write */
+#define WOFF_FILE_MINOR_VERSION 0u
+
+/* WOFF2 TableDirectoryEntry.flags ("Table Directory"): bits 0-5 index the known-tag table, the
+ * value 63 meaning that the tag follows; bits 6-7 are the preprocessing transformation version. */
+#define WOFF2_TAG_INDEX_MASK 0x3Fu
+#define WOFF2_TAG_FOLLOWS 63u
+#define WOFF2_XFORM_SHIFT 6
+/* spec: for glyf and loca, version 0 is the glyf/loca transform and 3 the null transform; for
+ * every other table 0 is the null transform, and hmtx's version 1 the hmtx transform */
+#define WOFF2_XFORM_GLYF 0u
+#define WOFF2_XFORM_GLYF_NULL 3u
+#define WOFF2_XFORM_NULL 0u
+#define WOFF2_XFORM_HMTX 1u
+
+/* WOFF 2.0's known-tag table: a directory entry's flags & 63 index it. */
+extern const uint32_t woff2_known_tags[WOFF2_TAG_FOLLOWS];
+
+/* 255UInt16 ("Data Types"), with the spec's names of its codes */
+#define WOFF2_WORD_CODE 253u            /* a UInt16 follows */
+#define WOFF2_ONE_MORE_BYTE_CODE2 254u  /* a byte follows: value 2 * 253 + byte */
+#define WOFF2_ONE_MORE_BYTE_CODE1 255u  /* a byte follows: value 253 + byte */
+#define WOFF2_LOWEST_U_CODE 253u
+/* UIntBase128 ("Data Types"): 7 bits a byte, most significant first, the high bit set on every
+ * byte but the last; at most 5 bytes */
+#define WOFF2_BASE128_MORE 0x80u
+#define WOFF2_BASE128_BITS 0x7Fu
+#define WOFF2_BASE128_MAX_BYTES 5
+
+/* The transformed glyf table ("Transformed glyf table format"): a 36-byte header (reserved,
+ * optionFlags, numGlyphs, indexFormat, then the seven stream sizes), the streams in this order,
+ * then the overlap bitmap when optionFlags says so. */
+#define WOFF2_GLYF_HEADER_LEN 36u
+#define WOFF2_OVERLAP_SIMPLE_BITMAP 0x0001u /* optionFlags bit 0 */
+enum woff2_stream {
+  WOFF2_N_CONTOUR,
+  WOFF2_N_POINTS,
+  WOFF2_FLAG,
+  WOFF2_GLYPH,
+  WOFF2_COMPOSITE,
+  WOFF2_BBOX,
+  WOFF2_INSTRUCTION,
+  WOFF2_STREAMS
+};
+/* glyf's numberOfContours of a composite glyph (-1), as stored */
+#define WOFF2_COMPOSITE_N_CONTOURS 0xFFFFu
+
+/* "Triplet Encoding": a point's flag byte. Bit 7 set: off the curve. The low 7 bits
+ * select a row of the triplet table; the rows come in groups by the size of the deltas. In every
+ * group, bit 0 set means x (or the only delta) is positive, bit 1 that y is. */
+#define WOFF2_FLAG_OFF_CURVE 0x80u
+#define WOFF2_FLAG_TRIPLET 0x7Fu
+#define WOFF2_TRIPLET_DY 0u      /* 0-9: dx 0, dy 0..1279 in one byte (8 bits + 256 per 2 rows) */
+#define WOFF2_TRIPLET_DX 10u     /* 10-19: dy 0, dx likewise */
+#define WOFF2_TRIPLET_4_4 20u    /* 20-83: dx, dy 1..64, 4 bits each in one byte */
+#define WOFF2_TRIPLET_8_8 84u    /* 84-119: dx, dy 1..768, a byte each */
+#define WOFF2_TRIPLET_12_12 120u /* 120-123: dx, dy 0..4095, 12 bits each in three bytes */
+#define WOFF2_TRIPLET_16_16 124u /* 124-127: dx, dy in 16 bits each */
+#define WOFF2_X_POSITIVE 1u
+#define WOFF2_Y_POSITIVE 2u
+
+/* The glyph bitmaps of the transformed glyf (bboxBitmap, overlapSimpleBitmap): glyph g is bit
+ * 7 - g % 8 of byte g / 8 (most significant first). */
+static inline bool woff2_bit(const uint8_t *bits, unsigned g)
+{
+  return bits && (bits[g >> 3] & (0x80u >> (g & 7)));
+}
+static inline void woff2_set_bit(uint8_t *bits, unsigned g)
+{
+  bits[g >> 3] |= (uint8_t)(0x80u >> (g & 7));
+}
 
 #endif /* OTV_WOFF_H */

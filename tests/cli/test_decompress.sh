@@ -58,6 +58,21 @@ one_line_err "truncated WOFF2"; err_has "truncated WOFF2" "WOFF2"
 no_file "truncated WOFF2" "$TMP/cut/c.ttf"
 if ls "$TMP/cut" | grep -qv '^c.woff2$'; then bad "truncated WOFF2: files left: $(ls "$TMP/cut")"; else ok; fi
 
+# a WOFF whose directory lists one tag twice: the sfnt writer refuses it, one line naming the tag
+python3 - "$TMP/cut/dup.woff" <<'PY'
+import struct, sys
+data = b"abcd"  # two 4-byte tables 'abcd', stored (compLength == origLength)
+n = 2
+off = 44 + 20 * n
+head = struct.pack(">4sIIHHIHHIIIII", b"wOFF", 0x00010000, off + 4 * n, n, 0, 12 + 16 * n + 4 * n,
+                   1, 0, 0, 0, 0, 0, 0)
+dirs = b"".join(struct.pack(">4sIIII", b"abcd", off + 4 * i, 4, 4, 0) for i in range(n))
+open(sys.argv[1], "wb").write(head + dirs + data * n)
+PY
+expect 1 "WOFF with a tag twice" -- "$OTVAR" decompress "$TMP/cut/dup.woff"
+one_line_err "WOFF with a tag twice"; err_has "WOFF with a tag twice" "table 'abcd' given twice"
+no_file "WOFF with a tag twice" "$TMP/cut/dup.ttf"
+
 # the decoded font is a valid font for ots-sanitize, as the source is
 if command -v ots-sanitize >/dev/null; then
   expect 0 "ots-sanitize of the decoded font" -- ots-sanitize "$TMP/k.ttf"
@@ -116,6 +131,21 @@ no_file "compress a collection" "$TMP/c/pair.woff2"
 head -c 5000 /dev/urandom >"$TMP/c/junk.ttf"
 expect 1 "compress junk" -- "$OTVAR" compress "$TMP/c/junk.ttf"
 one_line_err "compress junk"; no_file "compress junk" "$TMP/c/junk.woff2"
+# a table past the end of the file: the library's directory check says which
+head -c 20000 "$KARLA" >"$TMP/c/cut.ttf"
+expect 1 "compress a cut font" -- "$OTVAR" compress "$TMP/c/cut.ttf"
+one_line_err "compress a cut font"; err_has "compress a cut font" "runs past the end of the file"
+no_file "compress a cut font" "$TMP/c/cut.woff2"
+# a font of DSIG alone: nothing would be left to encode (a WOFF2 without tables decodes to nothing)
+python3 - "$TMP/c/dsig.ttf" <<'PY'
+import struct, sys
+dsig = struct.pack(">IHH", 1, 0, 0)  # version 1, no signatures, flags
+sfnt = struct.pack(">IHHHH4sIII", 0x00010000, 1, 16, 0, 0, b"DSIG", 0, 28, len(dsig))
+open(sys.argv[1], "wb").write(sfnt + dsig)
+PY
+expect 1 "compress a font of DSIG alone" -- "$OTVAR" compress "$TMP/c/dsig.ttf"
+one_line_err "compress a font of DSIG alone"; err_has "compress a font of DSIG alone" "DSIG"
+no_file "compress a font of DSIG alone" "$TMP/c/dsig.woff2"
 # instance -o X.woff2 writes WOFF2; --woff2 belongs to --all-named
 expect 0 "instance -o .woff2" -- "$OTVAR" instance "$KARLA" --named 1 -o "$TMP/c/i.woff2" -q
 if [ "$(head -c 4 "$TMP/c/i.woff2")" = wOF2 ]; then ok; else bad "instance -o i.woff2 is not WOFF2"; fi
