@@ -128,7 +128,8 @@ static float peak_scalar(const otv_f2dot14 *coords, unsigned axis_count, const u
  * start + 2 x axes bytes: the region is 4 x axes bytes at start, checked by the caller),
  * through the location's small cache of such regions (the same few recur in every glyph; a
  * shared peak mostly comes with one region), direct-mapped by the peak index. Fonts of 1 or 2
- * axes: the region's 4 or 8 bytes are the key. */
+ * axes: the region's 4 or 8 bytes are the key. Entries are of the location c->serial names:
+ * callers have run shared_scalars, which brings it up to date. */
 static float cached_scalar_small(otv_gvar_loc *c, unsigned si, const uint8_t *peak,
                                  const uint8_t *start, const uint8_t *end)
 {
@@ -142,10 +143,9 @@ static float cached_scalar_small(otv_gvar_loc *c, unsigned si, const uint8_t *pe
     key = w;
   }
   struct otv_gvar_iscal *e = &c->iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
-  const otv_coords *at = c->x.at;
-  if (e->serial != at->serial || e->si != si || e->key != key) {
-    e->s = tuple_scalar(at->v, axes, peak, start, end);
-    e->serial = at->serial;
+  if (e->serial != c->serial || e->si != si || e->key != key) {
+    e->s = tuple_scalar(c->x.at->v, axes, peak, start, end);
+    e->serial = c->serial;
     e->si = si;
     e->key = key;
   }
@@ -153,14 +153,25 @@ static float cached_scalar_small(otv_gvar_loc *c, unsigned si, const uint8_t *pe
 }
 
 /* As cached_scalar_small for 3 or more axes: entries keep a pointer to the region's bytes in
- * the gvar table (the face outlives the location), compared 4 bytes at a time. */
-static OTV_NOINLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, const uint8_t *peak,
-                                            const uint8_t *start, const uint8_t *end)
+ * the gvar table (the face outlives the location), compared 8 and 4 bytes at a time. The hit
+ * inline, the miss out of line: the drawing loop keeps its registers on a hit. */
+static OTV_NOINLINE float cached_scalar_big_miss(otv_gvar_loc *c, struct otv_gvar_iscal *e,
+                                                 unsigned si, const uint8_t *peak,
+                                                 const uint8_t *start, const uint8_t *end)
 {
-  size_t kl = 4 * (size_t)c->g->axis_count; /* >= 12 */
+  e->s = tuple_scalar(c->x.at->v, c->g->axis_count, peak, start, end);
+  e->serial = c->serial;
+  e->si = si;
+  e->region = start;
+  return e->s;
+}
+
+static OTV_ALWAYS_INLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, const uint8_t *peak,
+                                                 const uint8_t *start, const uint8_t *end)
+{
+  size_t kl = 2 * (size_t)(end - start); /* 4 bytes per axis, >= 12 */
   struct otv_gvar_iscal *e = &c->iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
-  const otv_coords *at = c->x.at;
-  if (e->serial == at->serial && e->si == si) { /* the font's axis count picks one kind */
+  if (e->serial == c->serial && e->si == si) { /* the font's axis count picks one kind */
     const uint8_t *r = e->region;
     size_t k = 0;
     bool same = true;
@@ -179,11 +190,7 @@ static OTV_NOINLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, const 
     }
     if (same) return e->s;
   }
-  e->s = tuple_scalar(at->v, c->g->axis_count, peak, start, end);
-  e->serial = at->serial;
-  e->si = si;
-  e->region = start;
-  return e->s;
+  return cached_scalar_big_miss(c, e, si, peak, start, end);
 }
 
 /* The shared tuple scalars at the location, recomputed only when the coordinates changed. */
@@ -597,9 +604,9 @@ static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const ui
                                         const float *shared)
 {
   if (!(tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)))
-    return shared[tidx & OTV_TUPLE_INDEX_MASK]; /* in range: checked by otv_tvs_next */
+    return shared[tidx & OTV_TUPLE_INDEX_MASK]; /* in range: checked by tuple.h */
   if ((tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)) == OTV_TUPLE_INTERMEDIATE)
-    return c->g->axis_count <= 2
+    return end - start <= 4 /* 2 bytes per axis: 1 or 2 axes */
                ? cached_scalar_small(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end)
                : cached_scalar_big(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end);
   return tuple_scalar(c->x.at->v, c->g->axis_count, peak, start, end);
@@ -642,27 +649,55 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
     tv.data_pos = (size_t)(q - dp);
   }
 
-  /* Pass 1: the tuple headers (tuple.h checks each), their scalars, and the data of the
-   * tuples that apply (scalar not 0). */
+  /* Pass 1: the tuple headers, their scalars, and the data of the tuples that apply (scalar
+   * not 0). Through tuple.h's fast lane first (the tuples' data checked once after the loop,
+   * the sparse test reading it then); on an anomaly over again with the checked cursor, which
+   * reports it. */
   act_t *restrict act = c->act;
   unsigned n_act = 0;
   bool sparse = false; /* a tuple that applies lists only some points */
   otv_tuple t;
+  otv_tvs_lane lane;
+  if (otv_tvs_lane_begin(&tv, &lane)) {
+    unsigned any_tidx = 0; /* the tuple indices of the applying tuples, or-ed */
+    for (unsigned i = 0; i < tuple_count; i++) {
+      if (!otv_tvs_lane_next(&tv, &lane, i, &t)) goto checked;
+      float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
+      if (s == 0.0f) continue;
+      any_tidx |= t.tidx;
+      act[n_act].off = t.data_at;
+      act[n_act].len = t.size;
+      act[n_act].s = s;
+      act[n_act].tidx = t.tidx;
+      act[n_act].t = t.index;
+      n_act++;
+    }
+    if (!otv_tvs_lane_end(&tv, &lane)) goto checked;
+    /* only tuples with private point numbers, or shared ones not "all points", are sparse */
+    if ((any_tidx & OTV_TUPLE_PRIVATE_POINTS) || !shared_all)
+      for (unsigned a = 0; a < n_act; a++)
+        /* private point numbers that are not the single byte 0 (every point) are sparse */
+        if (act[a].tidx & OTV_TUPLE_PRIVATE_POINTS ? act[a].len == 0 || dp[act[a].off] != 0
+                                                   : !shared_all)
+          sparse = true;
+    goto applied;
+  }
+checked:
+  n_act = 0;
   while ((k = otv_tvs_next(&tv, &t)) > 0) {
     float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
     if (s == 0.0f) continue;
     /* private point numbers that are not the single byte 0 (every point) are sparse */
-    if (t.tidx & OTV_TUPLE_PRIVATE_POINTS ? t.p == t.pend || t.p[0] != 0 : !shared_all)
-      sparse = true;
-    act[n_act].p = t.p;
-    act[n_act].end = t.pend;
+    if (t.tidx & OTV_TUPLE_PRIVATE_POINTS ? t.size == 0 || t.p[0] != 0 : !shared_all) sparse = true;
+    act[n_act].off = t.data_at;
+    act[n_act].len = t.size;
     act[n_act].s = s;
     act[n_act].tidx = t.tidx;
     act[n_act].t = t.index;
-    act[n_act].at = base + (size_t)(t.p - dp);
     n_act++;
   }
   if (k < 0) return tv.status;
+applied:
   if (n_act == 0) return OTV_E_OK;
 
     /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
@@ -687,11 +722,12 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
     unsigned n_add = phantoms ? n : (n - 1) & ~3u;
     for (unsigned a = 0; a < n_act; a++) {
       const act_t *ta = &act[a];
+      const uint8_t *tp = dp + ta->off, *tend = tp + ta->len; /* in range: checked in pass 1 */
       /* in range: not sparse, so private point numbers are one 0 byte (checked in pass 1) */
-      const uint8_t *q = ta->p + (ta->tidx & OTV_TUPLE_PRIVATE_POINTS ? 1 : 0);
-      if (lim ? !decode_xy_deltas_guard(&q, ta->end, n, dx, dy, lim)
-              : !decode_xy_deltas_fast(&q, ta->end, n, dx, dy, fast))
-        return OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+      const uint8_t *q = tp + (ta->tidx & OTV_TUPLE_PRIVATE_POINTS ? 1 : 0);
+      if (lim ? !decode_xy_deltas_guard(&q, tend, n, dx, dy, lim)
+              : !decode_xy_deltas_fast(&q, tend, n, dx, dy, fast))
+        return OTV_FAIL(err, TRUNCATED, T_GVAR, base + (size_t)(q - dp),
                         "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
       add_scaled(pts, dx, dy, n_add, ta->s);
     }
@@ -732,24 +768,25 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
 #endif
   for (unsigned a = 0; a < n_act; a++) {
     const act_t *ta = &act[a];
-    const uint8_t *q = ta->p;
+    const uint8_t *tp = dp + ta->off, *tend = tp + ta->len; /* in range: checked in pass 1 */
+    const uint8_t *q = tp;
     const uint16_t *pn;
     long count;
     bool all;
     float s = ta->s;
-    count = tuple_points(c, ta->tidx, &q, ta->end, shared_count, shared_all, &pn, &all, &st);
+    count = tuple_points(c, ta->tidx, &q, tend, shared_count, shared_all, &pn, &all, &st);
     if (count < 0)
       return st == OTV_E_NOMEM ? OTV_FAIL(err, NOMEM, T_GVAR, 0, "point numbers")
-                               : OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+                               : OTV_FAIL(err, TRUNCATED, T_GVAR, base + (size_t)(q - dp),
                                           "glyph %u: tuple %u point numbers", gid, ta->t);
     unsigned m = all ? n : (unsigned)count;
 #if OTV_SSE2
     if (all && dacc) {
-      if (lim ? !decode_add_guard(&q, ta->end, n, dacc, s, lim) ||
-                    !decode_add_guard(&q, ta->end, n, dacc + n, s, lim)
-              : !decode_add_fast(&q, ta->end, n, dacc, s) ||
-                    !decode_add_fast(&q, ta->end, n, dacc + n, s))
-        return OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+      if (lim ? !decode_add_guard(&q, tend, n, dacc, s, lim) ||
+                    !decode_add_guard(&q, tend, n, dacc + n, s, lim)
+              : !decode_add_fast(&q, tend, n, dacc, s) ||
+                    !decode_add_fast(&q, tend, n, dacc + n, s))
+        return OTV_FAIL(err, TRUNCATED, T_GVAR, base + (size_t)(q - dp),
                         "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
       continue;
     }
@@ -758,9 +795,9 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
     if (OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
       return OTV_FAIL(err, NOMEM, T_GVAR, 0, "delta list");
     float *dx = &c->dl[0].x, *dy = dx + m;
-    if (lim ? !decode_xy_deltas_guard(&q, ta->end, m, dx, dy, lim)
-            : !decode_xy_deltas_fast(&q, ta->end, m, dx, dy, fast))
-      return OTV_FAIL(err, TRUNCATED, T_GVAR, ta->at + (size_t)(q - ta->p),
+    if (lim ? !decode_xy_deltas_guard(&q, tend, m, dx, dy, lim)
+            : !decode_xy_deltas_fast(&q, tend, m, dx, dy, fast))
+      return OTV_FAIL(err, TRUNCATED, T_GVAR, base + (size_t)(q - dp),
                       "glyph %u: tuple %u deltas for %u points", gid, ta->t, m);
     if (all) {
       /* drawing to a pen (phantoms false) the phantom points are not used: the outline

@@ -29,12 +29,12 @@ otv_status otv_gvar_parse(otv_span tab, uint16_t axis_count, otv_gvar *out, otv_
  * offsets are out of order or past the table (*base: the offending offset array entry). */
 int otv_gvar_glyph_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t *base);
 
-/* One gvar tuple whose scalar is not 0 at the location: its serialized data [p, end). */
+/* One gvar tuple whose scalar is not 0 at the location. Its data as an offset and length:
+ * tuple.h's fast lane checks them only after the last tuple. */
 struct otv_gvar_act {
-  const uint8_t *p, *end;
-  float s;
-  unsigned tidx, t;
-  size_t at; /* table offset of p, for errors */
+  size_t off, len;  /* its serialized data in the glyph's variation data */
+  float s;          /* its scalar */
+  unsigned tidx, t; /* its tupleIndex with flags, and its index (for errors) */
 };
 
 #define OTV_GVAR_ISCAL_SLOTS 64u

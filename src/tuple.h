@@ -10,7 +10,8 @@
  * run past the end or a delta run past the count are errors (HarfBuzz rejects the same); point
  * numbers past the glyph's points are ignored where they are applied.
  *
- * The cursor functions are inline: the drawing path runs them for every tuple of every glyph.
+ * The cursor functions are inline: the drawing path runs them for every tuple of every glyph
+ * (through the fast lane below, the checked cursor's twin for well-formed data).
  * Out-of-line helpers are in tuple.c.
  */
 #ifndef OTV_TUPLE_H
@@ -75,21 +76,53 @@ typedef struct otv_tuple {
   unsigned tidx;              /* tupleIndex with its flags */
   const uint8_t *peak;        /* axis_count F2Dot14 (embedded, or a gvar shared tuple) */
   const uint8_t *start, *end; /* the intermediate region; NULL: implied by the peak */
-  const uint8_t *p, *pend;    /* its serialized data: [private point numbers] deltas */
+  const uint8_t *p, *pend;    /* its serialized data: [private point numbers] deltas (the
+                                 fast lane leaves them NULL: see there) */
+  size_t data_at, size;       /* the same as offset in the store's data and length */
   size_t hdr_at;              /* offset of the header in the store's data (for errors) */
 } otv_tuple;
 
-/* Record an error of the store (code, offset in its data) with "glyph N: " before the message
- * when it belongs to a glyph. Returns code. */
-otv_status otv_tvs_fail(const otv_tvs *tv, otv_status code, size_t at, const char *fmt, ...)
-    OTV_PRINTF(4, 5);
+/* Record an error of a store (code, offset at in its data at table offset base) with "glyph N: "
+ * before the message when it belongs to a glyph (gid != UINT32_MAX). Returns code. The store's
+ * fields are passed by value: the cursor's hot loop never gives its address away. */
+otv_status otv_tvs_report(otv_error *err, uint32_t tag, size_t base, uint32_t gid, otv_status code,
+                          size_t at, const char *fmt, ...) OTV_PRINTF(7, 8);
+#define otv_tvs_fail(tv, code, at, ...)                                                            \
+  otv_tvs_report((tv)->err, (tv)->tag, (tv)->base, (tv)->gid, (code), (at), __VA_ARGS__)
 
 /* Open the store whose tupleVariationCount is at hdr of data (gvar: 0 of the glyph's variation
  * data; cvar: 4 of the table). shared_tuples: gvar's, NULL for cvar. Checks the header and the
- * data offset; OTV_E_OK or the error (recorded). */
-otv_status otv_tvs_open(otv_tvs *tv, otv_span data, size_t hdr, unsigned axis_count,
-                        const uint8_t *shared_tuples, unsigned shared_tuple_count, otv_error *err,
-                        uint32_t tag, size_t base, uint32_t gid);
+ * data offset; OTV_E_OK or the error (recorded). Inline, as otv_tvs_next: a cursor whose address
+ * is never taken stays in registers. */
+static inline otv_status otv_tvs_open(otv_tvs *tv, otv_span data, size_t hdr, unsigned axis_count,
+                                      const uint8_t *shared_tuples, unsigned shared_tuple_count,
+                                      otv_error *err, uint32_t tag, size_t base, uint32_t gid)
+{
+  tv->data = data;
+  tv->axis_count = axis_count;
+  tv->shared_tuples = shared_tuples;
+  tv->shared_tuple_count = shared_tuples ? shared_tuple_count : 0;
+  tv->err = err;
+  tv->tag = tag;
+  tv->base = base;
+  tv->gid = gid;
+  tv->status = OTV_E_OK;
+  tv->next = tv->count = 0;
+  tv->shared_points = false;
+  tv->hdr_pos = tv->data_pos = 0;
+  if (!otv_span_has(data, hdr, 4))
+    return otv_tvs_fail(tv, OTV_E_TRUNCATED, data.len, "tuple variation store header");
+  /* in range: 4 bytes checked above */
+  unsigned tvc = otv_peek_u16(data.p + hdr);
+  size_t data_off = otv_peek_u16(data.p + hdr + 2);
+  tv->count = tvc & OTV_TVS_COUNT_MASK;
+  tv->shared_points = (tvc & OTV_TVS_SHARED_POINT_NUMBERS) != 0;
+  tv->hdr_pos = hdr + 4;
+  if (tv->count && data_off > data.len)
+    return otv_tvs_fail(tv, OTV_E_BAD_OFFSET, hdr + 2, "serialized data offset 0x%zx", data_off);
+  tv->data_pos = data_off;
+  return OTV_E_OK;
+}
 
 /* ---- packed point numbers (spec: "Packed point numbers") ---- */
 
@@ -160,7 +193,7 @@ static OTV_ALWAYS_INLINE int otv_tvs_next(otv_tvs *tv, otv_tuple *t)
   size_t size = otv_peek_u16(hp);
   unsigned tidx = otv_peek_u16(hp + 2);
   const uint8_t *x = hp + 4;
-  t->start = t->end = NULL;
+  const uint8_t *start = NULL, *end = NULL;
   if (tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)) {
     size_t hl = 4 + (tidx & OTV_TUPLE_EMBEDDED_PEAK ? axes2 : 0) +
                 (tidx & OTV_TUPLE_INTERMEDIATE ? 2 * axes2 : 0);
@@ -171,8 +204,8 @@ static OTV_ALWAYS_INLINE int otv_tvs_next(otv_tvs *tv, otv_tuple *t)
       x += axes2;
     }
     if (tidx & OTV_TUPLE_INTERMEDIATE) {
-      t->start = x;
-      t->end = x + axes2;
+      start = x;
+      end = x + axes2;
       x += 2 * axes2;
     }
   }
@@ -199,8 +232,12 @@ static OTV_ALWAYS_INLINE int otv_tvs_next(otv_tvs *tv, otv_tuple *t)
   }
   t->index = tv->next++;
   t->tidx = tidx;
+  t->start = start;
+  t->end = end;
   t->p = dp + ser;
   t->pend = dp + ser + size;
+  t->data_at = ser;
+  t->size = size;
   t->hdr_at = h;
   tv->hdr_pos = (size_t)(x - dp);
   tv->data_pos = ser + size;
@@ -208,6 +245,92 @@ static OTV_ALWAYS_INLINE int otv_tvs_next(otv_tvs *tv, otv_tuple *t)
 header:
   tv->status = otv_tvs_fail(tv, OTV_E_TRUNCATED, dlen, "tuple variation header %u", tv->next);
   return -1;
+}
+
+/* ---- the tuples, fast lane ----
+ *
+ * The drawing path reads every tuple header of every glyph at every location. It does so
+ * through this lane, which decodes the same headers with fewer checks per tuple: when every
+ * header fits at 4 bytes, 4-byte headers need no check each (room: the bytes left for longer
+ * ones, whose extra length is checked against it), and the tuples' data is checked once at the
+ * end (data_pos only grows: its last value bounds them all). So the lane gives a tuple's data
+ * as data_at and size only (p and pend NULL), known to be inside the data once
+ * otv_tvs_lane_end says so.
+ * otv_tvs_lane_next and otv_tvs_lane_end return false on anything the checked cursor would
+ * reject (or when the headers may not all fit); the caller then starts over with otv_tvs_next
+ * from the same opened store, which finds and reports the problem exactly. */
+typedef struct otv_tvs_lane {
+  size_t h;          /* offset of the next tuple's header */
+  size_t ser;        /* offset of its data (may pass the end: see above) */
+  size_t room;       /* header bytes beyond 4 per tuple still inside the data */
+  unsigned all_tidx; /* the tuple indices and-ed: do they all have private point numbers? */
+} otv_tvs_lane;
+
+/* Start the lane at the cursor of a store just opened (and its shared points read). */
+static OTV_ALWAYS_INLINE bool otv_tvs_lane_begin(const otv_tvs *tv, otv_tvs_lane *l)
+{
+  size_t left = tv->data.len - tv->hdr_pos; /* hdr_pos <= len: checked in otv_tvs_open */
+  if (left / 4 < tv->count) return false;
+  l->h = tv->hdr_pos;
+  l->ser = tv->data_pos;
+  l->room = left - 4 * (size_t)tv->count;
+  l->all_tidx = OTV_TUPLE_PRIVATE_POINTS;
+  return true;
+}
+
+/* The next tuple, i (the caller counts them: 0 to tv->count - 1), into *t: false on an anomaly
+ * (see above). The common tuple (a shared peak, no intermediate region: a 4-byte header) goes
+ * first. */
+static OTV_ALWAYS_INLINE bool otv_tvs_lane_next(const otv_tvs *tv, otv_tvs_lane *l, unsigned i,
+                                                otv_tuple *t)
+{
+  const uint8_t *dp = tv->data.p;
+  const uint8_t *hp = dp + l->h; /* in range: 4 bytes, see room */
+  size_t size = otv_peek_u16(hp);
+  unsigned tidx = otv_peek_u16(hp + 2);
+  t->index = i;
+  t->tidx = tidx;
+  t->p = t->pend = NULL; /* the data is not checked yet: see otv_tvs_lane_end */
+  t->data_at = l->ser;
+  t->size = size;
+  t->hdr_at = l->h;
+  l->ser += size;
+  l->all_tidx &= tidx; /* a tuple without point numbers: see otv_tvs_lane_end */
+  const size_t axes2 = 2 * (size_t)tv->axis_count;
+  unsigned si = tidx & OTV_TUPLE_INDEX_MASK;
+  if (!(tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE))) {
+    if (si >= tv->shared_tuple_count) return false;
+    t->peak = tv->shared_tuples + si * axes2; /* in range: checked at parse */
+    t->start = t->end = NULL;
+    l->h += 4;
+    return true;
+  }
+  size_t extra = (tidx & OTV_TUPLE_EMBEDDED_PEAK ? axes2 : 0) +
+                 (tidx & OTV_TUPLE_INTERMEDIATE ? 2 * axes2 : 0);
+  if (extra > l->room) return false;
+  l->room -= extra; /* in range: the extra header bytes read below */
+  const uint8_t *x = hp + 4;
+  if (tidx & OTV_TUPLE_EMBEDDED_PEAK) {
+    t->peak = x;
+    x += axes2;
+  } else {
+    if (si >= tv->shared_tuple_count) return false;
+    t->peak = tv->shared_tuples + si * axes2; /* in range: checked at parse */
+  }
+  t->start = t->end = NULL;
+  if (tidx & OTV_TUPLE_INTERMEDIATE) {
+    t->start = x;
+    t->end = x + axes2;
+  }
+  l->h += 4 + extra;
+  return true;
+}
+
+/* After the last tuple: true when every tuple's data is inside the store's data and every
+ * tuple has point numbers (private ones, or the shared ones). */
+static OTV_ALWAYS_INLINE bool otv_tvs_lane_end(const otv_tvs *tv, const otv_tvs_lane *l)
+{
+  return l->ser <= tv->data.len && (tv->shared_points || (l->all_tidx & OTV_TUPLE_PRIVATE_POINTS));
 }
 
 /* ---- packed deltas (spec: "Packed deltas") ---- */

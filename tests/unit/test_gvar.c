@@ -487,6 +487,79 @@ static void test_multi(const char *what)
   otv_face_close(face);
 }
 
+/* Glyph g's variation data: its offset in the gvar table (from the table's own offsets). */
+static size_t glyph_data_at(uint32_t g)
+{
+  const uint8_t *t = F.out.d + F.gvar_off;
+  unsigned flags = (unsigned)(t[14] << 8 | t[15]);
+  size_t data_off = (size_t)t[16] << 24 | (size_t)t[17] << 16 | (size_t)t[18] << 8 | t[19];
+  size_t o = flags & 1 ? (size_t)t[20 + 4 * g] << 24 | (size_t)t[21 + 4 * g] << 16 |
+                             (size_t)t[22 + 4 * g] << 8 | t[23 + 4 * g]
+                       : 2 * (size_t)(t[20 + 2 * g] << 8 | t[21 + 2 * g]);
+  return data_off + o;
+}
+
+/* Malformed tuple variation stores: drawing G_SHARED at +1 fails with the error that names the
+ * problem, its table and offset (base: the glyph's data). The drawing path reads the headers
+ * through tuple.h's fast lane and, on an anomaly, over again with the checked cursor: these
+ * are the errors of the second. */
+static void expect_malformed(const char *what, otv_status code, size_t at, const char *msg)
+{
+  fx_build(&F);
+  otv_face *face = NULL;
+  CHECK_EQ(otv_face_open_memory(F.out.d, F.out.n, 0, NULL, &face, NULL), OTV_E_OK);
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+  if (!loc) {
+    otv_face_close(face);
+    return;
+  }
+  size_t base = glyph_data_at(G_SHARED);
+  otv_glyph_points io;
+  CHECK_EQ(get(loc, G_SHARED, 16384, 0, &io), code);
+  const otv_error *e = otv_location_last_error(loc);
+  CHECK_EQ(e->code, code);
+  CHECK_EQ(e->table, OTV_T_GVAR);
+  CHECK_EQ(e->offset, (uint64_t)(base + at));
+  if (!strstr(e->msg, msg)) {
+    fprintf(stderr, "%s: message \"%s\", expected \"%s\"\n", what, e->msg, msg);
+    CHECK(!"message");
+  }
+  /* the default location reads no variation data */
+  CHECK_EQ(get(loc, G_SHARED, 0, 0, &io), OTV_E_OK);
+  otv_location_destroy(loc);
+  otv_face_close(face);
+}
+
+static void test_malformed(void)
+{
+  static const uint8_t sp[] = {0x02, 0x01, 0, 3};
+  static const uint8_t d[] = {0x01, 8, 8, 0x81};
+  fx_buf keep = gv[G_SHARED];
+  /* a tuple without point numbers: no private ones, no shared ones (header at 4) */
+  tup t1[2] = {{PRIVATE | 1, 0, 0, 0, d, 0}, {0, 0, 0, 0, d, sizeof d}};
+  gvdata(&gv[G_SHARED], 0, NULL, 0, t1, 2);
+  expect_malformed("no points", OTV_E_BAD_VALUE, 8 + 2, "tuple 1 has no point numbers");
+  /* shared tuple index 5 of 2 */
+  tup t2[2] = {{1, 0, 0, 0, d, sizeof d}, {5, 0, 0, 0, d, sizeof d}};
+  gvdata(&gv[G_SHARED], 0x8000, sp, sizeof sp, t2, 2);
+  expect_malformed("shared index", OTV_E_BAD_VALUE, 8 + 2, "shared tuple index 5 of 2");
+  /* the second tuple's data runs past the glyph's data */
+  tup t3[2] = {{1, 0, 0, 0, d, sizeof d}, {0, 0, 0, 0, d, sizeof d}};
+  gvdata(&gv[G_SHARED], 0x8000, sp, sizeof sp, t3, 2);
+  gv[G_SHARED].d[8] = 0, gv[G_SHARED].d[9] = 9; /* size 9, 4 there */
+  expect_malformed("data past the end", OTV_E_TRUNCATED, 8, "tuple 1 data (9 bytes at 0x14)");
+  /* an embedded peak and intermediate region (10 header bytes) in 6: the serialized data
+   * offset (4) inside the data, the header past it */
+  tup t4 = {EMBEDDED | INTERMEDIATE | PRIVATE, 16384, 0, 16384, d, sizeof d};
+  gvdata(&gv[G_SHARED], 0, NULL, 0, &t4, 1);
+  gv[G_SHARED].n = 10;
+  gv[G_SHARED].d[2] = 0, gv[G_SHARED].d[3] = 4;
+  expect_malformed("header past the end", OTV_E_TRUNCATED, 10, "tuple variation header 0");
+  gv[G_SHARED] = keep;
+  fx_build(&F);
+}
+
 int main(void)
 {
   build();
@@ -499,5 +572,6 @@ int main(void)
   test_values();
   test_sweeps();
   test_alloc();
+  test_malformed();
   return h_done("test_gvar");
 }
