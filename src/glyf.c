@@ -170,7 +170,7 @@ bool otv_glyf_header_box(const otv_glyf *g, uint32_t gid, int box[4])
   return true;
 }
 
-bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *o)
+bool otv_glyf_read_comp_checked(otv_rd *r, otv_glyf_comp *o)
 {
   o->flags = otv_rd_u16(r);
   o->gid = otv_rd_u16(r);
@@ -189,10 +189,7 @@ bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *o)
     o->arg1 = otv_rd_u8(r);
     o->arg2 = otv_rd_u8(r);
   }
-  o->scale_count = o->flags & OTV_WE_HAVE_A_SCALE            ? 1
-                   : o->flags & OTV_WE_HAVE_AN_X_AND_Y_SCALE ? 2
-                   : o->flags & OTV_WE_HAVE_A_TWO_BY_TWO     ? 4
-                                                             : 0;
+  o->scale_count = otv_glyf_comp_scales(o->flags);
   o->transform = otv_rd_take(r, 2 * (size_t)o->scale_count);
   for (unsigned i = 0; i < o->scale_count && o->transform; i++)
     o->scale[i] = otv_peek_i16(o->transform + 2 * i); /* in range: taken just above */

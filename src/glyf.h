@@ -91,8 +91,49 @@ typedef struct otv_glyf_comp {
   const uint8_t *transform; /* the scale_count values as stored (2 bytes each) */
 } otv_glyf_comp;
 
-/* The component record at r (checked); false when it runs past the end. */
-bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *out);
+/* The number of F2Dot14 transform values a component with these flags has: 0, 1, 2 or 4. */
+static inline unsigned otv_glyf_comp_scales(unsigned flags)
+{
+  return flags & OTV_WE_HAVE_A_SCALE            ? 1
+         : flags & OTV_WE_HAVE_AN_X_AND_Y_SCALE ? 2
+         : flags & OTV_WE_HAVE_A_TWO_BY_TWO     ? 4
+                                                : 0;
+}
+
+/* otv_glyf_read_comp field by field: where a record runs past the end, bad_at says which
+ * field. */
+bool otv_glyf_read_comp_checked(otv_rd *r, otv_glyf_comp *out);
+
+/* The component record at r (checked); false when it runs past the end (or r was bad). Inline,
+ * one check for the whole record: composite glyphs are drawn component by component. */
+static inline bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *o)
+{
+  size_t left = r->pos <= r->s.len ? r->s.len - r->pos : 0;
+  if (left < 4) return otv_glyf_read_comp_checked(r, o);
+  const uint8_t *p = r->s.p + r->pos; /* in range: 4 bytes checked above */
+  unsigned flags = otv_peek_u16(p);
+  unsigned words = flags & OTV_ARG_1_AND_2_ARE_WORDS;
+  unsigned scales = otv_glyf_comp_scales(flags);
+  size_t size = 4 + (words ? 4 : 2) + 2 * (size_t)scales;
+  if (left < size) return otv_glyf_read_comp_checked(r, o);
+  /* in range: the record's size bytes checked above */
+  o->flags = flags;
+  o->gid = otv_peek_u16(p + 2);
+  if (words) {
+    o->arg1 = otv_peek_u16(p + 4);
+    o->arg2 = otv_peek_u16(p + 6);
+    if (flags & OTV_ARGS_ARE_XY_VALUES) o->arg1 = (int16_t)o->arg1, o->arg2 = (int16_t)o->arg2;
+  } else {
+    o->arg1 = p[4];
+    o->arg2 = p[5];
+    if (flags & OTV_ARGS_ARE_XY_VALUES) o->arg1 = (int8_t)o->arg1, o->arg2 = (int8_t)o->arg2;
+  }
+  o->scale_count = scales;
+  o->transform = p + (words ? 8 : 6);
+  for (unsigned i = 0; i < scales; i++) o->scale[i] = otv_peek_i16(o->transform + 2 * i);
+  r->pos += size;
+  return otv_rd_ok(r);
+}
 
 /* Glyph cache bounds: 4096 slots of 8 bytes and a 1 MiB arena per location. */
 #define OTV_GLYF_GC_SLOTS 4096u
