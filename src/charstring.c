@@ -19,6 +19,10 @@
  */
 #include "charstring.h"
 
+#if OTV_SSE2
+#  include <emmintrin.h>
+#endif
+
 /* Subroutine bytes entered per glyph. Type 2 has no jumps, so a glyph interprets at most its own
  * bytes plus the bytes of the subroutines it calls: charging each call with the callee's length
  * bounds the whole work (nested calls could otherwise multiply it without bound). Real glyphs
@@ -1307,6 +1311,66 @@ out:
   return result;
 }
 
+/* The blend sums of a compiled glyph stored as float, in double: q[i] = b[i] + s x d[i]
+ * (comp_set_f32) and q[i] += s x d[i] (comp_add_f32, comp_add2_f32), the same operations in
+ * the same order as the plain loops. SSE2: four coordinates a step, written out. */
+#if OTV_SSE2
+/* Two floats at p as two doubles. */
+static inline __m128d comp_load2_f32(const float *p)
+{
+  return _mm_cvtps_pd(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)p));
+}
+#endif
+
+static inline void comp_set_f32(double *restrict q, const float *restrict b,
+                                const float *restrict d, double s, size_t n)
+{
+  size_t i = 0;
+#if OTV_SSE2
+  const __m128d vs = _mm_set1_pd(s);
+  for (; i + 4 <= n; i += 4) {
+    __m128d x0 = _mm_add_pd(comp_load2_f32(b + i), _mm_mul_pd(vs, comp_load2_f32(d + i)));
+    __m128d x1 = _mm_add_pd(comp_load2_f32(b + i + 2), _mm_mul_pd(vs, comp_load2_f32(d + i + 2)));
+    _mm_storeu_pd(q + i, x0);
+    _mm_storeu_pd(q + i + 2, x1);
+  }
+#endif
+  for (; i < n; i++) q[i] = (double)b[i] + s * (double)d[i];
+}
+
+static inline void comp_add_f32(double *restrict q, const float *restrict d, double s, size_t n)
+{
+  size_t i = 0;
+#if OTV_SSE2
+  const __m128d vs = _mm_set1_pd(s);
+  for (; i + 4 <= n; i += 4) {
+    __m128d x0 = _mm_add_pd(_mm_loadu_pd(q + i), _mm_mul_pd(vs, comp_load2_f32(d + i)));
+    __m128d x1 = _mm_add_pd(_mm_loadu_pd(q + i + 2), _mm_mul_pd(vs, comp_load2_f32(d + i + 2)));
+    _mm_storeu_pd(q + i, x0);
+    _mm_storeu_pd(q + i + 2, x1);
+  }
+#endif
+  for (; i < n; i++) q[i] += s * (double)d[i];
+}
+
+/* comp_add_f32 of two regions in one pass: q[i] = (q[i] + s x d[i]) + t x e[i], the same sums
+ * in the same order, one load and store of q for both. */
+static inline void comp_add2_f32(double *restrict q, const float *restrict d, double s,
+                                 const float *restrict e, double t, size_t n)
+{
+  size_t i = 0;
+#if OTV_SSE2
+  const __m128d vs = _mm_set1_pd(s), vt = _mm_set1_pd(t);
+  for (; i + 4 <= n; i += 4) {
+    __m128d x0 = _mm_add_pd(_mm_loadu_pd(q + i), _mm_mul_pd(vs, comp_load2_f32(d + i)));
+    __m128d x1 = _mm_add_pd(_mm_loadu_pd(q + i + 2), _mm_mul_pd(vs, comp_load2_f32(d + i + 2)));
+    _mm_storeu_pd(q + i, _mm_add_pd(x0, _mm_mul_pd(vt, comp_load2_f32(e + i))));
+    _mm_storeu_pd(q + i + 2, _mm_add_pd(x1, _mm_mul_pd(vt, comp_load2_f32(e + i + 2))));
+  }
+#endif
+  for (; i < n; i++) q[i] = (q[i] + s * (double)d[i]) + t * (double)e[i];
+}
+
 /* Draw a compiled glyph into the pen (s->out, pen mode). */
 static otv_status comp_draw(cs *s, const otv_cs_cell *g)
 {
@@ -1328,27 +1392,33 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
   }
   double *q = l->comp_scratch + CS_COMP_MAX_COORDS; /* ncoord <= CS_COMP_MAX_COORDS */
   /* q = P0 + sum s_r D_r over the regions whose scalar is not 0 (branch-free loops) */
-#define CS_COMP_SUM(T, base)                                                                       \
-  do {                                                                                             \
-    const T *b_ = (base);                                                                          \
-    if (na == 0) {                                                                                 \
-      for (unsigned i = 0; i < ncoord; i++) q[i] = b_[i];                                          \
-    } else {                                                                                       \
-      const T *d0 = b_ + (size_t)ncoord * rr[0];                                                   \
-      double s0 = sc[0];                                                                           \
-      for (unsigned i = 0; i < ncoord; i++) q[i] = (double)b_[i] + s0 * (double)d0[i];             \
-      for (unsigned r = 1; r < na; r++) {                                                          \
-        const T *dr = b_ + (size_t)ncoord * rr[r];                                                 \
-        double sr = sc[r];                                                                         \
-        for (unsigned i = 0; i < ncoord; i++) q[i] += sr * (double)dr[i];                          \
-      }                                                                                            \
-    }                                                                                              \
-  } while (0)
-  if (fl)
-    CS_COMP_SUM(float, (const float *)(const void *)p0);
-  else
-    CS_COMP_SUM(double, &p0->v);
-#undef CS_COMP_SUM
+  if (fl) {
+    const float *b = (const float *)(const void *)p0;
+    if (na == 0) {
+      for (unsigned i = 0; i < ncoord; i++) q[i] = b[i];
+    } else {
+      comp_set_f32(q, b, b + (size_t)ncoord * rr[0], sc[0], ncoord);
+      unsigned r = 1;
+      for (; r + 2 <= na; r += 2)
+        comp_add2_f32(q, b + (size_t)ncoord * rr[r], sc[r], b + (size_t)ncoord * rr[r + 1],
+                      sc[r + 1], ncoord);
+      if (r < na) comp_add_f32(q, b + (size_t)ncoord * rr[r], sc[r], ncoord);
+    }
+  } else {
+    const double *b = &p0->v;
+    if (na == 0) {
+      for (unsigned i = 0; i < ncoord; i++) q[i] = b[i];
+    } else {
+      const double *d0 = b + (size_t)ncoord * rr[0];
+      double s0 = sc[0];
+      for (unsigned i = 0; i < ncoord; i++) q[i] = b[i] + s0 * d0[i];
+      for (unsigned r = 1; r < na; r++) {
+        const double *dr = b + (size_t)ncoord * rr[r];
+        double sr = sc[r];
+        for (unsigned i = 0; i < ncoord; i++) q[i] += sr * dr[i];
+      }
+    }
+  }
   otv_cs_sink *o = s->out;
   const otv_pen *pen = o->pen;
   for (unsigned k = 0; k < nseg; k++) {
@@ -1465,12 +1535,12 @@ void otv_cff_loc_free(otv_cff_loc *l)
   otv_cff_loc_init(l, l->c, l->x);
 }
 
-const double *otv_cff_vs_scalars(otv_cff_loc *l)
+/* otv_cff_vs_scalars when the location moved since they were computed */
+static OTV_NOINLINE const double *vs_scalars_compute(otv_cff_loc *l)
 {
   const otv_cff *c = l->c;
   const otv_coords *at = l->x.at;
   const otv_alloc *al = l->x.al;
-  if (l->serial == at->serial && l->serial) return l->vs;
   if (!c->ivs.present || at->is_default) {
     /* no store, or the default location: every scalar is 0 (peaks are never 0) */
     l->zero = true;
@@ -1515,6 +1585,13 @@ const double *otv_cff_vs_scalars(otv_cff_loc *l)
   l->zero = zero;
   l->serial = at->serial;
   return l->vs;
+}
+
+/* Called for every glyph drawn: the check that the scalars are current is all it costs then. */
+const double *otv_cff_vs_scalars(otv_cff_loc *l)
+{
+  if (l->serial == l->x.at->serial && l->serial) return l->vs;
+  return vs_scalars_compute(l);
 }
 
 /* ---- public entry points ---- */
