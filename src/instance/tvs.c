@@ -95,17 +95,20 @@ otv_status otv_tvs_shared_factors(const otv_ictx *cx, otv_tvs_work *w, const uin
 
 /* ---- decoding, common to both evaluators ---- */
 
-/* A tuple's region over ac axes: the peak, and start/end given or implied by the peak. */
-static void tuple_region(const otv_tuple *t, unsigned ac, int16_t *start, int16_t *peak,
-                         int16_t *end)
+/* A tuple's region over ac axes (tuple.h's peak, start and end of the tuple: start and end
+ * NULL when implied): the peak, and start/end given or implied by the peak. */
+static void tuple_region(const uint8_t *tp, const uint8_t *ts, const uint8_t *te, unsigned ac,
+                         int16_t *start, int16_t *peak, int16_t *end)
 {
   /* in range: tuple.h checked axis_count values at each pointer */
-  for (unsigned a = 0; a < ac; a++) {
-    peak[a] = otv_peek_i16(t->peak + 2 * a);
-    if (t->start) {
-      start[a] = otv_peek_i16(t->start + 2 * a);
-      end[a] = otv_peek_i16(t->end + 2 * a);
-    } else {
+  for (unsigned a = 0; a < ac; a++) peak[a] = otv_peek_i16(tp + 2 * a);
+  if (ts) {
+    for (unsigned a = 0; a < ac; a++) {
+      start[a] = otv_peek_i16(ts + 2 * a);
+      end[a] = otv_peek_i16(te + 2 * a);
+    }
+  } else {
+    for (unsigned a = 0; a < ac; a++) {
       start[a] = peak[a] < 0 ? peak[a] : 0;
       end[a] = peak[a] > 0 ? peak[a] : 0;
     }
@@ -123,8 +126,8 @@ static otv_status read_points(const otv_ictx *cx, const uint8_t **q, const uint8
 }
 
 /* Open the store and read its shared point numbers (*shared_n, 0: every point). */
-static otv_status open_store(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s, otv_tvs *tv,
-                             unsigned *shared_n)
+static OTV_ALWAYS_INLINE otv_status open_store(const otv_ictx *cx, otv_tvs_work *w,
+                                               const otv_tvs_in *s, otv_tvs *tv, unsigned *shared_n)
 {
   otv_status st = otv_tvs_open(tv, s->data, s->hdr, cx->pin->axis_count, s->shared, s->shared_count,
                                cx->err, s->tag, s->tab_off, UINT32_MAX);
@@ -138,24 +141,35 @@ static otv_status open_store(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_
   return OTV_E_OK;
 }
 
-/* A tuple's point numbers: its private ones (read at *q) or the store's shared ones. *all: it
- * lists every point. */
-static otv_status tuple_points(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs *tv,
-                               const otv_tuple *t, const uint8_t **q, unsigned shared_n,
-                               const uint16_t **pts, unsigned *count, bool *all)
+/* A tuple's point numbers (tidx: its tupleIndex, its data ends at end): its private ones (read
+ * at *q) or the store's shared ones. *all: it lists every point. OTV_E_NOMEM is recorded; OTV_E_TRUNCATED is left to the caller, which
+ * reports it with the store (whose cursor then stays in registers: its address is never passed
+ * on). */
+static otv_status tuple_points(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
+                               unsigned tidx, const uint8_t **q, const uint8_t *end,
+                               unsigned shared_n, const uint16_t **pts, unsigned *count, bool *all)
 {
   *pts = w->shared_points;
   *count = shared_n;
   *all = shared_n == 0;
-  if (!(t->tidx & OTV_TUPLE_PRIVATE_POINTS)) return OTV_E_OK;
-  otv_status st = read_points(cx, q, t->pend, &w->private_points, &w->private_points_cap, count);
-  if (st == OTV_E_NOMEM) return OTV_FAIL(cx->err, NOMEM, tv->tag, tv->base, "point numbers");
-  if (st)
-    return otv_tvs_fail(tv, st, (size_t)(t->p - tv->data.p), "tuple %u point numbers", t->index);
+  if (!(tidx & OTV_TUPLE_PRIVATE_POINTS)) return OTV_E_OK;
+  otv_status st = read_points(cx, q, end, &w->private_points, &w->private_points_cap, count);
+  if (st == OTV_E_NOMEM) return OTV_FAIL(cx->err, NOMEM, s->tag, s->tab_off, "point numbers");
+  if (st) return st;
   *pts = w->private_points;
   *all = *count == 0;
   return OTV_E_OK;
 }
+
+/* tuple_points' error: the point numbers of tuple t past its data */
+/* the deltas of tuple t past its data */
+#define DELTAS_FAIL(tv, t)                                                                         \
+  otv_tvs_fail(&(tv), OTV_E_TRUNCATED, (size_t)((t).p - (tv).data.p), "tuple %u deltas", (t).index)
+
+#define TUPLE_POINTS_FAIL(tv, st, t)                                                               \
+  ((st) == OTV_E_NOMEM ? (st)                                                                      \
+                       : otv_tvs_fail(&(tv), (st), (size_t)((t).p - (tv).data.p),                  \
+                                      "tuple %u point numbers", (t).index))
 
 /* Inferred deltas (IUP) of one contour [a, b] of one axis: d has explicit values where
  * listed[i] (fontTools' iup_contour / iup_segment arithmetic, which the spec's description
@@ -203,12 +217,13 @@ static void iup_axis(const double *orig, double *d, const uint8_t *listed, unsig
 
 /* A sparse tuple's deltas made explicit for all n points into w->dx/dy (w->listed marks the
  * listed points): the listed points' deltas times the k factors (a later duplicate wins), the
- * others inferred (IUP) for a simple glyph, else 0. Its x (and, two_dim, y) deltas are at *q.
- * Full instances scale before inferring (k factors), partial ones after (k = 0). */
+ * others inferred (IUP) for a simple glyph, else 0. Its x (and, two_dim, y) deltas are at *q
+ * (its data ends at end).
+ * Full instances scale before inferring (k factors), partial ones after (k = 0). NOMEM is
+ * recorded, TRUNCATED (deltas past the tuple's data) left to the caller (DELTAS_FAIL). */
 static otv_status expand_sparse(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
-                                const otv_tvs *tv, const otv_tuple *t, const uint8_t **q,
-                                const uint16_t *pts, unsigned count, bool two_dim,
-                                const double *factors, int k)
+                                const uint8_t **q, const uint8_t *end, const uint16_t *pts,
+                                unsigned count, bool two_dim, const double *factors, int k)
 {
   unsigned n = s->n;
   if (otv_mem_reserve(cx->al, (void **)&w->list_x, &w->list_x_cap, at_least_1(count),
@@ -216,10 +231,9 @@ static otv_status expand_sparse(const otv_ictx *cx, otv_tvs_work *w, const otv_t
       otv_mem_reserve(cx->al, (void **)&w->list_y, &w->list_y_cap, at_least_1(count),
                       sizeof *w->list_y))
     return OTV_FAIL(cx->err, NOMEM, s->tag, s->tab_off, "deltas");
-  if (!otv_deltas_read_f64(q, t->pend, count, w->list_x) ||
-      (two_dim && !otv_deltas_read_f64(q, t->pend, count, w->list_y)))
-    return otv_tvs_fail(tv, OTV_E_TRUNCATED, (size_t)(t->p - tv->data.p), "tuple %u deltas",
-                        t->index);
+  if (!otv_deltas_read_f64(q, end, count, w->list_x) ||
+      (two_dim && !otv_deltas_read_f64(q, end, count, w->list_y)))
+    return OTV_E_TRUNCATED; /* reported by the caller (DELTAS_FAIL) */
   double *dx = w->dx, *dy = w->dy;
   memset(w->listed, 0, n);
   for (unsigned i = 0; i < n; i++) dx[i] = dy[i] = 0;
@@ -250,23 +264,40 @@ static otv_status expand_sparse(const otv_ictx *cx, otv_tvs_work *w, const otv_t
 static bool read_deltas_acc(const uint8_t **q, const uint8_t *end, unsigned count, double *acc,
                             const double *s, int k)
 {
+/* a[i] += SCALED(delta i) over the run, one loop per kind of run (zeros add nothing) */
+#define ACC_RUN(SCALED)                                                                            \
+  switch (run.kind) {                                                                              \
+  case OTV_DELTA_BYTES:                                                                            \
+    for (unsigned i = 0; i < run.len; i++) a[i] += SCALED((int8_t)run.p[i]);                       \
+    break;                                                                                         \
+  case OTV_DELTA_WORDS:                                                                            \
+    for (unsigned i = 0; i < run.len; i++) a[i] += SCALED(otv_peek_i16(run.p + 2 * i));            \
+    break;                                                                                         \
+  case OTV_DELTA_LONGS:                                                                            \
+    for (unsigned i = 0; i < run.len; i++) a[i] += SCALED(otv_peek_i32(run.p + 4 * i));            \
+    break;                                                                                         \
+  default: break;                                                                                  \
+  }
+#define BY_S0(d) ((double)(d)*s0)
+#define BY_FACTORS(d) otv_pin_scale((d), s, k)
   unsigned got = 0;
+  const double s0 = k == 1 ? s[0] : 0;
   while (got < count) {
     otv_delta_run run;
     if (!otv_delta_run_next(q, end, count - got, &run)) return false;
     double *a = acc + got;
     /* in range: the run's bytes were checked by otv_delta_run_next */
-    if (run.kind != OTV_DELTA_ZEROS) {
-      if (k == 1) {
-        double s0 = s[0];
-        for (unsigned i = 0; i < run.len; i++) a[i] += (double)otv_delta_at(&run, i) * s0;
-      } else {
-        for (unsigned i = 0; i < run.len; i++) a[i] += otv_pin_scale(otv_delta_at(&run, i), s, k);
-      }
+    if (k == 1) {
+      ACC_RUN(BY_S0)
+    } else {
+      ACC_RUN(BY_FACTORS)
     }
     got += run.len;
   }
   return true;
+#undef ACC_RUN
+#undef BY_S0
+#undef BY_FACTORS
 }
 
 /* spec: cvar header: majorVersion, minorVersion, then the tuple variation store */
@@ -300,19 +331,22 @@ otv_status otv_tvs_sum(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
     return OTV_FAIL(cx->err, NOMEM, s->tag, s->tab_off, "deltas");
   int16_t peak[OTV_MAX_AXES], start[OTV_MAX_AXES], end[OTV_MAX_AXES];
   double factors_buf[OTV_MAX_AXES];
+  /* the factors of the shared tuples, computed once per instance (otv_tvs_shared_factors) */
+  const bool have_shared = s->shared && w->shared_k && w->shared_tuples == s->shared;
+  const unsigned shared_known = have_shared ? w->shared_count : 0;
+  const size_t shared_stride = ac ? ac : 1;
   otv_tuple t;
   int more;
   while ((more = otv_tvs_next(&tv, &t)) > 0) {
     int k;
     const double *factors = factors_buf;
     unsigned si = t.tidx & OTV_TUPLE_INDEX_MASK;
-    if (!(t.tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)) && s->shared &&
-        w->shared_k && w->shared_tuples == s->shared && si < w->shared_count) {
-      /* a shared tuple with its implied region: factors computed once per instance */
+    if (!(t.tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)) && si < shared_known) {
+      /* a shared tuple with its implied region */
       k = w->shared_k[si];
-      factors = w->shared_factors + (size_t)si * (ac ? ac : 1);
+      factors = w->shared_factors + si * shared_stride;
     } else {
-      tuple_region(&t, ac, start, peak, end);
+      tuple_region(t.peak, t.start, t.end, ac, start, peak, end);
       k = otv_pin_factors(cx->pin, start, peak, end, factors_buf);
     }
     if (k < 0) continue;
@@ -320,17 +354,17 @@ otv_status otv_tvs_sum(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
     const uint16_t *pts;
     unsigned count;
     bool all;
-    if ((st = tuple_points(cx, w, &tv, &t, &q, shared_n, &pts, &count, &all))) return st;
+    if ((st = tuple_points(cx, w, s, t.tidx, &q, t.pend, shared_n, &pts, &count, &all)))
+      return TUPLE_POINTS_FAIL(tv, st, t);
     if (all) {
       /* decoded, scaled and summed in one pass */
       if (!read_deltas_acc(&q, t.pend, n, acc_x, factors, k) ||
           (acc_y && !read_deltas_acc(&q, t.pend, n, acc_y, factors, k)))
-        return otv_tvs_fail(&tv, OTV_E_TRUNCATED, (size_t)(t.p - tv.data.p), "tuple %u deltas",
-                            t.index);
+        return DELTAS_FAIL(tv, t);
       continue;
     }
-    if ((st = expand_sparse(cx, w, s, &tv, &t, &q, pts, count, acc_y != NULL, factors, k)))
-      return st;
+    if ((st = expand_sparse(cx, w, s, &q, t.pend, pts, count, acc_y != NULL, factors, k)))
+      return st == OTV_E_TRUNCATED ? DELTAS_FAIL(tv, t) : st;
     for (unsigned i = 0; i < n; i++) {
       acc_x[i] += w->dx[i];
       if (acc_y) acc_y[i] += w->dy[i];
@@ -497,7 +531,7 @@ otv_status otv_tvs_partial(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in
   otv_tuple t;
   int more;
   while ((more = otv_tvs_next(&tv, &t)) > 0) {
-    tuple_region(&t, ac, start, peak, end);
+    tuple_region(t.peak, t.start, t.end, ac, start, peak, end);
     bool kept;
     int k = otv_pin_factors_partial(pin, start, peak, end, factors, &kept);
     if (k < 0 || !kept) continue; /* gone, or folded into the default */
@@ -505,15 +539,15 @@ otv_status otv_tvs_partial(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in
     const uint16_t *pts;
     unsigned pn;
     bool all;
-    if ((st = tuple_points(cx, w, &tv, &t, &q, shared_n, &pts, &pn, &all))) return st;
+    if ((st = tuple_points(cx, w, s, t.tidx, &q, t.pend, shared_n, &pts, &pn, &all)))
+      return TUPLE_POINTS_FAIL(tv, st, t);
     double *dx = w->dx, *dy = w->dy;
     if (all) {
       if (!otv_deltas_read_f64(&q, t.pend, n, dx) ||
           (two_dim && !otv_deltas_read_f64(&q, t.pend, n, dy)))
-        return otv_tvs_fail(&tv, OTV_E_TRUNCATED, (size_t)(t.p - tv.data.p), "tuple %u deltas",
-                            t.index);
-    } else if ((st = expand_sparse(cx, w, s, &tv, &t, &q, pts, pn, two_dim, NULL, 0))) {
-      return st;
+        return DELTAS_FAIL(tv, t);
+    } else if ((st = expand_sparse(cx, w, s, &q, t.pend, pts, pn, two_dim, NULL, 0))) {
+      return st == OTV_E_TRUNCATED ? DELTAS_FAIL(tv, t) : st;
     }
     /* tuples whose regions become the same are summed, and rounded once */
     kept_tuple cand;
