@@ -77,6 +77,7 @@ struct otv_location {
   otv_alloc al;
   otv_error last_error;
   otv_coords at;       /* the coordinates as the modules see them (at.v == coords) */
+  otv_locctx x;        /* at, al and last_error, as the modules take them */
   otv_f2dot14 *coords; /* final normalized coordinates (after avar), at.axis_count entries */
   double *user;        /* user coordinates as last set (defaults after set_normalized) */
   otv_glyf_loc glyf;   /* glyf/gvar per-location cache and scratch */

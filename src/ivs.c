@@ -150,9 +150,8 @@ float otv_ivs_delta(const otv_ivs *ivs, const float *scalars, uint32_t outer, ui
   return sum;
 }
 
-const float *otv_ivs_cache_get(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c)
+const float *otv_ivs_cache_fill(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c)
 {
-  if (c->serial == x->at->serial && c->scalars) return c->scalars;
   if (ivs->region_count > c->cap) {
     float *n = otv_mem_realloc(x->al, c->scalars, c->cap * sizeof(float),
                                ivs->region_count * sizeof(float));

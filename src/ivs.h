@@ -86,9 +86,17 @@ typedef struct otv_ivs_cache {
   uint32_t serial; /* location serial the scalars belong to; 0: never computed */
 } otv_ivs_cache;
 
+/* otv_ivs_cache_get when the location moved since the scalars were computed. */
+const float *otv_ivs_cache_fill(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c);
+
 /* Scalars of ivs at the location, recomputed only when its coordinates changed; NULL on NOMEM
- * (recorded in x->err). */
-const float *otv_ivs_cache_get(const otv_locctx *x, const otv_ivs *ivs, otv_ivs_cache *c);
+ * (recorded in x->err). Inline: the metrics calls ask for every glyph run. */
+static inline const float *otv_ivs_cache_get(const otv_locctx *x, const otv_ivs *ivs,
+                                             otv_ivs_cache *c)
+{
+  if (c->serial == x->at->serial && c->scalars) return c->scalars;
+  return otv_ivs_cache_fill(x, ivs, c);
+}
 void otv_ivs_cache_free(const otv_alloc *al, otv_ivs_cache *c);
 
 /* The exact evaluator, for static instances: an item's delta summed in double over its columns

@@ -19,9 +19,9 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
   loc->user = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->user);
   loc->at.v = loc->coords;
   /* each module's per-location state, bound to this location */
-  otv_locctx x = {&loc->at, &loc->al, &loc->last_error};
-  otv_glyf_loc_init(&loc->glyf, &face->glyf, x);
-  otv_cff_loc_init(&loc->cff, &face->cff, x);
+  loc->x = (otv_locctx){&loc->at, &loc->al, &loc->last_error};
+  otv_glyf_loc_init(&loc->glyf, &face->glyf, loc->x);
+  otv_cff_loc_init(&loc->cff, &face->cff, loc->x);
   if (!loc->coords || !loc->user) {
     otv_location_destroy(loc);
     return OTV_FAIL(err, NOMEM, 0, 0, "location coordinates");
@@ -130,12 +130,13 @@ otv_status otv_location_set_named(otv_location *loc, unsigned instance)
 otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coords, unsigned n)
 {
   if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
-  for (unsigned a = 0; a < loc->at.axis_count; a++) {
+  const otv_fvar_axis *axis = loc->face->fvar.axis; /* loc->at.axis_count of them */
+  for (unsigned a = 0, ac = loc->at.axis_count; a < ac; a++) {
     int v = a < n ? coords[a] : 0;
     if (v < -16384) v = -16384;
     if (v > 16384) v = 16384;
     loc->coords[a] = (otv_f2dot14)v;
-    loc->user[a] = otv_fvar_axis_default(&loc->face->fvar, a);
+    loc->user[a] = axis[a].default_value / 65536.0; /* otv_fvar_axis_default */
   }
   changed(loc);
   return OTV_E_OK;

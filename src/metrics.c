@@ -15,8 +15,7 @@
 /* The region scalars of a store at the location (NULL on NOMEM, recorded in the location). */
 static const float *scalars(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache *c)
 {
-  otv_locctx x = {&loc->at, &loc->al, &loc->last_error};
-  return otv_ivs_cache_get(&x, ivs, c);
+  return otv_ivs_cache_get(&loc->x, ivs, c);
 }
 
 static otv_status ascent_descent(otv_location *loc, float *asc, float *desc);
