@@ -74,8 +74,7 @@ static bool hbs_load(hbs *h)
   *(void **)&h->set_flags = dlsym(h->lib, "hb_subset_input_set_flags");
   *(void **)&h->pin = dlsym(h->lib, "hb_subset_input_pin_axis_location");
   *(void **)&h->subset = dlsym(h->lib, "hb_subset_or_fail");
-  return h->input_create && h->input_destroy && h->input_set && h->set_flags && h->pin &&
-         h->subset;
+  return h->input_create && h->input_destroy && h->input_set && h->set_flags && h->pin && h->subset;
 }
 
 /* One full instance with hb-subset: every glyph, every table, every name kept; all axes pinned.
@@ -142,21 +141,22 @@ static double fonttools_time(const char *path, unsigned count)
 static double fonttools_partial(const char *path, const char *keep, size_t *bytes)
 {
   char cmd[2048];
-  snprintf(cmd, sizeof cmd,
-           "/usr/bin/python3 -c '\n"
-           "import io, sys, time, logging\n"
-           "logging.disable(logging.CRITICAL)\n"
-           "from fontTools.ttLib import TTFont\n"
-           "from fontTools.varLib import instancer\n"
-           "f = TTFont(sys.argv[1], lazy=False)\n"
-           "loc = {k: v for k, v in f[\"fvar\"].instances[0].coordinates.items() if k != sys.argv[2]}\n"
-           "t0 = time.process_time()\n"
-           "inst = instancer.instantiateVariableFont(f, loc)\n"
-           "b = io.BytesIO()\n"
-           "inst.save(b)\n"
-           "print(time.process_time() - t0, len(b.getvalue()))\n"
-           "' '%s' '%s' 2>/dev/null",
-           path, keep);
+  snprintf(
+      cmd, sizeof cmd,
+      "/usr/bin/python3 -c '\n"
+      "import io, sys, time, logging\n"
+      "logging.disable(logging.CRITICAL)\n"
+      "from fontTools.ttLib import TTFont\n"
+      "from fontTools.varLib import instancer\n"
+      "f = TTFont(sys.argv[1], lazy=False)\n"
+      "loc = {k: v for k, v in f[\"fvar\"].instances[0].coordinates.items() if k != sys.argv[2]}\n"
+      "t0 = time.process_time()\n"
+      "inst = instancer.instantiateVariableFont(f, loc)\n"
+      "b = io.BytesIO()\n"
+      "inst.save(b)\n"
+      "print(time.process_time() - t0, len(b.getvalue()))\n"
+      "' '%s' '%s' 2>/dev/null",
+      path, keep);
   FILE *p = popen(cmd, "r");
   if (!p) return -1;
   double t = -1;
@@ -200,7 +200,8 @@ static void bench_partial(const otv_face *face, const char *path, const char *ba
   if (ft > 0)
     printf("  fontTools %8.1f ms (x%.0f) %7zu bytes (x%.2f)\n", ft * 1e3, ft / best, fb,
            (double)fb / (double)bytes);
-  else printf("  fontTools n/a\n");
+  else
+    printf("  fontTools n/a\n");
 }
 
 typedef struct thr {
@@ -307,8 +308,8 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
   if (have_hb && !cff2 && pipe(fds) == 0 && (pid = fork()) == 0) {
     /* child: HarfBuzz 6.0's subsetter crashes on some fonts (Recursive): isolate it */
     close(fds[0]);
-    hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
-                                     NULL, NULL);
+    hb_blob_t *blob =
+        hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
     hb_face_t *hf = hb_face_create(blob, 0);
     double t0 = now();
     unsigned ok = 0;
@@ -343,12 +344,18 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     if (a2 < t2) t2 = a2;
   }
   printf("%-32s %3u inst  otvar %8.3f ms", base, ni, ot * 1e3);
-  if (hbt > 0) printf("  hb-subset %8.3f ms (x%.1f)", hbt * 1e3, hbt / ot);
-  else printf("  hb-subset %-18s", hb_crashed ? "crashed (HB bug)" : "n/a");
-  if (ftt > 0) printf("  fontTools %8.1f ms (x%.0f)", ftt * 1e3, ftt / ot);
-  else printf("  fontTools n/a");
-  if (quick) printf("\n");
-  else printf("  all-named -j1 %.1f ms, -j2 %.1f ms (x%.2f)\n", t1 * 1e3, t2 * 1e3, t1 / t2);
+  if (hbt > 0)
+    printf("  hb-subset %8.3f ms (x%.1f)", hbt * 1e3, hbt / ot);
+  else
+    printf("  hb-subset %-18s", hb_crashed ? "crashed (HB bug)" : "n/a");
+  if (ftt > 0)
+    printf("  fontTools %8.1f ms (x%.0f)", ftt * 1e3, ftt / ot);
+  else
+    printf("  fontTools n/a");
+  if (quick)
+    printf("\n");
+  else
+    printf("  all-named -j1 %.1f ms, -j2 %.1f ms (x%.2f)\n", t1 * 1e3, t2 * 1e3, t1 / t2);
   (void)bytes;
   if (!cff2 && na >= 2) bench_partial(face, path, base, axes);
   otv_face_close(face);
@@ -367,9 +374,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) bench_font(argv[i], &h, have_hb);
   } else {
     const char *dir = getenv("OTV_FONT_CACHE");
-    static const char *names[] = {"Inter-roman.var.ttf", "Karla-Italic-VF.ttf",
+    static const char *names[] = {"Inter-roman.var.ttf",       "Karla-Italic-VF.ttf",
                                   "SourceSans3VF-Upright.ttf", "SourceSerif4Variable-Roman.ttf",
-                                  "RobotoFlex-latin.ttf", "Recursive-latin.ttf",
+                                  "RobotoFlex-latin.ttf",      "Recursive-latin.ttf",
                                   "SourceSans3VF-Upright.otf", "SourceSerif4Variable-Roman.otf",
                                   "Cantarell-VF.otf"};
     if (!dir) {

@@ -101,8 +101,8 @@ static void bench_font(const char *path, bool hide)
   bool vertical = otv_face_table(face, OTV_TAG('v', 'm', 't', 'x'), NULL) != NULL;
   otv_location *loc = NULL;
   otv_location_create(face, &loc, NULL);
-  hb_blob_t *blob = hb_blob_create((const char *)bytes, (unsigned)len, HB_MEMORY_MODE_READONLY,
-                                   NULL, NULL);
+  hb_blob_t *blob =
+      hb_blob_create((const char *)bytes, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
   hb_face_t *hf = hb_face_create(blob, 0);
   hb_font_t *hb = hb_font_create(hf);
   hb_font_set_scale(hb, fi.units_per_em, fi.units_per_em);
@@ -114,7 +114,7 @@ static void bench_font(const char *path, bool hide)
   float *a = malloc(n * sizeof *a);
   hb_position_t *h = malloc(n * sizeof *h);
   FT_Fixed *fa = malloc(n * sizeof *fa);
-  otv_f2dot14 (*coords)[64] = malloc(LOCATIONS * sizeof *coords);
+  otv_f2dot14(*coords)[64] = malloc(LOCATIONS * sizeof *coords);
   for (uint32_t g = 0; g < n; g++) gids[g] = g;
   for (int l = 0; l < LOCATIONS; l++)
     for (uint32_t x = 0; x < na && x < 64; x++)
@@ -136,8 +136,7 @@ static void bench_font(const char *path, bool hide)
       }
       double t0 = now();
       otv_location_set_normalized(loc, coords[l], na);
-      otv_glyph_advances(loc, gids, n, dir ? OTV_METRICS_VERTICAL | OTV_METRICS_SYNTHESIZE : 0,
-                         a);
+      otv_glyph_advances(loc, gids, n, dir ? OTV_METRICS_VERTICAL | OTV_METRICS_SYNTHESIZE : 0, a);
       double t1 = now();
       hb_font_set_var_coords_normalized(hb, hc, na);
       if (dir)
@@ -175,9 +174,8 @@ static void bench_font(const char *path, bool hide)
     printf("%-40s %s%s %5u glyphs x %3d locations: otvar %7.1f ns/glyph, HarfBuzz %7.1f (x%.2f), "
            "FreeType %8.1f (x%.2f); differences hb %ld (+%ld ties) ft %ld (+%ld 16.16)\n",
            name, dir ? (vertical ? "v" : "v synth") : "h", hide ? " phantom" : "", n, locs,
-           1e9 * t_otv / per,
-           1e9 * t_hb / per, t_hb / t_otv, 1e9 * t_ft / per, t_ft / t_otv, mismatch_hb, ties_hb,
-           mismatch_ft, fixed_ft);
+           1e9 * t_otv / per, 1e9 * t_hb / per, t_hb / t_otv, 1e9 * t_ft / per, t_ft / t_otv,
+           mismatch_hb, ties_hb, mismatch_ft, fixed_ft);
   }
   free(gids);
   free(a);

@@ -193,8 +193,8 @@ static int bench_font(const char *path, int nloc, int reps)
   /* OTV_CFF_NO_COMPILE=1: CFF2 glyphs are not compiled (internal switch; README-cff) */
   const char *no_comp = getenv("OTV_CFF_NO_COMPILE");
   if (loc && no_comp && *no_comp && *no_comp != '0') loc->cff.comp_off = true;
-  hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
-                                   NULL, NULL);
+  hb_blob_t *blob =
+      hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
   hb_face_t *hface = hb_face_create(blob, 0);
   hb_font_t *hfont = hb_font_create(hface);
   hb_font_set_scale(hfont, info.units_per_em, info.units_per_em);
@@ -303,11 +303,15 @@ int main(int argc, char **argv)
       nloc = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "-e") && i + 1 < argc) {
       i++;
-      engines = !strcmp(argv[i], "otvar") ? 1 : !strcmp(argv[i], "hb") ? 2 : !strcmp(argv[i], "ft") ? 4 : 7;
+      engines = !strcmp(argv[i], "otvar") ? 1
+                : !strcmp(argv[i], "hb")  ? 2
+                : !strcmp(argv[i], "ft")  ? 4
+                                          : 7;
     } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
       reps = atoi(argv[++i]);
     } else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...\n");
+      fprintf(stderr,
+              "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...\n");
       return 2;
     } else {
       rc |= bench_font(argv[i], nloc < 1 ? 1 : nloc, reps < 1 ? 1 : reps);

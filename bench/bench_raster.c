@@ -219,10 +219,22 @@ static void replay(otv_raster *r, const glyph *gl)
   const float *v = P.xy + gl->xy0;
   for (size_t i = gl->op0; i < gl->op1; i++) {
     switch (P.ops[i]) {
-    case OP_MOVE: pen->move_to(r, v[0], v[1]); v += 2; break;
-    case OP_LINE: pen->line_to(r, v[0], v[1]); v += 2; break;
-    case OP_QUAD: pen->quad_to(r, v[0], v[1], v[2], v[3]); v += 4; break;
-    case OP_CUBIC: pen->cubic_to(r, v[0], v[1], v[2], v[3], v[4], v[5]); v += 6; break;
+    case OP_MOVE:
+      pen->move_to(r, v[0], v[1]);
+      v += 2;
+      break;
+    case OP_LINE:
+      pen->line_to(r, v[0], v[1]);
+      v += 2;
+      break;
+    case OP_QUAD:
+      pen->quad_to(r, v[0], v[1], v[2], v[3]);
+      v += 4;
+      break;
+    case OP_CUBIC:
+      pen->cubic_to(r, v[0], v[1], v[2], v[3], v[4], v[5]);
+      v += 6;
+      break;
     default: pen->close_path(r); break;
     }
   }
@@ -255,8 +267,10 @@ static otv_status otvar_image(otv_raster *r, otv_transform *t, glyph *gl, int di
   t->dy = gl->h;
   otv_raster_set_transform(r, t);
   if (direct) otv_raster_begin(r, (unsigned)gl->w, (unsigned)gl->h);
-  if (way[w].points) otv_raster_add_points(r, &gl->pts);
-  else replay(r, gl);
+  if (way[w].points)
+    otv_raster_add_points(r, &gl->pts);
+  else
+    replay(r, gl);
   return otv_raster_render(r, buf, (unsigned)gl->w, (unsigned)gl->h, (size_t)gl->w,
                            flags | way[w].flags);
 }
@@ -268,8 +282,7 @@ static int add_dir(const char *dir, char **files, int n, int cap)
   struct dirent *e;
   while ((e = readdir(d)) && n < cap) {
     size_t l = strlen(e->d_name);
-    if (l < 5 || (strcmp(e->d_name + l - 4, ".ttf") && strcmp(e->d_name + l - 4, ".otf")))
-      continue;
+    if (l < 5 || (strcmp(e->d_name + l - 4, ".ttf") && strcmp(e->d_name + l - 4, ".otf"))) continue;
     char *p = malloc(strlen(dir) + l + 2);
     sprintf(p, "%s/%s", dir, e->d_name);
     files[n++] = p;
@@ -306,7 +319,8 @@ int main(int argc, char **argv)
   if (rounds < 1) rounds = 1;
   FT_Init_FreeType(&ft);
   printf("fonts:");
-  for (int i = 0; i < nf; i++) printf(" %s", strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i]);
+  for (int i = 0; i < nf; i++)
+    printf(" %s", strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i]);
   printf("\n");
   counting cnt = {0};
   otv_options opt = {count_realloc, &cnt, 0};
@@ -387,7 +401,8 @@ int main(int argc, char **argv)
     if (getenv("OTV_BENCH_HASH"))
       printf("size %g image hash %016llx, points %016llx\n", sizes[s], (unsigned long long)hash,
              (unsigned long long)phash);
-    if (clear_bad) printf("size %g: %zu images differ with OTV_RASTER_CLEAR\n", sizes[s], clear_bad);
+    if (clear_bad)
+      printf("size %g: %zu images differ with OTV_RASTER_CLEAR\n", sizes[s], clear_bad);
     if (pts_bad) printf("size %g: otv_raster_add_points failed on %zu glyphs\n", sizes[s], pts_bad);
     printf("size %g: points vs pen: %zu of %zu images differ, by at most %d/255\n", sizes[s],
            pts_differ, ng, pts_maxdiff);
@@ -429,12 +444,17 @@ int main(int argc, char **argv)
     }
     double n = (double)ng * reps;
     /* (a side OTV_BENCH_ONLY left out prints "-") */
-    if (do_ft) printf("%-5g %7zu %10.0f", sizes[s], ng, n / best_ft);
-    else printf("%-5g %7zu %10s", sizes[s], ng, "-");
+    if (do_ft)
+      printf("%-5g %7zu %10.0f", sizes[s], ng, n / best_ft);
+    else
+      printf("%-5g %7zu %10s", sizes[s], ng, "-");
     for (int w = 0; w < WAYS; w++) {
-      if (!do_way[w]) printf(" | %9s %7s", "-", "-");
-      else if (!do_ft) printf(" | %9.0f %7s", n / best[w], "-");
-      else printf(" | %9.0f %6.2fx", n / best[w], best_ft / best[w]);
+      if (!do_way[w])
+        printf(" | %9s %7s", "-", "-");
+      else if (!do_ft)
+        printf(" | %9.0f %7s", n / best[w], "-");
+      else
+        printf(" | %9.0f %6.2fx", n / best[w], best_ft / best[w]);
     }
     printf(" | %ld\n", cnt.calls - calls0);
     free(buf);

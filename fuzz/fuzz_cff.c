@@ -19,19 +19,37 @@
 
 #include <stdlib.h>
 
-typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+typedef struct fz_alloc {
+  unsigned calls, fail_at;
+} fz_alloc;
 static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
 {
   fz_alloc *a = ud;
   (void)old_len;
-  if (!new_len) { free(p); return NULL; }
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
   if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
   return realloc(p, new_len);
 }
 
-typedef struct fz_pen_state { double sum; unsigned ops; } fz_pen_state;
-static void fz_move(void *c, float x, float y) { fz_pen_state *s = c; s->sum += x + y; s->ops++; }
-static void fz_line(void *c, float x, float y) { fz_pen_state *s = c; s->sum += x - y; s->ops++; }
+typedef struct fz_pen_state {
+  double sum;
+  unsigned ops;
+} fz_pen_state;
+static void fz_move(void *c, float x, float y)
+{
+  fz_pen_state *s = c;
+  s->sum += x + y;
+  s->ops++;
+}
+static void fz_line(void *c, float x, float y)
+{
+  fz_pen_state *s = c;
+  s->sum += x - y;
+  s->ops++;
+}
 static void fz_cubic(void *c, float a, float b, float d, float e, float x, float y)
 {
   fz_pen_state *s = c;
@@ -55,10 +73,17 @@ static void draw_all(otv_location *loc, uint32_t glyphs)
 }
 
 /* Pen calls as numbers: kind, then coordinates. */
-typedef struct fz_rec { float v[16384]; size_t n; bool over; } fz_rec;
+typedef struct fz_rec {
+  float v[16384];
+  size_t n;
+  bool over;
+} fz_rec;
 static void fr_put(fz_rec *r, float k, unsigned n, const float *xy)
 {
-  if (r->n + 1 + n > sizeof r->v / sizeof r->v[0]) { r->over = true; return; }
+  if (r->n + 1 + n > sizeof r->v / sizeof r->v[0]) {
+    r->over = true;
+    return;
+  }
   r->v[r->n++] = k;
   for (unsigned i = 0; i < n; i++) r->v[r->n++] = xy[i];
 }
@@ -181,8 +206,7 @@ static void raw_dicts(const uint8_t *data, size_t size, const otv_alloc *al)
         break;
       }
       if (d.pos <= before || d.at != before) abort(); /* a record takes a byte at least */
-      for (unsigned i = 0; i < d.n && checked < 256; i++, checked++)
-        dict_round_trip(al, d.args[i]);
+      for (unsigned i = 0; i < d.n && checked < 256; i++, checked++) dict_round_trip(al, d.args[i]);
     }
   }
 }
@@ -234,7 +258,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     draw_all(loc, info.glyph_count);
     otv_f2dot14 c[8];
     for (unsigned i = 0; i < 8; i++) {
-      int v = size > 20 + 2 * i ? (int)(int16_t)(data[size - 3 - 2 * i] << 8 | data[size - 4 - 2 * i]) : 0;
+      int v = size > 20 + 2 * i
+                  ? (int)(int16_t)(data[size - 3 - 2 * i] << 8 | data[size - 4 - 2 * i])
+                  : 0;
       c[i] = (otv_f2dot14)(v % 16385);
     }
     if (!otv_location_set_normalized(loc, c, 8)) {

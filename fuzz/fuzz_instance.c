@@ -49,12 +49,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     otv_f2dot14 c[OTV_MAX_AXES];
     for (unsigned i = 0; i < OTV_MAX_AXES; i++)
       c[i] = (otv_f2dot14)(((sel >> (i % 8)) & 1) ? 16384 : -16384);
-    otv_location_set_normalized(loc, c, info.axis_count < OTV_MAX_AXES ? info.axis_count : OTV_MAX_AXES);
+    otv_location_set_normalized(loc, c,
+                                info.axis_count < OTV_MAX_AXES ? info.axis_count : OTV_MAX_AXES);
   } else if (sel % 4 == 3 && size >= 8) {
     otv_f2dot14 c[OTV_MAX_AXES];
     for (unsigned i = 0; i < OTV_MAX_AXES; i++)
       c[i] = (otv_f2dot14)(int16_t)otv_peek_u16(data + size - 8 + 2 * (i % 2));
-    otv_location_set_normalized(loc, c, info.axis_count < OTV_MAX_AXES ? info.axis_count : OTV_MAX_AXES);
+    otv_location_set_normalized(loc, c,
+                                info.axis_count < OTV_MAX_AXES ? info.axis_count : OTV_MAX_AXES);
   }
   uint8_t *out = NULL;
   size_t len = 0;

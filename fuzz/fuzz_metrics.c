@@ -12,12 +12,17 @@
 
 #include <stdlib.h>
 
-typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+typedef struct fz_alloc {
+  unsigned calls, fail_at;
+} fz_alloc;
 static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
 {
   fz_alloc *a = ud;
   (void)old_len;
-  if (!new_len) { free(p); return NULL; }
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
   if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
   return realloc(p, new_len);
 }
@@ -40,8 +45,8 @@ static void run(otv_location *loc, uint32_t glyph_count)
     bool synth = v == 2 && !loc->face->met.v.present;
     for (size_t i = 0; i < n && i < 8; i++) {
       otv_glyph_metrics m, mr;
-      otv_status s = v ? otv_glyph_v_metrics(loc, gids[i], mf, &m)
-                       : otv_glyph_h_metrics(loc, gids[i], mf, &m);
+      otv_status s =
+          v ? otv_glyph_v_metrics(loc, gids[i], mf, &m) : otv_glyph_h_metrics(loc, gids[i], mf, &m);
       if (s == OTV_E_OK && s1 == OTV_E_ARG && s2 == OTV_E_ARG && adv[i] == adv[i] &&
           m.advance != adv[i])
         abort(); /* batch and per-glyph disagree */

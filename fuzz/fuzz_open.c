@@ -10,12 +10,17 @@
 
 #include <stdlib.h>
 
-typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+typedef struct fz_alloc {
+  unsigned calls, fail_at;
+} fz_alloc;
 static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
 {
   fz_alloc *a = ud;
   (void)old_len;
-  if (!new_len) { free(p); return NULL; }
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
   if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
   return realloc(p, new_len);
 }

@@ -9,7 +9,9 @@
 
 #include <stdlib.h>
 
-typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+typedef struct fz_alloc {
+  unsigned calls, fail_at;
+} fz_alloc;
 static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
 {
   fz_alloc *a = ud;
@@ -42,8 +44,16 @@ static void fh_add(void *c, unsigned op, const float *v, unsigned n)
   }
   *(uint64_t *)c = h;
 }
-static void fh_move(void *c, float x, float y) { float v[2] = {x, y}; fh_add(c, 1, v, 2); }
-static void fh_line(void *c, float x, float y) { float v[2] = {x, y}; fh_add(c, 2, v, 2); }
+static void fh_move(void *c, float x, float y)
+{
+  float v[2] = {x, y};
+  fh_add(c, 1, v, 2);
+}
+static void fh_line(void *c, float x, float y)
+{
+  float v[2] = {x, y};
+  fh_add(c, 2, v, 2);
+}
 static void fh_quad(void *c, float a, float b, float x, float y)
 {
   float v[4] = {a, b, x, y};
@@ -83,11 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pass == 1) {
       otv_f2dot14 c[16];
       for (unsigned i = 0; i < 16; i++)
-        c[i] = size > 2 * i + 4
-                   ? (otv_f2dot14)((int)((unsigned)data[size - 3 - 2 * i] << 8 |
-                                         data[size - 4 - 2 * i]) % 16385 *
-                                   (data[size - 3 - 2 * i] & 0x80 ? -1 : 1))
-                   : 0;
+        c[i] = size > 2 * i + 4 ? (otv_f2dot14)((int)((unsigned)data[size - 3 - 2 * i] << 8 |
+                                                      data[size - 4 - 2 * i]) %
+                                                16385 * (data[size - 3 - 2 * i] & 0x80 ? -1 : 1))
+                                : 0;
       otv_location_set_normalized(loc, c, 16);
       if (ref) otv_location_set_normalized(ref, c, 16);
     } else if (pass == 2) {

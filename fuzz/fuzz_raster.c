@@ -18,12 +18,17 @@
 
 #include <stdlib.h>
 
-typedef struct fz_alloc { unsigned calls, fail_at; } fz_alloc;
+typedef struct fz_alloc {
+  unsigned calls, fail_at;
+} fz_alloc;
 static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
 {
   fz_alloc *a = ud;
   (void)old_len;
-  if (!new_len) { free(p); return NULL; }
+  if (!new_len) {
+    free(p);
+    return NULL;
+  }
   if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
   return realloc(p, new_len);
 }
@@ -58,8 +63,10 @@ static void fuzz_path(otv_raster *r, const uint8_t *data, size_t size)
       fl[n] = f & (OTV_POINT_ON_CURVE | OTV_POINT_CUBIC);
       pos += 5;
       n++;
-      if (f & 0x40) ends[nc++] = (uint16_t)(n - 1);
-      else if ((f & 0x20) && pos < size) ends[nc++] = data[pos++];
+      if (f & 0x40)
+        ends[nc++] = (uint16_t)(n - 1);
+      else if ((f & 0x20) && pos < size)
+        ends[nc++] = data[pos++];
     }
     otv_glyph_points g = {pts, data[4] & 1 ? NULL : fl, ends, 4096, 4096, n, nc, 0};
     otv_raster_add_points(r, &g);
@@ -69,7 +76,8 @@ static void fuzz_path(otv_raster *r, const uint8_t *data, size_t size)
     float v[6];
     size_t need = (size_t)((op % 5) == 3 ? 6 : (op % 5) == 2 ? 4 : (op % 5) == 4 ? 0 : 2);
     if (pos + need * 2 > size) break;
-    for (size_t i = 0; i < need; i++) v[i] = rd16(data + pos + 2 * i) / 64.0f * (op & 0x80 ? mult : 1.0f);
+    for (size_t i = 0; i < need; i++)
+      v[i] = rd16(data + pos + 2 * i) / 64.0f * (op & 0x80 ? mult : 1.0f);
     pos += need * 2;
     switch (op % 5) {
     case 0: pen->move_to(r, v[0], v[1]); break;

@@ -32,14 +32,14 @@ static void fz_close(void *c) { *(float *)c += 1; }
 static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
 
 /* WOFF2 header fields the raw form rewrites */
-#define RESERVED_OFF 14u            /* UInt16 reserved: 'RA' in the raw form */
+#define RESERVED_OFF 14u              /* UInt16 reserved: 'RA' in the raw form */
 #define TOTAL_COMPRESSED_SIZE_OFF 20u /* UInt32 totalCompressedSize */
 
 /* The raw form (see above) compressed: a malloc'd WOFF2 file, or NULL when data is not raw. */
 static uint8_t *from_raw(const uint8_t *data, size_t size, size_t *out_len)
 {
-  if (size < WOFF2_HEADER_LEN || otv_peek_u32(data) != OTV_SFNT_WOF2 ||
-      data[RESERVED_OFF] != 'R' || data[RESERVED_OFF + 1] != 'A')
+  if (size < WOFF2_HEADER_LEN || otv_peek_u32(data) != OTV_SFNT_WOF2 || data[RESERVED_OFF] != 'R' ||
+      data[RESERVED_OFF + 1] != 'A')
     return NULL;
   /* in range: the header's 48 bytes are there */
   uint32_t raw = otv_peek_u32(data + TOTAL_COMPRESSED_SIZE_OFF);

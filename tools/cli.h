@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 /* Every subcommand: int otv_cmd_<name>(argc, argv) and its one-line summary. */
-#define OTV_CMD(name)                                                                          \
-  int otv_cmd_##name(int argc, char **argv);                                                   \
+#define OTV_CMD(name)                                                                              \
+  int otv_cmd_##name(int argc, char **argv);                                                       \
   extern const char otv_cmd_##name##_summary[];
 #include "otv_cmds.h"
 #undef OTV_CMD
@@ -26,9 +26,9 @@ void cli_error(const char *what, const otv_error *e);
  * one (outlines, metrics), else st alone (the rasterizer's errors are not recorded anywhere). */
 otv_error cli_draw_error(const otv_location *loc, otv_status st);
 #if defined(__GNUC__)
-#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#  define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
-#define CLI_PRINTF(f, a)
+#  define CLI_PRINTF(f, a)
 #endif
 
 /* Every usage error (exit 2) is printed by this one function: `otvar: <cmd>: <message>`, and,
@@ -51,15 +51,18 @@ typedef enum cli_opt_kind {
 } cli_opt_kind;
 
 typedef struct cli_opt {
-  const char *name;  /* long name without "--", or NULL */
-  char letter;       /* short option letter, or 0 */
+  const char *name; /* long name without "--", or NULL */
+  char letter;      /* short option letter, or 0 */
   cli_opt_kind kind;
-  void *to;          /* what it sets (see cli_opt_kind) */
-  const char *arg;   /* the value as --help shows it ("N", "TAG=VALUE,..."); NULL for flags */
-  const char *help;  /* one line of help; '\n' starts a continuation line */
+  void *to;         /* what it sets (see cli_opt_kind) */
+  const char *arg;  /* the value as --help shows it ("N", "TAG=VALUE,..."); NULL for flags */
+  const char *help; /* one line of help; '\n' starts a continuation line */
 } cli_opt;
 /* The end of a table. */
-#define CLI_OPT_END {NULL, 0, CLI_OPT_HELP, NULL, NULL, NULL}
+#define CLI_OPT_END                                                                                \
+  {                                                                                                \
+    NULL, 0, CLI_OPT_HELP, NULL, NULL, NULL                                                        \
+  }
 
 typedef struct cli_cmd {
   const char *name;     /* "instance" */

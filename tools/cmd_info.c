@@ -26,7 +26,9 @@ static const cli_cmd info_cmd = {
     "coordinates), avar version and STAT (design axes, axis values formats 1-4).\n"
     "FONT - reads the font from standard input.\n",
     "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n",
-    "FONT", 1, 1};
+    "FONT",
+    1,
+    1};
 
 /* ---- output helpers ---- */
 
@@ -138,7 +140,8 @@ static unsigned face_count(const char *path)
   uint8_t head[12];
   unsigned n = 1;
   if (fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, "ttcf", 4)) {
-    uint32_t k = (uint32_t)head[8] << 24 | (uint32_t)head[9] << 16 | (uint32_t)head[10] << 8 | head[11];
+    uint32_t k =
+        (uint32_t)head[8] << 24 | (uint32_t)head[9] << 16 | (uint32_t)head[10] << 8 | head[11];
     if (k <= 65536) {
       size_t len = 12 + 4 * (size_t)k;
       uint8_t *buf = malloc(len);
@@ -378,7 +381,8 @@ static void print_text(const info *in)
   if (!in->axis_count) {
     printf("not a variable font (no fvar axes)\n");
   } else {
-    printf("avar: %s\n", in->fi.avar_version ? (in->fi.avar_version == 2 ? "version 2" : "version 1") : "none");
+    printf("avar: %s\n",
+           in->fi.avar_version ? (in->fi.avar_version == 2 ? "version 2" : "version 1") : "none");
     printf("axes (%u):\n", in->axis_count);
     for (unsigned a = 0; a < in->axis_count; a++) {
       const otv_axis *x = &in->axes[a];

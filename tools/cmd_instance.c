@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
-#include <malloc.h>
+#  include <malloc.h>
 #endif
 
 const char otv_cmd_instance_summary[] = "write static fonts (instances) of a variable font";
@@ -58,8 +58,7 @@ static int web_flavour(const char *path)
 /* Write one instance at loc into path ("-": standard output) as TrueType/OpenType, WOFF
  * (flavour 1) or WOFF2 (2). Returns 0, or an exit code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, unsigned nkeep,
-                     const char *path, int flavour, const char *input, int force,
-                     size_t *out_len)
+                     const char *path, int flavour, const char *input, int force, size_t *out_len)
 {
   uint8_t *data = NULL, *web = NULL;
   size_t len = 0;
@@ -80,8 +79,10 @@ static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, un
     len = wlen;
   }
   int rc = cli_write_file("instance", path, input, force, data, len);
-  if (web) free(web);
-  else otv_instance_free(loc, data, len);
+  if (web)
+    free(web);
+  else
+    otv_instance_free(loc, data, len);
   if (!rc) *out_len = len;
   return rc;
 }
@@ -253,7 +254,8 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   }
   otv_face_info info;
   otv_face_get_info(face, &info);
-  const char *ext = info.flavour == OTV_FLAVOUR_CFF2 || info.flavour == OTV_FLAVOUR_CFF ? "otf" : "ttf";
+  const char *ext =
+      info.flavour == OTV_FLAVOUR_CFF2 || info.flavour == OTV_FLAVOUR_CFF ? "otf" : "ttf";
   if (web_ext) ext = web_ext;
   job j;
   memset(&j, 0, sizeof j);
@@ -341,8 +343,7 @@ static int instance(const inst_req *r)
     double t0 = now_ms();
     rc = all_named(face, r->path, r->dir, r->threads, r->flags, r->force, r->quiet, r->web_ext);
     if (!rc && !r->quiet)
-      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, r->dir,
-             now_ms() - t0);
+      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, r->dir, now_ms() - t0);
     goto done;
   }
   otv_error e = {0};
@@ -406,8 +407,7 @@ static int instance(const inst_req *r)
     }
     user_string(face, user, desc, sizeof desc);
     printf("wrote %s: %u glyphs at %s%s%s, %zu bytes, %.1f ms\n", r->out, info.glyph_count, desc,
-           r->keep_arg ? ", variable in " : "", r->keep_arg ? r->keep_arg : "", len,
-           now_ms() - t0);
+           r->keep_arg ? ", variable in " : "", r->keep_arg ? r->keep_arg : "", len, now_ms() - t0);
   }
 done:
   otv_location_destroy(loc);
@@ -494,8 +494,8 @@ int otv_cmd_instance(int argc, char **argv)
     goto done;
   }
   if ((rc = cli_check_std("instance", path, out, true))) goto done;
-  inst_req r = {path, var, named, keep_arg, out, dir, web_ext, index, threads, 0, all, force,
-                 quiet, 0};
+  inst_req r = {path,  var,     named, keep_arg, out,   dir,   web_ext,
+                index, threads, 0,     all,      force, quiet, 0};
   r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES : 0u) |
             (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u);
   r.flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;

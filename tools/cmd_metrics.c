@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 const char otv_cmd_metrics_summary[] = "glyph advances and side bearings at a location";
 
 void cli_metrics_num(double v, char buf[32]);
@@ -65,8 +64,9 @@ static int metrics(const char *path, unsigned index, const char *var, const char
     otv_glyph_metrics m;
     otv_status s = vertical ? otv_glyph_v_metrics(loc, gids[i], flags, &m)
                             : otv_glyph_h_metrics(loc, gids[i], flags, &m);
-    if (s == OTV_E_UNSUPPORTED && otv_location_last_error(loc)->table ==
-                                      (vertical ? OTV_TAG('V', 'V', 'A', 'R') : OTV_TAG('H', 'V', 'A', 'R'))) {
+    if (s == OTV_E_UNSUPPORTED &&
+        otv_location_last_error(loc)->table ==
+            (vertical ? OTV_TAG('V', 'V', 'A', 'R') : OTV_TAG('H', 'V', 'A', 'R'))) {
       /* CFF2 without HVAR/VVAR: default metrics, said once */
       if (!warned) cli_error(path, otv_location_last_error(loc));
       warned = true;
@@ -103,8 +103,7 @@ int otv_cmd_metrics(int argc, char **argv)
        "user-space axis values (unlisted axes: default; a tag\n"
        "given twice: the later value wins)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
-      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST",
-       "glyph ids and ranges, in order (default: all)"},
+      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
       {"vertical", 0, CLI_OPT_FLAG, &vertical, NULL, "vertical metrics"},
       {"round", 0, CLI_OPT_FLAG, &round, NULL, "values rounded as floor(x + 0.5)"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},

@@ -188,8 +188,8 @@ static int outline(const outline_req *r)
       gids[ngids++] = otv_face_glyph_for_char(face, cp, vs);
     }
     free(cps);
-  } else if (cli_parse_glyphs("outline", r->glyphs ? r->glyphs : "all", info.glyph_count,
-                              &gids, &ngids) < 0) {
+  } else if (cli_parse_glyphs("outline", r->glyphs ? r->glyphs : "all", info.glyph_count, &gids,
+                              &ngids) < 0) {
     rc = OTV_EXIT_USAGE;
     goto done;
   }
@@ -223,8 +223,10 @@ static int outline(const outline_req *r)
       const otv_error *e = otv_location_last_error(loc);
       char where[4200];
       snprintf(where, sizeof where, "%s: glyph %u", cli_name(r->path), g);
-      if (e->code) cli_error(where, e);
-      else fprintf(stderr, "otvar: %s: %s\n", cli_name(where), otv_status_str(s));
+      if (e->code)
+        cli_error(where, e);
+      else
+        fprintf(stderr, "otvar: %s: %s\n", cli_name(where), otv_status_str(s));
       rc = OTV_EXIT_FONT;
       break;
     }
@@ -233,8 +235,10 @@ static int outline(const outline_req *r)
     if (r->svg) {
       char tx[64];
       fmt_num(tx, sizeof tx, pen_x);
-      fprintf(f, "  <path transform=\"translate(%s 0) scale(1 -1)\" d=\"%s\"><title>%u</title></path>\n",
-              tx, b.p ? b.p : "", g);
+      fprintf(
+          f,
+          "  <path transform=\"translate(%s 0) scale(1 -1)\" d=\"%s\"><title>%u</title></path>\n",
+          tx, b.p ? b.p : "", g);
       pen_x += adv > 0 ? adv : upem / 2;
     } else if (b.n) {
       fprintf(f, "%u %s %s\n", g, a, b.p);
@@ -243,8 +247,7 @@ static int outline(const outline_req *r)
     }
   }
   if (r->svg && rc == OTV_EXIT_OK) fprintf(f, "</svg>\n");
-  if (r->outpath && cli_out_close(&out, rc == OTV_EXIT_OK) && rc == OTV_EXIT_OK)
-    rc = OTV_EXIT_FONT;
+  if (r->outpath && cli_out_close(&out, rc == OTV_EXIT_OK) && rc == OTV_EXIT_OK) rc = OTV_EXIT_FONT;
 done:
   free(b.p);
   free(gids);
@@ -283,7 +286,8 @@ int otv_cmd_outline(int argc, char **argv)
   rc = OTV_EXIT_USAGE;
   if (index_arg && cli_parse_index("outline", index_arg, &index)) goto out;
   int svg = 0;
-  if (format && !strcmp(format, "svg")) svg = 1;
+  if (format && !strcmp(format, "svg"))
+    svg = 1;
   else if (format && strcmp(format, "svgpath")) {
     cli_usage_error("outline", "unknown --format '%s' (svgpath or svg)", format);
     goto out;
@@ -293,8 +297,8 @@ int otv_cmd_outline(int argc, char **argv)
     goto out;
   }
   if ((rc = cli_check_std("outline", path, outpath, false))) goto out;
-  outline_req r = {path, var, named, glyphs, text, outpath, index,
-                   round ? OTV_OUTLINE_ROUND : 0u, svg, force};
+  outline_req r = {path, var,  named, glyphs, text, outpath, index, round ? OTV_OUTLINE_ROUND : 0u,
+                   svg,  force};
   rc = outline(&r);
 out:
   cli_args_free(&args);

@@ -141,8 +141,10 @@ static int render(const render_req *r)
   double margin = ceil(fmax(2, r->size * 0.125));
   double fw = ceil(bx1 - bx0 + 2 * margin), fh = ceil(by1 - by0 + 2 * margin);
   if (fw > 32767 || fh > 32767 || fw * fh > MAX_PIXELS) {
-    cli_usage_error("render", "the picture would be %.0fx%.0f pixels: use a smaller --size or "
-                              "shorter text", fw, fh);
+    cli_usage_error("render",
+                    "the picture would be %.0fx%.0f pixels: use a smaller --size or "
+                    "shorter text",
+                    fw, fh);
     rc = OTV_EXIT_USAGE;
     goto done;
   }
@@ -269,8 +271,9 @@ int otv_cmd_render(int argc, char **argv)
   if (!out) out = "render.png";
   int svg = ends_with(out, ".svg");
   if ((rc = cli_check_std("render", font, out, !svg))) goto out;
-  render_req r = {font, text, var, named, out, fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff",
-                  index, size, slant, svg, !no_kern, force};
+  render_req r = {
+      font, text,  var, named,    out,  fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff", index,
+      size, slant, svg, !no_kern, force};
   rc = render(&r);
 out:
   cli_args_free(&args);

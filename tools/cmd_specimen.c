@@ -49,8 +49,8 @@ typedef struct spec {
   otv_raster *ras;
   uint8_t *cov_text, *cov_label; /* canvas layers (draw pass) */
   unsigned w, h;
-  double width;  /* widest line so far (measure pass) */
-  double y;      /* top of the next line */
+  double width; /* widest line so far (measure pass) */
+  double y;     /* top of the next line */
   double margin;
   int draw;
   const char *path;
@@ -141,8 +141,8 @@ static void run_pass(spec *S, layout_in *L)
     fmt_num(v0, sizeof v0, L->axes[a].min_value);
     fmt_num(v1, sizeof v1, L->axes[a].max_value);
     fmt_num(vd, sizeof vd, L->axes[a].default_value);
-    o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s %s..%s (default %s)",
-                          a % 4 ? ", " : "", tag, v0, v1, vd);
+    o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s %s..%s (default %s)", a % 4 ? ", " : "",
+                          tag, v0, v1, vd);
     if (a % 4 == 3 || a + 1 == L->axis_count || o > sizeof buf - 80) {
       put_text(S, &S->label, buf, m, lab, 1);
       S->y += line_height(&S->label, lab);
@@ -266,7 +266,7 @@ static int open_label_font(const char *path, font_ref *fr)
 static void pick_sample(const otv_face *face, char *out, size_t cap, char *shrt, size_t scap)
 {
   static const char *cands[] = {"Hamburgefonstiv", "The quick brown fox", "Handgloves",
-                                "ABCDEFGHIJK", "abcdefghijk", "0123456789"};
+                                "ABCDEFGHIJK",     "abcdefghijk",         "0123456789"};
   static const char *shorts[] = {"Ag", "Aa", "ag", "AB", "ab", "12"};
   for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++)
     if (txt_covers(face, cands[i])) {
@@ -285,7 +285,8 @@ static void pick_sample(const otv_face *face, char *out, size_t cap, char *shrt,
   for (uint32_t cp = 0x21; cp < 0x30000 && count < 12 && o + 5 < cap; cp++) {
     if (cp >= 0xD800 && cp < 0xE000) continue;
     if (!otv_face_glyph_for_char(face, cp, 0)) continue;
-    if (cp < 0x80) out[o++] = (char)cp;
+    if (cp < 0x80)
+      out[o++] = (char)cp;
     else if (cp < 0x800) {
       out[o++] = (char)(0xC0 | cp >> 6);
       out[o++] = (char)(0x80 | (cp & 63));
@@ -407,8 +408,7 @@ int otv_cmd_specimen(int argc, char **argv)
     }
     free(cps);
     if (!txt_covers(S.main.face, text)) {
-      cli_usage_error("specimen", "%s lacks glyphs for some characters of --text",
-                      cli_name(font));
+      cli_usage_error("specimen", "%s lacks glyphs for some characters of --text", cli_name(font));
       rc = OTV_EXIT_USAGE;
       goto done;
     }
@@ -418,8 +418,9 @@ int otv_cmd_specimen(int argc, char **argv)
       /* the sweep cells use the first two characters */
       const unsigned char *p = (const unsigned char *)text;
       size_t k = 0;
-      for (int c = 0; c < 2 && p[k]; c++)
-        do k++; while ((p[k] & 0xC0) == 0x80);
+      for (int c = 0; c < 2 && p[k]; c++) do
+          k++;
+        while ((p[k] & 0xC0) == 0x80);
       snprintf(shrt, sizeof shrt, "%.*s", (int)k, text);
     }
   } else {
@@ -433,7 +434,8 @@ int otv_cmd_specimen(int argc, char **argv)
   L->short_sample = shrt;
 
   /* label font: the font itself when it covers what labels need */
-  if (txt_covers(S.main.face, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789=.-()")) {
+  if (txt_covers(S.main.face,
+                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789=.-()")) {
     S.label = S.main;
     S.label.own = 0;
     /* its own location: the main one moves through instances */
@@ -457,8 +459,8 @@ int otv_cmd_specimen(int argc, char **argv)
   run_pass(&S, L);
   double fw = ceil(S.width + S.margin), fh = ceil(S.y);
   if (fw > 32767 || fh > 32767 || fw * fh > MAX_PIXELS) {
-    cli_usage_error("specimen", "the picture would be %.0fx%.0f pixels: use a smaller --size",
-                    fw, fh);
+    cli_usage_error("specimen", "the picture would be %.0fx%.0f pixels: use a smaller --size", fw,
+                    fh);
     rc = OTV_EXIT_USAGE;
     goto done;
   }

@@ -9,10 +9,14 @@
 const char otv_cmd_tables_summary[] = "list the font's tables";
 
 static const cli_cmd tables_cmd = {
-    "tables", "otvar tables FONT [--index N]",
+    "tables",
+    "otvar tables FONT [--index N]",
     "One line per table: TAG OFFSET LENGTH CHECKSUM (hex), sorted by tag.\n"
     "FONT - reads the font from standard input.\n",
-    "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n", "FONT", 1, 1};
+    "Exit codes: 0 ok, 1 bad font, 2 bad usage.\n",
+    "FONT",
+    1,
+    1};
 
 int otv_cmd_tables(int argc, char **argv)
 {

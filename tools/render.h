@@ -25,7 +25,7 @@ typedef struct txt_glyph {
 typedef struct txt_line {
   txt_glyph *g; /* malloc'd */
   size_t n;
-  float width;  /* total advance, font units */
+  float width; /* total advance, font units */
 } txt_line;
 
 /* Lay out code points in one line at the location. Code points without a glyph are an error

@@ -193,8 +193,8 @@ int cli_write_file(const char *cmd, const char *path, const char *input, int for
   if (rc) return rc;
   int ok = fwrite(data, 1, len, o.f) == len;
   if (!ok)
-    fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd,
-            cli_is_std(path) ? "stdout" : path, strerror(errno));
+    fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd, cli_is_std(path) ? "stdout" : path,
+            strerror(errno));
   return cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
 }
 
@@ -449,8 +449,10 @@ int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, ui
       if (!push_range(&g, &len, &cap, a, b)) return -1;
       next = end;
     }
-    if (*next == ',') next++;
-    else if (*next) goto bad;
+    if (*next == ',')
+      next++;
+    else if (*next)
+      goto bad;
     p = next;
   }
   *out = g;
@@ -471,10 +473,18 @@ int cli_utf8_decode(const char *s, uint32_t **out, size_t *n)
   while (*p) {
     uint32_t c = *p++;
     int extra = 0;
-    if (c >= 0xF0 && c < 0xF5) { c &= 0x07; extra = 3; }
-    else if (c >= 0xE0) { c &= 0x0F; extra = 2; if (c > 0x0F) goto bad; }
-    else if (c >= 0xC2 && c < 0xE0) { c &= 0x1F; extra = 1; }
-    else if (c >= 0x80) goto bad;
+    if (c >= 0xF0 && c < 0xF5) {
+      c &= 0x07;
+      extra = 3;
+    } else if (c >= 0xE0) {
+      c &= 0x0F;
+      extra = 2;
+      if (c > 0x0F) goto bad;
+    } else if (c >= 0xC2 && c < 0xE0) {
+      c &= 0x1F;
+      extra = 1;
+    } else if (c >= 0x80)
+      goto bad;
     for (int i = 0; i < extra; i++) {
       if ((*p & 0xC0) != 0x80) goto bad;
       c = c << 6 | (*p++ & 0x3F);
@@ -500,8 +510,7 @@ int cli_out_open(const char *cmd, const char *path, const char *input, int force
   struct stat st_out, st_in;
   int exists = stat(path, &st_out) == 0; /* follows symlinks: a link to the input is refused */
   if (exists && input && !cli_is_std(input) && stat(input, &st_in) == 0 &&
-      st_out.st_dev == st_in.st_dev &&
-      st_out.st_ino == st_in.st_ino) {
+      st_out.st_dev == st_in.st_dev && st_out.st_ino == st_in.st_ino) {
     cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
     return OTV_EXIT_USAGE;
   }

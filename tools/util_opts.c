@@ -39,8 +39,10 @@ static unsigned opt_count(const cli_opt *opts)
 /* How messages name an option: "--named", or "-o" for a letter-only one. */
 static void opt_name(const cli_opt *o, char *buf, size_t cap)
 {
-  if (o->name) snprintf(buf, cap, "--%s", o->name);
-  else snprintf(buf, cap, "-%c", o->letter);
+  if (o->name)
+    snprintf(buf, cap, "--%s", o->name);
+  else
+    snprintf(buf, cap, "-%c", o->letter);
 }
 
 /* The left column of --help: "-q, --quiet", "-o OUT", "--index N". */
@@ -141,11 +143,8 @@ static int apply(const cli_cmd *c, const cli_opt *o, const char *v, unsigned see
 {
   char name[64];
   switch (o->kind) {
-  case CLI_OPT_HELP:
-    break;
-  case CLI_OPT_FLAG:
-    *(int *)o->to = 1;
-    break;
+  case CLI_OPT_HELP: break;
+  case CLI_OPT_FLAG: *(int *)o->to = 1; break;
   case CLI_OPT_VALUE:
     if (seen) {
       opt_name(o, name, sizeof name);

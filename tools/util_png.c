@@ -21,10 +21,14 @@ int pic_parse_color(const char *s, uint32_t *out)
   for (int i = 0; i < 6; i++) {
     char c = s[i];
     unsigned d;
-    if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-    else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-    else return -1;
+    if (c >= '0' && c <= '9')
+      d = (unsigned)(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      d = (unsigned)(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      d = (unsigned)(c - 'A' + 10);
+    else
+      return -1;
     v = v << 4 | d;
   }
   *out = v;

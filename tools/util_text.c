@@ -45,8 +45,10 @@ int txt_kern(const otv_face *face, uint32_t left, uint32_t right)
           total += (int16_t)be16(p + 4);
           break;
         }
-        if (pk < key) lo = mid + 1;
-        else hi = mid;
+        if (pk < key)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
     }
     off += sub_len;

@@ -26,10 +26,10 @@
 #include <string.h>
 
 #ifdef OTV_HAVE_ZLIB
-#include <zlib.h>
+#  include <zlib.h>
 #endif
 #ifdef OTV_HAVE_BROTLI
-#include <brotli/decode.h>
+#  include <brotli/decode.h>
 #endif
 
 #define MAX_GLYPH_POINTS 65535 /* endPtsOfContours are uint16 */
@@ -47,15 +47,15 @@ typedef struct table {
   uint32_t tag;
   const uint8_t *data; /* the sfnt bytes of the table (into the input, the stream or owned) */
   size_t len;
-  uint8_t *owned;      /* inflated or reconstructed bytes, freed at the end */
+  uint8_t *owned; /* inflated or reconstructed bytes, freed at the end */
   /* WOFF2 */
-  bool transformed;    /* still in its transformed form (data/len not yet valid) */
-  bool xform_in;       /* stored transformed in the file */
+  bool transformed; /* still in its transformed form (data/len not yet valid) */
+  bool xform_in;    /* stored transformed in the file */
   uint32_t orig_len;
   size_t src_off, src_len; /* the stored (maybe transformed) bytes in the decompressed stream */
-  int16_t *xmin;       /* glyf: every glyph's xMin (for the hmtx transform) */
+  int16_t *xmin;           /* glyf: every glyph's xMin (for the hmtx transform) */
   unsigned glyph_count;
-  int loca_partner;    /* glyf: the loca rebuilt with it */
+  int loca_partner; /* glyf: the loca rebuilt with it */
 } table;
 
 static int fail(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
@@ -188,18 +188,24 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     t[i].tag = tag;
     idx[i] = (uint16_t)i;
     if (!otv_span_has(in, off, comp)) {
-      rc = fail(c, "WOFF table '%s' (directory entry at offset %zu): %u bytes at offset %u run past "
-                   "the file's %zu bytes", s, at, comp, off, in.len);
+      rc = fail(c,
+                "WOFF table '%s' (directory entry at offset %zu): %u bytes at offset %u run past "
+                "the file's %zu bytes",
+                s, at, comp, off, in.len);
       goto done;
     }
     if (comp > orig) {
-      rc = fail(c, "WOFF table '%s' (directory entry at offset %zu): compressed length %u exceeds "
-                   "the original length %u", s, at, comp, orig);
+      rc = fail(c,
+                "WOFF table '%s' (directory entry at offset %zu): compressed length %u exceeds "
+                "the original length %u",
+                s, at, comp, orig);
       goto done;
     }
     if (orig > WOFF_MAX_SFNT - total) {
-      rc = fail(c, "WOFF table '%s' (directory entry at offset %zu): the tables' original lengths "
-                   "exceed %zu MiB", s, at, WOFF_MAX_SFNT >> 20);
+      rc = fail(c,
+                "WOFF table '%s' (directory entry at offset %zu): the tables' original lengths "
+                "exceed %zu MiB",
+                s, at, WOFF_MAX_SFNT >> 20);
       goto done;
     }
     total += orig;
@@ -215,8 +221,9 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     }
     uLongf got = orig;
     if (uncompress(t[i].owned, &got, in.p + off, comp) != Z_OK || got != orig) {
-      rc = fail(c, "WOFF table '%s' (data at offset %u): zlib data does not inflate to its %u bytes",
-                s, off, orig);
+      rc =
+          fail(c, "WOFF table '%s' (data at offset %u): zlib data does not inflate to its %u bytes",
+               s, off, orig);
       goto done;
     }
     t[i].data = t[i].owned;
@@ -235,7 +242,6 @@ done:
 
 #ifdef OTV_HAVE_BROTLI
 
-
 /* UIntBase128 (section 4.1): at most 5 bytes, no leading zero byte, no value above 2^32-1. */
 static bool rd_base128(otv_rd *r, uint32_t *v)
 {
@@ -243,8 +249,7 @@ static bool rd_base128(otv_rd *r, uint32_t *v)
   for (int i = 0; i < WOFF2_BASE128_MAX_BYTES; i++) {
     unsigned b = otv_rd_u8(r);
     /* a first byte of 0x80 is a leading zero; 7 more bits must not push bits out of acc */
-    if (!otv_rd_ok(r) || (i == 0 && b == WOFF2_BASE128_MORE) || acc > UINT32_MAX >> 7)
-      return false;
+    if (!otv_rd_ok(r) || (i == 0 && b == WOFF2_BASE128_MORE) || acc > UINT32_MAX >> 7) return false;
     acc = acc << 7 | (b & WOFF2_BASE128_BITS);
     if (!(b & WOFF2_BASE128_MORE)) {
       *v = acc;
@@ -258,10 +263,14 @@ static bool rd_base128(otv_rd *r, uint32_t *v)
 static bool rd_255u16(otv_rd *r, unsigned *v)
 {
   unsigned code = otv_rd_u8(r);
-  if (code == WOFF2_WORD_CODE) *v = otv_rd_u16(r);
-  else if (code == WOFF2_ONE_MORE_BYTE_CODE1) *v = WOFF2_LOWEST_U_CODE + otv_rd_u8(r);
-  else if (code == WOFF2_ONE_MORE_BYTE_CODE2) *v = 2 * WOFF2_LOWEST_U_CODE + otv_rd_u8(r);
-  else *v = code;
+  if (code == WOFF2_WORD_CODE)
+    *v = otv_rd_u16(r);
+  else if (code == WOFF2_ONE_MORE_BYTE_CODE1)
+    *v = WOFF2_LOWEST_U_CODE + otv_rd_u8(r);
+  else if (code == WOFF2_ONE_MORE_BYTE_CODE2)
+    *v = 2 * WOFF2_LOWEST_U_CODE + otv_rd_u8(r);
+  else
+    *v = code;
   return otv_rd_ok(r);
 }
 
@@ -360,10 +369,12 @@ static void put_points(otv_buf *o, const scratch *s, unsigned n, bool overlap)
   for (unsigned i = 0; i < n; i++) {
     int dx = s->x[i] - px, dy = s->y[i] - py;
     unsigned f = fl[i]; /* ON_CURVE_POINT, set by the caller */
-    if (dx == 0) f |= OTV_X_IS_SAME_OR_POSITIVE;
+    if (dx == 0)
+      f |= OTV_X_IS_SAME_OR_POSITIVE;
     else if (dx >= -255 && dx <= 255)
       f |= OTV_X_SHORT_VECTOR | (dx > 0 ? OTV_X_IS_SAME_OR_POSITIVE : 0);
-    if (dy == 0) f |= OTV_Y_IS_SAME_OR_POSITIVE;
+    if (dy == 0)
+      f |= OTV_Y_IS_SAME_OR_POSITIVE;
     else if (dy >= -255 && dy <= 255)
       f |= OTV_Y_SHORT_VECTOR | (dy > 0 ? OTV_Y_IS_SAME_OR_POSITIVE : 0);
     if (i == 0 && overlap) f |= OTV_OVERLAP_SIMPLE;
@@ -392,7 +403,8 @@ static void put_points(otv_buf *o, const scratch *s, unsigned n, bool overlap)
     for (unsigned i = 0; i < n; i++) {
       int d = v[i] - prev;
       prev = v[i];
-      if (fl[i] & short_bit) *p++ = (uint8_t)(d < 0 ? -d : d);
+      if (fl[i] & short_bit)
+        *p++ = (uint8_t)(d < 0 ? -d : d);
       else if (!(fl[i] & same_bit)) {
         otv_put_u16(p, (uint16_t)(int16_t)d);
         p += 2;
@@ -427,8 +439,8 @@ static int simple_glyph(woff_ctx *c, glyf_in *in, scratch *s, unsigned g, unsign
     x += dx;
     y += dy;
     if (x < -32768 || x > 32767 || y < -32768 || y > 32767)
-      return fail(c, "WOFF2 'glyf' glyph %u: point %u at (%d, %d) is outside the int16 range", g,
-                  i, x, y);
+      return fail(c, "WOFF2 'glyf' glyph %u: point %u at (%d, %d) is outside the int16 range", g, i,
+                  x, y);
     s->x[i] = x;
     s->y[i] = y;
     s->flag[i] = (f & WOFF2_FLAG_OFF_CURVE) ? 0 : (uint8_t)OTV_ON_CURVE_POINT;
@@ -516,8 +528,10 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
   uint32_t size[WOFF2_STREAMS];
   for (int k = 0; k < WOFF2_STREAMS; k++) size[k] = otv_rd_u32(&h);
   if (!otv_rd_ok(&h))
-    return fail(c, "WOFF2 'glyf': the transformed table's %zu bytes are fewer than its %u-byte "
-                   "header", t.len, WOFF2_GLYF_HEADER_LEN);
+    return fail(c,
+                "WOFF2 'glyf': the transformed table's %zu bytes are fewer than its %u-byte "
+                "header",
+                t.len, WOFF2_GLYF_HEADER_LEN);
   if (index_format > 1)
     return fail(c, "WOFF2 'glyf' (offset 6): indexFormat %u (must be 0 or 1)", index_format);
   glyf_in in = {0};
@@ -525,8 +539,10 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
   for (int k = 0; k < WOFF2_STREAMS; k++) {
     otv_span s;
     if (!otv_span_sub(t, off, size[k], &s))
-      return fail(c, "WOFF2 'glyf': the %s stream (%u bytes at offset %zu) runs past the table's "
-                     "%zu bytes", stream_name[k], size[k], off, t.len);
+      return fail(c,
+                  "WOFF2 'glyf': the %s stream (%u bytes at offset %zu) runs past the table's "
+                  "%zu bytes",
+                  stream_name[k], size[k], off, t.len);
     in.s[k] = otv_rd_init(s, 0);
     off += size[k];
   }
@@ -539,8 +555,10 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
   if (option_flags & WOFF2_OVERLAP_SIMPLE_BITMAP) {
     otv_span ov;
     if (!otv_span_sub(t, off, ((size_t)n + 7) >> 3, &ov))
-      return fail(c, "WOFF2 'glyf': the overlap bitmap (%zu bytes at offset %zu) runs past the "
-                     "table's %zu bytes", ((size_t)n + 7) >> 3, off, t.len);
+      return fail(c,
+                  "WOFF2 'glyf': the overlap bitmap (%zu bytes at offset %zu) runs past the "
+                  "table's %zu bytes",
+                  ((size_t)n + 7) >> 3, off, t.len);
     in.overlap_bits = ov.p;
   }
   size_t loca_len = ((size_t)n + 1) * (index_format ? 4 : 2);
@@ -572,16 +590,19 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
       }
       continue;
     }
-    if (nc > 0) rc = simple_glyph(c, &in, &s, g, (unsigned)nc, &o, &glyf->xmin[g]);
+    if (nc > 0)
+      rc = simple_glyph(c, &in, &s, g, (unsigned)nc, &o, &glyf->xmin[g]);
     else if (nc == (int16_t)WOFF2_COMPOSITE_N_CONTOURS)
       rc = composite_glyph(c, &in, g, &o, &glyf->xmin[g]);
-    else rc = fail(c, "WOFF2 'glyf' glyph %u: numberOfContours %d", g, nc);
+    else
+      rc = fail(c, "WOFF2 'glyf' glyph %u: numberOfContours %d", g, nc);
     if (rc) goto done;
     while (o.len % align) o.p[o.len++] = 0; /* in range: every glyph reserved 3 bytes more */
   }
   offs[n] = (uint32_t)o.len;
   if (!index_format && o.len > SHORT_LOCA_MAX_GLYF) {
-    rc = fail(c, "WOFF2 'glyf': the rebuilt table's %zu bytes do not fit short loca offsets", o.len);
+    rc =
+        fail(c, "WOFF2 'glyf': the rebuilt table's %zu bytes do not fit short loca offsets", o.len);
     goto done;
   }
   loca->owned = malloc(loca_len);
@@ -590,8 +611,10 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
     goto done;
   }
   for (unsigned g = 0; g <= n; g++) {
-    if (index_format) otv_put_u32(loca->owned + 4 * (size_t)g, offs[g]);
-    else otv_put_u16(loca->owned + 2 * (size_t)g, (uint16_t)(offs[g] / 2));
+    if (index_format)
+      otv_put_u32(loca->owned + 4 * (size_t)g, offs[g]);
+    else
+      otv_put_u16(loca->owned + 2 * (size_t)g, (uint16_t)(offs[g] / 2));
   }
   loca->data = loca->owned;
   loca->len = loca_len;
@@ -681,8 +704,10 @@ static int untransform(woff_ctx *c, table *t, unsigned nt, const otv_sfnt_face *
     if (!gx) continue;
     if (t[gi].loca_partner == li) continue; /* a collection's fonts sharing the pair */
     if (t[gi].loca_partner >= 0 || !t[li].transformed)
-      return fail(c, "WOFF2 font %u: its transformed 'glyf' and 'loca' are paired differently in "
-                     "another font", f);
+      return fail(c,
+                  "WOFF2 font %u: its transformed 'glyf' and 'loca' are paired differently in "
+                  "another font",
+                  f);
     if (glyf_rebuild(c, &t[gi], &t[li], stream + t[gi].src_off)) return -1;
     t[gi].loca_partner = li;
   }
@@ -699,8 +724,10 @@ static int untransform(woff_ctx *c, table *t, unsigned nt, const otv_sfnt_face *
     if (t[i].transformed) {
       char s[5];
       otv_tag_to_string(t[i].tag, s);
-      return fail(c, "WOFF2 table '%s' (directory entry %u): transformed, but no font of the file "
-                     "lets it be rebuilt", s, i);
+      return fail(c,
+                  "WOFF2 table '%s' (directory entry %u): transformed, but no font of the file "
+                  "lets it be rebuilt",
+                  s, i);
     }
   return 0;
 }
@@ -733,8 +760,10 @@ static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, siz
       return 0;
     }
     if (xf && !rd_base128(&r, &xlen)) {
-      fail(c, "WOFF2 table '%s' (directory entry %u, offset %zu): truncated or a bad "
-              "transformLength", s, i, at);
+      fail(c,
+           "WOFF2 table '%s' (directory entry %u, offset %zu): truncated or a bad "
+           "transformLength",
+           s, i, at);
       return 0;
     }
     if (xf && tag == OTV_T_LOCA && xlen != 0) {
@@ -744,7 +773,8 @@ static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, siz
     }
     size_t stored = xf ? xlen : orig;
     if (orig > WOFF_MAX_SFNT || stored > WOFF_MAX_SFNT - total) {
-      fail(c, "WOFF2 table '%s' (directory entry %u, offset %zu): the tables' lengths exceed %zu MiB",
+      fail(c,
+           "WOFF2 table '%s' (directory entry %u, offset %zu): the tables' lengths exceed %zu MiB",
            s, i, at, WOFF_MAX_SFNT >> 20);
       return 0;
     }
@@ -821,7 +851,8 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     return fail(c, "WOFF2 header: the file's %zu bytes are fewer than the %u-byte header", in.len,
                 WOFF2_HEADER_LEN);
   if (length != in.len)
-    return fail(c, "WOFF2 header (offset 8): length %u, but the file has %zu bytes", length, in.len);
+    return fail(c, "WOFF2 header (offset 8): length %u, but the file has %zu bytes", length,
+                in.len);
   if (reserved != 0) return fail(c, "WOFF2 header (offset 14): reserved is %u, not 0", reserved);
   if (num_tables == 0) return fail(c, "WOFF2 header (offset 12): no tables");
   table *t = calloc(num_tables, sizeof *t);
@@ -863,10 +894,13 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     goto done;
   }
   size_t got = stream_len;
-  if (BrotliDecoderDecompress(compressed, in.p + at, &got, stream) != BROTLI_DECODER_RESULT_SUCCESS ||
+  if (BrotliDecoderDecompress(compressed, in.p + at, &got, stream) !=
+          BROTLI_DECODER_RESULT_SUCCESS ||
       got != stream_len) {
-    rc = fail(c, "WOFF2 compressed data (offset %zu, %u bytes): not a Brotli stream of the %zu "
-                 "bytes the table directory announces", at, compressed, stream_len);
+    rc = fail(c,
+              "WOFF2 compressed data (offset %zu, %u bytes): not a Brotli stream of the %zu "
+              "bytes the table directory announces",
+              at, compressed, stream_len);
     goto done;
   }
   for (unsigned i = 0; i < num_tables; i++)

@@ -27,10 +27,10 @@
 #include <string.h>
 
 #if defined(OTV_HAVE_ZLIB)
-#include <zlib.h>
+#  include <zlib.h>
 #endif
 #if defined(OTV_HAVE_BROTLI_ENC)
-#include <brotli/encode.h>
+#  include <brotli/encode.h>
 #endif
 
 /* The encoder's limit on the input's table directory (DSIG included): real fonts have a few
@@ -38,12 +38,12 @@
 #define MAX_TABLES 256
 /* spec (OpenType head, maxp): the fields the glyf transform reads or sets */
 #define HEAD_LEN 54u
-#define HEAD_FLAGS_OFF 16u                 /* uint16 flags */
+#define HEAD_FLAGS_OFF 16u                   /* uint16 flags */
 #define HEAD_FLAG_LOSSLESS_TRANSFORM 0x0800u /* bit 11: "lossless" after an optimizing transform */
-#define HEAD_INDEX_TO_LOC_FORMAT_OFF 50u   /* int16 indexToLocFormat */
-#define LOCA_LONG 1u                       /* indexToLocFormat 1: Offset32 */
+#define HEAD_INDEX_TO_LOC_FORMAT_OFF 50u     /* int16 indexToLocFormat */
+#define LOCA_LONG 1u                         /* indexToLocFormat 1: Offset32 */
 #define MAXP_MIN_LEN 6u
-#define MAXP_NUM_GLYPHS_OFF 4u             /* uint16 numGlyphs */
+#define MAXP_NUM_GLYPHS_OFF 4u /* uint16 numGlyphs */
 
 static int efail(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
 static int efail(woff_ctx *c, const char *fmt, ...)
@@ -88,7 +88,7 @@ static void wb_base128(otv_buf *b, uint32_t v)
 /* ---- the input font ---- */
 
 typedef struct in_font {
-  otv_sfnt sfnt;  /* the input's table directory: checked, sorted by tag */
+  otv_sfnt sfnt; /* the input's table directory: checked, sorted by tag */
   uint32_t flavor;
   unsigned count; /* tables kept: all but DSIG, sorted by tag */
   otv_sfnt_table t[MAX_TABLES];
@@ -430,15 +430,17 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
       goto done;
     }
     int nc = otv_peek_i16(d.p); /* in range: 10 bytes at least */
-    if (nc > 0) rc = put_simple(c, &o, d, g, (unsigned)nc);
-    else if (nc < 0) rc = put_composite(c, &o, d, g);
+    if (nc > 0)
+      rc = put_simple(c, &o, d, g, (unsigned)nc);
+    else if (nc < 0)
+      rc = put_composite(c, &o, d, g);
     else { /* a header without contours: empty */
       otv_buf_u16(&o.s[WOFF2_N_CONTOUR], 0);
       rc = 0;
     }
     if (rc) goto done;
   }
-  otv_buf_u16(xf, 0); /* reserved */
+  otv_buf_u16(xf, 0);                                               /* reserved */
   otv_buf_u16(xf, o.any_overlap ? WOFF2_OVERLAP_SIMPLE_BITMAP : 0); /* optionFlags */
   otv_buf_u16(xf, (uint16_t)n);
   /* indexFormat 1 whatever the source's: decoders pad glyphs as they like (4 bytes is usual), so
@@ -513,7 +515,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   for (unsigned i = 0; i < k; i++) {
     const otv_sfnt_table *t = &f->t[order[i]];
     bool is_glyf = t->tag == OTV_T_GLYF;
-    bool is_loca = has_glyf && t->tag == OTV_T_LOCA;   /* transformed with glyf */
+    bool is_loca = has_glyf && t->tag == OTV_T_LOCA;     /* transformed with glyf */
     bool plain_loca = !has_glyf && t->tag == OTV_T_LOCA; /* a loca without glyf */
     /* glyf and loca transformed, the others stored (null transform): for a loca, version 3 */
     unsigned xform = is_glyf || is_loca ? WOFF2_XFORM_GLYF
@@ -526,8 +528,10 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     wb_base128(&dir, (uint32_t)orig);
     if (is_glyf) wb_base128(&dir, (uint32_t)xf.len); /* transformLength */
     if (is_loca) wb_base128(&dir, 0);
-    if (is_glyf) otv_buf_bytes(&stream, xf.p, xf.len);
-    else if (is_loca) continue;
+    if (is_glyf)
+      otv_buf_bytes(&stream, xf.p, xf.len);
+    else if (is_loca)
+      continue;
     else if (t->tag == OTV_T_HEAD && has_glyf && t->len >= HEAD_LEN) {
       /* head.flags bit 11: the font went through a lossless modifying transform (WOFF2 5.1);
        * indexToLocFormat 1, as the transformed glyf says */

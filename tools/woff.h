@@ -59,9 +59,9 @@ static inline void woff_ctx_init(woff_ctx *c, char *err, size_t err_len)
 }
 
 /* WOFF 1.0 and WOFF 2.0: "WOFF Header", "Table Directory" */
-#define WOFF_LENGTH_OFF 8u      /* UInt32 length: the size of the whole file */
+#define WOFF_LENGTH_OFF 8u /* UInt32 length: the size of the whole file */
 #define WOFF1_HEADER_LEN 44u
-#define WOFF1_ENTRY_LEN 20u     /* tag, offset, compLength, origLength, origChecksum */
+#define WOFF1_ENTRY_LEN 20u /* tag, offset, compLength, origLength, origChecksum */
 #define WOFF2_HEADER_LEN 48u
 #define WOFF_FILE_MAJOR_VERSION 1u /* majorVersion.minorVersion of the files we write */
 #define WOFF_FILE_MINOR_VERSION 0u
@@ -82,9 +82,9 @@ static inline void woff_ctx_init(woff_ctx *c, char *err, size_t err_len)
 extern const uint32_t woff2_known_tags[WOFF2_TAG_FOLLOWS];
 
 /* 255UInt16 ("Data Types"), with the spec's names of its codes */
-#define WOFF2_WORD_CODE 253u            /* a UInt16 follows */
-#define WOFF2_ONE_MORE_BYTE_CODE2 254u  /* a byte follows: value 2 * 253 + byte */
-#define WOFF2_ONE_MORE_BYTE_CODE1 255u  /* a byte follows: value 253 + byte */
+#define WOFF2_WORD_CODE 253u           /* a UInt16 follows */
+#define WOFF2_ONE_MORE_BYTE_CODE2 254u /* a byte follows: value 2 * 253 + byte */
+#define WOFF2_ONE_MORE_BYTE_CODE1 255u /* a byte follows: value 253 + byte */
 #define WOFF2_LOWEST_U_CODE 253u
 /* UIntBase128 ("Data Types"): 7 bits a byte, most significant first, the high bit set on every
  * byte but the last; at most 5 bytes */

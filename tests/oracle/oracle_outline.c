@@ -264,8 +264,8 @@ int oo_font_open(oo_font *o, const char *path)
   o->axis_count = info.axis_count;
   o->glyph_count = info.glyph_count;
   o->upem = info.units_per_em;
-  o->blob = hb_blob_create((const char *)o->data, (unsigned)o->len, HB_MEMORY_MODE_READONLY,
-                           NULL, NULL);
+  o->blob =
+      hb_blob_create((const char *)o->data, (unsigned)o->len, HB_MEMORY_MODE_READONLY, NULL, NULL);
   o->hb_face = hb_face_create(o->blob, 0);
   o->hb_font = hb_font_create(o->hb_face);
   hb_font_set_scale(o->hb_font, (int)o->upem, (int)o->upem);

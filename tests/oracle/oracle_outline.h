@@ -24,13 +24,13 @@
 #include <hb.h>
 
 typedef struct oo_seg {
-  char op;     /* 'L', 'Q', 'C' */
-  float p[6];  /* L: end; Q: control, end; C: c1, c2, end */
+  char op;    /* 'L', 'Q', 'C' */
+  float p[6]; /* L: end; Q: control, end; C: c1, c2, end */
 } oo_seg;
 
 typedef struct oo_contour {
-  float x0, y0;     /* start (move_to) */
-  size_t first, n;  /* segments [first, first + n) of the path */
+  float x0, y0;    /* start (move_to) */
+  size_t first, n; /* segments [first, first + n) of the path */
 } oo_contour;
 
 typedef struct oo_path {
@@ -38,9 +38,9 @@ typedef struct oo_path {
   size_t n_seg, cap_seg;
   oo_contour *con;
   size_t n_con, cap_con;
-  int open;         /* a contour is being built */
-  float cx, cy;     /* current point */
-  int ft_close;     /* set while decoding FreeType: drop its final zero-length closing line */
+  int open;     /* a contour is being built */
+  float cx, cy; /* current point */
+  int ft_close; /* set while decoding FreeType: drop its final zero-length closing line */
 } oo_path;
 
 void oo_path_clear(oo_path *p);
@@ -73,7 +73,7 @@ typedef struct oo_font {
   FT_Library ft_lib;
   FT_Face ft;
   unsigned axis_count, glyph_count, upem;
-  int ft_ok;        /* FreeType opened it */
+  int ft_ok; /* FreeType opened it */
 } oo_font;
 
 /* Open path in all three (face index 0). Returns 0, or -1 with a message on stderr (a missing

@@ -67,7 +67,8 @@ static uint32_t rnd(void) { return h_xorshift64star(&rng_state); }
 
 static FT_Library ftlib;
 static long n_adv_hb, n_adv_ft, n_tie_hb, n_fix_ft, n_mvar, n_vadv, n_lsb, n_locs;
-static long n_wrap_ft, n_hb_cff2_zero, n_hidden, n_mvar_unsorted, n_mvar_tie, skipped_phantom, skipped_outline;
+static long n_wrap_ft, n_hb_cff2_zero, n_hidden, n_mvar_unsorted, n_mvar_tie, skipped_phantom,
+    skipped_outline;
 static double max_lsb_diff;
 static long n_syn_adv, n_syn_tie, n_syn_org, n_syn_org_tie, n_syn_org_cff, n_syn_hb_same,
     n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_default, n_syn_hb_no_extents;
@@ -91,7 +92,7 @@ typedef struct ctx {
   bool has_vmtx, has_hvar, has_vvar, use_typo;
   bool has_vorg, tsb_map; /* VORG; VVAR with a TSB map */
   bool sb_maps;           /* a font built here with arbitrary LSB/RSB deltas: no FreeType LSB */
-  int phantom_ok; /* -1 unknown, 0 unavailable, 1 available */
+  int phantom_ok;         /* -1 unknown, 0 unavailable, 1 available */
   int outline_ok;
 } ctx;
 
@@ -138,7 +139,8 @@ static void compare_synth(ctx *c, const char *what, otv_location *loc, hb_font_t
     const uint8_t *os2 = otv_face_table(c->face, OTV_T_OS2, &len);
     const uint8_t *hh = otv_face_table(c->face, OTV_T_HHEA, NULL);
     int ft_static = os2 && len >= 72 ? abs(otv_peek_i16(os2 + 68) - otv_peek_i16(os2 + 70))
-                                     : hh ? abs(otv_peek_i16(hh + 4) - otv_peek_i16(hh + 6)) : 0;
+                    : hh             ? abs(otv_peek_i16(hh + 4) - otv_peek_i16(hh + 6))
+                                     : 0;
     size_t fstep = n > SYNTH_ORIGIN_GLYPHS ? n / SYNTH_ORIGIN_GLYPHS : 1;
     for (size_t i = 0; i < n; i += fstep) {
       FT_Fixed fa = 0;
@@ -150,8 +152,9 @@ static void compare_synth(ctx *c, const char *what, otv_location *loc, hb_font_t
       if (d == 0) n_syn_ft_same++;
       if (d > max_syn_ft) {
         max_syn_ft = d;
-        snprintf(max_syn_ft_where, sizeof max_syn_ft_where, "%s %s glyph %u: FreeType %ld, otvar %.0f",
-                 c->name, what, c->gids[i], (long)fa, c->advr[i]);
+        snprintf(max_syn_ft_where, sizeof max_syn_ft_where,
+                 "%s %s glyph %u: FreeType %ld, otvar %.0f", c->name, what, c->gids[i], (long)fa,
+                 c->advr[i]);
       }
       if (!cff && otv_location_is_default(loc)) CHECK_EQ(fa, ft_static);
     }
@@ -180,8 +183,9 @@ static void compare_synth(ctx *c, const char *what, otv_location *loc, hb_font_t
     hb_font_get_glyph_v_origin(hb, g, &ox, &oy);
     /* HarfBuzz ignores a CFF FontMatrix that is not 1/unitsPerEm (cff_fm_*.otf): its glyph
      * box is then not ours; that is an outline difference (the outline tests own it), counted */
-    if (cff && (fabs(e.y_bearing - roundf((float)y_max)) > 1 ||
-                fabs(e.y_bearing + e.height - roundf((float)y_min)) > 1) &&
+    if (cff &&
+        (fabs(e.y_bearing - roundf((float)y_max)) > 1 ||
+         fabs(e.y_bearing + e.height - roundf((float)y_min)) > 1) &&
         mu.side_a + mu.side_b < mu.advance) {
       n_fontmatrix++;
       continue;
@@ -194,8 +198,8 @@ static void compare_synth(ctx *c, const char *what, otv_location *loc, hb_font_t
       if (cff && d <= 1.0) {
         n_syn_org_cff++;
         if (d > max_syn_org_cff) max_syn_org_cff = d;
-      } else if (d <= 1.0 && (near_half(y_max, 1e-3) || near_half(y_min, 1e-3) ||
-                              (float)a != m.advance)) {
+      } else if (d <= 1.0 &&
+                 (near_half(y_max, 1e-3) || near_half(y_min, 1e-3) || (float)a != m.advance)) {
         n_syn_org_tie++;
       } else {
         CHECK_EQ(expect, m.origin);
@@ -245,8 +249,8 @@ static void compare_location(ctx *c, const char *what)
   /* ---- horizontal advances ---- */
   otv_status s1 = otv_glyph_advances(c->loc, c->gids, n, 0, c->adv);
   otv_status s2 = otv_glyph_advances(c->loc, c->gids, n, OTV_METRICS_ROUND, c->advr);
-  if (!c->has_hvar && !otv_location_is_default(c->loc) &&
-      c->face->flavour == OTV_FLAVOUR_GLYF && (s1 == OTV_E_UNSUPPORTED)) {
+  if (!c->has_hvar && !otv_location_is_default(c->loc) && c->face->flavour == OTV_FLAVOUR_GLYF &&
+      (s1 == OTV_E_UNSUPPORTED)) {
     c->phantom_ok = 0;
     return;
   }
@@ -266,8 +270,10 @@ static void compare_location(ctx *c, const char *what)
     hb_position_t h = hb_font_get_glyph_h_advance(c->hb, g);
     /* HarfBuzz 6.0 answers 0 for a CFF2 font without HVAR once coordinates are set */
     bool hb_cff2_zero = c->hidden && c->face->flavour == OTV_FLAVOUR_CFF2 && h == 0;
-    if (hb_cff2_zero) n_hb_cff2_zero++;
-    else n_adv_hb++;
+    if (hb_cff2_zero)
+      n_hb_cff2_zero++;
+    else
+      n_adv_hb++;
     if ((float)h != c->advr[i] && !hb_cff2_zero) {
       /* roundf vs floor(x + 0.5): only a negative exact half may differ */
       double frac = c->adv[i] - floor(c->adv[i]);
@@ -275,8 +281,8 @@ static void compare_location(ctx *c, const char *what)
         n_tie_hb++;
       } else {
         CHECK_EQ(h, c->advr[i]);
-        fprintf(stderr, "  %s %s glyph %u: hb %d otvar %.6f (%s)\n", c->name, what, g, h,
-                c->adv[i], "advance");
+        fprintf(stderr, "  %s %s glyph %u: hb %d otvar %.6f (%s)\n", c->name, what, g, h, c->adv[i],
+                "advance");
       }
     }
     FT_Fixed fa = 0;
@@ -306,14 +312,14 @@ static void compare_location(ctx *c, const char *what)
   /* ---- vertical advances ---- */
   if (c->has_vmtx) {
     otv_status v1 = otv_glyph_advances(c->loc, c->gids, n, OTV_METRICS_VERTICAL, c->adv);
-    otv_status v2 = otv_glyph_advances(c->loc, c->gids, n,
-                                       OTV_METRICS_VERTICAL | OTV_METRICS_ROUND, c->advr);
+    otv_status v2 =
+        otv_glyph_advances(c->loc, c->gids, n, OTV_METRICS_VERTICAL | OTV_METRICS_ROUND, c->advr);
     if (c->hidden && c->face->flavour == OTV_FLAVOUR_CFF2 && !otv_location_is_default(c->loc)) {
       CHECK_EQ(v1, OTV_E_UNSUPPORTED);
       v1 = v2 = OTV_E_OK;
     }
-    if (!c->has_vvar && !otv_location_is_default(c->loc) &&
-        c->face->flavour == OTV_FLAVOUR_GLYF && v1 == OTV_E_UNSUPPORTED) {
+    if (!c->has_vvar && !otv_location_is_default(c->loc) && c->face->flavour == OTV_FLAVOUR_GLYF &&
+        v1 == OTV_E_UNSUPPORTED) {
       c->phantom_ok = 0;
     } else {
       CHECK_EQ(v1, OTV_E_OK);
@@ -388,10 +394,10 @@ static void compare_location(ctx *c, const char *what)
   if (!c->has_vmtx && !c->hidden) compare_synth(c, what, c->loc, c->hb, true, n);
 
   /* ---- MVAR / font-wide values ---- */
-  static const char *tags[] = {"hasc", "hdsc", "hlgp", "hcla", "hcld", "vasc", "vdsc", "vlgp",
-                               "hcrs", "hcrn", "hcof", "vcrs", "vcrn", "vcof", "xhgt", "cpht",
-                               "sbxs", "sbys", "sbxo", "sbyo", "spxs", "spys", "spxo", "spyo",
-                               "strs", "stro", "unds", "undo"};
+  static const char *tags[] = {"hasc", "hdsc", "hlgp", "hcla", "hcld", "vasc", "vdsc",
+                               "vlgp", "hcrs", "hcrn", "hcof", "vcrs", "vcrn", "vcof",
+                               "xhgt", "cpht", "sbxs", "sbys", "sbxo", "sbyo", "spxs",
+                               "spys", "spxo", "spyo", "strs", "stro", "unds", "undo"};
   for (size_t t = 0; t < sizeof tags / sizeof *tags; t++) {
     uint32_t tag = OTV_TAG(tags[t][0], tags[t][1], tags[t][2], tags[t][3]);
     hb_position_t hp = 0;
@@ -545,8 +551,8 @@ static void check_font_sb(const char *path, bool hide, int randoms, bool sb_maps
       if (otv_peek_u32(mv + 12 + (size_t)i * size) < otv_peek_u32(mv + 12 + (size_t)(i - 1) * size))
         c.mvar_unsorted = true;
   }
-  hb_blob_t *blob = hb_blob_create((const char *)bytes, (unsigned)flen, HB_MEMORY_MODE_READONLY,
-                                   NULL, NULL);
+  hb_blob_t *blob =
+      hb_blob_create((const char *)bytes, (unsigned)flen, HB_MEMORY_MODE_READONLY, NULL, NULL);
   hb_face_t *hf = hb_face_create(blob, 0);
   c.hb = hb_font_create(hf);
   hb_font_set_scale(c.hb, (int)info.units_per_em, (int)info.units_per_em);
@@ -595,7 +601,8 @@ static void check_font_sb(const char *path, bool hide, int randoms, bool sb_maps
     }
     for (int i = 0; i < randoms; i++) {
       for (unsigned b = 0; b < na; b++)
-        user[b] = axes[b].min_value + (rnd() / 4294967296.0) * (axes[b].max_value - axes[b].min_value);
+        user[b] =
+            axes[b].min_value + (rnd() / 4294967296.0) * (axes[b].max_value - axes[b].min_value);
       CHECK_EQ(otv_location_set_user_coords(c.loc, user, na), OTV_E_OK);
       compare_location(&c, "random");
     }
@@ -631,35 +638,35 @@ static void check_font(const char *path, bool hide, int randoms)
  * Here HarfBuzz checks what it can see: advances (HVAR/VVAR advance maps) and, through the
  * VVAR TSB map, the vertical origins; FreeType the horizontal advances. */
 static const char sb_script[] =
-  "import sys\n"
-  "from fontTools.ttLib import TTFont, newTable\n"
-  "from fontTools.ttLib.tables import otTables as ot\n"
-  "from fontTools.varLib import builder\n"
-  "from fontTools.varLib.varStore import OnlineVarStoreBuilder\n"
-  "fonts, out = sys.argv[1], sys.argv[2]\n"
-  "SUP = [{'wght': (0, 1, 1)}, {'wdth': (-1, -1, 0)}, {'wght': (0, 0.5, 1)}]\n"
-  "def table(tag, f, kinds):\n"
-  "    sb = OnlineVarStoreBuilder([a.axisTag for a in f['fvar'].axes])\n"
-  "    sb.setSupports(SUP)\n"
-  "    order = f.getGlyphOrder()\n"
-  "    t = newTable(tag)\n"
-  "    t.table = getattr(ot, tag)()\n"
-  "    t.table.Version = 0x00010000\n"
-  "    maps = {k: [sb.storeDeltas([((g * 7 + ki * 5 + i * 3) % 23) - 11 for i in range(3)])\n"
-  "                for g in range(len(order))] for ki, k in enumerate(kinds)}\n"
-  "    t.table.VarStore = sb.finish()\n"
-  "    allk = ('AdvWidthMap', 'LsbMap', 'RsbMap') if tag == 'HVAR' else \\\n"
-  "           ('AdvHeightMap', 'TsbMap', 'BsbMap', 'VOrgMap')\n"
-  "    for k in allk:\n"
-  "        setattr(t.table, k, builder.buildVarIdxMap(maps[k], order) if k in maps else None)\n"
-  "    return t\n"
-  "for src, name, tags in (('Roboto-Variable.ABC.ttf', 'roboto-sb', ('HVAR',)),\n"
-  "                        ('PartialInstancerTest-VF.ttf', 'pit-sb', ('HVAR', 'VVAR'))):\n"
-  "    f = TTFont('%s/%s' % (fonts, src))\n"
-  "    for tag in tags:\n"
-  "        f[tag] = table(tag, f, ('AdvWidthMap', 'LsbMap', 'RsbMap') if tag == 'HVAR'\n"
-  "                       else ('AdvHeightMap', 'TsbMap', 'BsbMap'))\n"
-  "    f.save('%s/%s.ttf' % (out, name))\n";
+    "import sys\n"
+    "from fontTools.ttLib import TTFont, newTable\n"
+    "from fontTools.ttLib.tables import otTables as ot\n"
+    "from fontTools.varLib import builder\n"
+    "from fontTools.varLib.varStore import OnlineVarStoreBuilder\n"
+    "fonts, out = sys.argv[1], sys.argv[2]\n"
+    "SUP = [{'wght': (0, 1, 1)}, {'wdth': (-1, -1, 0)}, {'wght': (0, 0.5, 1)}]\n"
+    "def table(tag, f, kinds):\n"
+    "    sb = OnlineVarStoreBuilder([a.axisTag for a in f['fvar'].axes])\n"
+    "    sb.setSupports(SUP)\n"
+    "    order = f.getGlyphOrder()\n"
+    "    t = newTable(tag)\n"
+    "    t.table = getattr(ot, tag)()\n"
+    "    t.table.Version = 0x00010000\n"
+    "    maps = {k: [sb.storeDeltas([((g * 7 + ki * 5 + i * 3) % 23) - 11 for i in range(3)])\n"
+    "                for g in range(len(order))] for ki, k in enumerate(kinds)}\n"
+    "    t.table.VarStore = sb.finish()\n"
+    "    allk = ('AdvWidthMap', 'LsbMap', 'RsbMap') if tag == 'HVAR' else \\\n"
+    "           ('AdvHeightMap', 'TsbMap', 'BsbMap', 'VOrgMap')\n"
+    "    for k in allk:\n"
+    "        setattr(t.table, k, builder.buildVarIdxMap(maps[k], order) if k in maps else None)\n"
+    "    return t\n"
+    "for src, name, tags in (('Roboto-Variable.ABC.ttf', 'roboto-sb', ('HVAR',)),\n"
+    "                        ('PartialInstancerTest-VF.ttf', 'pit-sb', ('HVAR', 'VVAR'))):\n"
+    "    f = TTFont('%s/%s' % (fonts, src))\n"
+    "    for tag in tags:\n"
+    "        f[tag] = table(tag, f, ('AdvWidthMap', 'LsbMap', 'RsbMap') if tag == 'HVAR'\n"
+    "                       else ('AdvHeightMap', 'TsbMap', 'BsbMap'))\n"
+    "    f.save('%s/%s.ttf' % (out, name))\n";
 
 static void check_sb_fonts(const char *fonts)
 {
@@ -734,16 +741,20 @@ int main(void)
   /* again with HVAR/VVAR hidden: the gvar phantom-point path of every TrueType font (and the
    * CFF2 fallback, where all engines keep the default advances) */
   check_dir(fonts ? fonts : "tests/fonts", NULL, 0, true);
-  static const char *const cached[] = {"Inter-roman.var.ttf", "RobotoFlex-latin.ttf",
-                                       "Recursive-latin.ttf", "SourceSerif4Variable-Roman.otf",
-                                       "SourceSans3VF-Upright.ttf", "Cantarell-VF.otf",
-                                       "Karla-Italic-VF.ttf"};
+  static const char *const cached[] = {
+      "Inter-roman.var.ttf",       "RobotoFlex-latin.ttf",
+      "Recursive-latin.ttf",       "SourceSerif4Variable-Roman.otf",
+      "SourceSans3VF-Upright.ttf", "Cantarell-VF.otf",
+      "Karla-Italic-VF.ttf"};
   check_dir(getenv("OTV_FONT_CACHE"), cached, sizeof cached / sizeof *cached, false);
   check_sb_fonts(fonts ? fonts : "tests/fonts");
   FT_Done_FreeType(ftlib);
-  printf("fonts with HVAR/VVAR hidden %ld (HarfBuzz CFF2 zero advances skipped %ld); locations %ld; h advances vs HarfBuzz %ld (ties %ld), vs FreeType %ld (16.16 rounding "
-         "%ld, negative advance wrapped to u16 %ld); v advances %ld; MVAR values %ld (ties %ld, unsorted-MVAR misses %ld); LSB vs FreeType %ld (max diff %.4f)\n",
-         n_hidden, n_hb_cff2_zero, n_locs, n_adv_hb, n_tie_hb, n_adv_ft, n_fix_ft, n_wrap_ft, n_vadv, n_mvar, n_mvar_tie, n_mvar_unsorted, n_lsb, max_lsb_diff);
+  printf("fonts with HVAR/VVAR hidden %ld (HarfBuzz CFF2 zero advances skipped %ld); locations "
+         "%ld; h advances vs HarfBuzz %ld (ties %ld), vs FreeType %ld (16.16 rounding "
+         "%ld, negative advance wrapped to u16 %ld); v advances %ld; MVAR values %ld (ties %ld, "
+         "unsorted-MVAR misses %ld); LSB vs FreeType %ld (max diff %.4f)\n",
+         n_hidden, n_hb_cff2_zero, n_locs, n_adv_hb, n_tie_hb, n_adv_ft, n_fix_ft, n_wrap_ft,
+         n_vadv, n_mvar, n_mvar_tie, n_mvar_unsorted, n_lsb, max_lsb_diff);
   printf("synthesized vertical metrics (no vmtx): advances %ld (roundf ties %ld); origins %ld vs "
          "HarfBuzz's centring (ties %ld, CFF within %.0f: %ld); hb_font_get_glyph_v_origin equal "
          "%ld (TrueType without coords %ld), HarfBuzz 6.0 top phantom point once coords are set "
@@ -752,13 +763,15 @@ int main(void)
          n_syn_hb_same, n_syn_hb_default, n_syn_hb_phantom, n_syn_hb_cff_asc, n_syn_hb_no_extents);
   CHECK(n_syn_hb_default > 0);
   printf("synthesized v advances vs FreeType (its own synthesis, see compare_synth): %ld, equal "
-         "%ld, max difference %.0f (%s)\n", n_syn_ft, n_syn_ft_same, max_syn_ft, max_syn_ft_where);
+         "%ld, max difference %.0f (%s)\n",
+         n_syn_ft, n_syn_ft_same, max_syn_ft, max_syn_ft_where);
   printf("vertical origins of fonts with vmtx vs HarfBuzz %ld (VVAR TSB map, rounded apart as "
          "HarfBuzz does: %ld; ties %ld; CFF without VORG skipped, HarfBuzz answers the ascender: "
          "%ld); fonts built with HVAR LSB/RSB + VVAR TSB/BSB maps: %ld\n",
          n_vorg_hb, n_vorg_tsbmap, n_vorg_tie, n_vorg_cff_skip, n_sb_fonts);
   printf("CFF glyphs skipped because HarfBuzz ignores a FontMatrix that is not 1/unitsPerEm "
-         "(synthesized origins and LSBs): %ld\n", n_fontmatrix);
+         "(synthesized origins and LSBs): %ld\n",
+         n_fontmatrix);
   if (skipped_outline)
     printf("SKIP side bearings of %ld fonts: otv_glyph_outline not available yet\n",
            skipped_outline);

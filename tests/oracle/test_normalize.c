@@ -94,8 +94,8 @@ static void check_font(const char *path)
     otv_axis axes[OTV_MAX_AXES];
     unsigned cnt = OTV_MAX_AXES;
     otv_face_axes(face, 0, &cnt, axes);
-    hb_blob_t *blob = hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY,
-                                     NULL, NULL);
+    hb_blob_t *blob =
+        hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
     hb_face_t *hface = hb_face_create(blob, fi);
     hb_font_t *font = hb_font_create(hface);
     CHECK_EQ(hb_ot_var_get_axis_count(hface), n_axes);
@@ -130,8 +130,8 @@ static void check_font(const char *path)
             double uv = axes[a].default_value;
             for (unsigned i = 0; i < n; i++)
               if (vals[i].tag == axes[a].tag) uv = vals[i].value;
-            fprintf(stderr, "%s: location %d axis %s user %.9g: otvar %d, HarfBuzz %d\n", path,
-                    it, tag, uv, oc[a], want);
+            fprintf(stderr, "%s: location %d axis %s user %.9g: otvar %d, HarfBuzz %d\n", path, it,
+                    tag, uv, oc[a], want);
           }
         }
       }
@@ -156,8 +156,8 @@ static void check_font(const char *path)
     }
     CHECK_EQ(mismatches, 0);
     printf("%s (face %u, %u axes, avar %u): %ld locations compared (%u named instances), %ld "
-           "mismatches\n", path, fi, n_axes, face->fvar.avar.version, compared, n_inst,
-           mismatches);
+           "mismatches\n",
+           path, fi, n_axes, face->fvar.avar.version, compared, n_inst, mismatches);
     compared_total += compared;
     otv_location_destroy(loc);
     hb_font_destroy(font);
@@ -171,8 +171,8 @@ static void check_font(const char *path)
 static int has_font_ext(const char *n)
 {
   size_t l = strlen(n);
-  return l > 4 && (!strcmp(n + l - 4, ".ttf") || !strcmp(n + l - 4, ".otf") ||
-                   !strcmp(n + l - 4, ".ttc"));
+  return l > 4 &&
+         (!strcmp(n + l - 4, ".ttf") || !strcmp(n + l - 4, ".otf") || !strcmp(n + l - 4, ".ttc"));
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -216,9 +216,12 @@ static void test_avar2_hand(void)
   CHECK_EQ(face->fvar.avar.version, 2);
   otv_location *loc = NULL;
   CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
-  struct { double avar, avwk; int want_avar, want_avwk; } cases[] = {
-      {0, 0, 0, 0}, {100, 0, 16384, 16384}, {50, 0, 8192, 8192}, {50, 50, 8192, 16384},
-      {0, 50, 0, 8192}, {25, 0, 4096, 4096},
+  struct {
+    double avar, avwk;
+    int want_avar, want_avwk;
+  } cases[] = {
+      {0, 0, 0, 0},          {100, 0, 16384, 16384}, {50, 0, 8192, 8192},
+      {50, 50, 8192, 16384}, {0, 50, 0, 8192},       {25, 0, 4096, 4096},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && loc; i++) {
     double u[2] = {cases[i].avar, cases[i].avwk};

@@ -81,8 +81,16 @@ static void p_drop_zero_lines(pathbuf *p)
 }
 
 /* ---- otvar ---- */
-static void o_move(void *c, float x, float y) { float v[2] = {x, y}; p_add(c, 'M', v, 2); }
-static void o_line(void *c, float x, float y) { float v[2] = {x, y}; p_add(c, 'L', v, 2); }
+static void o_move(void *c, float x, float y)
+{
+  float v[2] = {x, y};
+  p_add(c, 'M', v, 2);
+}
+static void o_line(void *c, float x, float y)
+{
+  float v[2] = {x, y};
+  p_add(c, 'L', v, 2);
+}
 static void o_cubic(void *c, float a, float b, float cc, float d, float e, float f)
 {
   float v[6] = {a, b, cc, d, e, f};
@@ -94,30 +102,40 @@ static const otv_pen o_pen = {o_move, o_line, NULL, o_cubic, o_close};
 /* ---- HarfBuzz ---- */
 static void h_move(hb_draw_funcs_t *f, void *c, hb_draw_state_t *st, float x, float y, void *u)
 {
-  (void)f; (void)st; (void)u;
+  (void)f;
+  (void)st;
+  (void)u;
   o_move(c, x, y);
 }
 static void h_line(hb_draw_funcs_t *f, void *c, hb_draw_state_t *st, float x, float y, void *u)
 {
-  (void)f; (void)st; (void)u;
+  (void)f;
+  (void)st;
+  (void)u;
   o_line(c, x, y);
 }
 static void h_quad(hb_draw_funcs_t *f, void *c, hb_draw_state_t *st, float cx, float cy, float x,
                    float y, void *u)
 {
-  (void)f; (void)st; (void)u;
+  (void)f;
+  (void)st;
+  (void)u;
   float v[4] = {cx, cy, x, y};
   p_add(c, 'Q', v, 4);
 }
 static void h_cubic(hb_draw_funcs_t *f, void *c, hb_draw_state_t *st, float a, float b, float cc,
                     float d, float e, float ff, void *u)
 {
-  (void)f; (void)st; (void)u;
+  (void)f;
+  (void)st;
+  (void)u;
   o_cubic(c, a, b, cc, d, e, ff);
 }
 static void h_close(hb_draw_funcs_t *f, void *c, hb_draw_state_t *st, void *u)
 {
-  (void)f; (void)st; (void)u;
+  (void)f;
+  (void)st;
+  (void)u;
   o_close(c);
 }
 
@@ -190,7 +208,8 @@ static double p_diff_skip_short(const pathbuf *a, const pathbuf *b, double tol)
       }
       if (d <= tol) {
         if (d > m) m = d;
-        if (sa->op == 'M' || sa->op == 'L') ax = sa->v[0], ay = sa->v[1], bx = sb->v[0], by = sb->v[1];
+        if (sa->op == 'M' || sa->op == 'L')
+          ax = sa->v[0], ay = sa->v[1], bx = sb->v[0], by = sb->v[1];
         if (sa->op == 'C') ax = sa->v[4], ay = sa->v[5], bx = sb->v[4], by = sb->v[5];
         i++, j++;
         continue;
@@ -420,8 +439,9 @@ static void compare_points(engines *e, const char *font, const char *where)
         ok = false;
     }
     if (!ok && bad++ < 3)
-      fprintf(stderr, "%s %s glyph %u: points differ from FreeType (%u/%d points, %u/%d contours)\n",
-              font, where, g, n, o->n_points, io.contour_count, o->n_contours);
+      fprintf(stderr,
+              "%s %s glyph %u: points differ from FreeType (%u/%d points, %u/%d contours)\n", font,
+              where, g, n, o->n_points, io.contour_count, o->n_contours);
   }
   printf("%s %s: points form of %ld glyphs vs FreeType: %ld differ\n", font, where, glyphs, bad);
   CHECK_EQ(bad, 0);
@@ -463,7 +483,8 @@ static void test_font(const char *fpath, const char *name, unsigned randoms, uns
     }
     for (unsigned a = 0; a <= e.axes; a++) {
       for (int sgn = -1; sgn <= 1; sgn += 2) {
-        for (unsigned k = 0; k < e.axes; k++) c[k] = (a == e.axes || k == a) ? (otv_f2dot14)(sgn * 16384) : 0;
+        for (unsigned k = 0; k < e.axes; k++)
+          c[k] = (a == e.axes || k == a) ? (otv_f2dot14)(sgn * 16384) : 0;
         engines_set(&e, c);
         snprintf(where, sizeof where, "extreme axis %u %s", a, sgn < 0 ? "min" : "max");
         compare_all(&e, name, where, true);
@@ -570,7 +591,8 @@ static void test_fontations(const char *font, const char *expected)
     line = strtok_r(NULL, "\n", &save);
   }
   free(txt);
-  printf("fontations %s: %ld records, max diff %.4f, %ld mismatches\n", expected, records, maxd, bad);
+  printf("fontations %s: %ld records, max diff %.4f, %ld mismatches\n", expected, records, maxd,
+         bad);
   CHECK(records > 0);
   CHECK_EQ(bad, 0);
   engines_close(&e);

@@ -186,12 +186,15 @@ static void test_font(const char *path, const char *name, unsigned max_glyphs_ra
          name, s.outlines, s.hb_max, s.ft_max, s.ftr_max, s.ftr_off, s.hb_struct, s.ft_struct,
          s.hb_empty ? "  (HarfBuzz drew nothing for some)" : "");
   if (s.ft_degenerate)
-    printf("  %ld outlines compared with FreeType only when rounded (rounding made zero-length lines)\n",
+    printf("  %ld outlines compared with FreeType only when rounded (rounding made zero-length "
+           "lines)\n",
            s.ft_degenerate);
-  if (s.hb_empty) printf("  HarfBuzz drew nothing for %ld outlines (FreeType agrees with otvar)\n", s.hb_empty);
+  if (s.hb_empty)
+    printf("  HarfBuzz drew nothing for %ld outlines (FreeType agrees with otvar)\n", s.hb_empty);
   if (s.ft_tie)
     printf("  %ld outlines matched FreeType's rounded one only without lines of 1 unit (a .5 tie "
-           "rounded the other way)\n", s.ft_tie);
+           "rounded the other way)\n",
+           s.ft_tie);
   CHECK_EQ(s.hb_struct, 0);
   CHECK_EQ(s.ft_struct, 0);
   CHECK_EQ(s.ft_fail, 0);
@@ -319,9 +322,9 @@ int main(void)
   expected_file("material_symbols_subset.ttf", "material_symbols_subset-glyphs.txt");
 
   /* real variable fonts */
-  static const char *real[] = {"Inter-roman.var.ttf", "SourceSerif4Variable-Roman.ttf",
+  static const char *real[] = {"Inter-roman.var.ttf",       "SourceSerif4Variable-Roman.ttf",
                                "SourceSans3VF-Upright.ttf", "RobotoFlex-latin.ttf",
-                               "Recursive-latin.ttf", "Karla-Italic-VF.ttf"};
+                               "Recursive-latin.ttf",       "Karla-Italic-VF.ttf"};
   for (size_t i = 0; i < sizeof real / sizeof *real; i++) {
     const char *p = oo_cache_font(real[i]);
     if (!p) {

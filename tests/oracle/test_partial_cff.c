@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 typedef struct pcase {
-  const char *font;  /* in tests/fonts, or (cache) in $OTV_FONT_CACHE */
+  const char *font; /* in tests/fonts, or (cache) in $OTV_FONT_CACHE */
   bool cache;
-  uint32_t pin_tag;  /* one pinned axis (0: none, the kept axes are all) */
-  otv_f2dot14 pin;   /* its normalized coordinate */
+  uint32_t pin_tag; /* one pinned axis (0: none, the kept axes are all) */
+  otv_f2dot14 pin;  /* its normalized coordinate */
   uint32_t keep[2];
   unsigned nkeep;
   unsigned glyph_step;
@@ -31,13 +31,31 @@ typedef struct pcase {
 
 static const pcase CASES[] = {
     /* two axes, vsindex in the charstrings */
-    {"AdobeVFPrototype_vsindex.otf", false, T('C', 'N', 'T', 'R'), 9830, {T('w', 'g', 'h', 't')}, 1, 1},
-    {"AdobeVFPrototype_vsindex.otf", false, T('w', 'g', 'h', 't'), -8192, {T('C', 'N', 'T', 'R')}, 1, 1},
+    {"AdobeVFPrototype_vsindex.otf",
+     false,
+     T('C', 'N', 'T', 'R'),
+     9830,
+     {T('w', 'g', 'h', 't')},
+     1,
+     1},
+    {"AdobeVFPrototype_vsindex.otf",
+     false,
+     T('w', 'g', 'h', 't'),
+     -8192,
+     {T('C', 'N', 'T', 'R')},
+     1,
+     1},
     /* one axis kept: the charstrings flattened, the store and metrics carried over */
     {"CFF2Instancer-VF-1.otf", false, 0, 0, {T('w', 'g', 'h', 't')}, 1, 1},
     {"NotoSansJP-VF.subset.otf", false, 0, 0, {T('w', 'g', 'h', 't')}, 1, 1},
     {"cantarell_vf_trimmed.ttf", false, 0, 0, {T('w', 'g', 'h', 't')}, 1, 1},
-    {"SourceSerif4Variable-Roman.otf", true, T('o', 'p', 's', 'z'), 11469, {T('w', 'g', 'h', 't')}, 1, 4},
+    {"SourceSerif4Variable-Roman.otf",
+     true,
+     T('o', 'p', 's', 'z'),
+     11469,
+     {T('w', 'g', 'h', 't')},
+     1,
+     4},
     {"SourceSans3VF-Upright.otf", true, 0, 0, {T('w', 'g', 'h', 't')}, 1, 4},
     {"Cantarell-VF.otf", true, 0, 0, {T('w', 'g', 'h', 't')}, 1, 4},
 };

@@ -46,7 +46,7 @@ typedef struct stats {
   double sum_diff, worst_mean;
   int worst_pixel;
   char worst_what[128];
-  long ft_farther;   /* images >= 1% apart where FreeType is farther from the exact curve */
+  long ft_farther; /* images >= 1% apart where FreeType is farther from the exact curve */
   /* of those images: the largest FreeType-vs-otvar mean, the largest mean distance of each
    * engine to the exact rendering, and the largest and mean relative coverage-sum (area) error
    * of each engine against the exact rendering's */
@@ -151,8 +151,8 @@ static void compare(stats *st, const uint8_t *a, const uint8_t *b, const uint8_t
       st->arb_ft_area_sum += fabs(e_ft);
       st->arb_ot_area_sum += fabs(e_ot);
     } else {
-      fprintf(stderr, "%s: exact-curve distance otvar %.3f%% FreeType %.3f%%\n", what,
-              d_ot * 100, d_ft * 100);
+      fprintf(stderr, "%s: exact-curve distance otvar %.3f%% FreeType %.3f%%\n", what, d_ot * 100,
+              d_ft * 100);
     }
   }
   if (!ok || worst > 64)
@@ -488,10 +488,10 @@ static void synthetic(stats *st)
   int n = 0, c = 0;
   for (int k = 0; k < 2; k++) {
     double cx = 30 + 18 * k, cy = 32, rad = 21, kk = 0.5522847498 * rad;
-    double pts[13][2] = {{cx + rad, cy},      {cx + rad, cy + kk}, {cx + kk, cy + rad},
-                         {cx, cy + rad},      {cx - kk, cy + rad}, {cx - rad, cy + kk},
-                         {cx - rad, cy},      {cx - rad, cy - kk}, {cx - kk, cy - rad},
-                         {cx, cy - rad},      {cx + kk, cy - rad}, {cx + rad, cy - kk},
+    double pts[13][2] = {{cx + rad, cy}, {cx + rad, cy + kk}, {cx + kk, cy + rad},
+                         {cx, cy + rad}, {cx - kk, cy + rad}, {cx - rad, cy + kk},
+                         {cx - rad, cy}, {cx - rad, cy - kk}, {cx - kk, cy - rad},
+                         {cx, cy - rad}, {cx + kk, cy - rad}, {cx + rad, cy - kk},
                          {cx + rad, cy}};
     for (int i = 0; i < 12; i++) {
       o.points[n].x = lround(pts[i][0] * 64 + 13);
@@ -518,7 +518,7 @@ int main(void)
   snprintf(karla, sizeof karla, "%s/fonts/Karla-VF.ttf", root ? root : ".");
   part1(karla, 1, &s1);
   part1(h_font("Roboto-Variable.ABC.ttf"), 1, &s1);
-  part1(h_font("AdobeVFPrototype_vsindex.otf"), 1, &s1);   /* CFF2: cubics */
+  part1(h_font("AdobeVFPrototype_vsindex.otf"), 1, &s1); /* CFF2: cubics */
   part1(h_font("cantarell_vf_trimmed.ttf"), 1, &s1);
   part1(h_font("NotoSans-VF.abc.ttf"), 1, &s1);
   print_stats("identical outlines", &s1);

@@ -41,15 +41,15 @@ static inline void fx_pad4(fx_buf *b)
 typedef struct fx_font {
   /* inputs */
   unsigned glyph_count;
-  fx_buf *glyph[FX_MAX_GLYPHS];     /* glyf data per glyph (NULL: empty glyph) */
-  uint16_t advance[FX_MAX_GLYPHS];  /* hmtx */
+  fx_buf *glyph[FX_MAX_GLYPHS];    /* glyf data per glyph (NULL: empty glyph) */
+  uint16_t advance[FX_MAX_GLYPHS]; /* hmtx */
   int16_t lsb[FX_MAX_GLYPHS];
-  int variable;                     /* add fvar (wght 100..400..900) */
-  fx_buf *gvar_glyph[FX_MAX_GLYPHS];/* GlyphVariationData per glyph (NULL: none) */
-  const int16_t *shared_tuples;     /* shared_count x 1 axis */
+  int variable;                      /* add fvar (wght 100..400..900) */
+  fx_buf *gvar_glyph[FX_MAX_GLYPHS]; /* GlyphVariationData per glyph (NULL: none) */
+  const int16_t *shared_tuples;      /* shared_count x 1 axis */
   unsigned shared_count;
-  fx_buf *cmap;                     /* whole cmap table (NULL: none) */
-  unsigned gvar_tail;               /* zero bytes after the last GlyphVariationData */
+  fx_buf *cmap;       /* whole cmap table (NULL: none) */
+  unsigned gvar_tail; /* zero bytes after the last GlyphVariationData */
   /* output */
   fx_buf out;
   size_t gvar_off, gvar_len, glyf_off, glyf_len; /* where those tables landed in out */

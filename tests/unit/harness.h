@@ -14,46 +14,46 @@
 
 static int h_checks, h_failures;
 
-#define CHECK(cond)                                                                           \
-  do {                                                                                        \
-    h_checks++;                                                                               \
-    if (!(cond)) {                                                                            \
-      h_failures++;                                                                           \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-    }                                                                                         \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    h_checks++;                                                                                    \
+    if (!(cond)) {                                                                                 \
+      h_failures++;                                                                                \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                     \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_EQ(a, b)                                                                        \
-  do {                                                                                        \
-    long long h_a = (long long)(a), h_b = (long long)(b);                                     \
-    h_checks++;                                                                               \
-    if (h_a != h_b) {                                                                         \
-      h_failures++;                                                                           \
-      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %lld, %s = %lld\n", __FILE__, __LINE__,   \
-              #a, h_a, #b, h_b);                                                              \
-    }                                                                                         \
+#define CHECK_EQ(a, b)                                                                             \
+  do {                                                                                             \
+    long long h_a = (long long)(a), h_b = (long long)(b);                                          \
+    h_checks++;                                                                                    \
+    if (h_a != h_b) {                                                                              \
+      h_failures++;                                                                                \
+      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %lld, %s = %lld\n", __FILE__, __LINE__, #a,    \
+              h_a, #b, h_b);                                                                       \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_NEAR(a, b, eps)                                                                 \
-  do {                                                                                        \
-    double h_a = (double)(a), h_b = (double)(b);                                              \
-    h_checks++;                                                                               \
-    if (!(h_a - h_b <= (eps) && h_b - h_a <= (eps))) {                                        \
-      h_failures++;                                                                           \
-      fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g\n", __FILE__, __LINE__, \
-              #a, h_a, #b, h_b);                                                              \
-    }                                                                                         \
+#define CHECK_NEAR(a, b, eps)                                                                      \
+  do {                                                                                             \
+    double h_a = (double)(a), h_b = (double)(b);                                                   \
+    h_checks++;                                                                                    \
+    if (!(h_a - h_b <= (eps) && h_b - h_a <= (eps))) {                                             \
+      h_failures++;                                                                                \
+      fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g\n", __FILE__, __LINE__, #a,  \
+              h_a, #b, h_b);                                                                       \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_STR(a, b)                                                                       \
-  do {                                                                                        \
-    const char *h_a = (a), *h_b = (b);                                                        \
-    h_checks++;                                                                               \
-    if (strcmp(h_a, h_b)) {                                                                   \
-      h_failures++;                                                                           \
-      fprintf(stderr, "%s:%d: CHECK_STR failed: %s = \"%s\", %s = \"%s\"\n", __FILE__,        \
-              __LINE__, #a, h_a, #b, h_b);                                                    \
-    }                                                                                         \
+#define CHECK_STR(a, b)                                                                            \
+  do {                                                                                             \
+    const char *h_a = (a), *h_b = (b);                                                             \
+    h_checks++;                                                                                    \
+    if (strcmp(h_a, h_b)) {                                                                        \
+      h_failures++;                                                                                \
+      fprintf(stderr, "%s:%d: CHECK_STR failed: %s = \"%s\", %s = \"%s\"\n", __FILE__, __LINE__,   \
+              #a, h_a, #b, h_b);                                                                   \
+    }                                                                                              \
   } while (0)
 
 /* Call at the end of main(). A test that checked nothing fails. */

@@ -53,8 +53,12 @@ static inline size_t fx_sfnt(const fx_table *t, unsigned n, uint8_t *out, size_t
 {
   size_t at = 12 + 16 * (size_t)n;
   memset(out, 0, cap);
-  out[0] = 0; out[1] = 1; out[2] = 0; out[3] = 0;
-  out[4] = (uint8_t)(n >> 8); out[5] = (uint8_t)n;
+  out[0] = 0;
+  out[1] = 1;
+  out[2] = 0;
+  out[3] = 0;
+  out[4] = (uint8_t)(n >> 8);
+  out[5] = (uint8_t)n;
   for (unsigned i = 0; i < n; i++) {
     uint8_t *r = out + 12 + 16 * (size_t)i;
     uint32_t vals[4] = {t[i].tag, 0, (uint32_t)at, (uint32_t)t[i].len};
@@ -95,19 +99,20 @@ static inline void fx_maxp(fx_buf *w, unsigned glyphs)
 static inline void fx_fvar(fx_buf *w)
 {
   w->n = 0;
-  fx16(w, 1); fx16(w, 0);  /* version 1.0 */
-  fx16(w, 16);             /* axesArrayOffset */
-  fx16(w, 2);              /* reserved */
-  fx16(w, 1);              /* axisCount */
-  fx16(w, 20);             /* axisSize */
-  fx16(w, 0);              /* instanceCount */
-  fx16(w, 8);              /* instanceSize */
-  fx32(w, 0x77676874);     /* 'wght' */
-  fx32(w, 100u << 16);     /* minValue */
-  fx32(w, 400u << 16);     /* defaultValue */
-  fx32(w, 900u << 16);     /* maxValue */
-  fx16(w, 0);              /* flags */
-  fx16(w, 256);            /* axisNameID */
+  fx16(w, 1);
+  fx16(w, 0);          /* version 1.0 */
+  fx16(w, 16);         /* axesArrayOffset */
+  fx16(w, 2);          /* reserved */
+  fx16(w, 1);          /* axisCount */
+  fx16(w, 20);         /* axisSize */
+  fx16(w, 0);          /* instanceCount */
+  fx16(w, 8);          /* instanceSize */
+  fx32(w, 0x77676874); /* 'wght' */
+  fx32(w, 100u << 16); /* minValue */
+  fx32(w, 400u << 16); /* defaultValue */
+  fx32(w, 900u << 16); /* maxValue */
+  fx16(w, 0);          /* flags */
+  fx16(w, 256);        /* axisNameID */
 }
 
 /* hhea/vhea (36 bytes) with ascender, descender, lineGap, caret fields and the long metrics
@@ -116,17 +121,21 @@ static inline void fx_hea(fx_buf *w, int asc, int desc, int gap, int rise, int r
                           unsigned long_count)
 {
   w->n = 0;
-  fx16(w, 1); fx16(w, 0);                      /* version 1.0 */
-  fx16(w, (unsigned)asc & 0xFFFF);             /* ascender */
-  fx16(w, (unsigned)desc & 0xFFFF);            /* descender */
-  fx16(w, (unsigned)gap & 0xFFFF);             /* lineGap */
-  fx16(w, 0); fx16(w, 0); fx16(w, 0); fx16(w, 0); /* advanceMax, minLSB, minRSB, xMaxExtent */
-  fx16(w, (unsigned)rise & 0xFFFF);            /* caretSlopeRise */
-  fx16(w, (unsigned)run & 0xFFFF);             /* caretSlopeRun */
-  fx16(w, (unsigned)off & 0xFFFF);             /* caretOffset */
-  for (int i = 0; i < 4; i++) fx16(w, 0);      /* reserved */
-  fx16(w, 0);                                  /* metricDataFormat */
-  fx16(w, long_count);                         /* numberOfHMetrics */
+  fx16(w, 1);
+  fx16(w, 0);                       /* version 1.0 */
+  fx16(w, (unsigned)asc & 0xFFFF);  /* ascender */
+  fx16(w, (unsigned)desc & 0xFFFF); /* descender */
+  fx16(w, (unsigned)gap & 0xFFFF);  /* lineGap */
+  fx16(w, 0);
+  fx16(w, 0);
+  fx16(w, 0);
+  fx16(w, 0);                             /* advanceMax, minLSB, minRSB, xMaxExtent */
+  fx16(w, (unsigned)rise & 0xFFFF);       /* caretSlopeRise */
+  fx16(w, (unsigned)run & 0xFFFF);        /* caretSlopeRun */
+  fx16(w, (unsigned)off & 0xFFFF);        /* caretOffset */
+  for (int i = 0; i < 4; i++) fx16(w, 0); /* reserved */
+  fx16(w, 0);                             /* metricDataFormat */
+  fx16(w, long_count);                    /* numberOfHMetrics */
 }
 
 /* An ItemVariationStore for one axis with one region (peak +1: start 0, peak 1, end 1) and
@@ -136,22 +145,24 @@ static inline void fx_ivs(fx_buf *w, unsigned data_count, const unsigned *counts
                           const int vals[][8])
 {
   size_t base = w->n;
-  fx16(w, 1);                          /* format */
+  fx16(w, 1); /* format */
   size_t rl_at = w->n;
-  fx32(w, 0);                          /* variationRegionListOffset (patched) */
-  fx16(w, data_count);                 /* itemVariationDataCount */
+  fx32(w, 0);          /* variationRegionListOffset (patched) */
+  fx16(w, data_count); /* itemVariationDataCount */
   size_t offs_at = w->n;
   for (unsigned k = 0; k < data_count; k++) fx32(w, 0);
   fx32_at(w, rl_at, (uint32_t)(w->n - base));
-  fx16(w, 1);                          /* axisCount */
-  fx16(w, 1);                          /* regionCount */
-  fx16(w, 0); fx16(w, 0x4000); fx16(w, 0x4000); /* start, peak, end */
+  fx16(w, 1); /* axisCount */
+  fx16(w, 1); /* regionCount */
+  fx16(w, 0);
+  fx16(w, 0x4000);
+  fx16(w, 0x4000); /* start, peak, end */
   for (unsigned k = 0; k < data_count; k++) {
     fx32_at(w, offs_at + 4 * k, (uint32_t)(w->n - base));
-    fx16(w, counts[k]);                /* itemCount */
-    fx16(w, 0);                        /* wordDeltaCount */
-    fx16(w, 1);                        /* regionIndexCount */
-    fx16(w, 0);                        /* regionIndexes[0] */
+    fx16(w, counts[k]); /* itemCount */
+    fx16(w, 0);         /* wordDeltaCount */
+    fx16(w, 1);         /* regionIndexCount */
+    fx16(w, 0);         /* regionIndexes[0] */
     for (unsigned i = 0; i < counts[k]; i++) fx8(w, (unsigned)vals[k][i] & 0xFF);
   }
 }

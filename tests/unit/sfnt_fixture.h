@@ -54,7 +54,8 @@ static size_t build_font(uint8_t *out, size_t cap, const tbl *extra, int n_extra
   for (int i = 0; i < n; i++) {
     uint8_t *r = out + 12 + 16 * i;
     for (int k = 0; k < 4; k++) r[k] = (uint8_t)(all[i].tag >> (24 - 8 * k));
-    r[8] = (uint8_t)(at >> 24), r[9] = (uint8_t)(at >> 16), r[10] = (uint8_t)(at >> 8), r[11] = (uint8_t)at;
+    r[8] = (uint8_t)(at >> 24), r[9] = (uint8_t)(at >> 16), r[10] = (uint8_t)(at >> 8),
+    r[11] = (uint8_t)at;
     r[12] = (uint8_t)(all[i].len >> 24), r[13] = (uint8_t)(all[i].len >> 16);
     r[14] = (uint8_t)(all[i].len >> 8), r[15] = (uint8_t)all[i].len;
     if (at + all[i].len > cap) return 0;

@@ -30,7 +30,8 @@ static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
   int other_font = g_trace_font && g_font && !strstr(g_font, g_trace_font);
   if (g_trace >= 0 && !other_font && (a->fail_at == g_trace || !g_trace_font) &&
       (new_len == 0 || a->calls + 1 == g_trace))
-    fprintf(stderr, "  alloc %ld: %p old %zu new %zu\n", new_len ? a->calls + 1 : -1, ptr, old_len, new_len);
+    fprintf(stderr, "  alloc %ld: %p old %zu new %zu\n", new_len ? a->calls + 1 : -1, ptr, old_len,
+            new_len);
   if (g_trace > 0 && new_len && a->calls + 1 == g_trace && __sanitizer_print_stack_trace &&
       (!g_trace_font || (g_font && strstr(g_font, g_trace_font) && a->fail_at == g_trace)))
     __sanitizer_print_stack_trace();
@@ -43,8 +44,7 @@ static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
     return NULL;
   }
   a->calls++;
-  if (!a->off && a->fail_at &&
-      (a->sticky ? a->calls >= a->fail_at : a->calls == a->fail_at))
+  if (!a->off && a->fail_at && (a->sticky ? a->calls >= a->fail_at : a->calls == a->fail_at))
     return NULL;
   void *p = realloc(ptr, new_len);
   if (p) {
@@ -68,23 +68,22 @@ static int acceptable(otv_status s, const char *what)
 
 /* Retry a location-level call with a healthy allocator after NOMEM: it must then give the answer
  * it gives normally (OK, or the font's own non-memory answer). */
-#define STEP(call, what)                                                                       \
-  do {                                                                                         \
-    otv_status s_ = (call);                                                                    \
-    if (s_ == OTV_E_NOMEM) {                                                                   \
-      a->off = 1;                                                                              \
-      otv_status r_ = (call);                                                                  \
-      a->off = 0;                                                                              \
-      if (r_ == OTV_E_NOMEM) {                                                                 \
-        fprintf(stderr, "%s N=%ld: %s still NOMEM with a healthy allocator\n", g_font, g_n,   \
-                what);                                                                         \
-        g_bad_status++;                                                                        \
-      }                                                                                        \
-      nomem++;                                                                                 \
-    } else if (!acceptable(s_, what) && !ok_nonmem(s_, what)) {                                \
-      fprintf(stderr, "%s N=%ld: %s returned %s\n", g_font, g_n, what, otv_status_str(s_));   \
-      g_bad_status++;                                                                          \
-    }                                                                                          \
+#define STEP(call, what)                                                                           \
+  do {                                                                                             \
+    otv_status s_ = (call);                                                                        \
+    if (s_ == OTV_E_NOMEM) {                                                                       \
+      a->off = 1;                                                                                  \
+      otv_status r_ = (call);                                                                      \
+      a->off = 0;                                                                                  \
+      if (r_ == OTV_E_NOMEM) {                                                                     \
+        fprintf(stderr, "%s N=%ld: %s still NOMEM with a healthy allocator\n", g_font, g_n, what); \
+        g_bad_status++;                                                                            \
+      }                                                                                            \
+      nomem++;                                                                                     \
+    } else if (!acceptable(s_, what) && !ok_nonmem(s_, what)) {                                    \
+      fprintf(stderr, "%s N=%ld: %s returned %s\n", g_font, g_n, what, otv_status_str(s_));        \
+      g_bad_status++;                                                                              \
+    }                                                                                              \
   } while (0)
 
 /* Statuses the healthy run itself produced for a call (learned in the first, healthy pass). */
@@ -121,7 +120,8 @@ static int instance_result(otv_location *loc, const char *what, otv_status is, u
     }
     return 1;
   }
-  if (is == OTV_E_OK) otv_instance_free(loc, inst, inst_len);
+  if (is == OTV_E_OK)
+    otv_instance_free(loc, inst, inst_len);
   else if (!ok_nonmem(is, what)) {
     fprintf(stderr, "%s N=%ld: %s returned %s\n", g_font, g_n, what, otv_status_str(is));
     g_bad_status++;
@@ -130,10 +130,30 @@ static int instance_result(otv_location *loc, const char *what, otv_status is, u
 }
 #endif
 
-static void nop_move(void *c, float x, float y) { (void)c; (void)x; (void)y; }
-static void nop_quad(void *c, float a, float b, float x, float y) { (void)c; (void)a; (void)b; (void)x; (void)y; }
+static void nop_move(void *c, float x, float y)
+{
+  (void)c;
+  (void)x;
+  (void)y;
+}
+static void nop_quad(void *c, float a, float b, float x, float y)
+{
+  (void)c;
+  (void)a;
+  (void)b;
+  (void)x;
+  (void)y;
+}
 static void nop_cubic(void *c, float a, float b, float d, float e, float x, float y)
-{ (void)c; (void)a; (void)b; (void)d; (void)e; (void)x; (void)y; }
+{
+  (void)c;
+  (void)a;
+  (void)b;
+  (void)d;
+  (void)e;
+  (void)x;
+  (void)y;
+}
 static void nop_close(void *c) { (void)c; }
 static const otv_pen NOP_PEN = {nop_move, nop_move, nop_quad, nop_cubic, nop_close};
 
@@ -299,8 +319,8 @@ static void run_font(const char *name, int sticky)
     if (a.calls < n) break; /* the Nth allocation never happened: every point covered */
   }
   CHECK_EQ(g_bad_status, 0);
-  printf("%s (%s): %ld allocations in the healthy run, %ld failing runs, %ld with problems\n",
-         name, sticky ? "fail from N on" : "fail the Nth", total, runs, failed_runs);
+  printf("%s (%s): %ld allocations in the healthy run, %ld failing runs, %ld with problems\n", name,
+         sticky ? "fail from N on" : "fail the Nth", total, runs, failed_runs);
   free(data);
 }
 
@@ -309,14 +329,14 @@ int main(void)
   if (getenv("OTV_ALLOC_TRACE")) g_trace = atol(getenv("OTV_ALLOC_TRACE"));
   g_trace_font = getenv("OTV_ALLOC_TRACE_FONT");
   static const char *fonts[] = {
-      "Roboto-Variable.ABC.ttf",        /* glyf + gvar + avar + HVAR + STAT */
-      "Roboto-Variable.composite.ttf",  /* composites */
-      "NotoSans-VF.abc.ttf",            /* MVAR */
+      "Roboto-Variable.ABC.ttf",                /* glyf + gvar + avar + HVAR + STAT */
+      "Roboto-Variable.composite.ttf",          /* composites */
+      "NotoSans-VF.abc.ttf",                    /* MVAR */
       "SourceSerifVariable-Roman-VVAR.abc.ttf", /* VVAR + vertical metrics */
-      "Amstelvar-avar2.A.ttf",          /* avar v2 */
-      "AdobeVFPrototype_vsindex.otf",   /* CFF2 + vsindex */
-      "NotoSansJP-VF.subset.otf",       /* CFF2 + FDSelect */
-      "Muli-ABC.ttf",                   /* cvar */
+      "Amstelvar-avar2.A.ttf",                  /* avar v2 */
+      "AdobeVFPrototype_vsindex.otf",           /* CFF2 + vsindex */
+      "NotoSansJP-VF.subset.otf",               /* CFF2 + FDSelect */
+      "Muli-ABC.ttf",                           /* cvar */
   };
   for (size_t i = 0; i < sizeof fonts / sizeof *fonts; i++) {
     run_font(fonts[i], 0);

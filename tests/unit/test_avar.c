@@ -48,7 +48,8 @@ static void norm(otv_face *f, const int *k, unsigned n, otv_f2dot14 *out)
 static void seg(bb *b, const int (*m)[2], unsigned n)
 {
   b16(b, n);
-  for (unsigned i = 0; i < n; i++) b16(b, (unsigned)(uint16_t)m[i][0]), b16(b, (unsigned)(uint16_t)m[i][1]);
+  for (unsigned i = 0; i < n; i++)
+    b16(b, (unsigned)(uint16_t)m[i][0]), b16(b, (unsigned)(uint16_t)m[i][1]);
 }
 
 static void build_v1(bb *b)
@@ -56,15 +57,15 @@ static void build_v1(bb *b)
   b->n = 0;
   b16(b, 1), b16(b, 0), b16(b, 0), b16(b, 4); /* version 1.0, reserved, axisCount 4 */
   /* axis 0: a valid map */
-  static const int m0[][2] = {{-16384, -16384}, {-8192, -12288}, {0, 0}, {2, 1}, {8192, 4096},
-                              {16384, 16384}};
+  static const int m0[][2] = {{-16384, -16384}, {-8192, -12288}, {0, 0},
+                              {2, 1},           {8192, 4096},    {16384, 16384}};
   seg(b, m0, 6);
   /* axis 1: no 0 -> 0 mapping: invalid, ignored (identity) */
   static const int m1[][2] = {{-16384, -16384}, {0, 5000}, {16384, 16384}};
   seg(b, m1, 3);
   /* axis 2: records whose fromCoordinate does not increase are ignored */
-  static const int m2[][2] = {{-16384, -16384}, {0, 0}, {-100, 3000}, {8192, 4096},
-                              {4096, 9999}, {16384, 16384}};
+  static const int m2[][2] = {{-16384, -16384}, {0, 0},       {-100, 3000},
+                              {8192, 4096},     {4096, 9999}, {16384, 16384}};
   seg(b, m2, 6);
   /* axis 3: empty map: identity */
   b16(b, 0);
@@ -83,7 +84,10 @@ static void test_v1(void)
   otv_face_get_info(f, &info);
   CHECK_EQ(info.avar_version, 1);
   /* {input on axis 0..3} -> {expected} */
-  static const struct { int in[4]; int out[4]; } cases[] = {
+  static const struct {
+    int in[4];
+    int out[4];
+  } cases[] = {
       {{0, 0, 0, 0}, {0, 0, 0, 0}},
       {{-16384, -16384, -16384, -16384}, {-16384, -16384, -16384, -16384}},
       {{16384, 16384, 16384, 16384}, {16384, 16384, 16384, 16384}},
@@ -123,14 +127,14 @@ static void build_v2(bb *b, bool with_map)
   b16(b, 2), b16(b, 0), b16(b, 0), b16(b, 2); /* version 2.0, axisCount 2 */
   b16(b, 0), b16(b, 0);                       /* two empty segment maps */
   size_t dsim_off = 20, ivs_off = with_map ? 28 : 20;
-  b32(b, with_map ? (uint32_t)dsim_off : 0);   /* axisIndexMapOffset */
-  b32(b, (uint32_t)ivs_off);                   /* varStoreOffset */
-  if (with_map) {                              /* DeltaSetIndexMap at 20 */
-    b->b[b->n++] = 1;                          /* format 1 */
-    b->b[b->n++] = 0x00;                       /* entryFormat: 1-byte entries, 1 inner bit */
-    b32(b, 2);                                 /* mapCount */
-    b->b[b->n++] = 1;                          /* axis 0 -> (0, 1) */
-    b->b[b->n++] = 0;                          /* axis 1 -> (0, 0) */
+  b32(b, with_map ? (uint32_t)dsim_off : 0); /* axisIndexMapOffset */
+  b32(b, (uint32_t)ivs_off);                 /* varStoreOffset */
+  if (with_map) {                            /* DeltaSetIndexMap at 20 */
+    b->b[b->n++] = 1;                        /* format 1 */
+    b->b[b->n++] = 0x00;                     /* entryFormat: 1-byte entries, 1 inner bit */
+    b32(b, 2);                               /* mapCount */
+    b->b[b->n++] = 1;                        /* axis 0 -> (0, 1) */
+    b->b[b->n++] = 0;                        /* axis 1 -> (0, 0) */
   }
   /* ItemVariationStore at ivs_off */
   b16(b, 1), b32(b, 12), b16(b, 1), b32(b, 28); /* format, regionListOffset, dataCount, data */
@@ -153,10 +157,13 @@ static void test_v2(void)
     otv_face_info info;
     otv_face_get_info(f, &info);
     CHECK_EQ(info.avar_version, 2);
-    static const struct { int in[2]; int out[2]; } cases[] = {
+    static const struct {
+      int in[2];
+      int out[2];
+    } cases[] = {
         {{0, 0}, {0, 0}},
-        {{0, 5000}, {0, 5000}},             /* scalar 0: unchanged */
-        {{-8192, 77}, {-8192, 77}},         /* below the region: scalar 0 */
+        {{0, 5000}, {0, 5000}},     /* scalar 0: unchanged */
+        {{-8192, 77}, {-8192, 77}}, /* below the region: scalar 0 */
         /* scalar 0.5: +8191.5 -> +8192 (halves up); -8191.5 -> -8191 */
         {{8192, 0}, {16384, -8191}},
         /* scalar 0.25: 4095.75 -> 4096; -4095.75 -> -4096 */

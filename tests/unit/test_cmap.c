@@ -14,12 +14,12 @@ static void f4(fx_buf *b)
   size_t at = b->n;
   fx_u16(b, 4), fx_u16(b, 0 /* length, patched */), fx_u16(b, 0), fx_u16(b, 6);
   fx_u16(b, 4), fx_u16(b, 1), fx_u16(b, 2);
-  fx_u16(b, 0x43), fx_u16(b, 0x62), fx_u16(b, 0xFFFF); /* endCode */
-  fx_u16(b, 0);                                        /* reservedPad */
-  fx_u16(b, 0x41), fx_u16(b, 0x61), fx_u16(b, 0xFFFF); /* startCode */
+  fx_u16(b, 0x43), fx_u16(b, 0x62), fx_u16(b, 0xFFFF);          /* endCode */
+  fx_u16(b, 0);                                                 /* reservedPad */
+  fx_u16(b, 0x41), fx_u16(b, 0x61), fx_u16(b, 0xFFFF);          /* startCode */
   fx_u16(b, (1u - 0x41u) & 0xFFFF), fx_u16(b, 0), fx_u16(b, 1); /* idDelta */
-  fx_u16(b, 0), fx_u16(b, 4), fx_u16(b, 0);            /* idRangeOffset: seg 1 -> array[0] */
-  fx_u16(b, 5), fx_u16(b, 0);                          /* glyphIdArray */
+  fx_u16(b, 0), fx_u16(b, 4), fx_u16(b, 0); /* idRangeOffset: seg 1 -> array[0] */
+  fx_u16(b, 5), fx_u16(b, 0);               /* glyphIdArray */
   size_t len = b->n - at;
   b->d[at + 2] = (uint8_t)(len >> 8), b->d[at + 3] = (uint8_t)len;
 }
@@ -39,8 +39,8 @@ static void f14(fx_buf *b)
   /* header 10 + 1 record (11) = 21; DefaultUVS at 21 (4 + 4); NonDefaultUVS at 29 (4 + 5) */
   fx_u16(b, 14), fx_u32(b, 38), fx_u32(b, 1);
   u24(b, 0xFE00), fx_u32(b, 21), fx_u32(b, 29);
-  fx_u32(b, 1), u24(b, 0x41), fx_u8(b, 0);   /* default: U+0041 */
-  fx_u32(b, 1), u24(b, 0x42), fx_u16(b, 9);  /* non-default: U+0042 -> 9 */
+  fx_u32(b, 1), u24(b, 0x41), fx_u8(b, 0);  /* default: U+0041 */
+  fx_u32(b, 1), u24(b, 0x42), fx_u16(b, 9); /* non-default: U+0042 -> 9 */
 }
 
 static void build(int with12)

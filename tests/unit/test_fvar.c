@@ -23,13 +23,13 @@ static otv_status open_with(const uint8_t *fvar, size_t len, otv_face **f, otv_e
 static size_t build_fvar(bb *b, bool ps)
 {
   b->n = 0;
-  b16(b, 1), b16(b, 0);   /* version 1.0 */
-  b16(b, 16);             /* axesArrayOffset */
-  b16(b, 2);              /* reserved */
-  b16(b, 2);              /* axisCount */
-  b16(b, 20);             /* axisSize */
-  b16(b, 3);              /* instanceCount */
-  b16(b, ps ? 14 : 12);   /* instanceSize: 2 * 4 + 4 (+ 2) */
+  b16(b, 1), b16(b, 0); /* version 1.0 */
+  b16(b, 16);           /* axesArrayOffset */
+  b16(b, 2);            /* reserved */
+  b16(b, 2);            /* axisCount */
+  b16(b, 20);           /* axisSize */
+  b16(b, 3);            /* instanceCount */
+  b16(b, ps ? 14 : 12); /* instanceSize: 2 * 4 + 4 (+ 2) */
   b32(b, OTV_TAG('w', 'g', 'h', 't'));
   bfix(b, 100), bfix(b, 400), bfix(b, 900);
   b16(b, 0), b16(b, 256);
@@ -140,13 +140,25 @@ static void test_normalize(void)
   if (!f) return;
   otv_location *loc = NULL;
   CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
-  const struct { double wght; int want; } cases[] = {
-      {400, 0}, {100, -16384}, {900, 16384}, {250, -8192}, {650, 8192}, {50, -16384},
-      {1e9, 16384}, {-1e300, -16384}, {1e300, 16384},
+  const struct {
+    double wght;
+    int want;
+  } cases[] = {
+      {400, 0},
+      {100, -16384},
+      {900, 16384},
+      {250, -8192},
+      {650, 8192},
+      {50, -16384},
+      {1e9, 16384},
+      {-1e300, -16384},
+      {1e300, 16384},
       /* 400 + 500 * 1.5/16384: exactly 1.5 steps -> 2; 400 - 300 * 1.5/16384: -1.5 -> -1 */
-      {400.0457763671875, 2}, {399.9725341796875, -1},
+      {400.0457763671875, 2},
+      {399.9725341796875, -1},
       /* 2.5 and -2.5 steps: 3 and -2 */
-      {400.0762939453125, 3}, {399.9542236328125, -2},
+      {400.0762939453125, 3},
+      {399.9542236328125, -2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && loc; i++) {
     otv_axis_value v = {OTV_TAG('w', 'g', 'h', 't'), cases[i].wght};
@@ -159,7 +171,8 @@ static void test_normalize(void)
   }
   if (loc) {
     /* unknown tags are ignored; the last of duplicate tags wins; NaN is ARG */
-    otv_axis_value v[3] = {{OTV_TAG('x', 'x', 'x', 'x'), 5}, {OTV_TAG('w', 'd', 't', 'h'), 75},
+    otv_axis_value v[3] = {{OTV_TAG('x', 'x', 'x', 'x'), 5},
+                           {OTV_TAG('w', 'd', 't', 'h'), 75},
                            {OTV_TAG('w', 'd', 't', 'h'), 125.5}};
     CHECK_EQ(otv_location_set_user(loc, v, 3), OTV_E_OK);
     otv_f2dot14 n[2];

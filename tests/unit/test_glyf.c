@@ -13,9 +13,26 @@
 static const int SQ_X[7] = {0, 100, 100, 0, 200, 300, 250};
 static const int SQ_Y[7] = {0, 0, 100, 100, 0, 0, 100};
 
-enum { G_EMPTY, G_SQ, G_SQ_SHORT, G_REPEAT, G_OFFSTART, G_ALLOFF, G_SCALE, G_XYSCALE, G_2X2,
-       G_SCALED_OFF, G_MATCH, G_MATCHW, G_BYTEARGS, G_SELF, G_WRAP_ENDS, G_WRAP_COMP, G_DEEP0,
-       G_COUNT = G_DEEP0 + 18 };
+enum {
+  G_EMPTY,
+  G_SQ,
+  G_SQ_SHORT,
+  G_REPEAT,
+  G_OFFSTART,
+  G_ALLOFF,
+  G_SCALE,
+  G_XYSCALE,
+  G_2X2,
+  G_SCALED_OFF,
+  G_MATCH,
+  G_MATCHW,
+  G_BYTEARGS,
+  G_SELF,
+  G_WRAP_ENDS,
+  G_WRAP_COMP,
+  G_DEEP0,
+  G_COUNT = G_DEEP0 + 18
+};
 
 static fx_font F;
 static fx_buf B[G_COUNT];
@@ -34,11 +51,16 @@ static void sq_long(fx_buf *b)
 static void comp(fx_buf *b, unsigned flags, unsigned gid, int a1, int a2, const int *m, int nm)
 {
   fx_u16(b, flags), fx_u16(b, gid);
-  if (flags & 0x0001) fx_i16(b, a1), fx_i16(b, a2);
-  else fx_u8(b, (unsigned)(a1 & 0xFF)), fx_u8(b, (unsigned)(a2 & 0xFF));
+  if (flags & 0x0001)
+    fx_i16(b, a1), fx_i16(b, a2);
+  else
+    fx_u8(b, (unsigned)(a1 & 0xFF)), fx_u8(b, (unsigned)(a2 & 0xFF));
   for (int i = 0; i < nm; i++) fx_i16(b, m[i]);
 }
-static void comp_header(fx_buf *b) { fx_i16(b, -1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 0); }
+static void comp_header(fx_buf *b)
+{
+  fx_i16(b, -1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 0);
+}
 
 static void build(void)
 {
@@ -53,12 +75,16 @@ static void build(void)
   fx_buf *b = &B[G_SQ_SHORT];
   fx_i16(b, 2), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 300), fx_i16(b, 100);
   fx_u16(b, 3), fx_u16(b, 6), fx_u16(b, 0);
-  static const uint8_t fl[7] = {0x31 /* x same, y same */, 0x33 /* x +short, y same */,
-                                0x35 /* x same, y +short */, 0x23 /* x -short, y same */,
-                                0x17 /* x +short, y -short */, 0x33, 0x24 /* x word, y +short, off */};
+  static const uint8_t fl[7] = {0x31 /* x same, y same */,
+                                0x33 /* x +short, y same */,
+                                0x35 /* x same, y +short */,
+                                0x23 /* x -short, y same */,
+                                0x17 /* x +short, y -short */,
+                                0x33,
+                                0x24 /* x word, y +short, off */};
   fx_bytes(b, fl, 7);
   fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 200), fx_u8(b, 100), fx_i16(b, -50); /* x */
-  fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 100);                              /* y */
+  fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 100);                                /* y */
   /* repeat flag, with a count past the last point (ignored): 4 points (0,0) (10,0) (10,10) (0,10) */
   b = &B[G_REPEAT];
   fx_i16(b, 1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 10), fx_i16(b, 10);
@@ -93,10 +119,12 @@ static void build(void)
   comp_header(b), comp(b, 0x0001 | 0x0002 | 0x0008 | 0x0800, G_SQ, 10, 20, half, 1);
   /* point matching: SQ at (0,0), then SQ whose point 0 meets the parent's point 2 (100,100) */
   b = &B[G_MATCH];
-  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0), comp(b, 0x0000, G_SQ, 2, 0, NULL, 0);
+  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0),
+      comp(b, 0x0000, G_SQ, 2, 0, NULL, 0);
   /* the same with 16-bit point numbers (ARG_1_AND_2_ARE_WORDS, ARGS_ARE_XY_VALUES clear) */
   b = &B[G_MATCHW];
-  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0), comp(b, 0x0001, G_SQ, 2, 0, NULL, 0);
+  comp_header(b), comp(b, 0x0002 | 0x0020, G_SQ, 0, 0, NULL, 0),
+      comp(b, 0x0001, G_SQ, 2, 0, NULL, 0);
   /* byte arguments, signed: (-5, 7) */
   b = &B[G_BYTEARGS];
   comp_header(b), comp(b, 0x0002, G_SQ, -5, 7, NULL, 0);
@@ -147,15 +175,31 @@ static void r_add(const char *fmt, ...)
   vsnprintf(rec + n, sizeof rec - n, fmt, ap);
   va_end(ap);
 }
-static void r_move(void *c, float x, float y) { (void)c; r_add("M%g %g ", x, y); }
-static void r_line(void *c, float x, float y) { (void)c; r_add("L%g %g ", x, y); }
-static void r_quad(void *c, float a, float b, float x, float y) { (void)c; r_add("Q%g %g %g %g ", a, b, x, y); }
+static void r_move(void *c, float x, float y)
+{
+  (void)c;
+  r_add("M%g %g ", x, y);
+}
+static void r_line(void *c, float x, float y)
+{
+  (void)c;
+  r_add("L%g %g ", x, y);
+}
+static void r_quad(void *c, float a, float b, float x, float y)
+{
+  (void)c;
+  r_add("Q%g %g %g %g ", a, b, x, y);
+}
 static void r_cubic(void *c, float a, float b, float d, float e, float x, float y)
 {
   (void)c;
   r_add("C%g %g %g %g %g %g ", a, b, d, e, x, y);
 }
-static void r_close(void *c) { (void)c; r_add("Z "); }
+static void r_close(void *c)
+{
+  (void)c;
+  r_add("Z ");
+}
 static const otv_pen rpen = {r_move, r_line, r_quad, r_cubic, r_close};
 
 static const char *draw(otv_location *loc, uint32_t g)
@@ -237,8 +281,8 @@ static void test_component_cache(void)
   lu->glyf.cc_off = true;
   static snap a, b, first;
   const uint32_t AE = 3; /* AEacute */
-  static const otv_f2dot14 L[][2] = {{0, 0}, {16384, 0}, {-16384, -16384}, {8000, -12000},
-                                      {-5000, 0}, {16384, -16384}, {0, 0}, {3000, -3000}};
+  static const otv_f2dot14 L[][2] = {{0, 0},     {16384, 0},      {-16384, -16384}, {8000, -12000},
+                                     {-5000, 0}, {16384, -16384}, {0, 0},           {3000, -3000}};
   unsigned nl = sizeof L / sizeof L[0];
   for (unsigned i = 0; i < nl; i++) {
     CHECK_EQ(otv_location_set_normalized(lc, L[i], 2), OTV_E_OK);
@@ -253,8 +297,10 @@ static void test_component_cache(void)
         }
     /* the composite at the first location differs from it here (else the test proves nothing) */
     take(lu, AE, 0, &b);
-    if (i == 0) first = b;
-    else if (L[i][0] || L[i][1]) CHECK(!same(&first, &b));
+    if (i == 0)
+      first = b;
+    else if (L[i][0] || L[i][1])
+      CHECK(!same(&first, &b));
   }
   /* the cache holds both components (the glyph is filled from it, not decoded again) */
   CHECK(lc->glyf.cc_slots != NULL);
@@ -305,8 +351,16 @@ static void gh_add(gc_hash *g, unsigned op, const float *v, unsigned n)
   }
   g->h = h;
 }
-static void gh_move(void *c, float x, float y) { float v[2] = {x, y}; gh_add(c, 1, v, 2); }
-static void gh_line(void *c, float x, float y) { float v[2] = {x, y}; gh_add(c, 2, v, 2); }
+static void gh_move(void *c, float x, float y)
+{
+  float v[2] = {x, y};
+  gh_add(c, 1, v, 2);
+}
+static void gh_line(void *c, float x, float y)
+{
+  float v[2] = {x, y};
+  gh_add(c, 2, v, 2);
+}
 static void gh_quad(void *c, float a, float b, float x, float y)
 {
   float v[4] = {a, b, x, y};
@@ -388,11 +442,16 @@ out:
 
 static void test_glyph_cache(void)
 {
-  static const char *fonts[] = {"Roboto-Variable.ABC.ttf", "Roboto-Variable.composite.ttf",
-                                "SparseMasters-VF.ttf",    "material_symbols_subset.ttf",
-                                "Handjet.ttf",             "vazirmatn_var_trimmed.ttf",
-                                "Amstelvar-avar2.A.ttf",   "NotoSans-VF.abc.ttf",
-                                "Muli-ABC.ttf",            "PartialInstancerTest-VF.ttf"};
+  static const char *fonts[] = {"Roboto-Variable.ABC.ttf",
+                                "Roboto-Variable.composite.ttf",
+                                "SparseMasters-VF.ttf",
+                                "material_symbols_subset.ttf",
+                                "Handjet.ttf",
+                                "vazirmatn_var_trimmed.ttf",
+                                "Amstelvar-avar2.A.ttf",
+                                "NotoSans-VF.abc.ttf",
+                                "Muli-ABC.ttf",
+                                "PartialInstancerTest-VF.ttf"};
   for (unsigned i = 0; i < sizeof fonts / sizeof fonts[0]; i++) test_glyph_cache_font(fonts[i]);
 }
 
@@ -419,7 +478,10 @@ int main(void)
       CHECK_EQ(pfl[i] & OTV_POINT_ON_CURVE, i < 6 ? OTV_POINT_ON_CURVE : 0);
     }
     /* phantoms: lsb 0 = xMin, advance 400; vertical from hhea 800 / -200 */
-    CHECK_EQ(pts[7].x, 0); CHECK_EQ(pts[8].x, 400); CHECK_EQ(pts[9].y, 800); CHECK_EQ(pts[10].y, -200);
+    CHECK_EQ(pts[7].x, 0);
+    CHECK_EQ(pts[8].x, 400);
+    CHECK_EQ(pts[9].y, 800);
+    CHECK_EQ(pts[10].y, -200);
   }
   CHECK_EQ(io.glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE, 0);
   CHECK_STR(draw(loc, G_SQ), "M0 0 L100 0 L100 100 L0 100 L0 0 Z M200 0 L300 0 Q250 100 200 0 Z ");
@@ -427,7 +489,10 @@ int main(void)
   /* repeat flag, count past the end */
   CHECK_EQ(get(loc, G_REPEAT, &io), OTV_E_OK);
   CHECK_EQ(io.point_count, 4);
-  CHECK_EQ(pts[2].x, 10); CHECK_EQ(pts[2].y, 10); CHECK_EQ(pts[3].x, 0); CHECK_EQ(pts[3].y, 10);
+  CHECK_EQ(pts[2].x, 10);
+  CHECK_EQ(pts[2].y, 10);
+  CHECK_EQ(pts[3].x, 0);
+  CHECK_EQ(pts[3].y, 10);
 
   /* decomposition: off-curve start with on-curve last -> start at the last point */
   CHECK_STR(draw(loc, G_OFFSTART), "M0 50 Q50 0 100 50 Q50 100 0 50 Z ");

@@ -20,7 +20,7 @@ static void sq_glyph(fx_buf *b)
   static const int dx[7] = {0, 100, 0, -100, 200, 100, -50}, dy[7] = {0, 0, 100, 0, -100, 0, 100};
   b->n = 0;
   fx_i16(b, 2), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 300), fx_i16(b, 100); /* header */
-  fx_u16(b, 3), fx_u16(b, 6), fx_u16(b, 0);     /* endPtsOfContours, instructionLength */
+  fx_u16(b, 3), fx_u16(b, 6), fx_u16(b, 0); /* endPtsOfContours, instructionLength */
   for (int i = 0; i < 7; i++) fx_u8(b, i < 6 ? 0x01 : 0x00); /* flags: int16 x and y */
   for (int i = 0; i < 7; i++) fx_i16(b, dx[i]);
   for (int i = 0; i < 7; i++) fx_i16(b, dy[i]);
@@ -28,7 +28,7 @@ static void sq_glyph(fx_buf *b)
 
 /* One tuple of a GlyphVariationData. */
 typedef struct tup {
-  unsigned index;     /* tupleIndex incl. flags */
+  unsigned index; /* tupleIndex incl. flags */
   int peak, start, end;
   const uint8_t *data;
   size_t len;
@@ -59,8 +59,20 @@ static fx_font F;
 static fx_buf glyphs[16], gv[16], composite;
 static const int16_t shared_tuples[2] = {16384, -16384};
 
-enum { G_EMPTY, G_BYTES, G_WORDS, G_COINC_DIFF, G_IUP, G_ONE, G_SHARED, G_PHANTOM, G_COMP, G_MULTI,
-       G_PLAIN, G_COUNT };
+enum {
+  G_EMPTY,
+  G_BYTES,
+  G_WORDS,
+  G_COINC_DIFF,
+  G_IUP,
+  G_ONE,
+  G_SHARED,
+  G_PHANTOM,
+  G_COMP,
+  G_MULTI,
+  G_PLAIN,
+  G_COUNT
+};
 
 static void build(void)
 {
@@ -84,12 +96,12 @@ static void build(void)
   /* G_WORDS: x: 6 words of 1000 then 5 32-bit deltas of 70000; y: 11 bytes of -3 */
   static uint8_t d2[64];
   size_t n2 = 0;
-  d2[n2++] = 0x00;           /* all points */
-  d2[n2++] = 0x40 | 5;       /* 6 words */
+  d2[n2++] = 0x00;     /* all points */
+  d2[n2++] = 0x40 | 5; /* 6 words */
   for (int i = 0; i < 6; i++) d2[n2++] = 0x03, d2[n2++] = 0xE8;
-  d2[n2++] = 0xC0 | 4;       /* 5 longs */
+  d2[n2++] = 0xC0 | 4; /* 5 longs */
   for (int i = 0; i < 5; i++) d2[n2++] = 0x00, d2[n2++] = 0x01, d2[n2++] = 0x11, d2[n2++] = 0x70;
-  d2[n2++] = 10;             /* 11 bytes */
+  d2[n2++] = 10; /* 11 bytes */
   for (int i = 0; i < 11; i++) d2[n2++] = 0xFD;
   tup t2 = {EMBEDDED | PRIVATE, 16384, 0, 0, d2, n2};
   gvdata(&gv[G_WORDS], 0, NULL, 0, &t2, 1);
@@ -115,8 +127,7 @@ static void build(void)
   static const uint8_t sp[] = {0x02, 0x01, 0, 3};
   static const uint8_t d6a[] = {0x01, 8, 8, 0x81};
   static const uint8_t d6b[] = {0x81, 0x01, 4, 4};
-  tup t6[2] = {{INTERMEDIATE | 0, 0, 8192, 16384, d6a, sizeof d6a},
-               {1, 0, 0, 0, d6b, sizeof d6b}};
+  tup t6[2] = {{INTERMEDIATE | 0, 0, 8192, 16384, d6a, sizeof d6a}, {1, 0, 0, 0, d6b, sizeof d6b}};
   gvdata(&gv[G_SHARED], 0x8000, sp, sizeof sp, t6, 2);
 
   /* G_PHANTOM: point 8 (the advance phantom) x + 50 */

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #define PEN_BUDGET (8L * (OTV_MAX_POINTS + 4) + 64) /* pen calls for one glyph */
-#define MAX_GLYPHS_RUN 300u                        /* glyphs drawn per location */
+#define MAX_GLYPHS_RUN 300u                         /* glyphs drawn per location */
 #define MEM_BUDGET(len) ((long long)64 << 20) + 64 * (long long)(len)
 
 /* ---- allocator: counts, tracks live blocks/bytes and the peak ---- */
@@ -41,7 +41,8 @@ static int g_trace_alloc; /* OTV_HOSTILE_TRACE: print every allocator call */
 static void *t_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
   t_alloc *a = ud;
-  if (g_trace_alloc && !new_len) fprintf(stderr, "  realloc(%#lx, %zu -> 0)\n", (unsigned long)(uintptr_t)ptr, old_len);
+  if (g_trace_alloc && !new_len)
+    fprintf(stderr, "  realloc(%#lx, %zu -> 0)\n", (unsigned long)(uintptr_t)ptr, old_len);
   if (new_len == 0) {
     if (ptr) {
       a->live_blocks--;
@@ -53,7 +54,8 @@ static void *t_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
   a->calls++;
   uintptr_t was = (uintptr_t)ptr;
   void *p = realloc(ptr, new_len);
-  if (g_trace_alloc) fprintf(stderr, "  realloc(%#lx, %zu -> %zu) = %p\n", (unsigned long)was, old_len, new_len, p);
+  if (g_trace_alloc)
+    fprintf(stderr, "  realloc(%#lx, %zu -> %zu) = %p\n", (unsigned long)was, old_len, new_len, p);
   if (p) {
     if (!ptr) a->live_blocks++;
     a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
@@ -72,9 +74,9 @@ typedef struct run {
   long pen_calls_max;
   jmp_buf jb;
   int jumped;
-  int failed;           /* this case already reported a failure */
-  otv_error first_err;  /* first error observed (open or later) */
-  int errors;           /* errors observed */
+  int failed;          /* this case already reported a failure */
+  otv_error first_err; /* first error observed (open or later) */
+  int errors;          /* errors observed */
 } run;
 
 static void dg_bytes(run *r, const void *p, size_t n)
@@ -168,8 +170,8 @@ static void note_(run *r, otv_status s, const otv_error *e, const char *what)
      * docs/limits.md "Error attribution". */
     static int printed;
     if (!printed++)
-      printf("note: %s: %s returned %d but the location's error is: %s (code %d)\n", r->name,
-             what, (int)s, e->msg, (int)e->code);
+      printf("note: %s: %s returned %d but the location's error is: %s (code %d)\n", r->name, what,
+             (int)s, e->msg, (int)e->code);
     return;
   }
   /* not supported yet, or an optional table the font does not have (e.g. vmtx) */
@@ -192,23 +194,50 @@ static void pen_tick(run *r)
     longjmp(r->jb, 1);
   }
 }
-static void p_move(void *c, float x, float y) { run *r = c; pen_tick(r); dg_u(r, 1); dg_f(r, x); dg_f(r, y); }
-static void p_line(void *c, float x, float y) { run *r = c; pen_tick(r); dg_u(r, 2); dg_f(r, x); dg_f(r, y); }
+static void p_move(void *c, float x, float y)
+{
+  run *r = c;
+  pen_tick(r);
+  dg_u(r, 1);
+  dg_f(r, x);
+  dg_f(r, y);
+}
+static void p_line(void *c, float x, float y)
+{
+  run *r = c;
+  pen_tick(r);
+  dg_u(r, 2);
+  dg_f(r, x);
+  dg_f(r, y);
+}
 static void p_quad(void *c, float a, float b, float x, float y)
 {
   run *r = c;
   pen_tick(r);
   dg_u(r, 3);
-  dg_f(r, a); dg_f(r, b); dg_f(r, x); dg_f(r, y);
+  dg_f(r, a);
+  dg_f(r, b);
+  dg_f(r, x);
+  dg_f(r, y);
 }
 static void p_cubic(void *c, float a, float b, float d, float e, float x, float y)
 {
   run *r = c;
   pen_tick(r);
   dg_u(r, 4);
-  dg_f(r, a); dg_f(r, b); dg_f(r, d); dg_f(r, e); dg_f(r, x); dg_f(r, y);
+  dg_f(r, a);
+  dg_f(r, b);
+  dg_f(r, d);
+  dg_f(r, e);
+  dg_f(r, x);
+  dg_f(r, y);
 }
-static void p_close(void *c) { run *r = c; pen_tick(r); dg_u(r, 5); }
+static void p_close(void *c)
+{
+  run *r = c;
+  pen_tick(r);
+  dg_u(r, 5);
+}
 static const otv_pen PEN = {p_move, p_line, p_quad, p_cubic, p_close};
 
 static const uint32_t METRIC_TAGS[] = {
@@ -274,7 +303,8 @@ static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int ligh
         dg_u(r, io.point_count);
         dg_u(r, io.contour_count);
         if (io.point_count + 4 > np || io.contour_count > nc)
-          fail_case(r, "%s: wrote more points or contours than the buffers hold", "otv_glyph_points_get", NULL);
+          fail_case(r, "%s: wrote more points or contours than the buffers hold",
+                    "otv_glyph_points_get", NULL);
         else
           for (unsigned k = 0; k < io.point_count + phantoms && k < np; k++) {
             dg_f(r, pts[k].x);
@@ -288,11 +318,20 @@ static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int ligh
     otv_glyph_metrics m;
     s = otv_glyph_h_metrics(loc, gid, 0, &m);
     note(r, s, otv_location_last_error(loc), "otv_glyph_h_metrics");
-    if (!s) { dg_f(r, m.advance); dg_f(r, m.side_a); dg_f(r, m.side_b); }
+    if (!s) {
+      dg_f(r, m.advance);
+      dg_f(r, m.side_a);
+      dg_f(r, m.side_b);
+    }
     if (!light) {
       s = otv_glyph_v_metrics(loc, gid, OTV_METRICS_ROUND, &m);
       note(r, s, otv_location_last_error(loc), "otv_glyph_v_metrics");
-      if (!s) { dg_f(r, m.advance); dg_f(r, m.side_a); dg_f(r, m.side_b); dg_f(r, m.origin); }
+      if (!s) {
+        dg_f(r, m.advance);
+        dg_f(r, m.side_a);
+        dg_f(r, m.side_b);
+        dg_f(r, m.origin);
+      }
     }
   }
   free(pts);
@@ -316,21 +355,43 @@ static void glyph_pass(run *r, otv_location *loc, uint32_t glyph_count, int ligh
   }
   /* out of range on purpose: must be ARG (not digested as a failure) */
   s = otv_glyph_outline(loc, glyph_count, 0, &PEN, r);
-  if (s != OTV_E_ARG) fail_case(r, "%s: glyph id == glyph count is not OTV_E_ARG", "otv_glyph_outline", otv_location_last_error(loc));
+  if (s != OTV_E_ARG)
+    fail_case(r, "%s: glyph id == glyph count is not OTV_E_ARG", "otv_glyph_outline",
+              otv_location_last_error(loc));
   s = otv_glyph_outline(loc, UINT32_MAX, 0, &PEN, r);
-  if (s != OTV_E_ARG) fail_case(r, "%s: glyph id 0xFFFFFFFF is not OTV_E_ARG", "otv_glyph_outline", otv_location_last_error(loc));
+  if (s != OTV_E_ARG)
+    fail_case(r, "%s: glyph id 0xFFFFFFFF is not OTV_E_ARG", "otv_glyph_outline",
+              otv_location_last_error(loc));
 }
 
 #ifdef OTV_RASTER_EVEN_ODD
 /* The raster pen behind the pen-call budget. */
 static otv_raster *g_ras;
-static void rp_move(void *c, float x, float y) { pen_tick(c); otv_raster_pen()->move_to(g_ras, x, y); }
-static void rp_line(void *c, float x, float y) { pen_tick(c); otv_raster_pen()->line_to(g_ras, x, y); }
+static void rp_move(void *c, float x, float y)
+{
+  pen_tick(c);
+  otv_raster_pen()->move_to(g_ras, x, y);
+}
+static void rp_line(void *c, float x, float y)
+{
+  pen_tick(c);
+  otv_raster_pen()->line_to(g_ras, x, y);
+}
 static void rp_quad(void *c, float a, float b, float x, float y)
-{ pen_tick(c); otv_raster_pen()->quad_to(g_ras, a, b, x, y); }
+{
+  pen_tick(c);
+  otv_raster_pen()->quad_to(g_ras, a, b, x, y);
+}
 static void rp_cubic(void *c, float a, float b, float d, float e, float x, float y)
-{ pen_tick(c); otv_raster_pen()->cubic_to(g_ras, a, b, d, e, x, y); }
-static void rp_close(void *c) { pen_tick(c); otv_raster_pen()->close_path(g_ras); }
+{
+  pen_tick(c);
+  otv_raster_pen()->cubic_to(g_ras, a, b, d, e, x, y);
+}
+static void rp_close(void *c)
+{
+  pen_tick(c);
+  otv_raster_pen()->close_path(g_ras);
+}
 static const otv_pen RPEN = {rp_move, rp_line, rp_quad, rp_cubic, rp_close};
 
 /* Render every drawn glyph (first 64) through the rasterizer into a 64x64 buffer. */
@@ -446,7 +507,8 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
   /* axes (paged) */
   unsigned total = otv_face_axes(f, 0, NULL, NULL);
   dg_u(r, total);
-  if (total != info.axis_count) fail_case(r, "%s: axis count differs from info.axis_count", "otv_face_axes", NULL);
+  if (total != info.axis_count)
+    fail_case(r, "%s: axis count differs from info.axis_count", "otv_face_axes", NULL);
   unsigned name_ids[64 + 16];
   unsigned nn = 0;
   for (unsigned start = 0; start < total; start += 16) {
@@ -485,7 +547,8 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
   {
     otv_error e = {0};
     otv_status s = otv_face_named_instance_coords(f, ni_total, coords, info.axis_count, &e);
-    if (s != OTV_E_NOT_FOUND) fail_case(r, "%s: instance == count is not NOT_FOUND", "otv_face_named_instance_coords", &e);
+    if (s != OTV_E_NOT_FOUND)
+      fail_case(r, "%s: instance == count is not NOT_FOUND", "otv_face_named_instance_coords", &e);
   }
   free(coords);
   /* names: standard ids, axis and instance ids; a full and a tiny buffer */
@@ -504,7 +567,8 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
     memset(&e, 0, sizeof e);
     s = otv_face_name(f, (uint16_t)id, small, sizeof small, NULL, &e);
     note(r, s, &e, "otv_face_name (5-byte buffer)");
-    if (!s && memchr(small, 0, sizeof small) == NULL) fail_case(r, "%s: not NUL-terminated in a small buffer", "otv_face_name", NULL);
+    if (!s && memchr(small, 0, sizeof small) == NULL)
+      fail_case(r, "%s: not NUL-terminated in a small buffer", "otv_face_name", NULL);
   }
   /* STAT */
   otv_stat_info st;
@@ -517,7 +581,10 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
     otv_stat_axis sa[16];
     cnt = 16;
     otv_face_stat_axes(f, start, &cnt, sa);
-    for (unsigned i = 0; i < cnt && i < 16; i++) { dg_u(r, sa[i].tag); dg_u(r, sa[i].name_id); }
+    for (unsigned i = 0; i < cnt && i < 16; i++) {
+      dg_u(r, sa[i].tag);
+      dg_u(r, sa[i].name_id);
+    }
     if (!cnt) break;
   }
   unsigned sv_total = otv_face_stat_values(f, 0, NULL, NULL);
@@ -533,14 +600,18 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
       unsigned rc = 8;
       unsigned rt = otv_face_stat_value_records(f, start + i, 0, &rc, rec);
       dg_u(r, rt);
-      for (unsigned k = 0; k < rc && k < 8; k++) { dg_u(r, rec[k].axis_index); dg_f(r, rec[k].value); }
+      for (unsigned k = 0; k < rc && k < 8; k++) {
+        dg_u(r, rec[k].axis_index);
+        dg_f(r, rec[k].value);
+      }
     }
     if (!cnt) break;
   }
   /* cmap */
   static const uint32_t extra_cp[] = {0xFFFF, 0xFFFE, 0x10000, 0x10FFFF, 0x110000, 0xFFFFFFFFu};
   for (uint32_t cp = 0; cp < 0x300; cp++) dg_u(r, otv_face_glyph_for_char(f, cp, 0));
-  for (size_t i = 0; i < sizeof extra_cp / sizeof *extra_cp; i++) dg_u(r, otv_face_glyph_for_char(f, extra_cp[i], 0));
+  for (size_t i = 0; i < sizeof extra_cp / sizeof *extra_cp; i++)
+    dg_u(r, otv_face_glyph_for_char(f, extra_cp[i], 0));
   dg_u(r, otv_face_glyph_for_char(f, 0x41, 0xFE0F));
   dg_u(r, otv_face_glyph_for_char(f, 0x41, 0xE0100));
 
@@ -574,7 +645,8 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
       note(r, s, otv_location_last_error(loc), "otv_location_set_named");
     } else {
       otv_f2dot14 nc[64];
-      for (unsigned a = 0; a < 64; a++) nc[a] = (otv_f2dot14)(pass == 4 ? -16384 : (a & 1 ? 16384 : -8192));
+      for (unsigned a = 0; a < 64; a++)
+        nc[a] = (otv_f2dot14)(pass == 4 ? -16384 : (a & 1 ? 16384 : -8192));
       s = otv_location_set_normalized(loc, nc, ac < 64 ? ac : 64);
       note(r, s, otv_location_last_error(loc), "otv_location_set_normalized");
     }
@@ -583,7 +655,8 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
     unsigned got = otv_location_normalized(loc, out, 64);
     for (unsigned a = 0; a < got && a < 64; a++) {
       dg_u(r, (uint64_t)(int64_t)out[a]);
-      if (out[a] < -16384 || out[a] > 16384) fail_case(r, "%s: normalized coordinate outside [-1, 1]", "otv_location_normalized", NULL);
+      if (out[a] < -16384 || out[a] > 16384)
+        fail_case(r, "%s: normalized coordinate outside [-1, 1]", "otv_location_normalized", NULL);
     }
     if (ac && pass != 2) glyph_pass(r, loc, info.glyph_count, light || pass >= 3);
 #ifdef OTV_INSTANCE_UPDATE_NAMES
@@ -613,10 +686,12 @@ static void run_bytes(run *r, const uint8_t *data, size_t len, int *opened, otv_
   *open_err = e;
   *opened = s == OTV_E_OK;
   if (s) {
-    if (!f) { /* fine: *out is NULL on failure */ }
+    if (!f) { /* fine: *out is NULL on failure */
+    }
     if (e.code == OTV_E_OK || e.msg[0] == '\0')
       fail_case(r, "%s failed without recording an error", "otv_face_open_memory", &e);
-    if ((int)s < 0 || (int)s > OTV_E_LIMIT) fail_case(r, "%s returned an unknown status", "open", &e);
+    if ((int)s < 0 || (int)s > OTV_E_LIMIT)
+      fail_case(r, "%s returned an unknown status", "open", &e);
     return;
   }
   face_pass(r, f, al);
@@ -676,7 +751,8 @@ static const ref_digest *reference(const char *dir, const char *name)
 
 static int status_from_name(const char *s)
 {
-#define OTV_X_(name, val, str) if (!strcmp(s, #name)) return val;
+#define OTV_X_(name, val, str)                                                                     \
+  if (!strcmp(s, #name)) return val;
   OTV_STATUS_LIST(OTV_X_)
 #undef OTV_X_
   return -1;
@@ -742,8 +818,10 @@ static void run_case(const char *dir, const char *name, const char *cls, const c
     else if (want_code >= 0 && (int)oe.code != want_code)
       fail_case(&r, "%s: wrong status code", "otv_face_open_memory", &oe);
   } else if (ci == 2) { /* blame: any outcome, errors name allowed tables */
-    if (!opened && oe.code != OTV_E_UNSUPPORTED && oe.code != OTV_E_NOMEM && !allowed(detail, oe.table))
-      fail_case(&r, "%s: the error names a table outside the allowed set", "otv_face_open_memory", &oe);
+    if (!opened && oe.code != OTV_E_UNSUPPORTED && oe.code != OTV_E_NOMEM &&
+        !allowed(detail, oe.table))
+      fail_case(&r, "%s: the error names a table outside the allowed set", "otv_face_open_memory",
+                &oe);
   } else if (!opened) {
     fail_case(&r, "%s: a font of this class must open", "otv_face_open_memory", &oe);
   } else if (ci == 3) { /* same */

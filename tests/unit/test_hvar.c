@@ -31,8 +31,7 @@ static void put_dsim(fx_buf *w, unsigned format, unsigned entry_size, unsigned i
     fx16(w, count); /* mapCount (u16) */
   else
     fx32(w, count); /* mapCount (u32) */
-  for (unsigned i = 0; i < count; i++)
-    fxn(w, pairs[i][0] << inner_bits | pairs[i][1], entry_size);
+  for (unsigned i = 0; i < count; i++) fxn(w, pairs[i][0] << inner_bits | pairs[i][1], entry_size);
 }
 
 static const unsigned adv_pairs[3][2] = {{1, 2}, {0, 1}, {0, 3}};
@@ -47,11 +46,12 @@ typedef struct cfg {
 static void build_hvar(fx_buf *w, const cfg *c)
 {
   w->n = 0;
-  fx16(w, 1); fx16(w, 0); /* version 1.0 */
-  fx32(w, 0);             /* itemVariationStoreOffset (patched) */
-  fx32(w, 0);             /* advanceWidthMappingOffset */
-  fx32(w, 0);             /* lsbMappingOffset */
-  fx32(w, 0);             /* rsbMappingOffset */
+  fx16(w, 1);
+  fx16(w, 0); /* version 1.0 */
+  fx32(w, 0); /* itemVariationStoreOffset (patched) */
+  fx32(w, 0); /* advanceWidthMappingOffset */
+  fx32(w, 0); /* lsbMappingOffset */
+  fx32(w, 0); /* rsbMappingOffset */
   if (c->adv_map) {
     fx32_at(w, 8, (uint32_t)w->n);
     put_dsim(w, c->format, c->entry_size, c->inner_bits, adv_pairs, 3);
@@ -71,7 +71,8 @@ static void build_vvar(fx_buf *w)
   static const unsigned tsb_pairs[4][2] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
   static const unsigned org_pairs[4][2] = {{0, 3}, {0, 2}, {0, 1}, {0, 0}};
   w->n = 0;
-  fx16(w, 1); fx16(w, 0);
+  fx16(w, 1);
+  fx16(w, 0);
   fx32(w, 0); /* itemVariationStoreOffset */
   fx32(w, 0); /* advanceHeightMappingOffset: NULL, implicit */
   fx32(w, 0); /* tsbMappingOffset */
@@ -94,31 +95,40 @@ static void build_common(void)
   fx_fvar(&t_fvar);
   fx_hea(&t_hhea, 800, -200, 0, 1, 0, 0, 2);
   t_hmtx.n = 0;
-  fx16(&t_hmtx, 500); fx16(&t_hmtx, 10); /* longHorMetric[0] */
-  fx16(&t_hmtx, 600); fx16(&t_hmtx, 20); /* longHorMetric[1] */
-  fx16(&t_hmtx, 30); fx16(&t_hmtx, 40);  /* leftSideBearings[2] */
+  fx16(&t_hmtx, 500);
+  fx16(&t_hmtx, 10); /* longHorMetric[0] */
+  fx16(&t_hmtx, 600);
+  fx16(&t_hmtx, 20); /* longHorMetric[1] */
+  fx16(&t_hmtx, 30);
+  fx16(&t_hmtx, 40); /* leftSideBearings[2] */
   fx_hea(&t_vhea, 500, -500, 0, 0, 1, 0, 1);
   t_vmtx.n = 0;
-  fx16(&t_vmtx, 1000); fx16(&t_vmtx, 50); /* longVerMetric[0] */
-  fx16(&t_vmtx, 60); fx16(&t_vmtx, 70); fx16(&t_vmtx, 80); /* topSideBearings */
+  fx16(&t_vmtx, 1000);
+  fx16(&t_vmtx, 50); /* longVerMetric[0] */
+  fx16(&t_vmtx, 60);
+  fx16(&t_vmtx, 70);
+  fx16(&t_vmtx, 80); /* topSideBearings */
   build_vvar(&t_vvar);
   t_vorg.n = 0;
-  fx16(&t_vorg, 1); fx16(&t_vorg, 0); /* version 1.0 */
-  fx16(&t_vorg, 880);                 /* defaultVertOriginY */
-  fx16(&t_vorg, 2);                   /* numVertOriginYMetrics */
-  fx16(&t_vorg, 1); fx16(&t_vorg, 900);
-  fx16(&t_vorg, 3); fx16(&t_vorg, 850);
+  fx16(&t_vorg, 1);
+  fx16(&t_vorg, 0);   /* version 1.0 */
+  fx16(&t_vorg, 880); /* defaultVertOriginY */
+  fx16(&t_vorg, 2);   /* numVertOriginYMetrics */
+  fx16(&t_vorg, 1);
+  fx16(&t_vorg, 900);
+  fx16(&t_vorg, 3);
+  fx16(&t_vorg, 850);
 }
 
 /* Assemble the font; `override` replaces the table of the same tag (NULL: none). */
 static size_t assemble(uint8_t *out, size_t cap, bool vertical, const fx_table *override)
 {
   fx_table t[12] = {
-    {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_MAXP, t_maxp.b, t_maxp.n},
-    {OTV_T_FVAR, t_fvar.b, t_fvar.n}, {OTV_T_HHEA, t_hhea.b, t_hhea.n},
-    {OTV_T_HMTX, t_hmtx.b, t_hmtx.n}, {OTV_T_HVAR, t_hvar.b, t_hvar.n},
-    {OTV_T_VHEA, t_vhea.b, t_vhea.n}, {OTV_T_VMTX, t_vmtx.b, t_vmtx.n},
-    {OTV_T_VVAR, t_vvar.b, t_vvar.n}, {OTV_T_VORG, t_vorg.b, t_vorg.n},
+      {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_MAXP, t_maxp.b, t_maxp.n},
+      {OTV_T_FVAR, t_fvar.b, t_fvar.n}, {OTV_T_HHEA, t_hhea.b, t_hhea.n},
+      {OTV_T_HMTX, t_hmtx.b, t_hmtx.n}, {OTV_T_HVAR, t_hvar.b, t_hvar.n},
+      {OTV_T_VHEA, t_vhea.b, t_vhea.n}, {OTV_T_VMTX, t_vmtx.b, t_vmtx.n},
+      {OTV_T_VVAR, t_vvar.b, t_vvar.n}, {OTV_T_VORG, t_vorg.b, t_vorg.n},
   };
   unsigned n = vertical ? 10 : 6;
   for (unsigned i = 0; override && i < n; i++)
@@ -156,19 +166,28 @@ static void test_maps(void)
         uint32_t g[4] = {0, 1, 2, 3};
         float a[4];
         CHECK_EQ(otv_glyph_advances(loc, g, 4, 0, a), OTV_E_OK);
-        CHECK_EQ(a[0], 500); CHECK_EQ(a[1], 600); CHECK_EQ(a[2], 600); CHECK_EQ(a[3], 600);
+        CHECK_EQ(a[0], 500);
+        CHECK_EQ(a[1], 600);
+        CHECK_EQ(a[2], 600);
+        CHECK_EQ(a[3], 600);
         set_wght(loc, 900);
         CHECK_EQ(otv_glyph_advances(loc, g, 4, 0, a), OTV_E_OK);
-        CHECK_EQ(a[0], 493); CHECK_EQ(a[1], 620); CHECK_EQ(a[2], 640); CHECK_EQ(a[3], 640);
+        CHECK_EQ(a[0], 493);
+        CHECK_EQ(a[1], 620);
+        CHECK_EQ(a[2], 640);
+        CHECK_EQ(a[3], 640);
         set_wght(loc, 650);
         CHECK_EQ(otv_glyph_advances(loc, g, 4, 0, a), OTV_E_OK);
-        CHECK_NEAR(a[0], 496.5, 1e-6); CHECK_NEAR(a[1], 610, 1e-6);
-        CHECK_NEAR(a[2], 620, 1e-6); CHECK_NEAR(a[3], 620, 1e-6);
+        CHECK_NEAR(a[0], 496.5, 1e-6);
+        CHECK_NEAR(a[1], 610, 1e-6);
+        CHECK_NEAR(a[2], 620, 1e-6);
+        CHECK_NEAR(a[3], 620, 1e-6);
         CHECK_EQ(otv_glyph_advances(loc, g, 4, OTV_METRICS_ROUND, a), OTV_E_OK);
         CHECK_EQ(a[0], 497); /* floor(496.5 + 0.5) */
         set_wght(loc, 100);  /* the region peaks at +1: no delta on the negative side */
         CHECK_EQ(otv_glyph_advances(loc, g, 4, 0, a), OTV_E_OK);
-        CHECK_EQ(a[0], 500); CHECK_EQ(a[3], 600);
+        CHECK_EQ(a[0], 500);
+        CHECK_EQ(a[3], 600);
         otv_location_destroy(loc);
         otv_face_close(f);
         combos++;
@@ -272,11 +291,12 @@ static void test_maps_inner1(void)
     for (unsigned es = 1; es <= 4; es++) {
       fx_buf *w = &t_hvar;
       w->n = 0;
-      fx16(w, 1); fx16(w, 0); /* version 1.0 */
-      fx32(w, 0);             /* itemVariationStoreOffset (patched) */
-      fx32(w, 20);            /* advanceWidthMappingOffset */
-      fx32(w, 0);             /* lsbMappingOffset */
-      fx32(w, 0);             /* rsbMappingOffset */
+      fx16(w, 1);
+      fx16(w, 0);  /* version 1.0 */
+      fx32(w, 0);  /* itemVariationStoreOffset (patched) */
+      fx32(w, 20); /* advanceWidthMappingOffset */
+      fx32(w, 0);  /* lsbMappingOffset */
+      fx32(w, 0);  /* rsbMappingOffset */
       put_dsim(w, format, es, 1, pairs, 3);
       fx32_at(w, 4, (uint32_t)w->n);
       fx_ivs(w, 2, ivs_counts, ivs_vals);
@@ -290,7 +310,10 @@ static void test_maps_inner1(void)
       uint32_t g[4] = {0, 1, 2, 3};
       float a[4];
       CHECK_EQ(otv_glyph_advances(loc, g, 4, 0, a), OTV_E_OK);
-      CHECK_EQ(a[0], 494); CHECK_EQ(a[1], 620); CHECK_EQ(a[2], 610); CHECK_EQ(a[3], 610);
+      CHECK_EQ(a[0], 494);
+      CHECK_EQ(a[1], 620);
+      CHECK_EQ(a[2], 610);
+      CHECK_EQ(a[3], 610);
       otv_location_destroy(loc);
       otv_face_close(f);
       combos++;
@@ -303,15 +326,23 @@ static void test_maps_inner1(void)
 /* A simple glyph: one contour (x0,y0) (x1,y0) (x1,y1), all on-curve, 16-bit deltas. */
 static void put_glyph(fx_buf *w, int x0, int y0, int x1, int y1)
 {
-  fx16(w, 1);                                         /* numberOfContours */
-  fx16(w, (unsigned)x0 & 0xFFFF); fx16(w, (unsigned)y0 & 0xFFFF); /* xMin, yMin */
-  fx16(w, (unsigned)x1 & 0xFFFF); fx16(w, (unsigned)y1 & 0xFFFF); /* xMax, yMax */
-  fx16(w, 2);                                         /* endPtsOfContours[0] */
-  fx16(w, 0);                                         /* instructionLength */
-  fx8(w, 0x01); fx8(w, 0x01); fx8(w, 0x01);           /* flags: ON_CURVE_POINT, int16 deltas */
-  fx16(w, (unsigned)x0 & 0xFFFF); fx16(w, (unsigned)(x1 - x0) & 0xFFFF); fx16(w, 0); /* x */
-  fx16(w, (unsigned)y0 & 0xFFFF); fx16(w, 0); fx16(w, (unsigned)(y1 - y0) & 0xFFFF); /* y */
-  if (w->n & 1) fx8(w, 0);                            /* short loca: even offsets */
+  fx16(w, 1); /* numberOfContours */
+  fx16(w, (unsigned)x0 & 0xFFFF);
+  fx16(w, (unsigned)y0 & 0xFFFF); /* xMin, yMin */
+  fx16(w, (unsigned)x1 & 0xFFFF);
+  fx16(w, (unsigned)y1 & 0xFFFF); /* xMax, yMax */
+  fx16(w, 2);                     /* endPtsOfContours[0] */
+  fx16(w, 0);                     /* instructionLength */
+  fx8(w, 0x01);
+  fx8(w, 0x01);
+  fx8(w, 0x01); /* flags: ON_CURVE_POINT, int16 deltas */
+  fx16(w, (unsigned)x0 & 0xFFFF);
+  fx16(w, (unsigned)(x1 - x0) & 0xFFFF);
+  fx16(w, 0); /* x */
+  fx16(w, (unsigned)y0 & 0xFFFF);
+  fx16(w, 0);
+  fx16(w, (unsigned)(y1 - y0) & 0xFFFF); /* y */
+  if (w->n & 1) fx8(w, 0);               /* short loca: even offsets */
 }
 
 /* Glyph boxes (xMin, yMin, xMax, yMax); glyph 3 is empty. The xMin equal hmtx's LSBs. */
@@ -332,8 +363,12 @@ static void build_sb_tables(void)
   static const unsigned rsb_pairs[4][2] = {{1, 0}, {0, 2}, {1, 3}, {0, 3}};
   fx_buf *w = &t_hvar_sb;
   w->n = 0;
-  fx16(w, 1); fx16(w, 0);
-  fx32(w, 0); fx32(w, 0); fx32(w, 0); fx32(w, 0);
+  fx16(w, 1);
+  fx16(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
   fx32_at(w, 8, (uint32_t)w->n);
   put_dsim(w, 0, 1, 4, adv_pairs, 3);
   fx32_at(w, 12, (uint32_t)w->n);
@@ -347,8 +382,13 @@ static void build_sb_tables(void)
   static const unsigned bsb_pairs[4][2] = {{0, 3}, {0, 2}, {0, 1}, {0, 0}};
   w = &t_vvar_sb;
   w->n = 0;
-  fx16(w, 1); fx16(w, 0);
-  fx32(w, 0); fx32(w, 0); fx32(w, 0); fx32(w, 0); fx32(w, 0);
+  fx16(w, 1);
+  fx16(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
+  fx32(w, 0);
   fx32_at(w, 12, (uint32_t)w->n);
   put_dsim(w, 1, 1, 4, tsb_pairs, 4);
   fx32_at(w, 16, (uint32_t)w->n);
@@ -364,13 +404,18 @@ static void build_sb_tables(void)
   /* MVAR: 'hasc' -> (0, 0) = +10, 'hdsc' -> (1, 0) = -5 at scalar 1 */
   w = &t_mvar;
   w->n = 0;
-  fx16(w, 1); fx16(w, 0); /* version 1.0 */
-  fx16(w, 0);             /* reserved */
-  fx16(w, 8);             /* valueRecordSize */
-  fx16(w, 2);             /* valueRecordCount */
-  fx16(w, 28);            /* itemVariationStoreOffset */
-  fx32(w, OTV_TAG('h', 'a', 's', 'c')); fx16(w, 0); fx16(w, 0);
-  fx32(w, OTV_TAG('h', 'd', 's', 'c')); fx16(w, 1); fx16(w, 0);
+  fx16(w, 1);
+  fx16(w, 0);  /* version 1.0 */
+  fx16(w, 0);  /* reserved */
+  fx16(w, 8);  /* valueRecordSize */
+  fx16(w, 2);  /* valueRecordCount */
+  fx16(w, 28); /* itemVariationStoreOffset */
+  fx32(w, OTV_TAG('h', 'a', 's', 'c'));
+  fx16(w, 0);
+  fx16(w, 0);
+  fx32(w, OTV_TAG('h', 'd', 's', 'c'));
+  fx16(w, 1);
+  fx16(w, 0);
   fx_ivs(w, 2, ivs_counts, ivs_vals);
 }
 
@@ -380,10 +425,14 @@ static otv_face *open_sb_font(bool vertical, bool os2_mvar, bool use_typo)
   fx_buf os2 = t_os2;
   if (use_typo) fx16_at(&os2, 62, 0x80); /* fsSelection: USE_TYPO_METRICS */
   fx_table t[14] = {
-    {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_MAXP, t_maxp.b, t_maxp.n},
-    {OTV_T_FVAR, t_fvar.b, t_fvar.n}, {OTV_T_HHEA, t_hhea.b, t_hhea.n},
-    {OTV_T_HMTX, t_hmtx.b, t_hmtx.n}, {OTV_TAG('g', 'l', 'y', 'f'), t_glyf.b, t_glyf.n},
-    {OTV_TAG('l', 'o', 'c', 'a'), t_loca.b, t_loca.n}, {OTV_T_HVAR, t_hvar_sb.b, t_hvar_sb.n},
+      {OTV_T_HEAD, t_head.b, t_head.n},
+      {OTV_T_MAXP, t_maxp.b, t_maxp.n},
+      {OTV_T_FVAR, t_fvar.b, t_fvar.n},
+      {OTV_T_HHEA, t_hhea.b, t_hhea.n},
+      {OTV_T_HMTX, t_hmtx.b, t_hmtx.n},
+      {OTV_TAG('g', 'l', 'y', 'f'), t_glyf.b, t_glyf.n},
+      {OTV_TAG('l', 'o', 'c', 'a'), t_loca.b, t_loca.n},
+      {OTV_T_HVAR, t_hvar_sb.b, t_hvar_sb.n},
   };
   unsigned n = 8;
   if (vertical) {
@@ -526,11 +575,15 @@ static void test_sb_hostile(void)
     otv_error e = {0};
     fx_buf os2 = t_os2;
     fx_table t[9] = {
-      {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_HVAR, t_hvar_sb.b, t_hvar_sb.n},
-      {OTV_T_MVAR, t_mvar.b, t_mvar.n}, {OTV_T_OS2, os2.b, os2.n},
-      {OTV_T_FVAR, t_fvar.b, t_fvar.n}, {OTV_TAG('g', 'l', 'y', 'f'), t_glyf.b, t_glyf.n},
-      {OTV_T_HHEA, t_hhea.b, t_hhea.n}, {OTV_T_HMTX, t_hmtx.b, t_hmtx.n},
-      {OTV_TAG('l', 'o', 'c', 'a'), t_loca.b, t_loca.n},
+        {OTV_T_HEAD, t_head.b, t_head.n},
+        {OTV_T_HVAR, t_hvar_sb.b, t_hvar_sb.n},
+        {OTV_T_MVAR, t_mvar.b, t_mvar.n},
+        {OTV_T_OS2, os2.b, os2.n},
+        {OTV_T_FVAR, t_fvar.b, t_fvar.n},
+        {OTV_TAG('g', 'l', 'y', 'f'), t_glyf.b, t_glyf.n},
+        {OTV_T_HHEA, t_hhea.b, t_hhea.n},
+        {OTV_T_HMTX, t_hmtx.b, t_hmtx.n},
+        {OTV_TAG('l', 'o', 'c', 'a'), t_loca.b, t_loca.n},
     };
     fx_table m = {OTV_T_MAXP, t_maxp.b, t_maxp.n};
     fx_table all[10];
@@ -734,7 +787,6 @@ static void test_alloc_failures(void)
   }
   CHECK(done);
 }
-
 
 /* OTV_DUMP_FIXTURE=PATH writes the full fixture font (the fuzz seed in fuzz/corpus/metrics). */
 static void dump_fixture(void)

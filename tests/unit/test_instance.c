@@ -44,7 +44,8 @@ static void compare_outlines(const char *name, otv_location *vloc, const uint8_t
   otv_face_info info;
   otv_face_get_info(f, &info);
   CHECK_EQ(info.axis_count, 0);
-  CHECK(!otv_face_has(f, OTV_T_GVAR) && !otv_face_has(f, OTV_T_FVAR) && !otv_face_has(f, OTV_T_HVAR));
+  CHECK(!otv_face_has(f, OTV_T_GVAR) && !otv_face_has(f, OTV_T_FVAR) &&
+        !otv_face_has(f, OTV_T_HVAR));
   otv_location *il = NULL;
   CHECK_EQ(otv_location_create(f, &il, NULL), OTV_E_OK);
   static pts a, b;
@@ -85,7 +86,8 @@ static void compare_outlines(const char *name, otv_location *vloc, const uint8_t
       if (!otv_glyph_h_metrics(vloc, g, OTV_METRICS_ROUND, &ma) &&
           !otv_glyph_h_metrics(il, g, OTV_METRICS_ROUND, &mb) && ma.advance != mb.advance &&
           bad++ < 5)
-        fprintf(stderr, "%s glyph %u advance: VF %g, instance %g\n", name, g, ma.advance, mb.advance);
+        fprintf(stderr, "%s glyph %u advance: VF %g, instance %g\n", name, g, ma.advance,
+                mb.advance);
     } else if (!get_points(vloc, g, 0, &a) && !get_points(il, g, 0, &b)) {
       float adv = floorf(a.p[np + 1].x - a.p[np].x + 0.5f);
       float adv_i = b.p[np + 1].x - b.p[np].x; /* integers in the instance */
@@ -95,7 +97,8 @@ static void compare_outlines(const char *name, otv_location *vloc, const uint8_t
     }
   }
   CHECK_EQ(bad, 0);
-  if (composite_off) printf("%s: %u composite points off by 1 (rounding order)\n", name, composite_off);
+  if (composite_off)
+    printf("%s: %u composite points off by 1 (rounding order)\n", name, composite_off);
   otv_location_destroy(il);
   otv_face_close(f);
 }
@@ -118,8 +121,10 @@ static void test_font(const char *name, const char *var)
   /* a few locations: default, each named instance up to 3, and a fixed user location */
   unsigned ni = otv_face_named_instances(f, 0, NULL, NULL);
   for (int k = -1; k < 4 && loc; k++) {
-    if (k == -1) otv_location_reset(loc);
-    else if (k < 3 && (unsigned)k < ni) otv_location_set_named(loc, (unsigned)k);
+    if (k == -1)
+      otv_location_reset(loc);
+    else if (k < 3 && (unsigned)k < ni)
+      otv_location_set_named(loc, (unsigned)k);
     else if (k == 3) {
       otv_axis_value v[16];
       for (unsigned a = 0; a < na; a++) {
@@ -127,7 +132,8 @@ static void test_font(const char *name, const char *var)
         v[a].value = axes[a].min_value + 0.3 * (axes[a].max_value - axes[a].min_value);
       }
       otv_location_set_user(loc, v, na);
-    } else continue;
+    } else
+      continue;
     uint8_t *out = NULL;
     size_t olen = 0;
     otv_status st = otv_instance_create(loc, 0, &out, &olen);

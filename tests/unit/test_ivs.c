@@ -48,9 +48,9 @@ static void test_axis_scalar(void)
 static void build_store(bb *b)
 {
   b->n = 0;
-  b16(b, 1);           /* format */
-  b32(b, 20);          /* regionListOffset */
-  b16(b, 3);           /* itemVariationDataCount */
+  b16(b, 1);                         /* format */
+  b32(b, 20);                        /* regionListOffset */
+  b16(b, 3);                         /* itemVariationDataCount */
   b32(b, 60), b32(b, 80), b32(b, 0); /* third subtable NULL */
   /* region list at 20: 2 axes, 3 regions */
   b16(b, 2), b16(b, 3);
@@ -113,8 +113,7 @@ static void test_store(void)
   uint8_t shifted[200];
   memset(shifted, 0xAB, 10);
   memcpy(shifted + 10, b.b, b.n);
-  CHECK_EQ(otv_ivs_parse(&al, otv_span_of(shifted, b.n + 10), TAG_T, 10, 2, &ivs, NULL),
-           OTV_E_OK);
+  CHECK_EQ(otv_ivs_parse(&al, otv_span_of(shifted, b.n + 10), TAG_T, 10, 2, &ivs, NULL), OTV_E_OK);
   otv_ivs_region_scalars(&ivs, c1, 2, sc);
   CHECK(otv_ivs_delta(&ivs, sc, 0, 0) == 498.5f);
   otv_ivs_free(&al, &ivs);

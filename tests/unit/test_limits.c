@@ -33,15 +33,38 @@ static void bb_need(bb *b, size_t k)
   if (!b->p) exit(2);
   b->cap = c;
 }
-static void put8(bb *b, unsigned v) { bb_need(b, 1); b->p[b->n++] = (uint8_t)v; }
-static void put16(bb *b, unsigned v) { put8(b, v >> 8); put8(b, v); }
-static void put32(bb *b, uint32_t v) { put16(b, v >> 16); put16(b, v & 0xFFFF); }
-static void putb(bb *b, const void *d, size_t k) { if (!k) return; bb_need(b, k); memcpy(b->p + b->n, d, k); b->n += k; }
-static void pad4(bb *b) { while (b->n % 4) put8(b, 0); }
+static void put8(bb *b, unsigned v)
+{
+  bb_need(b, 1);
+  b->p[b->n++] = (uint8_t)v;
+}
+static void put16(bb *b, unsigned v)
+{
+  put8(b, v >> 8);
+  put8(b, v);
+}
+static void put32(bb *b, uint32_t v)
+{
+  put16(b, v >> 16);
+  put16(b, v & 0xFFFF);
+}
+static void putb(bb *b, const void *d, size_t k)
+{
+  if (!k) return;
+  bb_need(b, k);
+  memcpy(b->p + b->n, d, k);
+  b->n += k;
+}
+static void pad4(bb *b)
+{
+  while (b->n % 4) put8(b, 0);
+}
 static void set32(bb *b, size_t at, uint32_t v)
 {
-  b->p[at] = (uint8_t)(v >> 24); b->p[at + 1] = (uint8_t)(v >> 16);
-  b->p[at + 2] = (uint8_t)(v >> 8); b->p[at + 3] = (uint8_t)v;
+  b->p[at] = (uint8_t)(v >> 24);
+  b->p[at + 1] = (uint8_t)(v >> 16);
+  b->p[at + 2] = (uint8_t)(v >> 8);
+  b->p[at + 3] = (uint8_t)v;
 }
 
 typedef struct tbl {
@@ -55,7 +78,9 @@ static uint8_t *sfnt(tbl *t, unsigned n, uint32_t version, size_t *len)
   bb o = {0};
   put32(&o, version);
   put16(&o, n);
-  put16(&o, 16); put16(&o, 0); put16(&o, 0);
+  put16(&o, 16);
+  put16(&o, 0);
+  put16(&o, 0);
   size_t off = 12 + 16 * (size_t)n;
   for (unsigned i = 0; i < n; i++) {
     putb(&o, t[i].tag, 4);
@@ -75,24 +100,49 @@ static uint8_t *sfnt(tbl *t, unsigned n, uint32_t version, size_t *len)
 
 static void head_tbl(bb *b)
 {
-  put32(b, 0x00010000); put32(b, 0x00010000); put32(b, 0); put32(b, 0x5F0F3CF5);
-  put16(b, 0); put16(b, 1000);
+  put32(b, 0x00010000);
+  put32(b, 0x00010000);
+  put32(b, 0);
+  put32(b, 0x5F0F3CF5);
+  put16(b, 0);
+  put16(b, 1000);
   for (int i = 0; i < 16; i++) put8(b, 0);
-  put16(b, 0); put16(b, 0); put16(b, 1000); put16(b, 1000);
-  put16(b, 0); put16(b, 8); put16(b, 2); put16(b, 1); put16(b, 0);
+  put16(b, 0);
+  put16(b, 0);
+  put16(b, 1000);
+  put16(b, 1000);
+  put16(b, 0);
+  put16(b, 8);
+  put16(b, 2);
+  put16(b, 1);
+  put16(b, 0);
 }
 static void hhea_tbl(bb *b, unsigned nhm)
 {
-  put32(b, 0x00010000); put16(b, 800); put16(b, (uint16_t)-200); put16(b, 0); put16(b, 1000);
+  put32(b, 0x00010000);
+  put16(b, 800);
+  put16(b, (uint16_t)-200);
+  put16(b, 0);
+  put16(b, 1000);
   for (int i = 0; i < 22; i++) put8(b, 0);
   put16(b, nhm);
 }
 static void fvar_tbl(bb *b)
 {
-  put16(b, 1); put16(b, 0); put16(b, 16); put16(b, 2); put16(b, 1); put16(b, 20);
-  put16(b, 0); put16(b, 8);
-  putb(b, "wght", 4); put32(b, 100u << 16); put32(b, 400u << 16); put32(b, 900u << 16);
-  put16(b, 0); put16(b, 256);
+  put16(b, 1);
+  put16(b, 0);
+  put16(b, 16);
+  put16(b, 2);
+  put16(b, 1);
+  put16(b, 20);
+  put16(b, 0);
+  put16(b, 8);
+  putb(b, "wght", 4);
+  put32(b, 100u << 16);
+  put32(b, 400u << 16);
+  put32(b, 900u << 16);
+  put16(b, 0);
+  put16(b, 256);
 }
 
 #define NGLYPHS 65535u
@@ -108,7 +158,11 @@ static uint8_t *make_ttf(size_t *len)
   /* glyf: 0 empty, 1 big simple glyph, 2.. composites of the previous glyph twice */
   put32(loca, 0);
   put32(loca, 0);
-  put16(glyf, 1); put16(glyf, 0); put16(glyf, 0); put16(glyf, 1000); put16(glyf, 1000);
+  put16(glyf, 1);
+  put16(glyf, 0);
+  put16(glyf, 0);
+  put16(glyf, 1000);
+  put16(glyf, 1000);
   put16(glyf, BIG_POINTS - 1);
   put16(glyf, 0); /* no instructions */
   /* flags: on-curve, x and y short positive; repeated 255 times per pair of bytes */
@@ -123,14 +177,29 @@ static uint8_t *make_ttf(size_t *len)
   pad4(glyf);
   put32(loca, (uint32_t)glyf->n);
   for (unsigned g = 2; g < NGLYPHS; g++) {
-    put16(glyf, 0xFFFF); put16(glyf, 0); put16(glyf, 0); put16(glyf, 1000); put16(glyf, 1000);
-    put16(glyf, 0x0001 | 0x0002 | 0x0020); put16(glyf, g - 1); put16(glyf, 0); put16(glyf, 0);
-    put16(glyf, 0x0001 | 0x0002); put16(glyf, g - 1); put16(glyf, 1); put16(glyf, 0);
+    put16(glyf, 0xFFFF);
+    put16(glyf, 0);
+    put16(glyf, 0);
+    put16(glyf, 1000);
+    put16(glyf, 1000);
+    put16(glyf, 0x0001 | 0x0002 | 0x0020);
+    put16(glyf, g - 1);
+    put16(glyf, 0);
+    put16(glyf, 0);
+    put16(glyf, 0x0001 | 0x0002);
+    put16(glyf, g - 1);
+    put16(glyf, 1);
+    put16(glyf, 0);
     put32(loca, (uint32_t)glyf->n);
   }
   /* gvar: glyph 1 has BIG_TUPLES tuples, peaks spread over (0, 1], all points, byte deltas */
-  put16(gvar, 1); put16(gvar, 0); put16(gvar, 1); put16(gvar, 0); put32(gvar, 0);
-  put16(gvar, NGLYPHS); put16(gvar, 1);
+  put16(gvar, 1);
+  put16(gvar, 0);
+  put16(gvar, 1);
+  put16(gvar, 0);
+  put32(gvar, 0);
+  put16(gvar, NGLYPHS);
+  put16(gvar, 1);
   size_t data_off_at = gvar->n;
   put32(gvar, 0);
   size_t offs_at = gvar->n;
@@ -164,18 +233,26 @@ static uint8_t *make_ttf(size_t *len)
   set32(gvar, offs_at + 8, (uint32_t)(gend - data0));
   head_tbl(&t[3].d);
   hhea_tbl(&t[4].d, 1);
-  put16(&t[5].d, 1000); put16(&t[5].d, 0);
+  put16(&t[5].d, 1000);
+  put16(&t[5].d, 0);
   for (unsigned g = 1; g < NGLYPHS; g++) put16(&t[5].d, 0);
-  put32(&t[7].d, 0x00010000); put16(&t[7].d, NGLYPHS);
+  put32(&t[7].d, 0x00010000);
+  put16(&t[7].d, NGLYPHS);
   for (int i = 0; i < 13; i++) put16(&t[7].d, i == 12 ? 16 : 0);
-  put16(&t[8].d, 0); put16(&t[8].d, 0); put16(&t[8].d, 6);
+  put16(&t[8].d, 0);
+  put16(&t[8].d, 0);
+  put16(&t[8].d, 6);
   return sfnt(t, 9, 0x00010000, len);
 }
 
 static void cs_num(bb *b, int v)
 {
-  if (v >= -107 && v <= 107) put8(b, (unsigned)(v + 139));
-  else { put8(b, 28); put16(b, (uint16_t)v); }
+  if (v >= -107 && v <= 107)
+    put8(b, (unsigned)(v + 139));
+  else {
+    put8(b, 28);
+    put16(b, (uint16_t)v);
+  }
 }
 static void index2(bb *b, bb *items, unsigned n)
 {
@@ -191,7 +268,11 @@ static void index2(bb *b, bb *items, unsigned n)
   }
   for (unsigned i = 0; i < n; i++) putb(b, items[i].p, items[i].n);
 }
-static void dict_int(bb *b, int32_t v) { put8(b, 29); put32(b, (uint32_t)v); }
+static void dict_int(bb *b, int32_t v)
+{
+  put8(b, 29);
+  put32(b, (uint32_t)v);
+}
 
 static uint8_t *make_cff2(size_t *len)
 {
@@ -199,13 +280,25 @@ static uint8_t *make_cff2(size_t *len)
   bb gs[DEPTH];
   memset(gs, 0, sizeof gs);
   for (int i = 0; i < DEPTH - 1; i++)
-    for (int k = 0; k < FAN; k++) { cs_num(&gs[i], i + 1 - 107); put8(&gs[i], 29); }
-  cs_num(&gs[DEPTH - 1], 1); cs_num(&gs[DEPTH - 1], 0); put8(&gs[DEPTH - 1], 5);
+    for (int k = 0; k < FAN; k++) {
+      cs_num(&gs[i], i + 1 - 107);
+      put8(&gs[i], 29);
+    }
+  cs_num(&gs[DEPTH - 1], 1);
+  cs_num(&gs[DEPTH - 1], 0);
+  put8(&gs[DEPTH - 1], 5);
   bb *cs = calloc(NGLYPHS, sizeof *cs);
   for (unsigned g = 1; g < NGLYPHS; g++) {
-    cs_num(&cs[g], 0); cs_num(&cs[g], 0); put8(&cs[g], 21);
-    cs_num(&cs[g], -107); put8(&cs[g], 29);
-    for (int k = 0; k < 45; k++) { cs_num(&cs[g], 1); cs_num(&cs[g], 1); put8(&cs[g], 5); }
+    cs_num(&cs[g], 0);
+    cs_num(&cs[g], 0);
+    put8(&cs[g], 21);
+    cs_num(&cs[g], -107);
+    put8(&cs[g], 29);
+    for (int k = 0; k < 45; k++) {
+      cs_num(&cs[g], 1);
+      cs_num(&cs[g], 1);
+      put8(&cs[g], 5);
+    }
   }
   bb g = {0}, c = {0};
   index2(&g, gs, DEPTH);
@@ -218,25 +311,39 @@ static uint8_t *make_cff2(size_t *len)
   size_t off_cs = off + g.n, off_fda = off_cs + c.n;
   /* one Font DICT: an empty Private DICT at the end of the table (size 0) */
   bb fd = {0};
-  dict_int(&fd, 0); dict_int(&fd, (int32_t)(off_fda + 4 + 1 + 2 + 11)); put8(&fd, 18);
+  dict_int(&fd, 0);
+  dict_int(&fd, (int32_t)(off_fda + 4 + 1 + 2 + 11));
+  put8(&fd, 18);
   bb fda = {0};
   index2(&fda, &fd, 1);
   if (fda.n != 18) exit(3);
   bb cff = {0};
-  put8(&cff, 2); put8(&cff, 0); put8(&cff, 5); put16(&cff, (unsigned)top_len);
-  dict_int(&cff, (int32_t)off_cs); put8(&cff, 17);
-  dict_int(&cff, (int32_t)off_fda); put8(&cff, 12); put8(&cff, 36);
+  put8(&cff, 2);
+  put8(&cff, 0);
+  put8(&cff, 5);
+  put16(&cff, (unsigned)top_len);
+  dict_int(&cff, (int32_t)off_cs);
+  put8(&cff, 17);
+  dict_int(&cff, (int32_t)off_fda);
+  put8(&cff, 12);
+  put8(&cff, 36);
   putb(&cff, g.p, g.n);
   putb(&cff, c.p, c.n);
   putb(&cff, fda.p, fda.n);
-  free(g.p); free(c.p); free(fd.p); free(fda.p);
-  tbl t[6] = {{"CFF2", cff}, {"fvar", {0}}, {"head", {0}}, {"hhea", {0}}, {"hmtx", {0}}, {"maxp", {0}}};
+  free(g.p);
+  free(c.p);
+  free(fd.p);
+  free(fda.p);
+  tbl t[6] = {{"CFF2", cff}, {"fvar", {0}}, {"head", {0}},
+              {"hhea", {0}}, {"hmtx", {0}}, {"maxp", {0}}};
   fvar_tbl(&t[1].d);
   head_tbl(&t[2].d);
   hhea_tbl(&t[3].d, 1);
-  put16(&t[4].d, 600); put16(&t[4].d, 0);
+  put16(&t[4].d, 600);
+  put16(&t[4].d, 0);
   for (unsigned i = 1; i < NGLYPHS; i++) put16(&t[4].d, 0);
-  put32(&t[5].d, 0x00005000); put16(&t[5].d, NGLYPHS);
+  put32(&t[5].d, 0x00005000);
+  put16(&t[5].d, NGLYPHS);
   return sfnt(t, 6, 0x4F54544F, len);
 }
 
@@ -251,7 +358,10 @@ static void *l_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
   lim *a = ud;
   if (!new_len) {
-    if (ptr) { a->live_blocks--; a->live_bytes -= (long long)old_len; }
+    if (ptr) {
+      a->live_blocks--;
+      a->live_bytes -= (long long)old_len;
+    }
     free(ptr);
     return NULL;
   }
@@ -264,11 +374,34 @@ static void *l_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
   }
   return p;
 }
-static void tick(lim *l) { if (++l->pen_calls > PEN_BOUND) longjmp(l->jb, 1); }
-static void m2(void *c, float x, float y) { (void)x; (void)y; tick(c); }
-static void q4(void *c, float a, float b, float x, float y) { (void)a; (void)b; (void)x; (void)y; tick(c); }
+static void tick(lim *l)
+{
+  if (++l->pen_calls > PEN_BOUND) longjmp(l->jb, 1);
+}
+static void m2(void *c, float x, float y)
+{
+  (void)x;
+  (void)y;
+  tick(c);
+}
+static void q4(void *c, float a, float b, float x, float y)
+{
+  (void)a;
+  (void)b;
+  (void)x;
+  (void)y;
+  tick(c);
+}
 static void c6(void *c, float a, float b, float d, float e, float x, float y)
-{ (void)a; (void)b; (void)d; (void)e; (void)x; (void)y; tick(c); }
+{
+  (void)a;
+  (void)b;
+  (void)d;
+  (void)e;
+  (void)x;
+  (void)y;
+  tick(c);
+}
 static void cl(void *c) { tick(c); }
 static const otv_pen PEN = {m2, m2, q4, c6, cl};
 
@@ -299,7 +432,8 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
   otv_status s = otv_face_open_memory(data, len, 0, &opt, &f, &e);
   long open_calls = l.calls;
   long long open_peak = l.peak;
-  printf("  open: %s, %ld allocations, peak %lld bytes\n", otv_status_str(s), open_calls, open_peak);
+  printf("  open: %s, %ld allocations, peak %lld bytes\n", otv_status_str(s), open_calls,
+         open_peak);
   /* zero-copy open: memory independent of the table sizes (a few KB per table at most) */
   CHECK(open_peak < MEM_BOUND);
   CHECK(open_calls < 1000);
@@ -310,7 +444,10 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
   }
   otv_location *loc = NULL;
   CHECK_EQ(otv_location_create(f, &loc, &e), OTV_E_OK);
-  if (!loc) { otv_face_close(f); return; }
+  if (!loc) {
+    otv_face_close(f);
+    return;
+  }
   otv_axis_value v = {OTV_TAG('w', 'g', 'h', 't'), 800};
   CHECK_EQ(otv_location_set_user(loc, &v, 1), OTV_E_OK);
   for (unsigned i = 0; i < ng; i++) {
@@ -336,7 +473,8 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
     otv_glyph_metrics m;
     if (gids[i] < NGLYPHS) {
       otv_status ms = otv_glyph_h_metrics(loc, gids[i], 0, &m);
-      CHECK(ms == OTV_E_OK || ms == OTV_E_LIMIT || ms == OTV_E_BAD_VALUE || ms == OTV_E_UNSUPPORTED);
+      CHECK(ms == OTV_E_OK || ms == OTV_E_LIMIT || ms == OTV_E_BAD_VALUE ||
+            ms == OTV_E_UNSUPPORTED);
     }
   }
   /* a second round: no allocation once the scratch has grown */
@@ -359,7 +497,7 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
  * quadratic curves) with control points far outside the buffer: the memory of one path must stay
  * bounded (RASTER_MEM_BOUND) however long the curves are. A tiny font reaches this through
  * composites, so the bound cannot be "linear in the file size". */
-#define RASTER_MEM_BOUND ((long long)128 << 20)
+#  define RASTER_MEM_BOUND ((long long)128 << 20)
 static void raster_bomb(void)
 {
   lim l;
@@ -401,7 +539,8 @@ int main(void)
   free(cff);
   uint8_t *ttf = make_ttf(&len);
   static const uint32_t tg[] = {0, 1, 2, 3, 8, 17, 18, 40, 1000, NGLYPHS - 1, NGLYPHS};
-  run("TrueType, 65535 glyphs, composite DAG, 300-tuple gvar", ttf, len, tg, sizeof tg / sizeof *tg, 0);
+  run("TrueType, 65535 glyphs, composite DAG, 300-tuple gvar", ttf, len, tg, sizeof tg / sizeof *tg,
+      0);
   free(ttf);
   return h_done("test_limits");
 }

@@ -33,8 +33,8 @@ static otv_face *open_font(const char *name, uint8_t **bytes, size_t *len, uint3
 }
 
 /* Horizontal (and vertical) advances of the VF at `vals` == the instance's hmtx (vmtx). */
-static void check_instance(const char *vf, const char *inst, const otv_axis_value *vals,
-                           size_t nv, bool vertical)
+static void check_instance(const char *vf, const char *inst, const otv_axis_value *vals, size_t nv,
+                           bool vertical)
 {
   uint8_t *b1, *b2;
   size_t l1, l2;
@@ -53,7 +53,8 @@ static void check_instance(const char *vf, const char *inst, const otv_axis_valu
         unsigned fl = OTV_METRICS_ROUND | (v ? OTV_METRICS_VERTICAL : 0);
         CHECK_EQ(otv_glyph_advances(lf, &gid, 1, fl, &a), OTV_E_OK);
         CHECK_EQ(otv_glyph_advances(lg, &gid, 1, fl, &b), OTV_E_OK);
-        if (a != b) fprintf(stderr, "%s glyph %u %s: %g vs instance %g\n", vf, gid, v ? "v" : "h", a, b);
+        if (a != b)
+          fprintf(stderr, "%s glyph %u %s: %g vs instance %g\n", vf, gid, v ? "v" : "h", a, b);
         CHECK_EQ(a, b);
         compared++;
       }
@@ -85,8 +86,8 @@ static void test_instances(void)
   a[0].value = 100;
   a[1].value = 62.5;
   check_instance("PartialInstancerTest2-VF.ttf",
-                 "instances/PartialInstancerTest2-VF.fonttools-instance.wght100-wdth62.5.ttf", a,
-                 2, false);
+                 "instances/PartialInstancerTest2-VF.fonttools-instance.wght100-wdth62.5.ttf", a, 2,
+                 false);
   a[0].value = 900;
   a[1].value = 100;
   check_instance("PartialInstancerTest2-VF.ttf",
@@ -102,8 +103,8 @@ static void test_instances(void)
   uint8_t *b1, *b2;
   size_t l1, l2;
   otv_face *f = open_font("NotoSans-VF.abc.ttf", &b1, &l1, 0);
-  otv_face *g = open_font("instances/NotoSans-VF.abc.hb-instance.wght150-wdth80-CTGR0.ttf", &b2,
-                          &l2, 0);
+  otv_face *g =
+      open_font("instances/NotoSans-VF.abc.hb-instance.wght150-wdth80-CTGR0.ttf", &b2, &l2, 0);
   if (f && g) {
     otv_location *lf = NULL, *lg = NULL;
     CHECK_EQ(otv_location_create(f, &lf, NULL), OTV_E_OK);
@@ -234,7 +235,8 @@ static void test_batch_and_rounding(const char *name)
   unsigned na = 16;
   otv_face_axes(f, 0, &na, ax);
   double user[16];
-  for (unsigned i = 0; i < na; i++) user[i] = ax[i].min_value + 0.37 * (ax[i].max_value - ax[i].min_value);
+  for (unsigned i = 0; i < na; i++)
+    user[i] = ax[i].min_value + 0.37 * (ax[i].max_value - ax[i].min_value);
   CHECK_EQ(otv_location_set_user_coords(loc, user, na), OTV_E_OK);
   for (uint32_t g = 0; g < fi.glyph_count; g++) {
     otv_glyph_metrics m, r;

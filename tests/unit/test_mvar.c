@@ -24,32 +24,36 @@ static void build_os2(unsigned version, size_t len)
   t_os2.n = 0;
   fx16(&t_os2, version);
   while (t_os2.n < len) fx16(&t_os2, 1000 + (unsigned)t_os2.n);
-  fx16_at(&t_os2, 68, 800);           /* sTypoAscender */
+  fx16_at(&t_os2, 68, 800);                     /* sTypoAscender */
   fx16_at(&t_os2, 70, (unsigned)-200 & 0xFFFF); /* sTypoDescender */
-  fx16_at(&t_os2, 74, 900);           /* usWinAscent */
-  fx16_at(&t_os2, 76, 300);           /* usWinDescent */
-  if (len >= 90) fx16_at(&t_os2, 86, 500); /* sxHeight */
+  fx16_at(&t_os2, 74, 900);                     /* usWinAscent */
+  fx16_at(&t_os2, 76, 300);                     /* usWinDescent */
+  if (len >= 90) fx16_at(&t_os2, 86, 500);      /* sxHeight */
 }
 
 static void build_mvar(unsigned rec_size, bool with_records)
 {
-  static const struct { const char *tag; unsigned outer, inner; } recs[] = {
-    {"gsp0", 0, 0}, {"hasc", 0, 1}, {"hcld", 1, 0}, {"undo", 1, 3},
-    {"vasc", 0, 2}, {"xhgt", 0, 3}, {"zzzz", 1, 1},
+  static const struct {
+    const char *tag;
+    unsigned outer, inner;
+  } recs[] = {
+      {"gsp0", 0, 0}, {"hasc", 0, 1}, {"hcld", 1, 0}, {"undo", 1, 3},
+      {"vasc", 0, 2}, {"xhgt", 0, 3}, {"zzzz", 1, 1},
   };
   unsigned n = with_records ? 7 : 0;
   fx_buf *w = &t_mvar;
   w->n = 0;
-  fx16(w, 1); fx16(w, 0); /* version 1.0 */
-  fx16(w, 0);             /* reserved */
-  fx16(w, rec_size);      /* valueRecordSize */
-  fx16(w, n);             /* valueRecordCount */
-  fx16(w, 0);             /* itemVariationStoreOffset (patched) */
+  fx16(w, 1);
+  fx16(w, 0);        /* version 1.0 */
+  fx16(w, 0);        /* reserved */
+  fx16(w, rec_size); /* valueRecordSize */
+  fx16(w, n);        /* valueRecordCount */
+  fx16(w, 0);        /* itemVariationStoreOffset (patched) */
   for (unsigned i = 0; i < n; i++) {
     const char *t = recs[i].tag;
     fx32(w, OTV_TAG(t[0], t[1], t[2], t[3])); /* valueTag */
-    fx16(w, recs[i].outer);                  /* deltaSetOuterIndex */
-    fx16(w, recs[i].inner);                  /* deltaSetInnerIndex */
+    fx16(w, recs[i].outer);                   /* deltaSetOuterIndex */
+    fx16(w, recs[i].inner);                   /* deltaSetInnerIndex */
     for (unsigned k = 8; k < rec_size; k++) fx8(w, 0xEE);
   }
   if (n) {
@@ -65,19 +69,24 @@ static void build_common(void)
   fx_fvar(&t_fvar);
   fx_hea(&t_hhea, 810, -190, 5, 1000, 200, -7, 1);
   t_hmtx.n = 0;
-  fx16(&t_hmtx, 500); fx16(&t_hmtx, 0); fx16(&t_hmtx, 0);
+  fx16(&t_hmtx, 500);
+  fx16(&t_hmtx, 0);
+  fx16(&t_hmtx, 0);
   fx_hea(&t_vhea, 500, -500, 3, 0, 1, 4, 1);
   build_os2(4, 96);
   t_post.n = 0;
-  fx32(&t_post, 0x00030000); /* version 3.0 */
-  fx32(&t_post, 0);          /* italicAngle */
+  fx32(&t_post, 0x00030000);              /* version 3.0 */
+  fx32(&t_post, 0);                       /* italicAngle */
   fx16(&t_post, (unsigned)-100 & 0xFFFF); /* underlinePosition */
-  fx16(&t_post, 50);         /* underlineThickness */
+  fx16(&t_post, 50);                      /* underlineThickness */
   while (t_post.n < 32) fx8(&t_post, 0);
   t_gasp.n = 0;
-  fx16(&t_gasp, 1); fx16(&t_gasp, 2); /* version, numRanges */
-  fx16(&t_gasp, 8); fx16(&t_gasp, 2); /* rangeMaxPPEM, rangeGaspBehavior */
-  fx16(&t_gasp, 0xFFFF); fx16(&t_gasp, 15);
+  fx16(&t_gasp, 1);
+  fx16(&t_gasp, 2); /* version, numRanges */
+  fx16(&t_gasp, 8);
+  fx16(&t_gasp, 2); /* rangeMaxPPEM, rangeGaspBehavior */
+  fx16(&t_gasp, 0xFFFF);
+  fx16(&t_gasp, 15);
   build_mvar(10, true);
 }
 
@@ -86,11 +95,11 @@ static uint8_t font[16384];
 static size_t assemble(bool with_fvar, const fx_table *override)
 {
   fx_table t[10] = {
-    {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_MAXP, t_maxp.b, t_maxp.n},
-    {OTV_T_HHEA, t_hhea.b, t_hhea.n}, {OTV_T_HMTX, t_hmtx.b, t_hmtx.n},
-    {OTV_T_VHEA, t_vhea.b, t_vhea.n}, {OTV_T_OS2, t_os2.b, t_os2.n},
-    {OTV_T_POST, t_post.b, t_post.n}, {OTV_TAG('g', 'a', 's', 'p'), t_gasp.b, t_gasp.n},
-    {OTV_T_MVAR, t_mvar.b, t_mvar.n}, {OTV_T_FVAR, t_fvar.b, t_fvar.n},
+      {OTV_T_HEAD, t_head.b, t_head.n}, {OTV_T_MAXP, t_maxp.b, t_maxp.n},
+      {OTV_T_HHEA, t_hhea.b, t_hhea.n}, {OTV_T_HMTX, t_hmtx.b, t_hmtx.n},
+      {OTV_T_VHEA, t_vhea.b, t_vhea.n}, {OTV_T_OS2, t_os2.b, t_os2.n},
+      {OTV_T_POST, t_post.b, t_post.n}, {OTV_TAG('g', 'a', 's', 'p'), t_gasp.b, t_gasp.n},
+      {OTV_T_MVAR, t_mvar.b, t_mvar.n}, {OTV_T_FVAR, t_fvar.b, t_fvar.n},
   };
   for (unsigned i = 0; override && i < 10; i++)
     if (t[i].tag == override->tag) t[i] = *override;
@@ -143,8 +152,8 @@ static void test_values(void)
   CHECK_EQ(metric(loc, "vcof", 0, 0), 4);
   CHECK_EQ(metric(loc, "xhgt", 0, 0), 500);
   CHECK_EQ(metric(loc, "cpht", 0, 0), 1088);
-  static const char *os2_tags[] = {"sbxs", "sbys", "sbxo", "sbyo", "spxs", "spys",
-                                   "spxo", "spyo", "strs", "stro"};
+  static const char *os2_tags[] = {"sbxs", "sbys", "sbxo", "sbyo", "spxs",
+                                   "spys", "spxo", "spyo", "strs", "stro"};
   for (unsigned i = 0; i < 10; i++) CHECK_EQ(metric(loc, os2_tags[i], 0, 0), 1010 + 2 * i);
   CHECK_EQ(metric(loc, "unds", 0, 0), 50);
   CHECK_EQ(metric(loc, "undo", 0, 0), -100);
@@ -298,7 +307,8 @@ static void test_sweeps(void)
         set_wght(loc, 900);
         float v;
         otv_status s = otv_font_metric(loc, TG(probe[k]), 0, &v);
-        size_t need = k == 0 ? 78 : 10; /* usWinDescent at 76, underlinePosition and rangeMaxPPEM[1] at 8 */
+        size_t need =
+            k == 0 ? 78 : 10; /* usWinDescent at 76, underlinePosition and rangeMaxPPEM[1] at 8 */
         CHECK_EQ(s, n >= need ? OTV_E_OK : OTV_E_NOT_FOUND);
         otv_location_destroy(loc);
       }
@@ -337,7 +347,6 @@ static void test_alloc_failures(void)
   }
   CHECK(done);
 }
-
 
 /* OTV_DUMP_FIXTURE=PATH writes the full fixture font (the fuzz seed in fuzz/corpus/metrics). */
 static void dump_fixture(void)

@@ -63,16 +63,16 @@ static const uint8_t u_uni[] = {0, 'U'};
 static void test_decode_and_lookup(void)
 {
   const rec r[] = {
-      {1, 0, 0, 2, mac, sizeof mac},           /* Mac Roman English */
-      {0, 3, 0, 2, u_uni, sizeof u_uni},       /* Unicode platform */
-      {3, 1, 0x0407, 2, u_fett, sizeof u_fett},/* Windows German */
-      {3, 1, 0x0809, 2, u_gb, sizeof u_gb},    /* Windows English (UK) */
-      {3, 1, 0x0409, 2, u_bold, sizeof u_bold},/* Windows English (US) */
+      {1, 0, 0, 2, mac, sizeof mac},            /* Mac Roman English */
+      {0, 3, 0, 2, u_uni, sizeof u_uni},        /* Unicode platform */
+      {3, 1, 0x0407, 2, u_fett, sizeof u_fett}, /* Windows German */
+      {3, 1, 0x0809, 2, u_gb, sizeof u_gb},     /* Windows English (UK) */
+      {3, 1, 0x0409, 2, u_bold, sizeof u_bold}, /* Windows English (US) */
       {3, 10, 0x0409, 300, u_emoji, sizeof u_emoji},
       {3, 1, 0x0409, 301, u_bad, sizeof u_bad},
       {1, 0, 0, 302, mac, sizeof mac},
       {3, 0, 0x0409, 303, u_bold, sizeof u_bold}, /* Windows Symbol: not used */
-      {2, 0, 0, 304, mac, sizeof mac},             /* ISO: not used */
+      {2, 0, 0, 304, mac, sizeof mac},            /* ISO: not used */
   };
   const unsigned n = sizeof r / sizeof r[0];
   bb b;
@@ -107,7 +107,10 @@ static void test_decode_and_lookup(void)
       memset(buf, 'Z', sizeof buf);
       CHECK_EQ(otv_face_name(f, 300, buf, cap, &len, NULL), OTV_E_OK);
       CHECK_EQ(len, 7);
-      const char *want = cap < 2 ? "" : cap < 6 ? "A" : cap < 8 ? "A\xF0\x9F\x98\x80" : "A\xF0\x9F\x98\x80\xC3\xA9";
+      const char *want = cap < 2   ? ""
+                         : cap < 6 ? "A"
+                         : cap < 8 ? "A\xF0\x9F\x98\x80"
+                                   : "A\xF0\x9F\x98\x80\xC3\xA9";
       CHECK_STR(buf, want);
     }
     CHECK_EQ(otv_face_name(f, 300, NULL, 0, &len, NULL), OTV_E_OK);
@@ -150,7 +153,8 @@ static void put16at(uint8_t *p, size_t at, unsigned v)
 
 static void test_errors(void)
 {
-  const rec r[] = {{3, 1, 0x0409, 1, u_bold, sizeof u_bold}, {3, 1, 0x0409, 2, u_emoji, sizeof u_emoji}};
+  const rec r[] = {{3, 1, 0x0409, 1, u_bold, sizeof u_bold},
+                   {3, 1, 0x0409, 2, u_emoji, sizeof u_emoji}};
   bb b;
   for (unsigned version = 0; version <= 1; version++) {
     build_name(&b, r, 2, version);

@@ -14,7 +14,7 @@
 #include <math.h>
 
 #ifndef M_PI
-#define M_PI 3.14159265358979323846
+#  define M_PI 3.14159265358979323846
 #endif
 
 #define W 64
@@ -272,10 +272,10 @@ static void test_overlap(void)
   CHECK_EQ(otv_raster_render(R, buf, W, H, W, 0), OTV_E_OK);
   double want = 28 * 28 + 30 * 10.4 - 14.5 * 10.4;
   CHECK_NEAR(cov_sum(buf, W, H), want, want * 0.005);
-  CHECK_EQ(buf[15 * W + 15], 255); /* B's left edge inside A */
-  CHECK_EQ(buf[10 * W + 20], 255); /* B's top edge inside A */
-  CHECK_EQ(buf[20 * W + 20], 255); /* B's bottom edge inside A */
-  CHECK_EQ(buf[15 * W + 29], 255); /* A's right edge inside B */
+  CHECK_EQ(buf[15 * W + 15], 255);         /* B's left edge inside A */
+  CHECK_EQ(buf[10 * W + 20], 255);         /* B's top edge inside A */
+  CHECK_EQ(buf[20 * W + 20], 255);         /* B's bottom edge inside A */
+  CHECK_EQ(buf[15 * W + 29], 255);         /* A's right edge inside B */
   CHECK(abs(buf[10 * W + 35] - 178) <= 1); /* B alone: 0.7 of the pixel = 178.5 */
 
   /* opposite directions: the overlap is a hole under non-zero */
@@ -518,7 +518,8 @@ static void test_alloc(void)
     if (st == OTV_E_OK) {
       for (int k = 0; k < 3; k++) {
         P->move_to(r, 10, 10);
-        for (int i = 0; i < 300; i++) P->line_to(r, (float)(10 + i % 7 * 20), (float)(10 + i % 11 * 15));
+        for (int i = 0; i < 300; i++)
+          P->line_to(r, (float)(10 + i % 7 * 20), (float)(10 + i % 11 * 15));
         P->close_path(r);
         st = otv_raster_render(r, buf, 200, 200, 200, 0);
         CHECK(st == OTV_E_OK || st == OTV_E_NOMEM);

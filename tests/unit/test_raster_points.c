@@ -95,8 +95,7 @@ static uint8_t img_pen[TW * TH], img_pts[TW * TH];
 
 /* Render the outline both ways into a w x h target (direct: announced with begin) and count
  * the differing pixels. */
-static long compare(const otv_glyph_points *g, unsigned w, unsigned h, bool direct,
-                    unsigned flags)
+static long compare(const otv_glyph_points *g, unsigned w, unsigned h, bool direct, unsigned flags)
 {
   memset(img_pen, 0, sizeof img_pen);
   memset(img_pts, 0x5a, sizeof img_pts); /* (CLEAR must overwrite it) */
@@ -157,15 +156,15 @@ static void glyphs_of(const char *file, stats *st)
         double k = sizes[s] / info.units_per_em;
         /* the glyph into pixels (y down) with its box 1.25 px in from the target's corner */
         for (unsigned i = 0; i < g.point_count; i++)
-          px[i] = (otv_point){(float)((pts[i].x - x0) * k + 1.25),
-                              (float)((y1 - pts[i].y) * k + 1.25)};
+          px[i] =
+              (otv_point){(float)((pts[i].x - x0) * k + 1.25), (float)((y1 - pts[i].y) * k + 1.25)};
         otv_glyph_points gp = g;
         gp.points = px;
         unsigned w = (unsigned)ceil((x1 - x0) * k + 2.5), h = (unsigned)ceil((y1 - y0) * k + 2.5);
         if (w > TW || h > TH) continue;
-        st->differing += compare(&gp, w, h, true, 0) != 0;       /* direct, dense or marked */
-        st->differing += compare(&gp, TW, h, true, 0) != 0;      /* direct with block marks */
-        st->differing += compare(&gp, w, h, false, 0) != 0;      /* stored path */
+        st->differing += compare(&gp, w, h, true, 0) != 0;  /* direct, dense or marked */
+        st->differing += compare(&gp, TW, h, true, 0) != 0; /* direct with block marks */
+        st->differing += compare(&gp, w, h, false, 0) != 0; /* stored path */
         st->differing += compare(&gp, w, h, true, OTV_RASTER_CLEAR) != 0;
         for (size_t i = 0; i < (size_t)w * h; i++) st->inked += img_pts[i] != 0;
         /* leaving the target: the left and top columns cut off */
@@ -186,9 +185,9 @@ static void glyphs_of(const char *file, stats *st)
 static void test_real_glyphs(void)
 {
   stats st = {0, 0, 0};
-  glyphs_of(h_font("Roboto-Variable.ABC.ttf"), &st);       /* TrueType, implied points */
+  glyphs_of(h_font("Roboto-Variable.ABC.ttf"), &st); /* TrueType, implied points */
   glyphs_of(h_font("cantarell_vf_trimmed.ttf"), &st);
-  glyphs_of(h_font("AdobeVFPrototype_vsindex.otf"), &st);  /* CFF2 cubics */
+  glyphs_of(h_font("AdobeVFPrototype_vsindex.otf"), &st); /* CFF2 cubics */
   glyphs_of(h_font("SourceSerifVariable-Roman-VVAR.abc.ttf"), &st);
   printf("real glyphs: %ld images, %ld differ from the pen, %ld inked pixels\n", st.images,
          st.differing, st.inked);
@@ -216,7 +215,8 @@ static void test_all_off_curve(void)
   for (int i = 0; i < N; i++) {
     otv_point a = mid(p[(i + N - 1) % N], p[i]), c = p[i], b = mid(p[i], p[(i + 1) % N]);
     area += 0.5 * ((double)a.x * b.y - (double)b.x * a.y);
-    area += 2.0 / 3.0 * 0.5 * fabs(((double)c.x - a.x) * (b.y - a.y) - ((double)b.x - a.x) * (c.y - a.y));
+    area += 2.0 / 3.0 * 0.5 *
+            fabs(((double)c.x - a.x) * (b.y - a.y) - ((double)b.x - a.x) * (c.y - a.y));
   }
   otv_glyph_points g = {p, f, &end, N, 1, N, 1, 0};
   CHECK_EQ(compare(&g, 64, 64, true, 0), 0);
@@ -263,11 +263,11 @@ static void test_errors(void)
   CHECK(!otv_raster_bounds(R, &box));
   /* bad sequences: kept, and render reports them and draws nothing */
   static uint8_t seqs[][6] = {
-      {OTV_POINT_CUBIC, 1, 1, 1, 1, 1},                  /* starts with a cubic control */
-      {1, OTV_POINT_CUBIC, 1, 1, 1, 1},                  /* a lone cubic control */
-      {1, OTV_POINT_CUBIC, OTV_POINT_CUBIC, 0, 1, 1},    /* a cubic pair then off-curve */
-      {1, 0, OTV_POINT_CUBIC, OTV_POINT_CUBIC, 1, 1},    /* quadratic next to a cubic */
-      {1, 1, OTV_POINT_CUBIC, OTV_POINT_CUBIC, 1, 1},    /* fine (closes to the start) ... */
+      {OTV_POINT_CUBIC, 1, 1, 1, 1, 1},               /* starts with a cubic control */
+      {1, OTV_POINT_CUBIC, 1, 1, 1, 1},               /* a lone cubic control */
+      {1, OTV_POINT_CUBIC, OTV_POINT_CUBIC, 0, 1, 1}, /* a cubic pair then off-curve */
+      {1, 0, OTV_POINT_CUBIC, OTV_POINT_CUBIC, 1, 1}, /* quadratic next to a cubic */
+      {1, 1, OTV_POINT_CUBIC, OTV_POINT_CUBIC, 1, 1}, /* fine (closes to the start) ... */
   };
   for (int k = 0; k < 5; k++) {
     otv_glyph_points s = g;

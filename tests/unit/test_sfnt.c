@@ -22,10 +22,10 @@ static size_t build_minimal(uint8_t *buf, uint16_t upem, uint32_t head_len)
 {
   memset(buf, 0, 256);
   size_t at = put32(buf, 0, 0x00010000);
-  at = put16(buf, at, 2);                /* numTables */
-  at = put16(buf, at, 32);               /* searchRange */
-  at = put16(buf, at, 1);                /* entrySelector */
-  at = put16(buf, at, 0);                /* rangeShift */
+  at = put16(buf, at, 2);  /* numTables */
+  at = put16(buf, at, 32); /* searchRange */
+  at = put16(buf, at, 1);  /* entrySelector */
+  at = put16(buf, at, 0);  /* rangeShift */
   /* records sorted: head, maxp */
   at = put32(buf, at, OTV_T_HEAD);
   at = put32(buf, at, 0);

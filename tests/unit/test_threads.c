@@ -52,10 +52,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
   return h;
 }
 
-static uint64_t fnv_f(uint64_t h, float v)
-{
-  return fnv(h, &v, sizeof v);
-}
+static uint64_t fnv_f(uint64_t h, float v) { return fnv(h, &v, sizeof v); }
 
 static void hp_move(void *c, float x, float y)
 {
@@ -146,8 +143,8 @@ static uint64_t digest(const font_job *j, const job_loc *l, otv_location *loc, o
   otv_raster_set_transform(r, &t);
   for (uint32_t gid = 0; gid < j->glyphs && gid < RASTER_GLYPHS; gid++) {
     otv_glyph_outline(loc, gid, 0, otv_raster_pen(), r);
-    st = otv_raster_render(r, s->img, 2 * RASTER_PX, 2 * RASTER_PX, 2 * RASTER_PX,
-                           OTV_RASTER_CLEAR);
+    st =
+        otv_raster_render(r, s->img, 2 * RASTER_PX, 2 * RASTER_PX, 2 * RASTER_PX, OTV_RASTER_CLEAR);
     h = fnv(fnv(h, &st, sizeof st), s->img, sizeof s->img);
   }
   if (j->axes) {
@@ -179,8 +176,9 @@ static void *work(void *arg)
       unsigned i = (w->id * 5u + round * 3u + k * (step ? step : 1u)) % j->nlocs;
       uint64_t got = digest(j, &j->locs[i], loc, r, s);
       if (got != j->want[i] && w->mismatches++ == 0)
-        snprintf(w->first, sizeof w->first, "%s: thread %u, location %u: digest %016llx, want %016llx",
-                 j->name, w->id, i, (unsigned long long)got, (unsigned long long)j->want[i]);
+        snprintf(w->first, sizeof w->first,
+                 "%s: thread %u, location %u: digest %016llx, want %016llx", j->name, w->id, i,
+                 (unsigned long long)got, (unsigned long long)j->want[i]);
     }
 out:
   otv_raster_destroy(r);
@@ -241,7 +239,8 @@ static void run_font(const char *path, const char *name)
     otv_raster *r = NULL;
     scratch *s = malloc(sizeof *s);
     CHECK(s && !otv_location_create(j->face, &loc, NULL) && !otv_raster_create(NULL, &r));
-    for (unsigned i = 0; s && loc && r && i < j->nlocs; i++) j->want[i] = digest(j, &j->locs[i], loc, r, s);
+    for (unsigned i = 0; s && loc && r && i < j->nlocs; i++)
+      j->want[i] = digest(j, &j->locs[i], loc, r, s);
     otv_raster_destroy(r);
     otv_location_destroy(loc);
     free(s);
@@ -278,8 +277,8 @@ int main(void)
       "NotoSansJP-VF.subset.otf",      /* CFF2, CID-keyed, VVAR/VORG */
       "AdobeVFPrototype_vsindex.otf",  /* CFF2 vsindex */
       "SourceSerifVariable-Roman-VVAR.abc.ttf",
-      "NotoSans-VF.abc.ttf",           /* MVAR */
-      "cff_seac_f1.otf",               /* static CFF with seac: no axes */
+      "NotoSans-VF.abc.ttf", /* MVAR */
+      "cff_seac_f1.otf",     /* static CFF with seac: no axes */
   };
   for (size_t i = 0; i < sizeof fonts / sizeof *fonts; i++) {
     char path[4096];

@@ -69,11 +69,11 @@ static void test_small_sfnt(void)
   otv_alloc al;
   otv_alloc_init(&al, NULL);
   uint8_t head[54] = {0};
-  head[0] = 0, head[1] = 1;                   /* version 1.0 */
-  head[8] = 0x11, head[9] = 0x22;             /* junk in checkSumAdjustment: must be replaced */
-  otv_put_u32(head + 12, 0x5F0F3CF5);         /* magicNumber */
-  otv_put_u16(head + 18, 1000);               /* unitsPerEm */
-  uint8_t maxp[6] = {0, 0, 0x50, 0, 0, 3};    /* version 0.5, numGlyphs 3 */
+  head[0] = 0, head[1] = 1;                /* version 1.0 */
+  head[8] = 0x11, head[9] = 0x22;          /* junk in checkSumAdjustment: must be replaced */
+  otv_put_u32(head + 12, 0x5F0F3CF5);      /* magicNumber */
+  otv_put_u16(head + 18, 1000);            /* unitsPerEm */
+  uint8_t maxp[6] = {0, 0, 0x50, 0, 0, 3}; /* version 0.5, numGlyphs 3 */
   uint8_t odd[5] = {1, 2, 3, 4, 5};
   otv_sfnt_table t[5] = {
       {OTV_TAG('z', 'z', 'z', 'z'), odd, 5},
@@ -222,10 +222,10 @@ static void test_roundtrip(const char *name)
 static void make_head_maxp(uint8_t head[54], uint8_t maxp[6])
 {
   memset(head, 0, 54);
-  head[1] = 1;                                /* version 1.0 */
-  otv_put_u32(head + 8, 0x11223344);          /* checkSumAdjustment: junk */
-  otv_put_u32(head + 12, OTV_HEAD_MAGIC);     /* magicNumber */
-  otv_put_u16(head + 18, 1000);               /* unitsPerEm */
+  head[1] = 1;                                       /* version 1.0 */
+  otv_put_u32(head + 8, 0x11223344);                 /* checkSumAdjustment: junk */
+  otv_put_u32(head + 12, OTV_HEAD_MAGIC);            /* magicNumber */
+  otv_put_u16(head + 18, 1000);                      /* unitsPerEm */
   static const uint8_t m[6] = {0, 0, 0x50, 0, 0, 3}; /* version 0.5, numGlyphs 3 */
   memcpy(maxp, m, 6);
 }
@@ -389,7 +389,8 @@ static void test_faces_collection(void)
     CHECK_EQ(otv_face_open_memory(b.p, b.len, i, NULL, &f, &e), OTV_E_OK);
     if (!f) continue;
     size_t n = 0;
-    const uint8_t *p = otv_face_table(f, i ? OTV_TAG('z', 'z', 'z', 'z') : OTV_TAG('a', 'a', 'a', 'a'), &n);
+    const uint8_t *p =
+        otv_face_table(f, i ? OTV_TAG('z', 'z', 'z', 'z') : OTV_TAG('a', 'a', 'a', 'a'), &n);
     CHECK(p && n == (i ? 7u : 5u) && p[0] == (i ? 'z' : 'a'));
     CHECK(!otv_face_table(f, i ? OTV_TAG('a', 'a', 'a', 'a') : OTV_TAG('z', 'z', 'z', 'z'), &n));
     otv_face_close(f);
@@ -403,7 +404,8 @@ static void test_faces_errors(void)
   otv_alloc_init(&al, NULL);
   uint8_t head[54], maxp[6];
   make_head_maxp(head, maxp);
-  const otv_sfnt_table t[3] = {{OTV_T_MAXP, maxp, 6}, {OTV_T_HEAD, head, 54}, {OTV_T_MAXP, maxp, 6}};
+  const otv_sfnt_table t[3] = {
+      {OTV_T_MAXP, maxp, 6}, {OTV_T_HEAD, head, 54}, {OTV_T_MAXP, maxp, 6}};
   otv_buf b;
   otv_buf_init(&b, &al);
   otv_error e = {0};
@@ -466,8 +468,10 @@ static void test_faces_alloc_failures(void)
     otv_alloc_init(&al, &o);
     otv_buf b;
     otv_status st = write_ttc(&b, &al, NULL);
-    if (st == OTV_E_OK) CHECK(b.len == want.len && !memcmp(b.p, want.p, b.len));
-    else CHECK_EQ(st, OTV_E_NOMEM);
+    if (st == OTV_E_OK)
+      CHECK(b.len == want.len && !memcmp(b.p, want.p, b.len));
+    else
+      CHECK_EQ(st, OTV_E_NOMEM);
     otv_buf_free(&b);
     CHECK_EQ(ha.live_blocks, 0);
     if (st == OTV_E_OK) break;
