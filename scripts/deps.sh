@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libpng-dev
       libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools
-      opentype-sanitizer woff2 clang llvm libclang-rt-14-dev valgrind
+      opentype-sanitizer woff2 clang clang-format llvm libclang-rt-14-dev valgrind
       gcc-multilib # the 32-bit (i386) build of scripts/test.sh
       zlib1g-dev libbrotli-dev python3-brotli) # WOFF/WOFF2 input; test_woff.py re-packs WOFF2
 # node + npm: tests/fetch-fonts.sh packs fonts and harfbuzzjs with npm, and

@@ -32,7 +32,6 @@ typedef struct otv_fvar {
   otv_avar avar;            /* avar (avar.h; version 0: none) */
 } otv_fvar;
 
-
 /* fvar then avar (avar may be empty; it is ignored without fvar: avar.version stays 0). */
 otv_status otv_fvar_parse(otv_span fvar, otv_span avar, const otv_alloc *al, otv_fvar *out,
                           otv_error *err);

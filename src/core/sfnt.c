@@ -247,9 +247,8 @@ static int cmp_keys(const void *a, const void *b)
 
 /* Put face fi's table indices in directory order (by tag) and check them: in range, no tag
  * twice. keys: room for the face's table_count sort keys (tag << 32 | index). */
-static otv_status sort_face(const otv_sfnt_table *tables, unsigned table_count,
-                            otv_sfnt_face *face, unsigned fi, bool collection, uint64_t *keys,
-                            otv_error *err)
+static otv_status sort_face(const otv_sfnt_table *tables, unsigned table_count, otv_sfnt_face *face,
+                            unsigned fi, bool collection, uint64_t *keys, otv_error *err)
 {
   unsigned n = face->table_count;
   if (!face->table_idx) { /* every table, in the order given: already sorted */
@@ -319,8 +318,7 @@ otv_status otv_sfnt_write_faces(otv_buf *out, const otv_sfnt_table *tables, unsi
   for (unsigned f = 0; f < face_count; f++) {
     unsigned n = faces[f].table_count;
     if (n > 0xFFFF) {
-      if (collection)
-        return OTV_FAIL(err, LIMIT, 0, 0, "face %u: %u tables (at most 65535)", f, n);
+      if (collection) return OTV_FAIL(err, LIMIT, 0, 0, "face %u: %u tables (at most 65535)", f, n);
       return OTV_FAIL(err, LIMIT, 0, 0, "%u tables (at most 65535)", n);
     }
     if (faces[f].table_idx && scratch_len < n) scratch_len = n;
@@ -338,8 +336,10 @@ otv_status otv_sfnt_write_faces(otv_buf *out, const otv_sfnt_table *tables, unsi
   if (!st && !out->p && total) {
     /* an empty buffer gets exactly the font's size: no growth, no slack to trim later */
     out->p = otv_mem_alloc(out->al, (size_t)total);
-    if (!out->p) out->failed = true;
-    else out->cap = (size_t)total;
+    if (!out->p)
+      out->failed = true;
+    else
+      out->cap = (size_t)total;
   }
   if (!st && !otv_buf_reserve(out, (size_t)total))
     st = OTV_FAIL(err, NOMEM, 0, 0, "font buffer of %llu bytes", (unsigned long long)total);
