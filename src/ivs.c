@@ -61,8 +61,8 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
       return OTV_FAIL_RD(err, tag, 0, &dr, "ItemVariationData header");
     }
     otv_ivd *v = &out->data[i];
-    v->long_words = (word_delta_count & 0x8000u) != 0;
-    v->word_count = (uint16_t)(word_delta_count & 0x7FFFu);
+    v->long_words = (word_delta_count & OTV_IVD_LONG_WORDS) != 0;
+    v->word_count = (uint16_t)(word_delta_count & OTV_IVD_WORD_COUNT_MASK);
     v->item_count = item_count;
     v->region_index_count = region_index_count;
     if (v->word_count > region_index_count) {

@@ -7,16 +7,20 @@
 
 #include "coords.h"
 
+/* spec: ItemVariationData wordDeltaCount flag / mask */
+#define OTV_IVD_LONG_WORDS 0x8000u
+#define OTV_IVD_WORD_COUNT_MASK 0x7FFFu
+
 /* One ItemVariationData subtable, validated at parse. */
 typedef struct otv_ivd {
   const uint8_t *rows; /* item_count rows of row_len bytes (in range: checked at parse) */
-  const uint8_t
-      *region_indexes; /* region_index_count u16 (span checked at parse; an index >= region_count
-                                   contributes nothing, as in HarfBuzz) */
+  /* region_index_count u16 (span checked at parse; an index >= region_count contributes
+   * nothing, as in HarfBuzz) */
+  const uint8_t *region_indexes;
   uint16_t item_count;
   uint16_t word_count; /* number of "word" (or "long" when long_words) columns */
   uint16_t region_index_count;
-  bool long_words; /* wordDeltaCount & 0x8000: 32-bit and 16-bit columns */
+  bool long_words; /* wordDeltaCount & OTV_IVD_LONG_WORDS: 32-bit and 16-bit columns */
   uint32_t row_len;
 } otv_ivd;
 

@@ -275,7 +275,7 @@ static otv_status ivs_compact(const otv_ictx *cx, otv_buf *out, uint32_t tag, si
         if (width[c] && width[c] < wide) order[live++] = c;
       doff[d] = data.len;
       otv_buf_u16(&data, (uint16_t)items);
-      otv_buf_u16(&data, (uint16_t)(nbig | (lng ? 0x8000u : 0)));
+      otv_buf_u16(&data, (uint16_t)(nbig | (lng ? OTV_IVD_LONG_WORDS : 0)));
       otv_buf_u16(&data, (uint16_t)live);
       for (unsigned q = 0; q < live; q++) {
         unsigned r = creg[order[q]];
