@@ -101,6 +101,8 @@ def main():
                 continue
             obj = os.path.join(dirpath, name)
             mod = os.path.relpath(obj, objdir)[: -len(".c.o")]
+            if not os.path.exists(os.path.join(SRC, mod + ".c")):
+                continue  # left in the build directory by a source since moved or removed
             defined, used = nm_symbols(obj)
             for s in defined:
                 owner[s] = mod
