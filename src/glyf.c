@@ -424,13 +424,13 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
   int x_min = 0, y_max = 0;
   unsigned np = 0, nc = (unsigned)contours;
   const uint8_t *endp = NULL;
-  size_t hdr = 10 + 2 * (size_t)nc; /* header and endPtsOfContours; instructionLength next */
-  if (d.len >= hdr + 2 && d.len - hdr - 2 >= otv_peek_u16(d.p + hdr)) {
+  otv_span ins;
+  if (otv_glyf_simple_instructions(d, nc, &ins)) {
     /* in range: the whole header and the instructions fit (checked just above) */
     x_min = otv_peek_i16(d.p + 2);
     y_max = otv_peek_i16(d.p + 8);
     endp = d.p + 10;
-    r.pos = hdr + 2 + otv_peek_u16(d.p + hdr);
+    r.pos = (size_t)(ins.p - d.p) + ins.len;
     if (nc) np = (unsigned)otv_peek_u16(endp + 2 * (nc - 1)) + 1u;
   } else if (d.len) {
     otv_rd_skip(&r, 2);

@@ -135,6 +135,20 @@ static inline bool otv_glyf_read_comp(otv_rd *r, otv_glyf_comp *o)
   return otv_rd_ok(r);
 }
 
+/* The instructions of a simple glyph of nc contours whose record is d (spec: glyf "Simple
+ * Glyph Description": header, endPtsOfContours[nc], instructionLength, instructions): false when
+ * they or the header run past d. */
+static inline bool otv_glyf_simple_instructions(otv_span d, unsigned nc, otv_span *ins)
+{
+  size_t at = 10 + 2 * (size_t)nc; /* instructionLength */
+  if (d.len < at + 2) return false;
+  size_t n = otv_peek_u16(d.p + at); /* in range: checked just above */
+  if (d.len - at - 2 < n) return false;
+  ins->p = d.p + at + 2;
+  ins->len = n;
+  return true;
+}
+
 /* Glyph cache bounds: 4096 slots of 8 bytes and a 1 MiB arena per location. */
 #define OTV_GLYF_GC_SLOTS 4096u
 #define OTV_GLYF_GC_BYTES (1024u * 1024u)

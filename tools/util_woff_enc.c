@@ -9,8 +9,8 @@
  * is re-encoded). One Brotli stream (quality 11, font mode) holds the table data.
  *
  * The input's table directory is read by core/sfnt.h's otv_sfnt_open (an error is the library's
- * message), its loca by glyf.h's otv_glyf_parse and otv_loca_get, composite glyph records by
- * otv_glyf_read_comp; table checksums are core/sfnt.h's. A glyph the encoder cannot parse (data
+ * message), its loca by glyf.h's otv_glyf_parse and otv_loca_get, simple glyphs by
+ * otv_glyf_load_default, composite glyph records by otv_glyf_read_comp; table checksums are core/sfnt.h's. A glyph the encoder cannot parse (data
  * past its table) is an error naming the table and glyph. Output grows in core/writer.h's
  * otv_buf.
  */
@@ -234,9 +234,6 @@ typedef struct glyf_out {
   otv_buf s[WOFF2_STREAMS];
   uint8_t *bbox_bits, *overlap_bits;
   bool any_overlap;
-  int32_t *x, *y;
-  uint8_t *on;
-  size_t points_cap;
 } glyf_out;
 
 /* The triplet of one point (the inverse of the decoder's table): the smallest encoding of the
@@ -283,78 +280,47 @@ static int glyph_fail(woff_ctx *c, unsigned g, const char *what)
   return efail(c, "'glyf' glyph %u: %s", g, what);
 }
 
-/* One simple glyph (d: its glyf record, numberOfContours nc > 0). */
-static int put_simple(woff_ctx *c, glyf_out *o, otv_span d, unsigned g, unsigned nc)
+/* One simple glyph (d: its glyf record, numberOfContours nc > 0), decoded by glyf.c's
+ * otv_glyf_load_default (ld: a default location's glyf state over the font's glyf and loca):
+ * its points are exact there (int16 sums in float), its flag bytes as stored. */
+static int put_simple(woff_ctx *c, glyf_out *o, otv_glyf_loc *ld, otv_span d, unsigned g,
+                      unsigned nc)
 {
-  otv_rd r = otv_rd_init(d, 2);
-  int bb[4];
-  for (int k = 0; k < 4; k++) bb[k] = otv_rd_i16(&r);
-  const uint8_t *ends = otv_rd_take(&r, 2 * (size_t)nc);
-  unsigned ilen = otv_rd_u16(&r);
-  const uint8_t *ins = otv_rd_take(&r, ilen);
-  if (!otv_rd_ok(&r)) return glyph_fail(c, g, "header, contour ends or instructions past its data");
-  unsigned prev = 0;
+  if (otv_glyf_load_default(ld, g)) return efail(c, "'glyf' %s", ld->x.err->msg);
+  otv_span ins;
+  if (!otv_glyf_simple_instructions(d, nc, &ins)) /* checked by otv_glyf_load_default */
+    return glyph_fail(c, g, "header or instructions past its data");
+  unsigned n = ld->n_pts - 4; /* without the phantom points */
   otv_buf_u16(&o->s[WOFF2_N_CONTOUR], (uint16_t)nc);
-  for (unsigned k = 0; k < nc; k++) {
-    unsigned e = otv_peek_u16(ends + 2 * (size_t)k) + 1u; /* in range: ends taken above */
-    if (e <= prev && k > 0) return glyph_fail(c, g, "contour ends out of order");
+  for (unsigned k = 0, prev = 0; k < ld->n_ends; k++) { /* increasing (otv_glyf_load_default) */
+    unsigned e = ld->ends[k] + 1u;
     wb_255u16(&o->s[WOFF2_N_POINTS], e - prev);
     prev = e;
   }
-  unsigned n = prev;
-  if (n > o->points_cap) {
-    int32_t *x = realloc(o->x, n * sizeof *x);
-    if (x) o->x = x;
-    int32_t *y = x ? realloc(o->y, n * sizeof *y) : NULL;
-    if (y) o->y = y;
-    uint8_t *on = y ? realloc(o->on, n) : NULL;
-    if (!on) return efail(c, "out of memory");
-    o->on = on;
-    o->points_cap = n;
-  }
-  /* flags, with repeats; then the x and y deltas they describe */
-  uint8_t first = 0;
-  for (unsigned i = 0; i < n;) {
-    unsigned f = otv_rd_u8(&r), rep = (f & OTV_REPEAT_FLAG) ? otv_rd_u8(&r) : 0;
-    if (!otv_rd_ok(&r)) return glyph_fail(c, g, "flags past its data");
-    if (i == 0) first = (uint8_t)f;
-    for (unsigned k = 0; k <= rep && i < n; k++) o->on[i++] = (uint8_t)f;
-  }
-  for (int axis = 0; axis < 2; axis++) {
-    unsigned short_bit = axis ? OTV_Y_SHORT_VECTOR : OTV_X_SHORT_VECTOR;
-    unsigned same_bit = axis ? OTV_Y_IS_SAME_OR_POSITIVE : OTV_X_IS_SAME_OR_POSITIVE;
-    int32_t *v = axis ? o->y : o->x, at = 0;
-    for (unsigned i = 0; i < n; i++) {
-      unsigned f = o->on[i];
-      if (f & short_bit) {
-        int b = otv_rd_u8(&r);
-        at += (f & same_bit) ? b : -b;
-      } else if (!(f & same_bit)) {
-        at += otv_rd_i16(&r);
-      }
-      if (at < -32768 || at > 32767) /* as the decoder: triplets rebuild int16 coordinates */
-        return efail(c, "'glyf' glyph %u: point %u has %c = %d, outside the int16 range", g, i,
-                     axis ? 'y' : 'x', (int)at);
-      v[i] = at;
-    }
-  }
-  if (!otv_rd_ok(&r)) return glyph_fail(c, g, "coordinates past its data");
   int px = 0, py = 0, lo_x = 0, lo_y = 0, hi_x = 0, hi_y = 0;
   for (unsigned i = 0; i < n; i++) {
-    put_triplet(o, o->on[i] & OTV_ON_CURVE_POINT, o->x[i] - px, o->y[i] - py);
-    px = o->x[i], py = o->y[i];
-    if (i == 0 || px < lo_x) lo_x = px;
-    if (i == 0 || px > hi_x) hi_x = px;
-    if (i == 0 || py < lo_y) lo_y = py;
-    if (i == 0 || py > hi_y) hi_y = py;
+    float fx = ld->pts[i].x, fy = ld->pts[i].y;
+    /* as the decoder: triplets rebuild int16 coordinates */
+    if (fx < -32768 || fx > 32767 || fy < -32768 || fy > 32767)
+      return efail(c, "'glyf' glyph %u: point %u at (%.0f, %.0f) is outside the int16 range", g, i,
+                   fx, fy);
+    int x = (int)fx, y = (int)fy;
+    put_triplet(o, ld->tags[i] & OTV_ON_CURVE_POINT, x - px, y - py);
+    px = x, py = y;
+    if (i == 0 || x < lo_x) lo_x = x;
+    if (i == 0 || x > hi_x) hi_x = x;
+    if (i == 0 || y < lo_y) lo_y = y;
+    if (i == 0 || y > hi_y) hi_y = y;
   }
-  wb_255u16(&o->s[WOFF2_GLYPH], ilen);
-  otv_buf_bytes(&o->s[WOFF2_INSTRUCTION], ins, ilen);
+  wb_255u16(&o->s[WOFF2_GLYPH], (unsigned)ins.len);
+  otv_buf_bytes(&o->s[WOFF2_INSTRUCTION], ins.p, ins.len);
+  int bb[4];
+  for (int k = 0; k < 4; k++) bb[k] = otv_peek_i16(d.p + 2 + 2 * k); /* in range: d.len >= 10 */
   if (bb[0] != lo_x || bb[1] != lo_y || bb[2] != hi_x || bb[3] != hi_y) { /* kept as given */
     woff2_set_bit(o->bbox_bits, g);
     for (int k = 0; k < 4; k++) otv_buf_u16(&o->s[WOFF2_BBOX], (uint16_t)(int16_t)bb[k]);
   }
-  if (first & OTV_OVERLAP_SIMPLE) {
+  if (n && (ld->tags[0] & OTV_OVERLAP_SIMPLE)) {
     woff2_set_bit(o->overlap_bits, g);
     o->any_overlap = true;
   }
@@ -403,6 +369,11 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
     return efail(c, "'loca' of %zu bytes for %u glyphs", loca.len, n);
   glyf_out o = {0};
   for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_init(&o.s[k], &c->al);
+  /* simple glyphs are decoded by glyf.c, at the default location (no gvar, no phantoms) */
+  static const otv_coords at_default = {NULL, 0, 1, true};
+  otv_error lerr = {0};
+  otv_glyf_loc ld;
+  otv_glyf_loc_init(&ld, &gl, (otv_locctx){&at_default, &c->al, &lerr});
   /* spec: bboxBitmap is 4 * floor((numGlyphs + 31) / 32) bytes, overlapSimpleBitmap
    * floor((numGlyphs + 7) / 8) */
   size_t bits = (((size_t)n + 31) >> 5) << 2, obits = ((size_t)n + 7) >> 3;
@@ -431,7 +402,7 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
     }
     int nc = otv_peek_i16(d.p); /* in range: 10 bytes at least */
     if (nc > 0)
-      rc = put_simple(c, &o, d, g, (unsigned)nc);
+      rc = put_simple(c, &o, &ld, d, g, (unsigned)nc);
     else if (nc < 0)
       rc = put_composite(c, &o, d, g);
     else { /* a header without contours: empty */
@@ -462,9 +433,7 @@ done:
   for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_free(&o.s[k]);
   free(o.bbox_bits);
   free(o.overlap_bits);
-  free(o.x);
-  free(o.y);
-  free(o.on);
+  otv_glyf_loc_free(&ld);
   return rc;
 }
 
