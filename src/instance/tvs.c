@@ -142,9 +142,9 @@ static OTV_ALWAYS_INLINE otv_status open_store(const otv_ictx *cx, otv_tvs_work 
 }
 
 /* A tuple's point numbers (tidx: its tupleIndex, its data ends at end): its private ones (read
- * at *q) or the store's shared ones. *all: it lists every point. OTV_E_NOMEM is recorded; OTV_E_TRUNCATED is left to the caller, which
- * reports it with the store (whose cursor then stays in registers: its address is never passed
- * on). */
+ * at *q) or the store's shared ones. *all: it lists every point. OTV_E_NOMEM is recorded;
+ * OTV_E_TRUNCATED is left to the caller, which reports it with the store (TUPLE_POINTS_FAIL:
+ * the store's cursor stays in registers when its address is never passed on). */
 static otv_status tuple_points(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
                                unsigned tidx, const uint8_t **q, const uint8_t *end,
                                unsigned shared_n, const uint16_t **pts, unsigned *count, bool *all)
@@ -161,11 +161,12 @@ static otv_status tuple_points(const otv_ictx *cx, otv_tvs_work *w, const otv_tv
   return OTV_E_OK;
 }
 
-/* tuple_points' error: the point numbers of tuple t past its data */
-/* the deltas of tuple t past its data */
+/* the deltas of tuple t past its data (store tv) */
 #define DELTAS_FAIL(tv, t)                                                                         \
   otv_tvs_fail(&(tv), OTV_E_TRUNCATED, (size_t)((t).p - (tv).data.p), "tuple %u deltas", (t).index)
 
+/* tuple_points' error st for tuple t of store tv: NOMEM (recorded), or its point numbers past
+ * its data */
 #define TUPLE_POINTS_FAIL(tv, st, t)                                                               \
   ((st) == OTV_E_NOMEM ? (st)                                                                      \
                        : otv_tvs_fail(&(tv), (st), (size_t)((t).p - (tv).data.p),                  \
@@ -218,9 +219,9 @@ static void iup_axis(const double *orig, double *d, const uint8_t *listed, unsig
 /* A sparse tuple's deltas made explicit for all n points into w->dx/dy (w->listed marks the
  * listed points): the listed points' deltas times the k factors (a later duplicate wins), the
  * others inferred (IUP) for a simple glyph, else 0. Its x (and, two_dim, y) deltas are at *q
- * (its data ends at end).
- * Full instances scale before inferring (k factors), partial ones after (k = 0). NOMEM is
- * recorded, TRUNCATED (deltas past the tuple's data) left to the caller (DELTAS_FAIL). */
+ * (its data ends at end). Full instances scale before inferring (k factors), partial ones after
+ * (k = 0). NOMEM is recorded, TRUNCATED (deltas past the tuple's data) left to the caller
+ * (DELTAS_FAIL). */
 static otv_status expand_sparse(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
                                 const uint8_t **q, const uint8_t *end, const uint16_t *pts,
                                 unsigned count, bool two_dim, const double *factors, int k)
