@@ -220,6 +220,52 @@ OTV_API unsigned otv_face_named_instances(const otv_face *face, unsigned start, 
 OTV_API otv_status otv_face_named_instance_coords(const otv_face *face, unsigned instance,
                                                   double *coords, unsigned cap, otv_error *err);
 
+/**
+ * Normalization models: how user coordinates become normalized ones. Engines differ in the
+ * arithmetic, and a coordinate one F2Dot14 step apart moves outlines by a fraction of a unit and
+ * static instances by one; a model reproduces one engine exactly (docs/normalization.md).
+ *  OTV_NORM_SPEC       the spec's algorithm (otvaroverview, "Coordinate scales and
+ *                      normalization"; avar): 16.16 fixed point throughout, converted to F2Dot14
+ *                      once at the end. The default of every location.
+ *  OTV_NORM_HARFBUZZ   current HarfBuzz (>= 11.4): binary32, rounded to 16.16 after the default
+ *                      normalization and after the avar map, converted to F2Dot14 at the end as
+ *                      the spec does; equal to OTV_NORM_SPEC but where binary32 error decides a
+ *                      tie (1 location in ~10^3 with avar).
+ *  OTV_NORM_FONTTOOLS  fontTools: double precision, one rounding to F2Dot14 (halves up) after
+ *                      avar; static instances equal fontTools' instancer's.
+ *  OTV_NORM_HARFBUZZ6  HarfBuzz 6.0: binary32, rounded to F2Dot14 after the default
+ *                      normalization and again after the avar segment map.
+ *  OTV_NORM_FREETYPE   FreeType 2.12: the spec's 16.16 arithmetic, and outlines, metrics and
+ *                      blends evaluated at the 16.16 coordinates (no F2Dot14 step).
+ * Since: 0.3
+ */
+typedef enum otv_norm_model {
+  OTV_NORM_SPEC = 0,
+  OTV_NORM_FONTTOOLS = 1,
+  OTV_NORM_HARFBUZZ6 = 2,
+  OTV_NORM_FREETYPE = 3,
+  OTV_NORM_HARFBUZZ = 4
+} otv_norm_model;
+#define OTV_NORM_MODEL_COUNT 5
+
+/** otv_norm_model_name - "spec", "fonttools", "harfbuzz6", "freetype", "harfbuzz"; NULL for
+ *  another value.
+ *  Since: 0.3 */
+OTV_API const char *otv_norm_model_name(otv_norm_model model);
+/** otv_norm_model_from_name - the model of a name otv_norm_model_name returns; false for any
+ *  other string. Since: 0.3 */
+OTV_API bool otv_norm_model_from_name(const char *name, otv_norm_model *out);
+
+/** otv_face_normalize - normalize one user coordinate per axis (axis order; n may be less than
+ *  the axis count: the rest take their default) with a model, without a location. Any output may
+ *  be NULL; each receives axis_count values: fixed16 the 16.16 result before the conversion to
+ *  F2Dot14 (fonttools: the double result rounded to 16.16; harfbuzz6: the F2Dot14 result x 4),
+ *  f2dot14 the final coordinates, real the unrounded value the model rounds last (spec,
+ *  freetype, harfbuzz: fixed16 / 65536). NaN is OTV_E_ARG. Since: 0.3 */
+OTV_API otv_status otv_face_normalize(const otv_face *face, otv_norm_model model,
+                                      const double *user, unsigned n, otv_fixed *fixed16,
+                                      otv_f2dot14 *f2dot14, double *real, otv_error *err);
+
 /* ------------------------------------------------------------------------------------------ */
 /* name                                                                                        */
 /* ------------------------------------------------------------------------------------------ */
@@ -326,7 +372,8 @@ OTV_API void otv_location_clear_error(otv_location *loc);
 /**
  * otv_location_set_user - set the location from user-space axis values.
  * Unlisted axes take their default; values are clamped to the axis range, normalized, mapped
- * through avar v1 then v2, and rounded to F2Dot14 where the spec says. Unknown tags are ignored
+ * through avar v1 then v2, and rounded to F2Dot14 as the location's model does (otv_norm_model;
+ * OTV_NORM_SPEC unless otv_location_set_model chose another). Unknown tags are ignored
  * (as HarfBuzz does); a NaN value is OTV_E_ARG. When a tag appears more than once the last wins.
  * Since: 0.1
  */
@@ -346,6 +393,18 @@ OTV_API void otv_location_reset(otv_location *loc);
 /** otv_location_normalized - copy the final normalized coordinates; returns the axis count.
  *  Since: 0.1 */
 OTV_API unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsigned cap);
+/** otv_location_normalized_fixed - copy the 16.16 normalized coordinates (otv_face_normalize's
+ *  fixed16; after otv_location_set_normalized: the F2Dot14 values x 4); returns the axis count.
+ *  The OTV_NORM_FREETYPE model draws with these. Since: 0.3 */
+OTV_API unsigned otv_location_normalized_fixed(const otv_location *loc, otv_fixed *out,
+                                               unsigned cap);
+/** otv_location_set_model - the normalization model of later user settings (a new location has
+ *  OTV_NORM_SPEC). When the coordinates came from user values or a named instance they are
+ *  normalized again with the new model; coordinates set with otv_location_set_normalized stay.
+ *  OTV_E_ARG for an unknown model. Since: 0.3 */
+OTV_API otv_status otv_location_set_model(otv_location *loc, otv_norm_model model);
+/** otv_location_model - the location's normalization model. Since: 0.3 */
+OTV_API otv_norm_model otv_location_model(const otv_location *loc);
 /** otv_location_is_default - true when every normalized coordinate is 0. Since: 0.1 */
 OTV_API bool otv_location_is_default(const otv_location *loc);
 

@@ -66,26 +66,82 @@ static bool seg_valid(const int16_t *m, unsigned n)
   return m1 && z && p1;
 }
 
-int otv_avar_map_v1(const otv_avar_seg *s, int v)
+/* The pair index i with from[i-1] < v < from[i], or -1 when v equals from[i] (*hit = i) or lies
+ * outside the map (never for a valid map: it holds -1 and +1, and v is in [-1, +1]).
+ * Comparisons on F2Dot14 x scale, so that one search serves the 16.16 and F2Dot14 maps. */
+static int segment_of(const otv_avar_seg *s, int64_t v, int scale, int *hit)
+{
+  const int16_t *m = s->map;
+  unsigned n = s->count, i = 0;
+  *hit = -1;
+  while (i < n && (int64_t)m[2 * i] * scale < v) i++;
+  if (i == n) return -1;
+  if ((int64_t)m[2 * i] * scale == v) return *hit = (int)i, -1;
+  return i == 0 ? -1 : (int)i;
+}
+
+int otv_avar_map_v1_float(const otv_avar_seg *s, int v, float *real)
+{
+  const int16_t *m = s->map;
+  int hit = -1, i = s->count ? segment_of(s, v, 1, &hit) : -1;
+  if (i < 0 && hit >= 0) *real = m[2 * hit + 1] / 16384.0f;
+  if (i < 0) return hit >= 0 ? m[2 * hit + 1] : v;
+  int pf = m[2 * i - 2], pt = m[2 * i - 1], fr = m[2 * i], to = m[2 * i + 1];
+  /* to[i-1] + (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]) in binary32, rounded
+   * halves up: HarfBuzz 6.0's evaluation (tests/oracle/test_normalize.c: identical). */
+  float d = (float)(to - pt) * (float)(v - pf);
+  float r = (float)pt + d / (float)(fr - pf);
+  *real = r / 16384.0f;
+  return otv_round_half_up(r);
+}
+
+int32_t otv_avar_map_v1_fixed(const otv_avar_seg *s, int32_t v)
+{
+  const int16_t *m = s->map;
+  int hit = -1, i = s->count ? segment_of(s, v, 4, &hit) : -1;
+  if (i < 0) return hit >= 0 ? m[2 * hit + 1] * 4 : v;
+  int64_t pf = m[2 * i - 2] * 4, pt = m[2 * i - 1] * 4, fr = m[2 * i] * 4, to = m[2 * i + 1] * 4;
+  /* (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]) on the magnitudes, rounded to
+   * nearest with halves away from zero, then signed (FT_MulDiv's rounding): |product| < 2^36. */
+  int64_t num = (to - pt) * (v - pf), den = fr - pf; /* den > 0: from increases */
+  int64_t q = ((num < 0 ? -num : num) + den / 2) / den;
+  return (int32_t)(pt + (num < 0 ? -q : q));
+}
+
+float otv_avar_map_v1_binary32(const otv_avar_seg *s, float v)
 {
   const int16_t *m = s->map;
   unsigned n = s->count;
+  /* the map's values as binary32 (exact), an exact match first, then the segment */
+  for (unsigned i = 0; i < n; i++)
+    if (v == m[2 * i] / 16384.0f) return m[2 * i + 1] / 16384.0f;
   if (!n) return v;
-  /* Valid maps hold -1 and +1 and v is in [-1, +1], so v lies between two records: find the
-   * first with fromCoordinate >= v. */
   unsigned i = 0;
-  while (i < n && m[2 * i] < v) i++;
-  if (i == n) return v; /* unreachable for a valid map: v <= +1 = last record */
-  if (m[2 * i] == v) return m[2 * i + 1];
-  if (i == 0) return v; /* unreachable for a valid map: v >= -1 = first record */
-  int pf = m[2 * i - 2], pt = m[2 * i - 1], fr = m[2 * i], to = m[2 * i + 1];
-  /* spec: to[i-1] + (to[i] - to[i-1]) * (v - from[i-1]) / (from[i] - from[i-1]), rounded to
-   * F2Dot14. Evaluated in binary32 and rounded to nearest with halves up (floor(x + 0.5)),
-   * which is how HarfBuzz evaluates it: results are identical to it
-   * (tests/oracle/test_normalize.c). */
-  float d = (float)(to - pt) * (float)(v - pf);
-  float r = (float)pt + d / (float)(fr - pf);
-  return otv_round_half_up(r);
+  while (i < n && !(v < m[2 * i] / 16384.0f)) i++;
+  if (i == 0) return v - m[0] / 16384.0f + m[1] / 16384.0f;
+  if (i == n) return v - m[2 * n - 2] / 16384.0f + m[2 * n - 1] / 16384.0f;
+  float bf = m[2 * i - 2] / 16384.0f, bt = m[2 * i - 1] / 16384.0f;
+  float af = m[2 * i] / 16384.0f, at = m[2 * i + 1] / 16384.0f;
+  return bt + ((at - bt) * (v - bf)) / (af - bf);
+}
+
+double otv_avar_map_v1_double(const otv_avar_seg *s, double v)
+{
+  const int16_t *m = s->map;
+  unsigned n = s->count;
+  /* fontTools' piecewiseLinearMap on the map's exact values */
+  for (unsigned i = 0; i < n; i++)
+    if (m[2 * i] / 16384.0 == v) return m[2 * i + 1] / 16384.0;
+  if (!n) return v;
+  double k = m[0] / 16384.0;
+  if (v < k) return v + m[1] / 16384.0 - k;
+  k = m[2 * n - 2] / 16384.0;
+  if (v > k) return v + m[2 * n - 1] / 16384.0 - k;
+  unsigned i = 1;
+  while (m[2 * i] / 16384.0 < v) i++; /* stops: v < last from */
+  double a = m[2 * i - 2] / 16384.0, b = m[2 * i] / 16384.0;
+  double va = m[2 * i - 1] / 16384.0, vb = m[2 * i + 1] / 16384.0;
+  return va + (vb - va) * (v - a) / (b - a);
 }
 
 otv_status otv_avar_parse(otv_span tab, uint16_t fvar_axes, const otv_alloc *al, otv_avar *fv,
@@ -176,26 +232,14 @@ otv_status otv_avar_parse(otv_span tab, uint16_t fvar_axes, const otv_alloc *al,
   return OTV_E_OK;
 }
 
-void otv_avar_apply_v2(const otv_avar *fv, otv_f2dot14 *coords, float *scratch)
+void otv_avar_v2_deltas(const otv_avar *fv, const int32_t *q, float *scratch, float *delta)
 {
   const otv_ivs *ivs = &fv->ivs;
-  if (!ivs->present) return;
   /* Every delta is evaluated at the v1 output: compute all region scalars first. */
-  otv_ivs_region_scalars(ivs, coords, fv->axis_count, scratch);
-  otv_f2dot14 out[OTV_MAX_AXES];
+  otv_ivs_region_scalars(ivs, q, fv->axis_count, scratch);
   for (unsigned a = 0; a < fv->axis_count; a++) {
     uint32_t outer, inner;
     otv_dsim_map(&fv->map, a, &outer, &inner);
-    float delta = otv_ivs_delta(ivs, scratch, outer, inner);
-    /* deltas are F2Dot14 units: round (halves up, as everywhere in the pipeline), add, clamp
-     * to [-1, +1]. A delta beyond +-4 can only clamp: bound it first so the rounding stays in
-     * range. */
-    if (delta > 65536.0f) delta = 65536.0f;
-    if (delta < -65536.0f) delta = -65536.0f;
-    long v = coords[a] + otv_round_half_up(delta);
-    if (v < -F2_ONE) v = -F2_ONE;
-    if (v > F2_ONE) v = F2_ONE;
-    out[a] = (otv_f2dot14)v;
+    delta[a] = ivs->present ? otv_ivs_delta(ivs, scratch, outer, inner) : 0.0f;
   }
-  memcpy(coords, out, (size_t)fv->axis_count * sizeof *coords);
 }

@@ -39,10 +39,19 @@ static inline int otv_round_half_up(float x)
 otv_status otv_avar_parse(otv_span tab, uint16_t axis_count, const otv_alloc *al, otv_avar *out,
                           otv_error *err);
 void otv_avar_free(const otv_alloc *al, otv_avar *av);
-/* avar v1: map one default-normalized F2Dot14 value through a segment map. */
-int otv_avar_map_v1(const otv_avar_seg *seg, int v);
-/* avar v2: coords[axis_count] holds the v1 output on entry, the final coordinates on return.
- * scratch holds ivs.region_count floats. */
-void otv_avar_apply_v2(const otv_avar *av, otv_f2dot14 *coords, float *scratch);
+/* avar v1: map one default-normalized value through a segment map (identity without one), in
+ * the arithmetic of each normalization model (normalize.c says which uses which):
+ * _float: F2Dot14 in binary32, rounded halves up (*real: the unrounded result, set only when
+ * interpolated); _fixed: 16.16 in integers; _double: fontTools' piecewiseLinearMap;
+ * _binary32: current HarfBuzz's (see there). */
+int otv_avar_map_v1_float(const otv_avar_seg *seg, int v, float *real);
+int32_t otv_avar_map_v1_fixed(const otv_avar_seg *seg, int32_t v);
+double otv_avar_map_v1_double(const otv_avar_seg *seg, double v);
+/* current HarfBuzz's: on binary32 normalized values, the result unrounded */
+float otv_avar_map_v1_binary32(const otv_avar_seg *seg, float v);
+/* avar v2: the ItemVariationStore delta of every axis (F2Dot14 units, not rounded) at the
+ * coordinates q (axis_count values in 16.16) into delta[axis_count]. scratch holds
+ * ivs.region_count floats. */
+void otv_avar_v2_deltas(const otv_avar *av, const int32_t *q, float *scratch, float *delta);
 
 #endif /* OTV_AVAR_H */

@@ -15,9 +15,13 @@
 
 typedef struct otv_coords {
   const otv_f2dot14 *v; /* final normalized coordinates (after avar), axis_count entries */
+  /* The same in 16.16, what every scalar is computed from: v x 4, except in the FreeType
+   * normalization model, which evaluates at the 16.16 values (normalize.c). Region values
+   * (F2Dot14) are scaled by 4 to compare: exact, and for v x 4 the scalars are the same floats. */
+  const int32_t *q;
   unsigned axis_count;
   uint32_t serial; /* bumped whenever v changes; 0 is never a location's serial */
-  bool is_default; /* every coordinate is 0 */
+  bool is_default; /* every coordinate is 0 (in q) */
 } otv_coords;
 
 /* What a module's per-location state evaluates with (set at location creation). Errors go
@@ -29,7 +33,7 @@ typedef struct otv_locctx {
 } otv_locctx;
 
 /* Scalar of one region axis (spec: otvarcommonformats "Algorithm for interpolation of
- * instance values"). An ill-formed axis (start > peak > end, or crossing zero) counts as 1. */
+ * instance values"), all four values on one scale (16.16 here). An ill-formed axis (start > peak > end, or crossing zero) counts as 1. */
 static inline float otv_axis_scalar(int coord, int start, int peak, int end)
 {
   if (start > peak || peak > end) return 1.0f;

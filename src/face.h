@@ -76,13 +76,17 @@ struct otv_location {
   const otv_face *face;
   otv_alloc al;
   otv_error last_error;
-  otv_coords at;       /* the coordinates as the modules see them (at.v == coords) */
-  otv_locctx x;        /* at, al and last_error, as the modules take them */
-  otv_f2dot14 *coords; /* final normalized coordinates (after avar), at.axis_count entries */
-  double *user;        /* user coordinates as last set (defaults after set_normalized) */
-  otv_glyf_loc glyf;   /* glyf/gvar per-location cache and scratch */
-  otv_cff_loc cff;     /* CFF2 blend scalars and scratch */
-  otv_metrics_loc met; /* HVAR/VVAR/MVAR scalar caches */
+  otv_coords at;        /* the coordinates as the modules see them (at.v == coords) */
+  otv_locctx x;         /* at, al and last_error, as the modules take them */
+  otv_f2dot14 *coords;  /* final normalized coordinates (after avar), at.axis_count entries */
+  int32_t *fixed;       /* the 16.16 normalized values (otv_location_normalized_fixed) */
+  int32_t *q;           /* the 16.16 coordinates evaluated with (at.q: coords.h) */
+  double *user;         /* user coordinates as last set (defaults after set_normalized) */
+  otv_norm_model model; /* how user coordinates are normalized (otvar.h) */
+  bool from_user;       /* coords came from user values or a named instance (not normalized) */
+  otv_glyf_loc glyf;    /* glyf/gvar per-location cache and scratch */
+  otv_cff_loc cff;      /* CFF2 blend scalars and scratch */
+  otv_metrics_loc met;  /* HVAR/VVAR/MVAR scalar caches */
 };
 
 /* Record an error in the location (first error wins until the next reset) and return code. */

@@ -45,9 +45,19 @@ unsigned otv_fvar_named_instances(const otv_fvar *fv, unsigned start, unsigned *
                                   otv_named_instance *out);
 otv_status otv_fvar_instance_coords(const otv_fvar *fv, unsigned instance, double *coords,
                                     unsigned cap, otv_error *err);
-/* normalize.c: user[axis_count] -> out[axis_count]: clamp, default normalization, avar v1,
- * avar v2. */
-otv_status otv_fvar_normalize(const otv_fvar *fv, const double *user, otv_f2dot14 *out,
-                              const otv_alloc *al, otv_error *err);
+/* One axis normalized (normalize.c; otv_face_normalize says what each field is). draw: the
+ * 16.16 coordinate the location evaluates with (F2Dot14 x 4, or the 16.16 value for
+ * OTV_NORM_FREETYPE). */
+typedef struct otv_norm_result {
+  int32_t fixed;
+  int32_t draw;
+  otv_f2dot14 f2;
+  double real;
+} otv_norm_result;
+
+/* normalize.c: user[axis_count] -> out[axis_count] in a model: clamp, default normalization,
+ * avar v1, avar v2. OTV_E_ARG for a NaN or an unknown model. */
+otv_status otv_fvar_normalize(const otv_fvar *fv, otv_norm_model model, const double *user,
+                              otv_norm_result *out, const otv_alloc *al, otv_error *err);
 
 #endif

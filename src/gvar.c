@@ -82,20 +82,22 @@ void otv_gvar_loc_free(otv_gvar_loc *c)
 
 /* Scalar of a tuple (spec: "Algorithm for calculating the scalar for a region"). peak, start,
  * end point at axis_count F2Dot14 values (in range: checked by the caller); start/end NULL for a
- * tuple without an intermediate region (start = min(0, peak), end = max(0, peak)). */
-static float tuple_scalar(const otv_f2dot14 *coords, unsigned axis_count, const uint8_t *peak,
+ * tuple without an intermediate region (start = min(0, peak), end = max(0, peak)). coords are
+ * 16.16 (coords.h): the region's values are scaled to 16.16 (x 4, exact), and the quotients of
+ * the scaled integers are the same floats as of the F2Dot14 ones. */
+static float tuple_scalar(const int32_t *coords, unsigned axis_count, const uint8_t *peak,
                           const uint8_t *start, const uint8_t *end)
 {
   float s = 1.0f;
   for (unsigned a = 0; a < axis_count; a++) {
-    int p = otv_peek_i16(peak + 2 * a);
+    int p = otv_peek_i16(peak + 2 * a) * 4;
     if (p == 0) continue;
     int c = coords[a];
     if (c == p) continue;
     int lo, hi;
     if (start) {
-      lo = otv_peek_i16(start + 2 * a);
-      hi = otv_peek_i16(end + 2 * a);
+      lo = otv_peek_i16(start + 2 * a) * 4;
+      hi = otv_peek_i16(end + 2 * a) * 4;
     } else {
       lo = p < 0 ? p : 0;
       hi = p < 0 ? 0 : p;
@@ -111,11 +113,11 @@ static float tuple_scalar(const otv_f2dot14 *coords, unsigned axis_count, const 
  * the factor of an axis is c / peak for c strictly between 0 and peak (the spec's
  * (c - start) / (peak - start) or (end - c) / (end - peak), the same float quotient: negating
  * both operands is exact), 1 at the peak, else 0. */
-static float peak_scalar(const otv_f2dot14 *coords, unsigned axis_count, const uint8_t *peak)
+static float peak_scalar(const int32_t *coords, unsigned axis_count, const uint8_t *peak)
 {
   float s = 1.0f;
   for (unsigned a = 0; a < axis_count; a++) {
-    int p = otv_peek_i16(peak + 2 * a);
+    int p = otv_peek_i16(peak + 2 * a) * 4;
     int c = coords[a];
     if (p == 0 || c == p) continue;
     if (p > 0 ? c <= 0 || c >= p : c >= 0 || c <= p) return 0.0f;
@@ -144,7 +146,7 @@ static float cached_scalar_small(otv_gvar_loc *c, unsigned si, const uint8_t *pe
   }
   struct otv_gvar_iscal *e = &c->iscal[si & (OTV_GVAR_ISCAL_SLOTS - 1u)];
   if (e->serial != c->serial || e->si != si || e->key != key) {
-    e->s = tuple_scalar(c->x.at->v, axes, peak, start, end);
+    e->s = tuple_scalar(c->x.at->q, axes, peak, start, end);
     e->serial = c->serial;
     e->si = si;
     e->key = key;
@@ -159,7 +161,7 @@ static OTV_NOINLINE float cached_scalar_big_miss(otv_gvar_loc *c, struct otv_gva
                                                  unsigned si, const uint8_t *peak,
                                                  const uint8_t *start, const uint8_t *end)
 {
-  e->s = tuple_scalar(c->x.at->v, c->g->axis_count, peak, start, end);
+  e->s = tuple_scalar(c->x.at->q, c->g->axis_count, peak, start, end);
   e->serial = c->serial;
   e->si = si;
   e->region = start;
@@ -204,7 +206,7 @@ static const float *shared_scalars(otv_gvar_loc *c)
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
     /* in range: shared tuples span checked in otv_gvar_parse */
     c->shared_scalars[t] =
-        peak_scalar(at->v, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
+        peak_scalar(at->q, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
   c->serial = at->serial;
   return c->shared_scalars;
 }
@@ -609,7 +611,7 @@ static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const ui
     return end - start <= 4 /* 2 bytes per axis: 1 or 2 axes */
                ? cached_scalar_small(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end)
                : cached_scalar_big(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end);
-  return tuple_scalar(c->x.at->v, c->g->axis_count, peak, start, end);
+  return tuple_scalar(c->x.at->q, c->g->axis_count, peak, start, end);
 }
 
 otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigned n,

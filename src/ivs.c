@@ -101,7 +101,7 @@ void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs)
   memset(ivs, 0, sizeof *ivs);
 }
 
-void otv_ivs_region_scalars(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
+void otv_ivs_region_scalars(const otv_ivs *ivs, const int32_t *coords, unsigned axis_count,
                             float *scalars)
 {
   unsigned axes = ivs->axis_count;
@@ -111,7 +111,9 @@ void otv_ivs_region_scalars(const otv_ivs *ivs, const otv_f2dot14 *coords, unsig
     float s = 1.0f;
     for (unsigned a = 0; a < axes && s != 0.0f; a++, p += 6) {
       int coord = a < axis_count ? coords[a] : 0;
-      s *= otv_axis_scalar(coord, otv_peek_i16(p), otv_peek_i16(p + 2), otv_peek_i16(p + 4));
+      /* the region in 16.16, as the coordinates (coords.h) */
+      s *= otv_axis_scalar(coord, otv_peek_i16(p) * 4, otv_peek_i16(p + 2) * 4,
+                           otv_peek_i16(p + 4) * 4);
     }
     scalars[r] = s;
   }
@@ -167,7 +169,7 @@ const float *otv_ivs_cache_fill(const otv_locctx *x, const otv_ivs *ivs, otv_ivs
     static const float none[1] = {0.0f};
     return none;
   }
-  otv_ivs_region_scalars(ivs, x->at->v, x->at->axis_count, c->scalars);
+  otv_ivs_region_scalars(ivs, x->at->q, x->at->axis_count, c->scalars);
   c->serial = x->at->serial;
   return c->scalars;
 }

@@ -16,13 +16,17 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
   unsigned axes = face->fvar.axis_count;
   loc->at.axis_count = axes;
   loc->coords = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->coords);
+  loc->fixed = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->fixed);
+  loc->q = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->q);
   loc->user = otv_mem_calloc(&loc->al, axes ? axes : 1, sizeof *loc->user);
   loc->at.v = loc->coords;
+  loc->at.q = loc->q;
+  loc->model = OTV_NORM_SPEC;
   /* each module's per-location state, bound to this location */
   loc->x = (otv_locctx){&loc->at, &loc->al, &loc->last_error};
   otv_glyf_loc_init(&loc->glyf, &face->glyf, loc->x);
   otv_cff_loc_init(&loc->cff, &face->cff, loc->x);
-  if (!loc->coords || !loc->user) {
+  if (!loc->coords || !loc->fixed || !loc->q || !loc->user) {
     otv_location_destroy(loc);
     return OTV_FAIL(err, NOMEM, 0, 0, "location coordinates");
   }
@@ -41,6 +45,8 @@ void otv_location_destroy(otv_location *loc)
   otv_glyf_loc_free(&loc->glyf);
   size_t n = loc->at.axis_count ? loc->at.axis_count : 1;
   otv_mem_free(&loc->al, loc->coords, n * sizeof *loc->coords);
+  otv_mem_free(&loc->al, loc->fixed, n * sizeof *loc->fixed);
+  otv_mem_free(&loc->al, loc->q, n * sizeof *loc->q);
   otv_mem_free(&loc->al, loc->user, n * sizeof *loc->user);
   otv_alloc al = loc->al;
   otv_mem_free(&al, loc, sizeof *loc);
@@ -62,7 +68,7 @@ static void changed(otv_location *loc)
   if (loc->at.serial == 0) loc->at.serial = 1;
   loc->at.is_default = true;
   for (unsigned i = 0; i < loc->at.axis_count; i++)
-    if (loc->coords[i]) loc->at.is_default = false;
+    if (loc->q[i]) loc->at.is_default = false;
   memset(&loc->last_error, 0, sizeof loc->last_error);
 }
 
@@ -70,18 +76,28 @@ void otv_location_reset(otv_location *loc)
 {
   for (unsigned i = 0; i < loc->at.axis_count; i++) {
     loc->coords[i] = 0;
+    loc->fixed[i] = 0;
+    loc->q[i] = 0;
     loc->user[i] = otv_fvar_axis_default(&loc->face->fvar, i);
   }
+  loc->from_user = true;
   changed(loc);
 }
 
-/* Normalize loc->user into loc->coords (fvar.c does default normalization + avar). */
+/* Normalize loc->user into the coordinates with the location's model (normalize.c). */
 static otv_status apply_user(otv_location *loc)
 {
   memset(&loc->last_error, 0, sizeof loc->last_error);
+  otv_norm_result r[OTV_MAX_AXES];
   otv_status s =
-      otv_fvar_normalize(&loc->face->fvar, loc->user, loc->coords, &loc->al, &loc->last_error);
+      otv_fvar_normalize(&loc->face->fvar, loc->model, loc->user, r, &loc->al, &loc->last_error);
   if (s) return s;
+  for (unsigned a = 0; a < loc->at.axis_count; a++) {
+    loc->coords[a] = r[a].f2;
+    loc->fixed[a] = r[a].fixed;
+    loc->q[a] = r[a].draw;
+  }
+  loc->from_user = true;
   otv_error keep = loc->last_error;
   changed(loc);
   loc->last_error = keep;
@@ -136,8 +152,10 @@ otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coo
     if (v < -16384) v = -16384;
     if (v > 16384) v = 16384;
     loc->coords[a] = (otv_f2dot14)v;
+    loc->fixed[a] = loc->q[a] = v * 4;
     loc->user[a] = axis[a].default_value / 65536.0; /* otv_fvar_axis_default */
   }
+  loc->from_user = false;
   changed(loc);
   return OTV_E_OK;
 }
@@ -149,3 +167,59 @@ unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsi
 }
 
 bool otv_location_is_default(const otv_location *loc) { return loc->at.is_default; }
+
+unsigned otv_location_normalized_fixed(const otv_location *loc, otv_fixed *out, unsigned cap)
+{
+  for (unsigned a = 0; a < cap && a < loc->at.axis_count; a++) out[a] = loc->fixed[a];
+  return loc->at.axis_count;
+}
+
+otv_status otv_location_set_model(otv_location *loc, otv_norm_model model)
+{
+  if ((unsigned)model >= OTV_NORM_MODEL_COUNT)
+    return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "normalization model %d", (int)model);
+  if (model == loc->model) return OTV_E_OK;
+  loc->model = model;
+  return loc->from_user ? apply_user(loc) : OTV_E_OK;
+}
+
+otv_norm_model otv_location_model(const otv_location *loc) { return loc->model; }
+
+static const char *const model_names[OTV_NORM_MODEL_COUNT] = {"spec", "fonttools", "harfbuzz6",
+                                                              "freetype", "harfbuzz"};
+
+const char *otv_norm_model_name(otv_norm_model model)
+{
+  return (unsigned)model < OTV_NORM_MODEL_COUNT ? model_names[model] : NULL;
+}
+
+bool otv_norm_model_from_name(const char *name, otv_norm_model *out)
+{
+  for (unsigned m = 0; name && m < OTV_NORM_MODEL_COUNT; m++)
+    if (!strcmp(name, model_names[m])) {
+      if (out) *out = (otv_norm_model)m;
+      return true;
+    }
+  return false;
+}
+
+otv_status otv_face_normalize(const otv_face *face, otv_norm_model model, const double *user,
+                              unsigned n, otv_fixed *fixed16, otv_f2dot14 *f2dot14, double *real,
+                              otv_error *err)
+{
+  if (!face) return OTV_FAIL(err, ARG, 0, 0, "face is NULL");
+  if (n && !user) return OTV_FAIL(err, ARG, 0, 0, "user is NULL");
+  const otv_fvar *fv = &face->fvar;
+  double u[OTV_MAX_AXES];
+  for (unsigned a = 0; a < fv->axis_count; a++)
+    u[a] = a < n ? user[a] : otv_fvar_axis_default(fv, a);
+  otv_norm_result r[OTV_MAX_AXES];
+  otv_status s = otv_fvar_normalize(fv, model, u, r, &face->al, err);
+  if (s) return s;
+  for (unsigned a = 0; a < fv->axis_count; a++) {
+    if (fixed16) fixed16[a] = r[a].fixed;
+    if (f2dot14) f2dot14[a] = r[a].f2;
+    if (real) real[a] = r[a].real;
+  }
+  return OTV_E_OK;
+}

@@ -138,11 +138,21 @@ int cli_check_var(const char *cmd, const otv_face *face, const otv_axis_value *v
  * Returns -1 with a message on stderr when not found. */
 int cli_find_named(const char *cmd, const otv_face *face, const char *arg);
 
-/* Apply --var (user coordinates, checked against the axes) or --named (number or name) to loc;
- * neither leaves the default. Prints one error line; returns OTV_EXIT_OK, OTV_EXIT_USAGE (bad
- * list, unknown axis, out of range, unknown instance, both given) or OTV_EXIT_FONT. */
+/* The --normalize option of every command that takes a user location. */
+#define CLI_OPT_NORMALIZE(ptr)                                                                     \
+  {                                                                                                \
+    "normalize", 0, CLI_OPT_VALUE, (ptr), "MODEL",                                                 \
+        "how user values are normalized: spec (default), harfbuzz,\n"                              \
+        "fonttools, harfbuzz6 or freetype (docs/normalization.md)"                                 \
+  }
+/* Parse a --normalize value (NULL: the spec model). Returns 0, or -1 with a usage message. */
+int cli_parse_model(const char *cmd, const char *v, otv_norm_model *out);
+/* Set loc's model from a --normalize value (NULL: spec), then apply --var (user coordinates,
+ * checked against the axes) or --named (number or name) to loc; neither leaves the default.
+ * Prints one error line; returns OTV_EXIT_OK, OTV_EXIT_USAGE (bad list, unknown axis, out of
+ * range, unknown instance, both given, unknown model) or OTV_EXIT_FONT. */
 int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
-                     const char *var, const char *named);
+                     const char *var, const char *named, const char *model);
 
 /* Parse "GID,GID-GID,all,..." into a freshly malloc'd array (*out, *n), in order, repeats kept.
  * "all" means every glyph. Returns 0, or -1 with a message on stderr. */

@@ -500,7 +500,7 @@ static void print_text(const info *in)
 /* The report: the face opened, the location set (--var, --named; --metrics needs one too),
  * text or JSON printed. */
 static int info_run(const char *path, unsigned index, int json, int metrics, const char *var,
-                    const char *named)
+                    const char *named, otv_norm_model model)
 {
   info in;
   memset(&in, 0, sizeof in);
@@ -544,11 +544,11 @@ static int info_run(const char *path, unsigned index, int json, int metrics, con
       rc = OTV_EXIT_FONT;
       goto done;
     }
-    otv_status s;
-    if (inst >= 0) {
+    otv_status s = otv_location_set_model(in.loc, model);
+    if (!s && inst >= 0) {
       s = otv_location_set_named(in.loc, (unsigned)inst);
       if (!s) otv_face_named_instance_coords(in.face, (unsigned)inst, in.user, in.axis_count, NULL);
-    } else {
+    } else if (!s) {
       s = otv_location_set_user(in.loc, vals, (size_t)nvals);
       for (int i = 0; i < nvals; i++)
         for (unsigned a = 0; a < in.axis_count; a++)
@@ -582,7 +582,7 @@ int otv_cmd_info(int argc, char **argv)
 {
   unsigned face_index = 0;
   int json = 0, metrics = 0;
-  const char *var = NULL, *named = NULL, *index = NULL;
+  const char *var = NULL, *named = NULL, *index = NULL, *model = NULL;
   const cli_opt opts[] = {
       {"index", 0, CLI_OPT_VALUE, &index, "N", "face N of a TrueType Collection (default 0)"},
       {"json", 0, CLI_OPT_FLAG, &json, NULL, "machine-readable output (schema: docs/info-json.md)"},
@@ -591,6 +591,7 @@ int otv_cmd_info(int argc, char **argv)
        "default; a tag given twice: the later value wins)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME",
        "also show the location of a named instance (number or\nname)"},
+      CLI_OPT_NORMALIZE(&model),
       {"metrics", 0, CLI_OPT_FLAG, &metrics, NULL,
        "also print the font-wide metrics (MVAR tags) at the location"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
@@ -602,12 +603,14 @@ int otv_cmd_info(int argc, char **argv)
   const char *path = args.pos[0];
   rc = OTV_EXIT_USAGE;
   if (index && cli_parse_index("info", index, &face_index)) goto out;
+  otv_norm_model m;
+  if (cli_parse_model("info", model, &m)) goto out;
   if (var && named) {
     cli_usage_error("info", "--var and --named cannot be combined");
     goto out;
   }
   if ((rc = cli_check_std("info", path, NULL, false))) goto out;
-  rc = info_run(path, face_index, json, metrics, var, named);
+  rc = info_run(path, face_index, json, metrics, var, named, m);
 out:
   cli_args_free(&args);
   return rc;

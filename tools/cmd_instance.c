@@ -152,6 +152,7 @@ typedef struct job {
   const otv_face *face;
   const char *input, *dir, *base;
   unsigned flags;
+  otv_norm_model model;
   int force, quiet, progress;
   unsigned count;
   char **paths;
@@ -177,7 +178,7 @@ static void *worker(void *arg)
   job *j = arg;
   otv_location *loc = NULL;
   otv_error e = {0};
-  if (otv_location_create(j->face, &loc, &e)) {
+  if (otv_location_create(j->face, &loc, &e) || otv_location_set_model(loc, j->model)) {
     pthread_mutex_lock(&j->mu);
     cli_error(j->input, &e);
     j->rc = OTV_EXIT_FONT;
@@ -221,7 +222,8 @@ static void clean_name(const char *s, char *out, size_t cap)
 }
 
 static int all_named(const otv_face *face, const char *input, const char *dir, unsigned threads,
-                     unsigned flags, int force, int quiet, const char *web_ext)
+                     unsigned flags, otv_norm_model model, int force, int quiet,
+                     const char *web_ext)
 {
   unsigned count = otv_face_named_instances(face, 0, NULL, NULL);
   if (!count) {
@@ -259,7 +261,7 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   if (web_ext) ext = web_ext;
   job j;
   memset(&j, 0, sizeof j);
-  j.face = face, j.input = input, j.dir = dir, j.base = base, j.flags = flags;
+  j.face = face, j.input = input, j.dir = dir, j.base = base, j.flags = flags, j.model = model;
   j.force = force, j.quiet = quiet, j.count = count;
   j.progress = !quiet && isatty(2);
   j.paths = calloc(count, sizeof *j.paths);
@@ -317,6 +319,7 @@ out:
 typedef struct inst_req {
   const char *path, *var, *named, *keep_arg, *out, *dir, *web_ext;
   unsigned index, threads, flags;
+  otv_norm_model model;
   int all, force, quiet;
   int flavour; /* of -o OUT: 0 TrueType/OpenType, 1 WOFF, 2 WOFF2 */
 } inst_req;
@@ -341,7 +344,8 @@ static int instance(const inst_req *r)
   }
   if (r->all) {
     double t0 = now_ms();
-    rc = all_named(face, r->path, r->dir, r->threads, r->flags, r->force, r->quiet, r->web_ext);
+    rc = all_named(face, r->path, r->dir, r->threads, r->flags, r->model, r->force, r->quiet,
+                   r->web_ext);
     if (!rc && !r->quiet)
       printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, r->dir, now_ms() - t0);
     goto done;
@@ -352,6 +356,7 @@ static int instance(const inst_req *r)
     rc = OTV_EXIT_FONT;
     goto done;
   }
+  otv_location_set_model(loc, r->model); /* a valid model: checked by otv_cmd_instance */
   if (r->named) {
     int ni = cli_find_named("instance", face, r->named);
     if (ni < 0) {
@@ -418,13 +423,14 @@ done:
 int otv_cmd_instance(int argc, char **argv)
 {
   const char *var = NULL, *named = NULL, *keep_arg = NULL, *out = NULL, *dir = NULL;
-  const char *jobs = NULL, *index_arg = NULL;
+  const char *jobs = NULL, *index_arg = NULL, *model = NULL;
   int all = 0, force = 0, update_names = 0, woff2 = 0, woff = 0, no_overlap = 0, quiet = 0;
   const cli_opt opts[] = {
       {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
        "user-space axis values (unlisted axes: default; a tag\n"
        "given twice: the later value wins)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_NORMALIZE(&model),
       {"keep", 0, CLI_OPT_LIST, &keep_arg, "TAG,...",
        "a partial instance: these axes stay variable (full\n"
        "range), the others are pinned at the --var values (or\n"
@@ -464,6 +470,8 @@ int otv_cmd_instance(int argc, char **argv)
     threads = (unsigned)v;
   }
   if (index_arg && cli_parse_index("instance", index_arg, &index)) goto done;
+  otv_norm_model m;
+  if (cli_parse_model("instance", model, &m)) goto done;
   if (all ? (!dir || out || var || named) : (!out || dir)) {
     if (all)
       cli_usage_error("instance", "--all-named needs -d DIR (and no -o, --var, --named)");
@@ -494,8 +502,19 @@ int otv_cmd_instance(int argc, char **argv)
     goto done;
   }
   if ((rc = cli_check_std("instance", path, out, true))) goto done;
-  inst_req r = {path,  var,     named, keep_arg, out,   dir,   web_ext,
-                index, threads, 0,     all,      force, quiet, 0};
+  inst_req r = {.path = path,
+                .var = var,
+                .named = named,
+                .keep_arg = keep_arg,
+                .out = out,
+                .dir = dir,
+                .web_ext = web_ext,
+                .index = index,
+                .threads = threads,
+                .model = m,
+                .all = all,
+                .force = force,
+                .quiet = quiet};
   r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES : 0u) |
             (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u);
   r.flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;

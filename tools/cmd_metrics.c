@@ -36,7 +36,7 @@ static const cli_cmd metrics_cmd = {
 
 /* The report: one line per glyph of the list at the location. */
 static int metrics(const char *path, unsigned index, const char *var, const char *named,
-                   const char *glyphs, int vertical, int round)
+                   const char *model, const char *glyphs, int vertical, int round)
 {
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
@@ -56,7 +56,8 @@ static int metrics(const char *path, unsigned index, const char *var, const char
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  if ((rc = cli_set_location("metrics", path, face, loc, var, named)) != OTV_EXIT_OK) goto done;
+  if ((rc = cli_set_location("metrics", path, face, loc, var, named, model)) != OTV_EXIT_OK)
+    goto done;
   /* vertical: fonts without vhea/vmtx get synthesized metrics (otv_glyph_v_metrics) */
   unsigned flags = (round ? OTV_METRICS_ROUND : 0) | (vertical ? OTV_METRICS_SYNTHESIZE : 0);
   bool warned = false;
@@ -95,7 +96,7 @@ done:
 
 int otv_cmd_metrics(int argc, char **argv)
 {
-  const char *var = NULL, *named = NULL, *glyphs = NULL, *index_arg = NULL;
+  const char *var = NULL, *named = NULL, *glyphs = NULL, *index_arg = NULL, *model = NULL;
   int vertical = 0, round = 0;
   const cli_opt opts[] = {
       {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
@@ -103,6 +104,7 @@ int otv_cmd_metrics(int argc, char **argv)
        "user-space axis values (unlisted axes: default; a tag\n"
        "given twice: the later value wins)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_NORMALIZE(&model),
       {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
       {"vertical", 0, CLI_OPT_FLAG, &vertical, NULL, "vertical metrics"},
       {"round", 0, CLI_OPT_FLAG, &round, NULL, "values rounded as floor(x + 0.5)"},
@@ -116,12 +118,14 @@ int otv_cmd_metrics(int argc, char **argv)
   const char *path = args.pos[0];
   rc = OTV_EXIT_USAGE;
   if (index_arg && cli_parse_index("metrics", index_arg, &index)) goto out;
+  otv_norm_model m;
+  if (cli_parse_model("metrics", model, &m)) goto out;
   if (var && named) {
     cli_usage_error("metrics", "--var and --named cannot be combined");
     goto out;
   }
   if ((rc = cli_check_std("metrics", path, NULL, false))) goto out;
-  rc = metrics(path, index, var, named, glyphs ? glyphs : "all", vertical, round);
+  rc = metrics(path, index, var, named, model, glyphs ? glyphs : "all", vertical, round);
 out:
   cli_args_free(&args);
   return rc;

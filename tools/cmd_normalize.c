@@ -1,6 +1,7 @@
 /*
- * cmd_normalize.c - `otvar normalize FONT [TAG=VALUE ...]`: one line per axis,
- * `TAG <user value> <normalized F2Dot14 integer>`, after clamping, avar v1 and avar v2.
+ * cmd_normalize.c - `otvar normalize FONT [--normalize MODEL|all] [TAG=VALUE ...]`: one line per
+ * axis, `TAG <user value> <F2Dot14 integer> <16.16 integer> <real>`, after clamping, avar v1 and
+ * avar v2, in one normalization model or (all) one line per model with its name last.
  * Unlisted axes are at their default. Values outside an axis range are clamped (that is part of
  * normalization); an axis tag the font does not have is a usage error.
  */
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char otv_cmd_normalize_summary[] = "user axis values -> normalized F2Dot14 (after avar)";
+const char otv_cmd_normalize_summary[] = "user axis values -> normalized coordinates (after avar)";
 
 #define MAX_SETTINGS 256
 
@@ -30,9 +31,12 @@ static void print_num(double v)
 }
 
 /* The report: settings parsed and checked against the axes, one line per axis. */
-static int normalize(const char *path, const char *index_arg, const char **settings,
-                     unsigned setting_count)
+static int normalize(const char *path, const char *index_arg, const char *model_arg,
+                     const char **settings, unsigned setting_count)
 {
+  otv_norm_model model = OTV_NORM_SPEC;
+  bool all = model_arg && !strcmp(model_arg, "all");
+  if (!all && cli_parse_model("normalize", model_arg, &model)) return OTV_EXIT_USAGE;
   unsigned index = 0;
   otv_axis_value vals[MAX_SETTINGS];
   int n = 0;
@@ -46,12 +50,13 @@ static int normalize(const char *path, const char *index_arg, const char **setti
   if (rc) return rc;
   otv_face *face = cli_open_face(path, index);
   if (!face) return OTV_EXIT_FONT;
-  otv_location *loc = NULL;
   unsigned axis_count = otv_face_axes(face, 0, NULL, NULL);
   otv_axis *axes = calloc(axis_count ? axis_count : 1, sizeof *axes);
   otv_f2dot14 *coords = calloc(axis_count ? axis_count : 1, sizeof *coords);
   double *user = calloc(axis_count ? axis_count : 1, sizeof *user);
-  if (!axes || !coords || !user) {
+  double *real = calloc(axis_count ? axis_count : 1, sizeof *real);
+  otv_fixed *fixed = calloc(axis_count ? axis_count : 1, sizeof *fixed);
+  if (!axes || !coords || !user || !real || !fixed) {
     fprintf(stderr, "otvar: normalize: out of memory\n");
     rc = OTV_EXIT_FONT;
     goto done;
@@ -70,30 +75,32 @@ static int normalize(const char *path, const char *index_arg, const char **setti
       goto done;
     }
   }
-  otv_error e = {0};
-  if (otv_location_create(face, &loc, &e)) {
-    cli_error(path, &e);
-    rc = OTV_EXIT_FONT;
-    goto done;
-  }
-  if (otv_location_set_user(loc, vals, (size_t)n)) {
-    cli_error(path, otv_location_last_error(loc));
-    rc = OTV_EXIT_FONT;
-    goto done;
-  }
-  otv_location_normalized(loc, coords, axis_count);
   for (unsigned a = 0; a < axis_count; a++) {
     user[a] = axes[a].default_value;
     for (int i = 0; i < n; i++)
       if (vals[i].tag == axes[a].tag) user[a] = vals[i].value; /* last one wins, as the API */
-    char tag[5];
-    otv_tag_to_string(axes[a].tag, tag);
-    printf("%s ", tag);
-    print_num(user[a]);
-    printf(" %d\n", coords[a]);
+  }
+  for (int m = all ? 0 : (int)model; m < (all ? OTV_NORM_MODEL_COUNT : (int)model + 1); m++) {
+    otv_error e = {0};
+    if (otv_face_normalize(face, (otv_norm_model)m, user, axis_count, fixed, coords, real, &e)) {
+      cli_error(path, &e);
+      rc = OTV_EXIT_FONT;
+      goto done;
+    }
+    for (unsigned a = 0; a < axis_count; a++) {
+      char tag[5];
+      otv_tag_to_string(axes[a].tag, tag);
+      printf("%s ", tag);
+      print_num(user[a]);
+      printf(" %d %ld ", coords[a], (long)fixed[a]);
+      print_num(real[a]);
+      if (all) printf(" %s", otv_norm_model_name((otv_norm_model)m));
+      putchar('\n');
+    }
   }
 done:
-  otv_location_destroy(loc);
+  free(real);
+  free(fixed);
   free(axes);
   free(coords);
   free(user);
@@ -103,13 +110,16 @@ done:
 
 static const cli_cmd normalize_cmd = {
     "normalize",
-    "otvar normalize FONT [--index N] [TAG=VALUE ...]",
+    "otvar normalize FONT [--index N] [--normalize MODEL|all] [TAG=VALUE ...]",
     "Normalizes a user location: one line per axis in font order,\n"
-    "  TAG USER NORMALIZED\n"
-    "where USER is the value given (the default for unlisted axes) and NORMALIZED the\n"
-    "F2Dot14 integer (-16384..16384) after clamping, default normalization, avar v1 and\n"
-    "avar v2. Settings may also be comma-separated (wght=700,wdth=80); a tag given twice\n"
-    "takes the later value. FONT - reads the font from standard input.\n",
+    "  TAG USER F2DOT14 FIXED REAL\n"
+    "where USER is the value given (the default for unlisted axes), F2DOT14 the final\n"
+    "coordinate (-16384..16384) after clamping, default normalization, avar v1 and avar v2,\n"
+    "FIXED the 16.16 value before the conversion to F2Dot14 (an integer, 65536 = 1) and\n"
+    "REAL the unrounded value the model rounds last. --normalize all: one line per model\n"
+    "and axis, the model's name last. Settings may also be comma-separated\n"
+    "(wght=700,wdth=80); a tag given twice takes the later value. FONT - reads the font\n"
+    "from standard input.\n",
     "Exit codes: 0 ok, 1 bad font, 2 bad usage (unknown axis, malformed value).\n",
     "FONT",
     1,
@@ -117,16 +127,18 @@ static const cli_cmd normalize_cmd = {
 
 int otv_cmd_normalize(int argc, char **argv)
 {
-  const char *index_arg = NULL;
+  const char *index_arg = NULL, *model = NULL;
   const cli_opt opts[] = {
       {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
+      {"normalize", 0, CLI_OPT_VALUE, &model, "MODEL",
+       "spec (default), harfbuzz, fonttools, harfbuzz6, freetype,\nor all (docs/normalization.md)"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
       CLI_OPT_END,
   };
   cli_args args;
   int rc;
   if (cli_parse(&normalize_cmd, opts, argc, argv, &args, &rc))
-    rc = normalize(args.pos[0], index_arg, args.pos + 1, args.pos_count - 1);
+    rc = normalize(args.pos[0], index_arg, model, args.pos + 1, args.pos_count - 1);
   cli_args_free(&args);
   return rc;
 }

@@ -143,7 +143,7 @@ static int advance_of(otv_location *loc, uint32_t gid, unsigned flags, double *o
 
 /* What an outline run is asked for: the options, checked by otv_cmd_outline. */
 typedef struct outline_req {
-  const char *path, *var, *named, *glyphs, *text, *outpath;
+  const char *path, *var, *named, *glyphs, *text, *outpath, *model;
   unsigned index, flags;
   int svg, force;
 } outline_req;
@@ -168,7 +168,7 @@ static int outline(const outline_req *r)
     rc = OTV_EXIT_FONT;
     goto done;
   }
-  rc = cli_set_location("outline", r->path, face, loc, r->var, r->named);
+  rc = cli_set_location("outline", r->path, face, loc, r->var, r->named, r->model);
   if (rc != OTV_EXIT_OK) goto done;
   if (r->text) {
     uint32_t *cps = NULL;
@@ -259,13 +259,14 @@ done:
 int otv_cmd_outline(int argc, char **argv)
 {
   const char *var = NULL, *named = NULL, *glyphs = NULL, *text = NULL, *format = NULL;
-  const char *outpath = NULL, *index_arg = NULL;
+  const char *outpath = NULL, *index_arg = NULL, *model = NULL;
   int force = 0, round = 0;
   const cli_opt opts[] = {
       {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
        "user-space axis values (unlisted axes: default; a tag\n"
        "given twice: the later value wins)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_NORMALIZE(&model),
       {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
       {"text", 0, CLI_OPT_VALUE, &text, "STR", "the glyphs of these characters, through cmap"},
       {"format", 0, CLI_OPT_VALUE, &format, "FMT", "svgpath (default) or svg"},
@@ -285,6 +286,8 @@ int otv_cmd_outline(int argc, char **argv)
   const char *path = args.pos[0];
   rc = OTV_EXIT_USAGE;
   if (index_arg && cli_parse_index("outline", index_arg, &index)) goto out;
+  otv_norm_model m;
+  if (cli_parse_model("outline", model, &m)) goto out;
   int svg = 0;
   if (format && !strcmp(format, "svg"))
     svg = 1;
@@ -297,8 +300,9 @@ int otv_cmd_outline(int argc, char **argv)
     goto out;
   }
   if ((rc = cli_check_std("outline", path, outpath, false))) goto out;
-  outline_req r = {path, var,  named, glyphs, text, outpath, index, round ? OTV_OUTLINE_ROUND : 0u,
-                   svg,  force};
+  outline_req r = {
+      path, var,  named, glyphs, text, outpath, model, index, round ? OTV_OUTLINE_ROUND : 0u,
+      svg,  force};
   rc = outline(&r);
 out:
   cli_args_free(&args);

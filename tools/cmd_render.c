@@ -47,7 +47,7 @@ static int ends_with(const char *s, const char *suf)
 
 /* What a render is asked for: the options, checked by otv_cmd_render. */
 typedef struct render_req {
-  const char *font, *text, *var, *named, *out, *fg_s, *bg_s;
+  const char *font, *text, *var, *named, *model, *out, *fg_s, *bg_s;
   unsigned index;
   double size, slant;
   int svg, kern, force;
@@ -80,7 +80,7 @@ static int render(const render_req *r)
     cli_error(r->font, &e);
     goto done;
   }
-  rc = cli_set_location("render", r->font, face, loc, r->var, r->named);
+  rc = cli_set_location("render", r->font, face, loc, r->var, r->named, r->model);
   if (rc != OTV_EXIT_OK) goto done;
   rc = OTV_EXIT_FONT;
   if (cli_utf8_decode(r->text, &cps, &ncp)) {
@@ -217,7 +217,7 @@ done:
 int otv_cmd_render(int argc, char **argv)
 {
   const char *text = NULL, *var = NULL, *named = NULL, *out = NULL, *index_arg = NULL;
-  const char *fg_s = NULL, *bg_s = NULL, *size_arg = NULL, *slant_arg = NULL;
+  const char *fg_s = NULL, *bg_s = NULL, *size_arg = NULL, *slant_arg = NULL, *model = NULL;
   int no_kern = 0, force = 0;
   const cli_opt opts[] = {
       {"text", 0, CLI_OPT_VALUE, &text, "STR", "the text to draw"},
@@ -225,6 +225,7 @@ int otv_cmd_render(int argc, char **argv)
        "user-space axis values (unlisted axes: default; a tag\n"
        "given twice: the later value wins)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_NORMALIZE(&model),
       {"size", 0, CLI_OPT_VALUE, &size_arg, "PX", "pixels per em, 1..2000 (default 64)"},
       {NULL, 'o', CLI_OPT_VALUE, &out, "FILE",
        ".svg writes vector paths, anything else a PNG (default\n"
@@ -252,6 +253,8 @@ int otv_cmd_render(int argc, char **argv)
   if (size_arg && cli_parse_number("render", "--size", size_arg, &size)) goto out;
   if (slant_arg && cli_parse_number("render", "--slant", slant_arg, &slant)) goto out;
   if (index_arg && cli_parse_index("render", index_arg, &index)) goto out;
+  otv_norm_model m;
+  if (cli_parse_model("render", model, &m)) goto out;
   if (!text) {
     cli_usage_see("render", "missing --text STR");
     goto out;
@@ -272,8 +275,8 @@ int otv_cmd_render(int argc, char **argv)
   int svg = ends_with(out, ".svg");
   if ((rc = cli_check_std("render", font, out, !svg))) goto out;
   render_req r = {
-      font, text,  var, named,    out,  fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff", index,
-      size, slant, svg, !no_kern, force};
+      font,  text, var,   named, model,    out,  fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff",
+      index, size, slant, svg,   !no_kern, force};
   rc = render(&r);
 out:
   cli_args_free(&args);

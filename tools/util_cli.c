@@ -369,23 +369,34 @@ int cli_find_named(const char *cmd, const otv_face *face, const char *arg)
   return -1;
 }
 
+int cli_parse_model(const char *cmd, const char *v, otv_norm_model *out)
+{
+  *out = OTV_NORM_SPEC;
+  if (!v || otv_norm_model_from_name(v, out)) return 0;
+  cli_usage_error(cmd,
+                  "unknown --normalize '%s' (spec, harfbuzz, fonttools, harfbuzz6 or freetype)", v);
+  return -1;
+}
+
 int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
-                     const char *var, const char *named)
+                     const char *var, const char *named, const char *model)
 {
   if (var && named) {
     cli_usage_error(cmd, "--var and --named cannot be combined");
     return OTV_EXIT_USAGE;
   }
-  otv_status s = OTV_E_OK;
+  otv_norm_model m;
+  if (cli_parse_model(cmd, model, &m)) return OTV_EXIT_USAGE;
+  otv_status s = otv_location_set_model(loc, m);
   if (var) {
     otv_axis_value vals[64];
     int n = cli_parse_var(cmd, var, vals, 64);
     if (n < 0 || !cli_check_var(cmd, face, vals, n)) return OTV_EXIT_USAGE;
-    s = otv_location_set_user(loc, vals, (size_t)n);
+    if (!s) s = otv_location_set_user(loc, vals, (size_t)n);
   } else if (named) {
     int ni = cli_find_named(cmd, face, named);
     if (ni < 0) return OTV_EXIT_USAGE;
-    s = otv_location_set_named(loc, (unsigned)ni);
+    if (!s) s = otv_location_set_named(loc, (unsigned)ni);
   }
   if (s) {
     cli_error(font, otv_location_last_error(loc));

@@ -370,7 +370,8 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
   glyf_out o = {0};
   for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_init(&o.s[k], &c->al);
   /* simple glyphs are decoded by glyf.c, at the default location (no gvar, no phantoms) */
-  static const otv_coords at_default = {NULL, 0, 1, true};
+  static const otv_coords at_default = {
+      .v = NULL, .q = NULL, .axis_count = 0, .serial = 1, .is_default = true};
   otv_error lerr = {0};
   otv_glyf_loc ld;
   otv_glyf_loc_init(&ld, &gl, (otv_locctx){&at_default, &c->al, &lerr});

@@ -197,6 +197,17 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_inst_ivs_fini(&in->cx, &ev);
     return st;
   }
+  /* The FreeType model draws at 16.16 coordinates; an instance is made at the F2Dot14 ones in
+   * every model (as the glyf instancer and the static font's data), on a location of its own. */
+  if (!in->pin.partial && L->model == OTV_NORM_FREETYPE) {
+    otv_error le = {0};
+    if (otv_location_create(f, &ploc, &le) ||
+        otv_location_set_normalized(ploc, in->pin.coords, in->pin.axis_count)) {
+      partial_free(in, &ploc, &mode, &factor, &vstore);
+      otv_inst_ivs_fini(&in->cx, &ev);
+      return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "location");
+    }
+  }
   if (ploc) L = ploc;
   otv_buf cs, privs, fds, gsub;
   otv_buf_init(&cs, in->al);

@@ -66,10 +66,11 @@ typedef struct gstate {
 
 typedef struct gctx {
   otv_inst *in;
-  const otv_glyf *glyf; /* the face's glyf, loca and gvar */
-  const otv_mtx *h, *v; /* the face's hmtx and vmtx (v->present false: no vmtx) */
-  otv_glyf_loc loader;  /* decodes a simple glyph's default outline (glyf.h) */
-  otv_coords at;        /* what the loader is bound to (it reads no coordinates) */
+  const otv_glyf *glyf;    /* the face's glyf, loca and gvar */
+  const otv_mtx *h, *v;    /* the face's hmtx and vmtx (v->present false: no vmtx) */
+  otv_glyf_loc loader;     /* decodes a simple glyph's default outline (glyf.h) */
+  otv_coords at;           /* what the loader is bound to (it reads no coordinates) */
+  int32_t q[OTV_MAX_AXES]; /* at.q: the pinned coordinates in 16.16 */
   gstate *g;
   double *x, *y; /* varied coordinates of every glyph (points, or component offsets) */
   uint8_t *on;   /* on-curve flags (simple glyphs) */
@@ -649,7 +650,9 @@ otv_status otv_inst_glyf(otv_inst *in)
   c.glyf = &f->glyf;
   c.h = &f->met.h;
   c.v = &f->met.v;
+  for (unsigned a = 0; a < in->pin.axis_count; a++) c.q[a] = in->pin.coords[a] * 4;
   c.at.v = in->pin.coords;
+  c.at.q = c.q;
   c.at.axis_count = in->pin.axis_count;
   c.at.serial = 1;
   otv_locctx lx = {&c.at, in->al, in->err};

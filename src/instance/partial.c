@@ -83,18 +83,18 @@ static otv_status build_fvar(otv_inst *in)
   }
   /* named instances on the pinned coordinates, without the pinned axes */
   double user[OTV_MAX_AXES];
-  otv_f2dot14 norm[OTV_MAX_AXES];
+  otv_norm_result norm[OTV_MAX_AXES];
   unsigned kept_instances = 0;
   for (unsigned i = 0; i < fv->instance_count; i++) {
     const uint8_t *rec =
         fv->instances + (size_t)i * fv->instance_size; /* in range: checked at open */
     otv_error e = {0};
     if (otv_fvar_instance_coords(fv, i, user, ac, &e) ||
-        otv_fvar_normalize(fv, user, norm, in->al, &e))
+        otv_fvar_normalize(fv, in->loc->model, user, norm, in->al, &e))
       return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
     bool on = true;
     for (unsigned a = 0; a < ac; a++)
-      if (!in->pin.keep[a] && norm[a] != in->pin.coords[a]) on = false;
+      if (!in->pin.keep[a] && norm[a].f2 != in->pin.coords[a]) on = false;
     if (!on) continue;
     otv_buf_bytes(b, rec, 4);
     for (unsigned a = 0; a < ac; a++)

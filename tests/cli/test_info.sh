@@ -85,23 +85,37 @@ for f in "$FONTS"/*.ttf "$FONTS"/*.otf; do
   expect 0 "info --json $f" -- "$OTVAR" info --json "$f"
 done
 
-# ---- normalize: one line per axis, TAG USER NORMALIZED ----
+# ---- normalize: one line per axis, TAG USER F2DOT14 FIXED REAL ----
 expect 0 "normalize Karla" -- "$OTVAR" normalize "$KARLA" wght=300
 empty_err "normalize Karla"
-if grep -Eq '^wght 300 -?[0-9]+$' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ]; then ok; else bad "normalize Karla: $(cat "$TMP/out")"; fi
+if grep -Eq '^wght 300 -?[0-9]+ -?[0-9]+ -?[0-9.]+$' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ]; then ok; else bad "normalize Karla: $(cat "$TMP/out")"; fi
 # Extremes and default are fixed by the spec (avar maps must keep -1, 0, +1); out-of-range clamps.
-for pair in "200 -16384" "400 0" "800 16384" "1000 16384" "-5 -16384"; do
+for pair in "200 -16384 -65536 -1" "400 0 0 0" "800 16384 65536 1" "1000 16384 65536 1" "-5 -16384 -65536 -1"; do
   set -- $pair
   expect 0 "normalize wght=$1" -- "$OTVAR" normalize "$KARLA" "wght=$1"
-  if [ "$(cat "$TMP/out")" = "wght $1 $2" ]; then ok; else bad "normalize wght=$1: '$(cat "$TMP/out")', expected 'wght $1 $2'"; fi
+  if [ "$(cat "$TMP/out")" = "wght $1 $2 $3 $4" ]; then ok; else bad "normalize wght=$1: '$(cat "$TMP/out")', expected 'wght $1 $2 $3 $4'"; fi
 done
 # Unlisted axes default; the listed ones in font order; commas allowed.
 expect 0 "normalize 2 axes" -- "$OTVAR" normalize "$FONTS/Roboto-Variable.ABC.ttf" wdth=75,wght=900
-if [ "$(cat "$TMP/out")" = "$(printf 'wght 900 16384\nwdth 75 -16384')" ]; then ok; else bad "normalize Roboto: $(cat "$TMP/out")"; fi
+if [ "$(cat "$TMP/out")" = "$(printf 'wght 900 16384 65536 1\nwdth 75 -16384 -65536 -1')" ]; then ok; else bad "normalize Roboto: $(cat "$TMP/out")"; fi
 expect 0 "normalize defaults" -- "$OTVAR" normalize "$FONTS/STATInstancerTest.ttf"
-if [ "$(cat "$TMP/out")" = "$(printf 'wght 400 0\nwdth 100 0\nital 0 0')" ]; then ok; else bad "normalize defaults: $(cat "$TMP/out")"; fi
+if [ "$(cat "$TMP/out")" = "$(printf 'wght 400 0 0 0\nwdth 100 0 0 0\nital 0 0 0 0')" ]; then ok; else bad "normalize defaults: $(cat "$TMP/out")"; fi
 # avar 2 (hand-computed, see tests/oracle/test_normalize.c): AVWK follows AVAR.
 expect 0 "normalize avar2" -- "$OTVAR" normalize "$FONTS/avar2checker.ttf" AVAR=50
-if [ "$(cat "$TMP/out")" = "$(printf 'AVAR 50 8192\nAVWK 0 8192')" ]; then ok; else bad "normalize avar2: $(cat "$TMP/out")"; fi
+if [ "$(cat "$TMP/out")" = "$(printf 'AVAR 50 8192 32768 0.5\nAVWK 0 8192 32768 0.5')" ]; then ok; else bad "normalize avar2: $(cat "$TMP/out")"; fi
+# The models (normalize.c; tests/unit/test_avar.c has more cases by hand): Roboto's wdth runs
+# 75..100 (default 100, an identity avar map). 58/65536 below the default: 16.16 58 / 25 = 2.32
+# -> -2 -> F2Dot14 floor(0 / 4) = 0 (spec, freetype; harfbuzz: binary32 -2.32 -> -2 too); the
+# exact value, -0.58 of a step, rounds to -1 in fontTools' double and HarfBuzz 6.0's binary32.
+expect 0 "normalize all models" -- "$OTVAR" normalize "$FONTS/Roboto-Variable.ABC.ttf" --normalize all wdth=99.999114990234375
+got=$(awk '$1 == "wdth" {print $6 "=" $3}' "$TMP/out" | tr '\n' ' ')
+want="spec=0 fonttools=-1 harfbuzz6=-1 freetype=0 harfbuzz=0 "
+if [ "$got" = "$want" ]; then ok; else bad "normalize --normalize all: '$got', expected '$want'"; fi
+expect 2 "normalize unknown model" -- "$OTVAR" normalize "$KARLA" --normalize bogus wght=300
+one_line_err "normalize unknown model"; err_has "normalize unknown model" "harfbuzz6"
+for cmd in outline metrics info; do
+  expect 2 "$cmd unknown model" -- "$OTVAR" $cmd "$KARLA" --var wght=300 --normalize Spec
+  one_line_err "$cmd unknown model"
+done
 
 cli_summary test_info.sh

@@ -1,24 +1,26 @@
 #!/usr/bin/python3
 """test_instance.py - `otvar instance` against fontTools' varLib.instancer (Debian fontTools 4.38).
 
-For every TrueType test font (tests/fonts) and the real TrueType VFs in $OTV_FONT_CACHE, at some
-named instances, seeded random locations and locations where GSUB FeatureVariations substitute
-features, both instancers make a full static instance and the
-two fonts are compared table by table after a compile round trip through fontTools:
+otvar runs with the normalization model that reproduces fontTools, `--normalize fonttools`
+(docs/normalization.md). For every TrueType test font (tests/fonts) at every named instance, the
+real TrueType VFs in $OTV_FONT_CACHE at some (every one with OTV_INSTANCE_FULL=1), seeded random
+locations and locations where GSUB FeatureVariations substitute features, both instancers make a
+full static instance and the two fonts are compared table by table after a compile round trip
+through fontTools:
   - the table set (fontTools keeps what we keep, drops what we drop)
   - every glyph: contours, on-curve flags and coordinates, composite components (glyph,
     offsets, transform, flags), bounding box
   - hmtx/vmtx advances and side bearings
   - head / hhea / vhea / maxp / OS/2 / post values, cvt, name records
-  - GSUB/GPOS/GDEF as fontTools XML (only where neither font has variations in them)
+  - GSUB/GPOS/GDEF as fontTools XML (only where neither font has variations in them), and the
+    glyphs and positions hb-shape gives every mapped character with both fonts
 Known, deliberate differences are listed in KNOWN with their reason and are not failures:
 head.modified (fontTools stamps the time; we keep the source value, for reproducible output),
 head.checkSumAdjustment (follows from the former), indexToLocFormat (glyph padding choices);
 STAT: the issue asks for it to be removed with the other variation tables, fontTools keeps a
 pruned STAT and so the name records only STAT uses (those are left out of the name comparison).
-Random locations are drawn so that otvar's normalization (16.16 user values, as the spec and
-HarfBuzz do) and fontTools' (float) give the same F2Dot14 coordinates; where they differ by one
-unit the instances legitimately differ, so such draws are redrawn and counted.
+Every location's F2Dot14 coordinates from `otvar normalize --normalize fonttools` must equal
+fontTools' normalization (a failure otherwise).
 """
 import io
 import os
@@ -47,19 +49,19 @@ VARIATION_TABLES = {"fvar", "gvar", "avar", "HVAR", "VVAR", "MVAR", "cvar", "STA
 KNOWN_HEAD = {"modified", "checkSumAdjustment", "indexToLocFormat"}
 
 TEST_FONTS = [
-    # font, named instances to try (indices), random locations
-    ("Roboto-Variable.ABC.ttf", [0, 5, 17], 2),
-    ("Roboto-Variable.composite.ttf", [0, 3], 2),
-    ("NotoSans-VF.abc.ttf", [0, 40, 71], 2),
-    ("SourceSerifVariable-Roman-VVAR.abc.ttf", [0, 1], 2),
-    ("Muli-ABC.ttf", [0, 2], 2),
-    ("material_symbols_subset.ttf", [], 3),
-    ("vazirmatn_var_trimmed.ttf", [0, 4], 2),
-    ("Handjet.ttf", [0, 10], 2),
-    ("PartialInstancerTest-VF.ttf", [0, 12, 35], 2),
-    ("PartialInstancerTest2-VF.ttf", [0, 3], 2),
-    ("STATInstancerTest.ttf", [0, 27], 1),
-    ("SparseMasters-VF.ttf", [], 3),
+    # font, named instances to try (indices; None: every one), random locations
+    ("Roboto-Variable.ABC.ttf", None, 2),
+    ("Roboto-Variable.composite.ttf", None, 2),
+    ("NotoSans-VF.abc.ttf", None, 2),
+    ("SourceSerifVariable-Roman-VVAR.abc.ttf", None, 2),
+    ("Muli-ABC.ttf", None, 2),
+    ("material_symbols_subset.ttf", None, 3),
+    ("vazirmatn_var_trimmed.ttf", None, 2),
+    ("Handjet.ttf", None, 2),
+    ("PartialInstancerTest-VF.ttf", None, 2),
+    ("PartialInstancerTest2-VF.ttf", None, 2),
+    ("STATInstancerTest.ttf", None, 1),
+    ("SparseMasters-VF.ttf", None, 3),
 ]
 # fontTools takes seconds per instance of these: the default run keeps under ~3 minutes under
 # ASan on the shared machine; OTV_INSTANCE_FULL=1 adds the larger fonts and locations.
@@ -71,12 +73,12 @@ REAL_FONTS = [
 ]
 if os.environ.get("OTV_INSTANCE_FULL"):
     REAL_FONTS = [
-        ("Inter-roman.var.ttf", [0, 8], 1),
-        ("Karla-Italic-VF.ttf", [0, 6], 1),
-        ("SourceSans3VF-Upright.ttf", [0, 5], 1),
-        ("RobotoFlex-latin.ttf", [0], 1),
-        ("Recursive-latin.ttf", [0], 1),
-        ("SourceSerif4Variable-Roman.ttf", [0], 1),
+        ("Inter-roman.var.ttf", None, 1),
+        ("Karla-Italic-VF.ttf", None, 1),
+        ("SourceSans3VF-Upright.ttf", None, 1),
+        ("RobotoFlex-latin.ttf", None, 1),
+        ("Recursive-latin.ttf", None, 1),
+        ("SourceSerif4Variable-Roman.ttf", None, 1),
     ]
 
 # Locations where GSUB FeatureVariations substitute features (fontTools applies them; random
@@ -102,43 +104,40 @@ def fail(msg):
         print("FAIL", msg)
 
 
-redrawn = 0
-
-
 def same_normalization(path, font, loc):
-    """True when otvar and fontTools normalize loc to the same F2Dot14 coordinates."""
+    """True when otvar's fonttools model and fontTools normalize loc to the same F2Dot14."""
+    global checks
+    checks += 1
     lim = instancer.AxisLimits(loc).populateDefaults(font).normalize(font)
     ft = {k: round(v[0] * 16384) for k, v in lim.items()}
-    r = subprocess.run([OTVAR, "normalize", path] + ["%s=%r" % kv for kv in loc.items()],
-                       capture_output=True, text=True)
+    r = subprocess.run([OTVAR, "normalize", path, "--normalize", "fonttools"] +
+                       ["%s=%r" % kv for kv in loc.items()], capture_output=True, text=True)
     if r.returncode != 0:
         return False
     ours = {}
     for line in r.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 3:
-            ours[parts[0]] = int(parts[2])
+        ours[parts[0]] = int(parts[2])
     return all(ours.get(k) == v for k, v in ft.items())
 
 
 def locations(path, font, named, nrand, seed):
-    global redrawn
     fvar = font["fvar"]
     out = []
-    for i in named:
+    for i in range(len(fvar.instances)) if named is None else named:
         if i < len(fvar.instances):
             out.append(("named %d" % i, dict(fvar.instances[i].coordinates), i))
     rnd = random.Random(seed)
     for k in range(nrand):
-        for attempt in range(20):
-            loc = {}
-            for a in fvar.axes:
-                v = rnd.uniform(a.minValue, a.maxValue)
-                loc[a.axisTag] = round(v, 2)
-            if same_normalization(path, font, loc):
-                break
-            redrawn += 1
+        loc = {}
+        for a in fvar.axes:
+            v = rnd.uniform(a.minValue, a.maxValue)
+            loc[a.axisTag] = round(v, 2)
         out.append(("random %d" % k, loc, None))
+    for label, loc, _ in out:
+        if not same_normalization(path, font, loc):
+            fail("%s %s: otvar --normalize fonttools and fontTools normalize %r differently"
+                 % (os.path.basename(path), label, loc))
     for k, given in enumerate(FEATURE_VARIATION_LOCATIONS.get(os.path.basename(path), [])):
         loc = {a.axisTag: a.defaultValue for a in fvar.axes}  # all axes: a full instance
         loc.update(given)
@@ -163,6 +162,7 @@ def otvar_instance(path, loc, named, tmp):
     else:
         spec = ",".join("%s=%r" % (t, v) for t, v in loc.items())
         args = [OTVAR, "instance", path, "--var", spec, "-o", out, "-q"]
+    args += ["--normalize", "fonttools"]
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode != 0:
         return None, r.stderr.strip()
@@ -285,13 +285,15 @@ def compare(label, a, b, pa, pb):
             checks += 1
             if xa.getvalue() != xb.getvalue():
                 xml_differs.append(tag)
+    # what shaping does with both fonts: glyphs and GPOS positions, exactly
+    if "GSUB" in a or "GPOS" in a:
+        checks += 1
+        if shaping(a, pa) != shaping(b, pb):
+            fail("%s: shaping differs (%s)" % (label, ",".join(xml_differs) or "tables equal"))
     if xml_differs:
         # otvar patches device values in place (device offsets set to NULL, ValueFormat kept) and
-        # rebuilds the FeatureList; fontTools re-serializes: compare what shaping does instead.
-        if shaping(a, pa) != shaping(b, pb):
-            fail("%s: shaping differs (%s)" % (label, ",".join(xml_differs)))
-        else:
-            diffs.append("%s %s: encoded differently, shapes the same" % (label, ",".join(xml_differs)))
+        # rebuilds the FeatureList; fontTools re-serializes: encoded differently, shapes the same.
+        diffs.append("%s %s: encoded differently, shapes the same" % (label, ",".join(xml_differs)))
 
 
 def shaping(font, path):
@@ -776,8 +778,8 @@ def main():
     check_cff2_fontmatrix(tmp)
     for d in diffs[:20]:
         print("DIFF", d)
-    print("test_instance: %d checks, %d failed, %d known differences, %d random draws redrawn "
-          "(normalization differs by 1/16384)" % (checks, failures, len(diffs), redrawn))
+    print("test_instance: %d checks, %d failed, %d known differences"
+          % (checks, failures, len(diffs)))
     return 1 if failures or not checks else 0
 
 

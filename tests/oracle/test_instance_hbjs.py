@@ -5,7 +5,9 @@ Debian's fontTools 4.38 cannot instance CFF2 and Debian's hb-subset 6.0 makes br
 instances, so the CFF2 variable fonts are compared with the hb-subset of a current HarfBuzz,
 compiled to WebAssembly in the npm package harfbuzzjs (fetched by tests/fetch-fonts.sh into
 $OTV_FONT_CACHE/harfbuzzjs; version pinned there). TrueType VFs are compared too, as a second
-oracle next to fontTools (tests/oracle/test_instance.py).
+oracle next to fontTools (tests/oracle/test_instance.py). hb-subset normalizes as fontTools does
+(one rounding to F2Dot14), so otvar runs with --normalize fonttools; HarfBuzz's runtime, which
+draws the CFF2 variable fonts here, is otvar's harfbuzz model (docs/normalization.md).
 
 For each font, at named instances and seeded random locations, both tools cut a full static
 instance (hb-subset: every glyph, table, name and layout feature kept, every axis pinned), then:
@@ -115,21 +117,22 @@ def locations(path, font, named, nrand, seed):
 redrawn = [0]
 
 
+def otvar_coords(path, loc, model):
+    rc, out = run([OTVAR, "normalize", path, "--normalize", model] +
+                  ["%s=%r" % kv for kv in loc.items()])
+    return {line.split()[0]: int(line.split()[2]) for line in out.splitlines()} if rc == 0 else None
+
+
 def same_normalization(path, font, loc):
-    """True when otvar (16.16 user values, as the spec and HarfBuzz's runtime) and fontTools
-    (float, as hb-subset's instancer) normalize loc to the same F2Dot14 coordinates: where they
-    differ by one unit the instances legitimately differ, so such draws are redrawn."""
+    """True when hb-subset's instancer (binary32, one rounding: what fontTools computes in double,
+    and otvar's fonttools model, which the instances here use) and HarfBuzz's runtime (16.16:
+    otvar's harfbuzz model; it draws the CFF2 variable font) give loc the same F2Dot14
+    coordinates: at the rare locations where the two pipelines differ by one unit the instances
+    legitimately differ from the runtime outlines, so such draws are redrawn."""
     lim = instancer.AxisLimits(loc).populateDefaults(font).normalize(font)
     ft = {k: round(v[0] * 16384) for k, v in lim.items()}
-    rc, out = run([OTVAR, "normalize", path] + ["%s=%r" % kv for kv in loc.items()])
-    if rc != 0:
-        return False
-    ours = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3:
-            ours[parts[0]] = int(parts[2])
-    return all(ours.get(k) == v for k, v in ft.items())
+    ours, runtime = otvar_coords(path, loc, "fonttools"), otvar_coords(path, loc, "harfbuzz")
+    return ours is not None and ours == runtime and all(ours.get(k) == v for k, v in ft.items())
 
 
 # ---- outlines ----
@@ -325,7 +328,8 @@ def main():
                     for p in (a, b):
                         if os.path.exists(p):
                             os.remove(p)
-                    rc, out = run([OTVAR, "instance", path] + oargs + ["-o", a, "-q"])
+                    rc, out = run([OTVAR, "instance", path] + oargs +
+                                  ["--normalize", "fonttools", "-o", a, "-q"])
                     if rc != 0:
                         fail("%s: otvar instance failed: %s" % (lab, out.strip()))
                         continue

@@ -1,18 +1,29 @@
 /*
- * test_normalize.c - differential test of user -> normalized coordinates against HarfBuzz
- * (hb_font_set_variations, then hb_font_get_var_coords_normalized): for every test font with
+ * test_normalize.c - differential test of user -> normalized coordinates against HarfBuzz 6.0
+ * (hb_font_set_variations, then hb_font_get_var_coords_normalized) with the model that
+ * reproduces it, OTV_NORM_HARFBUZZ6 (otvar.h): for every test font with
  * fvar (tests/fonts, fonts/, and the cached real fonts in $OTV_FONT_CACHE), 2000 random user
  * locations with a fixed seed. Axis values are drawn from: exact min/default/max, uniform values
  * inside and outside the range (clamping), values mapping right on and one float step around
  * every avar segment boundary and around half-steps of the F2Dot14 grid, and unlisted axes
  * (default); then every named instance (hb_font_set_var_named_instance). Equality must be
- * exact. Also checks a few hand-computed avar 2 values. OTV_ORACLE_SEED / OTV_ORACLE_LOCATIONS
+ * exact. Then against FreeType 2.12 with OTV_NORM_FREETYPE: at 500 random user locations per font
+ * (16.16 values, what FT_Set_Var_Design_Coordinates takes) and every named instance, the 16.16
+ * normalized coordinates after avar (FT_Get_Var_Blend_Coordinates) must equal
+ * otv_location_normalized_fixed exactly, and the spec model's 16.16 values too inside the axis
+ * ranges (the same arithmetic; beyond an empty side of an axis FreeType divides by zero and
+ * gets -1 or +1, which only the freetype model reproduces; fonts with avar 2, which FreeType 2.12
+ * ignores, are left out).
+ * Also checks a few hand-computed avar 2 values. OTV_ORACLE_SEED / OTV_ORACLE_LOCATIONS
  * (tests/unit/harness.h) draw other and more locations for a stress run.
  */
 #include "harness.h"
 
 #include <dirent.h>
 #include <float.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_MULTIPLE_MASTERS_H
 #include <hb-ot.h>
 #include <hb.h>
 
@@ -101,6 +112,7 @@ static void check_font(const char *path)
     CHECK_EQ(hb_ot_var_get_axis_count(hface), n_axes);
     otv_location *loc = NULL;
     CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+    CHECK_EQ(otv_location_set_model(loc, OTV_NORM_HARFBUZZ6), OTV_E_OK);
     long compared = 0, mismatches = 0;
     for (int it = 0; it < LOCATIONS && loc; it++) {
       otv_axis_value vals[OTV_MAX_AXES];
@@ -168,6 +180,80 @@ static void check_font(const char *path)
   free(data);
 }
 
+/* FreeType 2.12 against the freetype and spec models, in 16.16 (see the header). */
+static long ft_compared;
+
+static void check_font_freetype(const char *path)
+{
+  otv_face *face = NULL;
+  if (otv_face_open_file(path, 0, NULL, &face, NULL)) return;
+  unsigned na = face->fvar.axis_count;
+  if (!na || face->fvar.avar.version > 1) {
+    otv_face_close(face);
+    return;
+  }
+  FT_Library lib;
+  FT_Face ft;
+  CHECK_EQ(FT_Init_FreeType(&lib), 0);
+  if (FT_New_Face(lib, path, 0, &ft)) {
+    CHECK(0);
+    FT_Done_FreeType(lib);
+    otv_face_close(face);
+    return;
+  }
+  otv_axis axes[OTV_MAX_AXES];
+  unsigned cnt = OTV_MAX_AXES;
+  otv_face_axes(face, 0, &cnt, axes);
+  otv_location *loc = NULL, *spec = NULL;
+  CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+  CHECK_EQ(otv_location_create(face, &spec, NULL), OTV_E_OK);
+  CHECK_EQ(otv_location_set_model(loc, OTV_NORM_FREETYPE), OTV_E_OK);
+  unsigned named = otv_face_named_instances(face, 0, NULL, NULL);
+  long mismatches = 0, n = (long)h_locations(500);
+  for (long it = 0; loc && spec && it < n + (long)named; it++) {
+    FT_Fixed fc[OTV_MAX_AXES], got[OTV_MAX_AXES];
+    double user[OTV_MAX_AXES];
+    if (it < n) {
+      for (unsigned a = 0; a < na; a++) {
+        /* inside the range mostly, some beyond it (clamping), as 16.16 values */
+        double lo = axes[a].min_value, hi = axes[a].max_value, span = hi - lo;
+        double v = lo - span / 8 + unit() * span * 1.25;
+        fc[a] = (FT_Fixed)lround(v * 65536.0);
+      }
+    } else {
+      otv_face_named_instance_coords(face, (unsigned)(it - n), user, na, NULL);
+      for (unsigned a = 0; a < na; a++) fc[a] = (FT_Fixed)lround(user[a] * 65536.0);
+    }
+    for (unsigned a = 0; a < na; a++) user[a] = fc[a] / 65536.0;
+    CHECK_EQ(FT_Set_Var_Design_Coordinates(ft, na, fc), 0);
+    CHECK_EQ(FT_Get_Var_Blend_Coordinates(ft, na, got), 0);
+    CHECK_EQ(otv_location_set_user_coords(loc, user, na), OTV_E_OK);
+    CHECK_EQ(otv_location_set_user_coords(spec, user, na), OTV_E_OK);
+    otv_fixed ours[OTV_MAX_AXES], sp[OTV_MAX_AXES];
+    otv_location_normalized_fixed(loc, ours, na);
+    otv_location_normalized_fixed(spec, sp, na);
+    bool inside = true;
+    for (unsigned a = 0; a < na; a++)
+      if (user[a] < axes[a].min_value || user[a] > axes[a].max_value) inside = false;
+    for (unsigned a = 0; a < na; a++) {
+      ft_compared++;
+      if (ours[a] != got[a] || (inside && sp[a] != got[a])) {
+        if (mismatches++ < 5)
+          printf("FAIL %s axis %u user %.6f: FreeType %ld, freetype model %ld, spec %ld\n", path, a,
+                 user[a], (long)got[a], (long)ours[a], (long)sp[a]);
+        CHECK(0);
+      }
+    }
+  }
+  printf("%s: FreeType 16.16 coordinates at %ld locations, %ld mismatches\n", path, n + (long)named,
+         mismatches);
+  otv_location_destroy(loc);
+  otv_location_destroy(spec);
+  FT_Done_Face(ft);
+  FT_Done_FreeType(lib);
+  otv_face_close(face);
+}
+
 static int has_font_ext(const char *n)
 {
   size_t l = strlen(n);
@@ -195,6 +281,7 @@ static int check_dir(const char *dir)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     check_font(path);
+    check_font_freetype(path);
     free(names[i]);
   }
   return n;
@@ -223,13 +310,17 @@ static void test_avar2_hand(void)
       {0, 0, 0, 0},          {100, 0, 16384, 16384}, {50, 0, 8192, 8192},
       {50, 50, 8192, 16384}, {0, 50, 0, 8192},       {25, 0, 4096, 4096},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && loc; i++) {
-    double u[2] = {cases[i].avar, cases[i].avwk};
-    CHECK_EQ(otv_location_set_user_coords(loc, u, 2), OTV_E_OK);
-    otv_f2dot14 c[2];
-    otv_location_normalized(loc, c, 2);
-    CHECK_EQ(c[0], cases[i].want_avar);
-    CHECK_EQ(c[1], cases[i].want_avwk);
+  /* no rounding is involved: every model gives these values */
+  for (int m = 0; m < OTV_NORM_MODEL_COUNT && loc; m++) {
+    CHECK_EQ(otv_location_set_model(loc, (otv_norm_model)m), OTV_E_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      double u[2] = {cases[i].avar, cases[i].avwk};
+      CHECK_EQ(otv_location_set_user_coords(loc, u, 2), OTV_E_OK);
+      otv_f2dot14 c[2];
+      otv_location_normalized(loc, c, 2);
+      CHECK_EQ(c[0], cases[i].want_avar);
+      CHECK_EQ(c[1], cases[i].want_avwk);
+    }
   }
   otv_location_destroy(loc);
   otv_face_close(face);
@@ -249,6 +340,7 @@ int main(void)
   }
   if (!check_dir(cache)) printf("SKIP cached real fonts: none in %s\n", cache ? cache : "(unset)");
   test_avar2_hand();
-  printf("%ld locations compared in total\n", compared_total);
+  printf("%ld locations compared in total; %ld FreeType axis values\n", compared_total,
+         ft_compared);
   return h_done("test_normalize");
 }

@@ -3,7 +3,9 @@
  * spec, non-increasing records ignored, empty maps) and avar v2 (implicit and explicit
  * axisIndexMap, ItemVariationStore deltas at the v1 output, rounding, clamping), all with values
  * computed by hand from the spec's formulas; validation errors, truncation and offset sweeps.
- * The fvar axes of the fixtures run -1..0..+1, so a user value k/16384 normalizes to k.
+ * The fvar axes of the fixtures run -1..0..+1, so a user value k/16384 normalizes to k. The
+ * tables of test_v1/test_v2 were computed for HarfBuzz 6.0's rounding (the harfbuzz6 model);
+ * test_models computes cases by hand for every model (docs/normalization.md), where they differ.
  */
 #include "harness.h"
 
@@ -27,12 +29,13 @@ static otv_status open_avar(const bb *fvar, const uint8_t *avar, size_t len, otv
 {
   static uint8_t font[8192];
   tbl t[2] = {{OTV_T_AVAR, avar, len}, {OTV_T_FVAR, fvar->b, fvar->n}};
-  size_t n = build_font(font, sizeof font, t, 2);
+  size_t n = avar ? build_font(font, sizeof font, t, 2) : build_font(font, sizeof font, t + 1, 1);
   *f = NULL;
   return otv_face_open_memory(font, n, 0, NULL, f, e);
 }
 
-/* Normalize default-normalized values k[] (as user values k/16384) and return the result. */
+/* Normalize default-normalized values k[] (as user values k/16384) in the harfbuzz6 model, in
+ * which the tables below were computed, and return the result. */
 static void norm(otv_face *f, const int *k, unsigned n, otv_f2dot14 *out)
 {
   otv_location *loc = NULL;
@@ -40,6 +43,7 @@ static void norm(otv_face *f, const int *k, unsigned n, otv_f2dot14 *out)
   for (unsigned a = 0; a < n; a++) u[a] = k[a] / 16384.0;
   CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
   if (!loc) return;
+  CHECK_EQ(otv_location_set_model(loc, OTV_NORM_HARFBUZZ6), OTV_E_OK);
   CHECK_EQ(otv_location_set_user_coords(loc, u, n), OTV_E_OK);
   otv_location_normalized(loc, out, n);
   otv_location_destroy(loc);
@@ -111,11 +115,15 @@ static void test_v1(void)
       CHECK_EQ(o[a], cases[i].out[a]);
     }
   }
-  /* -1 on axis 0 is a tie at -1.5: halves up gives -1 (checked above); on axis 2 (2 records
-   * ignored) the map is (-16384,-16384)-(0,0): identity. */
-  CHECK_EQ(otv_avar_map_v1(&f->fvar.avar.seg[0], 1), 1);
+  /* -1 on axis 0 is a tie at -1.5: halves up gives -1 (checked above). In 16.16 the segment
+   * (0,0)-(8,4) halves exactly: 4 -> 2, 5 -> (4 x 5 + 4) / 8 = 3 (2.5 away from zero), -4 on
+   * the segment (-32768,-49152)-(0,0) -> -49152 + 49146 = -6; axis 1's map is invalid and
+   * ignored; axis 3's is empty: identity. */
+  CHECK_EQ(otv_avar_map_v1_fixed(&f->fvar.avar.seg[0], 4), 2);
+  CHECK_EQ(otv_avar_map_v1_fixed(&f->fvar.avar.seg[0], 5), 3);
+  CHECK_EQ(otv_avar_map_v1_fixed(&f->fvar.avar.seg[0], -4), -6);
   CHECK_EQ(f->fvar.avar.seg[1].count, 0);
-  CHECK_EQ(otv_avar_map_v1(&f->fvar.avar.seg[3], -77), -77);
+  CHECK_EQ(otv_avar_map_v1_fixed(&f->fvar.avar.seg[3], -77), -77);
   otv_face_close(f);
 }
 
@@ -272,10 +280,189 @@ static void test_errors(void)
   CHECK_EQ(e.table, OTV_T_AVAR);
 }
 
+/* ---- the normalization models, by hand (normalize.c's header gives each step) ---- */
+
+enum { SPEC, FONTTOOLS, HB6, FREETYPE, HB, NMODELS };
+
+/* user[n] in every model: f2 and fixed16 per model and axis. */
+static void norm_models(otv_face *f, const double *user, unsigned n, int f2[NMODELS][2],
+                        int32_t fx[NMODELS][2])
+{
+  static const otv_norm_model m[NMODELS] = {OTV_NORM_SPEC, OTV_NORM_FONTTOOLS, OTV_NORM_HARFBUZZ6,
+                                            OTV_NORM_FREETYPE, OTV_NORM_HARFBUZZ};
+  for (int i = 0; i < NMODELS; i++) {
+    otv_f2dot14 c[8] = {0}; /* the face's axis count (up to 4 here): every output has one each */
+    otv_fixed x[8] = {0};
+    CHECK_EQ(otv_face_normalize(f, m[i], user, n, x, c, NULL, NULL), OTV_E_OK);
+    for (unsigned a = 0; a < n; a++) f2[i][a] = c[a], fx[i][a] = x[a];
+  }
+}
+
+/* fvar with one axis wght 100 / 400 / 900 (16.16: def - min = 300 x 65536 = 19660800, max - def
+ * = 32768000), no avar. */
+static void test_models_default(void)
+{
+  bb fv;
+  fv.n = 0;
+  b16(&fv, 1), b16(&fv, 0), b16(&fv, 16), b16(&fv, 2), b16(&fv, 1), b16(&fv, 20), b16(&fv, 0);
+  b16(&fv, 8);
+  b32(&fv, OTV_TAG('w', 'g', 'h', 't')), bfix(&fv, 100), bfix(&fv, 400), bfix(&fv, 900);
+  b16(&fv, 0), b16(&fv, 256);
+  otv_face *f;
+  CHECK_EQ(open_avar(&fv, NULL, 0, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  static const struct {
+    double user;
+    int f2[NMODELS]; /* spec, fonttools, harfbuzz6, freetype, harfbuzz */
+    int32_t spec_fixed;
+  } cases[] = {
+      {400, {0, 0, 0, 0, 0}, 0},
+      {900, {16384, 16384, 16384, 16384, 16384}, 65536},
+      {1000, {16384, 16384, 16384, 16384, 16384}, 65536},    /* clamped */
+      {0, {-16384, -16384, -16384, -16384, -16384}, -65536}, /* clamped */
+      /* half a step above the default: 1000 / 65536 above; 16.16: 1000 x 65536 / 32768000 = 2
+       * exactly; F2Dot14 floor((2 + 2) / 4) = 1; the real value 0.5 rounds up in every model */
+      {400 + 1000 / 65536.0, {1, 1, 1, 1, 1}, 2},
+      /* half a step below: 600 x 65536 / 19660800 = 2 exactly -> -2; floor(0 / 4) = 0 (halves
+       * up); fontTools and HarfBuzz 6.0 -0.5 -> 0 */
+      {400 - 600 / 65536.0, {0, 0, 0, 0, 0}, -2},
+      /* 900 / 65536 above: the 16.16 quotient 1.8 rounds to 2 -> F2Dot14 1; the exact value
+       * 0.45 of a step rounds to 0 in double (fontTools) and binary32 (HarfBuzz 6.0); current
+       * HarfBuzz rounds the binary32 quotient to 16.16 first: 1 */
+      {400 + 900 / 65536.0, {1, 0, 0, 1, 1}, 2},
+      /* 700 / 65536 below: 2.333 -> -2 -> floor(0 / 4) = 0; exact -0.583 of a step -> -1 */
+      {400 - 700 / 65536.0, {0, -1, -1, 0, 0}, -2},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int f2[NMODELS][2];
+    int32_t fx[NMODELS][2];
+    norm_models(f, &cases[i].user, 1, f2, fx);
+    for (int m = 0; m < NMODELS; m++) {
+      if (f2[m][0] != cases[i].f2[m]) fprintf(stderr, "  case %zu model %d\n", i, m);
+      CHECK_EQ(f2[m][0], cases[i].f2[m]);
+    }
+    CHECK_EQ(fx[SPEC][0], cases[i].spec_fixed);
+    CHECK_EQ(fx[FREETYPE][0], cases[i].spec_fixed);
+  }
+  otv_face_close(f);
+}
+
+static void test_models_avar(void)
+{
+  bb fv, av;
+  build_fvar(&fv, 4);
+  build_v1(&av);
+  otv_face *f;
+  CHECK_EQ(open_avar(&fv, av.b, av.n, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  int f2[NMODELS][2];
+  int32_t fx[NMODELS][2];
+  /* on a segment point: -0.5 -> -0.75 (-12288) in every model */
+  norm_models(f, (const double[]){-0.5}, 1, f2, fx);
+  for (int m = 0; m < NMODELS; m++) CHECK_EQ(f2[m][0], -12288);
+  CHECK_EQ(fx[SPEC][0], -49152);
+  /* user -5/65536 on axis 0, in the segment (-32768, -49152)..(0, 0) (16.16): spec: -5 ->
+   * -49152 + (49152 x 32763 + 16384) / 32768 = -49152 + 49145 = -7 -> floor(-5 / 4) = -2;
+   * fontTools: -0.75 + 0.75 x 0.49992371 / 0.5 = -0.00011444 -> x 16384 = -1.875 -> -2;
+   * current HarfBuzz: the same in binary32, exactly -7.5 in 16.16 -> floor(-7) -> -2;
+   * HarfBuzz 6.0: -5/65536 x 16384 = -1.25 -> -1 first, then -12288 + 12288 x 8191 / 8192 =
+   * -1.5 -> -1 */
+  norm_models(f, (const double[]){-5 / 65536.0}, 1, f2, fx);
+  CHECK_EQ(f2[SPEC][0], -2);
+  CHECK_EQ(fx[SPEC][0], -7);
+  CHECK_EQ(f2[FONTTOOLS][0], -2);
+  CHECK_EQ(f2[HB6][0], -1);
+  CHECK_EQ(f2[FREETYPE][0], -2);
+  CHECK_EQ(f2[HB][0], -2);
+  CHECK_EQ(fx[HB][0], -7);
+  otv_face_close(f);
+}
+
+static void test_models_avar2(void)
+{
+  bb fv, av;
+  build_fvar(&fv, 2);
+  build_v2(&av, false);
+  otv_face *f;
+  CHECK_EQ(open_avar(&fv, av.b, av.n, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  int f2[NMODELS][2];
+  int32_t fx[NMODELS][2];
+  /* axis 0 at 16386/65536: spec: 16.16 16386, read at F2Dot14 floor(16388 / 4) = 4097: scalar
+   * 4097/16384, delta 16383 x 0.25006104 = 4096.75 (binary32) -> x 4 = 16387 -> 16386 + 16387 =
+   * 32773 -> floor(32775 / 4) = 8193; axis 1: -16387 -> floor(-16385 / 4) = -4097. fontTools
+   * and HarfBuzz 6.0 round axis 0 to F2Dot14 first (4096.5 -> 4097) and the delta to a whole
+   * step (4097): 8194; axis 1: -4096.75 -> -4097. */
+  norm_models(f, (const double[]){16386 / 65536.0, 0}, 2, f2, fx);
+  static const int want0[NMODELS] = {8193, 8194, 8194, 8193, 8193};
+  for (int m = 0; m < NMODELS; m++) {
+    CHECK_EQ(f2[m][0], want0[m]);
+    CHECK_EQ(f2[m][1], -4097);
+  }
+  CHECK_EQ(fx[SPEC][0], 32773);
+  CHECK_EQ(fx[SPEC][1], -16387);
+  otv_face_close(f);
+}
+
+/* The location follows its model: set_model normalizes the user values again; coordinates set
+ * as normalized ones stay. */
+static void test_location_model(void)
+{
+  bb fv;
+  fv.n = 0;
+  b16(&fv, 1), b16(&fv, 0), b16(&fv, 16), b16(&fv, 2), b16(&fv, 1), b16(&fv, 20), b16(&fv, 0);
+  b16(&fv, 8);
+  b32(&fv, OTV_TAG('w', 'g', 'h', 't')), bfix(&fv, 100), bfix(&fv, 400), bfix(&fv, 900);
+  b16(&fv, 0), b16(&fv, 256);
+  otv_face *f;
+  CHECK_EQ(open_avar(&fv, NULL, 0, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  if (loc) {
+    CHECK_EQ(otv_location_model(loc), OTV_NORM_SPEC);
+    otv_f2dot14 c = 0;
+    otv_fixed x = 0;
+    double u = 400 + 900 / 65536.0;
+    CHECK_EQ(otv_location_set_user_coords(loc, &u, 1), OTV_E_OK);
+    otv_location_normalized(loc, &c, 1);
+    CHECK_EQ(c, 1);
+    CHECK_EQ(otv_location_set_model(loc, OTV_NORM_FONTTOOLS), OTV_E_OK);
+    otv_location_normalized(loc, &c, 1);
+    CHECK_EQ(c, 0);
+    CHECK_EQ(otv_location_set_model(loc, (otv_norm_model)99), OTV_E_ARG);
+    CHECK_EQ(otv_location_model(loc), OTV_NORM_FONTTOOLS);
+    otv_f2dot14 set = 77;
+    CHECK_EQ(otv_location_set_normalized(loc, &set, 1), OTV_E_OK);
+    CHECK_EQ(otv_location_set_model(loc, OTV_NORM_SPEC), OTV_E_OK);
+    otv_location_normalized(loc, &c, 1);
+    otv_location_normalized_fixed(loc, &x, 1);
+    CHECK_EQ(c, 77);
+    CHECK_EQ(x, 77 * 4);
+    otv_location_destroy(loc);
+  }
+  /* names both ways */
+  for (int m = 0; m < OTV_NORM_MODEL_COUNT; m++) {
+    otv_norm_model back;
+    const char *name = otv_norm_model_name((otv_norm_model)m);
+    CHECK(name != NULL);
+    CHECK(otv_norm_model_from_name(name, &back) && back == (otv_norm_model)m);
+  }
+  CHECK(otv_norm_model_name((otv_norm_model)OTV_NORM_MODEL_COUNT) == NULL);
+  CHECK(!otv_norm_model_from_name("Spec", NULL));
+  CHECK_EQ(otv_face_normalize(f, OTV_NORM_SPEC, (const double[]){NAN}, 1, NULL, NULL, NULL, NULL),
+           OTV_E_ARG);
+  otv_face_close(f);
+}
+
 int main(void)
 {
   test_v1();
   test_v2();
+  test_models_default();
+  test_models_avar();
+  test_models_avar2();
+  test_location_model();
   test_errors();
   return h_done("test_avar");
 }

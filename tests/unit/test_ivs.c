@@ -82,7 +82,7 @@ static void test_store(void)
   CHECK(ivs.data[1].long_words);
   CHECK_EQ(ivs.data[2].item_count, 0);
   float sc[3];
-  otv_f2dot14 c1[2] = {8192, -8192};
+  int32_t c1[2] = {8192 * 4, -8192 * 4}; /* 16.16 */
   otv_ivs_region_scalars(&ivs, c1, 2, sc);
   CHECK(sc[0] == 0.5f && sc[1] == 0.5f && sc[2] == 0.0f);
   CHECK(otv_ivs_delta(&ivs, sc, 0, 0) == 498.5f);    /* 0.5*1000 + 0.5*-3 (region 5 ignored) */
@@ -92,13 +92,13 @@ static void test_store(void)
   CHECK(otv_ivs_delta(&ivs, sc, 3, 0) == 0.0f);      /* outer out of range */
   CHECK(otv_ivs_delta(&ivs, sc, 0, 2) == 0.0f);      /* inner out of range */
   CHECK(otv_ivs_delta(&ivs, sc, 0xFFFF, 0xFFFF) == 0.0f);
-  otv_f2dot14 c2[2] = {12288, 16384};
+  int32_t c2[2] = {12288 * 4, 16384 * 4};
   otv_ivs_region_scalars(&ivs, c2, 2, sc);
   CHECK(sc[0] == 0.75f && sc[1] == 0.0f && sc[2] == 0.5f);
   CHECK(otv_ivs_delta(&ivs, sc, 1, 0) == 49775.0f); /* 0.5*100000 + 0.75*-300 */
   CHECK(otv_ivs_delta(&ivs, sc, 0, 0) == 750.0f);
   /* fewer coordinates than region axes: the missing ones are 0 */
-  otv_f2dot14 c3[1] = {16384};
+  int32_t c3[1] = {16384 * 4};
   otv_ivs_region_scalars(&ivs, c3, 1, sc);
   CHECK(sc[0] == 1.0f && sc[1] == 0.0f && sc[2] == 0.0f);
   otv_ivs_free(&al, &ivs);
@@ -157,7 +157,7 @@ static void test_store_errors(void)
       otv_error e = {0};
       if (otv_ivs_parse(&al, otv_span_of(p, b.n), TAG_T, 0, 2, &ivs, &e) == OTV_E_OK) {
         float sc[256];
-        otv_f2dot14 c[2] = {8192, -8192};
+        int32_t c[2] = {8192 * 4, -8192 * 4};
         if (ivs.region_count <= 256) {
           otv_ivs_region_scalars(&ivs, c, 2, sc);
           for (unsigned k = 0; k < ivs.data_count; k++) (void)otv_ivs_delta(&ivs, sc, k, 0);
