@@ -3,7 +3,8 @@
 
 A partial instance P of font F, with some axes pinned and the others kept, must draw at every
 location L of the kept axes what F draws at PINS + L. fontTools' varLib.instancer (Debian 4.38)
-is the oracle that applies the variations: its full instance of P at L is compared with its
+is the oracle that applies the variations (otvar pins with --normalize fonttools, the model of
+that oracle: docs/normalization.md): its full instance of P at L is compared with its
 full instance of F at PINS + L, for every test font with two or more axes and for real fonts,
 at the kept axes' defaults, their minima, their maxima and seeded random locations:
   - every glyph's points and advance (from the phantom points);
@@ -171,7 +172,7 @@ def run_case(src, pins, kept, n_random, seed, tmp):
     out = os.path.join(tmp, "partial.ttf")
     var = ",".join("%s=%g" % kv for kv in pins.items())
     r = subprocess.run([OTVAR, "instance", src, "--var", var, "--keep", ",".join(kept), "-o", out,
-                        "--force", "-q"], capture_output=True, text=True)
+                        "--normalize", "fonttools", "--force", "-q"], capture_output=True, text=True)
     check(r.returncode == 0, "%s: otvar exit %d: %s" % (label, r.returncode, r.stderr.strip()))
     if r.returncode:
         return
