@@ -96,9 +96,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double user[8];
     for (unsigned i = 0; i < 8; i++)
       user[i] = size > 16 + i ? (double)(int8_t)data[size - 3 - i] * 10.0 : 0.0;
-    otv_location_set_user_coords(loc, user, 8);
     otv_f2dot14 c[OTV_MAX_AXES];
+    otv_fixed fx[OTV_MAX_AXES];
+    double real[OTV_MAX_AXES];
+    /* every normalization model on the same values (hostile fvar ranges and avar maps) */
+    for (int m = 0; m < OTV_NORM_MODEL_COUNT; m++) {
+      otv_face_normalize(f, (otv_norm_model)m, user, 8, fx, c, real, NULL);
+      otv_location_set_model(loc, (otv_norm_model)m);
+      otv_location_set_user_coords(loc, user, 8);
+    }
+    otv_location_set_model(loc, (otv_norm_model)(data[0] % OTV_NORM_MODEL_COUNT));
     otv_location_normalized(loc, c, OTV_MAX_AXES);
+    otv_location_normalized_fixed(loc, fx, OTV_MAX_AXES);
     /* every axis at its extremes and just outside (clamping) */
     for (unsigned i = 0; i < axis_count; i++) {
       otv_axis_value v[2] = {{axes[i].tag, axes[i].min_value}, {axes[i].tag, axes[i].max_value}};

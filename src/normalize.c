@@ -208,6 +208,10 @@ otv_status otv_fvar_normalize(const otv_fvar *fv, otv_norm_model model, const do
       f2[a] = clamp_f2(v);
     }
   }
+  /* A valid avar maps [-1, +1] into itself; a map whose toCoordinates leave it (up to +-2) is
+   * clamped here, so that every later step works on [-1, +1] (the F2Dot14 models clamp too). */
+  for (unsigned a = 0; fixed_model && a < ac; a++)
+    fx[a] = fx[a] < -FX_ONE ? -FX_ONE : fx[a] > FX_ONE ? FX_ONE : fx[a];
   if (v2) {
     float delta[OTV_MAX_AXES];
     int32_t q[OTV_MAX_AXES];

@@ -79,8 +79,8 @@ static void check_font(const char *name, double user)
   }
   /* the test means something only where points move between the two steps */
   CHECK(moved > compared / 4);
-  printf("%s at %g: 16.16 %ld = F2Dot14 %d + %d/4; %ld points, %ld move\n", name, user, (long)c,
-         k, r, compared, moved);
+  printf("%s at %g: 16.16 %ld = F2Dot14 %d + %d/4; %ld points, %ld move\n", name, user, (long)c, k,
+         r, compared, moved);
 done:
   otv_location_destroy(ft);
   otv_location_destroy(at);
