@@ -35,8 +35,10 @@ extern "C" {
 #  define OTV_API
 #endif
 
+/* The version of this header; CMakeLists.txt's project(VERSION) must say the same (its configure
+ * step checks), and otv_version() returns it as compiled into the library. */
 #define OTV_VERSION_MAJOR 0
-#define OTV_VERSION_MINOR 1
+#define OTV_VERSION_MINOR 3
 #define OTV_VERSION_PATCH 0
 /** otv_version - "MAJOR.MINOR.PATCH" of the library actually linked. Since: 0.1 */
 OTV_API const char *otv_version(void);
@@ -75,6 +77,12 @@ typedef struct otv_error {
   uint64_t offset;
   char msg[112];
 } otv_error;
+/** OTV_ERROR_INIT - an otv_error with no error, as an initializer valid in C and C++ (`= {0}` is
+ *  not C++: the first member is an enum): `otv_error err = OTV_ERROR_INIT;`. Since: 0.3 */
+#define OTV_ERROR_INIT                                                                             \
+  {                                                                                                \
+    OTV_E_OK, 0, 0, { 0 }                                                                          \
+  }
 
 /** otv_status_str - static English text for a status code ("offset out of range"). Since: 0.1 */
 OTV_API const char *otv_status_str(otv_status s);

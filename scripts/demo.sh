@@ -2,8 +2,8 @@
 # README command (1): build otvar and run the main job on the bundled variable font.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOTV_ORACLE=OFF >/dev/null
+scripts/deps.sh --run
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build otvar_cli >/dev/null
 FONT=fonts/Karla-VF.ttf
 echo "== otvar info $FONT"

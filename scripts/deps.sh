@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# Installs what otvar's build, tests and tools need on a Debian machine, when it is missing.
-# Usage: scripts/deps.sh [--check]   (--check: report what is missing, install nothing)
+# Installs the Debian packages otvar needs, when they are missing.
+# Usage: scripts/deps.sh [--run] [--check]
+#   --run    only what building and running otvar needs (README command (1): compiler, CMake,
+#            libpng, zlib, Brotli); without it, also the whole test toolchain (command (2))
+#   --check  report what is missing, install nothing
 set -euo pipefail
-pkgs=(build-essential cmake ninja-build pkg-config libpng-dev
-      libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools
-      opentype-sanitizer woff2 clang clang-format llvm libclang-rt-14-dev valgrind
-      gcc-multilib # the 32-bit (i386) build of scripts/test.sh
-      zlib1g-dev libbrotli-dev python3-brotli) # WOFF/WOFF2 input; test_woff.py re-packs WOFF2
-# node + npm: tests/fetch-fonts.sh packs fonts and harfbuzzjs with npm, and
-# tests/oracle/test_instance_hbjs.py runs harfbuzzjs in node (any install of them will do)
-command -v node >/dev/null || pkgs+=(nodejs)
-command -v npm >/dev/null || pkgs+=(npm)
+run_only=0 check=0
+for a in "$@"; do
+  case "$a" in
+    --run) run_only=1 ;;
+    --check) check=1 ;;
+    *) echo "usage: scripts/deps.sh [--run] [--check]" >&2; exit 2 ;;
+  esac
+done
+# build and run: the library (libc, libm), the CLI's PNG, WOFF and WOFF2 support
+pkgs=(build-essential cmake ninja-build pkg-config libpng-dev zlib1g-dev libbrotli-dev)
+if [ "$run_only" = 0 ]; then
+  pkgs+=(libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools # the oracles
+         opentype-sanitizer woff2 python3-brotli # instance and WOFF checks
+         clang clang-format llvm libclang-rt-14-dev valgrind # fuzzing, format, TSan, valgrind
+         gcc-multilib # the 32-bit (i386) build of scripts/test.sh
+         python3-pytest python3-venv python3-setuptools # the Python package's tests
+         wasi-libc libclang-rt-14-dev-wasm32 lld chromium) # the WebAssembly page's test
+  # node + npm: tests/fetch-fonts.sh packs fonts and harfbuzzjs with npm, and the harfbuzzjs
+  # oracles run it in node (any install of them will do)
+  command -v node >/dev/null || pkgs+=(nodejs)
+  command -v npm >/dev/null || pkgs+=(npm)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
-if [ "${1:-}" = "--check" ]; then echo "missing: ${missing[*]}"; exit 1; fi
+if [ "$check" = 1 ]; then echo "missing: ${missing[*]}"; exit 1; fi
 echo "installing: ${missing[*]}" >&2
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -11,14 +11,16 @@
 #     cannot run 32-bit programs)
 #  6. builds the library and test_threads (one face shared by 4 threads) with clang's
 #     ThreadSanitizer and runs it
-#  7. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts
+#  7. runs valgrind memcheck on a sanitizer-free build of the CLI over the test fonts, then
+#     installs that build and uses it as users do (scripts/check-install.sh)
 #  8. builds the libFuzzer targets with clang and runs each for a short smoke period
 # Environment: OTV_FUZZ_SECONDS (default 30 per target; 0 skips the smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 B=build-test
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON >/dev/null
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON -DOTV_ORACLE=ON -DOTV_BENCH=ON \
+  >/dev/null
 ninja -C "$B"
 bash tests/fetch-fonts.sh "$B/fonts-cache"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -26,7 +28,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # the portable code in place of the SSE2/AVX2 paths (glyf, gvar, raster): same tests, same fonts
 P=build-portable
 cmake -S . -B "$P" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOTV_SANITIZE=ON -DOTV_NO_SIMD=ON \
-  -DOTV_BENCH=OFF >/dev/null
+  -DOTV_ORACLE=ON -DOTV_BENCH=OFF >/dev/null
 ninja -C "$P"
 ln -sfn "$PWD/$B/fonts-cache" "$P/fonts-cache"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -65,6 +67,10 @@ cmake -S . -B "$V" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOTV_ORACLE=OFF -
   -DCMAKE_C_FLAGS=-gdwarf-4 >/dev/null
 ninja -C "$V" otvar_cli
 OTVAR="$PWD/$V/otvar" OTV_FONTS="$PWD/tests/fonts" bash tests/cli/test_valgrind.sh
+# the same build installed: pkg-config and find_package users (C and C++), a subproject, the
+# installed CLI's data and manual pages, a build without the optional libraries
+ninja -C "$V" otvar otvar_shared otvar_woff
+bash scripts/check-install.sh "$V"
 secs=${OTV_FUZZ_SECONDS:-30}
 if [ "$secs" != 0 ]; then
   F=build-fuzz

@@ -62,14 +62,20 @@ void otv_location_clear_error(otv_location *loc)
 }
 
 /* The coordinates changed: invalidate every cache. serial 0 is reserved for "never computed". */
-static void changed(otv_location *loc)
+static void changed_to(otv_location *loc, bool is_default)
 {
   loc->at.serial++;
   if (loc->at.serial == 0) loc->at.serial = 1;
-  loc->at.is_default = true;
-  for (unsigned i = 0; i < loc->at.axis_count; i++)
-    if (loc->q[i]) loc->at.is_default = false;
+  loc->at.is_default = is_default;
   memset(&loc->last_error, 0, sizeof loc->last_error);
+}
+
+static void changed(otv_location *loc)
+{
+  bool is_default = true;
+  for (unsigned i = 0; i < loc->at.axis_count; i++)
+    if (loc->q[i]) is_default = false;
+  changed_to(loc, is_default);
 }
 
 void otv_location_reset(otv_location *loc)
@@ -147,16 +153,18 @@ otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coo
 {
   if (n && !coords) return otv_loc_fail(loc, OTV_E_ARG, 0, 0, "coords is NULL");
   const otv_fvar_axis *axis = loc->face->fvar.axis; /* loc->at.axis_count of them */
+  int any = 0; /* one pass: the renderer's way of moving a location, kept cheap */
   for (unsigned a = 0, ac = loc->at.axis_count; a < ac; a++) {
     int v = a < n ? coords[a] : 0;
     if (v < -16384) v = -16384;
     if (v > 16384) v = 16384;
+    any |= v;
     loc->coords[a] = (otv_f2dot14)v;
     loc->fixed[a] = loc->q[a] = v * 4;
     loc->user[a] = axis[a].default_value / 65536.0; /* otv_fvar_axis_default */
   }
   loc->from_user = false;
-  changed(loc);
+  changed_to(loc, any == 0);
   return OTV_E_OK;
 }
 

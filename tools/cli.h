@@ -122,6 +122,12 @@ uint8_t *cli_load_sfnt(const char *path, size_t *len);
 /* path with its extension (if any, after the last '/') replaced by ext (".woff2"): malloc'd. */
 char *cli_with_ext(const char *path, const char *ext);
 
+/* The path of a data file otvar ships (the label font "Karla-VF.ttf") into buf: the first that
+ * exists of $OTVAR_DATA_DIR/NAME, share/otvar/NAME beside the binary (bin/../share/otvar, through
+ * /proc/self/exe: an installed or moved prefix) and fonts/NAME of the source tree the CLI was
+ * compiled from (a build tree's binary). NULL when none exists. */
+const char *cli_data_file(const char *name, char *buf, size_t cap);
+
 /* Parse a --index value (face number 0..65535). Returns 0, or -1 with a usage message. */
 int cli_parse_index(const char *cmd, const char *v, unsigned *out);
 

@@ -28,8 +28,9 @@ static const cli_cmd specimen_cmd = {
     "maximum, the other axes at their defaults, each step labelled with its value. The sample\n"
     "text is the first of a few pangram-like candidates the font covers (or --text), else the\n"
     "first characters its cmap maps. Labels use the font itself when it has their characters,\n"
-    "else the bundled Karla (fonts/Karla-VF.ttf beside the sources, $OTVAR_LABEL_FONT, or\n"
-    "--label-font). FONT - reads the font from standard input.\n",
+    "else the bundled Karla (--label-font, $OTVAR_LABEL_FONT, $OTVAR_DATA_DIR, share/otvar\n"
+    "beside an installed otvar, or fonts/ of the source tree).\n"
+    "FONT - reads the font from standard input.\n",
     "Exit status: 0 ok, 1 bad font, 2 bad usage.\n",
     "FONT",
     1,
@@ -241,17 +242,13 @@ static void run_pass(spec *S, layout_in *L)
   S->y += m;
 }
 
-/* The bundled label font: fonts/Karla-VF.ttf of the source tree this file was compiled from. */
+/* The bundled label font: $OTVAR_LABEL_FONT, else Karla-VF.ttf where cli_data_file finds it. */
 static int open_label_font(const char *path, font_ref *fr)
 {
   char buf[4096];
   if (!path) path = getenv("OTVAR_LABEL_FONT");
-  if (!path) {
-    const char *src = __FILE__, *slash = strrchr(src, '/');
-    if (!slash) return -1;
-    snprintf(buf, sizeof buf, "%.*s/../fonts/Karla-VF.ttf", (int)(slash - src), src);
-    path = buf;
-  }
+  if (!path) path = cli_data_file("Karla-VF.ttf", buf, sizeof buf);
+  if (!path) return -1;
   if (otv_face_open_file(path, 0, NULL, &fr->face, NULL)) return -1;
   if (otv_location_create(fr->face, &fr->loc, NULL)) {
     otv_face_close(fr->face);

@@ -38,7 +38,9 @@ int main(int argc, char **argv)
     return 0;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("otvar %s\n", otv_version());
+    char buf[4096];
+    const char *data = cli_data_file("Karla-VF.ttf", buf, sizeof buf);
+    printf("otvar %s\ndata: %s\n", otv_version(), data ? data : "(not found: set OTVAR_DATA_DIR)");
     return 0;
   }
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)

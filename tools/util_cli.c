@@ -219,6 +219,34 @@ uint8_t *cli_load_sfnt(const char *path, size_t *len)
   return raw;
 }
 
+/* buf = "<dir of s up to its last slash><rest>", or false when s has no slash or it does not fit */
+static bool path_beside(const char *s, size_t len, const char *rest, char *buf, size_t cap)
+{
+  const char *slash = NULL;
+  for (size_t i = 0; i < len; i++)
+    if (s[i] == '/') slash = s + i;
+  if (!slash) return false;
+  int n = snprintf(buf, cap, "%.*s%s", (int)(slash - s), s, rest);
+  return n > 0 && (size_t)n < cap;
+}
+
+const char *cli_data_file(const char *name, char *buf, size_t cap)
+{
+  const char *dir = getenv("OTVAR_DATA_DIR");
+  if (dir && *dir) {
+    int n = snprintf(buf, cap, "%s/%s", dir, name);
+    if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0) return buf;
+  }
+  char exe[4096], rest[512];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  snprintf(rest, sizeof rest, "/../share/otvar/%s", name);
+  if (n > 0 && path_beside(exe, (size_t)n, rest, buf, cap) && access(buf, R_OK) == 0) return buf;
+  /* __FILE__ is tools/util_cli.c of the source tree (CMake passes absolute paths) */
+  snprintf(rest, sizeof rest, "/../fonts/%s", name);
+  if (path_beside(__FILE__, strlen(__FILE__), rest, buf, cap) && access(buf, R_OK) == 0) return buf;
+  return NULL;
+}
+
 otv_face *cli_open_face(const char *path, unsigned index)
 {
   otv_face *face = NULL;

@@ -82,9 +82,9 @@ bool woff_is_woff(const uint8_t *in, size_t len)
  * head.checkSumAdjustment is recomputed for this layout; in a collection head tables may be
  * shared and no whole-file sum applies, so they are left as they are. what: the directory
  * the fonts come from, for errors. */
-static int write_sfnt(woff_ctx *c, const char *what, const table *t, unsigned nt,
-                      otv_sfnt_face *fonts, unsigned nf, bool collection, uint8_t **out,
-                      size_t *out_len)
+OTV_MAYBE_UNUSED static int write_sfnt(woff_ctx *c, const char *what, const table *t, unsigned nt,
+                                       otv_sfnt_face *fonts, unsigned nf, bool collection,
+                                       uint8_t **out, size_t *out_len)
 {
   otv_sfnt_table *st = malloc((nt ? nt : 1) * sizeof *st);
   if (!st) return fail(c, "out of memory");
@@ -110,7 +110,7 @@ static int write_sfnt(woff_ctx *c, const char *what, const table *t, unsigned nt
   return 0;
 }
 
-static void free_tables(table *t, unsigned n)
+OTV_MAYBE_UNUSED static void free_tables(table *t, unsigned n)
 {
   if (!t) return;
   for (unsigned i = 0; i < n; i++) {

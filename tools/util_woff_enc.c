@@ -56,7 +56,7 @@ static int efail(woff_ctx *c, const char *fmt, ...)
 }
 
 /* 255UInt16: one byte below 253, then the two one-byte escapes, then a word. */
-static void wb_255u16(otv_buf *b, unsigned v)
+OTV_MAYBE_UNUSED static void wb_255u16(otv_buf *b, unsigned v)
 {
   if (v < WOFF2_LOWEST_U_CODE) {
     otv_buf_u8(b, (uint8_t)v);
@@ -72,7 +72,7 @@ static void wb_255u16(otv_buf *b, unsigned v)
   }
 }
 /* UIntBase128: 7 bits per byte, most significant first, no leading zero bytes. */
-static void wb_base128(otv_buf *b, uint32_t v)
+OTV_MAYBE_UNUSED static void wb_base128(otv_buf *b, uint32_t v)
 {
   uint8_t x[WOFF2_BASE128_MAX_BYTES];
   int n = 0;
@@ -104,7 +104,7 @@ static void free_font(woff_ctx *c, in_font *f)
 /* The font's tables, sorted by tag (malloc'd: 6 KiB off the stack, as instances run in
  * threads), or NULL with the error set. The input may not exceed WOFF_MAX_SFNT (the decoder's
  * limit: what it could not decode is not encoded). */
-static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
+OTV_MAYBE_UNUSED static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
 {
   if (len > WOFF_MAX_SFNT) {
     efail(c, "a font of %zu bytes (at most %zu MiB)", len, WOFF_MAX_SFNT >> 20);
@@ -143,12 +143,16 @@ static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
 }
 
 /* The input's table `tag` (p NULL when absent). */
-static otv_span find(const in_font *f, uint32_t tag) { return otv_sfnt_find(&f->sfnt, tag); }
+OTV_MAYBE_UNUSED static otv_span find(const in_font *f, uint32_t tag)
+{
+  return otv_sfnt_find(&f->sfnt, tag);
+}
 
 /* ---- WOFF 1.0 ---- */
 
 /* The WOFF header both formats start with, up to totalSfntSize (length patched at the end). */
-static void put_header_start(otv_buf *b, uint32_t signature, const in_font *f, uint32_t sfnt_size)
+OTV_MAYBE_UNUSED static void put_header_start(otv_buf *b, uint32_t signature, const in_font *f,
+                                              uint32_t sfnt_size)
 {
   otv_buf_u32(b, signature);
   otv_buf_u32(b, f->flavor);
@@ -159,7 +163,7 @@ static void put_header_start(otv_buf *b, uint32_t signature, const in_font *f, u
 }
 
 /* majorVersion, minorVersion and no metadata, no private data: the WOFF header's last fields. */
-static void put_header_end(otv_buf *b)
+OTV_MAYBE_UNUSED static void put_header_end(otv_buf *b)
 {
   otv_buf_u16(b, WOFF_FILE_MAJOR_VERSION);
   otv_buf_u16(b, WOFF_FILE_MINOR_VERSION);

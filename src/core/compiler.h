@@ -10,10 +10,13 @@
 #  define OTV_ALWAYS_INLINE inline __attribute__((always_inline))
 #  define OTV_NOINLINE __attribute__((noinline))
 #  define OTV_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+/* a helper that some build configurations do not call (e.g. WOFF without zlib or Brotli) */
+#  define OTV_MAYBE_UNUSED __attribute__((unused))
 #else
 #  define OTV_ALWAYS_INLINE inline
 #  define OTV_NOINLINE
 #  define OTV_PRINTF(fmt, args)
+#  define OTV_MAYBE_UNUSED
 #endif
 
 /* Functions between OTV_TARGET_AVX2_BEGIN and OTV_TARGET_AVX2_END are compiled for AVX2 (GCC or

@@ -7,7 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *otv_version(void) { return "0.1.0"; }
+/* OTV_VERSION_STRING: CMake's project(VERSION) (CMakeLists.txt); other builds (the WebAssembly
+ * script) pass it too, or get the header's. */
+#ifndef OTV_VERSION_STRING
+#  define OTV_STR2(x) #  x
+#  define OTV_STR(x) OTV_STR2(x)
+#  define OTV_VERSION_STRING                                                                       \
+    OTV_STR(OTV_VERSION_MAJOR) "." OTV_STR(OTV_VERSION_MINOR) "." OTV_STR(OTV_VERSION_PATCH)
+#endif
+const char *otv_version(void) { return OTV_VERSION_STRING; }
 
 const char *otv_status_str(otv_status s)
 {
