@@ -22,6 +22,7 @@ typedef struct otv_coords {
   unsigned axis_count;
   uint32_t serial; /* bumped whenever v changes; 0 is never a location's serial */
   bool is_default; /* every coordinate is 0 (in q) */
+  bool fine;       /* some q is not a multiple of 4 (between F2Dot14 steps: the freetype model) */
 } otv_coords;
 
 /* What a module's per-location state evaluates with (set at location creation). Errors go

@@ -119,6 +119,22 @@ void otv_ivs_region_scalars(const otv_ivs *ivs, const int32_t *coords, unsigned 
   }
 }
 
+void otv_ivs_region_scalars_f2(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
+                               float *scalars)
+{
+  unsigned axes = ivs->axis_count;
+  for (unsigned r = 0; r < ivs->region_count; r++) {
+    /* in range: regions span (region_count x axis_count x 6) checked in otv_ivs_parse */
+    const uint8_t *p = ivs->regions + (size_t)r * axes * 6;
+    float s = 1.0f;
+    for (unsigned a = 0; a < axes && s != 0.0f; a++, p += 6) {
+      int coord = a < axis_count ? coords[a] : 0;
+      s *= otv_axis_scalar(coord, otv_peek_i16(p), otv_peek_i16(p + 2), otv_peek_i16(p + 4));
+    }
+    scalars[r] = s;
+  }
+}
+
 float otv_ivs_delta(const otv_ivs *ivs, const float *scalars, uint32_t outer, uint32_t inner)
 {
   if (outer >= ivs->data_count) return 0.0f;
@@ -169,7 +185,12 @@ const float *otv_ivs_cache_fill(const otv_locctx *x, const otv_ivs *ivs, otv_ivs
     static const float none[1] = {0.0f};
     return none;
   }
-  otv_ivs_region_scalars(ivs, x->at->q, x->at->axis_count, c->scalars);
+  /* coordinates between F2Dot14 steps (the freetype model) need the 16.16 evaluation; the
+   * others are F2Dot14 values, evaluated as they are (the same floats, fewer operations) */
+  if (x->at->fine)
+    otv_ivs_region_scalars(ivs, x->at->q, x->at->axis_count, c->scalars);
+  else
+    otv_ivs_region_scalars_f2(ivs, x->at->v, x->at->axis_count, c->scalars);
   c->serial = x->at->serial;
   return c->scalars;
 }

@@ -78,6 +78,9 @@ static inline void otv_ivs_region(const otv_ivs *ivs, unsigned r, unsigned axis_
 /* Fill scalars[region_count] for normalized coords[axis_count], in 16.16 (coords.h). */
 void otv_ivs_region_scalars(const otv_ivs *ivs, const int32_t *coords, unsigned axis_count,
                             float *scalars);
+/* The same for F2Dot14 coordinates (equal to the above at coords x 4, bit for bit). */
+void otv_ivs_region_scalars_f2(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
+                               float *scalars);
 
 /* sum(scalar x delta) of item (outer, inner); 0 when the indices are out of range (as HarfBuzz
  * and FreeType do: a missing delta set means no variation). scalars from otv_ivs_region_scalars. */

@@ -62,20 +62,23 @@ void otv_location_clear_error(otv_location *loc)
 }
 
 /* The coordinates changed: invalidate every cache. serial 0 is reserved for "never computed". */
-static void changed_to(otv_location *loc, bool is_default)
+static void changed_to(otv_location *loc, bool is_default, bool fine)
 {
   loc->at.serial++;
   if (loc->at.serial == 0) loc->at.serial = 1;
   loc->at.is_default = is_default;
+  loc->at.fine = fine;
   memset(&loc->last_error, 0, sizeof loc->last_error);
 }
 
 static void changed(otv_location *loc)
 {
-  bool is_default = true;
-  for (unsigned i = 0; i < loc->at.axis_count; i++)
+  bool is_default = true, fine = false;
+  for (unsigned i = 0; i < loc->at.axis_count; i++) {
     if (loc->q[i]) is_default = false;
-  changed_to(loc, is_default);
+    if (loc->q[i] & 3) fine = true;
+  }
+  changed_to(loc, is_default, fine);
 }
 
 void otv_location_reset(otv_location *loc)
@@ -160,17 +163,17 @@ otv_status otv_location_set_normalized(otv_location *loc, const otv_f2dot14 *coo
     if (v > 16384) v = 16384;
     any |= v;
     loc->coords[a] = (otv_f2dot14)v;
-    loc->fixed[a] = loc->q[a] = v * 4;
+    loc->q[a] = v * 4;                              /* fixed: see otv_location_normalized_fixed */
     loc->user[a] = axis[a].default_value / 65536.0; /* otv_fvar_axis_default */
   }
   loc->from_user = false;
-  changed_to(loc, any == 0);
+  changed_to(loc, any == 0, false);
   return OTV_E_OK;
 }
 
 unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsigned cap)
 {
-  for (unsigned a = 0; a < cap && a < loc->at.axis_count; a++) out[a] = loc->coords[a];
+  for (unsigned a = 0; out && a < cap && a < loc->at.axis_count; a++) out[a] = loc->coords[a];
   return loc->at.axis_count;
 }
 
@@ -178,7 +181,9 @@ bool otv_location_is_default(const otv_location *loc) { return loc->at.is_defaul
 
 unsigned otv_location_normalized_fixed(const otv_location *loc, otv_fixed *out, unsigned cap)
 {
-  for (unsigned a = 0; a < cap && a < loc->at.axis_count; a++) out[a] = loc->fixed[a];
+  /* set_normalized leaves fixed alone (moving a location stays cheap): there it is coords x 4 */
+  for (unsigned a = 0; out && a < cap && a < loc->at.axis_count; a++)
+    out[a] = loc->from_user ? loc->fixed[a] : loc->coords[a] * 4;
   return loc->at.axis_count;
 }
 

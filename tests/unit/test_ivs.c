@@ -269,9 +269,67 @@ static void test_dsim(void)
   CHECK_EQ(e.table, TAG_T);
 }
 
+/* otv_ivs_region_scalars on 16.16 coordinates gives the very floats of
+ * otv_ivs_region_scalars_f2 on the F2Dot14 ones (x 4): random regions (well- and ill-formed) at
+ * their own points and random places. */
+static void test_region_scalars_16_16(void)
+{
+  uint64_t st = 0x2545F4914F6CDD1Dull;
+  long compared = 0, differ = 0;
+  for (int it = 0; it < 2000; it++) {
+    uint8_t b[256];
+    size_t n = 0;
+    /* an ItemVariationStore with one 2-axis region list of 8 regions, one empty data */
+    b[n++] = 0, b[n++] = 1, b[n++] = 0, b[n++] = 0, b[n++] = 0, b[n++] = 8; /* format, regions@8 */
+    b[n++] = 0, b[n++] = 0;                                                 /* dataCount 0 */
+    b[n++] = 0, b[n++] = 2, b[n++] = 0, b[n++] = 8;                         /* 2 axes, 8 regions */
+    int pts[8 * 2 * 3];
+    for (int r = 0; r < 8 * 2; r++) {
+      int v[3];
+      for (int k = 0; k < 3; k++) v[k] = (int)(h_xorshift64star(&st) % 32769) - 16384;
+      if ((it + r) % 4) { /* mostly ordered, as fonts have them */
+        for (int i = 0; i < 3; i++)
+          for (int j = i + 1; j < 3; j++)
+            if (v[j] < v[i]) {
+              int t = v[i];
+              v[i] = v[j];
+              v[j] = t;
+            }
+      }
+      for (int k = 0; k < 3; k++) {
+        pts[r * 3 + k] = v[k];
+        b[n++] = (uint8_t)((unsigned)v[k] >> 8), b[n++] = (uint8_t)v[k];
+      }
+    }
+    otv_ivs ivs;
+    otv_alloc al;
+    otv_alloc_init(&al, NULL);
+    if (otv_ivs_parse(&al, (otv_span){b, n}, 0, 0, 2, &ivs, NULL)) {
+      CHECK(0);
+      continue;
+    }
+    for (int k = 0; k < 16; k++) {
+      otv_f2dot14 c2[2];
+      for (int a = 0; a < 2; a++)
+        c2[a] = (otv_f2dot14)(k < 8 ? pts[(k * 2 + a) * 3 + 1]
+                                    : (int)(h_xorshift64star(&st) % 32769) - 16384);
+      int32_t c16[2] = {c2[0] * 4, c2[1] * 4};
+      float s2[8], s16[8];
+      otv_ivs_region_scalars_f2(&ivs, c2, 2, s2);
+      otv_ivs_region_scalars(&ivs, c16, 2, s16);
+      compared += 8;
+      differ += memcmp(s2, s16, sizeof s2) != 0;
+    }
+    otv_ivs_free(&al, &ivs);
+  }
+  CHECK(compared > 100000);
+  CHECK_EQ(differ, 0);
+}
+
 int main(void)
 {
   test_axis_scalar();
+  test_region_scalars_16_16();
   test_store();
   test_store_errors();
   test_dsim();
