@@ -177,6 +177,11 @@ typedef struct otv_table_record {
   uint32_t length;
 } otv_table_record;
 
+/* Paged lists: f(face, start, &count, out) returns the total number of items; with count and out
+ * both given it copies up to *count items from index start into out and sets *count to the
+ * number copied. Without out (NULL) nothing is copied and *count becomes 0: call with out NULL
+ * (or count NULL) to learn the total first. Getters of one struct ignore a NULL out. */
+
 /** otv_face_tables - the table directory, sorted by tag (paged list). Since: 0.1 */
 OTV_API unsigned otv_face_tables(const otv_face *face, unsigned start, unsigned *count,
                                  otv_table_record *out);
@@ -398,7 +403,8 @@ OTV_API otv_status otv_location_set_normalized(otv_location *loc, const otv_f2do
                                                unsigned n);
 /** otv_location_reset - back to the default location. Since: 0.1 */
 OTV_API void otv_location_reset(otv_location *loc);
-/** otv_location_normalized - copy the final normalized coordinates; returns the axis count.
+/** otv_location_normalized - copy the final normalized coordinates (min(cap, axis count); out
+ *  NULL copies nothing); returns the axis count.
  *  Since: 0.1 */
 OTV_API unsigned otv_location_normalized(const otv_location *loc, otv_f2dot14 *out, unsigned cap);
 /** otv_location_normalized_fixed - copy the 16.16 normalized coordinates (otv_face_normalize's

@@ -6,12 +6,14 @@
 #include "face.h"
 #include "fields.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#if !defined(__wasi__)
+#  include <fcntl.h>
+#  include <sys/mman.h>
+#  include <sys/stat.h>
+#  include <unistd.h>
+#endif
 
 static otv_status read_head_maxp(otv_face *f, otv_error *err)
 {
@@ -117,6 +119,20 @@ otv_status otv_face_open_memory(const void *data, size_t len, unsigned index,
   return OTV_E_OK;
 }
 
+#if defined(__wasi__)
+/* wasi-libc has no mmap (only an opt-in emulation that copies the file), and the WebAssembly
+ * build (scripts/build-wasm.sh, docs/web.md) gets its fonts as bytes from the browser: there the
+ * file API says it is not supported and callers use otv_face_open_memory. */
+otv_status otv_face_open_file(const char *path, unsigned index, const otv_options *opt,
+                              otv_face **out, otv_error *err)
+{
+  (void)index;
+  (void)opt;
+  if (!out || !path) return OTV_FAIL(err, ARG, 0, 0, "path or out is NULL");
+  *out = NULL;
+  return OTV_FAIL(err, UNSUPPORTED, 0, 0, "no file mapping on WASI: use otv_face_open_memory");
+}
+#else
 otv_status otv_face_open_file(const char *path, unsigned index, const otv_options *opt,
                               otv_face **out, otv_error *err)
 {
@@ -149,6 +165,7 @@ otv_status otv_face_open_file(const char *path, unsigned index, const otv_option
   (*out)->map_len = len;
   return OTV_E_OK;
 }
+#endif
 
 void otv_face_close(otv_face *f)
 {
@@ -160,7 +177,9 @@ void otv_face_close(otv_face *f)
   otv_cff_free(al, &f->cff);
   otv_fvar_free(al, &f->fvar);
   otv_sfnt_close(&f->sfnt, al);
+#if !defined(__wasi__) /* WASI faces never own a mapping: see otv_face_open_file */
   if (f->map) munmap(f->map, f->map_len);
+#endif
   otv_alloc a = f->al;
   otv_mem_free(&a, f, sizeof *f);
 }
@@ -169,6 +188,7 @@ void otv_face_close(otv_face *f)
 
 void otv_face_get_info(const otv_face *f, otv_face_info *out)
 {
+  if (!out) return;
   memset(out, 0, sizeof *out);
   out->flavour = f->flavour;
   out->glyph_count = f->glyph_count;
@@ -179,9 +199,21 @@ void otv_face_get_info(const otv_face *f, otv_face_info *out)
   out->table_count = f->sfnt.table_count;
 }
 
+/* Paged lists (otvar.h): without an output array a call only returns the total (and says, in
+ * *count, that it wrote nothing), so that a caller can ask for the size first. */
+static unsigned *paged(unsigned *count, const void *out)
+{
+  if (count && !out) {
+    *count = 0;
+    return NULL;
+  }
+  return count;
+}
+
 unsigned otv_face_tables(const otv_face *f, unsigned start, unsigned *count, otv_table_record *out)
 {
   unsigned n = 0;
+  count = paged(count, out);
   if (count) {
     for (unsigned i = start; i < f->sfnt.table_count && n < *count; i++)
       out[n++] = f->sfnt.tables[i];
@@ -199,13 +231,13 @@ const uint8_t *otv_face_table(const otv_face *f, uint32_t tag, size_t *len)
 
 unsigned otv_face_axes(const otv_face *f, unsigned start, unsigned *count, otv_axis *out)
 {
-  return otv_fvar_axes(&f->fvar, start, count, out);
+  return otv_fvar_axes(&f->fvar, start, paged(count, out), out);
 }
 
 unsigned otv_face_named_instances(const otv_face *f, unsigned start, unsigned *count,
                                   otv_named_instance *out)
 {
-  return otv_fvar_named_instances(&f->fvar, start, count, out);
+  return otv_fvar_named_instances(&f->fvar, start, paged(count, out), out);
 }
 
 otv_status otv_face_named_instance_coords(const otv_face *f, unsigned instance, double *coords,
@@ -214,23 +246,26 @@ otv_status otv_face_named_instance_coords(const otv_face *f, unsigned instance, 
   return otv_fvar_instance_coords(&f->fvar, instance, coords, cap, err);
 }
 
-void otv_face_stat(const otv_face *f, otv_stat_info *out) { otv_stat_get_info(&f->stat, out); }
+void otv_face_stat(const otv_face *f, otv_stat_info *out)
+{
+  if (out) otv_stat_get_info(&f->stat, out);
+}
 
 unsigned otv_face_stat_axes(const otv_face *f, unsigned start, unsigned *count, otv_stat_axis *out)
 {
-  return otv_stat_axes(&f->stat, start, count, out);
+  return otv_stat_axes(&f->stat, start, paged(count, out), out);
 }
 
 unsigned otv_face_stat_values(const otv_face *f, unsigned start, unsigned *count,
                               otv_stat_value *out)
 {
-  return otv_stat_values(&f->stat, start, count, out);
+  return otv_stat_values(&f->stat, start, paged(count, out), out);
 }
 
 unsigned otv_face_stat_value_records(const otv_face *f, unsigned value_index, unsigned start,
                                      unsigned *count, otv_stat_axis_value_record *out)
 {
-  return otv_stat_value_records(&f->stat, value_index, start, count, out);
+  return otv_stat_value_records(&f->stat, value_index, start, paged(count, out), out);
 }
 
 otv_status otv_face_name(const otv_face *f, uint16_t name_id, char *buf, size_t cap,

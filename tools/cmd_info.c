@@ -52,6 +52,14 @@ static void put_num(double v)
   fputs(buf, stdout);
 }
 
+/* A C1 control (U+0080..U+009F, which some terminals obey as ESC sequences) at p: its code
+ * point, or 0. Names arrive as UTF-8 (otv_face_name), so C1 is the two bytes C2 80..C2 9F. */
+static unsigned c1_control(const unsigned char *p)
+{
+  return p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F ? p[1] : 0;
+}
+
+/* JSON string: quotes, backslashes and every control character (C0, DEL, C1) escaped. */
 static void put_jstr(const char *s)
 {
   if (!s) {
@@ -60,14 +68,32 @@ static void put_jstr(const char *s)
   }
   putchar('"');
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    unsigned c1 = c1_control(p);
     if (*p == '"' || *p == '\\')
       printf("\\%c", *p);
     else if (*p < 0x20 || *p == 0x7F)
       printf("\\u%04x", *p);
+    else if (c1)
+      printf("\\u%04x", c1), p++;
     else
       putchar(*p);
   }
   putchar('"');
+}
+
+/* Text from the font or the command line for the terminal: control characters (C0, DEL, C1:
+ * escape sequences, newlines) shown as \xNN / \uNNNN instead of acting on the terminal. */
+static void put_text(const char *s)
+{
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    unsigned c1 = c1_control(p);
+    if (*p < 0x20 || *p == 0x7F)
+      printf("\\x%02x", *p);
+    else if (c1)
+      printf("\\u%04x", c1), p++;
+    else
+      putchar(*p);
+  }
 }
 
 static void put_tag_json(uint32_t tag)
@@ -99,9 +125,11 @@ static void put_name_json(const otv_face *face, uint16_t id)
 static void put_name_text(const otv_face *face, uint16_t id)
 {
   char *s = get_name(face, id);
-  if (s)
-    printf("\"%s\"", s);
-  else
+  if (s) {
+    putchar('"');
+    put_text(s);
+    putchar('"');
+  } else
     printf("(name %u missing)", id);
   free(s);
 }
@@ -361,13 +389,18 @@ static void print_text(const info *in)
   const otv_face *face = in->face;
   char tag[5];
   unsigned faces = face_count(in->path);
-  printf("file: %s", in->path);
+  fputs("file: ", stdout);
+  put_text(in->path);
   if (faces > 1) printf(" (face %u of %u)", in->index, faces);
   printf("\nflavour: %s\nglyphs: %u\nunits per em: %u\n", flavour_str(in->fi.flavour),
          in->fi.glyph_count, in->fi.units_per_em);
   char *family = get_name(face, 16);
   if (!family) family = get_name(face, 1);
-  if (family) printf("family: %s\n", family);
+  if (family) {
+    fputs("family: ", stdout);
+    put_text(family);
+    putchar('\n');
+  }
   free(family);
   printf("tables (%u):", in->fi.table_count);
   for (unsigned i = 0; i < in->fi.table_count; i++) {

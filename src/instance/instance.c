@@ -245,6 +245,8 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
     *out = NULL;
     *out_len = 0;
     if (err.code == OTV_E_OK) err.code = st;
+    /* the report is this call's (otvar.h): not an error an earlier call left in the location */
+    otv_location_clear_error(loc);
     return otv_loc_fail(loc, err.code, err.table, err.offset, "%s", err.msg);
   }
   return OTV_E_OK;

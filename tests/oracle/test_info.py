@@ -187,6 +187,26 @@ def fonts_in(d):
                   if n.lower().endswith((".ttf", ".otf", ".ttc")))
 
 
+def check_control_characters(src):
+    """A name record with an escape sequence, C1 controls and a newline: `otvar info` prints it
+    escaped (nothing reaches the terminal as a control character) and --json round-trips it."""
+    evil = "Evil\x1b[31mRed\nLine\u009b2J\x7f\\\"end"
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "evil.ttf")
+        f = TTFont(src)
+        f["name"].setName(evil, 1, 3, 1, 0x409)
+        f.save(path)
+        text = subprocess.run([OTVAR, "info", path], capture_output=True).stdout
+        check(b"\x1b" not in text and b"\xc2\x9b" not in text and b"\x7f" not in text,
+              "info prints control characters raw: %r" % text[:200])
+        check(b"family: Evil\\x1b[31mRed\\x0aLine\\u009b2J\\x7f" in text,
+              "info does not show the escaped family name: %r" % text[:300])
+        js = subprocess.run([OTVAR, "info", "--json", path], capture_output=True).stdout
+        check(b"\x1b" not in js and b"\xc2\x9b" not in js, "info --json prints control characters raw")
+        names = json.loads(js).get("names", {})
+        check(names.get("1") == evil, "info --json name 1 %r, want %r" % (names.get("1"), evil))
+
+
 def main():
     root = os.environ.get("OTV_ROOT", ".")
     test_fonts = fonts_in(os.environ.get("OTV_FONTS", os.path.join(root, "tests/fonts")))
@@ -212,6 +232,7 @@ def main():
                 n += 1
     else:
         check(False, "TTC test fonts missing")
+    check_control_characters(os.path.join(root, "fonts", "Karla-VF.ttf"))
     print("test_info: %d fonts, %d checks, %d failed" % (n, checks, len(failures)))
     return 1 if failures or checks == 0 else 0
 

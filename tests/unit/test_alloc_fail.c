@@ -118,6 +118,13 @@ static int instance_result(otv_location *loc, const char *what, otv_status is, u
       fprintf(stderr, "%s N=%ld: %s failed but returned a buffer\n", g_font, g_n, what);
       g_bad_status++;
     }
+    /* the report names the cause, not a retry's "buffer too small" (CFF2 glyph sizing) */
+    const otv_error *le = otv_location_last_error(loc);
+    if (le->code != OTV_E_NOMEM || strstr(le->msg, "too small")) {
+      fprintf(stderr, "%s N=%ld: %s failed with NOMEM but reports %s: %s\n", g_font, g_n, what,
+              otv_status_str(le->code), le->msg);
+      g_bad_status++;
+    }
     return 1;
   }
   if (is == OTV_E_OK)
