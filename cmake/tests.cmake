@@ -95,3 +95,16 @@ foreach(t ${OTV_FUZZ_TARGETS})
   endif()
 endforeach()
 
+
+# ---- the WebAssembly page (web/, tests/web/): its runner builds the module and drives the page
+# in headless Chromium; it says SKIP (exit 77) without clang's wasm32-wasi target or Chromium ----
+add_test(NAME web/wasm COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/web/run.sh ${CMAKE_CURRENT_BINARY_DIR}/wasm)
+set_tests_properties(web/wasm PROPERTIES ENVIRONMENT "${OTV_TEST_ENV}" LABELS web SKIP_RETURN_CODE 77)
+
+# ---- the Python package (python/, tests/python/): pytest against fontTools and the CLI, and an
+# offline pip install; SKIP (exit 77) without pytest. A sanitizer build's library is loaded with
+# its runtimes preloaded (run.sh) ----
+add_test(NAME python/pytest COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/python/run.sh)
+set_tests_properties(python/pytest PROPERTIES
+  ENVIRONMENT "${OTV_TEST_ENV};OTVAR_LIBRARY=$<TARGET_FILE:otvar_shared>;OTVAR_WOFF_LIBRARY=$<TARGET_FILE:otvar_woff>"
+  LABELS python SKIP_RETURN_CODE 77)
