@@ -169,22 +169,51 @@ int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, ui
 int cli_utf8_decode(const char *s, uint32_t **out, size_t *n);
 
 /* Safe output: write into a temp file in the target's directory, then rename over the target.
- * cli_out_open refuses to write over `input` (same file) and, unless force, over an existing
- * file: OTV_EXIT_USAGE. A temp file that cannot be created (unwritable directory, no space) is
- * OTV_EXIT_FONT (a failure). Both with a message on stderr; 0 when o is ready. Path "-" is
- * standard output, written directly (cli_check_std refuses binaries for a terminal first). */
+ * cli_out_open refuses to write over `input` (same file), over anything but a regular file (a
+ * symlink, device, FIFO, socket or directory: never replaced, never followed) and, unless force,
+ * over an existing file: OTV_EXIT_USAGE. A temp file that cannot be created (unwritable
+ * directory, no space) is OTV_EXIT_FONT (a failure). Both with a message on stderr; 0 when o is
+ * ready. The temp file gets mode 0666 less the umask, is fsync'd before the rename and is removed
+ * when SIGINT, SIGTERM, SIGHUP or SIGXFSZ ends the process. Path "-" is standard output, written
+ * directly (cli_check_std refuses binaries for a terminal first). */
+/* The --help note of every command that writes files (the rules of cli_out_open). */
+#define CLI_FILES_NOTE                                                                             \
+  "Files: outputs are regular files, written to a temp file beside them (mode 0666 less the\n"     \
+  "umask), synced, then renamed over the target; an interrupted run (SIGINT, SIGTERM, SIGHUP,\n"   \
+  "SIGXFSZ) removes its temp files. A symlink, device, FIFO, socket or directory as an output\n"   \
+  "is refused (never replaced, never followed), as is the input file; an existing file needs\n"    \
+  "--force. Inputs are regular files or - (a FIFO or device is refused). A failed write\n"         \
+  "(including to standard output) exits 1.\n"
+
 typedef struct cli_out {
   FILE *f;
-  char *tmp_path;
   char *path;
+  const char *cmd;
+  int slot; /* the temp file's name: a static slot the signal handler can see (-1: none) */
 } cli_out;
 int cli_out_open(const char *cmd, const char *path, const char *input, int force, cli_out *o);
-/* Close and rename (ok) or close and remove the temp file (!ok). Returns 0 on success. */
+/* Flush, fsync and close the temp file (the rename is left to cli_out_close): 0, or
+ * OTV_EXIT_FONT with the error printed. */
+int cli_out_flush(cli_out *o);
+/* Flush (when not yet done) and rename (ok), or remove the temp file (!ok). Returns 0 on success;
+ * a failed write is reported once, by cli_output_error. */
 int cli_out_close(cli_out *o, int ok);
 /* The whole of data written to path that way (cli_out_open, fwrite, cli_out_close): an exit code,
  * with the message printed. */
 int cli_write_file(const char *cmd, const char *path, const char *input, int force,
                    const uint8_t *data, size_t len);
+
+/* Print `otvar: CMD: cannot write the output: <strerror(err)>` (once per run: the first failure
+ * says it) and return OTV_EXIT_FONT. */
+int cli_output_error(const char *cmd, int err);
+/* After every command (otvar.c): flush and close standard output. rc, or OTV_EXIT_FONT with the
+ * message when a write to standard output failed (a full disk, /dev/full, a closed pipe's EPIPE
+ * with SIGPIPE ignored): output that did not arrive is never a success. */
+int cli_finish_stdout(const char *cmd, int rc);
+/* Inputs are regular files (or "-"): 1, or 0 with `otvar: PATH: ...` printed (a FIFO, device or
+ * directory; opened without blocking, so a FIFO does not hang). cli_open_face and cli_load_sfnt
+ * check this. */
+int cli_input_ok(const char *path);
 
 /* Print the font-wide metrics at the location (otvar info --metrics): one `TAG VALUE` line per
  * MVAR value tag the font has a base value for, or JSON members when json is set. Owned by the

@@ -20,7 +20,8 @@ static const cli_cmd compress_cmd = {
     "longer hold).\n"
     "`otvar instance ... -o OUT.woff2` writes instances the same way.\n"
     "FONT - reads the font from standard input (and writes to standard output unless -o).\n",
-    "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n",
+    "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing "
+    "OUT.\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};

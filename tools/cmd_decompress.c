@@ -20,7 +20,8 @@ static const cli_cmd decompress_cmd = {
     "flavours, .ttc for collections) in place of the extension. Table checksums and a\n"
     "single font's head.checkSumAdjustment are recomputed. Other commands read WOFF and\n"
     "WOFF2 directly. FONT - reads standard input (and writes to standard output unless -o).\n",
-    "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing OUT.\n",
+    "Exit codes: 0 ok, 1 bad font or failed write, 2 bad usage or an existing "
+    "OUT.\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};
@@ -52,6 +53,7 @@ int otv_cmd_decompress(int argc, char **argv)
   if (!go) return rc;
   if (!out && cli_is_std(path)) out = "-"; /* as gzip: standard input to standard output */
   if ((rc = cli_check_std("decompress", path, out, true))) return rc;
+  if (!cli_input_ok(path)) return OTV_EXIT_FONT;
   int woff = cli_is_woff(path);
   if (woff < 0) {
     fprintf(stderr, "otvar: %s: %s\n", cli_name(path), strerror(errno));

@@ -7,6 +7,8 @@
  * added.
  */
 #include "cli.h"
+
+#include <errno.h>
 #include "woff.h"
 
 #include <stdlib.h>
@@ -598,10 +600,8 @@ static int info_run(const char *path, unsigned index, int json, int metrics, con
     print_json(&in);
   else
     print_text(&in);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "otvar: info: cannot write the output\n");
-    rc = OTV_EXIT_FONT;
-  }
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) rc = cli_output_error("info", errno);
 done:
   otv_location_destroy(in.loc);
   free(in.axes);

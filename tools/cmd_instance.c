@@ -34,7 +34,8 @@ static const cli_cmd instance_cmd = {
     "and rounded, metrics and font-wide values updated, variation tables removed.\n"
     "FONT - reads the font from standard input (--all-named then names the files after the\n"
     "font's family); -o - writes the instance to standard output (never to a terminal).\n",
-    NULL,
+    "Exit status: 0 ok, 1 bad font or an instance not written (--all-named still writes\n"
+    "the others and names each one that failed), 2 bad usage.\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};
@@ -55,10 +56,15 @@ static int web_flavour(const char *path)
   return 0;
 }
 
+typedef struct job job;
+static int write_job_file(job *j, const char *path, const uint8_t *data, size_t len);
+
 /* Write one instance at loc into path ("-": standard output) as TrueType/OpenType, WOFF
- * (flavour 1) or WOFF2 (2). Returns 0, or an exit code with a message printed. */
+ * (flavour 1) or WOFF2 (2); through write_job_file for --all-named (j). Returns 0, or an exit
+ * code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, unsigned nkeep,
-                     const char *path, int flavour, const char *input, int force, size_t *out_len)
+                     const char *path, int flavour, const char *input, int force, job *j,
+                     size_t *out_len)
 {
   uint8_t *data = NULL, *web = NULL;
   size_t len = 0;
@@ -78,7 +84,8 @@ static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, un
     data = web;
     len = wlen;
   }
-  int rc = cli_write_file("instance", path, input, force, data, len);
+  int rc = j ? write_job_file(j, path, data, len)
+             : cli_write_file("instance", path, input, force, data, len);
   if (web)
     free(web);
   else
@@ -148,18 +155,47 @@ static void user_string(const otv_face *face, const double *user, char *buf, siz
 
 /* ---- --all-named ---- */
 
-typedef struct job {
+struct job {
   const otv_face *face;
   const char *input, *dir, *base;
   unsigned flags;
   otv_norm_model model;
   int force, quiet, progress;
   unsigned count;
-  char **paths;
+  char **paths, **names; /* per instance: the output file, the subfamily name (for messages) */
   pthread_mutex_t mu;
-  unsigned next, done;
+  unsigned next, done, written;
+  struct stat *wrote; /* the files this run wrote (written of them): never replaced */
   int rc;
-} job;
+};
+
+/* One --all-named file: written to its temp file and synced outside the lock (the slow part),
+ * renamed under it, after checking that the target is not a file this run wrote: paths are
+ * distinct (all_named), but two names may still be one file (a case-insensitive file system,
+ * Unicode normalization, a symlinked -d), and --force must not let one instance replace
+ * another. */
+static int write_job_file(job *j, const char *path, const uint8_t *data, size_t len)
+{
+  cli_out o;
+  int rc = cli_out_open("instance", path, j->input, j->force, &o);
+  if (rc) return rc;
+  int ok = fwrite(data, 1, len, o.f) == len;
+  if (!ok) cli_output_error("instance", errno);
+  if (ok && cli_out_flush(&o)) ok = 0;
+  pthread_mutex_lock(&j->mu);
+  struct stat st;
+  if (ok && lstat(path, &st) == 0)
+    for (unsigned k = 0; k < j->written; k++)
+      if (j->wrote[k].st_dev == st.st_dev && j->wrote[k].st_ino == st.st_ino) {
+        fprintf(stderr, "otvar: instance: refusing to replace '%s': this run wrote it\n", path);
+        ok = 0;
+        break;
+      }
+  rc = cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
+  if (!rc && lstat(path, &st) == 0) j->wrote[j->written++] = st;
+  pthread_mutex_unlock(&j->mu);
+  return rc;
+}
 
 static void progress(job *j)
 {
@@ -194,11 +230,14 @@ static void *worker(void *arg)
     size_t len = 0;
     if (otv_location_set_named(loc, i) == OTV_E_OK)
       rc = write_one(loc, j->flags, NULL, 0, j->paths[i], web_flavour(j->paths[i]), j->input,
-                     j->force, &len);
+                     j->force, j, &len);
     else
       cli_error(j->input, otv_location_last_error(loc));
     pthread_mutex_lock(&j->mu);
-    if (rc) j->rc = rc;
+    if (rc) { /* the others are still written; this one is named */
+      fprintf(stderr, "otvar: instance: named instance %u '%s' not written\n", i, j->names[i]);
+      j->rc = OTV_EXIT_FONT;
+    }
     j->done++;
     if (!rc && !j->quiet && !j->progress) printf("%s (%zu bytes)\n", j->paths[i], len);
     progress(j);
@@ -221,10 +260,20 @@ static void clean_name(const char *s, char *out, size_t cap)
   out[k] = 0;
 }
 
+/* Whether name (a file name in the output directory) is one of the first n of paths, ignoring
+ * case: on a case-insensitive file system "Bold" and "bold" are one file. */
+static bool taken(char **paths, unsigned n, const char *name)
+{
+  for (unsigned k = 0; k < n; k++)
+    if (!strcasecmp(paths[k], name)) return true;
+  return false;
+}
+
 static int all_named(const otv_face *face, const char *input, const char *dir, unsigned threads,
                      unsigned flags, otv_norm_model model, int force, int quiet,
-                     const char *web_ext)
+                     const char *web_ext, unsigned *written)
 {
+  *written = 0;
   unsigned count = otv_face_named_instances(face, 0, NULL, NULL);
   if (!count) {
     fprintf(stderr, "otvar: instance: %s: the font has no named instances\n", input);
@@ -265,7 +314,12 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   j.force = force, j.quiet = quiet, j.count = count;
   j.progress = !quiet && isatty(2);
   j.paths = calloc(count, sizeof *j.paths);
-  if (!j.paths) return OTV_EXIT_FONT;
+  j.names = calloc(count, sizeof *j.names);
+  j.wrote = calloc(count, sizeof *j.wrote);
+  if (!j.paths || !j.names || !j.wrote) {
+    j.rc = OTV_EXIT_FONT;
+    goto out;
+  }
   for (unsigned i = 0; i < count; i++) {
     otv_named_instance ni;
     unsigned one = 1;
@@ -276,17 +330,17 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
     if (!clean[0]) snprintf(clean, sizeof clean, "instance%u", i);
     size_t n = strlen(dir) + strlen(base) + strlen(clean) + 32;
     j.paths[i] = malloc(n);
-    if (!j.paths[i]) {
+    j.names[i] = strdup(name[0] ? name : clean);
+    if (!j.paths[i] || !j.names[i]) {
       j.rc = OTV_EXIT_FONT;
       goto out;
     }
     snprintf(j.paths[i], n, "%s/%s-%s.%s", dir, base, clean, ext);
-    /* two instances with the same name: number the later ones */
-    for (unsigned k = 0; k < i; k++)
-      if (!strcmp(j.paths[k], j.paths[i])) {
-        snprintf(j.paths[i], n, "%s/%s-%s-%u.%s", dir, base, clean, i, ext);
-        break;
-      }
+    /* a name already chosen (two instances called Bold, or one called "Bold-2"): number this one,
+     * each candidate checked against every name chosen so far, until one is free (at most count
+     * candidates are taken, so a free one is found within count + 2 tries) */
+    for (unsigned k = 2; taken(j.paths, i, j.paths[i]); k++)
+      snprintf(j.paths[i], n, "%s/%s-%s-%u.%s", dir, base, clean, k, ext);
   }
   pthread_mutex_init(&j.mu, NULL);
   if (threads < 1) threads = 1;
@@ -309,9 +363,13 @@ static int all_named(const otv_face *face, const char *input, const char *dir, u
   worker(&j);
   for (unsigned t = 0; t < started; t++) pthread_join(tids[t], NULL);
   pthread_mutex_destroy(&j.mu);
+  *written = j.written;
 out:
-  for (unsigned i = 0; i < count; i++) free(j.paths[i]);
+  for (unsigned i = 0; j.paths && i < count; i++) free(j.paths[i]);
+  for (unsigned i = 0; j.names && i < count; i++) free(j.names[i]);
   free(j.paths);
+  free(j.names);
+  free(j.wrote);
   return j.rc;
 }
 
@@ -344,10 +402,14 @@ static int instance(const inst_req *r)
   }
   if (r->all) {
     double t0 = now_ms();
+    unsigned written;
     rc = all_named(face, r->path, r->dir, r->threads, r->flags, r->model, r->force, r->quiet,
-                   r->web_ext);
-    if (!rc && !r->quiet)
-      printf("wrote %u instances into %s in %.1f ms\n", info.instance_count, r->dir, now_ms() - t0);
+                   r->web_ext, &written);
+    if (written == info.instance_count && !r->quiet) /* the files there now */
+      printf("wrote %u instances into %s in %.1f ms\n", written, r->dir, now_ms() - t0);
+    else if (written && !r->quiet)
+      printf("wrote %u of %u instances into %s in %.1f ms\n", written, info.instance_count, r->dir,
+             now_ms() - t0);
     goto done;
   }
   otv_error e = {0};
@@ -390,7 +452,7 @@ static int instance(const inst_req *r)
   }
   double t0 = now_ms();
   size_t len = 0;
-  rc = write_one(loc, r->flags, keep, nkeep, r->out, r->flavour, r->path, r->force, &len);
+  rc = write_one(loc, r->flags, keep, nkeep, r->out, r->flavour, r->path, r->force, NULL, &len);
   if (!rc && !r->quiet && !cli_is_std(r->out)) { /* standard output holds the font */
     char desc[512];
     double user[64];

@@ -28,7 +28,7 @@ static const cli_cmd outline_cmd = {
     "and first; composites are flattened. An empty glyph prints `GID ADVANCE` alone.\n"
     "--format svg: a standalone SVG showing the glyphs side by side (y flipped for display).\n"
     "FONT - reads the font from standard input.\n",
-    "Exit status: 0 ok, 1 bad font or glyph data, 2 bad usage.\n",
+    "Exit status: 0 ok, 1 bad font or glyph data or a failed write, 2 bad usage.\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};

@@ -28,7 +28,7 @@ static const cli_cmd render_cmd = {
     "FONT - reads the font from standard input.\n",
     "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
     "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
-    "output without --force).\n",
+    "output without --force).\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};

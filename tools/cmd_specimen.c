@@ -31,7 +31,7 @@ static const cli_cmd specimen_cmd = {
     "else the bundled Karla (--label-font, $OTVAR_LABEL_FONT, $OTVAR_DATA_DIR, share/otvar\n"
     "beside an installed otvar, or fonts/ of the source tree).\n"
     "FONT - reads the font from standard input.\n",
-    "Exit status: 0 ok, 1 bad font, 2 bad usage.\n",
+    "Exit status: 0 ok, 1 bad font, 2 bad usage.\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};

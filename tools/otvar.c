@@ -44,7 +44,8 @@ int main(int argc, char **argv)
     return 0;
   }
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-    if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
+    if (!strcmp(argv[1], cmds[i].name))
+      return cli_finish_stdout(cmds[i].name, cmds[i].fn(argc - 1, argv + 1));
   fprintf(stderr, "otvar: unknown command '%s' (try otvar --help)\n", argv[1]);
   return OTV_EXIT_USAGE;
 }

@@ -5,11 +5,15 @@
 #include "woff.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,6 +134,24 @@ static const uint8_t *stdin_bytes(size_t *len)
   return cli_stdin.bytes;
 }
 
+/* Open a regular file for reading, or NULL with errno set (EINVAL: not a regular file; a FIFO
+ * is not waited for). cli_input_ok says why first; this is the guard against a file swapped in
+ * since. */
+static FILE *open_input(const char *path)
+{
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st = {0};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, 0) != 0) {
+    close(fd);
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    return NULL;
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) close(fd);
+  return f;
+}
+
 /* Read a whole file ("-": standard input) of at most max bytes into a malloc'd buffer. Returns
  * NULL with errno set. */
 static uint8_t *read_file(const char *path, size_t max, size_t *len)
@@ -147,7 +169,7 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len)
     *len = n;
     return copy;
   }
-  FILE *f = fopen(path, "rb");
+  FILE *f = open_input(path);
   return f ? read_stream(f, max, len) : NULL;
 }
 
@@ -158,7 +180,7 @@ int cli_is_woff(const char *path)
     const uint8_t *in = stdin_bytes(&n);
     return in ? woff_is_woff(in, n) : -1;
   }
-  FILE *f = fopen(path, "rb");
+  FILE *f = open_input(path);
   if (!f) return -1;
   uint8_t sig[4];
   int r = fread(sig, 1, 4, f) == 4 && woff_is_woff(sig, 4);
@@ -192,9 +214,7 @@ int cli_write_file(const char *cmd, const char *path, const char *input, int for
   int rc = cli_out_open(cmd, path, input, force, &o);
   if (rc) return rc;
   int ok = fwrite(data, 1, len, o.f) == len;
-  if (!ok)
-    fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd, cli_is_std(path) ? "stdout" : path,
-            strerror(errno));
+  if (!ok) cli_output_error(cmd, errno);
   return cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;
 }
 
@@ -213,6 +233,7 @@ char *cli_with_ext(const char *path, const char *ext)
 
 uint8_t *cli_load_sfnt(const char *path, size_t *len)
 {
+  if (!cli_input_ok(path)) return NULL;
   if (cli_is_woff(path) == 1) return cli_woff_load(path, len);
   uint8_t *raw = read_file(path, WOFF_MAX_SFNT, len);
   if (!raw) fprintf(stderr, "otvar: %s: %s\n", cli_name(path), strerror(errno));
@@ -251,6 +272,7 @@ otv_face *cli_open_face(const char *path, unsigned index)
 {
   otv_face *face = NULL;
   otv_error e = {0};
+  if (!cli_input_ok(path)) return NULL;
   if (!cli_is_std(path) && cli_is_woff(path) != 1) { /* unreadable: the library says why */
     if (otv_face_open_file(path, index, NULL, &face, &e)) {
       cli_error(path, &e);
@@ -539,9 +561,157 @@ bad:
   return -1;
 }
 
+/* ---- output files ----
+ * Temp files being written, kept where a signal handler can reach them: SIGINT, SIGTERM, SIGHUP
+ * and SIGXFSZ unlink them before the default action ends the process. Static buffers and
+ * sig_atomic_t flags only (the handler may only call async-signal-safe functions); one slot per
+ * thread that writes (--all-named -j 64) and a few more. */
+#define CLI_TMP_SLOTS 72
+#define CLI_TMP_MAX 4096
+static char tmp_slot[CLI_TMP_SLOTS][CLI_TMP_MAX];
+static volatile sig_atomic_t tmp_used[CLI_TMP_SLOTS];
+static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t tmp_once = PTHREAD_ONCE_INIT;
+static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
+
+static void tmp_on_signal(int sig)
+{
+  int saved = errno;
+  for (int i = 0; i < CLI_TMP_SLOTS; i++)
+    if (tmp_used[i]) unlink(tmp_slot[i]);
+  /* the default action (terminate), delivered when the handler returns: the exit status still
+   * says which signal ended the process */
+  signal(sig, SIG_DFL);
+  raise(sig);
+  errno = saved;
+}
+
+static void tmp_install(void)
+{
+  for (size_t i = 0; i < sizeof tmp_signals / sizeof tmp_signals[0]; i++) {
+    struct sigaction sa, old;
+    if (sigaction(tmp_signals[i], NULL, &old) || old.sa_handler == SIG_IGN)
+      continue; /* ignored (nohup): stays ignored */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tmp_on_signal;
+    sigfillset(&sa.sa_mask); /* one handler at a time: the others wait for the re-raise */
+    sigaction(tmp_signals[i], &sa, NULL);
+  }
+}
+
+/* A slot for a temp path (its name is filled in by the caller), or -1 when all are taken. */
+static int tmp_slot_take(void)
+{
+  pthread_once(&tmp_once, tmp_install);
+  pthread_mutex_lock(&tmp_mu);
+  int k = 0;
+  while (k < CLI_TMP_SLOTS && tmp_used[k] != 0) k++;
+  if (k < CLI_TMP_SLOTS) {
+    tmp_slot[k][0] = 0; /* an empty name until filled: unlink("") does nothing */
+    tmp_used[k] = 1;
+  }
+  pthread_mutex_unlock(&tmp_mu);
+  return k < CLI_TMP_SLOTS ? k : -1;
+}
+
+static void tmp_slot_free(int k)
+{
+  if (k < 0) return;
+  pthread_mutex_lock(&tmp_mu);
+  tmp_used[k] = 0;
+  pthread_mutex_unlock(&tmp_mu);
+}
+
+/* Create path.tmp-XXXXXX beside path (O_EXCL, mode 0666 less the umask, as any new file) in slot
+ * k. Returns the fd, or -1 with errno set. */
+static int tmp_create(const char *path, int k)
+{
+  static unsigned long seq;
+  char name[CLI_TMP_MAX];
+  for (int tries = 0; tries < 100; tries++) {
+    unsigned long n = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
+    unsigned long r =
+        ((unsigned long)getpid() * 2654435761u + n * 40503u + (unsigned long)clock()) %
+        2176782336ul; /* 36^6 */
+    char sfx[7];
+    for (int i = 0; i < 6; i++, r /= 36) sfx[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[r % 36];
+    sfx[6] = 0;
+    int len = snprintf(name, sizeof name, "%s.tmp-%s", path, sfx);
+    if (len < 0 || (size_t)len >= sizeof name) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+    /* the name is in the slot before the file exists: a signal in between finds nothing, and
+     * after, finds it to unlink */
+    tmp_used[k] = 0;
+    memcpy(tmp_slot[k], name, (size_t)len + 1);
+    tmp_used[k] = 1;
+    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) {
+      if (fd < 0) tmp_slot[k][0] = 0;
+      return fd;
+    }
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+/* Every failed write of an output is reported once, the same way. */
+static int out_reported;
+
+int cli_output_error(const char *cmd, int err)
+{
+  if (!out_reported)
+    fprintf(stderr, "otvar: %s: cannot write the output: %s\n", cmd, strerror(err ? err : EIO));
+  out_reported = 1;
+  return OTV_EXIT_FONT;
+}
+
+int cli_finish_stdout(const char *cmd, int rc)
+{
+  errno = 0;
+  int err = fflush(stdout) != 0 ? errno : 0;
+  if (!err && ferror(stdout)) err = errno ? errno : EIO; /* an earlier write failed */
+  /* closed here so a failing close (NFS, a full disk) is seen too; nothing writes after this */
+  if (fclose(stdout) != 0 && !err) err = errno ? errno : EIO;
+  if (!err) return rc;
+  cli_output_error(cmd, err);
+  return rc ? rc : OTV_EXIT_FONT;
+}
+
+int cli_input_ok(const char *path)
+{
+  if (cli_is_std(path)) return 1;
+  /* O_NONBLOCK: opening a FIFO without a writer would wait forever */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+    return 0;
+  }
+  struct stat st;
+  int r = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  close(fd);
+  if (!r)
+    fprintf(stderr, "otvar: %s: not a regular file (otvar reads regular files and -)\n", path);
+  return r;
+}
+
+/* What an existing output path is, for the refusals: NULL when it may be replaced. */
+static const char *not_regular(const struct stat *st)
+{
+  if (S_ISLNK(st->st_mode)) return "a symbolic link";
+  if (S_ISDIR(st->st_mode)) return "a directory";
+  if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) return "a device";
+  if (S_ISFIFO(st->st_mode)) return "a FIFO";
+  if (S_ISSOCK(st->st_mode)) return "a socket";
+  return S_ISREG(st->st_mode) ? NULL : "not a regular file";
+}
+
 int cli_out_open(const char *cmd, const char *path, const char *input, int force, cli_out *o)
 {
   memset(o, 0, sizeof *o);
+  o->slot = -1;
+  o->cmd = cmd;
   if (cli_is_std(path)) { /* written as it comes: no temp file to rename */
     o->f = stdout;
     return 0;
@@ -553,8 +723,13 @@ int cli_out_open(const char *cmd, const char *path, const char *input, int force
     cli_usage_error(cmd, "refusing to overwrite the input file '%s'", path);
     return OTV_EXIT_USAGE;
   }
-  if (exists && S_ISDIR(st_out.st_mode)) {
-    cli_usage_error(cmd, "'%s' is a directory (give a file name)", path);
+  /* Regular files only: the rename would replace a device node, FIFO or socket (as root, -o
+   * /dev/null would delete /dev/null) or a symlink (not its target) by a plain file. */
+  exists = lstat(path, &st_out) == 0;
+  const char *what = exists ? not_regular(&st_out) : NULL;
+  if (what) {
+    cli_usage_error(cmd, "refusing to replace '%s': it is %s (outputs are regular files)", path,
+                    what);
     return OTV_EXIT_USAGE;
   }
   if (!force && exists) {
@@ -563,51 +738,69 @@ int cli_out_open(const char *cmd, const char *path, const char *input, int force
   }
   size_t n = strlen(path);
   o->path = malloc(n + 1);
-  o->tmp_path = malloc(n + 16);
-  if (!o->path || !o->tmp_path) goto fail;
+  if (!o->path) goto fail;
   memcpy(o->path, path, n + 1);
-  snprintf(o->tmp_path, n + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(o->tmp_path);
+  o->slot = tmp_slot_take();
+  int fd = o->slot < 0 ? (errno = EMFILE, -1) : tmp_create(path, o->slot);
   if (fd < 0) {
     fprintf(stderr, "otvar: %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
     goto fail;
   }
-  fchmod(fd, 0644);
   o->f = fdopen(fd, "wb");
   if (!o->f) {
     close(fd);
-    unlink(o->tmp_path);
+    unlink(tmp_slot[o->slot]);
     goto fail;
   }
   return 0;
 fail:
+  tmp_slot_free(o->slot);
   free(o->path);
-  free(o->tmp_path);
   memset(o, 0, sizeof *o);
+  o->slot = -1;
   return OTV_EXIT_FONT;
+}
+
+int cli_out_flush(cli_out *o)
+{
+  if (!o->f || o->f == stdout) return 0;
+  /* on disk before the rename: a crash then leaves the old file or the new one, never an empty
+   * new one (ext4, xfs and btrfs may otherwise commit the rename first) */
+  int err = fflush(o->f) != 0 || ferror(o->f) ? (errno ? errno : EIO) : 0;
+  if (!err && fsync(fileno(o->f)) != 0) err = errno;
+  if (fclose(o->f) != 0 && !err) err = errno ? errno : EIO;
+  o->f = NULL;
+  return err ? cli_output_error(o->cmd, err) : 0;
 }
 
 int cli_out_close(cli_out *o, int ok)
 {
   if (o->f == stdout) {
-    int bad = fflush(stdout) != 0 || ferror(stdout);
-    if (bad) fprintf(stderr, "otvar: cannot write to stdout: %s\n", strerror(errno));
+    errno = 0;
+    int err = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
+    if (err && ok) cli_output_error(o->cmd, err);
     memset(o, 0, sizeof *o);
-    return ok && !bad ? 0 : -1;
+    return ok && !err ? 0 : -1;
   }
   int rc = 0;
-  if (o->f && fclose(o->f) != 0) ok = 0, rc = -1;
-  if (ok && rename(o->tmp_path, o->path) != 0) {
-    fprintf(stderr, "otvar: cannot rename to '%s': %s\n", o->path, strerror(errno));
+  errno = 0;
+  if (o->f && !ok) { /* failed already, and said why: the temp file goes */
+    fclose(o->f);
+    o->f = NULL;
+  }
+  if (o->f && cli_out_flush(o)) ok = 0, rc = -1;
+  if (ok && o->slot >= 0 && rename(tmp_slot[o->slot], o->path) != 0) {
+    cli_output_error(o->cmd, errno);
     ok = 0;
     rc = -1;
   }
-  if (!ok) {
-    unlink(o->tmp_path);
-    if (rc == 0) rc = -1;
+  if (o->slot >= 0) {
+    if (!ok) unlink(tmp_slot[o->slot]);
+    tmp_slot_free(o->slot);
   }
+  if (!ok && rc == 0) rc = -1;
   free(o->path);
-  free(o->tmp_path);
   memset(o, 0, sizeof *o);
+  o->slot = -1;
   return ok ? 0 : rc;
 }

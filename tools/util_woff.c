@@ -8,8 +8,10 @@
  * where they equal the glyph's xMin). Collections share one directory of tables.
  *
  * Every read goes through the bounds-checked reader of core/reader.h; every size a header
- * announces is checked against the bytes present and against WOFF_MAX_SFNT before anything is
- * allocated for it, and every loop is bounded by a stream's length. Composite glyph records are
+ * announces is checked against the bytes present and against the decoding cap (woff.h: 64 x the
+ * input + 1 MiB, within WOFF_MAX_SFNT) before anything is allocated for it: totalSfntSize, the
+ * sums of origLength and of the stored lengths, and the rebuilt glyf/loca/hmtx as they are made.
+ * Every loop is bounded by a stream's length. Composite glyph records are
  * read by glyf.h's otv_glyf_read_comp; the sfnt (or collection) is written by core/sfnt.h's
  * otv_sfnt_write_faces, tables in the WOFF file's order.
  */
@@ -68,6 +70,31 @@ static int fail(woff_ctx *c, const char *fmt, ...)
   return -1;
 }
 
+/* An error for a size past the decoding cap: "<what> is more than 64 x the N-byte input + 1 MiB"
+ * (or "... more than 256 MiB" for inputs large enough to meet the absolute limit). */
+static int over_cap(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
+static int over_cap(woff_ctx *c, const char *fmt, ...)
+{
+  char what[160];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  if (c->cap < WOFF_MAX_SFNT)
+    return fail(c, "%s is more than %u x the %zu-byte input + %zu MiB (the decoding cap)", what,
+                WOFF_MAX_RATIO, c->in_len, WOFF_CAP_FLOOR >> 20);
+  return fail(c, "%s is more than %zu MiB (the decoding cap)", what, WOFF_MAX_SFNT >> 20);
+}
+
+/* Charge n bytes of a rebuilt table against the cap, before allocating them. */
+static int charge(woff_ctx *c, const char *tag, size_t n)
+{
+  if (!woff_add_len(&c->made, n, false, c->cap))
+    return over_cap(c, "WOFF2 '%s': %zu rebuilt bytes after %zu of other rebuilt tables", tag, n,
+                    c->made);
+  return 0;
+}
+
 bool woff_is_woff(const uint8_t *in, size_t len)
 {
   if (len < 4) return false;
@@ -89,10 +116,10 @@ OTV_MAYBE_UNUSED static int write_sfnt(woff_ctx *c, const char *what, const tabl
   otv_sfnt_table *st = malloc((nt ? nt : 1) * sizeof *st);
   if (!st) return fail(c, "out of memory");
   for (unsigned i = 0; i < nt; i++) st[i] = (otv_sfnt_table){t[i].tag, t[i].data, t[i].len};
-  uint64_t size = otv_sfnt_file_len(st, nt, fonts, nf, collection);
-  if (size > WOFF_MAX_SFNT) {
+  uint64_t size = otv_sfnt_file_len(st, nt, fonts, nf, collection); /* 64-bit: cannot wrap */
+  if (size > c->cap) {
     free(st);
-    return fail(c, "the decoded font would exceed %zu MiB", WOFF_MAX_SFNT >> 20);
+    return over_cap(c, "%s: the decoded font's %llu bytes", what, (unsigned long long)size);
   }
   otv_buf b;
   otv_buf_init(&b, &c->al);
@@ -157,6 +184,7 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   otv_rd r = otv_rd_init(in, 4);
   uint32_t flavor = otv_rd_u32(&r), length = otv_rd_u32(&r);
   unsigned num_tables = otv_rd_u16(&r), reserved = otv_rd_u16(&r);
+  uint32_t total_sfnt = otv_rd_u32(&r);
   if (!otv_rd_ok(&r) || in.len < WOFF1_HEADER_LEN)
     return fail(c, "WOFF header: the file's %zu bytes are fewer than the %u-byte header", in.len,
                 WOFF1_HEADER_LEN);
@@ -166,6 +194,8 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   if (num_tables == 0) return fail(c, "WOFF header (offset 12): no tables");
   if (flavor == OTV_SFNT_TTCF)
     return fail(c, "WOFF header (offset 4): WOFF 1.0 cannot hold a collection");
+  if (total_sfnt > c->cap)
+    return over_cap(c, "WOFF header (offset 16): totalSfntSize %u", total_sfnt);
   otv_span dir;
   if (!otv_span_array(in, WOFF1_HEADER_LEN, num_tables, WOFF1_ENTRY_LEN, &dir))
     return fail(c, "WOFF table directory: %u entries of %u bytes run past the file's %zu bytes",
@@ -177,7 +207,8 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     rc = fail(c, "out of memory");
     goto done;
   }
-  size_t total = 0;
+  /* the decoded font: header, directory, then each table padded to 4 bytes */
+  size_t total = OTV_SFNT_HEADER_LEN + OTV_SFNT_RECORD_LEN * (size_t)num_tables;
   for (unsigned i = 0; i < num_tables; i++) {
     const uint8_t *e = dir.p + WOFF1_ENTRY_LEN * (size_t)i; /* in range: dir checked above */
     uint32_t tag = otv_peek_u32(e), off = otv_peek_u32(e + 4), comp = otv_peek_u32(e + 8),
@@ -201,14 +232,14 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
                 s, at, comp, orig);
       goto done;
     }
-    if (orig > WOFF_MAX_SFNT - total) {
-      rc = fail(c,
-                "WOFF table '%s' (directory entry at offset %zu): the tables' original lengths "
-                "exceed %zu MiB",
-                s, at, WOFF_MAX_SFNT >> 20);
+    size_t before = total;
+    if (!woff_add_len(&total, orig, true, c->cap)) { /* before anything is inflated */
+      rc = over_cap(c,
+                    "WOFF table '%s' (directory entry at offset %zu): origLength %u after %zu "
+                    "bytes of font",
+                    s, at, orig, before);
       goto done;
     }
-    total += orig;
     t[i].len = orig;
     if (comp == orig) {
       t[i].data = in.p + off; /* stored: borrowed from the input */
@@ -308,11 +339,14 @@ static bool triplet(otv_rd *g, unsigned f, int *dx, int *dy)
   return otv_rd_ok(g);
 }
 
-/* Room for n more bytes of the rebuilt glyf table in o, within WOFF_MAX_SFNT. */
+/* Room for n more bytes of the rebuilt glyf table in o, within the cap (with the other rebuilt
+ * tables: c->made). */
 static int glyf_room(woff_ctx *c, otv_buf *o, size_t n)
 {
-  if (n > WOFF_MAX_SFNT - o->len)
-    return fail(c, "the rebuilt 'glyf' would exceed %zu MiB", WOFF_MAX_SFNT >> 20);
+  size_t sum = c->made;
+  if (!woff_add_len(&sum, o->len, false, c->cap) || !woff_add_len(&sum, n, false, c->cap))
+    return over_cap(c, "WOFF2 'glyf': %zu rebuilt bytes after %zu of other rebuilt tables",
+                    o->len + n, c->made);
   if (!otv_buf_reserve(o, n)) return fail(c, "out of memory for the rebuilt 'glyf'");
   return 0;
 }
@@ -605,6 +639,7 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
         fail(c, "WOFF2 'glyf': the rebuilt table's %zu bytes do not fit short loca offsets", o.len);
     goto done;
   }
+  if (charge(c, "glyf", o.len) || charge(c, "loca", loca_len)) goto done;
   loca->owned = malloc(loca_len);
   if (!loca->owned) {
     rc = fail(c, "out of memory");
@@ -664,6 +699,9 @@ static int hmtx_rebuild(woff_ctx *c, table *hmtx, const table *hhea, const table
     return fail(c, "WOFF2 'hmtx': the transformed table's %zu bytes end at %zu, inside its arrays",
                 r.s.len, r.bad_at);
   size_t len = 4 * (size_t)nh + 2 * (size_t)(n - nh);
+  /* 3 stored bytes can stand for 128 KiB of hmtx: charged, so that many hmtx tables sharing one
+   * glyf cannot make work and memory grow as (tables x glyphs) */
+  if (charge(c, "hmtx", len)) return -1;
   hmtx->owned = malloc(len ? len : 1);
   if (!hmtx->owned) return fail(c, "out of memory");
   uint8_t *p = hmtx->owned;
@@ -732,8 +770,12 @@ static int untransform(woff_ctx *c, table *t, unsigned nt, const otv_sfnt_face *
   return 0;
 }
 
-/* The table directory (section 5): fills t, returns the offset after it, or 0 on error. */
-static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, size_t *stream_len)
+/* The table directory (section 5): fills t, returns the offset after it, or 0 on error.
+ * *stream_len: the decompressed stream's size (the stored lengths); *sfnt_len: the tables'
+ * origLengths, each padded to 4, added to it. Both sums are checked against the cap here, before
+ * anything is allocated for them. */
+static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, size_t *stream_len,
+                             size_t *sfnt_len)
 {
   otv_rd r = otv_rd_init(in, WOFF2_HEADER_LEN);
   size_t total = 0;
@@ -772,20 +814,28 @@ static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, siz
       return 0;
     }
     size_t stored = xf ? xlen : orig;
-    if (orig > WOFF_MAX_SFNT || stored > WOFF_MAX_SFNT - total) {
-      fail(c,
-           "WOFF2 table '%s' (directory entry %u, offset %zu): the tables' lengths exceed %zu MiB",
-           s, i, at, WOFF_MAX_SFNT >> 20);
+    size_t before = *sfnt_len;
+    if (!woff_add_len(sfnt_len, orig, true, c->cap)) {
+      over_cap(c,
+               "WOFF2 table '%s' (directory entry %u, offset %zu): origLength %u after %zu bytes",
+               s, i, at, orig, before);
+      return 0;
+    }
+    size_t src_off = total;
+    if (!woff_add_len(&total, stored, false, c->cap)) {
+      over_cap(c,
+               "WOFF2 table '%s' (directory entry %u, offset %zu): %zu stored bytes after %zu of "
+               "table data",
+               s, i, at, stored, total);
       return 0;
     }
     t[i].tag = tag;
     t[i].transformed = xf;
     t[i].xform_in = xf;
     t[i].orig_len = orig;
-    t[i].src_off = total;
+    t[i].src_off = src_off;
     t[i].src_len = stored;
     t[i].loca_partner = -1;
-    total += stored;
   }
   *stream_len = total;
   return r.pos;
@@ -794,7 +844,7 @@ static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, siz
 /* The collection directory (section 5.3): the fonts and their table indices. Returns the offset
  * after it, or 0 on error. */
 static size_t read_collection(woff_ctx *c, otv_span in, size_t at, unsigned nt, otv_sfnt_face **out,
-                              unsigned *nf)
+                              unsigned *nf, size_t *sfnt_len)
 {
   otv_rd r = otv_rd_init(in, at);
   uint32_t version = otv_rd_u32(&r); /* the TTC header's version */
@@ -828,6 +878,13 @@ static size_t read_collection(woff_ctx *c, otv_span in, size_t at, unsigned nt, 
       return 0;
     }
     f[i].table_count = count;
+    /* the TTC header's offset to it and its directory in the decoded collection */
+    if (!woff_add_len(sfnt_len, 4 + OTV_SFNT_HEADER_LEN + OTV_SFNT_RECORD_LEN * (uint64_t)count,
+                      false, c->cap)) {
+      over_cap(c, "WOFF2 collection font %u (offset %zu): a directory of %u tables after %zu bytes",
+               i, fat, count, *sfnt_len);
+      return 0;
+    }
     for (unsigned k = 0; k < count; k++) {
       unsigned v;
       if (!rd_255u16(&r, &v) || v >= nt) {
@@ -845,7 +902,7 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   otv_rd r = otv_rd_init(in, 4);
   uint32_t flavor = otv_rd_u32(&r), length = otv_rd_u32(&r);
   unsigned num_tables = otv_rd_u16(&r), reserved = otv_rd_u16(&r);
-  (void)otv_rd_u32(&r); /* totalSfntSize: a hint, not trusted */
+  uint32_t total_sfnt = otv_rd_u32(&r); /* a hint: checked against the cap, not trusted */
   uint32_t compressed = otv_rd_u32(&r);
   if (!otv_rd_ok(&r) || in.len < WOFF2_HEADER_LEN)
     return fail(c, "WOFF2 header: the file's %zu bytes are fewer than the %u-byte header", in.len,
@@ -855,6 +912,8 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
                 in.len);
   if (reserved != 0) return fail(c, "WOFF2 header (offset 14): reserved is %u, not 0", reserved);
   if (num_tables == 0) return fail(c, "WOFF2 header (offset 12): no tables");
+  if (total_sfnt > c->cap)
+    return over_cap(c, "WOFF2 header (offset 16): totalSfntSize %u", total_sfnt);
   table *t = calloc(num_tables, sizeof *t);
   otv_sfnt_face *fonts = NULL;
   unsigned nf = 0;
@@ -864,12 +923,16 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     rc = fail(c, "out of memory");
     goto done;
   }
-  size_t stream_len = 0;
-  size_t at = read_directory(c, in, t, num_tables, &stream_len);
-  if (!at) goto done;
   bool collection = flavor == OTV_SFNT_TTCF;
+  /* the decoded font's size as announced: the TTC header or the one font's directory, then the
+   * tables (read_directory) and a collection's directories (read_collection) */
+  size_t stream_len = 0,
+         sfnt_len = collection ? OTV_TTC_HEADER_LEN
+                               : OTV_SFNT_HEADER_LEN + OTV_SFNT_RECORD_LEN * (size_t)num_tables;
+  size_t at = read_directory(c, in, t, num_tables, &stream_len, &sfnt_len);
+  if (!at) goto done;
   if (collection) {
-    at = read_collection(c, in, at, num_tables, &fonts, &nf);
+    at = read_collection(c, in, at, num_tables, &fonts, &nf, &sfnt_len);
     if (!at) goto done;
   } else {
     fonts = calloc(1, sizeof *fonts);
@@ -930,6 +993,8 @@ int woff_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, c
   *out_len = 0;
   if (!woff_is_woff(in, len)) return fail(&c, "not a WOFF or WOFF2 file");
   otv_span s = otv_span_of(in, len);
+  c.in_len = len;
+  c.cap = woff_decode_cap(len);
   if (otv_peek_u32(in) == OTV_SFNT_WOFF) return decode_woff1(&c, s, out, out_len);
 #ifdef OTV_HAVE_BROTLI
   return decode_woff2(&c, s, out, out_len);

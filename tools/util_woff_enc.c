@@ -128,13 +128,32 @@ OTV_MAYBE_UNUSED static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, siz
   } else {
     f->flavor = f->sfnt.version;
     f->count = 0;
-    for (unsigned i = 0; i < n; i++) {
+    /* the font as written (header, directory, tables padded to 4): table records may overlap,
+     * so 256 records of one 17 MiB table would sum past 4 GiB and wrap the 32-bit sizes of the
+     * WOFF header and directory. Checked sum, within WOFF_MAX_SFNT. */
+    size_t sum = OTV_SFNT_HEADER_LEN + OTV_SFNT_RECORD_LEN * (size_t)n;
+    bool fits = true;
+    for (unsigned i = 0; i < n && fits; i++) {
       uint32_t tag = f->sfnt.tables[i].tag;
       if (tag == OTV_T_DSIG) continue; /* dropped: see the file comment */
       otv_span d = otv_sfnt_find(&f->sfnt, tag);
       f->t[f->count++] = (otv_sfnt_table){tag, d.p, d.len};
+      size_t before = sum;
+      if (!woff_add_len(&sum, d.len, true, WOFF_MAX_SFNT)) {
+        char s[5];
+        otv_tag_to_string(tag, s);
+        efail(c,
+              "table directory: table '%s' (%zu bytes) after %zu bytes of tables: more than %zu "
+              "MiB (overlapping tables?)",
+              s, d.len, before, WOFF_MAX_SFNT >> 20);
+        fits = false;
+      }
     }
-    if (f->count) return f;
+    if (fits && f->count) return f;
+    if (!fits) {
+      free_font(c, f);
+      return NULL;
+    }
     /* a WOFF file without tables is no font: decoders refuse it */
     efail(c, "table directory: no table but DSIG");
   }

@@ -14,10 +14,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The decoded font may not exceed this (a hostile header can announce any size; Brotli's ratio
- * can exceed 1000:1). Real web fonts are far below: the largest CJK families are ~20 MiB. The
- * encoder takes fonts up to this size too. */
+/* The absolute limit: no decoded font, and no font given to the encoder, exceeds this (a
+ * hostile header can announce any size; Brotli's ratio can exceed 1000:1). Real web fonts are
+ * far below: the largest CJK families are ~20 MiB. */
 #define WOFF_MAX_SFNT ((size_t)256 << 20)
+
+/* The decoding cap, relative to the input: the decoded font, and every buffer on the way (the
+ * Brotli or zlib output, the rebuilt glyf/loca/hmtx), stays within WOFF_MAX_RATIO x the input's
+ * length + WOFF_CAP_FLOOR (and WOFF_MAX_SFNT). Measured (docs/woff.md): the 43 real fonts of
+ * tests/fonts and build-test/fonts-cache, encoded by fontTools, decode to at most 4.83x their
+ * WOFF2 size (Handjet.ttf; 3.74x as WOFF 1.0), so 64 leaves a 13x margin. The floor lets tiny
+ * files with large empty tables (a 65535-glyph loca and hmtx: 512 KiB) decode. */
+#define WOFF_MAX_RATIO 64u
+#define WOFF_CAP_FLOOR ((size_t)1 << 20)
+
+static inline size_t woff_decode_cap(size_t in_len)
+{
+  if (in_len > (WOFF_MAX_SFNT - WOFF_CAP_FLOOR) / WOFF_MAX_RATIO) return WOFF_MAX_SFNT;
+  return WOFF_MAX_RATIO * in_len + WOFF_CAP_FLOOR;
+}
+
+/* *sum += n (padded to 4 bytes when pad4) if the result stays <= cap (cap <= WOFF_MAX_SFNT,
+ * *sum <= cap); false, *sum unchanged, otherwise. Written so that nothing can wrap. */
+static inline bool woff_add_len(size_t *sum, uint64_t n, bool pad4, size_t cap)
+{
+  if (n > cap) return false;
+  size_t len = (size_t)n + (pad4 ? (size_t)(-n & 3u) : 0); /* n <= cap: no wrap */
+  if (len > cap - *sum) return false;
+  *sum += len;
+  return true;
+}
 
 /* True when the bytes start with a WOFF ('wOFF') or WOFF2 ('wOF2') signature. */
 bool woff_is_woff(const uint8_t *in, size_t len);
@@ -48,6 +74,9 @@ typedef struct woff_ctx {
   char *err;
   size_t err_len;
   otv_alloc al;
+  size_t in_len; /* the decoder's input, for the cap's messages */
+  size_t cap;    /* woff_decode_cap(in_len): the decoder's limit on any buffer */
+  size_t made;   /* bytes of rebuilt tables (glyf, loca, hmtx) so far: <= cap */
 } woff_ctx;
 
 static inline void woff_ctx_init(woff_ctx *c, char *err, size_t err_len)
@@ -55,6 +84,9 @@ static inline void woff_ctx_init(woff_ctx *c, char *err, size_t err_len)
   c->err = err;
   c->err_len = err_len;
   otv_alloc_init(&c->al, NULL);
+  c->in_len = 0;
+  c->cap = WOFF_MAX_SFNT;
+  c->made = 0;
   if (err_len) err[0] = 0;
 }
 
