@@ -99,7 +99,8 @@ MANPATH="$P/share/man" man -P cat 3 otvar 2>/dev/null | grep -q "otv_location_cr
 step "a build without libpng, zlib and Brotli"
 cmake -S "$ROOT" -B "$TMP/min" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOTV_WITH_PNG=OFF \
   -DOTV_WITH_ZLIB=OFF -DOTV_WITH_BROTLI=OFF -DOTV_TESTS=OFF >/dev/null
-cmake --build "$TMP/min" --target otvar_cli >/dev/null
+cmake --build "$TMP/min" --target otvar_cli >"$TMP/min.log" 2>&1 ||
+  fail "the build without the optional libraries: $(grep -m3 -E 'error|warning' "$TMP/min.log")"
 "$TMP/min/otvar" info "$FONT" >/dev/null || fail "the minimal otvar cannot read a font"
 if "$TMP/min/otvar" compress "$FONT" -o "$TMP/k.woff2" 2>"$TMP/err"; then fail "compress without Brotli"; fi
 grep -q "no Brotli" "$TMP/err" || fail "compress without Brotli says: $(cat "$TMP/err")"

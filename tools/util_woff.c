@@ -87,7 +87,7 @@ static int over_cap(woff_ctx *c, const char *fmt, ...)
 }
 
 /* Charge n bytes of a rebuilt table against the cap, before allocating them. */
-static int charge(woff_ctx *c, const char *tag, size_t n)
+OTV_MAYBE_UNUSED static int charge(woff_ctx *c, const char *tag, size_t n)
 {
   if (!woff_add_len(&c->made, n, false, c->cap))
     return over_cap(c, "WOFF2 '%s': %zu rebuilt bytes after %zu of other rebuilt tables", tag, n,

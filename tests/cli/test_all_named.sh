@@ -2,7 +2,7 @@
 # test_all_named.sh - `otvar instance --all-named` never loses an instance: a font whose named
 # instances have colliding subfamily names ("Bold" three times, "Bold-3" and "Bold-2" literally,
 # "bold" differing only in case) gives one distinct file per instance, each byte-identical to
-# `instance --named I`, in every one of 30 runs with -j 4 --force; an instance that cannot be
+# `instance --named I`, in every one of 100 runs with -j 4 --force; an instance that cannot be
 # written is named on stderr, the others are still written, exit 1, and "wrote N" is true.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
 set -u
@@ -36,7 +36,7 @@ distinct=$(sort -u "$TMP/ref.sums" | wc -l)
 if [ "$distinct" -eq "$n" ]; then ok; else bad "the $n instances are not distinct fonts ($distinct)"; fi
 
 runs_bad=0
-for run in $(seq 1 30); do
+for run in $(seq 1 100); do
   "$OTVAR" instance "$F" --all-named -d "$TMP/all" -j 4 --force >"$TMP/out" 2>"$TMP/err"
   rc=$?
   files=$(find "$TMP/all" -type f | wc -l)

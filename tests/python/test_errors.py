@@ -51,7 +51,12 @@ def test_bad_files_fail_as_the_cli_says(cli, tmp_path):
         with pytest.raises(otvar.Error) as e:
             otvar.Font(path)
         assert e.value.code == code
-        assert str(e.value) == cli_error(cli, "info", path)
+        if path.exists():
+            assert str(e.value) == cli_error(cli, "info", path)
+        else:
+            # the CLI checks its input itself (regular files only) before the library opens it
+            assert cli_error(cli, "info", path) == "No such file or directory"
+            assert str(path) in str(e.value)
         assert e.value.message in str(e.value)
         if path.exists():
             with pytest.raises(otvar.Error) as from_bytes:
