@@ -507,7 +507,8 @@ typedef struct otv_glyph_points {
  *  right, top, bottom origin), so point_cap must hold point_count + 4. CFF/CFF2 glyphs have no
  *  phantom points (point_cap must hold point_count); cubic control points carry OTV_POINT_CUBIC.
  *  When a buffer is too small, returns OTV_E_SMALL_BUFFER with point_count and contour_count
- *  set to what is needed. Since: 0.1 */
+ *  set to what is needed (a size query: nothing is recorded in the location's error).
+ *  Since: 0.1 */
 OTV_API otv_status otv_glyph_points_get(otv_location *loc, uint32_t gid, unsigned flags,
                                         otv_glyph_points *io);
 

@@ -22,7 +22,8 @@ if [ "$run_only" = 0 ]; then
          gcc-multilib # the 32-bit (i386) build of scripts/test.sh
          python3-pytest python3-venv python3-setuptools # the Python package's tests
          wasi-libc libclang-rt-14-dev-wasm32 lld chromium # the WebAssembly page's test
-         man-db) # scripts/check-install.sh reads the installed manual pages
+         man-db # scripts/check-install.sh reads the installed manual pages
+         time strace) # the CLI tests' peak-memory and fsync checks (skipped without them)
   # node + npm: tests/fetch-fonts.sh packs fonts and harfbuzzjs with npm, and the harfbuzzjs
   # oracles run it in node (any install of them will do)
   command -v node >/dev/null || pkgs+=(nodejs)

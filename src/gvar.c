@@ -578,6 +578,14 @@ static bool grow_points(otv_gvar_loc *c, unsigned n)
 
 typedef struct otv_gvar_act act_t;
 
+/* The record of a tuple that applies at the location (scalar s), for the fast lane and the
+ * checked cursor alike. */
+static inline act_t applying(const otv_tuple *t, float s)
+{
+  act_t a = {.off = t->data_at, .len = t->size, .s = s, .tidx = t->tidx, .t = t->index};
+  return a;
+}
+
 int otv_gvar_glyph_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t *base)
 {
   if (!g->present || gid >= g->glyph_count) return 0;
@@ -667,12 +675,7 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
       float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
       if (s == 0.0f) continue;
       any_tidx |= t.tidx;
-      act[n_act].off = t.data_at;
-      act[n_act].len = t.size;
-      act[n_act].s = s;
-      act[n_act].tidx = t.tidx;
-      act[n_act].t = t.index;
-      n_act++;
+      act[n_act++] = applying(&t, s);
     }
     if (!otv_tvs_lane_end(&tv, &lane)) goto checked;
     /* only tuples with private point numbers, or shared ones not "all points", are sparse */
@@ -691,12 +694,7 @@ checked:
     if (s == 0.0f) continue;
     /* private point numbers that are not the single byte 0 (every point) are sparse */
     if (t.tidx & OTV_TUPLE_PRIVATE_POINTS ? t.size == 0 || t.p[0] != 0 : !shared_all) sparse = true;
-    act[n_act].off = t.data_at;
-    act[n_act].len = t.size;
-    act[n_act].s = s;
-    act[n_act].tidx = t.tidx;
-    act[n_act].t = t.index;
-    n_act++;
+    act[n_act++] = applying(&t, s);
   }
   if (k < 0) return tv.status;
 applied:

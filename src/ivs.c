@@ -101,38 +101,37 @@ void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs)
   memset(ivs, 0, sizeof *ivs);
 }
 
-void otv_ivs_region_scalars(const otv_ivs *ivs, const int32_t *coords, unsigned axis_count,
-                            float *scalars)
+/* The region scalars at coordinates given either as F2Dot14 (f2) or as 16.16 (q; the region
+ * values are then scaled by 4: coords.h). Always inlined into the two entry points below, each
+ * with one of the two a constant NULL, so each compiles to its own loop without a branch. */
+static OTV_ALWAYS_INLINE void region_scalars(const otv_ivs *ivs, const otv_f2dot14 *f2,
+                                             const int32_t *q, unsigned axis_count, float *scalars)
 {
   unsigned axes = ivs->axis_count;
+  int k = q ? 4 : 1;
   for (unsigned r = 0; r < ivs->region_count; r++) {
     /* in range: regions span (region_count x axis_count x 6) checked in otv_ivs_parse */
     const uint8_t *p = ivs->regions + (size_t)r * axes * 6;
     float s = 1.0f;
     for (unsigned a = 0; a < axes && s != 0.0f; a++, p += 6) {
-      int coord = a < axis_count ? coords[a] : 0;
-      /* the region in 16.16, as the coordinates (coords.h) */
-      s *= otv_axis_scalar(coord, otv_peek_i16(p) * 4, otv_peek_i16(p + 2) * 4,
-                           otv_peek_i16(p + 4) * 4);
+      int coord = a >= axis_count ? 0 : q ? q[a] : f2[a];
+      s *= otv_axis_scalar(coord, otv_peek_i16(p) * k, otv_peek_i16(p + 2) * k,
+                           otv_peek_i16(p + 4) * k);
     }
     scalars[r] = s;
   }
 }
 
+void otv_ivs_region_scalars(const otv_ivs *ivs, const int32_t *coords, unsigned axis_count,
+                            float *scalars)
+{
+  region_scalars(ivs, NULL, coords, axis_count, scalars);
+}
+
 void otv_ivs_region_scalars_f2(const otv_ivs *ivs, const otv_f2dot14 *coords, unsigned axis_count,
                                float *scalars)
 {
-  unsigned axes = ivs->axis_count;
-  for (unsigned r = 0; r < ivs->region_count; r++) {
-    /* in range: regions span (region_count x axis_count x 6) checked in otv_ivs_parse */
-    const uint8_t *p = ivs->regions + (size_t)r * axes * 6;
-    float s = 1.0f;
-    for (unsigned a = 0; a < axes && s != 0.0f; a++, p += 6) {
-      int coord = a < axis_count ? coords[a] : 0;
-      s *= otv_axis_scalar(coord, otv_peek_i16(p), otv_peek_i16(p + 2), otv_peek_i16(p + 4));
-    }
-    scalars[r] = s;
-  }
+  region_scalars(ivs, coords, NULL, axis_count, scalars);
 }
 
 float otv_ivs_delta(const otv_ivs *ivs, const float *scalars, uint32_t outer, uint32_t inner)

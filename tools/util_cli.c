@@ -134,9 +134,9 @@ static const uint8_t *stdin_bytes(size_t *len)
   return cli_stdin.bytes;
 }
 
-/* Open a regular file for reading, or NULL with errno set (EINVAL: not a regular file; a FIFO
- * is not waited for). cli_input_ok says why first; this is the guard against a file swapped in
- * since. */
+/* Open a regular file for reading, or NULL with errno set (EINVAL or EISDIR: not a regular
+ * file). O_NONBLOCK: opening a FIFO without a writer would wait forever. cli_input_ok checks
+ * with it up front; the readers use it again, against a file swapped in since. */
 static FILE *open_input(const char *path)
 {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -682,18 +682,16 @@ int cli_finish_stdout(const char *cmd, int rc)
 int cli_input_ok(const char *path)
 {
   if (cli_is_std(path)) return 1;
-  /* O_NONBLOCK: opening a FIFO without a writer would wait forever */
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
-    return 0;
+  FILE *f = open_input(path);
+  if (f) {
+    fclose(f);
+    return 1;
   }
-  struct stat st;
-  int r = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  close(fd);
-  if (!r)
+  if (errno == EINVAL || errno == EISDIR)
     fprintf(stderr, "otvar: %s: not a regular file (otvar reads regular files and -)\n", path);
-  return r;
+  else
+    fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+  return 0;
 }
 
 /* What an existing output path is, for the refusals: NULL when it may be replaced. */

@@ -6,6 +6,7 @@ import os
 from ctypes import byref, c_double, c_int, c_int16, c_int32, c_size_t, c_uint, c_void_p
 
 from . import _clib, _woff
+from ._closable import Closable
 from ._location import Location
 from ._records import (Axis, FontInfo, NamedInstance, Normalized, Stat, StatAxis, StatValue,
                        TableRecord)
@@ -56,7 +57,7 @@ def models():
         names.append(name.decode("ascii"))
 
 
-class Font:
+class Font(Closable):
     """An opened font: Font(path) maps the file, Font(bytes) reads bytes in memory (kept alive
     while the font is open); WOFF and WOFF2 are decoded first (needs libotvar_woff). index picks
     a face of a collection. Immutable, so it may be shared by threads (each using its own
@@ -117,15 +118,6 @@ class Font:
             self._face_close(self._handle)
             self._handle = None
             self._data = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
     @property
     def closed(self):

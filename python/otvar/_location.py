@@ -5,6 +5,7 @@ import ctypes
 from ctypes import byref, c_float, c_int16, c_int32, c_size_t, c_uint8, c_uint16, c_uint32
 
 from . import _clib, _woff
+from ._closable import Closable
 from ._pen import PenAdapter
 from ._records import GlyphPoints, HMetrics, VMetrics
 
@@ -26,7 +27,7 @@ def _encoder(flavor):
     return _woff.ENCODERS[flavor]
 
 
-class Location:
+class Location(Closable):
     """A point of the design space of a Font, made by Font.at(); normalized coordinates plus the
     caches that make repeated outline calls cheap. Use one per thread. Close it (or use it as a
     context manager) to free it now; Font.close() closes the font's locations too."""
@@ -44,15 +45,6 @@ class Location:
         if self._handle is not None:
             self._font._release_location(self._handle)
             self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
     @property
     def closed(self):

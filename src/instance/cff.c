@@ -246,9 +246,6 @@ otv_status otv_inst_cff(otv_inst *in)
       memset(&io, 0, sizeof io);
       io.points = pts, io.point_flags = fl, io.contour_ends = ends;
       io.point_cap = pcap, io.contour_cap = ccap;
-      /* the location keeps its first error: forget the sizing call's "buffer too small", so
-       * that a failure reports its own cause */
-      otv_location_clear_error(L);
       st = otv_glyph_points_get(L, g, 0, &io);
       if (st != OTV_E_SMALL_BUFFER) break;
       unsigned np = io.point_count + 4 > pcap ? io.point_count + 64 : pcap;

@@ -24,6 +24,7 @@ import sys
 import zlib
 
 import brotli
+from fontTools.ttLib.woff2 import pack255UShort, packBase128
 
 WOFF2_KNOWN = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm",
                "glyf", "loca", "prep", "CFF ", "VORG", "EBDT", "EBLC", "gasp", "hdmx", "kern",
@@ -34,34 +35,15 @@ WOFF2_KNOWN = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "
                "Gloc", "Feat", "Sill"]
 
 
-def base128(v):
-    out = [v & 0x7F]
-    v >>= 7
-    while v:
-        out.append(0x80 | (v & 0x7F))
-        v >>= 7
-    return bytes(reversed(out))
-
-
-def u255(v):
-    if v < 253:
-        return bytes([v])
-    if v < 506:
-        return bytes([255, v - 253])
-    if v < 762:
-        return bytes([254, v - 506])
-    return bytes([253]) + struct.pack(">H", v)
-
-
 def entry(tag, orig, version=0, xlen=None):
     """A WOFF2 table directory entry (tag as a string)."""
     idx = WOFF2_KNOWN.index(tag) if tag in WOFF2_KNOWN else 63
     b = bytes([idx | version << 6])
     if idx == 63:
         b += tag.encode("latin-1")
-    b += base128(orig)
+    b += packBase128(orig)
     if xlen is not None:
-        b += base128(xlen)
+        b += packBase128(xlen)
     return b
 
 
@@ -125,8 +107,9 @@ def main():
             version = 3 if tag in ("glyf", "loca") else 0  # the null transform
             d += entry(tag, len(data), version)
             stream += data
-        col = struct.pack(">I", 0x00010000) + u255(nfonts)
-        font = u255(len(tables)) + flavor + b"".join(u255(i) for i in range(len(tables)))
+        col = struct.pack(">I", 0x00010000) + pack255UShort(nfonts)
+        font = pack255UShort(len(tables)) + flavor
+        font += b"".join(pack255UShort(i) for i in range(len(tables)))
         col += font * nfonts
         total = 12 + 4 * nfonts + nfonts * (12 + 16 * len(tables))
         total += sum((len(t) + 3) & ~3 for _, t in tables)
@@ -143,9 +126,10 @@ def main():
         for _ in range(nfonts):
             d += entry("hmtx", 4, 1, 3)
             stream += b"\x03\x01\xf4"  # flags: both lsb arrays left out; one advance
-        col = struct.pack(">I", 0x00010000) + u255(nfonts)
+        col = struct.pack(">I", 0x00010000) + pack255UShort(nfonts)
         for f in range(nfonts):
-            col += u255(4) + ttf + u255(0) + u255(1) + u255(2) + u255(3 + f)
+            # 4 tables: the shared glyf, loca and hhea, and this font's own hmtx
+            col += pack255UShort(4) + ttf + b"".join(pack255UShort(i) for i in (0, 1, 2, 3 + f))
         blob = woff2(b"ttcf", 3 + nfonts, 0, d + col, stream)
     elif kind == "overlap":
         n, size = 256, 17 << 20

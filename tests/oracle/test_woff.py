@@ -171,15 +171,6 @@ def overlap_glyphs(path):
     return out
 
 
-def base128(v):
-    out = [v & 0x7F]
-    v >>= 7
-    while v:
-        out.append(0x80 | (v & 0x7F))
-        v >>= 7
-    return bytes(reversed(out))
-
-
 def read_base128(d, pos):
     v = 0
     while True:
@@ -230,7 +221,7 @@ def add_overlap_bitmap(data, gids):
             e[3] = len(parts[i])
     directory = b""
     for flags, tag, orig, xf, _ in entries:
-        directory += bytes([flags]) + (tag or b"") + base128(orig) + (base128(xf) if xf is not None else b"")
+        directory += bytes([flags]) + (tag or b"") + woff2.packBase128(orig) + (woff2.packBase128(xf) if xf is not None else b"")
     comp = brotli.compress(b"".join(parts))
     header = bytearray(data[:48])
     total = 48 + len(directory) + len(comp)

@@ -299,15 +299,20 @@ static void norm_models(otv_face *f, const double *user, unsigned n, int f2[NMOD
 }
 
 /* fvar with one axis wght 100 / 400 / 900 (16.16: def - min = 300 x 65536 = 19660800, max - def
- * = 32768000), no avar. */
+ * = 32768000), no instances. */
+static void build_fvar_wght(bb *b)
+{
+  b->n = 0;
+  b16(b, 1), b16(b, 0), b16(b, 16), b16(b, 2), b16(b, 1), b16(b, 20), b16(b, 0), b16(b, 8);
+  b32(b, OTV_TAG('w', 'g', 'h', 't')), bfix(b, 100), bfix(b, 400), bfix(b, 900);
+  b16(b, 0), b16(b, 256);
+}
+
+/* The models on the wght axis of build_fvar_wght, no avar. */
 static void test_models_default(void)
 {
   bb fv;
-  fv.n = 0;
-  b16(&fv, 1), b16(&fv, 0), b16(&fv, 16), b16(&fv, 2), b16(&fv, 1), b16(&fv, 20), b16(&fv, 0);
-  b16(&fv, 8);
-  b32(&fv, OTV_TAG('w', 'g', 'h', 't')), bfix(&fv, 100), bfix(&fv, 400), bfix(&fv, 900);
-  b16(&fv, 0), b16(&fv, 256);
+  build_fvar_wght(&fv);
   otv_face *f;
   CHECK_EQ(open_avar(&fv, NULL, 0, &f, NULL), OTV_E_OK);
   if (!f) return;
@@ -409,11 +414,7 @@ static void test_models_avar2(void)
 static void test_location_model(void)
 {
   bb fv;
-  fv.n = 0;
-  b16(&fv, 1), b16(&fv, 0), b16(&fv, 16), b16(&fv, 2), b16(&fv, 1), b16(&fv, 20), b16(&fv, 0);
-  b16(&fv, 8);
-  b32(&fv, OTV_TAG('w', 'g', 'h', 't')), bfix(&fv, 100), bfix(&fv, 400), bfix(&fv, 900);
-  b16(&fv, 0), b16(&fv, 256);
+  build_fvar_wght(&fv);
   otv_face *f;
   CHECK_EQ(open_avar(&fv, NULL, 0, &f, NULL), OTV_E_OK);
   if (!f) return;

@@ -329,6 +329,7 @@ static void test_values(void)
   CHECK_EQ(io.contour_count, 2);
   io.points = pts, io.point_cap = 10, io.contour_ends = ends, io.contour_cap = 2;
   CHECK_EQ(otv_glyph_points_get(loc, G_IUP, 0, &io), OTV_E_SMALL_BUFFER); /* needs 7 + 4 */
+  CHECK_EQ(otv_location_last_error(loc)->code, OTV_E_OK); /* a size query records nothing */
   io.point_cap = 11;
   CHECK_EQ(otv_glyph_points_get(loc, G_IUP, 0, &io), OTV_E_OK);
   /* the empty glyph: phantoms only (advance 500) */
