@@ -569,7 +569,11 @@ bad:
 #define CLI_TMP_SLOTS 72
 #define CLI_TMP_MAX 4096
 static char tmp_slot[CLI_TMP_SLOTS][CLI_TMP_MAX];
-static volatile sig_atomic_t tmp_used[CLI_TMP_SLOTS];
+/* Two flags a slot: owned by a writer (taken and freed under tmp_mu), and armed (its name is
+ * complete: the handler may unlink it). Arming is switched off while the name is rewritten;
+ * ownership stays, so no other thread can take the slot meanwhile. */
+static bool tmp_owned[CLI_TMP_SLOTS];
+static volatile sig_atomic_t tmp_armed[CLI_TMP_SLOTS];
 static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t tmp_once = PTHREAD_ONCE_INIT;
 static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
@@ -578,7 +582,7 @@ static void tmp_on_signal(int sig)
 {
   int saved = errno;
   for (int i = 0; i < CLI_TMP_SLOTS; i++)
-    if (tmp_used[i]) unlink(tmp_slot[i]);
+    if (tmp_armed[i]) unlink(tmp_slot[i]);
   /* the default action (terminate), delivered when the handler returns: the exit status still
    * says which signal ended the process */
   signal(sig, SIG_DFL);
@@ -605,11 +609,8 @@ static int tmp_slot_take(void)
   pthread_once(&tmp_once, tmp_install);
   pthread_mutex_lock(&tmp_mu);
   int k = 0;
-  while (k < CLI_TMP_SLOTS && tmp_used[k] != 0) k++;
-  if (k < CLI_TMP_SLOTS) {
-    tmp_slot[k][0] = 0; /* an empty name until filled: unlink("") does nothing */
-    tmp_used[k] = 1;
-  }
+  while (k < CLI_TMP_SLOTS && tmp_owned[k]) k++;
+  if (k < CLI_TMP_SLOTS) tmp_owned[k] = true; /* not armed until it has a name */
   pthread_mutex_unlock(&tmp_mu);
   return k < CLI_TMP_SLOTS ? k : -1;
 }
@@ -617,8 +618,9 @@ static int tmp_slot_take(void)
 static void tmp_slot_free(int k)
 {
   if (k < 0) return;
+  tmp_armed[k] = 0;
   pthread_mutex_lock(&tmp_mu);
-  tmp_used[k] = 0;
+  tmp_owned[k] = false;
   pthread_mutex_unlock(&tmp_mu);
 }
 
@@ -641,16 +643,16 @@ static int tmp_create(const char *path, int k)
       errno = ENAMETOOLONG;
       return -1;
     }
-    /* the name is in the slot before the file exists: a signal in between finds nothing, and
-     * after, finds it to unlink */
-    tmp_used[k] = 0;
+    /* the name goes into the slot disarmed, and is armed once the file is ours: a signal never
+     * removes a file of the same name that O_EXCL found already there */
+    tmp_armed[k] = 0;
     memcpy(tmp_slot[k], name, (size_t)len + 1);
-    tmp_used[k] = 1;
     int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0 || errno != EEXIST) {
-      if (fd < 0) tmp_slot[k][0] = 0;
+    if (fd >= 0) {
+      tmp_armed[k] = 1;
       return fd;
     }
+    if (errno != EEXIST) return -1;
   }
   errno = EEXIST;
   return -1;
