@@ -33,6 +33,7 @@
 #define OTV_T_GDEF OTV_TAG('G', 'D', 'E', 'F')
 #define OTV_T_GPOS OTV_TAG('G', 'P', 'O', 'S')
 #define OTV_T_GSUB OTV_TAG('G', 'S', 'U', 'B')
+#define OTV_T_BASE OTV_TAG('B', 'A', 'S', 'E')
 #define OTV_T_DSIG OTV_TAG('D', 'S', 'I', 'G')
 
 #endif /* OTV_CORE_TAGS_H */

@@ -34,7 +34,7 @@ typedef struct otv_inst {
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
   /* the tables written anew (tables.c, names.c, layout.c, cff.c) */
-  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, cff2;
+  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, base, cff2;
   /* partial instances: the variation tables (partial.c), gvar's glyph data from the glyf step */
   otv_buf gvar, cvar, fvar, avar, hvar, vvar, mvar;
   uint32_t *gvar_offs; /* glyph_count + 1 offsets into gvar_data */
@@ -53,7 +53,7 @@ otv_status otv_part_tables(otv_inst *in);
 /* head/hhea/vhea/maxp/OS2/post/cvt (tables.c), then name (names.c). */
 otv_status otv_inst_tables(otv_inst *in);
 otv_status otv_inst_names(otv_inst *in);
-/* GDEF/GPOS/GSUB (layout.c). */
+/* GDEF/GPOS/GSUB/BASE (layout.c). */
 otv_status otv_inst_layout(otv_inst *in);
 
 /* ---- between cff.c and cff_partial.c ---- */

@@ -35,10 +35,11 @@ static void inst_free(otv_inst *in)
   if (in->tsb) otv_mem_free(al, in->tsb, n * sizeof *in->tsb);
   if (in->bbox) otv_mem_free(al, in->bbox, n * sizeof *in->bbox);
   if (in->has_outline) otv_mem_free(al, in->has_outline, n);
-  otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head, &in->hhea,
-                     &in->vhea, &in->maxp, &in->os2,  &in->post, &in->cvt,  &in->name,
-                     &in->gdef, &in->gpos, &in->gsub, &in->cff2, &in->gvar, &in->cvar,
-                     &in->fvar, &in->avar, &in->hvar, &in->vvar, &in->mvar, &in->gvar_data};
+  otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head,
+                     &in->hhea, &in->vhea, &in->maxp, &in->os2,  &in->post,
+                     &in->cvt,  &in->name, &in->gdef, &in->gpos, &in->gsub,
+                     &in->base, &in->cff2, &in->gvar, &in->cvar, &in->fvar,
+                     &in->avar, &in->hvar, &in->vvar, &in->mvar, &in->gvar_data};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
   if (in->gvar_offs)
     otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
@@ -64,6 +65,7 @@ static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
   case OTV_T_GDEF: return in->gdef.len ? &in->gdef : NULL;
   case OTV_T_GPOS: return in->gpos.len ? &in->gpos : NULL;
   case OTV_T_GSUB: return in->gsub.len ? &in->gsub : NULL;
+  case OTV_T_BASE: return in->base.len ? &in->base : NULL;
   case OTV_T_CFF2: return in->cff2.len ? &in->cff2 : NULL;
   default: return NULL;
   }
@@ -215,10 +217,10 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
   in.al = &loc->al;
   in.err = &err;
   in.flags = flags;
-  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx, &in.head, &in.hhea,
-                     &in.vhea, &in.maxp, &in.os2,  &in.post, &in.cvt,  &in.name,
-                     &in.gdef, &in.gpos, &in.gsub, &in.cff2, &in.gvar, &in.cvar,
-                     &in.fvar, &in.avar, &in.hvar, &in.vvar, &in.mvar, &in.gvar_data};
+  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx,     &in.head, &in.hhea, &in.vhea,
+                     &in.maxp, &in.os2,  &in.post, &in.cvt,      &in.name, &in.gdef, &in.gpos,
+                     &in.gsub, &in.base, &in.cff2, &in.gvar,     &in.cvar, &in.fvar, &in.avar,
+                     &in.hvar, &in.vvar, &in.mvar, &in.gvar_data};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
   otv_tvs_work_init(&in.tvs, in.al);
   in.cx.pin = &in.pin;
