@@ -95,6 +95,26 @@ otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t
   return OTV_E_OK;
 }
 
+size_t otv_ivs_end(const otv_ivs *ivs, otv_span tab, size_t off)
+{
+  /* in range: every part was checked against tab in otv_ivs_parse */
+  size_t end = off + 8 + 4 * (size_t)ivs->data_count;
+  size_t regions = ivs->regions ? (size_t)(ivs->regions - tab.p) +
+                                      (size_t)ivs->region_count * ivs->axis_count * 6
+                                : 0;
+  if (regions > end) end = regions;
+  for (unsigned i = 0; i < ivs->data_count; i++) {
+    const otv_ivd *v = &ivs->data[i];
+    size_t e = v->region_indexes
+                   ? (size_t)(v->region_indexes - tab.p) + 2 * (size_t)v->region_index_count
+                   : 0;
+    if (e > end) end = e;
+    e = v->rows ? (size_t)(v->rows - tab.p) + (size_t)v->item_count * v->row_len : 0;
+    if (e > end) end = e;
+  }
+  return end;
+}
+
 void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs)
 {
   if (ivs->data) otv_mem_free(al, ivs->data, (size_t)ivs->data_count * sizeof *ivs->data);

@@ -39,6 +39,9 @@ typedef struct otv_ivs {
 otv_status otv_ivs_parse(const otv_alloc *al, otv_span tab, uint32_t tag, size_t off,
                          uint16_t axis_count, otv_ivs *out, otv_error *err);
 void otv_ivs_free(const otv_alloc *al, otv_ivs *ivs);
+/* Where the store parsed from tab at off ends: one past its last byte (header, region list,
+ * every ItemVariationData's region indexes and rows). Writers copy a store as [off, end). */
+size_t otv_ivs_end(const otv_ivs *ivs, otv_span tab, size_t off);
 
 /* Column j of an ItemVariationData row: its byte offset in the row and width (1, 2 or 4:
  * wordDeltaCount's "word" columns first, 32-bit with long_words). */

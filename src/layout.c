@@ -9,6 +9,7 @@
  * Spec: chapter2, GSUB, GPOS, GDEF, BASE (field names below are the spec's).
  */
 #include "layout.h"
+#include "ivs.h"
 #include "layout_fv.h"
 #include "layout_gpos.h"
 
@@ -473,14 +474,24 @@ static otv_obj build(otv_lw *w, size_t at, unsigned kind, uint64_t ctx)
 
 /* ---- the tables ---- */
 
-/* The ItemVariationStore at `off` of GDEF or BASE: the caller's (dropped, rewritten), or the
- * bytes from it to the end of the table (every offset inside a store is from its start and
- * points forward, so they hold it whole). */
+/* The ItemVariationStore at `off` of GDEF or BASE: the caller's (dropped, rewritten), or its
+ * bytes as they are (every offset inside a store is from its start and points forward, so the
+ * bytes from its start to its end hold it whole). */
 static otv_obj item_variation_store(otv_lw *w, size_t off)
 {
   if (!off || w->st) return OTV_OBJ_NONE;
   if (off >= w->t.len) return otv_lw_need(w, off, 1, K_STORE), OTV_OBJ_NONE;
-  if (!w->xf->store) return otv_lw_leaf(w, off, w->t.len - off, K_STORE);
+  if (!w->xf->store) {
+    otv_ivs ivs;
+    otv_status st = otv_ivs_parse(w->al, w->t, w->tag, off, UINT16_MAX, &ivs, w->err);
+    if (st) {
+      if (!w->st) w->st = st;
+      return OTV_OBJ_NONE;
+    }
+    size_t end = otv_ivs_end(&ivs, w->t, off);
+    otv_ivs_free(w->al, &ivs);
+    return otv_lw_leaf(w, off, end - off, K_STORE);
+  }
   otv_obj id = OTV_OBJ_NONE;
   otv_status st = w->xf->store(w->xf->ud, w->g, w->t, off, &id, w->err);
   if (st && !w->st) w->st = st;

@@ -87,9 +87,14 @@ static otv_status hook_store(void *ud, otv_graph *g, otv_span t, size_t off, otv
   otv_buf_bytes(&b, t.p, t.len);
   otv_status st = b.failed ? OTV_FAIL(err, NOMEM, l->tag, off, "store copy") : OTV_E_OK;
   if (!st) st = otv_store_partial(&in->cx, t, &b, l->tag, off, true);
+  /* the rewritten store ends where its parts end (other sub-tables may follow it) */
+  otv_ivs ivs;
+  if (!st) st = otv_ivs_parse(in->al, otv_span_of(b.p, b.len), l->tag, off, UINT16_MAX, &ivs, err);
+  size_t end = st ? off : otv_ivs_end(&ivs, otv_span_of(b.p, b.len), off);
+  if (!st) otv_ivs_free(in->al, &ivs);
   if (!st) {
     otv_buf *o = otv_graph_push(g);
-    if (o) otv_buf_bytes(o, b.p + off, b.len - off);
+    if (o) otv_buf_bytes(o, b.p + off, end - off);
     *obj = o ? otv_graph_pop(g) : OTV_OBJ_NONE;
     if (!*obj) st = OTV_FAIL(err, NOMEM, l->tag, off, "store object");
   }
