@@ -73,28 +73,27 @@ static int hook_condition(void *ud, unsigned axis, int lo, int hi)
   return v >= lo && v <= hi ? OTV_LAYOUT_COND_TRUE : OTV_LAYOUT_COND_FALSE;
 }
 
-/* Static: the store is dropped. Partial: rewritten for the kept axes (in a copy of the table,
- * so errors name the table's offsets) and linked as one object. */
+/* Static: the store is dropped. Partial: rewritten for the kept axes and linked as one object.
+ * The store was parsed into l->ivs (the hook is called for GDEF's and BASE's own store): the
+ * table up to its end is copied, so the rewrite finds the store at the end and compacts it
+ * (folded columns removed) wherever it sat in the font; errors name the table's offsets. */
 static otv_status hook_store(void *ud, otv_graph *g, otv_span t, size_t off, otv_obj *obj,
                              otv_error *err)
 {
   lay *l = ud;
   otv_inst *in = l->in;
   *obj = OTV_OBJ_NONE;
-  if (!in->pin.partial) return OTV_E_OK;
+  if (!in->pin.partial || !l->ivs.present) return OTV_E_OK;
+  otv_span upto = otv_span_of(t.p, otv_ivs_end(&l->ivs, t, off));
   otv_buf b;
   otv_buf_init(&b, in->al);
-  otv_buf_bytes(&b, t.p, t.len);
+  otv_buf_bytes(&b, upto.p, upto.len);
   otv_status st = b.failed ? OTV_FAIL(err, NOMEM, l->tag, off, "store copy") : OTV_E_OK;
-  if (!st) st = otv_store_partial(&in->cx, t, &b, l->tag, off, true);
-  /* the rewritten store ends where its parts end (other sub-tables may follow it) */
-  otv_ivs ivs;
-  if (!st) st = otv_ivs_parse(in->al, otv_span_of(b.p, b.len), l->tag, off, UINT16_MAX, &ivs, err);
-  size_t end = st ? off : otv_ivs_end(&ivs, otv_span_of(b.p, b.len), off);
-  if (!st) otv_ivs_free(in->al, &ivs);
+  if (!st) st = otv_store_partial(&in->cx, upto, &b, l->tag, off, true);
   if (!st) {
+    /* compacted or rewritten in place: either way the store is all of b from off */
     otv_buf *o = otv_graph_push(g);
-    if (o) otv_buf_bytes(o, b.p + off, end - off);
+    if (o) otv_buf_bytes(o, b.p + off, b.len - off);
     *obj = o ? otv_graph_pop(g) : OTV_OBJ_NONE;
     if (!*obj) st = OTV_FAIL(err, NOMEM, l->tag, off, "store object");
   }
