@@ -102,9 +102,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       otv_span t = otv_sfnt_find(&s, tags[i]);
       if (t.len) one_table(&al, tags[i], t);
     }
-    otv_sfnt_close(&s, &al);
   } else if (size > 1) {
     one_table(&al, tags[data[0] & 3], otv_span_of(data + 1, size - 1));
   }
+  otv_sfnt_close(&s, &al); /* also after a failed open (it may hold the directory) */
   return 0;
 }

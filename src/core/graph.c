@@ -30,14 +30,25 @@
  *     object of least (distance, id) first. Offsets are unsigned: every parent before its
  *     children, whatever the distances say.
  *  3. Positions: the objects end to end in that order; then every link is checked.
- * Resolving. Each 2-byte link that does not fit and whose child has more than one parent gets a
- * copy of the child for that parent (same bytes, shared in the byte array; same links, copied;
- * not in the dedup table, so it stays distinct), and the placement is done again: the copy has
- * one parent and is placed near it. Every overflow of a round is resolved in that round, at
- * most GRAPH_MAX_ROUNDS rounds are made, and the copies made over the graph's life are bounded
- * by the kept objects and links (GRAPH_DUP_SLACK more): memory stays linear in the input. An
- * overflow no copy can fix (one parent; a 4-byte offset past 4 GiB) is reported to the caller,
- * who restructures (layout: promotes lookups to Extension).
+ * Resolving. A child some of whose 2-byte offsets do not fit, and that has more than one parent,
+ * is copied, one copy per run of parents: its parents by position, the far ones first (it is
+ * placed after all of them), are cut greedily into runs that a copy placed after the run's last
+ * parent likely serves, each run given one copy (every link of its parents placed at the copy);
+ * the parents past them, near enough already, and those linking by 4-byte offsets only keep the
+ * child. A copy's distance is the least of
+ * its parents' plus its size, so it is placed once the run's last parent is, as soon as nothing
+ * ready is nearer the root: the estimate of a run adds to its span now the copies planned in the
+ * round at objects within it, the objects now after it no farther than the copy, and the copy's
+ * size; a run that overflows all the same is split in a later round. So six PairPos sub-tables
+ * of 26 to 30 KB in Extension bands sharing one ClassDef share three objects, not six. The copy
+ * has the child's bytes (shared in the byte array) and links (copied), and is not in the dedup
+ * table, so it stays distinct. Each round makes at most one copy per overflowing link, at most
+ * GRAPH_MAX_ROUNDS rounds are made, and the copies made over the graph's life are bounded by the
+ * kept objects and links (GRAPH_DUP_SLACK more): memory stays linear in the input. Every
+ * allocation of a round comes before its first copy, and it takes
+ * O(links * (GRAPH_WALK_MAX + log objects)). An overflow no copy can fix (one parent; a
+ * 4-byte offset past 4 GiB) is reported to the caller, who restructures (layout: promotes
+ * lookups to Extension).
  */
 #include "core/graph.h"
 #include "core/compiler.h"
@@ -54,6 +65,7 @@
 #define GRAPH_MAX_OFF32 0xFFFFFFFFu     /* the largest 4-byte offset */
 #define GRAPH_TABLE_MIN 64              /* first size of the dedup table (a power of 2) */
 #define GRAPH_NOT_SETTLED ((size_t)-1)  /* sched.pos while distances are computed */
+#define GRAPH_WALK_MAX 64               /* objects group_fits looks at past a run of parents */
 
 typedef struct glink {
   size_t pos;     /* of the offset field in its object */
@@ -224,7 +236,8 @@ static bool same_object(const otv_graph *g, const gobj *o, const uint8_t *p, siz
 {
   if (o->len != len || o->link_count != n) return false;
   if (len && memcmp(g->bytes + o->off, p, len)) return false;
-  const glink *ol = g->links + o->link_off;
+  if (!n) return true;
+  const glink *ol = g->links + o->link_off; /* links is NULL while no object has one */
   for (size_t k = 0; k < n; k++)
     if (ol[k].pos != l[k].pos || ol[k].width != l[k].width || ol[k].child != l[k].child)
       return false;
@@ -334,11 +347,23 @@ typedef struct hent {
   otv_obj id;
 } hent;
 
-/* The scratch of one write, per id (grown as copies add ids) and the heap. */
+/* A parent in a child's list (by position); near: by a 2-byte link, not only 4-byte ones. */
+typedef struct gpar {
+  otv_obj obj;
+  bool near;
+} gpar;
+
+/* A copy resolve will make: for the parents plist[from, to) of child. */
+typedef struct gplan {
+  otv_obj child;
+  size_t from, to;
+} gplan;
+
+/* The scratch of one write, per id (grown as copies add ids), the heap, and resolve's lists. */
 typedef struct sched {
   uint64_t *dist;  /* from the root; GRAPH_INF: not reachable */
   size_t *indeg;   /* links from parents not placed yet (Kahn) */
-  size_t *parents; /* distinct reachable parents */
+  size_t *parents; /* distinct reachable parents; resolve: 0 once the child is planned */
   otv_obj *stamp;  /* the last parent counted into parents */
   size_t *pos;     /* in the table written */
   otv_obj *order;  /* the reachable objects: settle order, then placement order */
@@ -347,6 +372,14 @@ typedef struct sched {
   size_t total; /* their bytes */
   hent *heap;
   size_t heap_len, heap_cap;
+  /* resolve: each child's parents by position, plist[pfirst[c], pfirst[c + 1]); each object's
+   * index in order; a Fenwick tree over that index of the bytes of the copies planned so far,
+   * each at its group's last parent (fen[1, count]); the copies planned */
+  size_t *rank, *pfirst;
+  gpar *plist;
+  uint64_t *fen;
+  gplan *plan;
+  size_t rank_cap, pfirst_cap, plist_cap, fen_cap, plan_cap, plan_len;
 } sched;
 
 static void sched_free(const otv_alloc *al, sched *s)
@@ -358,6 +391,11 @@ static void sched_free(const otv_alloc *al, sched *s)
   otv_mem_free(al, s->pos, s->pos_cap * sizeof *s->pos);
   otv_mem_free(al, s->order, s->order_cap * sizeof *s->order);
   otv_mem_free(al, s->heap, s->heap_cap * sizeof *s->heap);
+  otv_mem_free(al, s->rank, s->rank_cap * sizeof *s->rank);
+  otv_mem_free(al, s->pfirst, s->pfirst_cap * sizeof *s->pfirst);
+  otv_mem_free(al, s->plist, s->plist_cap * sizeof *s->plist);
+  otv_mem_free(al, s->fen, s->fen_cap * sizeof *s->fen);
+  otv_mem_free(al, s->plan, s->plan_cap * sizeof *s->plan);
 }
 
 static bool hent_less(hent a, hent b) { return a.key < b.key || (a.key == b.key && a.id < b.id); }
@@ -478,9 +516,9 @@ static otv_status place(const otv_graph *g, sched *s, otv_obj root)
   return OTV_E_OK;
 }
 
-/* Give parent its own copy of child: every link of parent placed at child is placed at the
- * copy. The links as built (child) stay: the parent still compares equal to a rebuilt one. */
-static otv_status duplicate(otv_graph *g, otv_obj parent, otv_obj child)
+/* Give the parents par[0, n) one copy of child: every link of theirs placed at child is placed
+ * at the copy. The links as built (child) stay: a parent still compares equal to a rebuilt one. */
+static otv_status duplicate(otv_graph *g, otv_obj child, const gpar *par, size_t n)
 {
   gobj src = g->objs[child];
   size_t units = sat_add(1, src.link_count);
@@ -499,9 +537,11 @@ static otv_status duplicate(otv_graph *g, otv_obj parent, otv_obj child)
   if (src.link_count)
     memcpy(g->links + g->links_len, g->links + src.link_off, src.link_count * sizeof(glink));
   g->links_len += src.link_count;
-  const gobj *p = &g->objs[parent];
-  for (size_t k = 0; k < p->link_count; k++)
-    if (g->links[p->link_off + k].target == child) g->links[p->link_off + k].target = id;
+  for (size_t q = 0; q < n; q++) {
+    const gobj *p = &g->objs[par[q].obj];
+    for (size_t k = 0; k < p->link_count; k++)
+      if (g->links[p->link_off + k].target == child) g->links[p->link_off + k].target = id;
+  }
   g->dup_units += units;
   return OTV_E_OK;
 }
@@ -511,34 +551,170 @@ static otv_obj origin_of(const otv_graph *g, otv_obj id)
   return g->objs[id].origin ? g->objs[id].origin : id;
 }
 
+static void fen_add(sched *s, size_t r, uint64_t v)
+{
+  for (size_t x = r + 1; x <= s->count; x += x & (~x + 1)) s->fen[x] += v;
+}
+
+static uint64_t fen_below(const sched *s, size_t r) /* the bytes planned at order[0, r) */
+{
+  uint64_t sum = 0;
+  for (size_t x = r; x > 0; x -= x & (~x + 1)) sum += s->fen[x];
+  return sum;
+}
+
+/* Each reachable child's distinct parents in placement order (so by position), and each
+ * object's index in that order. */
+static otv_status parent_lists(const otv_graph *g, sched *s)
+{
+  const otv_alloc *al = &g->al;
+  size_t n = g->obj_len, sum = 0;                      /* n: as placed */
+  for (size_t i = 0; i < n; i++) sum += s->parents[i]; /* <= the links: no overflow */
+  if (OTV_RESERVE(al, &s->rank, &s->rank_cap, n, sizeof *s->rank) ||
+      OTV_RESERVE(al, &s->pfirst, &s->pfirst_cap, n + 1, sizeof *s->pfirst) ||
+      OTV_RESERVE(al, &s->plist, &s->plist_cap, sum, sizeof *s->plist) ||
+      OTV_RESERVE(al, &s->fen, &s->fen_cap, s->count + 1, sizeof *s->fen))
+    return OTV_E_NOMEM;
+  /* pfirst[c + 1]: the start of c's list, then (as it fills) its end, which is c + 1's start */
+  s->pfirst[0] = 0;
+  sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    s->pfirst[i + 1] = sum;
+    sum += s->parents[i];
+  }
+  for (size_t r = 0; r < s->count; r++) s->stamp[s->order[r]] = OTV_OBJ_NONE;
+  for (size_t r = 0; r <= s->count; r++) s->fen[r] = 0;
+  for (size_t r = 0; r < s->count; r++) {
+    otv_obj p = s->order[r];
+    const gobj *o = &g->objs[p];
+    s->rank[p] = r;
+    for (size_t k = 0; k < o->link_count; k++) {
+      const glink *l = &g->links[o->link_off + k];
+      size_t *end = &s->pfirst[l->target + 1];
+      if (s->stamp[l->target] == p) { /* another link of p to it: in its list already */
+        s->plist[*end - 1].near |= l->width == 2;
+        continue;
+      }
+      s->stamp[l->target] = p;
+      s->plist[(*end)++] = (gpar){p, l->width == 2};
+    }
+  }
+  return OTV_E_OK;
+}
+
+/* Does one copy of c, placed for the near parents pl[i, j], likely sit within a 2-byte offset
+ * of pl[i]? It becomes ready when pl[j] is placed (the last of them), and is placed once no
+ * ready object is nearer the root than it (its distance d: the least of theirs plus its size).
+ * So the estimate: from pl[i] to the end of pl[j] as now, the copies planned in this round at
+ * the objects between (each placed after the last of its parents), the objects now after pl[j]
+ * no farther than d (GRAPH_WALK_MAX of them at most, more: no), and c's size. Conservative
+ * where it can be cheaply; a group that overflows all the same is split in a later round. */
+static bool group_fits(const otv_graph *g, const sched *s, otv_obj c, const gpar *pl, size_t i,
+                       size_t j, uint64_t d)
+{
+  otv_obj first = pl[i].obj, last = pl[j].obj;
+  /* positions are in placement order: pos[first] <= pos[last] */
+  uint64_t est = (uint64_t)s->pos[last] + g->objs[last].len - s->pos[first];
+  est += fen_below(s, s->rank[last] + 1) - fen_below(s, s->rank[first]);
+  est += g->objs[c].len;
+  if (est > GRAPH_MAX_OFF16) return false;
+  size_t r = s->rank[last] + 1;
+  for (unsigned step = 0;; step++, r++) {
+    if (r >= s->count) break;
+    otv_obj o = s->order[r];
+    if (o == c || s->dist[o] > d) break; /* a tie goes to o: the copy's id is larger */
+    if (step == GRAPH_WALK_MAX) return false;
+    est += g->objs[o].len;
+    if (est > GRAPH_MAX_OFF16) return false;
+  }
+  return true;
+}
+
+/* Plan the copies of c, whose 2-byte offset from one parent or more does not fit: its near
+ * parents (pl, by position) are cut into runs, each run given one copy when it likely fits
+ * (group_fits), greedily from the first: parents too far from c come first (c is placed after
+ * all of them), so the fewest runs cover them. The parents past them, and the parents by 4-byte
+ * links only, keep c; but where no 4-byte parent is and the last run can take every parent
+ * after it, that run keeps c and no copy is made for it. A run of one parent is always made
+ * (the copy of one parent is placed near it); c is never planned for all its parents. */
+static otv_status plan_copies(const otv_graph *g, sched *s, otv_obj c)
+{
+  size_t from = s->pfirst[c], all = s->pfirst[c + 1] - from, m = 0, k = 0;
+  gpar *pl = s->plist + from;
+  for (size_t q = 0; q < all; q++) /* the near parents first, in order */
+    if (pl[q].near) pl[m++] = pl[q];
+  bool far = m < all;
+  size_t len = g->objs[c].len;
+  while (k < m && s->pos[c] - s->pos[pl[k].obj] > GRAPH_MAX_OFF16) k++; /* c is past them all */
+  for (size_t i = 0; i < k;) {
+    size_t j = i;
+    uint64_t d = sat_add64(s->dist[pl[i].obj], len);
+    while (j + 1 < k && (i > 0 || far || j + 2 < m)) {
+      uint64_t dj = sat_add64(s->dist[pl[j + 1].obj], len);
+      if (!group_fits(g, s, c, pl, i, j + 1, dj < d ? dj : d)) break;
+      d = dj < d ? dj : d;
+      j++;
+    }
+    if (i > 0 && !far) {
+      if (j + 1 == m) break; /* every parent left: c serves them */
+      uint64_t dm = d;
+      for (size_t q = j + 1; q < m; q++) {
+        uint64_t dq = sat_add64(s->dist[pl[q].obj], len);
+        if (dq < dm) dm = dq;
+      }
+      if (j + 1 == k && group_fits(g, s, c, pl, i, m - 1, dm)) break;
+    }
+    if (OTV_RESERVE(&g->al, &s->plan, &s->plan_cap, s->plan_len + 1, sizeof *s->plan))
+      return OTV_E_NOMEM;
+    s->plan[s->plan_len++] = (gplan){c, from + i, from + j + 1};
+    fen_add(s, s->rank[pl[j].obj], len < GRAPH_MAX_OFF16 ? len : GRAPH_MAX_OFF16 + 1);
+    i = j + 1;
+  }
+  return OTV_E_OK;
+}
+
 /* Check every link of the placement; copy shared children whose 2-byte offset does not fit
- * (when fix). *first: the first link that does not fit (parent NONE: all fit). */
+ * (when fix), one copy per run of parents (plan_copies). *first: the first link that does not
+ * fit (parent NONE: all fit). Every allocation before the first copy: a failure for memory
+ * leaves the graph as it was. */
 static otv_status resolve(otv_graph *g, sched *s, bool fix, otv_graph_overflow *first,
                           size_t *fixed)
 {
-  size_t n = g->obj_len; /* copies made here get ids from n: not placed in this round */
   *first = (otv_graph_overflow){OTV_OBJ_NONE, OTV_OBJ_NONE, 0};
   *fixed = 0;
+  s->plan_len = 0;
+  bool lists = false;
   for (size_t i = 0; i < s->count; i++) {
     otv_obj p = s->order[i];
-    /* link_off and link_count of p do not change (duplicate re-points in place), but the
-     * arrays may move: index them afresh on every step */
-    for (size_t k = 0; k < g->objs[p].link_count; k++) {
-      glink l = g->links[g->objs[p].link_off + k];
-      if (l.target >= n) continue;
-      size_t from = s->pos[p], to = s->pos[l.target];
-      size_t limit = l.width == 2 ? GRAPH_MAX_OFF16 : GRAPH_MAX_OFF32;
+    const gobj *o = &g->objs[p];
+    for (size_t k = 0; k < o->link_count; k++) {
+      const glink *l = &g->links[o->link_off + k];
+      size_t from = s->pos[p], to = s->pos[l->target];
+      size_t limit = l->width == 2 ? GRAPH_MAX_OFF16 : GRAPH_MAX_OFF32;
       if (to >= from && to - from <= limit) continue;
       if (first->parent == OTV_OBJ_NONE) /* named as the caller built them */
-        *first = (otv_graph_overflow){origin_of(g, p), l.child, l.pos};
-      if (!fix || l.width != 2 || s->parents[l.target] < 2) continue;
-      otv_status st = duplicate(g, p, l.target);
-      if (st == OTV_E_NOMEM) return st;
-      if (st == OTV_E_OK) {
-        s->parents[l.target]--;
-        ++*fixed;
-      }
+        *first = (otv_graph_overflow){origin_of(g, p), l->child, l->pos};
+      if (!fix || l->width != 2 || s->parents[l->target] < 2) continue;
+      otv_status st = lists ? OTV_E_OK : parent_lists(g, s);
+      if (st == OTV_E_OK) st = plan_copies(g, s, l->target);
+      if (st != OTV_E_OK) return st;
+      lists = true;
+      s->parents[l->target] = 0; /* planned */
     }
+  }
+  if (s->plan_len == 0) return OTV_E_OK;
+  size_t links = 0;
+  for (size_t q = 0; q < s->plan_len; q++)
+    links = sat_add(links, g->objs[s->plan[q].child].link_count);
+  if (links > SIZE_MAX - g->links_len || s->plan_len > SIZE_MAX - g->obj_len ||
+      OTV_RESERVE(&g->al, &g->links, &g->links_cap, g->links_len + links, sizeof(glink)) ||
+      OTV_RESERVE(&g->al, &g->objs, &g->obj_cap, g->obj_len + s->plan_len, sizeof(gobj)))
+    return OTV_E_NOMEM;
+  for (size_t q = 0; q < s->plan_len; q++) {
+    const gplan *pq = &s->plan[q];
+    otv_status st = duplicate(g, pq->child, s->plist + pq->from, pq->to - pq->from);
+    if (st == OTV_E_NOMEM) return st; /* not reached: reserved above */
+    if (st == OTV_E_OK) ++*fixed;
   }
   return OTV_E_OK;
 }

@@ -12,9 +12,10 @@
  * otv_graph_write places the objects reachable from a root: parents before children (offsets
  * are unsigned), each object as near its parents as the others allow (closest first, a 4-byte
  * link's sub-graph last), then checks every 2-byte offset. Where one does not fit and its child
- * is shared, the child is duplicated for that parent and the placement is done again; where
- * that cannot help, it reports the link (OTV_E_LIMIT, *ov): the caller restructures (for layout,
- * lookups promoted to Extension, whose 4-byte offsets reach anywhere) and writes again.
+ * is shared, the child is duplicated, one copy per run of neighbouring parents that can share
+ * one within 64 KiB, and the placement is done again; where that cannot help, it reports the
+ * link (OTV_E_LIMIT, *ov): the caller restructures (for layout, lookups promoted to Extension,
+ * whose 4-byte offsets reach anywhere) and writes again.
  *
  * The core knows no table: a layout module decides what an object is.
  */

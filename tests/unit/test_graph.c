@@ -4,7 +4,9 @@
  * decoded back by following their offsets and compared with what was built, the placement
  * (parents before children, small children first, 4-byte-linked sub-graphs after everything
  * else and one after the other), an overflow fixed by duplicating a shared child and one that
- * cannot be (OTV_E_LIMIT naming the link, out unchanged), the sticky failures (depth, bad links),
+ * cannot be (OTV_E_LIMIT naming the link, out unchanged), runs of parents sharing one copy (Source
+ * Serif 4's six PairPos sub-tables and one ClassDef: three objects; parents too big to share
+ * one: a copy each, in one round), the sticky failures (depth, bad links),
  * an allocation-failure loop (the Nth allocation failing, and every one from the Nth) and a
  * graph of 200,000 objects.
  */
@@ -439,6 +441,112 @@ static void test_overflow_limit(void)
   otv_graph_free(g);
 }
 
+/* A Lookup of Extension sub-tables: root -> n objects of 8 bytes (2-byte offsets), each with a
+ * 4-byte offset to a big parent of size[i] bytes, each with a 2-byte offset (at 0) to one leaf
+ * of leaf_len bytes that all share (a ClassDef shared by PairPos format 2 sub-tables). */
+enum { FAN_MAX = 40 };
+
+static otv_obj build_fan(otv_graph *g, tmodel *m, const size_t *size, size_t n, size_t leaf_len,
+                         otv_obj *leaf)
+{
+  static uint8_t bytes[65536];
+  fill(bytes, leaf_len, 0x77);
+  memcpy(bytes, "LEAF", 4); /* in no parent: fill steps by 7 */
+  *leaf = build(g, m, bytes, leaf_len, NULL, 0);
+  otv_obj ext[FAN_MAX];
+  for (size_t i = 0; i < n; i++) {
+    fill(bytes, size[i], (uint8_t)(0x10 * i + 1));
+    bytes[2] = (uint8_t)i; /* distinct: not merged by the dedup */
+    const tlink lp = {0, 2, *leaf};
+    otv_obj p = build(g, m, bytes, size[i], &lp, 1);
+    const uint8_t eb[8] = {0, 1, 0, 2};
+    const tlink le = {4, 4, p};
+    ext[i] = build(g, m, eb, 8, &le, 1);
+  }
+  tlink rl[FAN_MAX];
+  uint8_t rb[2 + 2 * FAN_MAX] = {0, 9};
+  for (size_t i = 0; i < n; i++) rl[i] = (tlink){2 + 2 * i, 2, ext[i]};
+  return build(g, m, rb, 2 + 2 * n, rl, n);
+}
+
+/* Write the fan; at[i]: where parent i is, leaf_at[i]: where its leaf is (decoded from the
+ * offsets). Returns the number of leaves written (distinct positions), 0 on failure. */
+static size_t write_fan(const size_t *size, size_t n, size_t leaf_len, size_t *at, size_t *leaf_at)
+{
+  otv_graph *g = otv_graph_new(NULL);
+  tmodel m = {0};
+  otv_obj leaf;
+  otv_obj root = build_fan(g, &m, size, n, leaf_len, &leaf);
+  CHECK(root != OTV_OBJ_NONE);
+  size_t bytes = otv_graph_bytes(g), copies = 0;
+  otv_alloc al;
+  otv_alloc_init(&al, NULL);
+  otv_buf out;
+  otv_buf_init(&out, &al);
+  otv_status st = otv_graph_write(g, root, &out, NULL);
+  CHECK_EQ(st, OTV_E_OK);
+  if (st == OTV_E_OK) {
+    free(decode(out.p, out.len, &m, root)); /* every offset decoded, every byte covered */
+    for (size_t i = 0; i < n; i++) {
+      size_t ext = 2 + 2 * i < out.len ? rd16(out.p + 2 + 2 * i) : SIZE_MAX;
+      CHECK(ext != SIZE_MAX && ext + 8 <= out.len);
+      if (ext == SIZE_MAX || ext + 8 > out.len) return 0;
+      at[i] = ext + rd32(out.p + ext + 4);
+      CHECK(at[i] + 2 <= out.len);
+      if (at[i] + 2 > out.len) return 0;
+      leaf_at[i] = at[i] + rd16(out.p + at[i]);
+      bool seen = false;
+      for (size_t q = 0; q < i; q++) seen |= leaf_at[q] == leaf_at[i];
+      copies += !seen;
+    }
+    CHECK_EQ(out.len, bytes + (copies - 1) * leaf_len); /* nothing else copied */
+    size_t holding = 0; /* the objects holding the leaf's bytes, counted in the output */
+    for (size_t q = 0; q + 4 <= out.len; q++) holding += memcmp(out.p + q, "LEAF", 4) == 0;
+    CHECK_EQ(holding, copies);
+  }
+  otv_buf_free(&out);
+  model_free(&m);
+  otv_graph_free(g);
+  return st == OTV_E_OK ? copies : 0;
+}
+
+/* Source Serif 4's GPOS lookup 7: six PairPos format 2 sub-tables sharing one ClassDef2. Each
+ * pair of parents, with the leaf after it, fits in 64 KiB: three leaves (one copy per pair, the
+ * last pair keeping the original), each placed right after the second parent of its pair. */
+static void test_overflow_shared_runs(void)
+{
+  const size_t size[] = {26500, 27000, 27000, 29000, 30000, 15000};
+  size_t at[FAN_MAX], leaf_at[FAN_MAX];
+  size_t leaves = write_fan(size, 6, 2500, at, leaf_at);
+  CHECK_EQ(leaves, 3);
+  for (size_t i = 0; i < 6 && leaves; i += 2) {
+    CHECK_EQ(leaf_at[i], leaf_at[i + 1]);
+    CHECK_EQ(at[i + 1], at[i] + size[i]);          /* the pair, end to end */
+    CHECK_EQ(leaf_at[i], at[i + 1] + size[i + 1]); /* its leaf right after */
+  }
+
+  /* 40 parents of 40 KB: no two fit with the leaf, each gets its own copy (the last the
+   * original), right after it, all in the first round: runs too long, split one parent a round,
+   * would need more rounds than there are */
+  size_t big[FAN_MAX];
+  for (size_t i = 0; i < FAN_MAX; i++) big[i] = 40000;
+  leaves = write_fan(big, FAN_MAX, 2500, at, leaf_at);
+  CHECK_EQ(leaves, FAN_MAX);
+  for (size_t i = 0; i < FAN_MAX && leaves; i++) CHECK_EQ(leaf_at[i], at[i] + 40000);
+
+  /* a run of three, one alone (it and the next two do not fit), and the last two, close enough
+   * already, keep the original */
+  const size_t mixed[] = {20000, 20000, 20000, 30000, 30000, 20000};
+  leaves = write_fan(mixed, 6, 2500, at, leaf_at);
+  CHECK_EQ(leaves, 3);
+  if (leaves) {
+    CHECK(leaf_at[0] == leaf_at[1] && leaf_at[1] == leaf_at[2] && leaf_at[4] == leaf_at[5]);
+    CHECK_EQ(leaf_at[2], at[2] + 20000);
+    CHECK_EQ(leaf_at[3], at[3] + 30000);
+    CHECK_EQ(leaf_at[5], at[5] + 20000);
+  }
+}
+
 /* ---- sticky failures ---- */
 
 static void test_depth(void)
@@ -675,8 +783,9 @@ static void test_large(void)
   otv_buf out;
   otv_buf_init(&out, &al);
   CHECK_EQ(otv_graph_write(g, root, &out, NULL), OTV_E_OK);
-  /* the shared leaf is copied for the sub-tables it ends up too far from */
-  CHECK(out.len >= bytes && out.len <= bytes + 4 * SUBS && (out.len - bytes) % 4 == 0);
+  /* the shared leaf is copied for the sub-tables it ends up too far from, one copy per run of
+   * them that fits in 64 KiB (a sub-table and its leaves: 598 bytes, so 109 or so a run; 18) */
+  CHECK(out.len >= bytes && out.len <= bytes + 4 * 20 && (out.len - bytes) % 4 == 0);
   size_t bad = 0;
   for (uint32_t i = 0; i < SUBS && out.len >= 4 * SUBS; i++) {
     size_t sub = rd32(out.p + 4 * i);
@@ -715,6 +824,7 @@ int main(void)
   test_order();
   test_overflow_fixed();
   test_overflow_limit();
+  test_overflow_shared_runs();
   test_depth();
   test_bad_links();
   test_alloc_fail();
