@@ -216,6 +216,53 @@ static otv_obj extension(otv_lw *w, size_t at)
   return extension_of(w, type, otv_lw_child(w, at, off, K_SUBTABLE, type));
 }
 
+/* Where the sub-tables of a lookup go (for emit_subtable). */
+typedef struct lookup_out {
+  otv_buf *b;
+  size_t *kept;
+  bool ext; /* each wrapped in an Extension sub-table */
+} lookup_out;
+
+static void emit_subtable(otv_lw *w, otv_obj st, void *ud)
+{
+  lookup_out *o = ud;
+  if (o->ext) st = extension_of(w, GPOS_PAIR, st);
+  if (!st) return;
+  otv_lw_off16(w, o->b, st);
+  (*o->kept)++;
+}
+
+/* Whether the PairPos sub-tables of the lookup at `at` are merged (static instances). */
+static bool merge_pairs(const otv_lw *w, size_t at, unsigned type, size_t n)
+{
+  if (is_gsub(w) || !w->xf->static_instance || !w->xf->compact || n < 2) return false;
+  if (type == GPOS_PAIR) return true;
+  /* an Extension lookup: its first sub-table says what it extends (all must be the same) */
+  size_t off = u16(w, at + 6); /* in range: the caller checked the offsets */
+  return type == GPOS_EXTENSION && off && off < w->t.len - at && otv_span_has(w->t, at + off, 8) &&
+         u16(w, at + off + 2) == GPOS_PAIR;
+}
+
+/* The absolute offsets of the lookup's PairPos sub-tables (0 where a sub-table is not one, or
+ * is out of range), through Extension sub-tables when ext. NULL: out of memory (recorded). */
+static size_t *pair_subtables(otv_lw *w, size_t at, bool ext, size_t n)
+{
+  size_t *v = otv_mem_calloc(w->al, n, sizeof *v);
+  if (!v) return otv_lw_fail(w, OTV_E_NOMEM, at, "class-pair merge"), NULL;
+  for (size_t i = 0; i < n; i++) {
+    size_t off = u16(w, at + 6 + 2 * i), st = at + off;
+    if (!off || off >= w->t.len - at) continue;
+    if (ext) {
+      if (!otv_span_has(w->t, st, 8) || u16(w, st) != 1 || u16(w, st + 2) != GPOS_PAIR) continue;
+      uint32_t eo = u32(w, st + 4);
+      if (!eo || eo >= w->t.len - st) continue;
+      st += eo;
+    }
+    v[i] = st;
+  }
+  return v;
+}
+
 /* spec: Lookup (lookupType, lookupFlag, subTableCount, subtableOffsets, markFilteringSet). */
 static otv_obj lookup(otv_lw *w, size_t at)
 {
@@ -231,7 +278,13 @@ static otv_obj lookup(otv_lw *w, size_t at)
   otv_buf_u16(b, (uint16_t)flag);
   size_t count_at = b->len, kept = 0;
   otv_buf_u16(b, 0);
-  for (size_t i = 0; i < n && !w->st; i++) {
+  size_t *pairs = merge_pairs(w, at, type, n) ? pair_subtables(w, at, ext, n) : NULL;
+  lookup_out out = {b, &kept, wrap || ext};
+  for (size_t i = 0, j; i < n && !w->st; i = j) {
+    /* a run of class-pair sub-tables that can share a class matrix: merged */
+    for (j = i + 1; pairs && j < n && otv_lw_pair_mergeable(w, pairs[j - 1], pairs[j]);) j++;
+    if (j - i > 1 && otv_lw_pair_merge(w, pairs + i, j - i, emit_subtable, &out)) continue;
+    j = i + 1; /* or just this one, as it is */
     size_t off = u16(w, at + 6 + 2 * i);
     otv_obj st = otv_lw_child(w, at, off, ext ? K_EXTENSION : K_SUBTABLE, type);
     if (wrap) st = extension_of(w, type, st);
@@ -239,6 +292,7 @@ static otv_obj lookup(otv_lw *w, size_t at)
     otv_lw_off16(w, b, st);
     kept++;
   }
+  if (pairs) otv_mem_free(w->al, pairs, n * sizeof *pairs);
   if (!b->failed) otv_buf_put_u16(b, count_at, (uint16_t)kept);
   if (mfs) copy(w, b, at + 6 + 2 * n, 2);
   return otv_lw_close(w, b);
@@ -253,12 +307,20 @@ static otv_obj script(otv_lw *w, size_t at)
   if (!otv_lw_need_array(w, at + 4, n, 6, K_SCRIPT)) return OTV_OBJ_NONE;
   otv_buf *b = otv_lw_open(w);
   if (!b) return OTV_OBJ_NONE;
-  otv_lw_off16(w, b, otv_lw_child(w, at, u16(w, at), K_LANGSYS, 0));
-  otv_buf_u16(b, (uint16_t)n);
+  otv_obj def = otv_lw_child(w, at, u16(w, at), K_LANGSYS, 0);
+  otv_lw_off16(w, b, def);
+  size_t count_at = b->len, kept = 0;
+  otv_buf_u16(b, 0);
   for (size_t i = 0; i < n && !w->st; i++) {
+    otv_obj ls = otv_lw_child(w, at, u16(w, at + 8 + 6 * i), K_LANGSYS, 0);
+    /* spec: a language without a LangSys record uses DefaultLangSys: a record equal to it
+     * (the same object once deduplicated) says nothing */
+    if (w->xf->compact && def && ls == def) continue;
     copy(w, b, at + 4 + 6 * i, 4);
-    otv_lw_off16(w, b, otv_lw_child(w, at, u16(w, at + 8 + 6 * i), K_LANGSYS, 0));
+    otv_lw_off16(w, b, ls);
+    kept++;
   }
+  if (!b->failed) otv_buf_put_u16(b, count_at, (uint16_t)kept);
   return otv_lw_close(w, b);
 }
 
@@ -314,7 +376,8 @@ static otv_obj feature_list(otv_lw *w, size_t at)
   for (size_t i = 0; i < n && !w->st; i++) {
     size_t rec = at + 2 + 6 * i;
     uint32_t tag = u32(w, rec);
-    if (feature_index(w, (unsigned)i) == PRUNED) continue;
+    /* pruned, or a duplicate of a feature written before (new indices are given in order) */
+    if (feature_index(w, (unsigned)i) != kept) continue;
     kept++;
     copy(w, b, rec, 4);
     if (w->subst && i < w->feature_count && w->subst[i])
@@ -517,9 +580,9 @@ static otv_obj gsub_gpos(otv_lw *w)
     if (!w->subst) return otv_lw_fail(w, OTV_E_NOMEM, fv, "feature substitutions");
     if (fv >= w->t.len) return otv_lw_need(w, fv, 1, K_FEATURE_SUBST), OTV_OBJ_NONE;
     otv_lw_fv_plan(w, fv);
-    if (w->xf->condition) otv_lw_prune_plan(w, u16(w, 4), u16(w, 8), fv);
     fvo = otv_lw_feature_variations(w, fv);
   }
+  if (w->xf->compact && fl) otv_lw_prune_plan(w, u16(w, 4), u16(w, 8), fv);
   otv_obj sl = otv_lw_child(w, 0, u16(w, 4), K_SCRIPT_LIST, 0);
   otv_obj flo = otv_lw_child(w, 0, fl, K_FEATURE_LIST, 0);
   otv_obj ll = otv_lw_child(w, 0, u16(w, 8), K_LOOKUP_LIST, 0);
@@ -590,6 +653,7 @@ static void wk_fini(otv_lw *w)
   if (w->fv_keep) otv_mem_free(w->al, w->fv_keep, ((size_t)w->fv_count + 1) * sizeof *w->fv_keep);
   if (w->lmap) otv_mem_free(w->al, w->lmap, ((size_t)w->lookup_count + 1) * sizeof *w->lmap);
   if (w->fmap) otv_mem_free(w->al, w->fmap, ((size_t)w->feature_count + 1) * sizeof *w->fmap);
+  if (w->fseen) otv_mem_free(w->al, w->fseen, ((size_t)w->feature_count + 1) / 8 + 1);
   otv_graph_free(w->g);
 }
 

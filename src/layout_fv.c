@@ -358,6 +358,74 @@ static void used_features(otv_lw *w, size_t sl, uint8_t *used)
   }
 }
 
+/* Feature i's identity for merging: its Feature (absolute; 0: none or not mergeable). */
+static size_t mergeable(const otv_lw *w, unsigned i)
+{
+  size_t at = feature_at(w, i);
+  if (!at || !otv_span_has(w->t, at, 4) || u16(w, at)) return 0; /* FeatureParams: kept apart */
+  size_t n = u16(w, at + 2);
+  return otv_span_has(w->t, at + 4, 2 * n) ? at : 0;
+}
+
+static uint64_t feature_hash(const otv_lw *w, unsigned i, size_t at)
+{
+  uint64_t h = 0xcbf29ce484222325u ^ feature_tag(w, i);
+  size_t n = u16(w, at + 2);
+  for (size_t k = 0; k < n; k++) h = (h ^ lookup_index(w, u16(w, at + 4 + 2 * k))) * 0x100000001b3u;
+  return h;
+}
+
+/* Features a and b (mergeable) have the same tag and the same lookups once renumbered. */
+static bool same_feature(const otv_lw *w, unsigned a, size_t fa, unsigned b, size_t fb)
+{
+  if (feature_tag(w, a) != feature_tag(w, b)) return false;
+  size_t na = u16(w, fa + 2), nb = u16(w, fb + 2), ka = 0, kb = 0;
+  for (;;) {
+    while (ka < na && lookup_index(w, u16(w, fa + 4 + 2 * ka)) == PRUNED) ka++;
+    while (kb < nb && lookup_index(w, u16(w, fb + 4 + 2 * kb)) == PRUNED) kb++;
+    if (ka == na || kb == nb) return ka == na && kb == nb;
+    if (lookup_index(w, u16(w, fa + 4 + 2 * ka)) != lookup_index(w, u16(w, fb + 4 + 2 * kb)))
+      return false;
+    ka++, kb++;
+  }
+}
+
+/* Features that only differ by their index (same tag, same lookups, no FeatureParams) become
+ * one: no LangSys can tell them apart. Not while FeatureVariations are kept (their
+ * substitutions name feature indices). w->fmap renumbered: a duplicate takes the index of the
+ * first of its kind, and the others close up. */
+static void merge_duplicate_features(otv_lw *w)
+{
+  size_t cap = 1;
+  while (cap < 2 * (size_t)w->feature_count) cap <<= 1;
+  uint16_t *slot = otv_mem_alloc(w->al, cap * sizeof *slot); /* feature + 1; 0: empty */
+  if (!slot) {
+    otv_lw_fail(w, OTV_E_NOMEM, 0, "feature merging");
+    return;
+  }
+  memset(slot, 0, cap * sizeof *slot);
+  unsigned next = 0;
+  for (unsigned i = 0; i < w->feature_count; i++) {
+    if (w->fmap[i] == PRUNED) continue;
+    size_t at = mergeable(w, i);
+    unsigned first = i;
+    if (at) {
+      w->work += 2 * (size_t)u16(w, at + 2);
+      size_t h = (size_t)feature_hash(w, i, at) & (cap - 1);
+      for (; slot[h]; h = (h + 1) & (cap - 1)) {
+        unsigned j = slot[h] - 1u;
+        if (same_feature(w, j, mergeable(w, j), i, at)) {
+          first = j;
+          break;
+        }
+      }
+      if (first == i) slot[h] = (uint16_t)(i + 1);
+    }
+    w->fmap[i] = first == i ? (uint16_t)next++ : w->fmap[first];
+  }
+  otv_mem_free(w->al, slot, cap * sizeof *slot);
+}
+
 /* w->lmap and w->fmap for a GSUB/GPOS whose FeatureVariations fv_plan resolved. */
 void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
 {
@@ -370,7 +438,8 @@ void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
   uint8_t *used = otv_mem_calloc(w->al, nf, 1);
   w->lmap = otv_mem_calloc(w->al, nl, sizeof *w->lmap);
   w->fmap = otv_mem_calloc(w->al, nf, sizeof *w->fmap);
-  if (!r.seen || !r.stack || !used || !w->lmap || !w->fmap) {
+  w->fseen = otv_mem_calloc(w->al, nf / 8 + 1, 1);
+  if (!r.seen || !r.stack || !used || !w->lmap || !w->fmap || !w->fseen) {
     otv_lw_fail(w, OTV_E_NOMEM, 0, "lookup pruning");
   } else {
     used_features(w, sl, used);
@@ -413,6 +482,7 @@ void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
     next = 0;
     for (unsigned i = 0; i < w->feature_count; i++)
       w->fmap[i] = used[i] ? (uint16_t)next++ : PRUNED;
+    if (!w->fv_kept) merge_duplicate_features(w);
   }
   if (r.seen) otv_mem_free(w->al, r.seen, nl);
   if (r.stack) otv_mem_free(w->al, r.stack, nl * sizeof *r.stack);
@@ -435,7 +505,16 @@ otv_obj otv_lw_langsys(otv_lw *w, size_t at)
   otv_buf_u16(b, 0);
   for (size_t k = 0; k < n; k++) {
     unsigned f = feature_index(w, u16(w, at + 6 + 2 * k));
-    if (f != PRUNED) otv_buf_u16(b, (uint16_t)f), kept++;
+    if (f == PRUNED) continue;
+    /* merged features: listed once */
+    if (w->fseen[f >> 3] & (1u << (f & 7))) continue;
+    w->fseen[f >> 3] |= (uint8_t)(1u << (f & 7));
+    otv_buf_u16(b, (uint16_t)f);
+    kept++;
+  }
+  for (size_t k = 0; k < n; k++) { /* the marks cleared for the next LangSys */
+    unsigned f = feature_index(w, u16(w, at + 6 + 2 * k));
+    if (f != PRUNED) w->fseen[f >> 3] = 0;
   }
   if (!b->failed) otv_buf_put_u16(b, count_at, (uint16_t)kept);
   return otv_lw_close(w, b);

@@ -5,6 +5,8 @@
  */
 #include "layout_gpos.h"
 
+#include <stdlib.h>
+
 /* ---- value records (spec: GPOS "Value record") ---- */
 
 typedef struct vrec {
@@ -341,4 +343,349 @@ otv_obj otv_lw_anchor_matrix(otv_lw *w, size_t at, uint64_t per)
   otv_buf_u16(b, (uint16_t)rows);
   otv_lw_off16_array(w, b, at, at + 2, n, K_ANCHOR, 0);
   return otv_lw_close(w, b);
+}
+
+/* ---- class-pair sub-tables merged (static instances) ----
+ * fontTools' instancer merges the PairPos format 2 sub-tables of a lookup and splits the result
+ * again where 16-bit offsets require; fewer sub-tables mean fewer copies of the ClassDef2 they
+ * share and fewer, denser Coverage and ClassDef1 tables. Here: a run of consecutive format 2
+ * sub-tables with the same value formats, class2Count and ClassDef2 becomes one class matrix
+ * whose rows are (sub-table, class1) pairs; a first glyph takes the row of the first sub-table
+ * that covers it (as a client finds it: the first sub-table covering the glyph applies), then
+ * the rows are cut into sub-tables greedily, each as large as its offsets allow. */
+
+typedef struct pm_glyph {
+  uint16_t gid;
+  uint32_t row;
+} pm_glyph;
+
+typedef struct pm_row {
+  size_t st;      /* its sub-table (absolute; devices are from there) */
+  size_t at;      /* the row's first record (absolute) */
+  uint32_t count; /* glyphs in it */
+  uint32_t local; /* its class in its output sub-table */
+} pm_row;
+
+typedef struct pm {
+  pm_glyph *g;
+  size_t ng, gcap;
+  pm_row *r;
+  size_t nr, rcap;
+  uint32_t *row_of; /* per source class of the sub-table being read: row + 1 (0: none yet) */
+  size_t row_of_cap;
+  uint8_t seen[65536 / 8]; /* first glyphs taken by an earlier sub-table */
+} pm;
+
+/* The class of glyph g in the ClassDef at `cd` (0: not listed; checked extents). */
+static unsigned class_of(otv_lw *w, size_t cd, unsigned g)
+{
+  if (!cd || !otv_lw_need(w, cd, 4, K_CLASS_DEF)) return 0;
+  unsigned fmt = u16(w, cd);
+  if (fmt == 1) {
+    if (!otv_lw_need(w, cd, 6, K_CLASS_DEF)) return 0;
+    unsigned start = u16(w, cd + 2), n = u16(w, cd + 4);
+    if (!otv_lw_need_array(w, cd + 6, n, 2, K_CLASS_DEF)) return 0;
+    return g >= start && g - start < n ? u16(w, cd + 6 + 2 * (size_t)(g - start)) : 0;
+  }
+  if (fmt != 2) return 0;
+  size_t n = u16(w, cd + 2), lo = 0, hi = n;
+  if (!otv_lw_need_array(w, cd + 4, n, 6, K_CLASS_DEF)) return 0;
+  while (lo < hi) { /* ranges sorted by start glyph (spec) */
+    size_t mid = (lo + hi) / 2, rec = cd + 4 + 6 * mid;
+    if (g < u16(w, rec))
+      hi = mid;
+    else if (g > u16(w, rec + 2))
+      lo = mid + 1;
+    else
+      return u16(w, rec + 4);
+  }
+  return 0;
+}
+
+/* Two sub-tables (absolute) that can share a class matrix. */
+bool otv_lw_pair_mergeable(otv_lw *w, size_t a, size_t b)
+{
+  if (!a || !b || !otv_lw_need(w, a, 16, K_SUBTABLE) || !otv_lw_need(w, b, 16, K_SUBTABLE))
+    return false;
+  if (u16(w, a) != 2 || u16(w, b) != 2) return false;
+  if (((u16(w, a + 4) ^ u16(w, b + 4)) | (u16(w, a + 6) ^ u16(w, b + 6))) & VALUE_FORMAT_FIELDS)
+    return false;
+  if (u16(w, a + 14) != u16(w, b + 14)) return false;
+  /* the same ClassDef2 content: the same object once deduplicated */
+  otv_obj ca = otv_lw_child(w, a, u16(w, a + 10), K_CLASS_DEF, 0);
+  otv_obj cb = otv_lw_child(w, b, u16(w, b + 10), K_CLASS_DEF, 0);
+  return ca && ca == cb;
+}
+
+static bool pm_add_glyph(otv_lw *w, pm *m, size_t st, unsigned g, unsigned c1, unsigned c2,
+                         size_t rs)
+{
+  if (m->seen[g >> 3] & (1u << (g & 7))) return true;
+  m->seen[g >> 3] |= (uint8_t)(1u << (g & 7));
+  if (!m->row_of[c1]) {
+    if (OTV_RESERVE(w->al, &m->r, &m->rcap, m->nr + 1, sizeof *m->r)) return false;
+    m->r[m->nr] = (pm_row){st, st + 16 + (size_t)c1 * c2 * rs, 0, 0};
+    m->row_of[c1] = (uint32_t)++m->nr;
+  }
+  if (OTV_RESERVE(w->al, &m->g, &m->gcap, m->ng + 1, sizeof *m->g)) return false;
+  m->g[m->ng++] = (pm_glyph){(uint16_t)g, m->row_of[c1] - 1};
+  m->r[m->row_of[c1] - 1].count++;
+  return true;
+}
+
+/* The first glyphs of sub-table `st` not taken before, each with its row. */
+static bool pm_read(otv_lw *w, pm *m, size_t st, unsigned c2, size_t rs)
+{
+  size_t c1 = u16(w, st + 12), cov = u16(w, st + 2), cd1 = u16(w, st + 8);
+  if (!otv_lw_need_array(w, st + 16, c1 * c2, rs, K_SUBTABLE)) return false;
+  if (!cov || cov >= w->t.len - st) return otv_lw_need(w, w->t.len, 1, K_COVERAGE), false;
+  cov += st;
+  cd1 = cd1 && cd1 < w->t.len - st ? st + cd1 : 0;
+  if (OTV_RESERVE(w->al, &m->row_of, &m->row_of_cap, c1 + 1, sizeof *m->row_of)) return false;
+  memset(m->row_of, 0, (c1 + 1) * sizeof *m->row_of);
+  if (!otv_lw_need(w, cov, 4, K_COVERAGE)) return false;
+  unsigned fmt = u16(w, cov);
+  size_t n = u16(w, cov + 2);
+  if (fmt != 1 && fmt != 2) return otv_lw_fail(w, OTV_E_BAD_VALUE, cov, "Coverage format"), false;
+  if (!otv_lw_need_array(w, cov + 4, n, fmt == 1 ? 2 : 6, K_COVERAGE)) return false;
+  for (size_t i = 0; i < n && !w->st; i++) {
+    unsigned lo = u16(w, cov + 4 + (fmt == 1 ? 2 : 6) * i),
+             hi = fmt == 1 ? lo : u16(w, cov + 6 + 6 * i);
+    w->work += hi >= lo ? hi - lo + 1u : 0u;
+    if (w->work > w->budget)
+      return otv_lw_fail(w, OTV_E_LIMIT, cov, "layout work budget exceeded"), false;
+    for (unsigned g = lo; g <= hi && g <= 0xFFFF; g++) {
+      unsigned c = class_of(w, cd1, g);
+      /* a class past class1Count: the sub-table does not apply to the glyph (a later one may) */
+      if (c < c1 && !pm_add_glyph(w, m, st, g, c, c2, rs))
+        return otv_lw_fail(w, OTV_E_NOMEM, st, "class-pair merge"), false;
+      if (g == 0xFFFF) break;
+    }
+  }
+  return !w->st;
+}
+
+static int pm_cmp_gid(const void *a, const void *b)
+{
+  const pm_glyph *x = a, *y = b;
+  return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+/* The glyphs of one output sub-table, in glyph order, with their classes there. */
+typedef struct pm_out {
+  uint16_t *gid, *cls;
+  size_t n;
+} pm_out;
+
+/* Coverage of o's glyphs, in the smaller format (spec: Coverage formats 1 and 2). */
+static otv_obj pm_coverage(otv_lw *w, const pm_out *o)
+{
+  size_t ranges = 0;
+  for (size_t i = 0; i < o->n; i++) ranges += !i || o->gid[i] != o->gid[i - 1] + 1;
+  otv_buf *b = otv_lw_open(w);
+  if (!b) return OTV_OBJ_NONE;
+  if (6 * ranges < 2 * o->n) {
+    otv_buf_u16(b, 2);
+    otv_buf_u16(b, (uint16_t)ranges);
+    for (size_t i = 0, j; i < o->n; i = j) {
+      for (j = i + 1; j < o->n && o->gid[j] == o->gid[j - 1] + 1;) j++;
+      otv_buf_u16(b, o->gid[i]);
+      otv_buf_u16(b, o->gid[j - 1]);
+      otv_buf_u16(b, (uint16_t)i); /* startCoverageIndex */
+    }
+  } else {
+    otv_buf_u16(b, 1);
+    otv_buf_u16(b, (uint16_t)o->n);
+    for (size_t i = 0; i < o->n; i++) otv_buf_u16(b, o->gid[i]);
+  }
+  return otv_lw_close(w, b);
+}
+
+/* ClassDef of o's glyphs with a class other than 0, in the smaller format (spec: ClassDef
+ * formats 1 and 2). */
+static otv_obj pm_class_def(otv_lw *w, const pm_out *o)
+{
+  size_t first = SIZE_MAX, last = 0, ranges = 0;
+  for (size_t i = 0; i < o->n; i++) {
+    if (!o->cls[i]) continue;
+    if (first == SIZE_MAX)
+      first = i, ranges = 1;
+    else if (o->gid[i] != o->gid[last] + 1 || o->cls[i] != o->cls[last])
+      ranges++;
+    last = i;
+  }
+  otv_buf *b = otv_lw_open(w);
+  if (!b) return OTV_OBJ_NONE;
+  size_t span = first == SIZE_MAX ? 0 : (size_t)o->gid[last] - o->gid[first] + 1;
+  if (first == SIZE_MAX || 4 + 6 * ranges <= 6 + 2 * span) {
+    otv_buf_u16(b, 2);
+    otv_buf_u16(b, (uint16_t)ranges);
+    for (size_t i = first; first != SIZE_MAX && i <= last;) {
+      size_t j = i + 1;
+      while (j <= last && o->cls[j] && o->gid[j] == o->gid[j - 1] + 1 && o->cls[j] == o->cls[i])
+        j++;
+      otv_buf_u16(b, o->gid[i]);
+      otv_buf_u16(b, o->gid[j - 1]);
+      otv_buf_u16(b, o->cls[i]);
+      for (i = j; i <= last && !o->cls[i];) i++;
+    }
+  } else {
+    otv_buf_u16(b, 1);
+    otv_buf_u16(b, o->gid[first]);
+    otv_buf_u16(b, (uint16_t)span);
+    size_t k = first;
+    for (size_t g = o->gid[first]; g <= o->gid[last]; g++) {
+      while (k <= last && o->gid[k] < g) k++;
+      otv_buf_u16(b, k <= last && o->gid[k] == g ? o->cls[k] : 0);
+    }
+  }
+  return otv_lw_close(w, b);
+}
+
+/* The row of [r0, r1) with the most glyphs: it becomes class 0 (its glyphs need no ClassDef1
+ * entry). */
+static size_t pm_zero_row(const pm *m, size_t r0, size_t r1)
+{
+  size_t zero = r0;
+  for (size_t r = r0; r < r1; r++)
+    if (m->r[r].count > m->r[zero].count) zero = r;
+  return zero;
+}
+
+/* The bytes of the Coverage and ClassDef1 that rows [r0, r1) would get (as pm_coverage and
+ * pm_class_def write them). */
+static size_t pm_children_len(const pm *m, size_t r0, size_t r1)
+{
+  size_t zero = pm_zero_row(m, r0, r1), n = 0, cov_ranges = 0, cd_ranges = 0, nz = 0;
+  long prev = -2, prev_nz = -2;
+  uint32_t prev_row = UINT32_MAX;
+  unsigned first = 0, last = 0;
+  for (size_t i = 0; i < m->ng; i++) {
+    const pm_glyph *g = &m->g[i];
+    if (g->row < r0 || g->row >= r1) continue;
+    cov_ranges += g->gid != prev + 1;
+    prev = g->gid, n++;
+    if (g->row == zero) continue;
+    if (!nz++) first = g->gid;
+    cd_ranges += g->gid != prev_nz + 1 || g->row != prev_row;
+    prev_nz = g->gid, prev_row = g->row, last = g->gid;
+  }
+  size_t cov = 4 + (6 * cov_ranges < 2 * n ? 6 * cov_ranges : 2 * n);
+  size_t f2 = 4 + 6 * cd_ranges, f1 = nz ? 6 + 2 * ((size_t)last - first + 1) : f2;
+  return cov + (f2 <= f1 ? f2 : f1);
+}
+
+/* One output sub-table: rows [r0, r1) of m, the one with most glyphs as class 0. */
+static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, const size_t *fmt,
+                           otv_obj cd2)
+{
+  unsigned f1 = (unsigned)fmt[0], f2 = (unsigned)fmt[1], o1 = (unsigned)fmt[2],
+           o2 = (unsigned)fmt[3];
+  size_t c2 = fmt[4], s1 = vr_size(f1), rs = s1 + vr_size(f2), zero = pm_zero_row(m, r0, r1);
+  uint32_t next = 1;
+  for (size_t r = r0; r < r1; r++) m->r[r].local = r == zero ? 0 : next++;
+  o->n = 0;
+  for (size_t i = 0; i < m->ng; i++) {
+    const pm_glyph *g = &m->g[i];
+    if (g->row < r0 || g->row >= r1) continue;
+    o->gid[o->n] = g->gid;
+    o->cls[o->n++] = (uint16_t)m->r[g->row].local;
+  }
+  otv_obj cov = pm_coverage(w, o), cd1 = pm_class_def(w, o);
+  otv_buf *b = otv_lw_open(w);
+  if (!b) return OTV_OBJ_NONE;
+  otv_buf_u16(b, 2);
+  otv_lw_off16(w, b, cov);
+  otv_buf_u16(b, (uint16_t)o1);
+  otv_buf_u16(b, (uint16_t)o2);
+  otv_lw_off16(w, b, cd1);
+  otv_lw_off16(w, b, cd2);
+  otv_buf_u16(b, (uint16_t)(r1 - r0));
+  otv_buf_u16(b, (uint16_t)c2);
+  /* rows in class order: the class 0 row first, then the others as numbered */
+  for (size_t k = 0; k < r1 - r0 && !w->st; k++) {
+    size_t r = zero;
+    if (k) { /* the k-th row of [r0, r1) other than the class 0 one */
+      r = r0 + k - 1;
+      if (r >= zero) r++;
+    }
+    const pm_row *row = &m->r[r];
+    for (size_t c = 0; c < c2 && !w->st; c++) {
+      vrec v;
+      vr_decode(w, row->at + c * rs, f1, row->st, &v);
+      vr_write(w, b, &v, o1, row->st);
+      vr_decode(w, row->at + c * rs + s1, f2, row->st, &v);
+      vr_write(w, b, &v, o2, row->st);
+    }
+  }
+  return otv_lw_close(w, b);
+}
+
+static void pm_free(otv_lw *w, pm *m, pm_out *o)
+{
+  if (m->g) otv_mem_free(w->al, m->g, m->gcap * sizeof *m->g);
+  if (m->r) otv_mem_free(w->al, m->r, m->rcap * sizeof *m->r);
+  if (m->row_of) otv_mem_free(w->al, m->row_of, m->row_of_cap * sizeof *m->row_of);
+  if (o->gid) otv_mem_free(w->al, o->gid, m->ng * sizeof *o->gid);
+  if (o->cls) otv_mem_free(w->al, o->cls, m->ng * sizeof *o->cls);
+  otv_mem_free(w->al, m, sizeof *m);
+}
+
+/* The run at[0..n) of mergeable sub-tables (absolute offsets, otv_lw_pair_mergeable pairwise
+ * in order) as few sub-tables as offsets allow, each passed to emit. False, with nothing
+ * emitted, when one row alone is too large for a sub-table (the run is then written as it
+ * was). */
+bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
+                       void (*emit)(otv_lw *w, otv_obj st, void *ud), void *ud)
+{
+  unsigned f1 = u16(w, at[0] + 4) & VALUE_FORMAT_FIELDS,
+           f2 = u16(w, at[0] + 6) & VALUE_FORMAT_FIELDS;
+  size_t c2 = u16(w, at[0] + 14), rs = vr_size(f1) + vr_size(f2);
+  pm *m = otv_mem_calloc(w->al, 1, sizeof *m);
+  pm_out o = {NULL, NULL, 0};
+  if (!m) return otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge"), false;
+  for (size_t j = 0; j < n && !w->st; j++) pm_read(w, m, at[j], (unsigned)c2, rs);
+  /* the value formats over the rows used */
+  unsigned n1 = 0, n2 = 0;
+  for (size_t r = 0; r < m->nr && !w->st && rs; r++)
+    vr_scan(w, m->r[r].at, c2, rs, 0, f1, f2, m->r[r].st, &n1, &n2);
+  unsigned o1 = vr_format(w, f1, n1, false), o2 = vr_format(w, f2, n2, true);
+  size_t row_bytes = c2 * (vr_size(o1) + vr_size(o2));
+  otv_obj cd2 = otv_lw_child(w, at[0], u16(w, at[0] + 10), K_CLASS_DEF, 0);
+  size_t cd2_len = 0;
+  if (cd2) { /* its length, for the room left under 64 KiB (bounded: it was read) */
+    size_t c = at[0] + u16(w, at[0] + 10);
+    cd2_len = u16(w, c) == 1 ? 6 + 2 * (size_t)u16(w, c + 4) : 4 + 6 * (size_t)u16(w, c + 2);
+  }
+  qsort(m->g, m->ng, sizeof *m->g, pm_cmp_gid);
+  o.gid = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.gid) : NULL;
+  o.cls = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.cls) : NULL;
+  if (m->ng && (!o.gid || !o.cls)) otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge");
+  /* rows cut greedily: the sub-table's header and matrix, then (at most) its Coverage (format
+   * 1), ClassDef1 (format 2) and the ClassDef2, all within reach of 16-bit offsets */
+  bool ok = !w->st && m->nr > 0 && m->nr <= 0xFFFF;
+  size_t limit = 0xFFFF;
+  for (size_t r = 0; ok && r < m->nr; r++)
+    ok = 16 + row_bytes + 4 + 2 * (size_t)m->r[r].count + 4 + 6 * (size_t)m->r[r].count + cd2_len <=
+         limit;
+  if (ok) {
+    size_t fmt[5] = {f1, f2, o1, o2, c2};
+    for (size_t r0 = 0, r1; r0 < m->nr && !w->st; r0 = r1) {
+      /* the most rows that fit (sizes exact; a binary search: they grow with the rows) */
+      size_t lo = r0 + 1, hi = m->nr - r0 > 0xFFFF ? r0 + 0xFFFF : m->nr;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        w->work += m->ng;
+        if (16 + (mid - r0) * row_bytes + pm_children_len(m, r0, mid) + cd2_len <= limit)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      r1 = lo;
+      otv_obj st = pm_subtable(w, m, &o, r0, r1, fmt, cd2);
+      if (st) emit(w, st, ud);
+    }
+  }
+  pm_free(w, m, &o);
+  return ok && !w->st;
 }

@@ -17,4 +17,12 @@ otv_obj otv_lw_anchor(otv_lw *w, size_t at);
 /* CaretValue (GDEF) or BaseCoord (BASE), by kind. */
 otv_obj otv_lw_caret_or_coord(otv_lw *w, size_t at, unsigned kind);
 
+/* PairPos format 2 sub-tables (absolute offsets) that can share one class matrix: format 2,
+ * the same value formats, class2Count and ClassDef2. */
+bool otv_lw_pair_mergeable(otv_lw *w, size_t a, size_t b);
+/* A run of such sub-tables merged and cut again into as few as 16-bit offsets allow (static
+ * instances); each passed to emit. False, nothing emitted, when it cannot be. */
+bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
+                       void (*emit)(otv_lw *w, otv_obj st, void *ud), void *ud);
+
 #endif /* OTV_LAYOUT_GPOS_H */

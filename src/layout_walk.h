@@ -117,6 +117,7 @@ struct otv_lw {
   /* pruning (see prune_plan): old lookup / feature index -> new (PRUNED: removed); NULL: no
    * pruning */
   uint16_t *lmap, *fmap;
+  uint8_t *fseen; /* (feature_count + 1) / 8 bytes: new feature indices a LangSys lists */
   size_t lookup_list;
   unsigned lookup_count;
   /* deltas of VariationIndex devices already seen (device tables are widely shared) */

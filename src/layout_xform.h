@@ -20,6 +20,10 @@ typedef struct otv_layout_xform {
   /* Static instances: VariationIndex device tables removed (their delta added to the value they
    * vary), and every ValueFormat narrowed to the fields some record of its sub-table needs. */
   bool static_instance;
+  /* Drop what no shaper can reach or tell apart (instances, as fontTools' instancer and
+   * hb-subset do): lookups no LangSys reaches, features left without lookups, duplicate
+   * features, LangSys records equal to their script's default. */
+  bool compact;
   /* The delta (rounded) a VariationIndex (outer, inner) adds to its value at the instance's
    * default; NULL: 0. */
   int (*delta)(void *ud, unsigned outer, unsigned inner);

@@ -13,7 +13,8 @@
  *   everywhere is applied to the FeatureList when no record precedes it (always, in a static
  *   instance), and the FeatureVariations dropped when nothing is left.
  *
- * A table with nothing to change is copied as it is (no entry here).
+ * - Every table is written anew (compact: unreachable lookups and features, duplicate features
+ *   and LangSys records equal to their script's default dropped), varying or not.
  * Spec: GDEF, GPOS, GSUB, BASE, chapter2 ("Device and VariationIndex tables",
  * "FeatureVariations table").
  */
@@ -28,9 +29,8 @@
 
 /* spec: the header fields that say whether a table varies */
 #define LAYOUT_MINOR_VERSION 2
-#define GSUB_FEATURE_VARIATIONS 10 /* version 1.1 */
-#define GDEF_ITEM_VAR_STORE 14     /* version 1.3 */
-#define BASE_ITEM_VAR_STORE 8      /* version 1.1 */
+#define GDEF_ITEM_VAR_STORE 14 /* version 1.3 */
+#define BASE_ITEM_VAR_STORE 8  /* version 1.1 */
 
 /* One store's deltas at the instance, for the writer's hooks. */
 typedef struct lay {
@@ -48,12 +48,6 @@ static size_t store_offset(otv_span t, uint32_t tag)
   unsigned minor_needed = tag == T_GDEF ? 3 : 1;
   if (t.len < field + 4 || otv_peek_u16(t.p + LAYOUT_MINOR_VERSION) < minor_needed) return 0;
   return otv_peek_u32(t.p + field);
-}
-
-static bool has_feature_variations(otv_span t)
-{
-  return t.len >= GSUB_FEATURE_VARIATIONS + 4 && otv_peek_u16(t.p + LAYOUT_MINOR_VERSION) >= 1 &&
-         otv_peek_u32(t.p + GSUB_FEATURE_VARIATIONS);
 }
 
 static int hook_delta(void *ud, unsigned outer, unsigned inner)
@@ -125,22 +119,16 @@ static void lay_fini(lay *l)
   otv_ivs_free(l->in->al, &l->ivs);
 }
 
-/* Write `tag` into dst with the deltas of store l when the instance changes it. */
+/* Write `tag` (when the font has it) into dst, with the deltas of store l. */
 static otv_status do_table(otv_inst *in, uint32_t tag, lay *l, otv_buf *dst)
 {
   otv_span t = otv_face_span(in->face, tag);
   if (!t.len) return OTV_E_OK;
-  bool varies;
-  switch (tag) {
-  case T_GSUB: varies = has_feature_variations(t); break;
-  case T_GPOS: varies = l->ivs.present || has_feature_variations(t); break;
-  default: varies = store_offset(t, tag) != 0; break; /* GDEF, BASE */
-  }
-  if (!varies) return OTV_E_OK; /* copied as it is */
   otv_layout_xform xf;
   memset(&xf, 0, sizeof xf);
   xf.ud = l;
   xf.static_instance = !in->pin.partial;
+  xf.compact = true;
   xf.delta = hook_delta;
   xf.condition = hook_condition;
   xf.store = hook_store;
