@@ -597,6 +597,24 @@ static otv_obj gsub_gpos(otv_lw *w)
   return otv_lw_close(w, b);
 }
 
+/* Whether every mark glyph set at `at` (MarkGlyphSets format 1) is empty: a lookup filtering
+ * by an empty set skips every mark, as it does when the set is absent, so the table says
+ * nothing. */
+static bool mark_sets_empty(otv_lw *w, size_t at)
+{
+  if (!at || !otv_span_has(w->t, at, 4) || u16(w, at) != 1) return false;
+  size_t n = u16(w, at + 2);
+  if (!otv_span_has(w->t, at + 4, 4 * n)) return false;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t off = u32(w, at + 4 + 4 * i);
+    if (!off) continue;
+    if (off >= w->t.len - at || !otv_span_has(w->t, at + off, 4)) return false;
+    unsigned fmt = u16(w, at + off);
+    if ((fmt != 1 && fmt != 2) || u16(w, at + off + 2)) return false;
+  }
+  return true;
+}
+
 /* GDEF: version, GlyphClassDef, AttachList, LigCaretList, MarkAttachClassDef, [1.2:
  * MarkGlyphSetsDef], [1.3: ItemVariationStore]; written at the lowest version that holds what
  * is left. */
@@ -611,7 +629,9 @@ static otv_obj gdef(otv_lw *w)
   otv_obj al = otv_lw_child(w, 0, u16(w, 6), K_ATTACH_LIST, 0);
   otv_obj lc = otv_lw_child(w, 0, u16(w, 8), K_LIG_CARET_LIST, 0);
   otv_obj mc = otv_lw_child(w, 0, u16(w, 10), K_CLASS_DEF, 0);
-  otv_obj mg = otv_lw_child(w, 0, mgs, K_MARK_GLYPH_SETS, 0);
+  otv_obj mg = w->xf->compact && mark_sets_empty(w, mgs)
+                   ? OTV_OBJ_NONE
+                   : otv_lw_child(w, 0, mgs, K_MARK_GLYPH_SETS, 0);
   otv_obj st = item_variation_store(w, ivs);
   unsigned out_minor = st ? 3 : mg ? 2 : 0;
   otv_buf *b = otv_lw_open(w);

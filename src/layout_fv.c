@@ -167,7 +167,35 @@ typedef struct reach {
   uint8_t *seen;   /* per lookup */
   uint16_t *stack; /* lookups whose sub-tables are still to be scanned */
   size_t top;
+  /* the Feature, Lookup and contextual sub-tables already scanned (offset * 4 + what, + 1; 0:
+   * empty): tables shared by many indices are read once, so the work stays linear */
+  size_t *done;
+  size_t done_cap, done_n;
 } reach;
+
+/* True the first time (at, what) is met. */
+static bool reach_first(otv_lw *w, reach *r, size_t at, unsigned what)
+{
+  size_t key = at * 4 + what + 1;
+  if (2 * (r->done_n + 1) > r->done_cap) {
+    size_t cap = r->done_cap ? 2 * r->done_cap : 256, *old = r->done, old_cap = r->done_cap;
+    size_t *v = otv_mem_calloc(w->al, cap, sizeof *v);
+    if (!v) return otv_lw_fail(w, OTV_E_NOMEM, at, "lookup pruning"), false;
+    for (size_t i = 0; i < old_cap; i++) {
+      if (!old[i]) continue;
+      size_t h = (old[i] * 0x9E3779B97F4A7C15u) >> 7 & (cap - 1);
+      while (v[h]) h = (h + 1) & (cap - 1);
+      v[h] = old[i];
+    }
+    if (old) otv_mem_free(w->al, old, old_cap * sizeof *old);
+    r->done = v, r->done_cap = cap;
+  }
+  size_t h = (key * 0x9E3779B97F4A7C15u) >> 7 & (r->done_cap - 1);
+  for (; r->done[h]; h = (h + 1) & (r->done_cap - 1))
+    if (r->done[h] == key) return false;
+  r->done[h] = key, r->done_n++;
+  return true;
+}
 
 static void reach_lookup(otv_lw *w, reach *r, unsigned i)
 {
@@ -177,7 +205,7 @@ static void reach_lookup(otv_lw *w, reach *r, unsigned i)
 /* The lookups of the Feature at `at`. */
 static void reach_feature(otv_lw *w, reach *r, size_t at)
 {
-  if (!otv_lw_need(w, at, 4, K_FEATURE)) return;
+  if (!reach_first(w, r, at, 0) || !otv_lw_need(w, at, 4, K_FEATURE)) return;
   size_t n = u16(w, at + 2);
   if (!otv_lw_need_array(w, at + 4, n, 2, K_FEATURE)) return;
   w->work += 2 * n;
@@ -194,7 +222,7 @@ static void reach_records(otv_lw *w, reach *r, size_t at, size_t n)
 /* The lookups the SequenceLookupRecords of a contextual sub-table at `at` call. */
 static void reach_context(otv_lw *w, reach *r, size_t at, bool chain)
 {
-  if (!otv_lw_need(w, at, 6, K_SUBTABLE)) return;
+  if (!reach_first(w, r, at, 2) || !otv_lw_need(w, at, 6, K_SUBTABLE)) return;
   unsigned fmt = u16(w, at);
   if (fmt == 3 && !chain) {
     reach_records(w, r, at + 6 + 2 * (size_t)u16(w, at + 2), u16(w, at + 4));
@@ -267,7 +295,7 @@ static void reach_from_lookup(otv_lw *w, reach *r, unsigned i)
     return;
   }
   size_t lk = ll + off;
-  if (!otv_lw_need(w, lk, 6, K_LOOKUP)) return;
+  if (!reach_first(w, r, lk, 1) || !otv_lw_need(w, lk, 6, K_LOOKUP)) return;
   unsigned type = u16(w, lk);
   size_t n = u16(w, lk + 4);
   if (!otv_lw_need_array(w, lk + 6, n, 2, K_LOOKUP)) return;
@@ -376,9 +404,11 @@ static uint64_t feature_hash(const otv_lw *w, unsigned i, size_t at)
 }
 
 /* Features a and b (mergeable) have the same tag and the same lookups once renumbered. */
-static bool same_feature(const otv_lw *w, unsigned a, size_t fa, unsigned b, size_t fb)
+static bool same_feature(otv_lw *w, unsigned a, size_t fa, unsigned b, size_t fb)
 {
   if (feature_tag(w, a) != feature_tag(w, b)) return false;
+  if (fa == fb) return true; /* one Feature table */
+  w->work += 2 * (size_t)u16(w, fa + 2);
   size_t na = u16(w, fa + 2), nb = u16(w, fb + 2), ka = 0, kb = 0;
   for (;;) {
     while (ka < na && lookup_index(w, u16(w, fa + 4 + 2 * ka)) == PRUNED) ka++;
@@ -411,6 +441,10 @@ static void merge_duplicate_features(otv_lw *w)
     unsigned first = i;
     if (at) {
       w->work += 2 * (size_t)u16(w, at + 2);
+      if (w->work > w->budget) {
+        otv_lw_fail(w, OTV_E_LIMIT, at, "layout work budget exceeded");
+        break;
+      }
       size_t h = (size_t)feature_hash(w, i, at) & (cap - 1);
       for (; slot[h]; h = (h + 1) & (cap - 1)) {
         unsigned j = slot[h] - 1u;
@@ -434,7 +468,8 @@ void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
   w->lookup_count = u16(w, ll);
   if (!otv_lw_need_array(w, ll + 2, w->lookup_count, 2, K_LOOKUP_LIST)) return;
   size_t nl = (size_t)w->lookup_count + 1, nf = (size_t)w->feature_count + 1;
-  reach r = {otv_mem_calloc(w->al, nl, 1), otv_mem_calloc(w->al, nl, sizeof *r.stack), 0};
+  reach r = {
+      otv_mem_calloc(w->al, nl, 1), otv_mem_calloc(w->al, nl, sizeof *r.stack), 0, NULL, 0, 0};
   uint8_t *used = otv_mem_calloc(w->al, nf, 1);
   w->lmap = otv_mem_calloc(w->al, nl, sizeof *w->lmap);
   w->fmap = otv_mem_calloc(w->al, nf, sizeof *w->fmap);
@@ -486,6 +521,7 @@ void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
   }
   if (r.seen) otv_mem_free(w->al, r.seen, nl);
   if (r.stack) otv_mem_free(w->al, r.stack, nl * sizeof *r.stack);
+  if (r.done) otv_mem_free(w->al, r.done, r.done_cap * sizeof *r.done);
   if (used) otv_mem_free(w->al, used, nf);
 }
 

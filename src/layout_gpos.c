@@ -657,7 +657,7 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
     size_t c = at[0] + u16(w, at[0] + 10);
     cd2_len = u16(w, c) == 1 ? 6 + 2 * (size_t)u16(w, c + 4) : 4 + 6 * (size_t)u16(w, c + 2);
   }
-  qsort(m->g, m->ng, sizeof *m->g, pm_cmp_gid);
+  if (m->ng) qsort(m->g, m->ng, sizeof *m->g, pm_cmp_gid);
   o.gid = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.gid) : NULL;
   o.cls = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.cls) : NULL;
   if (m->ng && (!o.gid || !o.cls)) otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge");

@@ -29,8 +29,9 @@
 
 /* spec: the header fields that say whether a table varies */
 #define LAYOUT_MINOR_VERSION 2
-#define GDEF_ITEM_VAR_STORE 14 /* version 1.3 */
-#define BASE_ITEM_VAR_STORE 8  /* version 1.1 */
+#define LAYOUT_FEATURE_VARIATIONS 10 /* GSUB/GPOS version 1.1 */
+#define GDEF_ITEM_VAR_STORE 14       /* version 1.3 */
+#define BASE_ITEM_VAR_STORE 8        /* version 1.1 */
 
 /* One store's deltas at the instance, for the writer's hooks. */
 typedef struct lay {
@@ -119,6 +120,23 @@ static void lay_fini(lay *l)
   otv_ivs_free(l->in->al, &l->ivs);
 }
 
+static bool has_feature_variations(otv_span t)
+{
+  return t.len >= LAYOUT_FEATURE_VARIATIONS + 4 && otv_peek_u16(t.p + LAYOUT_MINOR_VERSION) >= 1 &&
+         otv_peek_u32(t.p + LAYOUT_FEATURE_VARIATIONS);
+}
+
+/* Whether the instance changes what `tag` says (variation data to resolve or rewrite). */
+static bool varies(const otv_inst *in, uint32_t tag, otv_span t, const lay *l)
+{
+  (void)in;
+  switch (tag) {
+  case T_GSUB: return has_feature_variations(t);
+  case T_GPOS: return l->ivs.present || has_feature_variations(t);
+  default: return store_offset(t, tag) != 0; /* GDEF, BASE */
+  }
+}
+
 /* Write `tag` (when the font has it) into dst, with the deltas of store l. */
 static otv_status do_table(otv_inst *in, uint32_t tag, lay *l, otv_buf *dst)
 {
@@ -132,7 +150,14 @@ static otv_status do_table(otv_inst *in, uint32_t tag, lay *l, otv_buf *dst)
   xf.delta = hook_delta;
   xf.condition = hook_condition;
   xf.store = hook_store;
-  return otv_layout_write(in->al, tag, t, &xf, dst, in->err);
+  if (varies(in, tag, t, l)) return otv_layout_write(in->al, tag, t, &xf, dst, in->err);
+  /* nothing to resolve: written compact when it can be, else copied as it is (a table the
+   * instance has no reason to read cannot make it fail) */
+  otv_error own = {0};
+  otv_status st = otv_layout_write(in->al, tag, t, &xf, dst, &own);
+  if (st == OTV_E_NOMEM) return OTV_FAIL(in->err, NOMEM, tag, 0, "layout table");
+  if (st) dst->len = 0;
+  return OTV_E_OK;
 }
 
 otv_status otv_inst_layout(otv_inst *in)

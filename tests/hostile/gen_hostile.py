@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """gen_hostile.py - writes the hostile-font corpus that tests/unit/test_hostile.c replays.
 
-Usage: /usr/bin/python3 tests/hostile/gen_hostile.py OUTDIR [--count]
+Usage: /usr/bin/python3 tests/hostile/gen_hostile.py OUTDIR [--count] [--only PREFIX]
+(--only writes the cases whose names start with PREFIX, e.g. "lay_" for the layout family that
+tests/cli/test_hostile_layout.sh runs through the CLI.)
 
 Every case is a file OUTDIR/<name>.bin plus one line of OUTDIR/MANIFEST:
 
@@ -24,6 +26,17 @@ Fonts come from two sources: small fonts built here byte by byte (so broken stru
 written exactly: composite cycles, CFF2 subroutine recursion, gvar point numbers...) and the test
 fonts in tests/fonts/ with bytes patched in place (truncations at every table boundary, bad
 offsets, counts of 0 and 0xFFFF, overlapping tables).
+
+The layout family (lay_*: GSUB, GPOS, GDEF, BASE) puts tables assembled here with labels (so any
+field of any sub-table can be found and broken) into Roboto-Variable.ABC.ttf: a valid rich set
+(every lookup type and format, FeatureVariations, a GDEF and a BASE store with VariationIndex
+devices), then offsets that meet themselves (offset 0 taken as 'here', 32-bit offsets that wrap,
+FeatureVariations laid out before the FeatureList), the same bytes reached as different types
+(Coverage = ClassDef = Anchor = Device, a PairSet that is a Lookup, GDEF and GPOS sharing bytes),
+counts of 0xFFFF whose arrays pass the end, fan-outs (thousands of offsets to one large sub-table,
+overlapping structures 2-6 bytes apart each claiming 60 KB; each at two sizes n and 4n), deep or
+out-of-range structure (Extension chains, lookup indices, ValueFormat reserved bits, DeltaFormat,
+VariationIndex outer/inner, FeatureParams, unknown conditions) and BASE stores.
 """
 import os
 import struct
@@ -533,6 +546,8 @@ GROUPS = {
     "fvar": "*", "maxp": "*",
     # read by the instancer (GDEF variation store, FeatureVariations dropped)
     "GDEF": "GDEF|GSUB|GPOS", "GSUB": "GSUB|GDEF|GPOS", "GPOS": "GPOS|GDEF|GSUB",
+    # instanced through the layout writer (its ItemVariationStore and devices)
+    "BASE": "BASE",
 }
 PARSED = set(GROUPS)
 
@@ -1061,6 +1076,1504 @@ def real_font_cases():
     case("syncff2_orig", "valid", "", "synthetic CFF2 font (sweep base)", syn2)
 
 
+# --------------------------------------------------------------------------------------------
+# OpenType layout tables (GSUB, GPOS, GDEF, BASE), assembled with labels so that any field of
+# any sub-table can be found and broken afterwards
+# --------------------------------------------------------------------------------------------
+
+class Tbl:
+    """An assembled table: its bytes and where each labelled structure starts."""
+
+    def __init__(self, data, at):
+        self.data, self.at = bytearray(data), dict(at)
+
+    def put(self, label, rel, b):
+        """Overwrite bytes at offset rel inside the structure `label` (must stay in the table)."""
+        p = self.at[label] + rel
+        assert p + len(b) <= len(self.data), (label, rel)
+        self.data[p:p + len(b)] = b
+        return self
+
+    def off(self, label, rel, target, width=2):
+        """Point the offset field at label+rel (relative to label) at the structure `target`."""
+        v = self.at[target] - self.at[label]
+        assert 0 <= v < (1 << (8 * width)), (label, target, v)
+        return self.put(label, rel, (u16 if width == 2 else u32)(v))
+
+    def bytes(self):
+        return bytes(self.data)
+
+
+class Asm:
+    """Bytes with labels; offset fields are resolved at the end. Sub-tables are queued (sub) and
+    laid out breadth-first after their parents, as compilers do; `tail` ones (shared devices)
+    after everything else, so that every parent precedes them (offsets are unsigned)."""
+
+    def __init__(self):
+        self.b, self.at, self.fix, self.q, self.tq, self.n = bytearray(), {}, [], [], [], 0
+
+    def new(self, stem):
+        self.n += 1
+        return "%s#%d" % (stem, self.n)
+
+    def here(self, label=None):
+        label = label or self.new("at")
+        assert label not in self.at, label
+        self.at[label] = len(self.b)
+        return label
+
+    def w(self, *parts):
+        for p in parts:
+            self.b += p
+        return self
+
+    def h(self, *vs):
+        for v in vs:
+            self.b += u16(v)
+        return self
+
+    def o16(self, target, base):
+        """target: a label, None (NULL) or an int (that raw value)."""
+        self.fix.append((len(self.b), 2, target, base))
+        self.b += b"\0\0"
+
+    def o24(self, target, base):
+        self.fix.append((len(self.b), 3, target, base))
+        self.b += b"\0\0\0"
+
+    def o32(self, target, base):
+        self.fix.append((len(self.b), 4, target, base))
+        self.b += b"\0\0\0\0"
+
+    def sub(self, fn, *args, name=None):
+        """Queue sub-table fn(asm, label, *args); its label, usable in offsets at once."""
+        lab = name or self.new(fn.__name__)
+        self.q.append((lab, fn, args))
+        return lab
+
+    def tail(self, fn, *args, name=None):
+        lab = name or self.new(fn.__name__)
+        self.tq.append((lab, fn, args))
+        return lab
+
+    def flush(self):
+        while self.q or self.tq:
+            lab, fn, args = (self.q or self.tq).pop(0)
+            self.here(lab)
+            fn(self, lab, *args)
+
+    def done(self):
+        self.flush()
+        for pos, width, target, base in self.fix:
+            if target is None:
+                v = 0
+            elif isinstance(target, int):
+                v = target
+            else:
+                v = self.at[target] - self.at[base]
+                assert 0 <= v < (1 << (8 * width)), ("offset does not fit", target, base, v)
+            self.b[pos:pos + width] = (v & ((1 << (8 * width)) - 1)).to_bytes(width, "big")
+        return Tbl(self.b, self.at)
+
+
+# ---- shared formats: Coverage, ClassDef, Device, FeatureParams ----
+
+def e_raw(a, me, data):
+    a.w(data)
+
+
+def e_cov(a, me, glyphs, fmt=1):
+    if fmt == 1:
+        a.h(1, len(glyphs), *glyphs)
+        return
+    ranges, i = [], 0
+    for g in glyphs:  # consecutive runs
+        if ranges and g == ranges[-1][1] + 1:
+            ranges[-1][1] = g
+        else:
+            ranges.append([g, g, i])
+        i += 1
+    a.h(2, len(ranges))
+    for s, e, ci in ranges:
+        a.h(s, e, ci)
+
+
+def covref(a, glyphs, base, name, fmt=1):
+    """An offset to a Coverage: glyphs (queued) or the label of one placed elsewhere."""
+    a.o16(glyphs if isinstance(glyphs, str) else a.sub(e_cov, glyphs, fmt, name=name), base)
+
+
+def e_classdef(a, me, m, fmt=2):
+    """m: {glyph: class}."""
+    gs = sorted(m)
+    if fmt == 1:
+        a.h(1, gs[0], gs[-1] - gs[0] + 1, *[m.get(g, 0) for g in range(gs[0], gs[-1] + 1)])
+        return
+    ranges = []
+    for g in gs:
+        if ranges and g == ranges[-1][1] + 1 and m[g] == ranges[-1][2]:
+            ranges[-1][1] = g
+        else:
+            ranges.append([g, g, m[g]])
+    a.h(2, len(ranges))
+    for r in ranges:
+        a.h(*r)
+
+
+DELTA_VARIATION_INDEX = 0x8000
+
+
+def e_vdev(a, me, outer, inner, fmt=DELTA_VARIATION_INDEX):
+    """spec: VariationIndex table (deltaSetOuterIndex, deltaSetInnerIndex, deltaFormat 0x8000)."""
+    a.h(outer, inner, fmt)
+
+
+def e_hdev(a, me, start, end, fmt, values):
+    """spec: Device table (hinting), deltaFormat 1/2/3 = 2/4/8 bits per value."""
+    bits = {1: 2, 2: 4, 3: 8}[fmt]
+    words, acc, n = [], 0, 0
+    for v in values:
+        acc = (acc << bits) | (v & ((1 << bits) - 1))
+        n += bits
+        if n == 16:
+            words.append(acc)
+            acc, n = 0, 0
+    if n:
+        words.append(acc << (16 - n))
+    a.h(start, end, fmt, *words)
+
+
+def e_params_size(a, me):
+    # spec 'size': designSize (decipoints), subfamilyIdentifier, subfamilyNameID, range
+    a.h(100, 0, 0, 0, 0)
+
+
+def e_params_ss(a, me):
+    a.h(0, 256)  # version 0, UINameID
+
+
+def e_params_cv(a, me, chars=(0x41, 0x42)):
+    # format 0, featUiLabelNameId, featUiTooltipTextNameId, sampleTextNameId,
+    # numNamedParameters, firstParamUiLabelNameId, charCount, character[] (uint24)
+    a.h(0, 256, 0, 0, 1, 257, len(chars))
+    for c in chars:
+        a.w(c.to_bytes(3, "big"))
+
+
+# ---- the common layout header: ScriptList, FeatureList, LookupList ----
+
+def e_langsys(a, me, feats):
+    a.h(0, 0xFFFF, len(feats), *feats)
+
+
+def e_script(a, me, feats, langs):
+    a.o16(a.sub(e_langsys, feats, name=me + ".dflt"), me)
+    a.h(len(langs))
+    for i, (t, lf) in enumerate(langs):
+        a.w(tag(t))
+        a.o16(a.sub(e_langsys, lf, name="%s.ls%d" % (me, i)), me)
+
+
+def e_scriptlist(a, me, scripts):
+    a.h(len(scripts))
+    for i, (t, feats, langs) in enumerate(scripts):
+        a.w(tag(t))
+        a.o16(a.sub(e_script, feats, langs, name="S%d" % i), me)
+
+
+def e_feature(a, me, lookups, params=None):
+    a.o16(a.sub(*params, name=me + ".params") if params else None, me)
+    a.h(len(lookups), *lookups)
+
+
+def e_featurelist(a, me, features):
+    a.h(len(features))
+    for i, (t, lookups, params) in enumerate(features):
+        a.w(tag(t))
+        a.o16(a.sub(e_feature, lookups, params, name="F%d" % i), me)
+
+
+def e_lookup(a, me, ltype, flag, subs, mark_set=None):
+    """subs: (fn, args...) tuples to queue, or labels of sub-tables placed elsewhere."""
+    a.h(ltype, flag, len(subs))
+    for i, s in enumerate(subs):
+        a.o16(s if isinstance(s, (str, int)) or s is None else a.sub(s[0], *s[1:], name="%s.%d" % (me, i)), me)
+    if mark_set is not None:
+        a.h(mark_set)
+
+
+def e_lookuplist(a, me, lookups):
+    a.h(len(lookups))
+    for i, lk in enumerate(lookups):
+        a.o16(a.sub(e_lookup, *lk, name="L%d" % i), me)
+
+
+def e_cond(a, me, c):
+    fmt, axis, lo, hi = c
+    a.h(fmt, axis)
+    a.w(f2d14(lo), f2d14(hi))
+
+
+def e_condset(a, me, conds):
+    a.h(len(conds))
+    for k, c in enumerate(conds):
+        a.o32(a.sub(e_cond, c, name="%s.c%d" % (me, k)), me)
+
+
+def e_fts(a, me, substs):
+    a.h(1, 0, len(substs))
+    for k, (fi, lookups) in enumerate(substs):
+        a.h(fi)
+        a.o32(a.sub(e_feature, lookups, None, name="%s.f%d" % (me, k)), me)
+
+
+def e_featvars(a, me, records):
+    """records: [(conditions [(format, axis, min, max)], substitutions [(featureIndex, lookups)])]."""
+    a.h(1, 0)
+    a.w(u32(len(records)))
+    for i, (conds, substs) in enumerate(records):
+        a.o32(a.sub(e_condset, conds, name="%s.cs%d" % (me, i)), me)
+        a.o32(a.sub(e_fts, substs, name="%s.fts%d" % (me, i)), me)
+
+
+def layout_asm(scripts, features, lookups, fv=None, hdr="HDR", a=None, fv_first=False):
+    """A GSUB/GPOS: header (1.1 when fv is given), lists; returns the Asm (not yet done).
+    fv_first: the FeatureVariations are laid out before the lists (and its sub-tables before
+    the Feature tables), so that its offsets can reach into the FeatureList."""
+    a = a or Asm()
+    a.here(hdr)
+    a.h(1, 1 if fv is not None else 0)
+    fvl = a.sub(e_featvars, fv, name="FV") if fv is not None and fv_first else None
+    sl = a.sub(e_scriptlist, scripts, name="SL")
+    fl = a.sub(e_featurelist, features, name="FL")
+    ll = a.sub(e_lookuplist, lookups, name="LL")
+    if fv is not None and not fv_first:
+        fvl = a.sub(e_featvars, fv, name="FV")
+    for lab in (sl, fl, ll):
+        a.o16(lab, hdr)
+    if fv is not None:
+        a.o32(fvl, hdr)
+    return a
+
+
+# ---- GPOS sub-tables ----
+
+VF_XPLA, VF_YPLA, VF_XADV, VF_YADV = 0x01, 0x02, 0x04, 0x08
+VF_XPLA_DEV, VF_YPLA_DEV, VF_XADV_DEV, VF_YADV_DEV = 0x10, 0x20, 0x40, 0x80
+VR_FIELDS = ["xp", "yp", "xa", "ya", "dxp", "dyp", "dxa", "dya"]
+
+
+def vrec(a, fmt, base, v):
+    """spec: ValueRecord, fields in ValueFormat bit order; device fields are labels (offsets
+    from `base`). Reserved bits (8-15) add a 0 field each, as a reader counting bits expects."""
+    v = v or {}
+    for bit in range(16):
+        if not fmt & (1 << bit):
+            continue
+        if bit < 4:
+            a.h(v.get(VR_FIELDS[bit], 0))
+        elif bit < 8:
+            a.o16(v.get(VR_FIELDS[bit]), base)
+        else:
+            a.h(0)
+
+
+def e_anchor(a, me, spec):
+    """spec: ('a1', x, y) | ('a2', x, y, point) | ('a3', x, y, xdev, ydev) (device labels)."""
+    if spec[0] == "a1":
+        a.h(1, spec[1], spec[2])
+    elif spec[0] == "a2":
+        a.h(2, spec[1], spec[2], spec[3])
+    else:
+        a.h(3, spec[1], spec[2])
+        a.o16(spec[3], me)
+        a.o16(spec[4], me)
+
+
+def anchor_off(a, spec, base, name=None):
+    if spec is None or isinstance(spec, str):
+        a.o16(spec, base)  # NULL or a shared anchor's label
+    else:
+        a.o16(a.sub(e_anchor, spec, name=name), base)
+
+
+def e_single1(a, me, glyphs, vf, v):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(vf)
+    vrec(a, vf, me, v)
+
+
+def e_single2(a, me, glyphs, vf, recs):
+    a.h(2)
+    covref(a, glyphs, me, me + ".cov", 2)
+    a.h(vf, len(recs))
+    for v in recs:
+        vrec(a, vf, me, v)
+
+
+def e_pairset(a, me, vf1, vf2, recs):
+    # device offsets in a PairSet's records count from the PairSet (fontTools, HarfBuzz)
+    a.h(len(recs))
+    for g2, v1, v2 in recs:
+        a.h(g2)
+        vrec(a, vf1, me, v1)
+        vrec(a, vf2, me, v2)
+
+
+def e_pair1(a, me, glyphs, vf1, vf2, sets):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(vf1, vf2, len(sets))
+    for i, s in enumerate(sets):
+        a.o16(a.sub(e_pairset, vf1, vf2, s, name="%s.ps%d" % (me, i)), me)
+
+
+def e_pair2(a, me, glyphs, vf1, vf2, cd1, cd2, c1n, c2n, recs):
+    """recs(c1, c2) -> (v1, v2)."""
+    a.h(2)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(vf1, vf2)
+    a.o16(cd1 if isinstance(cd1, str) else a.sub(e_classdef, cd1, 2, name=me + ".cd1"), me)
+    a.o16(cd2 if isinstance(cd2, str) else a.sub(e_classdef, cd2, 1, name=me + ".cd2"), me)
+    a.h(c1n, c2n)
+    for c1 in range(c1n):
+        for c2 in range(c2n):
+            v1, v2 = recs(c1, c2)
+            vrec(a, vf1, me, v1)
+            vrec(a, vf2, me, v2)
+
+
+def e_cursive(a, me, glyphs, pairs):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(pairs))
+    for i, (en, ex) in enumerate(pairs):
+        anchor_off(a, en, me, "%s.en%d" % (me, i))
+        anchor_off(a, ex, me, "%s.ex%d" % (me, i))
+
+
+def e_markarray(a, me, marks):
+    a.h(len(marks))
+    for i, (cls, an) in enumerate(marks):
+        a.h(cls)
+        anchor_off(a, an, me, "%s.a%d" % (me, i))
+
+
+def e_anchormatrix(a, me, rows):
+    a.h(len(rows))
+    for i, row in enumerate(rows):
+        for k, an in enumerate(row):
+            anchor_off(a, an, me, "%s.a%d_%d" % (me, i, k))
+
+
+def e_markbase(a, me, mglyphs, bglyphs, classes, marks, bases):
+    """MarkBasePos and MarkMarkPos (same layout)."""
+    a.h(1)
+    covref(a, mglyphs, me, me + ".mcov")
+    covref(a, bglyphs, me, me + ".bcov")
+    a.h(classes)
+    a.o16(a.sub(e_markarray, marks, name=me + ".ma"), me)
+    a.o16(a.sub(e_anchormatrix, bases, name=me + ".ba"), me)
+
+
+def e_ligarray(a, me, ligs):
+    a.h(len(ligs))
+    for i, comps in enumerate(ligs):
+        a.o16(a.sub(e_anchormatrix, comps, name="%s.att%d" % (me, i)), me)
+
+
+def e_marklig(a, me, mglyphs, lglyphs, classes, marks, ligs):
+    a.h(1)
+    covref(a, mglyphs, me, me + ".mcov")
+    covref(a, lglyphs, me, me + ".lcov")
+    a.h(classes)
+    a.o16(a.sub(e_markarray, marks, name=me + ".ma"), me)
+    a.o16(a.sub(e_ligarray, ligs, name=me + ".la"), me)
+
+
+def e_ext(a, me, ltype, target):
+    """spec: Extension format 1; target is (fn, args...) or a label or a raw offset."""
+    a.h(1, ltype)
+    a.o32(target if isinstance(target, (str, int)) else a.sub(target[0], *target[1:], name=me + ".x"), me)
+
+
+# ---- contextual sub-tables (the same in GSUB and GPOS) ----
+
+def seq_records(a, recs):
+    for si, li in recs:
+        a.h(si, li)
+
+
+def e_rule(a, me, inp, recs):
+    a.h(len(inp) + 1, len(recs), *inp)
+    seq_records(a, recs)
+
+
+def e_ruleset(a, me, rules):
+    a.h(len(rules))
+    for i, (inp, recs) in enumerate(rules):
+        a.o16(a.sub(e_rule, inp, recs, name="%s.r%d" % (me, i)), me)
+
+
+def e_ctx1(a, me, glyphs, sets):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(sets))
+    for i, s in enumerate(sets):
+        a.o16(a.sub(e_ruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+
+
+def e_ctx2(a, me, glyphs, cd, sets):
+    a.h(2)
+    covref(a, glyphs, me, me + ".cov")
+    a.o16(a.sub(e_classdef, cd, name=me + ".cd"), me)
+    a.h(len(sets))
+    for i, s in enumerate(sets):
+        a.o16(a.sub(e_ruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+
+
+def e_ctx3(a, me, covs, recs):
+    a.h(3, len(covs), len(recs))
+    for i, c in enumerate(covs):
+        a.o16(a.sub(e_cov, c, name="%s.cov%d" % (me, i)), me)
+    seq_records(a, recs)
+
+
+def e_chainrule(a, me, back, inp, look, recs):
+    a.h(len(back), *back)
+    a.h(len(inp) + 1, *inp)
+    a.h(len(look), *look)
+    a.h(len(recs))
+    seq_records(a, recs)
+
+
+def e_chainruleset(a, me, rules):
+    a.h(len(rules))
+    for i, r in enumerate(rules):
+        a.o16(a.sub(e_chainrule, *r, name="%s.r%d" % (me, i)), me)
+
+
+def e_chain1(a, me, glyphs, sets):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(sets))
+    for i, s in enumerate(sets):
+        a.o16(a.sub(e_chainruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+
+
+def e_chain2(a, me, glyphs, bcd, icd, lcd, sets):
+    a.h(2)
+    covref(a, glyphs, me, me + ".cov")
+    for k, cd in (("bcd", bcd), ("icd", icd), ("lcd", lcd)):
+        a.o16(a.sub(e_classdef, cd, name=me + "." + k), me)
+    a.h(len(sets))
+    for i, s in enumerate(sets):
+        a.o16(a.sub(e_chainruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+
+
+def e_chain3(a, me, back, inp, look, recs):
+    a.h(3)
+    for k, covs in (("b", back), ("i", inp), ("l", look)):
+        a.h(len(covs))
+        for i, c in enumerate(covs):
+            a.o16(a.sub(e_cov, c, name="%s.%s%d" % (me, k, i)), me)
+    a.h(len(recs))
+    seq_records(a, recs)
+
+
+# ---- GSUB sub-tables ----
+
+def e_ss1(a, me, glyphs, delta):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(delta)
+
+
+def e_ss2(a, me, glyphs, subst):
+    a.h(2)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(subst), *subst)
+
+
+def e_glyphseq(a, me, glyphs):
+    a.h(len(glyphs), *glyphs)
+
+
+def e_multiple(a, me, glyphs, seqs):
+    """MultipleSubst and AlternateSubst (same layout)."""
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(seqs))
+    for i, s in enumerate(seqs):
+        a.o16(a.sub(e_glyphseq, s, name="%s.seq%d" % (me, i)), me)
+
+
+def e_lig(a, me, lig, comps):
+    a.h(lig, len(comps) + 1, *comps)
+
+
+def e_ligset(a, me, ligs):
+    a.h(len(ligs))
+    for i, (lig, comps) in enumerate(ligs):
+        a.o16(a.sub(e_lig, lig, comps, name="%s.l%d" % (me, i)), me)
+
+
+def e_ligature(a, me, glyphs, sets):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(sets))
+    for i, s in enumerate(sets):
+        a.o16(a.sub(e_ligset, s, name="%s.ls%d" % (me, i)), me)
+
+
+def e_reverse(a, me, glyphs, back, look, subst):
+    a.h(1)
+    covref(a, glyphs, me, me + ".cov")
+    for k, covs in (("b", back), ("l", look)):
+        a.h(len(covs))
+        for i, c in enumerate(covs):
+            a.o16(a.sub(e_cov, c, name="%s.%s%d" % (me, k, i)), me)
+    a.h(len(subst), *subst)
+
+
+# ---- GDEF ----
+
+def e_caret(a, me, spec):
+    if spec[0] == 3:
+        a.h(3, spec[1])
+        a.o16(spec[2], me)
+    else:
+        a.h(*spec)
+
+
+def e_ligglyph(a, me, carets):
+    a.h(len(carets))
+    for i, c in enumerate(carets):
+        a.o16(c if isinstance(c, str) else a.sub(e_caret, c, name="%s.c%d" % (me, i)), me)
+
+
+def e_ligcaretlist(a, me, glyphs, ligs):
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(ligs))
+    for i, carets in enumerate(ligs):
+        a.o16(a.sub(e_ligglyph, carets, name="%s.lg%d" % (me, i)), me)
+
+
+def e_attachlist(a, me, glyphs, points):
+    covref(a, glyphs, me, me + ".cov")
+    a.h(len(points))
+    for i, p in enumerate(points):
+        a.o16(a.sub(e_glyphseq, p, name="%s.ap%d" % (me, i)), me)
+
+
+def e_markglyphsets(a, me, sets):
+    a.h(1, len(sets))
+    for i, s in enumerate(sets):
+        a.o32(a.sub(e_cov, s, name="%s.cov%d" % (me, i)), me)
+
+
+# the GDEF store: 2 axes (wght, wdth of the base font), 2 regions, 6 items of 16-bit deltas
+LAY_REGIONS = [[(0, 1, 1), (0, 0, 0)], [(0, 0, 0), (-1, -1, 0)]]
+LAY_ITEMS = [[10, -3], [20, 5], [-30, 7], [100, 0], [-7, -7], [3, 40]]
+
+
+def lay_ivs(axis_count=2, regions=LAY_REGIONS, items=LAY_ITEMS):
+    return ivs_table(axis_count, regions, [([0, 1], items)])
+
+
+def gdef_asm(minor=3, ivs=None, caret_dev=("DEV1", None), hdr="GDEF", a=None):
+    """GDEF with every sub-table: GlyphClassDef, AttachList, LigCaretList (the three caret
+    formats, format 3 with a VariationIndex device), MarkAttachClassDef, MarkGlyphSetsDef and an
+    ItemVariationStore. caret_dev: the device of the format 3 caret (label, and when it is to be
+    created here, (outer, inner))."""
+    a = a or Asm()
+    a.here(hdr)
+    a.h(1, minor)
+    a.o16(a.sub(e_classdef, {1: 1, 2: 1, 3: 1, 4: 2, 5: 3, 6: 3, 7: 4}, name="GCD"), hdr)
+    a.o16(a.sub(e_attachlist, [1, 2], [[0, 2], [1]], name="ATT"), hdr)
+    dev = caret_dev[0]
+    a.o16(a.sub(e_ligcaretlist, [4], [[(1, 300), (2, 5), (3, 400, dev)]], name="LCL"), hdr)
+    a.o16(a.sub(e_classdef, {5: 1, 6: 2}, 1, name="MACD"), hdr)
+    if minor >= 2:
+        a.o16(a.sub(e_markglyphsets, [[5], [5, 6]], name="MGS"), hdr)
+    if minor >= 3:
+        a.o32(a.sub(e_raw, lay_ivs() if ivs is None else ivs, name="IVS"), hdr)
+    if caret_dev[1] is not None:
+        a.tail(e_vdev, *caret_dev[1], name=dev)
+    return a
+
+
+# ---- BASE ----
+
+def e_basecoord(a, me, spec):
+    """('b1', coord) | ('b2', coord, glyph, point) | ('b3', coord, device label)."""
+    if spec[0] == "b3":
+        a.h(3, spec[1])
+        a.o16(spec[2], me)
+    else:
+        a.h(int(spec[0][1]), *spec[1:])
+
+
+def coord_off(a, spec, base, name):
+    if spec is None or isinstance(spec, str):
+        a.o16(spec, base)
+    else:
+        a.o16(a.sub(e_basecoord, spec, name=name), base)
+
+
+def e_basevalues(a, me, default, coords):
+    a.h(default, len(coords))
+    for i, c in enumerate(coords):
+        coord_off(a, c, me, "%s.c%d" % (me, i))
+
+
+def e_minmax(a, me, mn, mx, feats):
+    coord_off(a, mn, me, me + ".min")
+    coord_off(a, mx, me, me + ".max")
+    a.h(len(feats))
+    for i, (t, fmn, fmx) in enumerate(feats):
+        a.w(tag(t))
+        coord_off(a, fmn, me, "%s.f%dmin" % (me, i))
+        coord_off(a, fmx, me, "%s.f%dmax" % (me, i))
+
+
+def e_basescript(a, me, values, minmax, langs):
+    a.o16(a.sub(e_basevalues, *values, name=me + ".bv") if values else None, me)
+    a.o16(a.sub(e_minmax, *minmax, name=me + ".mm") if minmax else None, me)
+    a.h(len(langs))
+    for i, (t, mm) in enumerate(langs):
+        a.w(tag(t))
+        a.o16(a.sub(e_minmax, *mm, name="%s.ls%d" % (me, i)), me)
+
+
+def e_basescriptlist(a, me, scripts):
+    a.h(len(scripts))
+    for i, (t, spec) in enumerate(scripts):
+        a.w(tag(t))
+        a.o16(a.sub(e_basescript, *spec, name="%s.s%d" % (me, i)), me)
+
+
+def e_baseaxis(a, me, tags, scripts):
+    a.o16(a.sub(e_raw, u16(len(tags)) + b"".join(tag(t) for t in tags), name=me + ".tags"), me)
+    a.o16(a.sub(e_basescriptlist, scripts, name=me + ".sl"), me)
+
+
+LAY_BASE_ITEMS = [[-20, 4], [15, 0], [0, -9]]
+
+
+def base_asm(minor=1):
+    """BASE 1.1: horizontal and vertical axes, BaseCoord formats 1-3 (format 3 with
+    VariationIndex devices BDEV0-2 into its own ItemVariationStore), MinMax with a feature
+    record and a language system."""
+    a = Asm()
+    a.here("BASE")
+    a.h(1, minor)
+    horiz = [("DFLT", ((1, [("b1", -120), ("b3", 0, "BDEV0")]),
+                       (("b3", -200, "BDEV1"), ("b2", 800, 1, 2), [("kern", ("b3", -210, "BDEV2"), None)]),
+                       [("TRK ", (("b1", -190), ("b3", 820, "BDEV0"), []))])),
+             ("latn", ((1, [("b1", -100), ("b3", 0, "BDEV2")]), None, []))]
+    vert = [("DFLT", ((0, [("b3", 0, "BDEV1"), ("b1", 120)]), None, []))]
+    a.o16(a.sub(e_baseaxis, ["ideo", "romn"], horiz, name="HA"), "BASE")
+    a.o16(a.sub(e_baseaxis, ["ideo", "romn"], vert, name="VA"), "BASE")
+    if minor >= 1:
+        a.o32(a.sub(e_raw, lay_ivs(items=LAY_BASE_ITEMS), name="BIVS"), "BASE")
+    for i in range(3):
+        a.tail(e_vdev, 0, i, name="BDEV%d" % i)
+    return a
+
+
+# ---- the valid tables every layout case starts from ----
+
+LAY_SCRIPTS_GPOS = [("DFLT", [0, 1, 2, 3, 4], []), ("latn", [0, 1, 2, 3, 4], [("TRK ", [1, 2])])]
+LAY_SCRIPTS_GSUB = [("DFLT", [0, 1, 2, 3, 4, 5], []), ("latn", [0, 1, 3, 4], [("TRK ", [4])])]
+
+
+def gpos_lookups(hd=None):
+    XA = VF_XADV | VF_XADV_DEV
+    return [
+        (1, 0, [(e_single1, [1, 2, 3], XA, {"xa": 10, "dxa": "DEV0"})]),                      # L0
+        (1, 0, [(e_single2, [1, 2, 3], VF_XPLA | VF_XADV | VF_XPLA_DEV | VF_XADV_DEV,
+                 [{"xp": 1, "xa": 2, "dxp": "DEV0", "dxa": "DEV1"}, {"xp": 3, "xa": 4, "dxp": hd},
+                  {"xa": 5}])]),                                                               # L1
+        (2, 0, [(e_pair1, [1, 2], XA, VF_XADV,
+                 [[(2, {"xa": -20, "dxa": "DEV2"}, {"xa": 5}), (3, {"xa": -10}, {})],
+                  [(1, {"xa": -5, "dxa": "DEV0"}, {"xa": 1})]])]),                              # L2
+        (3, 0, [(e_cursive, [1, 2], [(("a3", 100, 200, "DEV1", None), ("a1", 500, 200)),
+                                     (None, ("a2", 600, 0, 3))])]),                            # L3
+        (4, 0, [(e_markbase, [5, 6], [1, 2, 3], 2,
+                 [(0, ("a3", 250, 700, "DEV0", "DEV3")), (1, ("a1", 250, -100))],
+                 [[("a1", 300, 700), ("a3", 300, -50, None, "DEV2")], [("a1", 310, 700), None],
+                  [("a2", 320, 700, 1), ("a1", 320, -40)]])]),                                 # L4
+        (2, 0, [(e_pair2, [1, 2, 3], XA, 0, {1: 1, 2: 1}, {1: 0, 2: 1, 3: 2}, 2, 3,
+                 lambda c1, c2: ({"xa": 10 * c1 - c2, "dxa": ["DEV0", None, "DEV3"][c2] if c1 else None}, None))]),  # L5
+        (5, 0, [(e_marklig, [5], [4], 1, [(0, ("a3", 200, 600, "DEV1", None))],
+                 [[[("a3", 100, 600, "DEV2", None)], [None]]])]),                              # L6
+        (9, 0, [(e_ext, 1, (e_single1, [2, 3], VF_YADV | VF_YADV_DEV, {"ya": 7, "dya": "DEV3"}))]),  # L7
+        (6, 0, [(e_markbase, [5], [6], 1, [(0, ("a1", 0, 0))], [[("a3", 10, 20, "DEV0", "DEV0")]])]),  # L8
+        (7, 0, [(e_ctx1, [1], [[([2], [(0, 0), (1, 1)])]])]),                                    # L9
+        (7, 0, [(e_ctx2, [1, 2], {1: 1, 2: 2}, [None, [([2], [(0, 2)])], None])]),               # L10
+        (7, 0, [(e_ctx3, [[1], [2, 3]], [(0, 0), (1, 5)])]),                                     # L11
+        (8, 0, [(e_chain1, [1], [[([3], [2], [1], [(0, 0)])]])]),                                # L12
+        (8, 0, [(e_chain2, [1, 2], {3: 1}, {1: 1, 2: 1}, {3: 1}, [None, [([1], [1], [1], [(0, 2)])]])]),  # L13
+        (8, 0, [(e_chain3, [[3]], [[1, 2]], [[3]], [(0, 0)])]),                                  # L14
+    ]
+
+
+GPOS_FEATURES = [("curs", [3], None), ("kern", [0, 1, 2, 5, 7, 9, 10, 11, 12, 13, 14], None),
+                 ("mark", [4, 6], None), ("mkmk", [8], None), ("size", [], (e_params_size,))]
+GPOS_FV = [([(1, 0, 0.5, 1.0)], [(1, [0, 2])]), ([(1, 1, -1.0, -0.5), (1, 0, -1.0, 0.0)], [(1, [5])])]
+
+
+def gpos_devices(a):
+    for i in range(4):
+        a.tail(e_vdev, 0, i, name="DEV%d" % i)
+    a.tail(e_hdev, 12, 14, 1, [1, -1, 0], name="HD")  # used only where a case asks for it
+
+
+def gpos_rich(fv=True, lookups=None, features=None):
+    """GPOS 1.1 with every lookup type (both formats of single and pair adjustment, the three
+    anchor formats, VariationIndex devices DEV0-3 shared across sub-tables, a hinting device
+    HD, an Extension, the six contextual formats) and FeatureVariations on wght and wdth."""
+    a = layout_asm(LAY_SCRIPTS_GPOS, features or GPOS_FEATURES, lookups or gpos_lookups(),
+                   GPOS_FV if fv else None)
+    gpos_devices(a)
+    return a.done()
+
+
+def gsub_lookups():
+    return [
+        (1, 0, [(e_ss1, [1, 2], 1)]),                                                            # L0
+        (1, 0, [(e_ss2, [1, 2, 3], [2, 3, 1])]),                                                 # L1
+        (2, 0, [(e_multiple, [1], [[2, 3]])]),                                                   # L2
+        (3, 0, [(e_multiple, [1, 2], [[2, 3], [3]])]),                                           # L3
+        (4, 0, [(e_ligature, [1, 2], [[(4, [2, 3]), (5, [2])], [(6, [3])]])]),                    # L4
+        (5, 0, [(e_ctx1, [1], [[([2], [(0, 0)])]])]),                                            # L5
+        (5, 0, [(e_ctx2, [1, 2], {1: 1, 2: 2}, [None, [([2], [(1, 1)])], None])]),               # L6
+        (5, 0, [(e_ctx3, [[1], [2]], [(0, 0)])]),                                                # L7
+        (6, 0, [(e_chain1, [1], [[([3], [2], [1], [(0, 0)])]])]),                                # L8
+        (6, 0, [(e_chain2, [1, 2], {3: 1}, {1: 1, 2: 1}, {3: 1}, [None, [([1], [1], [1], [(0, 1)])]])]),  # L9
+        (6, 0, [(e_chain3, [[3]], [[1, 2]], [[3]], [(0, 0)])]),                                  # L10
+        (7, 0, [(e_ext, 1, (e_ss1, [3], -1))]),                                                  # L11
+        (8, 0, [(e_reverse, [1, 2], [[3]], [[3]], [2, 1])]),                                     # L12
+    ]
+
+
+GSUB_FEATURES = [("calt", [5, 6, 7, 8, 9, 10], None), ("ccmp", [2, 3, 11, 12], None),
+                 ("cv01", [1], (e_params_cv,)), ("liga", [4], None), ("rvrn", [0], None),
+                 ("ss01", [1], (e_params_ss,))]
+GSUB_FV = [([(1, 0, 0.5, 1.0)], [(4, [1])]), ([(1, 1, -1.0, -0.5)], [(3, []), (4, [0, 1])])]
+
+
+def gsub_rich(fv=True, lookups=None, features=None):
+    """GSUB 1.1 with every lookup type and format, FeatureParams of 'cv01' and 'ss01', and
+    FeatureVariations ('rvrn' swapped at wght >= 0.5)."""
+    return layout_asm(LAY_SCRIPTS_GSUB, features or GSUB_FEATURES, lookups or gsub_lookups(),
+                      GSUB_FV if fv else None).done()
+
+
+def gdef_rich(minor=3, ivs=None):
+    return gdef_asm(minor, ivs, ("CDEV", (0, 1))).done()
+
+
+def base_rich(minor=1):
+    return base_asm(minor).done()
+
+
+LAY_FONT = "Roboto-Variable.ABC.ttf"  # 8 glyphs, wght 100-900 and wdth 75-100, 18 instances
+
+
+def lay_font(**tables):
+    """The base font (GSUB/GPOS/GDEF/BASE replaced by the rich ones) with tables replaced:
+    tag=Tbl|bytes, or None to drop it."""
+    t = parse_tables(read_font(LAY_FONT))
+    t.update({"GSUB": gsub_rich().bytes(), "GPOS": gpos_rich().bytes(), "GDEF": gdef_rich().bytes(),
+              "BASE": base_rich().bytes()})
+    for k, v in tables.items():
+        if v is None:
+            t.pop(k, None)
+        else:
+            t[k] = v.bytes() if isinstance(v, Tbl) else bytes(v)
+    return sfnt(t)
+
+
+# ---- hand-laid layout tables for what patching cannot express ----
+
+def lay_single(a, me):
+    """A tiny valid SinglePos format 1 (XAdvance -5 on glyph 1), self-contained bytes."""
+    a.h(1, 8, VF_XADV, (-5) & 0xFFFF)
+    a.h(1, 1, 1)
+
+
+def lay_minimal(kind, lookups_raw, features=None, n_lookups=1, ll_first=False):
+    """GSUB/GPOS 1.0: one script, one feature using lookups 0..n_lookups-1, and a LookupList
+    written by lookups_raw(asm, label) (the caller lays out everything below it)."""
+    a = Asm()
+    a.here("HDR")
+    a.h(1, 0)
+    feat = features or [("kern" if kind == "GPOS" else "ccmp", list(range(n_lookups)), None)]
+    # ll_first: the LookupList is laid out first, so that what it queues comes right after the
+    # three lists (before the Feature table); else last (it may be larger than 64 KB)
+    ll = a.sub(lookups_raw, name="LL") if ll_first else None
+    a.o16(a.sub(e_scriptlist, [("DFLT", list(range(len(feat))), [])], name="SL"), "HDR")
+    a.o16(a.sub(e_featurelist, feat, name="FL"), "HDR")
+    a.o16(ll or a.tail(lookups_raw, name="LL"), "HDR")  # else after everything
+    return a
+
+
+def all_in_one(kind):
+    """8 bytes that are at once the LookupList (1 lookup at offset 0), that Lookup (type 1,
+    1 sub-table at offset 0), that sub-table (format 1, Coverage at offset 0) and that
+    Coverage (format 1, 0 glyphs): a reader taking offset 0 as 'here' loops on itself."""
+    def ll(a, me):
+        a.h(1, 0, 1, 0)
+    return lay_minimal(kind, ll).done()
+
+
+def ext_wrap32(kind):
+    """Extension A points at Extension B (8 bytes on); B's offset is 0xFFFFFFF8: added in 32
+    bits (a 32-bit size_t, or uint32 arithmetic) it is A again."""
+    t = 9 if kind == "GPOS" else 7
+    return layout_asm([("DFLT", [0], [])], [("kern" if kind == "GPOS" else "ccmp", [0, 1], None)],
+                      [(t, 0, [(e_ext, t, "L0.1"), (e_ext, t, 0xFFFFFFF8)]),
+                       (t, 0, [(e_ext, 1, (lay_single if kind == "GPOS" else lay_ss_st,))])]).done()
+
+
+def lay_ss_st(a, me):
+    a.h(1, 6, 1)  # SingleSubst format 1, delta 1
+    a.h(1, 1, 1)
+
+
+def ext_to_ext(kind):
+    t = 9 if kind == "GPOS" else 7
+    leaf = (lay_single,) if kind == "GPOS" else (lay_ss_st,)
+    return layout_asm([("DFLT", [0], [])], [("kern" if kind == "GPOS" else "ccmp", [0], None)],
+                      [(t, 0, [(e_ext, t, (e_ext, 1, leaf))])]).done()
+
+
+def ext_chain(kind, n, linked):
+    """n Extension sub-tables in a row, each pointing at the next (Extension -> Extension), the
+    last at a SinglePos/SingleSubst. linked: the lookup lists all n of them as its sub-tables
+    (a walker that does not remember what it visited follows n^2/2 links); else only the first."""
+    t = 9 if kind == "GPOS" else 7
+
+    def ll(a, me):
+        a.h(1, 4)  # one lookup, right after this list
+        subs = n if linked else 1
+        a.h(t, 0, subs)
+        start = 6 + 2 * subs
+        for i in range(subs):
+            a.h(start + 8 * i - 0)
+        for i in range(n):
+            a.h(1, t if i + 1 < n else 1)  # the last one: a SinglePos/SingleSubst follows
+            a.w(u32(8))
+        (lay_single if kind == "GPOS" else lay_ss_st)(a, me)
+    return lay_minimal(kind, ll).done()
+
+
+def e_bigpair(a, me, c1n, c2n):
+    """PairPos format 2 with c1n x c2n records of XAdvance + XAdvDevice, every device the same
+    VariationIndex table (c1n = 100, c2n = 150: 60 KB)."""
+    dev = a.sub(e_vdev, 0, 1, name=me + ".dev")
+    e_pair2(a, me, [1, 2, 3, 4, 5, 6, 7], VF_XADV | VF_XADV_DEV, 0,
+            {g: g % c1n for g in range(1, 8)}, {g: g % c2n for g in range(1, 8)}, c1n, c2n,
+            lambda c1, c2: ({"xa": (c1 * 7 + c2) % 50 - 25, "dxa": dev}, None))
+
+
+def e_lookups_shared(a, me, n, target):
+    a.h(n)
+    for _ in range(n):
+        a.o16(target, me)
+
+
+def fan_shared_lookup(n):
+    """n lookups, all the same Lookup table (Extension, n sub-tables, all the same Extension
+    sub-table) pointing at one 60 KB PairPos: n^2 visits of 15000 value records for a walker
+    without memory of offsets."""
+    def ll(a, me):
+        lk = a.sub(e_lookup, 9, 0, ["EXT"] * n, name="LK")
+        a.sub(e_ext, 2, "PP", name="EXT")
+        e_lookups_shared(a, me, n, lk)
+        a.tail(e_bigpair, 100, 150, name="PP")
+    return lay_minimal("GPOS", ll, n_lookups=n, ll_first=True).done()
+
+
+def fan_distinct_lookups(n):
+    """n distinct Lookup tables, each with its own Extension sub-table, all pointing at one 60 KB
+    PairPos."""
+    def ll(a, me):
+        a.h(n)
+        for i in range(n):
+            a.o16(a.sub(e_lookup, 9, 0, [(e_ext, 2, "PP")], name="L%d" % i), me)
+        a.tail(e_bigpair, 100, 150, name="PP")
+    return lay_minimal("GPOS", ll, n_lookups=n, ll_first=True).done()
+
+
+def fan_cov_overlap(m, count=30000):
+    """One GSUB lookup of m SingleSubst sub-tables whose Coverages start 4 bytes apart in one
+    run of words 1, count, 1, count...: each is a format 1 Coverage of `count` glyphs, all
+    overlapping (m x count glyph reads, m x 60 KB if each is decoded into its own copy)."""
+    def ll(a, me):
+        a.h(1, 4)  # the lookup right after the list
+        a.h(1, 0, m)
+        for i in range(m):
+            a.h(6 + 2 * m + 6 * i)
+        for i in range(m):
+            a.h(1, 6 * m - 2 * i, 1)
+        a.h(*([1, count] * (m + count // 2 + 1)))
+    return lay_minimal("GSUB", ll).done()
+
+
+def fan_classdef_overlap(m, count=30000):
+    """One GPOS lookup of m PairPos format 2 sub-tables (ValueFormats 0) whose ClassDefs start
+    6 bytes apart in a run of words 1, 1, count: each a format 1 ClassDef of `count` glyphs."""
+    def ll(a, me):
+        a.h(1, 4)
+        a.h(2, 0, m)
+        for i in range(m):
+            a.h(6 + 2 * m + 16 * i)
+        cov = 6 + 18 * m  # from the lookup
+        reg = cov + 6
+        for i in range(m):
+            st = 6 + 2 * m + 16 * i
+            a.h(2, cov - st, 0, 0, reg + 6 * i - st, reg + 6 * i + 6 - st, 1, 1)
+        a.h(1, 1, 1)  # the Coverage: glyph 1
+        a.h(*([1, 1, count] * (m + 2 + count // 3 + 1)))
+    return lay_minimal("GPOS", ll).done()
+
+
+def fan_device_overlap(k):
+    """One SinglePos format 2 of k value records with the four device fields (ValueFormat
+    0xF0), 4k Device tables starting 6 bytes apart in a run of words 0, 0xFFFF, 3: each a
+    hinting Device for sizes 0..65535 with 8-bit deltas (64 KB), all overlapping."""
+    def ll(a, me):
+        a.h(1, 4)
+        a.h(1, 0, 1, 8)  # the lookup: type 1, 1 sub-table right after it
+        cov = 8 + 8 * k
+        reg = cov + 10
+        a.h(2, cov, 0xF0, k)
+        for i in range(k):
+            a.h(*[reg + 6 * (4 * i + j) for j in range(4)])
+        a.h(2, 1, 1, k, 0)  # Coverage format 2: glyphs 1..k
+        a.h(*([0, 0xFFFF, 3] * (4 * k + 65536 // 6 + 3)))
+    return lay_minimal("GPOS", ll).done()
+
+
+def fan_features(n):
+    """n features (the LangSys lists them all), all the same Feature table, which lists lookups
+    0..n-1, all the same Lookup: n^2 feature-lookup pairs for a walker without memory."""
+    a = Asm()
+    a.here("HDR")
+    a.h(1, 0)
+    a.o16(a.sub(e_scriptlist, [("DFLT", list(range(n)), [])], name="SL"), "HDR")
+
+    def fl(a, me):
+        f = a.sub(e_feature, list(range(n)), None, name="FEAT")
+        a.h(n)
+        for _ in range(n):
+            a.w(tag("kern"))
+            a.o16(f, me)
+
+    def ll(a, me):
+        e_lookups_shared(a, me, n, a.sub(e_lookup, 1, 0, [(lay_single,)], name="LK"))
+    a.o16(a.sub(fl, name="FL"), "HDR")
+    a.o16(a.sub(ll, name="LL"), "HDR")
+    return a.done()
+
+
+def fan_nested_lookups(depth=40, fan=8):
+    """GSUB lookups 0..depth-1, each a ContextSubst format 3 that applies lookup i+1 fan times:
+    fan^depth nested lookup applications for a closure that expands them."""
+    lookups = [(5, 0, [(e_ctx3, [[1]], [(0, i + 1)] * fan)]) for i in range(depth)]
+    lookups.append((1, 0, [(e_ss1, [1], 1)]))
+    return layout_asm([("DFLT", [0], [])], [("ccmp", [0], None)], lookups).done()
+
+
+def fan_fv_records(n):
+    """GSUB FeatureVariations with n records sharing one ConditionSet (which matches nowhere a
+    test goes) and one FeatureTableSubstitution; the last record has no conditions (matches)."""
+    a = layout_asm(LAY_SCRIPTS_GSUB, GSUB_FEATURES, gsub_lookups(), fv=[])
+
+    def fv(a, me):
+        a.h(1, 0)
+        a.w(u32(n))
+        for i in range(n):
+            a.o32("CS" if i + 1 < n else None, me)
+            a.o32("FTS", me)
+        a.tail(e_condset, [(1, 0, 0.001, 0.002)], name="CS")
+        a.tail(e_fts, [(4, [1])], name="FTS")
+    # the records (8n bytes) after everything else, then their two shared sub-tables
+    a.q = [e for e in a.q if e[0] != "FV"]
+    a.tq.insert(0, ("FV", fv, ()))
+    return a.done()
+
+
+def fan_base_coords(n):
+    """BASE whose default BaseValues has n BaseCoord offsets, all the same format 3 coordinate."""
+    a = Asm()
+    a.here("BASE")
+    a.h(1, 1)
+    a.o16(a.sub(e_baseaxis, ["ideo", "romn"], [("DFLT", ((1, ["BC"] * n), None, []))], name="HA"), "BASE")
+    a.o16(None, "BASE")
+    a.o32(a.sub(e_raw, lay_ivs(items=LAY_BASE_ITEMS), name="BIVS"), "BASE")
+    a.tail(e_basecoord, ("b3", -120, "BDEV"), name="BC")
+    a.tail(e_vdev, 0, 1, name="BDEV")
+    return a.done()
+
+
+def fan_gdef_carets(n):
+    """GDEF LigCaretList of n ligature glyphs, all the same LigGlyph of n carets, all the same
+    format 3 CaretValue (n^2 carets for a walker without memory)."""
+    a = Asm()
+    a.here("GDEF")
+    a.h(1, 3, 0, 0)
+
+    def lcl(a, me):
+        lg = a.sub(e_ligglyph, ["CV"] * n, name="LG")
+        a.o16(a.sub(e_cov, list(range(1, 8)), name="LCOV"), me)
+        a.h(n)
+        for _ in range(n):
+            a.o16(lg, me)
+    a.o16(a.sub(lcl, name="LCL"), "GDEF")
+    a.h(0, 0)
+    a.o32(a.sub(e_raw, lay_ivs(), name="IVS"), "GDEF")
+    a.tail(e_caret, (3, 400, "CD"), name="CV")
+    a.tail(e_vdev, 0, 1, name="CD")
+    return a.done()
+
+
+def alias_everything():
+    """One 10-byte run X (words 1, 1, 2, 1, 1) that is a Coverage (glyph 2), a ClassDef
+    (glyphs 1-2 in class 1), an Anchor (format 1 at 1, 2) and a hinting Device (size 1), used
+    as all four by SinglePos, PairPos format 2, CursivePos and MarkBasePos."""
+    XA = VF_XADV | VF_XADV_DEV
+    lookups = [
+        (1, 0, [(e_single1, "X", XA, {"xa": 5, "dxa": "X"})]),
+        (2, 0, [(e_pair2, "X", XA, 0, "X", "X", 2, 2, lambda c1, c2: ({"xa": c1 - c2, "dxa": "X"}, None))]),
+        (3, 0, [(e_cursive, "X", [("X", "X")])]),
+        (4, 0, [(e_markbase, "X", "X", 1, [(0, "X")], [["X"]])]),
+    ]
+    a = layout_asm([("DFLT", [0], [])], [("kern", [0, 1, 2, 3], None)], lookups)
+    a.tail(e_raw, u16(1) + u16(1) + u16(2) + u16(1) + u16(1), name="X")
+    return a.done()
+
+
+def alias_pairset_lookup():
+    """A PairSet whose bytes are also lookup 1 of the LookupList: pairValueCount 2 = LookupType
+    2, secondGlyph 0 = LookupFlag, XAdvance 1 = SubTableCount, secondGlyph 10 = the offset of
+    a PairPos placed right after it."""
+    def ps(a, me):
+        a.h(2, 0, 1, 10, 7)
+        # the PairPos 10 bytes on: Coverage at +12, PairSet at +18
+        a.h(1, 12, VF_XADV, 0, 1, 18)
+        a.h(1, 1, 1)
+        a.h(1, 2, (-3) & 0xFFFF)
+
+    def pp(a, me):  # PairPos format 1, one PairSet: PS
+        a.h(1)
+        a.o16("PPCOV", me)
+        a.h(VF_XADV, 0, 1)
+        a.o16("PS", me)
+
+    def ll(a, me):
+        a.h(2)
+        a.o16(a.sub(e_lookup, 2, 0, ["PP"], name="L0"), me)
+        a.o16("PS", me)
+        a.tail(pp, name="PP")
+        a.tail(ps, name="PS")
+        a.tail(e_cov, [1], name="PPCOV")
+    return lay_minimal("GPOS", ll, n_lookups=2).done()
+
+
+def overlap_gdef_gpos():
+    """GDEF and GPOS in one run of bytes (GPOS starts inside GDEF's table), one VariationIndex
+    device SDEV used by a GDEF caret, GPOS value records and GPOS anchors."""
+    a = gdef_asm(3, None, ("SDEV", None))
+    layout_asm([("DFLT", [0], [])], [("kern", [0, 1, 2], None)], [
+        (1, 0, [(e_single1, [1, 2], VF_XADV | VF_XADV_DEV, {"xa": 3, "dxa": "SDEV"})]),
+        (3, 0, [(e_cursive, [1], [(("a3", 10, 20, "SDEV", "SDEV"), None)])]),
+        (4, 0, [(e_markbase, [5], [1], 1, [(0, ("a3", 0, 0, "SDEV", None))], [[("a3", 5, 5, None, "SDEV")]])]),
+    ], a=a)
+    a.tail(e_vdev, 0, 2, name="SDEV")
+    t = a.done()
+    data = t.bytes()
+    f = lay_font(GDEF=data, GPOS=data)
+    _, gdef_off, _ = table_of(f, "GDEF")
+    return set_record(f, "GPOS", off=gdef_off + t.at["HDR"], length=len(data) - t.at["HDR"])
+
+
+def lay_apply(t, patches):
+    """patches: (label, rel, bytes) or (label, rel, '->', target[, width])."""
+    for p in patches:
+        if len(p) >= 4 and p[2] == "->":
+            t.off(p[0], p[1], p[3], p[4] if len(p) > 4 else 2)
+        else:
+            t.put(*p)
+    return t
+
+
+def layout_cases():
+    GP, GS, GD, BA = blame_for("GPOS"), blame_for("GSUB"), blame_for("GDEF"), "BASE"
+    FF, FFFF = u16(0xFFFF), u32(0xFFFFFFFF)
+
+    def gpos(name, desc, *patches, cls="blame", det=GP, **kw):
+        case("lay_gpos_" + name, cls, "" if cls == "valid" else det, desc,
+             lay_font(GPOS=lay_apply(gpos_rich(**kw), patches)))
+
+    def gsub(name, desc, *patches, cls="blame", det=GS, **kw):
+        case("lay_gsub_" + name, cls, "" if cls == "valid" else det, desc,
+             lay_font(GSUB=lay_apply(gsub_rich(**kw), patches)))
+
+    def gdef(name, desc, *patches, cls="blame", det=GD, **kw):
+        case("lay_gdef_" + name, cls, "" if cls == "valid" else det, desc,
+             lay_font(GDEF=lay_apply(gdef_rich(**kw), patches)))
+
+    def base(name, desc, *patches, cls="blame", det=BA, **kw):
+        case("lay_base_" + name, cls, "" if cls == "valid" else det, desc,
+             lay_font(BASE=lay_apply(base_rich(**kw), patches)))
+
+    # ---- well-formed ----
+    case("lay_ok", "valid", "", "GSUB/GPOS 1.1 with every lookup type and FeatureVariations, GDEF 1.3 "
+         "with every sub-table and a store, BASE 1.1 with a store (on " + LAY_FONT + ")", lay_font())
+    case("lay_ok_v10", "valid", "", "GSUB/GPOS 1.0 (no FeatureVariations)",
+         lay_font(GSUB=gsub_rich(fv=False), GPOS=gpos_rich(fv=False)))
+    case("lay_gpos_hinting_device", "valid", "", "a hinting Device (sizes 12-14) beside VariationIndex ones",
+         lay_font(GPOS=gpos_rich(lookups=gpos_lookups(hd="HD"))))
+    case("lay_gsub_fv_first", "valid", "", "FeatureVariations laid out before the lists",
+         lay_font(GSUB=layout_asm(LAY_SCRIPTS_GSUB, GSUB_FEATURES, gsub_lookups(), GSUB_FV, fv_first=True).done()))
+    t = layout_asm(LAY_SCRIPTS_GSUB, GSUB_FEATURES, gsub_lookups(), GSUB_FV, fv_first=True).done()
+    case("lay_gsub_fts_shares_feature", "valid", "",
+         "a FeatureTableSubstitution's alternate Feature is a Feature table of the FeatureList (shared)",
+         lay_font(GSUB=t.off("FV.fts0", 8, "F1", 4)))
+    case("lay_base_shared_axis", "valid", "", "BASE: the vertical axis is the horizontal axis table",
+         lay_font(BASE=base_rich().off("BASE", 6, "HA")))
+    t = base_rich()
+    for lab, rel in (("HA.sl.s0.bv", 4), ("HA.sl.s0.mm", 0), ("HA.sl.s0.mm", 2), ("HA.sl.s0.mm", 10),
+                     ("HA.sl.s0.ls0", 0), ("HA.sl.s0.ls0", 2), ("HA.sl.s1.bv", 4), ("HA.sl.s1.bv", 6),
+                     ("VA.sl.s0.bv", 4), ("VA.sl.s0.bv", 6)):
+        t.off(lab, rel, "HA.sl.s0.bv.c1")
+    case("lay_base_shared_coord", "valid", "", "BASE: every BaseCoord offset points at one format 3 coordinate",
+         lay_font(BASE=t))
+
+    # ---- cycles in the offset graph (an offset of 0 is NULL; a reader taking it as 'here', or
+    #      adding 32-bit offsets in 32 bits, meets a cycle) ----
+    gpos("cyc_lookup_sub0", "PairPos lookup: sub-table offset 0 (the Lookup itself)", ("L2", 6, u16(0)))
+    gsub("cyc_lookup_sub0", "ChainContext lookup: sub-table offset 0 (the Lookup itself)", ("L8", 6, u16(0)))
+    gpos("cyc_lookuplist_off0", "LookupList: lookup 0 at offset 0 (the LookupList)", ("LL", 2, u16(0)))
+    for k in ("GPOS", "GSUB"):
+        lk = k.lower()
+        case("lay_%s_cyc_all_in_one" % lk, "blame", blame_for(k),
+             "LookupList = Lookup = sub-table = Coverage: 8 bytes, every offset 0", lay_font(**{k: all_in_one(k)}))
+        case("lay_%s_cyc_ext_wrap32" % lk, "blame", blame_for(k),
+             "Extension A -> Extension B -> 0xFFFFFFF8 (A again in 32-bit arithmetic)", lay_font(**{k: ext_wrap32(k)}))
+    gpos("cyc_ext_self", "Extension (type 9) with extensionOffset 0", ("L7.0", 2, u16(9) + u32(0)))
+    gsub("cyc_ext_self", "Extension (type 7) with extensionOffset 0", ("L11.0", 2, u16(7) + u32(0)))
+    gsub("cyc_chain_ruleset0", "ChainContext format 1: rule set offset 0 (its own header)", ("L8.0", 6, u16(0)))
+    gpos("cyc_chain_ruleset0", "ChainContext format 1: rule set offset 0 (its own header)", ("L12.0", 6, u16(0)))
+    gsub("cyc_ctx_ruleset0", "Context format 1: rule set offset 0", ("L5.0", 6, u16(0)))
+    gsub("cyc_chain_classset0", "ChainContext format 2: class set 1 offset 0", ("L9.0", 14, u16(0)))
+    gsub("cyc_chain_rule0", "ChainContext rule offset 0 (the rule set)", ("L8.0.rs0", 2, u16(0)))
+    t = gsub_rich()
+    gsub("cyc_chain_ruleset_wrap16", "rule set offset 0x10000 - position: the table start in 16-bit arithmetic",
+         ("L8.0", 6, u16(0x10000 - t.at["L8.0"])))
+    gsub("cyc_chain_ruleset_at_header", "ChainContext format 1: rule set offset -> its own header + 2",
+         ("L8.0", 6, u16(2)))
+    case("lay_gsub_cyc_fts_at_featurelist", "blame", GS,
+         "FeatureVariations before the lists; a FeatureTableSubstitution offset points at the FeatureList",
+         lay_font(GSUB=layout_asm(LAY_SCRIPTS_GSUB, GSUB_FEATURES, gsub_lookups(), GSUB_FV, fv_first=True).done()
+                  .off("FV", 12, "FL", 4)))
+    case("lay_gsub_cyc_fts_at_lookuplist", "blame", GS,
+         "FeatureVariations before the lists; a FeatureTableSubstitution offset points at the LookupList",
+         lay_font(GSUB=layout_asm(LAY_SCRIPTS_GSUB, GSUB_FEATURES, gsub_lookups(), GSUB_FV, fv_first=True).done()
+                  .off("FV", 12, "LL", 4)))
+    gsub("cyc_fts0", "FeatureVariationRecord: FeatureTableSubstitution offset 0 (the FeatureVariations header)",
+         ("FV", 12, u32(0)))
+    gsub("cyc_fts_wrap32_header", "FeatureTableSubstitution offset wrapping (32 bits) to the GSUB header",
+         ("FV", 12, u32(0x100000000 - t.at["FV"])))
+    gsub("cyc_fts_wrap32_featurelist", "FeatureTableSubstitution offset wrapping (32 bits) to the FeatureList",
+         ("FV", 12, u32(t.at["FL"] - t.at["FV"])))
+    gsub("cyc_fts_feature_wrap32", "alternate Feature offset wrapping (32 bits) to Feature 1 of the FeatureList",
+         ("FV.fts0", 8, u32(t.at["F1"] - t.at["FV.fts0"])))
+    gsub("cyc_condset_cond0", "ConditionSet: condition offset 0 (the ConditionSet)", ("FV.cs0", 2, u32(0)))
+    gsub("cyc_condset_wrap32", "ConditionSet: condition offset 0xFFFFFFFE (2 bytes before it)", ("FV.cs0", 2, u32(0xFFFFFFFE)))
+    gsub("cyc_condset_is_fts", "ConditionSet offset -> the FeatureTableSubstitution's bytes", ("FV", 8, "->", "FV.fts0", 4))
+    gsub("cyc_condset0_fts0", "FeatureVariationRecord with both offsets 0", ("FV", 8, u32(0) + u32(0)))
+    gsub("cyc_cond_and_self", "condition format 3 (AND) with one Offset24 of 0 (itself)",
+         ("FV.cs0.c0", 0, u16(3) + u8(1) + b"\0\0\0"))
+    gsub("cyc_cond_or_self", "condition format 4 (OR) with two Offset24s of 0", ("FV.cs0.c0", 0, u16(4) + u8(2) + b"\0" * 5))
+    gsub("cyc_cond_not_self", "condition format 5 (NOT) with Offset24 0", ("FV.cs0.c0", 0, u16(5) + b"\0\0\0"))
+    gsub("cyc_lookupindex_self", "Context format 3 applies its own lookup (7 -> 7)", ("L7.0", 12, u16(7)))
+    gsub("cyc_lookupindex_mutual", "lookup 5 applies 8, lookup 8 applies 5",
+         ("L5.0.rs0.r0", 8, u16(8)), ("L8.0.rs0.r0", 16, u16(5)))
+    gpos("cyc_lookupindex_self", "Context format 3 applies its own lookup (11 -> 11)", ("L11.0", 12, u16(11)))
+
+    # ---- the same bytes reached as different types ----
+    case("lay_gpos_alias_cov_classdef_anchor_device", "blame", GP,
+         "10 bytes used as Coverage, ClassDef, Anchor and Device by four lookups", lay_font(GPOS=alias_everything()))
+    case("lay_gpos_alias_pairset_is_lookup", "blame", GP, "a PairSet that is also lookup 1",
+         lay_font(GPOS=alias_pairset_lookup()))
+    case("lay_alias_gdef_gpos_overlap_device", "blame", "GDEF|GPOS",
+         "GPOS starts inside GDEF; one VariationIndex device for a GDEF caret, GPOS values and anchors",
+         overlap_gdef_gpos())
+    gpos("alias_anchor_is_device", "CursivePos entry anchor -> a VariationIndex device", ("L3.0", 6, "->", "DEV0"))
+    gpos("alias_device_is_anchor", "value record device -> an Anchor format 3", ("L0.0", 8, "->", "L4.0.ma.a0"))
+    gpos("alias_lookup_is_subtable", "LookupList: lookup 1 -> the SinglePos sub-table of lookup 0", ("LL", 4, "->", "L0.0"))
+    gpos("alias_feature_is_lookuplist", "FeatureList: feature 1 -> the LookupList", ("FL", 12, "->", "LL"))
+    gpos("alias_markarray_is_basearray", "MarkBasePos: MarkArray offset -> the BaseArray", ("L4.0", 8, "->", "L4.0.ba"))
+    gpos("alias_pairset_is_classdef", "PairPos format 1: PairSet 1 -> the ClassDef of lookup 5",
+         ("L2.0", 12, u16(gpos_rich().at["L5.0.cd1"] - gpos_rich().at["L2.0"])))
+    gdef("alias_ivs_is_ligcaretlist", "ItemVariationStore offset = LigCaretList offset", ("GDEF", 14, "->", "LCL", 4))
+    gdef("alias_ivs_in_ligcaretlist", "ItemVariationStore starting 2 bytes into the LigCaretList",
+         ("GDEF", 14, u32(gdef_rich().at["LCL"] + 2)))
+    gdef("alias_ligcaretlist_in_ivs", "LigCaretList offset -> the ItemVariationStore", ("GDEF", 8, "->", "IVS"))
+    gdef("alias_classdef_is_coverage", "GlyphClassDef -> a MarkGlyphSets Coverage", ("GDEF", 4, "->", "MGS.cov0"))
+    gdef("alias_caret_is_device", "LigGlyph: caret 0 -> the VariationIndex device of caret 2", ("LCL.lg0", 2, "->", "CDEV"))
+    base("alias_ivs_is_axis", "BASE ItemVariationStore offset -> the horizontal Axis table", ("BASE", 8, "->", "HA", 4))
+    base("alias_device_is_coord", "BaseCoord format 3 device -> a BaseCoord format 3", ("HA.sl.s0.bv.c1", 4, "->", "HA.sl.s0.mm.min"))
+
+    # ---- huge counts: arrays running past the end ----
+    for k, fn in (("gpos", gpos), ("gsub", gsub)):
+        fn("count_scriptsFFFF", "ScriptList scriptCount 0xFFFF", ("SL", 0, FF))
+        fn("count_langsysFFFF", "Script langSysCount 0xFFFF", ("S1", 2, FF))
+        fn("count_featindexFFFF", "LangSys featureIndexCount 0xFFFF", ("S0.dflt", 4, FF))
+        fn("count_featuresFFFF", "FeatureList featureCount 0xFFFF", ("FL", 0, FF))
+        fn("count_lookupindexFFFF", "Feature lookupIndexCount 0xFFFF", ("F1", 2, FF))
+        fn("count_lookupsFFFF", "LookupList lookupCount 0xFFFF", ("LL", 0, FF))
+        fn("count_subtablesFFFF", "Lookup subTableCount 0xFFFF", ("L0", 4, FF))
+        fn("count_fv_recordsFFFFFFFF", "featureVariationRecordCount 0xFFFFFFFF", ("FV", 4, FFFF))
+        fn("count_conditionsFFFF", "ConditionSet conditionCount 0xFFFF", ("FV.cs0", 0, FF))
+        fn("count_substitutionsFFFF", "FeatureTableSubstitution substitutionCount 0xFFFF", ("FV.fts0", 4, FF))
+    gpos("count_single2_valuesFFFF", "SinglePos format 2 valueCount 0xFFFF", ("L1.0", 6, FF))
+    gpos("count_pairsetsFFFF", "PairPos format 1 pairSetCount 0xFFFF", ("L2.0", 8, FF))
+    gpos("count_pairvaluesFFFF", "PairSet pairValueCount 0xFFFF", ("L2.0.ps0", 0, FF))
+    gpos("count_class12FFFF", "PairPos format 2 class1Count x class2Count = 0xFFFF x 0xFFFF", ("L5.0", 12, FF + FF))
+    gpos("count_class2FFFF", "PairPos format 2 class2Count 0xFFFF", ("L5.0", 14, FF))
+    gpos("count_class12FFFF_vf0", "class1Count x class2Count 0xFFFF x 0xFFFF with ValueFormats 0 (records of 0 bytes)",
+         ("L5.0", 4, u16(0) + u16(0)), ("L5.0", 12, FF + FF))
+    gpos("count_cursiveFFFF", "CursivePos entryExitCount 0xFFFF", ("L3.0", 4, FF))
+    gpos("count_marksFFFF", "MarkArray markCount 0xFFFF", ("L4.0.ma", 0, FF))
+    gpos("count_basesFFFF", "BaseArray baseCount 0xFFFF", ("L4.0.ba", 0, FF))
+    gpos("count_markclassesFFFF", "MarkBasePos markClassCount 0xFFFF (BaseArray rows of 0xFFFF anchors)", ("L4.0", 6, FF))
+    gpos("count_ligaturesFFFF", "LigatureArray ligatureCount 0xFFFF", ("L6.0.la", 0, FF))
+    gpos("count_componentsFFFF", "LigatureAttach componentCount 0xFFFF", ("L6.0.la.att0", 0, FF))
+    gpos("count_ctx_rulesetsFFFF", "Context format 1 ruleSetCount 0xFFFF", ("L9.0", 4, FF))
+    gpos("count_ctx3_glyphsFFFF", "Context format 3 glyphCount 0xFFFF", ("L11.0", 2, FF))
+    gpos("count_ctx3_seqlookupsFFFF", "Context format 3 seqLookupCount 0xFFFF", ("L11.0", 4, FF))
+    gpos("count_chain3_backtrackFFFF", "ChainContext format 3 backtrackGlyphCount 0xFFFF", ("L14.0", 2, FF))
+    gpos("count_chainrule_backtrackFFFF", "ChainRule backtrackGlyphCount 0xFFFF", ("L12.0.rs0.r0", 0, FF))
+    gpos("count_coverageFFFF", "Coverage format 1 glyphCount 0xFFFF", ("L0.0.cov", 2, FF))
+    gpos("count_coverage_rangesFFFF", "Coverage format 2 rangeCount 0xFFFF", ("L1.0.cov", 2, FF))
+    gpos("count_classdef_rangesFFFF", "ClassDef format 2 rangeCount 0xFFFF", ("L5.0.cd1", 2, FF))
+    gpos("count_classdef_glyphsFFFF", "ClassDef format 1 glyphCount 0xFFFF", ("L5.0.cd2", 4, FF))
+    gsub("count_single2_glyphsFFFF", "SingleSubst format 2 glyphCount 0xFFFF", ("L1.0", 4, FF))
+    gsub("count_sequencesFFFF", "MultipleSubst sequenceCount 0xFFFF", ("L2.0", 4, FF))
+    gsub("count_sequence_glyphsFFFF", "Sequence glyphCount 0xFFFF", ("L2.0.seq0", 0, FF))
+    gsub("count_alternatesFFFF", "AlternateSet glyphCount 0xFFFF", ("L3.0.seq0", 0, FF))
+    gsub("count_ligsetsFFFF", "LigatureSubst ligatureSetCount 0xFFFF", ("L4.0", 4, FF))
+    gsub("count_ligaturesFFFF", "LigatureSet ligatureCount 0xFFFF", ("L4.0.ls0", 0, FF))
+    gsub("count_lig_componentsFFFF", "Ligature componentCount 0xFFFF", ("L4.0.ls0.l0", 2, FF))
+    gsub("count_reverse_backtrackFFFF", "ReverseChainSingleSubst backtrackGlyphCount 0xFFFF", ("L12.0", 4, FF))
+    gsub("count_reverse_glyphsFFFF", "ReverseChainSingleSubst glyphCount 0xFFFF", ("L12.0", 12, FF))
+    gsub("count_chain_rulesetsFFFF", "ChainContext format 1 chainRuleSetCount 0xFFFF", ("L8.0", 4, FF))
+    gsub("count_chainrule_inputFFFF", "ChainRule inputGlyphCount 0xFFFF", ("L8.0.rs0.r0", 4, FF))
+    gsub("count_chain2_classsetsFFFF", "ChainContext format 2 chainClassSetCount 0xFFFF", ("L9.0", 10, FF))
+    gsub("count_cv_charsFFFF", "'cv01' FeatureParams charCount 0xFFFF", ("F2.params", 12, FF))
+    gsub("count_cv_namedparamsFFFF", "'cv01' FeatureParams numNamedParameters 0xFFFF", ("F2.params", 8, FF))
+    gdef("count_ligglyphsFFFF", "LigCaretList ligGlyphCount 0xFFFF", ("LCL", 2, FF))
+    gdef("count_caretsFFFF", "LigGlyph caretCount 0xFFFF", ("LCL.lg0", 0, FF))
+    gdef("count_attachFFFF", "AttachList glyphCount 0xFFFF", ("ATT", 2, FF))
+    gdef("count_attachpointsFFFF", "AttachPoint pointCount 0xFFFF", ("ATT.ap0", 0, FF))
+    gdef("count_markglyphsetsFFFF", "MarkGlyphSetsDef markGlyphSetCount 0xFFFF", ("MGS", 2, FF))
+    gdef("count_classdef_rangesFFFF", "GlyphClassDef rangeCount 0xFFFF", ("GCD", 2, FF))
+    gdef("count_ivs_dataFFFF", "ItemVariationStore itemVariationDataCount 0xFFFF", ("IVS", 6, FF))
+    gdef("count_ivs_regionsFFFF", "VariationRegionList regionCount 0xFFFF", ("IVS", 14, FF))
+    gdef("count_ivs_itemsFFFF", "ItemVariationData itemCount 0xFFFF", ("IVS", 40, FF))
+    base("count_tagsFFFF", "BaseTagList baseTagCount 0xFFFF", ("HA.tags", 0, FF))
+    base("count_scriptsFFFF", "BaseScriptList baseScriptCount 0xFFFF", ("HA.sl", 0, FF))
+    base("count_langsysFFFF", "BaseScript baseLangSysCount 0xFFFF", ("HA.sl.s0", 4, FF))
+    base("count_coordsFFFF", "BaseValues baseCoordCount 0xFFFF", ("HA.sl.s0.bv", 2, FF))
+    base("count_featminmaxFFFF", "MinMax featMinMaxCount 0xFFFF", ("HA.sl.s0.mm", 4, FF))
+    base("count_ivs_dataFFFF", "BASE ItemVariationStore itemVariationDataCount 0xFFFF", ("BIVS", 6, FF))
+
+    # ---- fan-out: one large structure behind thousands of offsets (each family at n and 4n,
+    #      so tests/cli/test_hostile_layout.sh can check that work grows linearly) ----
+    for n in (5000, 20000):
+        case("lay_fan_lookups%d_shared_pairpos60k" % n, "blame", GP,
+             "%d lookups -> one Lookup of %d sub-tables -> one Extension -> one 60 KB PairPos (15000 devices)" % (n, n),
+             lay_font(GPOS=fan_shared_lookup(n)))
+    for n in (1250, 5000):
+        case("lay_fan_lookups%d_distinct_pairpos60k" % n, "blame", GP,
+             "%d Lookup tables, each with its own Extension, all -> one 60 KB PairPos" % n,
+             lay_font(GPOS=fan_distinct_lookups(n)))
+    for m in (1250, 5000):
+        case("lay_fan_cov_overlap%d" % m, "blame", GS,
+             "%d SingleSubst sub-tables, Coverages 4 bytes apart each claiming 30000 glyphs" % m,
+             lay_font(GSUB=fan_cov_overlap(m)))
+    for m in (750, 3000):
+        case("lay_fan_classdef_overlap%d" % m, "blame", GP,
+             "%d PairPos format 2 sub-tables, ClassDefs 6 bytes apart each claiming 30000 glyphs" % m,
+             lay_font(GPOS=fan_classdef_overlap(m)))
+    for k in (500, 2000):
+        case("lay_fan_device_overlap%d" % k, "blame", GP,
+             "SinglePos with %d value records of 4 devices, %d Device tables 6 bytes apart each claiming 64 KB" % (k, 4 * k),
+             lay_font(GPOS=fan_device_overlap(k)))
+    for n in (2000, 8000):
+        case("lay_fan_features%d" % n, "blame", GP,
+             "%d features -> one Feature of %d lookup indices -> one Lookup" % (n, n), lay_font(GPOS=fan_features(n)))
+    for n in (1250, 5000):
+        case("lay_fan_ext_chain%d_linked" % n, "blame", GP,
+             "%d chained Extensions (Extension -> Extension), every link also a sub-table of the lookup" % n,
+             lay_font(GPOS=ext_chain("GPOS", n, True)))
+    for n in (7500, 30000):
+        case("lay_fan_fv_records%d" % n, "blame", GS,
+             "%d FeatureVariationRecords sharing one ConditionSet and one FeatureTableSubstitution" % n,
+             lay_font(GSUB=fan_fv_records(n)))
+    for n in (2500, 10000):
+        case("lay_fan_gdef_carets%d" % n, "blame", GD,
+             "%d ligature glyphs -> one LigGlyph of %d carets -> one format 3 CaretValue" % (n, n),
+             lay_font(GDEF=fan_gdef_carets(n)))
+    case("lay_fan_nested_lookups_8pow40", "blame", GS, "40 Context lookups, each applying the next 8 times",
+         lay_font(GSUB=fan_nested_lookups()))
+    case("lay_fan_base_coords30000", "blame", BA, "BaseValues with 30000 offsets to one format 3 BaseCoord",
+         lay_font(BASE=fan_base_coords(30000)))
+
+    # ---- deep and out-of-range structure ----
+    for k in ("GPOS", "GSUB"):
+        lk = k.lower()
+        case("lay_%s_deep_ext_to_ext" % lk, "blame", blame_for(k), "Extension -> Extension -> sub-table",
+             lay_font(**{k: ext_to_ext(k)}))
+        case("lay_%s_deep_ext_chain1000" % lk, "blame", blame_for(k), "1000 Extensions chained",
+             lay_font(**{k: ext_chain(k, 1000, False)}))
+    gpos("deep_ext_type0", "Extension extensionLookupType 0", ("L7.0", 2, u16(0)))
+    gpos("deep_ext_type99", "Extension extensionLookupType 99", ("L7.0", 2, u16(99)))
+    gpos("deep_ext_format2", "Extension format 2", ("L7.0", 0, u16(2)))
+    gpos("deep_ext_off_eof", "extensionOffset past the end", ("L7.0", 4, u32(0xFFFFFF00)))
+    gsub("deep_ext_type_mixed", "one Extension lookup whose sub-tables have types 1 and 4",
+         lookups=gsub_lookups()[:11] + [(7, 0, [(e_ext, 1, (e_ss1, [3], -1)), (e_ext, 4, (e_ligature, [1], [[(4, [2])]]))])] + gsub_lookups()[12:])
+    gpos("deep_lookuptype0", "LookupType 0", ("L0", 0, u16(0)))
+    gpos("deep_lookuptype10", "LookupType 10", ("L0", 0, u16(10)))
+    gpos("deep_lookuptypeFFFF", "LookupType 0xFFFF", ("L2", 0, FF))
+    gsub("deep_lookuptype9", "GSUB LookupType 9", ("L0", 0, u16(9)))
+    gpos("deep_lookupflag_markset", "LookupFlag UseMarkFilteringSet without the markFilteringSet field (last lookup)",
+         ("L14", 2, u16(0x0010)))
+    gpos("deep_lookupindex_oob_feature", "Feature lookupListIndex 0xFFFF", ("F1", 4, FF))
+    gsub("deep_lookupindex_oob_feature", "Feature lookupListIndex 0xFFFF", ("F0", 4, FF))
+    gpos("deep_lookupindex_oob_seq", "SequenceLookupRecord lookupListIndex 0xFFFF", ("L14.0", 18, FF))
+    gpos("deep_seqindex_oob", "SequenceLookupRecord sequenceIndex 0xFFFF", ("L14.0", 16, FF))
+    gsub("deep_lookupindex_oob_seq", "SequenceLookupRecord lookupListIndex 0xFFFF", ("L10.0", 18, FF))
+    gsub("deep_lookupindex_oob_fts", "alternate Feature lookupListIndex 0xFFFF", ("FV.fts0.f0", 4, FF))
+    gpos("deep_featindex_oob_langsys", "LangSys featureIndex 0xFFFF", ("S0.dflt", 6, FF))
+    gpos("deep_reqfeature_oob", "LangSys requiredFeatureIndex 0xFFFE", ("S0.dflt", 2, u16(0xFFFE)))
+    gpos("deep_valueformat_reserved_single1", "SinglePos format 1 ValueFormat 0xFF44 (reserved bits)", ("L0.0", 4, u16(0xFF44)))
+    gpos("deep_valueformat_reserved_single2", "SinglePos format 2 ValueFormat 0xFF55", ("L1.0", 4, u16(0xFF55)))
+    gpos("deep_valueformat_reserved_pair1", "PairPos format 1 ValueFormat1 0xFFFF", ("L2.0", 4, FF))
+    gpos("deep_valueformat_reserved_pair2", "PairPos format 2 ValueFormat2 0x8000", ("L5.0", 6, u16(0x8000)))
+    for f in (0, 4, 0x7FFF, 0x8001, 0xFFFF):
+        gpos("deep_deltaformat_%04x" % f, "Device deltaFormat 0x%04X (shared device of values and anchors)" % f,
+             ("DEV0", 4, u16(f)))
+    gpos("deep_hdev_format3_huge", "hinting Device sizes 0-65535 with 8-bit deltas (64 KB past the end)",
+         ("HD", 0, u16(0) + FF + u16(3)), lookups=gpos_lookups(hd="HD"))
+    gpos("deep_hdev_end_before_start", "hinting Device endSize 10 < startSize 20", ("HD", 0, u16(20) + u16(10)),
+         lookups=gpos_lookups(hd="HD"))
+    gpos("deep_varidx_outer_oob", "VariationIndex outer 0xFFFF (the store has 1 ItemVariationData)", ("DEV0", 0, FF))
+    gpos("deep_varidx_inner_oob", "VariationIndex inner 0xFFFF (6 items)", ("DEV1", 2, FF))
+    gpos("deep_varidx_outer1", "VariationIndex outer 1 (= itemVariationDataCount)", ("DEV2", 0, u16(1)))
+    gpos("deep_varidx_inner6", "VariationIndex inner 6 (= itemCount)", ("DEV3", 2, u16(6)))
+    gpos("deep_varidx_noop_0xFFFF", "VariationIndex 0xFFFF/0xFFFF (NO_VARIATION_INDEX)", ("DEV0", 0, FF + FF))
+    case("lay_gpos_deep_varidx_no_store", "blame", GP, "VariationIndex devices, GDEF 1.2 without a store",
+         lay_font(GDEF=gdef_rich(minor=2)))
+    case("lay_gpos_deep_varidx_no_gdef", "blame", GP, "VariationIndex devices, no GDEF", lay_font(GDEF=None))
+    case("lay_gdef_deep_ivs_axes3", "blame", GD, "GDEF store regions for 3 axes (fvar has 2)",
+         lay_font(GDEF=gdef_rich(ivs=lay_ivs(3, [[(0, 1, 1)] * 3, [(0, 0, 0)] * 3]))))
+    case("lay_gdef_deep_ivs_axes1", "blame", GD, "GDEF store regions for 1 axis (fvar has 2)",
+         lay_font(GDEF=gdef_rich(ivs=lay_ivs(1, [[(0, 1, 1)], [(-1, -1, 0)]]))))
+    gpos("deep_anchor3_dev_eof", "Anchor format 3 XDeviceOffset 0xFFFF", ("L3.0.en0", 6, FF))
+    t = gpos_rich()
+    gpos("deep_anchor3_dev_at_end", "Anchor format 3 device 2 bytes before the table end",
+         ("L3.0.en0", 6, u16(len(t.data) - 2 - t.at["L3.0.en0"])))
+    gpos("deep_anchor3_at_end", "Anchor format 3 at the last 4 bytes of the table",
+         ("L3.0", 6, u16(len(t.data) - 4 - t.at["L3.0"])))
+    gpos("deep_anchor_format9", "Anchor format 9", ("L3.0.ex0", 0, u16(9)))
+    gpos("deep_mark_anchor_dev_eof", "mark Anchor format 3 YDeviceOffset 0xFFF0", ("L4.0.ma.a0", 8, u16(0xFFF0)))
+    gdef("deep_caret_varidx_outer_oob", "caret device outer 0xFFFF", ("CDEV", 0, FF))
+    gdef("deep_caret_varidx_inner_oob", "caret device inner 0xFFFF", ("CDEV", 2, FF))
+    gdef("deep_caret_dev_eof", "CaretValue format 3 device offset 0xFFFF", ("LCL.lg0.c2", 4, FF))
+    gdef("deep_caret_format9", "CaretValue format 9", ("LCL.lg0.c2", 0, u16(9)))
+    gdef("deep_caret_deltaformat_8001", "caret device deltaFormat 0x8001", ("CDEV", 4, u16(0x8001)))
+    gdef("deep_ivs_off_eof", "ItemVariationStore offset past the end", ("GDEF", 14, u32(0xFFFFFF)))
+    gdef("deep_minor3_ivs_null", "GDEF 1.3 with a NULL store offset (devices without a store)", ("GDEF", 14, u32(0)))
+    case("lay_gdef_deep_minor3_truncated", "blame", GD, "GDEF version 1.3 in 16 bytes (store offset cut)",
+         lay_font(GDEF=bytes(gdef_rich().data[:16])))
+    gdef("deep_minor4", "GDEF minor version 4 (unknown, compatible)", ("GDEF", 2, u16(4)))
+    gdef("deep_major2", "GDEF major version 2", ("GDEF", 0, u16(2)))
+    gpos("deep_major2", "GPOS major version 2", ("HDR", 0, u16(2)))
+    gsub("deep_minor0_with_fv", "GSUB 1.0 with a FeatureVariations offset behind the header", ("HDR", 2, u16(0)))
+    gpos("deep_minor2", "GPOS minor version 2 (unknown)", ("HDR", 2, u16(2)))
+    # FeatureParams
+    t = gpos_rich()
+    gpos("deep_featparams_size_eof", "'size' FeatureParams offset 0xFFFF", ("F4", 0, FF))
+    gpos("deep_featparams_size_at_end", "'size' FeatureParams in the last 4 bytes (10 needed)",
+         ("F4", 0, u16(len(t.data) - 4 - t.at["F4"])))
+    gpos("deep_featparams_on_kern", "FeatureParams on 'kern' (-> the 'size' parameters)", ("F1", 0, "->", "F4.params"))
+    t = gsub_rich()
+    gsub("deep_featparams_ss_eof", "'ss01' FeatureParams offset 0xFFFF", ("F5", 0, FF))
+    gsub("deep_featparams_ss_at_end", "'ss01' FeatureParams in the last 2 bytes (4 needed)",
+         ("F5", 0, u16(len(t.data) - 2 - t.at["F5"])))
+    gsub("deep_featparams_cv_eof", "'cv01' FeatureParams offset 0xFFFF", ("F2", 0, FF))
+    gsub("deep_featparams_cv_at_end", "'cv01' FeatureParams in the last 6 bytes (14 + 3 x 2 needed)",
+         ("F2", 0, u16(len(t.data) - 6 - t.at["F2"])))
+    gsub("deep_featparams_cv_chars_past", "'cv01' charCount 200 (2 characters present)", ("F2.params", 12, u16(200)))
+    # FeatureVariations
+    for k, fn in (("gpos", gpos), ("gsub", gsub)):
+        fn("fv_cond_format_unknown", "condition format 0x7777", ("FV.cs0.c0", 0, u16(0x7777)))
+        fn("fv_cond_axis_oob", "condition axisIndex 2 (axisCount 2)", ("FV.cs0.c0", 2, u16(2)))
+        fn("fv_cond_axis_FFFF", "condition axisIndex 0xFFFF", ("FV.cs0.c0", 2, FF))
+    gsub("fv_cond_format2", "condition format 2 (a value: newer spec) in a set", ("FV.cs0.c0", 0, u16(2)))
+    gsub("fv_cond_range_inverted", "condition min 1.0 > max -1.0", ("FV.cs0.c0", 4, f2d14(1) + f2d14(-1)))
+    gsub("fv_version2", "FeatureVariations majorVersion 2", ("FV", 0, u16(2)))
+    gsub("fv_fts_version2", "FeatureTableSubstitution majorVersion 2", ("FV.fts0", 0, u16(2)))
+    gsub("fv_fts_featindex_oob", "FeatureTableSubstitution featureIndex 0xFFFF", ("FV.fts0", 6, FF))
+    gsub("fv_fts_featindex_count", "FeatureTableSubstitution featureIndex 6 (= featureCount)", ("FV.fts0", 6, u16(6)))
+    gsub("fv_fts_dup_feature", "two substitutions of the same feature", ("FV.fts1", 6, u16(4)), ("FV.fts1", 12, u16(4)))
+    gsub("fv_off_eof", "FeatureVariations offset past the end", ("HDR", 10, u32(0xFFFFFF)))
+    gsub("fv_condset_off_eof", "ConditionSet offset past the end", ("FV", 8, u32(0xFFFFFF)))
+    gsub("fv_fts_off_eof", "FeatureTableSubstitution offset past the end", ("FV", 12, u32(0xFFFFFF)))
+    gsub("fv_cond_off_eof", "Condition offset past the end", ("FV.cs0", 2, u32(0xFFFFFF)))
+    gsub("fv_feature_off_eof", "alternate Feature offset past the end", ("FV.fts0", 8, u32(0xFFFFFF)))
+    gpos("fv_cond_at_end", "Condition format 1 in the last 4 bytes (8 needed)",
+         ("FV.cs0", 2, u32(len(gpos_rich().data) - 4 - gpos_rich().at["FV.cs0"])))
+
+    # ---- BASE: a store and BaseCoord format 3 devices, then broken ----
+    case("lay_base_only", "valid", "", "BASE 1.1 with a store, no GSUB/GPOS/GDEF",
+         lay_font(GSUB=None, GPOS=None, GDEF=None))
+    case("lay_base_v10_vdev_no_store", "blame", BA, "BASE 1.0 (no store) with VariationIndex devices",
+         lay_font(BASE=base_rich(minor=0)))
+    base("minor0_store_ignored", "BASE 1.1 relabelled 1.0: the store offset is not a field", ("BASE", 2, u16(0)))
+    base("ivs_null", "BASE 1.1 with a NULL store and VariationIndex devices", ("BASE", 8, u32(0)))
+    base("ivs_off_eof", "BASE store offset past the end", ("BASE", 8, u32(0xFFFFFF)))
+    base("ivs_axes3", "BASE store regions for 3 axes", ("BIVS", 12, u16(3)))
+    base("ivs_regionsFFFF", "BASE store regionCount 0xFFFF", ("BIVS", 14, FF))
+    base("ivs_itemsFFFF", "BASE store itemCount 0xFFFF", ("BIVS", 40, FF))
+    base("dev_outer_oob", "BaseCoord device outer 0xFFFF", ("BDEV0", 0, FF))
+    base("dev_inner_oob", "BaseCoord device inner 0xFFFF", ("BDEV1", 2, FF))
+    base("dev_inner3", "BaseCoord device inner 3 (= itemCount)", ("BDEV2", 2, u16(3)))
+    base("dev_deltaformat_8001", "BaseCoord device deltaFormat 0x8001", ("BDEV2", 4, u16(0x8001)))
+    base("dev_hinting_huge", "BaseCoord device: hinting sizes 0-65535, 8-bit deltas", ("BDEV0", 0, u16(0) + FF + u16(3)))
+    base("coord3_dev_eof", "BaseCoord format 3 device offset 0xFFFF", ("HA.sl.s0.bv.c1", 4, FF))
+    t = base_rich()
+    base("coord3_dev_at_end", "BaseCoord format 3 device 2 bytes before the end",
+         ("HA.sl.s0.bv.c1", 4, u16(len(t.data) - 2 - t.at["HA.sl.s0.bv.c1"])))
+    base("coord3_at_end", "BaseCoord format 3 in the last 4 bytes (6 needed)",
+         ("HA.sl.s0.bv", 6, u16(len(t.data) - 4 - t.at["HA.sl.s0.bv"])))
+    base("coord_format9", "BaseCoord format 9", ("HA.sl.s0.bv.c0", 0, u16(9)))
+    base("coord2_glyph_oob", "BaseCoord format 2 referenceGlyph 0xFFFF", ("HA.sl.s0.mm.max", 4, FF))
+    base("defaultindex_oob", "BaseValues defaultBaselineIndex 0xFFFF", ("HA.sl.s0.bv", 0, FF))
+    base("script0", "BaseScriptRecord offset 0", ("HA.sl", 6, u16(0)))
+    base("axis_off_eof", "horizAxis offset 0xFFFF", ("BASE", 4, FF))
+    base("taglist_off_eof", "BaseTagList offset 0xFFFF", ("HA", 0, FF))
+    base("major2", "BASE major version 2", ("BASE", 0, u16(2)))
+
+
 def build():
     fvar_cases()
     sfnt_cases()
@@ -1069,6 +2582,7 @@ def build():
     table_field_cases()
     cff2_cases()
     real_font_cases()
+    layout_cases()
 
 
 def main():
@@ -1081,8 +2595,11 @@ def main():
         return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     with open(os.path.join(out, "MANIFEST.tmp"), "w") as m:
         for name, cls, detail, desc, data in CASES:
+            if not name.startswith(only):
+                continue
             with open(os.path.join(out, name + ".bin"), "wb") as f:
                 f.write(data)
             m.write("%s\t%s\t%s\t%s\n" % (name, cls, detail or "", desc))
