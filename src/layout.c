@@ -232,10 +232,12 @@ static void emit_subtable(otv_lw *w, otv_obj st, void *ud)
   (*o->kept)++;
 }
 
-/* Whether the PairPos sub-tables of the lookup at `at` are merged (static instances). */
+/* Whether the PairPos sub-tables of the lookup at `at` go through the class-pair merge
+ * (compact writes: runs of class-pair sub-tables share a matrix, and a sub-table that grew,
+ * e.g. value fields added for a partial instance's deltas, is cut to fit its offsets). */
 static bool merge_pairs(const otv_lw *w, size_t at, unsigned type, size_t n)
 {
-  if (is_gsub(w) || !w->xf->static_instance || !w->xf->compact || n < 2) return false;
+  if (is_gsub(w) || !w->xf->compact || !n) return false;
   if (type == GPOS_PAIR) return true;
   /* an Extension lookup: its first sub-table says what it extends (all must be the same) */
   size_t off = u16(w, at + 6); /* in range: the caller checked the offsets */
@@ -263,6 +265,25 @@ static size_t *pair_subtables(otv_lw *w, size_t at, bool ext, size_t n)
   return v;
 }
 
+/* The type every Extension sub-table of the Extension lookup at `at` extends (spec: they must
+ * all extend one type), or 0 when they do not, or one is NULL or broken (kept as Extension: the
+ * builders report what is wrong). */
+static unsigned extended_type(otv_lw *w, size_t at, size_t n)
+{
+  unsigned type = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t off = u16(w, at + 6 + 2 * i); /* in range: the caller checked the offsets */
+    if (!off || off >= w->t.len - at || !otv_span_has(w->t, at + off, 8)) return 0;
+    size_t st = at + off;
+    unsigned t = u16(w, st + 2);
+    uint32_t eo = u32(w, st + 4);
+    if (u16(w, st) != 1 || !t || t == extension_type(w) || (type && t != type)) return 0;
+    if (!eo || eo >= w->t.len - st) return 0;
+    type = t;
+  }
+  return type;
+}
+
 /* spec: Lookup (lookupType, lookupFlag, subTableCount, subtableOffsets, markFilteringSet). */
 static otv_obj lookup(otv_lw *w, size_t at)
 {
@@ -271,22 +292,31 @@ static otv_obj lookup(otv_lw *w, size_t at)
   size_t n = u16(w, at + 4);
   bool mfs = flag & LOOKUP_USE_MARK_FILTERING_SET;
   if (!otv_lw_need_array(w, at + 6, n + mfs, 2, K_LOOKUP)) return OTV_OBJ_NONE;
-  bool ext = type == extension_type(w), wrap = w->promote && !ext;
+  bool ext = type == extension_type(w), wrap = w->ext_mode == OTV_LW_EXT_PROMOTE && !ext;
+  /* first attempt of a compact write: an Extension lookup written as the lookup it extends
+   * (8 bytes less per sub-table), unless offsets then cannot reach */
+  unsigned inner = ext && w->ext_mode == OTV_LW_EXT_UNWRAP ? extended_type(w, at, n) : 0;
   otv_buf *b = otv_lw_open(w);
   if (!b) return OTV_OBJ_NONE;
-  otv_buf_u16(b, (uint16_t)(wrap ? extension_type(w) : type));
+  otv_buf_u16(b, (uint16_t)(inner ? inner : wrap ? extension_type(w) : type));
   otv_buf_u16(b, (uint16_t)flag);
   size_t count_at = b->len, kept = 0;
   otv_buf_u16(b, 0);
   size_t *pairs = merge_pairs(w, at, type, n) ? pair_subtables(w, at, ext, n) : NULL;
-  lookup_out out = {b, &kept, wrap || ext};
+  lookup_out out = {b, &kept, wrap || (ext && !inner)};
   for (size_t i = 0, j; i < n && !w->st; i = j) {
     /* a run of class-pair sub-tables that can share a class matrix: merged */
     for (j = i + 1; pairs && j < n && otv_lw_pair_mergeable(w, pairs[j - 1], pairs[j]);) j++;
-    if (j - i > 1 && otv_lw_pair_merge(w, pairs + i, j - i, emit_subtable, &out)) continue;
+    if (pairs && otv_lw_pair_mergeable(w, pairs[i], pairs[i]) &&
+        otv_lw_pair_merge(w, pairs + i, j - i, emit_subtable, &out))
+      continue;
     j = i + 1; /* or just this one, as it is */
     size_t off = u16(w, at + 6 + 2 * i);
-    otv_obj st = otv_lw_child(w, at, off, ext ? K_EXTENSION : K_SUBTABLE, type);
+    otv_obj st;
+    if (inner) /* the extended sub-table itself (extended_type checked the Extension) */
+      st = otv_lw_child(w, at + off, u32(w, at + off + 4), K_SUBTABLE, inner);
+    else
+      st = otv_lw_child(w, at, off, ext ? K_EXTENSION : K_SUBTABLE, type);
     if (wrap) st = extension_of(w, type, st);
     if (!st) continue; /* NULL, or a sub-table clients ignore */
     otv_lw_off16(w, b, st);
@@ -684,12 +714,13 @@ otv_status otv_layout_write(const otv_alloc *al, uint32_t tag, otv_span table,
   bool lookups = tag == OTV_T_GSUB || tag == OTV_T_GPOS;
   if (!lookups && tag != OTV_T_GDEF && tag != OTV_T_BASE)
     return OTV_FAIL(err, ARG, tag, 0, "not a layout table");
-  /* a second attempt, every lookup an Extension lookup, when 16-bit offsets cannot reach */
-  for (int attempt = 0; attempt < 2; attempt++) {
+  /* again, with more Extension lookups, while 16-bit offsets cannot reach (layout_walk.h) */
+  unsigned first = xf && xf->compact ? OTV_LW_EXT_UNWRAP : OTV_LW_EXT_AS_READ;
+  for (unsigned mode = first; mode <= OTV_LW_EXT_PROMOTE; mode++) {
     otv_lw w;
     memset(&w, 0, sizeof w);
     w.al = al, w.t = table, w.tag = tag, w.xf = xf ? xf : &as_read, w.err = err;
-    w.promote = attempt == 1;
+    w.ext_mode = mode;
     w.build = build;
     w.budget = table.len > (SIZE_MAX - (1u << 20)) / OTV_LAYOUT_WORK_FACTOR
                    ? SIZE_MAX
@@ -703,7 +734,7 @@ otv_status otv_layout_write(const otv_alloc *al, uint32_t tag, otv_span table,
     if (!st) st = otv_graph_write(w.g, root, out, &ov);
     wk_fini(&w);
     if (st == OTV_E_LIMIT && !w.st) {
-      if (lookups && attempt == 0) continue;
+      if (lookups && mode < OTV_LW_EXT_PROMOTE) continue;
       return OTV_FAIL(err, LIMIT, tag, 0,
                       "sub-tables cannot be placed so that 16-bit offsets reach them (object %u "
                       "to %u)",

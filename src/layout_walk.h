@@ -88,6 +88,11 @@ typedef struct memo_slot {
 #define DEV_CACHE 256
 #define PRUNED 0xFFFFu /* a lookup or feature index removed by pruning */
 
+/* How lookups are written, one attempt after the other until 16-bit offsets reach: Extension
+ * lookups written as the lookup they extend (compact writes only), then lookups as they were
+ * read, then every lookup an Extension lookup. */
+enum { OTV_LW_EXT_UNWRAP, OTV_LW_EXT_AS_READ, OTV_LW_EXT_PROMOTE };
+
 typedef struct otv_lw otv_lw;
 /* Builds the object of `kind` at `at` (layout.c's dispatch; called through the walker so the
  * files below layout.c do not call up into it). */
@@ -102,7 +107,7 @@ struct otv_lw {
   const otv_layout_xform *xf;
   otv_error *err;
   otv_status st;
-  bool promote; /* every lookup written as an Extension lookup */
+  unsigned ext_mode; /* OTV_LW_EXT_*: how lookups use Extension sub-tables in this attempt */
   size_t work, budget;
   memo_slot *memo;
   size_t memo_cap, memo_count;
