@@ -21,28 +21,40 @@ static unsigned vr_size(unsigned fmt)
   return 2 * n;
 }
 
-/* The record at `at` (its vr_size(fmt) bytes checked by the caller); devices from `base`. */
-static void vr_decode(otv_lw *w, size_t at, unsigned fmt, size_t base, vrec *r)
+/* A device field of a record: its delta added to value k (VariationIndex tables; dropped from
+ * a static instance), a Device table kept, other formats ignored. */
+static OTV_ALWAYS_INLINE void vr_device(otv_lw *w, size_t base, unsigned off, unsigned k, vrec *r)
+{
+  int delta;
+  if (off < w->t.len - base && otv_lw_dev_cached(w, base + off, &delta)) {
+    r->v[k] = clamp16((long)r->v[k] + delta);
+    if (!w->xf->static_instance) r->d[k] = off;
+    return;
+  }
+  switch (otv_lw_device_kind(w, base, off, &delta)) {
+  case DEV_VAR:
+    r->v[k] = clamp16((long)r->v[k] + delta);
+    if (!w->xf->static_instance) r->d[k] = off;
+    break;
+  case DEV_HINT: r->d[k] = off; break;
+  default: break;
+  }
+}
+
+/* The record at `at` (its vr_size(fmt) bytes checked by the caller); devices from `base`. The
+ * fields come in the order of their bits: the values (bits 0-3), then the devices (4-7). */
+static OTV_ALWAYS_INLINE void vr_decode(otv_lw *w, size_t at, unsigned fmt, size_t base, vrec *r)
 {
   const uint8_t *p = w->t.p + at;
-  for (unsigned b = 0; b < 8; b++) {
-    unsigned x = 0;
-    if (fmt & 1u << b) x = otv_peek_u16(p), p += 2;
-    if (b < 4)
-      r->v[b] = (int16_t)x;
-    else
-      r->d[b - 4] = x;
-  }
-  for (unsigned k = 0; k < 4; k++) {
-    int delta;
-    switch (otv_lw_device_kind(w, base, r->d[k], &delta)) {
-    case DEV_VAR:
-      r->v[k] = clamp16((long)r->v[k] + delta);
-      if (w->xf->static_instance) r->d[k] = 0;
-      break;
-    case DEV_HINT: break;
-    default: r->d[k] = 0; break;
-    }
+  unsigned vals = fmt & 0x0Fu, devs = fmt >> 4 & 0x0Fu;
+  for (unsigned k = 0; k < 4; k++) r->v[k] = 0, r->d[k] = 0;
+  for (unsigned k = 0; vals; k++, vals >>= 1)
+    if (vals & 1) r->v[k] = otv_peek_i16(p), p += 2;
+  for (unsigned k = 0; devs; k++, devs >>= 1) {
+    if (!(devs & 1)) continue;
+    unsigned off = otv_peek_u16(p);
+    p += 2;
+    if (off) vr_device(w, base, off, k, r);
   }
 }
 
@@ -72,11 +84,20 @@ static unsigned vr_format(const otv_lw *w, unsigned in, unsigned needed, bool ke
 
 static void vr_write(otv_lw *w, otv_buf *b, const vrec *r, unsigned fmt, size_t base)
 {
-  for (unsigned k = 0; k < 4; k++)
-    if (fmt & 1u << k) otv_buf_u16(b, (uint16_t)r->v[k]);
-  for (unsigned k = 0; k < 4; k++)
-    if (fmt & 0x10u << k)
-      otv_lw_off16(w, b, r->d[k] ? otv_lw_child_at(w, base + r->d[k], K_DEVICE, 0) : 0);
+  unsigned vals = fmt & 0x0Fu, devs = fmt >> 4 & 0x0Fu;
+  for (unsigned k = 0; vals; k++, vals >>= 1)
+    if (vals & 1) otv_buf_u16(b, (uint16_t)r->v[k]);
+  for (unsigned k = 0; devs; k++, devs >>= 1)
+    if (devs & 1) otv_lw_off16(w, b, r->d[k] ? otv_lw_child_at(w, base + r->d[k], K_DEVICE, 0) : 0);
+}
+
+/* vr_write for formats without devices, into bytes reserved before (p: where; returns the
+ * end). */
+static OTV_ALWAYS_INLINE uint8_t *vr_put_values(uint8_t *p, const vrec *r, unsigned fmt)
+{
+  for (unsigned k = 0; fmt; k++, fmt >>= 1)
+    if (fmt & 1) otv_put_u16(p, (uint16_t)r->v[k]), p += 2;
+  return p;
 }
 
 /* Records of two formats: what each needs, over n records of rs bytes from `at`. */
@@ -364,6 +385,7 @@ typedef struct pm_row {
   size_t at;      /* the row's first record (absolute) */
   uint32_t count; /* glyphs in it */
   uint32_t local; /* its class in its output sub-table */
+  uint32_t devs;  /* bytes of the distinct device tables its records keep */
 } pm_row;
 
 typedef struct pm {
@@ -424,7 +446,7 @@ static bool pm_add_glyph(otv_lw *w, pm *m, size_t st, unsigned g, unsigned c1, u
   m->seen[g >> 3] |= (uint8_t)(1u << (g & 7));
   if (!m->row_of[c1]) {
     if (OTV_RESERVE(w->al, &m->r, &m->rcap, m->nr + 1, sizeof *m->r)) return false;
-    m->r[m->nr] = (pm_row){st, st + 16 + (size_t)c1 * c2 * rs, 0, 0};
+    m->r[m->nr] = (pm_row){st, st + 16 + (size_t)c1 * c2 * rs, 0, 0, 0};
     m->row_of[c1] = (uint32_t)++m->nr;
   }
   if (OTV_RESERVE(w->al, &m->g, &m->gcap, m->ng + 1, sizeof *m->g)) return false;
@@ -542,6 +564,43 @@ static otv_obj pm_class_def(otv_lw *w, const pm_out *o)
   return otv_lw_close(w, b);
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* row->devs: the bytes of the distinct device tables the row's records keep (they are the
+ * sub-table's children too, within reach of its offsets). */
+static void pm_row_devices(otv_lw *w, pm_row *row, size_t c2, size_t rs, unsigned f1, unsigned f2)
+{
+  size_t cap = 8 * c2, n = 0, s1 = vr_size(f1);
+  size_t *v = cap ? otv_mem_alloc(w->al, cap * sizeof *v) : NULL;
+  if (cap && !v) {
+    otv_lw_fail(w, OTV_E_NOMEM, row->at, "class-pair merge");
+    return;
+  }
+  for (size_t c = 0; c < c2; c++)
+    for (unsigned half = 0; half < 2; half++) {
+      vrec r;
+      vr_decode(w, row->at + c * rs + (half ? s1 : 0), half ? f2 : f1, row->st, &r);
+      for (unsigned k = 0; k < 4; k++)
+        if (r.d[k]) v[n++] = row->st + r.d[k];
+    }
+  if (n) qsort(v, n, sizeof *v, cmp_size);
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i && v[i] == v[i - 1]) continue;
+    /* spec: Device: 6 bytes, then deltaFormat 1-3 packed values (checked by device_kind) */
+    unsigned start = u16(w, v[i]), end = u16(w, v[i] + 2), fmt = u16(w, v[i] + 4);
+    bool packed = fmt >= 1 && fmt <= 3;
+    size_t count = packed && end >= start ? (size_t)end - start + 1 : 0;
+    bytes += 6 + 2 * ((count * (packed ? 1u << fmt : 0u) + 15) / 16);
+  }
+  row->devs = (uint32_t)(bytes < UINT32_MAX ? bytes : UINT32_MAX);
+  if (v) otv_mem_free(w->al, v, cap * sizeof *v);
+}
+
 /* The row of [r0, r1) with the most glyphs: it becomes class 0 (its glyphs need no ClassDef1
  * entry). */
 static size_t pm_zero_row(const pm *m, size_t r0, size_t r1)
@@ -570,7 +629,9 @@ static size_t pm_children_len(const pm *m, size_t r0, size_t r1)
     cd_ranges += g->gid != prev_nz + 1 || g->row != prev_row;
     prev_nz = g->gid, prev_row = g->row, last = g->gid;
   }
-  size_t cov = 4 + (6 * cov_ranges < 2 * n ? 6 * cov_ranges : 2 * n);
+  size_t devs = 0; /* the devices rows keep (a device shared by rows counted for each) */
+  for (size_t r = r0; r < r1; r++) devs += m->r[r].devs;
+  size_t cov = 4 + (6 * cov_ranges < 2 * n ? 6 * cov_ranges : 2 * n) + devs;
   size_t f2 = 4 + 6 * cd_ranges, f1 = nz ? 6 + 2 * ((size_t)last - first + 1) : f2;
   return cov + (f2 <= f1 ? f2 : f1);
 }
@@ -610,6 +671,19 @@ static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, co
       if (r >= zero) r++;
     }
     const pm_row *row = &m->r[r];
+    if (!((o1 | o2) & 0xF0u) && otv_buf_reserve(b, c2 * (vr_size(o1) + vr_size(o2)))) {
+      /* values only (a static instance, as a rule): written straight into the row's bytes */
+      uint8_t *p = b->p + b->len;
+      for (size_t c = 0; c < c2; c++) {
+        vrec v;
+        vr_decode(w, row->at + c * rs, f1, row->st, &v);
+        p = vr_put_values(p, &v, o1);
+        vr_decode(w, row->at + c * rs + s1, f2, row->st, &v);
+        p = vr_put_values(p, &v, o2);
+      }
+      b->len = (size_t)(p - b->p);
+      continue;
+    }
     for (size_t c = 0; c < c2 && !w->st; c++) {
       vrec v;
       vr_decode(w, row->at + c * rs, f1, row->st, &v);
@@ -650,6 +724,14 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
   for (size_t r = 0; r < m->nr && !w->st && rs; r++)
     vr_scan(w, m->r[r].at, c2, rs, 0, f1, f2, m->r[r].st, &n1, &n2);
   unsigned o1 = vr_format(w, f1, n1, false), o2 = vr_format(w, f2, n2, true);
+  /* a partial instance keeps its devices: its sub-tables are only re-cut when their records
+   * grew (value fields added for the deltas), else written as they were */
+  if (!w->xf->static_instance && o1 == f1 && o2 == f2) {
+    pm_free(w, m, &o);
+    return false;
+  }
+  if ((o1 | o2) & 0xF0u)
+    for (size_t r = 0; r < m->nr && !w->st; r++) pm_row_devices(w, &m->r[r], c2, rs, f1, f2);
   size_t row_bytes = c2 * (vr_size(o1) + vr_size(o2));
   otv_obj cd2 = otv_lw_child(w, at[0], u16(w, at[0] + 10), K_CLASS_DEF, 0);
   size_t cd2_len = 0;
@@ -666,7 +748,8 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
   bool ok = !w->st && m->nr > 0 && m->nr <= 0xFFFF;
   size_t limit = 0xFFFF;
   for (size_t r = 0; ok && r < m->nr; r++)
-    ok = 16 + row_bytes + 4 + 2 * (size_t)m->r[r].count + 4 + 6 * (size_t)m->r[r].count + cd2_len <=
+    ok = 16 + row_bytes + 4 + 2 * (size_t)m->r[r].count + 4 + 6 * (size_t)m->r[r].count + cd2_len +
+             m->r[r].devs <=
          limit;
   if (ok) {
     size_t fmt[5] = {f1, f2, o1, o2, c2};

@@ -271,7 +271,12 @@ unsigned otv_lw_device_kind(otv_lw *w, size_t base, unsigned off, int *delta)
   unsigned fmt = u16(w, at + 4);
   if (fmt >= 1 && fmt <= 3) return DEV_HINT;
   if (fmt != DELTA_FORMAT_VARIATION_INDEX) return DEV_NONE;
-  unsigned h = (unsigned)(at * 2654435761u) % DEV_CACHE;
+  if (!w->dkey) {
+    w->dkey = otv_mem_calloc(w->al, DEV_CACHE, sizeof *w->dkey);
+    w->dval = otv_mem_calloc(w->al, DEV_CACHE, sizeof *w->dval);
+    if (!w->dkey || !w->dval) return otv_lw_fail(w, OTV_E_NOMEM, at, "device deltas"), DEV_NONE;
+  }
+  unsigned h = otv_lw_dev_slot(at);
   if (w->dkey[h] == at + 1) {
     *delta = w->dval[h];
   } else {

@@ -85,7 +85,7 @@ typedef struct memo_slot {
   otv_obj id;
 } memo_slot;
 
-#define DEV_CACHE 256
+#define DEV_CACHE 4096 /* a power of 2 */
 #define PRUNED 0xFFFFu /* a lookup or feature index removed by pruning */
 
 /* How lookups are written, one attempt after the other until 16-bit offsets reach: Extension
@@ -125,9 +125,10 @@ struct otv_lw {
   uint8_t *fseen; /* (feature_count + 1) / 8 bytes: new feature indices a LangSys lists */
   size_t lookup_list;
   unsigned lookup_count;
-  /* deltas of VariationIndex devices already seen (device tables are widely shared) */
-  size_t dkey[DEV_CACHE]; /* offset + 1; 0: empty */
-  int dval[DEV_CACHE];
+  /* deltas of VariationIndex devices already seen (device tables are widely shared):
+   * DEV_CACHE entries, allocated at the first device */
+  size_t *dkey; /* offset + 1; 0: empty */
+  int *dval;
 };
 
 /* ---- small readers and helpers (reads unchecked: only where otv_lw_need covered them) ---- */
@@ -160,6 +161,22 @@ static inline uint32_t feature_tag(const otv_lw *w, unsigned index)
 {
   if (index >= w->feature_count) return 0;
   return u32(w, w->feature_list + 2 + 6 * (size_t)index); /* in range: checked in gsub_gpos */
+}
+
+/* The slot of the device-delta cache for the device at `at`. */
+static inline unsigned otv_lw_dev_slot(size_t at)
+{
+  return (unsigned)(((uint64_t)at * 0x9E3779B97F4A7C15u) >> 40) & (DEV_CACHE - 1);
+}
+/* The delta of the VariationIndex table at `at` when otv_lw_device_kind saw it before (the
+ * check it made then holds): the hot path of value records. */
+static inline bool otv_lw_dev_cached(const otv_lw *w, size_t at, int *delta)
+{
+  if (!w->dkey) return false;
+  unsigned h = otv_lw_dev_slot(at);
+  if (w->dkey[h] != at + 1) return false;
+  *delta = w->dval[h];
+  return true;
 }
 
 /* What a device offset is (otv_lw_device_kind). */
