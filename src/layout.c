@@ -703,8 +703,9 @@ static void wk_fini(otv_lw *w)
   if (w->fv_keep) otv_mem_free(w->al, w->fv_keep, ((size_t)w->fv_count + 1) * sizeof *w->fv_keep);
   if (w->lmap) otv_mem_free(w->al, w->lmap, ((size_t)w->lookup_count + 1) * sizeof *w->lmap);
   if (w->fmap) otv_mem_free(w->al, w->fmap, ((size_t)w->feature_count + 1) * sizeof *w->fmap);
-  if (w->dkey) otv_mem_free(w->al, w->dkey, DEV_CACHE * sizeof *w->dkey);
-  if (w->dval) otv_mem_free(w->al, w->dval, DEV_CACHE * sizeof *w->dval);
+  if (w->dkey) otv_mem_free(w->al, w->dkey, DEV_SLOTS * sizeof *w->dkey);
+  if (w->dval) otv_mem_free(w->al, w->dval, DEV_SLOTS * sizeof *w->dval);
+  if (w->dkind) otv_mem_free(w->al, w->dkind, DEV_SLOTS);
   if (w->fseen) otv_mem_free(w->al, w->fseen, ((size_t)w->feature_count + 1) / 8 + 1);
   otv_graph_free(w->g);
 }

@@ -26,12 +26,7 @@ static unsigned vr_size(unsigned fmt)
 static OTV_ALWAYS_INLINE void vr_device(otv_lw *w, size_t base, unsigned off, unsigned k, vrec *r)
 {
   int delta;
-  if (off < w->t.len - base && otv_lw_dev_cached(w, base + off, &delta)) {
-    r->v[k] = clamp16((long)r->v[k] + delta);
-    if (!w->xf->static_instance) r->d[k] = off;
-    return;
-  }
-  switch (otv_lw_device_kind(w, base, off, &delta)) {
+  switch (otv_lw_dev(w, base, off, &delta)) {
   case DEV_VAR:
     r->v[k] = clamp16((long)r->v[k] + delta);
     if (!w->xf->static_instance) r->d[k] = off;
@@ -58,17 +53,6 @@ static OTV_ALWAYS_INLINE void vr_decode(otv_lw *w, size_t at, unsigned fmt, size
   }
 }
 
-/* The ValueFormat bits a record needs. */
-static unsigned vr_needed(const vrec *r)
-{
-  unsigned m = 0;
-  for (unsigned k = 0; k < 4; k++) {
-    if (r->v[k]) m |= 1u << k;
-    if (r->d[k]) m |= 0x10u << k;
-  }
-  return m;
-}
-
 /* The ValueFormat written for a sub-table read with `in` whose records need `needed`. Static
  * instances: just the fields needed; a valueFormat2 (or SinglePos format) that was not 0 stays
  * not 0 (a PairPos valueFormat2 of 0 changes which glyph the next pair starts at). Otherwise
@@ -91,16 +75,57 @@ static void vr_write(otv_lw *w, otv_buf *b, const vrec *r, unsigned fmt, size_t 
     if (devs & 1) otv_lw_off16(w, b, r->d[k] ? otv_lw_child_at(w, base + r->d[k], K_DEVICE, 0) : 0);
 }
 
-/* vr_write for formats without devices, into bytes reserved before (p: where; returns the
- * end). */
-static OTV_ALWAYS_INLINE uint8_t *vr_put_values(uint8_t *p, const vrec *r, unsigned fmt)
+/* Whether a writer keeps the device at `off` from `base`: a Device table (hinting) always, a
+ * VariationIndex table in a partial instance (an offset out of range fails the table). */
+static bool vr_device_kept(otv_lw *w, size_t base, unsigned off)
 {
-  for (unsigned k = 0; fmt; k++, fmt >>= 1)
-    if (fmt & 1) otv_put_u16(p, (uint16_t)r->v[k]), p += 2;
-  return p;
+  int delta;
+  unsigned kind = otv_lw_dev(w, base, off, &delta);
+  return kind == DEV_HINT || (kind == DEV_VAR && !w->xf->static_instance);
 }
 
-/* Records of two formats: what each needs, over n records of rs bytes from `at`. */
+/* Where each field of a ValueFormat is in its record: the values present (index k, byte
+ * offset), then the devices present. */
+typedef struct vr_plan {
+  uint8_t nv, nd;
+  uint8_t vk[4], vo[4], dk[4], dof[4];
+} vr_plan;
+
+static vr_plan vr_plan_of(unsigned fmt)
+{
+  vr_plan q;
+  uint8_t at = 0;
+  q.nv = q.nd = 0;
+  for (unsigned b = 0; b < 8; b++) {
+    if (!(fmt & 1u << b)) continue;
+    if (b < 4)
+      q.vk[q.nv] = (uint8_t)b, q.vo[q.nv++] = at;
+    else
+      q.dk[q.nd] = (uint8_t)(b - 4), q.dof[q.nd++] = at;
+    at = (uint8_t)(at + 2);
+  }
+  return q;
+}
+
+/* The fields a record at p (plan q) needs, from its raw bytes (no delta looked up): a value
+ * field when its value or its device is not 0 (a delta may land there), a device field when
+ * its device is kept. A superset of what the values at the instance need (a zero value whose
+ * device adds 0 keeps its field), so the formats written from it hold every record. */
+static OTV_ALWAYS_INLINE unsigned vr_raw_needed(otv_lw *w, const uint8_t *p, const vr_plan *q,
+                                                size_t base)
+{
+  unsigned m = 0;
+  for (unsigned i = 0; i < q->nv; i++)
+    if (otv_peek_u16(p + q->vo[i])) m |= 1u << q->vk[i];
+  for (unsigned i = 0; i < q->nd; i++) {
+    unsigned off = otv_peek_u16(p + q->dof[i]), k = q->dk[i];
+    if (off) m |= (1u << k) | (vr_device_kept(w, base, off) ? 0x10u << k : 0);
+  }
+  return m;
+}
+
+/* Records of two formats: what each needs, over n records of rs bytes from `at` (checked by
+ * the caller; `skip` bytes before each record's values). */
 static void vr_scan(otv_lw *w, size_t at, size_t n, size_t rs, size_t skip, unsigned f1,
                     unsigned f2, size_t base, unsigned *need1, unsigned *need2)
 {
@@ -110,14 +135,53 @@ static void vr_scan(otv_lw *w, size_t at, size_t n, size_t rs, size_t skip, unsi
     otv_lw_fail(w, OTV_E_LIMIT, at, "layout work budget exceeded (shared sub-tables fan out)");
     return;
   }
-  for (size_t i = 0; i < n && !w->st; i++) {
-    vrec r;
-    size_t rec = at + i * rs + skip;
-    vr_decode(w, rec, f1, base, &r);
-    *need1 |= vr_needed(&r);
-    vr_decode(w, rec + s1, f2, base, &r);
-    *need2 |= vr_needed(&r);
+  const uint8_t *rec = w->t.p + at + skip;
+  vr_plan q1 = vr_plan_of(f1), q2 = vr_plan_of(f2);
+  unsigned n1 = 0, n2 = 0;
+  for (size_t i = 0; i < n; i++, rec += rs) {
+    n1 |= vr_raw_needed(w, rec, &q1, base);
+    if (f2) n2 |= vr_raw_needed(w, rec + s1, &q2, base);
   }
+  *need1 |= n1, *need2 |= n2;
+}
+
+/* Where each field of a ValueFormat is in its record (byte offset; -1: absent). */
+typedef struct vr_pos {
+  int8_t v[4], d[4];
+} vr_pos;
+
+static vr_pos vr_pos_of(unsigned fmt)
+{
+  vr_pos q;
+  int8_t at = 0;
+  for (unsigned b = 0; b < 8; b++) {
+    int8_t *f = b < 4 ? &q.v[b] : &q.d[b - 4];
+    *f = fmt & 1u << b ? at : -1;
+    if (fmt & 1u << b) at = (int8_t)(at + 2);
+  }
+  return q;
+}
+
+/* The values of the record at p (read with positions `in`, devices from `base`) that format
+ * `out` holds, written at q (reserved); out has no device field (a static instance whose
+ * sub-table keeps no Device table). Returns the end. The hot path of class matrices and
+ * PairSets: a VariationIndex delta comes from the cache when seen before. */
+static OTV_ALWAYS_INLINE uint8_t *vr_put_fast(otv_lw *w, uint8_t *q, const uint8_t *p,
+                                              const vr_pos *in, unsigned out, size_t base)
+{
+  for (unsigned k = 0; out; k++, out >>= 1) {
+    if (!(out & 1)) continue;
+    long v = in->v[k] >= 0 ? otv_peek_i16(p + in->v[k]) : 0;
+    if (in->d[k] >= 0) {
+      unsigned off = otv_peek_u16(p + in->d[k]);
+      int delta = 0;
+      if (off && otv_lw_dev(w, base, off, &delta) != DEV_VAR) delta = 0;
+      v += delta;
+    }
+    otv_put_u16(q, (uint16_t)clamp16(v));
+    q += 2;
+  }
+  return q;
 }
 
 /* ---- anchors, carets, base coordinates: a coordinate or two and their devices ---- */
@@ -643,6 +707,7 @@ static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, co
   unsigned f1 = (unsigned)fmt[0], f2 = (unsigned)fmt[1], o1 = (unsigned)fmt[2],
            o2 = (unsigned)fmt[3];
   size_t c2 = fmt[4], s1 = vr_size(f1), rs = s1 + vr_size(f2), zero = pm_zero_row(m, r0, r1);
+  vr_pos pos1 = vr_pos_of(f1), pos2 = vr_pos_of(f2);
   uint32_t next = 1;
   for (size_t r = r0; r < r1; r++) m->r[r].local = r == zero ? 0 : next++;
   o->n = 0;
@@ -671,17 +736,16 @@ static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, co
       if (r >= zero) r++;
     }
     const pm_row *row = &m->r[r];
-    if (!((o1 | o2) & 0xF0u) && otv_buf_reserve(b, c2 * (vr_size(o1) + vr_size(o2)))) {
-      /* values only (a static instance, as a rule): written straight into the row's bytes */
-      uint8_t *p = b->p + b->len;
-      for (size_t c = 0; c < c2; c++) {
-        vrec v;
-        vr_decode(w, row->at + c * rs, f1, row->st, &v);
-        p = vr_put_values(p, &v, o1);
-        vr_decode(w, row->at + c * rs + s1, f2, row->st, &v);
-        p = vr_put_values(p, &v, o2);
+    if (w->xf->static_instance && !((o1 | o2) & 0xF0u) &&
+        otv_buf_reserve(b, c2 * (vr_size(o1) + vr_size(o2)))) {
+      /* values only: written straight into the row's bytes */
+      uint8_t *q = b->p + b->len;
+      const uint8_t *p = w->t.p + row->at;
+      for (size_t c = 0; c < c2; c++, p += rs) {
+        q = vr_put_fast(w, q, p, &pos1, o1, row->st);
+        q = vr_put_fast(w, q, p + s1, &pos2, o2, row->st);
       }
-      b->len = (size_t)(p - b->p);
+      b->len = (size_t)(q - b->p);
       continue;
     }
     for (size_t c = 0; c < c2 && !w->st; c++) {

@@ -268,20 +268,24 @@ unsigned otv_lw_device_kind(otv_lw *w, size_t base, unsigned off, int *delta)
   if (off >= w->t.len - base) return otv_lw_need(w, w->t.len, 1, K_DEVICE), DEV_NONE;
   size_t at = base + off;
   if (!otv_lw_need(w, at, 6, K_DEVICE)) return DEV_NONE;
-  unsigned fmt = u16(w, at + 4);
-  if (fmt >= 1 && fmt <= 3) return DEV_HINT;
-  if (fmt != DELTA_FORMAT_VARIATION_INDEX) return DEV_NONE;
   if (!w->dkey) {
-    w->dkey = otv_mem_calloc(w->al, DEV_CACHE, sizeof *w->dkey);
-    w->dval = otv_mem_calloc(w->al, DEV_CACHE, sizeof *w->dval);
-    if (!w->dkey || !w->dval) return otv_lw_fail(w, OTV_E_NOMEM, at, "device deltas"), DEV_NONE;
+    w->dkey = otv_mem_calloc(w->al, DEV_SLOTS, sizeof *w->dkey);
+    w->dval = otv_mem_alloc(w->al, DEV_SLOTS * sizeof *w->dval);
+    w->dkind = otv_mem_alloc(w->al, DEV_SLOTS);
+    if (!w->dkey || !w->dval || !w->dkind)
+      return otv_lw_fail(w, OTV_E_NOMEM, at, "device deltas"), DEV_NONE;
   }
-  unsigned h = otv_lw_dev_slot(at);
+  size_t h = at & (DEV_SLOTS - 1);
   if (w->dkey[h] == at + 1) {
     *delta = w->dval[h];
-  } else {
-    *delta = w->xf->delta ? w->xf->delta(w->xf->ud, u16(w, at), u16(w, at + 2)) : 0;
-    w->dkey[h] = at + 1, w->dval[h] = *delta;
+    return w->dkind[h];
   }
-  return DEV_VAR;
+  unsigned fmt = u16(w, at + 4), kind = DEV_NONE;
+  if (fmt >= 1 && fmt <= 3) kind = DEV_HINT;
+  if (fmt == DELTA_FORMAT_VARIATION_INDEX) {
+    kind = DEV_VAR;
+    *delta = w->xf->delta ? w->xf->delta(w->xf->ud, u16(w, at), u16(w, at + 2)) : 0;
+  }
+  w->dkey[h] = at + 1, w->dkind[h] = (uint8_t)kind, w->dval[h] = *delta;
+  return kind;
 }

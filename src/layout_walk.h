@@ -85,8 +85,8 @@ typedef struct memo_slot {
   otv_obj id;
 } memo_slot;
 
-#define DEV_CACHE 4096 /* a power of 2 */
-#define PRUNED 0xFFFFu /* a lookup or feature index removed by pruning */
+#define DEV_SLOTS 16384 /* a power of 2 */
+#define PRUNED 0xFFFFu  /* a lookup or feature index removed by pruning */
 
 /* How lookups are written, one attempt after the other until 16-bit offsets reach: Extension
  * lookups written as the lookup they extend (compact writes only), then lookups as they were
@@ -125,10 +125,12 @@ struct otv_lw {
   uint8_t *fseen; /* (feature_count + 1) / 8 bytes: new feature indices a LangSys lists */
   size_t lookup_list;
   unsigned lookup_count;
-  /* deltas of VariationIndex devices already seen (device tables are widely shared):
-   * DEV_CACHE entries, allocated at the first device */
-  size_t *dkey; /* offset + 1; 0: empty */
-  int *dval;
+  /* what the devices seen are (device tables are widely shared): slot `at % DEV_SLOTS` of the
+   * device at absolute offset `at` holds dkey = at + 1 (0: empty), dkind (DEV_*) and dval, the
+   * delta of a VariationIndex table; allocated at the first device */
+  size_t *dkey;
+  int32_t *dval;
+  uint8_t *dkind;
 };
 
 /* ---- small readers and helpers (reads unchecked: only where otv_lw_need covered them) ---- */
@@ -161,22 +163,6 @@ static inline uint32_t feature_tag(const otv_lw *w, unsigned index)
 {
   if (index >= w->feature_count) return 0;
   return u32(w, w->feature_list + 2 + 6 * (size_t)index); /* in range: checked in gsub_gpos */
-}
-
-/* The slot of the device-delta cache for the device at `at`. */
-static inline unsigned otv_lw_dev_slot(size_t at)
-{
-  return (unsigned)(((uint64_t)at * 0x9E3779B97F4A7C15u) >> 40) & (DEV_CACHE - 1);
-}
-/* The delta of the VariationIndex table at `at` when otv_lw_device_kind saw it before (the
- * check it made then holds): the hot path of value records. */
-static inline bool otv_lw_dev_cached(const otv_lw *w, size_t at, int *delta)
-{
-  if (!w->dkey) return false;
-  unsigned h = otv_lw_dev_slot(at);
-  if (w->dkey[h] != at + 1) return false;
-  *delta = w->dval[h];
-  return true;
 }
 
 /* What a device offset is (otv_lw_device_kind). */
@@ -214,5 +200,16 @@ otv_obj otv_lw_device(otv_lw *w, size_t at);
 /* The device at `off` from `base`: DEV_NONE (none, or a format clients ignore), DEV_HINT, or
  * DEV_VAR with *delta its delta at the instance. */
 unsigned otv_lw_device_kind(otv_lw *w, size_t base, unsigned off, int *delta);
+/* otv_lw_device_kind, from the table when the device was seen before: the hot path of value
+ * records. */
+static inline unsigned otv_lw_dev(otv_lw *w, size_t base, unsigned off, int *delta)
+{
+  size_t at = base + off, h = at & (DEV_SLOTS - 1);
+  if (w->dkey && off && off < w->t.len - base && w->dkey[h] == at + 1) {
+    *delta = w->dval[h];
+    return w->dkind[h];
+  }
+  return otv_lw_device_kind(w, base, off, delta);
+}
 
 #endif /* OTV_LAYOUT_WALK_H */
