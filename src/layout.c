@@ -718,7 +718,10 @@ otv_status otv_layout_write(const otv_alloc *al, uint32_t tag, otv_span table,
   if (!lookups && tag != OTV_T_GDEF && tag != OTV_T_BASE)
     return OTV_FAIL(err, ARG, tag, 0, "not a layout table");
   /* again, with more Extension lookups, while 16-bit offsets cannot reach (layout_walk.h) */
-  unsigned first = xf && xf->compact ? OTV_LW_EXT_UNWRAP : OTV_LW_EXT_AS_READ;
+  /* Extension lookups unwrapped first only where that can fit: a table of 64 KiB or more would
+   * build and place everything once in vain */
+  unsigned first =
+      xf && xf->compact && table.len <= 0xFFFF ? OTV_LW_EXT_UNWRAP : OTV_LW_EXT_AS_READ;
   for (unsigned mode = first; mode <= OTV_LW_EXT_PROMOTE; mode++) {
     otv_lw w;
     memset(&w, 0, sizeof w);
