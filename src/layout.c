@@ -610,9 +610,10 @@ static otv_obj gsub_gpos(otv_lw *w)
     if (!w->subst) return otv_lw_fail(w, OTV_E_NOMEM, fv, "feature substitutions");
     if (fv >= w->t.len) return otv_lw_need(w, fv, 1, K_FEATURE_SUBST), OTV_OBJ_NONE;
     otv_lw_fv_plan(w, fv);
-    fvo = otv_lw_feature_variations(w, fv);
   }
+  /* the plans first (which records stay, which lookups and features), then the objects */
   if (w->xf->compact && fl) otv_lw_prune_plan(w, u16(w, 4), u16(w, 8), fv);
+  if (fv && fl) fvo = otv_lw_feature_variations(w, fv);
   otv_obj sl = otv_lw_child(w, 0, u16(w, 4), K_SCRIPT_LIST, 0);
   otv_obj flo = otv_lw_child(w, 0, fl, K_FEATURE_LIST, 0);
   otv_obj ll = otv_lw_child(w, 0, u16(w, 8), K_LOOKUP_LIST, 0);

@@ -574,6 +574,11 @@ static char tmp_slot[CLI_TMP_SLOTS][CLI_TMP_MAX];
  * ownership stays, so no other thread can take the slot meanwhile. */
 static bool tmp_owned[CLI_TMP_SLOTS];
 static volatile sig_atomic_t tmp_armed[CLI_TMP_SLOTS];
+/* Set by the handler before it unlinks: a writer that arms a slot after the handler looked at
+ * it sees this and unlinks its file itself. Both sides store, then load, sequentially
+ * consistent, so one of them always sees the other (the other threads run on while the
+ * handler works). */
+static volatile sig_atomic_t tmp_dying;
 static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t tmp_once = PTHREAD_ONCE_INIT;
 static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
@@ -581,8 +586,9 @@ static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
 static void tmp_on_signal(int sig)
 {
   int saved = errno;
+  __atomic_store_n(&tmp_dying, 1, __ATOMIC_SEQ_CST);
   for (int i = 0; i < CLI_TMP_SLOTS; i++)
-    if (tmp_armed[i]) unlink(tmp_slot[i]);
+    if (__atomic_load_n(&tmp_armed[i], __ATOMIC_SEQ_CST)) unlink(tmp_slot[i]);
   /* the default action (terminate), delivered when the handler returns: the exit status still
    * says which signal ended the process */
   signal(sig, SIG_DFL);
@@ -649,7 +655,9 @@ static int tmp_create(const char *path, int k)
     memcpy(tmp_slot[k], name, (size_t)len + 1);
     int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
-      tmp_armed[k] = 1;
+      __atomic_store_n(&tmp_armed[k], 1, __ATOMIC_SEQ_CST);
+      /* a signal's handler already went through the slots: the process is ending */
+      if (__atomic_load_n(&tmp_dying, __ATOMIC_SEQ_CST)) unlink(name);
       return fd;
     }
     if (errno != EEXIST) return -1;
