@@ -167,17 +167,24 @@ static vr_pos vr_pos_of(unsigned fmt)
  * sub-table keeps no Device table). Returns the end. The hot path of class matrices and
  * PairSets: a VariationIndex delta comes from the cache when seen before. */
 static OTV_ALWAYS_INLINE uint8_t *vr_put_fast(otv_lw *w, uint8_t *q, const uint8_t *p,
-                                              const vr_pos *in, unsigned out, size_t base)
+                                              const vr_pos *in, unsigned out, size_t base,
+                                              unsigned *seen, bool *hint)
 {
   for (unsigned k = 0; out; k++, out >>= 1) {
     if (!(out & 1)) continue;
     long v = in->v[k] >= 0 ? otv_peek_i16(p + in->v[k]) : 0;
+    bool any = v != 0;
     if (in->d[k] >= 0) {
       unsigned off = otv_peek_u16(p + in->d[k]);
       int delta = 0;
-      if (off && otv_lw_dev(w, base, off, &delta) != DEV_VAR) delta = 0;
+      if (off) {
+        unsigned kind = otv_lw_dev(w, base, off, &delta);
+        if (kind != DEV_VAR) *hint |= kind == DEV_HINT, delta = 0;
+        any = true;
+      }
       v += delta;
     }
+    *seen |= (unsigned)any << k;
     otv_put_u16(q, (uint16_t)clamp16(v));
     q += 2;
   }
@@ -299,6 +306,22 @@ otv_obj otv_lw_pair_set(otv_lw *w, size_t ps, uint64_t ctx)
   otv_buf *b = otv_lw_open(w);
   if (!b) return OTV_OBJ_NONE;
   otv_buf_u16(b, (uint16_t)n);
+  size_t out_rs = 2 + vr_size(o1) + vr_size(o2);
+  if (w->xf->static_instance && !((o1 | o2) & 0xF0u) && otv_buf_reserve(b, n * out_rs)) {
+    /* values only: written straight into reserved bytes (pair_pos chose the formats) */
+    vr_pos pos1 = vr_pos_of(f1), pos2 = vr_pos_of(f2);
+    uint8_t *q = b->p + b->len;
+    const uint8_t *p = w->t.p + ps + 2;
+    unsigned seen[2] = {0, 0};
+    bool hint = false;
+    for (size_t i = 0; i < n; i++, p += rs) {
+      q[0] = p[0], q[1] = p[1], q += 2; /* secondGlyph */
+      q = vr_put_fast(w, q, p + 2, &pos1, o1, ps, &seen[0], &hint);
+      q = vr_put_fast(w, q, p + 2 + s1, &pos2, o2, ps, &seen[1], &hint);
+    }
+    b->len = (size_t)(q - b->p);
+    return otv_lw_close(w, b);
+  }
   for (size_t i = 0; i < n && !w->st; i++) {
     size_t rec = ps + 2 + i * rs;
     vrec r;
@@ -702,7 +725,7 @@ static size_t pm_children_len(const pm *m, size_t r0, size_t r1)
 
 /* One output sub-table: rows [r0, r1) of m, the one with most glyphs as class 0. */
 static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, const size_t *fmt,
-                           otv_obj cd2)
+                           otv_obj cd2, unsigned *seen, bool *hint)
 {
   unsigned f1 = (unsigned)fmt[0], f2 = (unsigned)fmt[1], o1 = (unsigned)fmt[2],
            o2 = (unsigned)fmt[3];
@@ -742,8 +765,8 @@ static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, co
       uint8_t *q = b->p + b->len;
       const uint8_t *p = w->t.p + row->at;
       for (size_t c = 0; c < c2; c++, p += rs) {
-        q = vr_put_fast(w, q, p, &pos1, o1, row->st);
-        q = vr_put_fast(w, q, p + s1, &pos2, o2, row->st);
+        q = vr_put_fast(w, q, p, &pos1, o1, row->st, &seen[0], hint);
+        q = vr_put_fast(w, q, p + s1, &pos2, o2, row->st, &seen[1], hint);
       }
       b->len = (size_t)(q - b->p);
       continue;
@@ -783,20 +806,6 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
   pm_out o = {NULL, NULL, 0};
   if (!m) return otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge"), false;
   for (size_t j = 0; j < n && !w->st; j++) pm_read(w, m, at[j], (unsigned)c2, rs);
-  /* the value formats over the rows used */
-  unsigned n1 = 0, n2 = 0;
-  for (size_t r = 0; r < m->nr && !w->st && rs; r++)
-    vr_scan(w, m->r[r].at, c2, rs, 0, f1, f2, m->r[r].st, &n1, &n2);
-  unsigned o1 = vr_format(w, f1, n1, false), o2 = vr_format(w, f2, n2, true);
-  /* a partial instance keeps its devices: its sub-tables are only re-cut when their records
-   * grew (value fields added for the deltas), else written as they were */
-  if (!w->xf->static_instance && o1 == f1 && o2 == f2) {
-    pm_free(w, m, &o);
-    return false;
-  }
-  if ((o1 | o2) & 0xF0u)
-    for (size_t r = 0; r < m->nr && !w->st; r++) pm_row_devices(w, &m->r[r], c2, rs, f1, f2);
-  size_t row_bytes = c2 * (vr_size(o1) + vr_size(o2));
   otv_obj cd2 = otv_lw_child(w, at[0], u16(w, at[0] + 10), K_CLASS_DEF, 0);
   size_t cd2_len = 0;
   if (cd2) { /* its length, for the room left under 64 KiB (bounded: it was read) */
@@ -806,17 +815,44 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
   if (m->ng) qsort(m->g, m->ng, sizeof *m->g, pm_cmp_gid);
   o.gid = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.gid) : NULL;
   o.cls = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.cls) : NULL;
-  if (m->ng && (!o.gid || !o.cls)) otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge");
-  /* rows cut greedily: the sub-table's header and matrix, then (at most) its Coverage (format
-   * 1), ClassDef1 (format 2) and the ClassDef2, all within reach of 16-bit offsets */
-  bool ok = !w->st && m->nr > 0 && m->nr <= 0xFFFF;
-  size_t limit = 0xFFFF;
-  for (size_t r = 0; ok && r < m->nr; r++)
-    ok = 16 + row_bytes + 4 + 2 * (size_t)m->r[r].count + 4 + 6 * (size_t)m->r[r].count + cd2_len +
-             m->r[r].devs <=
-         limit;
-  if (ok) {
+  otv_obj *built = m->nr ? otv_mem_alloc(w->al, m->nr * sizeof *built) : NULL;
+  if (m->ng && (!o.gid || !o.cls || !built)) otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge");
+  /* The value formats. A static instance first writes every value field its records have (or
+   * a device varies), noting while it writes whether some field is never used or a Device
+   * table turns up; only then are the formats chosen from one pass over the raw records and
+   * the rows written again (the same bytes either way: the formats are those of that pass). */
+  bool optimistic = w->xf->static_instance, ok = false;
+  size_t nb = 0;
+  for (int pass = 0; pass < 2 && !w->st; pass++) {
+    unsigned o1, o2;
+    if (optimistic) {
+      o1 = vr_format(w, f1, (f1 | f1 >> 4) & 0x0Fu, false);
+      o2 = vr_format(w, f2, (f2 | f2 >> 4) & 0x0Fu, true);
+    } else {
+      unsigned n1 = 0, n2 = 0;
+      for (size_t r = 0; r < m->nr && !w->st && rs; r++)
+        vr_scan(w, m->r[r].at, c2, rs, 0, f1, f2, m->r[r].st, &n1, &n2);
+      o1 = vr_format(w, f1, n1, false), o2 = vr_format(w, f2, n2, true);
+      /* a partial instance keeps its devices: its sub-tables are only re-cut when their
+       * records grew (value fields added for the deltas), else written as they were */
+      if (!w->xf->static_instance && o1 == f1 && o2 == f2) break;
+      if ((o1 | o2) & 0xF0u)
+        for (size_t r = 0; r < m->nr && !w->st; r++) pm_row_devices(w, &m->r[r], c2, rs, f1, f2);
+    }
+    size_t row_bytes = c2 * (vr_size(o1) + vr_size(o2));
+    /* rows cut greedily: the sub-table's header and matrix, then (at most) its Coverage
+     * (format 1), ClassDef1 (format 2) and the ClassDef2, all within reach of 16-bit offsets */
+    size_t limit = 0xFFFF;
+    ok = !w->st && m->nr > 0 && m->nr <= 0xFFFF;
+    for (size_t r = 0; ok && r < m->nr; r++)
+      ok = 16 + row_bytes + 4 + 2 * (size_t)m->r[r].count + 4 + 6 * (size_t)m->r[r].count +
+               cd2_len + m->r[r].devs <=
+           limit;
+    if (!ok) break;
     size_t fmt[5] = {f1, f2, o1, o2, c2};
+    unsigned seen[2] = {0, 0};
+    bool hint = false;
+    nb = 0;
     for (size_t r0 = 0, r1; r0 < m->nr && !w->st; r0 = r1) {
       /* the most rows that fit (sizes exact; a binary search: they grow with the rows) */
       size_t lo = r0 + 1, hi = m->nr - r0 > 0xFFFF ? r0 + 0xFFFF : m->nr;
@@ -829,10 +865,17 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
           hi = mid - 1;
       }
       r1 = lo;
-      otv_obj st = pm_subtable(w, m, &o, r0, r1, fmt, cd2);
-      if (st) emit(w, st, ud);
+      built[nb++] = pm_subtable(w, m, &o, r0, r1, fmt, cd2, seen, &hint);
     }
+    if (!optimistic ||
+        (!hint && vr_format(w, f1, seen[0], false) == o1 && vr_format(w, f2, seen[1], true) == o2))
+      break;
+    optimistic = false; /* the objects written stay unreferenced in the graph */
   }
+  ok = ok && !w->st;
+  for (size_t i = 0; ok && i < nb; i++)
+    if (built[i]) emit(w, built[i], ud);
+  if (built) otv_mem_free(w->al, built, m->nr * sizeof *built);
   pm_free(w, m, &o);
-  return ok && !w->st;
+  return ok;
 }

@@ -85,8 +85,8 @@ typedef struct memo_slot {
   otv_obj id;
 } memo_slot;
 
-#define DEV_SLOTS 16384 /* a power of 2 */
-#define PRUNED 0xFFFFu  /* a lookup or feature index removed by pruning */
+#define DEV_SLOTS 4096 /* a power of 2 */
+#define PRUNED 0xFFFFu /* a lookup or feature index removed by pruning */
 
 /* How lookups are written, one attempt after the other until 16-bit offsets reach: Extension
  * lookups written as the lookup they extend (compact writes only), then lookups as they were

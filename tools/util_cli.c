@@ -574,10 +574,14 @@ static char tmp_slot[CLI_TMP_SLOTS][CLI_TMP_MAX];
  * ownership stays, so no other thread can take the slot meanwhile. */
 static bool tmp_owned[CLI_TMP_SLOTS];
 static volatile sig_atomic_t tmp_armed[CLI_TMP_SLOTS];
-/* Set by the handler before it unlinks: a writer that arms a slot after the handler looked at
- * it sees this and unlinks its file itself. Both sides store, then load, sequentially
- * consistent, so one of them always sees the other (the other threads run on while the
- * handler works). */
+/* Creating a temp file is a window the handler must not miss: the creating thread blocks the
+ * signals, marks its slot pending, checks tmp_dying, creates and arms the file, clears pending,
+ * unblocks. The handler (on another thread, then) sets tmp_dying, then waits for every pending
+ * slot before it unlinks the armed ones. Both sides store, then load, sequentially consistent,
+ * so one of them always sees the other: either the creator gives up, or the handler waits for
+ * the file and removes it (the other threads run on while the handler works, and the process
+ * ends as soon as it returns). */
+static volatile sig_atomic_t tmp_pending[CLI_TMP_SLOTS];
 static volatile sig_atomic_t tmp_dying;
 static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t tmp_once = PTHREAD_ONCE_INIT;
@@ -587,8 +591,14 @@ static void tmp_on_signal(int sig)
 {
   int saved = errno;
   __atomic_store_n(&tmp_dying, 1, __ATOMIC_SEQ_CST);
-  for (int i = 0; i < CLI_TMP_SLOTS; i++)
+  for (int i = 0; i < CLI_TMP_SLOTS; i++) {
+    /* a creation in flight on another thread ends in a few instructions and one open() (a
+     * bound, should that thread be stopped: then its file may stay) */
+    for (long spin = 0; spin < 100000000L && __atomic_load_n(&tmp_pending[i], __ATOMIC_SEQ_CST);
+         spin++)
+      ;
     if (__atomic_load_n(&tmp_armed[i], __ATOMIC_SEQ_CST)) unlink(tmp_slot[i]);
+  }
   /* the default action (terminate), delivered when the handler returns: the exit status still
    * says which signal ended the process */
   signal(sig, SIG_DFL);
@@ -653,13 +663,23 @@ static int tmp_create(const char *path, int k)
      * removes a file of the same name that O_EXCL found already there */
     tmp_armed[k] = 0;
     memcpy(tmp_slot[k], name, (size_t)len + 1);
-    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) {
-      __atomic_store_n(&tmp_armed[k], 1, __ATOMIC_SEQ_CST);
-      /* a signal's handler already went through the slots: the process is ending */
-      if (__atomic_load_n(&tmp_dying, __ATOMIC_SEQ_CST)) unlink(name);
-      return fd;
+    /* the window (see tmp_pending): this thread takes no signal in it */
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof tmp_signals / sizeof tmp_signals[0]; i++)
+      sigaddset(&block, tmp_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    __atomic_store_n(&tmp_pending[k], 1, __ATOMIC_SEQ_CST);
+    int fd = -1, err = EINTR;
+    if (!__atomic_load_n(&tmp_dying, __ATOMIC_SEQ_CST)) { /* else the process is ending */
+      fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      err = errno;
+      if (fd >= 0) __atomic_store_n(&tmp_armed[k], 1, __ATOMIC_SEQ_CST);
     }
+    __atomic_store_n(&tmp_pending[k], 0, __ATOMIC_SEQ_CST);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (fd >= 0) return fd;
+    errno = err;
     if (errno != EEXIST) return -1;
   }
   errno = EEXIST;
