@@ -163,7 +163,10 @@ static bool memo_grow(otv_lw *w)
 otv_obj otv_lw_child_at(otv_lw *w, size_t at, unsigned kind, uint64_t ctx)
 {
   if (w->st) return OTV_OBJ_NONE;
-  if (at >= w->t.len) return otv_lw_need(w, at, 1, kind) ? OTV_OBJ_NONE : OTV_OBJ_NONE;
+  if (at >= w->t.len) {
+    otv_lw_need(w, at, 1, kind); /* fails: past the end */
+    return OTV_OBJ_NONE;
+  }
   uint64_t key = (uint64_t)at << 6 | kind;
   if (2 * (w->memo_count + 1) > w->memo_cap && !memo_grow(w))
     return otv_lw_fail(w, OTV_E_NOMEM, at, "layout memo");
