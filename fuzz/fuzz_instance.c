@@ -8,24 +8,9 @@
 #include "face.h"
 #include "core/sfnt.h"
 #include "core/writer.h"
+#include "fuzz_alloc.h"
 
 #include <stdlib.h>
-
-typedef struct fz_alloc {
-  unsigned calls, fail_at;
-} fz_alloc;
-
-static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
-{
-  fz_alloc *a = ud;
-  (void)old_len;
-  if (!new_len) {
-    free(p);
-    return NULL;
-  }
-  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
-  return realloc(p, new_len);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,23 +11,9 @@
  */
 #include "layout.h"
 #include "core/sfnt.h"
+#include "fuzz_alloc.h"
 
 #include <stdlib.h>
-
-typedef struct fz_alloc {
-  unsigned calls, fail_at;
-} fz_alloc;
-static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
-{
-  fz_alloc *a = ud;
-  (void)old_len;
-  if (!new_len) {
-    free(p);
-    return NULL;
-  }
-  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
-  return realloc(p, new_len);
-}
 
 static int fz_delta(void *ud, unsigned outer, unsigned inner)
 {

@@ -6,23 +6,9 @@
  * must give bit-identical points and pen calls (abort otherwise). Glyphs are capped at 4096 per input to keep runs short.
  */
 #include "face.h"
+#include "fuzz_alloc.h"
 
 #include <stdlib.h>
-
-typedef struct fz_alloc {
-  unsigned calls, fail_at;
-} fz_alloc;
-static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
-{
-  fz_alloc *a = ud;
-  (void)old_len;
-  if (!new_len) {
-    free(p);
-    return NULL;
-  }
-  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
-  return realloc(p, new_len);
-}
 
 static void fz_move(void *c, float x, float y) { *(float *)c += x + y; }
 static void fz_quad(void *c, float a, float b, float x, float y) { *(float *)c += a + b + x + y; }

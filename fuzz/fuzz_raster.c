@@ -15,23 +15,9 @@
  * fails after a count taken from the byte before it.
  */
 #include "face.h"
+#include "fuzz_alloc.h"
 
 #include <stdlib.h>
-
-typedef struct fz_alloc {
-  unsigned calls, fail_at;
-} fz_alloc;
-static void *fz_realloc(void *ud, void *p, size_t old_len, size_t new_len)
-{
-  fz_alloc *a = ud;
-  (void)old_len;
-  if (!new_len) {
-    free(p);
-    return NULL;
-  }
-  if (a->fail_at && ++a->calls >= a->fail_at) return NULL;
-  return realloc(p, new_len);
-}
 
 static int16_t rd16(const uint8_t *p) { return (int16_t)(p[0] << 8 | p[1]); }
 
