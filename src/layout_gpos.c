@@ -678,11 +678,7 @@ static void pm_row_devices(otv_lw *w, pm_row *row, size_t c2, size_t rs, unsigne
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) {
     if (i && v[i] == v[i - 1]) continue;
-    /* spec: Device: 6 bytes, then deltaFormat 1-3 packed values (checked by device_kind) */
-    unsigned start = u16(w, v[i]), end = u16(w, v[i] + 2), fmt = u16(w, v[i] + 4);
-    bool packed = fmt >= 1 && fmt <= 3;
-    size_t count = packed && end >= start ? (size_t)end - start + 1 : 0;
-    bytes += 6 + 2 * ((count * (packed ? 1u << fmt : 0u) + 15) / 16);
+    bytes += otv_lw_device_len(w, v[i]); /* header checked by otv_lw_device_kind */
   }
   row->devs = (uint32_t)(bytes < UINT32_MAX ? bytes : UINT32_MAX);
   if (v) otv_mem_free(w->al, v, cap * sizeof *v);
@@ -807,11 +803,8 @@ bool otv_lw_pair_merge(otv_lw *w, const size_t *at, size_t n,
   if (!m) return otv_lw_fail(w, OTV_E_NOMEM, at[0], "class-pair merge"), false;
   for (size_t j = 0; j < n && !w->st; j++) pm_read(w, m, at[j], (unsigned)c2, rs);
   otv_obj cd2 = otv_lw_child(w, at[0], u16(w, at[0] + 10), K_CLASS_DEF, 0);
-  size_t cd2_len = 0;
-  if (cd2) { /* its length, for the room left under 64 KiB (bounded: it was read) */
-    size_t c = at[0] + u16(w, at[0] + 10);
-    cd2_len = u16(w, c) == 1 ? 6 + 2 * (size_t)u16(w, c + 4) : 4 + 6 * (size_t)u16(w, c + 2);
-  }
+  /* its length, for the room left under 64 KiB (checked: it was read) */
+  size_t cd2_len = cd2 ? otv_lw_class_def_len(w, at[0] + u16(w, at[0] + 10)) : 0;
   if (m->ng) qsort(m->g, m->ng, sizeof *m->g, pm_cmp_gid);
   o.gid = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.gid) : NULL;
   o.cls = m->ng ? otv_mem_alloc(w->al, m->ng * sizeof *o.cls) : NULL;

@@ -243,9 +243,8 @@ otv_obj otv_lw_class_def(otv_lw *w, size_t at)
 {
   if (!otv_lw_need(w, at, 4, K_CLASS_DEF)) return OTV_OBJ_NONE;
   unsigned fmt = u16(w, at);
-  if (fmt == 1 && otv_lw_need(w, at, 6, K_CLASS_DEF))
-    return otv_lw_leaf(w, at, 6 + 2 * (size_t)u16(w, at + 4), K_CLASS_DEF);
-  if (fmt == 2) return otv_lw_leaf(w, at, 4 + 6 * (size_t)u16(w, at + 2), K_CLASS_DEF);
+  if ((fmt == 1 && otv_lw_need(w, at, 6, K_CLASS_DEF)) || fmt == 2)
+    return otv_lw_leaf(w, at, otv_lw_class_def_len(w, at), K_CLASS_DEF);
   return otv_lw_fail(w, OTV_E_BAD_VALUE, at, "ClassDef of an unknown format");
 }
 
@@ -254,12 +253,9 @@ otv_obj otv_lw_class_def(otv_lw *w, size_t at)
 otv_obj otv_lw_device(otv_lw *w, size_t at)
 {
   if (!otv_lw_need(w, at, 6, K_DEVICE)) return OTV_OBJ_NONE;
-  unsigned start = u16(w, at), end = u16(w, at + 2), fmt = u16(w, at + 4);
-  if (fmt == DELTA_FORMAT_VARIATION_INDEX) return otv_lw_leaf(w, at, 6, K_DEVICE);
-  if (fmt < 1 || fmt > 3) return OTV_OBJ_NONE;
-  size_t count = end >= start ? (size_t)end - start + 1 : 0;
-  size_t words = (count * (1u << fmt) + 15) / 16;
-  return otv_lw_leaf(w, at, 6 + 2 * words, K_DEVICE);
+  unsigned fmt = u16(w, at + 4);
+  if (fmt != DELTA_FORMAT_VARIATION_INDEX && (fmt < 1 || fmt > 3)) return OTV_OBJ_NONE;
+  return otv_lw_leaf(w, at, otv_lw_device_len(w, at), K_DEVICE);
 }
 
 /* What a device offset from `base` is: 0 none (or of an unknown format), 1 a Device table

@@ -165,6 +165,24 @@ static inline uint32_t feature_tag(const otv_lw *w, unsigned index)
   return u32(w, w->feature_list + 2 + 6 * (size_t)index); /* in range: checked in gsub_gpos */
 }
 
+/* spec: Device tables (deltaFormat 1-3: startSize, endSize, deltas packed 2/4/8 bits each):
+ * the bytes of the one at `at` (its 6-byte header checked by the caller); 6 for a
+ * VariationIndex table or a format clients ignore. */
+static inline size_t otv_lw_device_len(const otv_lw *w, size_t at)
+{
+  unsigned start = u16(w, at), end = u16(w, at + 2), fmt = u16(w, at + 4);
+  if (fmt < 1 || fmt > 3 || end < start) return 6;
+  size_t bits = ((size_t)end - start + 1) << fmt; /* 2, 4 or 8 bits per size */
+  return 6 + 2 * ((bits + 15) / 16);
+}
+
+/* spec: ClassDef format 1 (startGlyphID, glyphCount, classValues) or 2 (classRangeCount,
+ * ranges): the bytes of the one at `at` (format 1: 6 bytes checked, else 4). */
+static inline size_t otv_lw_class_def_len(const otv_lw *w, size_t at)
+{
+  return u16(w, at) == 1 ? 6 + 2 * (size_t)u16(w, at + 4) : 4 + 6 * (size_t)u16(w, at + 2);
+}
+
 /* What a device offset is (otv_lw_device_kind). */
 enum { DEV_NONE, DEV_HINT, DEV_VAR };
 
