@@ -84,9 +84,11 @@ static bool vr_device_kept(otv_lw *w, size_t base, unsigned off)
   return kind == DEV_HINT || (kind == DEV_VAR && !w->xf->static_instance);
 }
 
-/* Where each field of a ValueFormat is in its record: the values present (index k, byte
- * offset), then the devices present. */
+/* Where each field of a ValueFormat is in its record, worked out once per sub-table: by field
+ * (v, d: byte offset, -1 absent), and as lists of the fields present (the values: index k and
+ * offset, then the devices). */
 typedef struct vr_plan {
+  int8_t v[4], d[4];
   uint8_t nv, nd;
   uint8_t vk[4], vo[4], dk[4], dof[4];
 } vr_plan;
@@ -97,7 +99,12 @@ static vr_plan vr_plan_of(unsigned fmt)
   uint8_t at = 0;
   q.nv = q.nd = 0;
   for (unsigned b = 0; b < 8; b++) {
-    if (!(fmt & 1u << b)) continue;
+    bool has = fmt & 1u << b;
+    if (b < 4)
+      q.v[b] = has ? (int8_t)at : -1;
+    else
+      q.d[b - 4] = has ? (int8_t)at : -1;
+    if (!has) continue;
     if (b < 4)
       q.vk[q.nv] = (uint8_t)b, q.vo[q.nv++] = at;
     else
@@ -145,29 +152,12 @@ static void vr_scan(otv_lw *w, size_t at, size_t n, size_t rs, size_t skip, unsi
   *need1 |= n1, *need2 |= n2;
 }
 
-/* Where each field of a ValueFormat is in its record (byte offset; -1: absent). */
-typedef struct vr_pos {
-  int8_t v[4], d[4];
-} vr_pos;
-
-static vr_pos vr_pos_of(unsigned fmt)
-{
-  vr_pos q;
-  int8_t at = 0;
-  for (unsigned b = 0; b < 8; b++) {
-    int8_t *f = b < 4 ? &q.v[b] : &q.d[b - 4];
-    *f = fmt & 1u << b ? at : -1;
-    if (fmt & 1u << b) at = (int8_t)(at + 2);
-  }
-  return q;
-}
-
 /* The values of the record at p (read with positions `in`, devices from `base`) that format
  * `out` holds, written at q (reserved); out has no device field (a static instance whose
  * sub-table keeps no Device table). Returns the end. The hot path of class matrices and
  * PairSets: a VariationIndex delta comes from the cache when seen before. */
 static OTV_ALWAYS_INLINE uint8_t *vr_put_fast(otv_lw *w, uint8_t *q, const uint8_t *p,
-                                              const vr_pos *in, unsigned out, size_t base,
+                                              const vr_plan *in, unsigned out, size_t base,
                                               unsigned *seen, bool *hint)
 {
   for (unsigned k = 0; out; k++, out >>= 1) {
@@ -309,7 +299,7 @@ otv_obj otv_lw_pair_set(otv_lw *w, size_t ps, uint64_t ctx)
   size_t out_rs = 2 + vr_size(o1) + vr_size(o2);
   if (w->xf->static_instance && !((o1 | o2) & 0xF0u) && otv_buf_reserve(b, n * out_rs)) {
     /* values only: written straight into reserved bytes (pair_pos chose the formats) */
-    vr_pos pos1 = vr_pos_of(f1), pos2 = vr_pos_of(f2);
+    vr_plan pos1 = vr_plan_of(f1), pos2 = vr_plan_of(f2);
     uint8_t *q = b->p + b->len;
     const uint8_t *p = w->t.p + ps + 2;
     unsigned seen[2] = {0, 0};
@@ -726,7 +716,7 @@ static otv_obj pm_subtable(otv_lw *w, pm *m, pm_out *o, size_t r0, size_t r1, co
   unsigned f1 = (unsigned)fmt[0], f2 = (unsigned)fmt[1], o1 = (unsigned)fmt[2],
            o2 = (unsigned)fmt[3];
   size_t c2 = fmt[4], s1 = vr_size(f1), rs = s1 + vr_size(f2), zero = pm_zero_row(m, r0, r1);
-  vr_pos pos1 = vr_pos_of(f1), pos2 = vr_pos_of(f2);
+  vr_plan pos1 = vr_plan_of(f1), pos2 = vr_plan_of(f2);
   uint32_t next = 1;
   for (size_t r = r0; r < r1; r++) m->r[r].local = r == zero ? 0 : next++;
   o->n = 0;

@@ -127,9 +127,8 @@ static bool has_feature_variations(otv_span t)
 }
 
 /* Whether the instance changes what `tag` says (variation data to resolve or rewrite). */
-static bool varies(const otv_inst *in, uint32_t tag, otv_span t, const lay *l)
+static bool varies(uint32_t tag, otv_span t, const lay *l)
 {
-  (void)in;
   switch (tag) {
   case T_GSUB: return has_feature_variations(t);
   case T_GPOS: return l->ivs.present || has_feature_variations(t);
@@ -150,7 +149,7 @@ static otv_status do_table(otv_inst *in, uint32_t tag, lay *l, otv_buf *dst)
   xf.delta = hook_delta;
   xf.condition = hook_condition;
   xf.store = hook_store;
-  if (varies(in, tag, t, l)) return otv_layout_write(in->al, tag, t, &xf, dst, in->err);
+  if (varies(tag, t, l)) return otv_layout_write(in->al, tag, t, &xf, dst, in->err);
   /* nothing to resolve: written compact when it can be, else copied as it is (a table the
    * instance has no reason to read cannot make it fail) */
   otv_error own = {0};
