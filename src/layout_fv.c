@@ -460,6 +460,28 @@ static void merge_duplicate_features(otv_lw *w)
   otv_mem_free(w->al, slot, cap * sizeof *slot);
 }
 
+/* The FeatureTableSubstitution of kept record k (absolute, its records checked) and *count of
+ * its substitutions; 0 and 0 when it has none. */
+static size_t kept_substitution(otv_lw *w, size_t fv, uint32_t k, size_t *count)
+{
+  *count = 0;
+  uint32_t ts = u32(w, fv + 8 + 8 * (size_t)w->fv_keep[k] + 4); /* in range: fv_plan */
+  if (!ts || !otv_lw_need(w, fv + ts, 6, K_FEATURE_SUBST)) return 0;
+  size_t at = fv + ts, n = u16(w, at + 4);
+  if (!otv_lw_need_array(w, at + 6, n, 6, K_FEATURE_SUBST)) return 0;
+  *count = n;
+  return at;
+}
+
+/* Substitution q of the FeatureTableSubstitution at `at`: its Feature (absolute) and the index
+ * of the feature it replaces; 0 for a NULL or out-of-range offset or index. */
+static size_t substitute(const otv_lw *w, size_t at, size_t q, unsigned *index)
+{
+  *index = u16(w, at + 6 + 6 * q);
+  uint32_t off = u32(w, at + 8 + 6 * q);
+  return *index < w->feature_count && off && off < w->t.len - at ? at + off : 0;
+}
+
 /* w->lmap and w->fmap for a GSUB/GPOS whose FeatureVariations fv_plan resolved. */
 void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
 {
@@ -482,16 +504,11 @@ void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
       if (used[i] && feature_at(w, i)) reach_feature(w, &r, feature_at(w, i));
     /* the kept records' substitutes of the features used */
     for (uint32_t k = 0; k < w->fv_kept && !w->st; k++) {
-      size_t rec = fv + 8 + 8 * (size_t)w->fv_keep[k];
-      uint32_t ts = u32(w, rec + 4);
-      if (!ts || !otv_lw_need(w, fv + ts, 6, K_FEATURE_SUBST)) continue;
-      size_t at = fv + ts, sn = u16(w, at + 4);
-      if (!otv_lw_need_array(w, at + 6, sn, 6, K_FEATURE_SUBST)) break;
+      size_t sn, at = kept_substitution(w, fv, k, &sn);
       for (size_t q = 0; q < sn && !w->st; q++) {
-        unsigned index = u16(w, at + 6 + 6 * q);
-        uint32_t off = u32(w, at + 8 + 6 * q);
-        if (index < w->feature_count && used[index] && off && off < w->t.len - at)
-          reach_feature(w, &r, at + off);
+        unsigned index;
+        size_t f = substitute(w, at, q, &index);
+        if (f && used[index]) reach_feature(w, &r, f);
       }
     }
     while (r.top && !w->st) reach_from_lookup(w, &r, r.stack[--r.top]);
@@ -503,15 +520,11 @@ void otv_lw_prune_plan(otv_lw *w, size_t sl, size_t ll, size_t fv)
     for (unsigned i = 0; i < w->feature_count; i++)
       used[i] = feature_kept(w, feature_at(w, i), u32(w, w->feature_list + 2 + 6 * (size_t)i));
     for (uint32_t k = 0; k < w->fv_kept && !w->st; k++) {
-      size_t at = fv + u32(w, fv + 8 + 8 * (size_t)w->fv_keep[k] + 4);
-      if (at == fv || !otv_span_has(w->t, at, 6)) continue;
-      size_t sn = u16(w, at + 4);
-      for (size_t q = 0; q < sn && otv_span_has(w->t, at + 6 + 6 * q, 6); q++) {
-        unsigned index = u16(w, at + 6 + 6 * q);
-        uint32_t off = u32(w, at + 8 + 6 * q);
-        if (index < w->feature_count && off && off < w->t.len - at &&
-            feature_kept(w, at + off, feature_tag(w, index)))
-          used[index] = 1;
+      size_t sn, at = kept_substitution(w, fv, k, &sn);
+      for (size_t q = 0; q < sn; q++) {
+        unsigned index;
+        size_t f = substitute(w, at, q, &index);
+        if (f && feature_kept(w, f, feature_tag(w, index))) used[index] = 1;
       }
     }
     next = 0;
