@@ -740,6 +740,32 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
 OTV_API otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,
                                                unsigned keep_count, unsigned flags, uint8_t **out,
                                                size_t *out_len);
+/** One axis's limits for otv_instance_create_limits, in user coordinates. Since: 0.4 */
+typedef struct otv_axis_limits {
+  uint32_t tag;         /* the axis (OTV_TAG) */
+  double min, def, max; /* min == max: pinned at that value (def ignored); otherwise kept
+                            variable over [min, max] with its default at def */
+} otv_axis_limits;
+/**
+ * otv_instance_create_limits - an instance with axis limits, as fontTools' varLib.instancer
+ * takes them ("L3": restricted ranges, "L4": a new default): each listed axis is pinned
+ * (min == max) or kept variable over [min, max] with its new default at def (min <= def <=
+ * max, all inside the axis's fvar range); axes not listed are pinned at the location's
+ * coordinates (list an axis with its full range to keep it as it is). Every variation table
+ * follows: gvar and cvar tuples and the HVAR/VVAR/MVAR/GDEF/BASE store regions are re-normalized
+ * to the new ranges (a region whose factor is not one tent over the new range is split into
+ * several, with the constant part folded into the new default), fvar gets the new ranges and
+ * the named instances inside them, avar v1 segment maps are remapped (and one is added where a
+ * moved default needs it), FeatureVariations conditions are clipped and remapped. With no axis
+ * kept variable the result is otv_instance_create's at the pinned location. A limit that is
+ * NaN, out of order or outside its axis, or an axis listed twice, is OTV_E_ARG; an unknown tag
+ * OTV_E_NOT_FOUND; CFF2 fonts with a restricted axis and avar 2 fonts with a kept axis are
+ * OTV_E_UNSUPPORTED. Free *out with otv_instance_free.
+ * Since: 0.4
+ */
+OTV_API otv_status otv_instance_create_limits(otv_location *loc, const otv_axis_limits *limits,
+                                              unsigned count, unsigned flags, uint8_t **out,
+                                              size_t *out_len);
 /** otv_instance_free - free a font returned by otv_instance_create. NULL is ignored. Since: 0.1 */
 OTV_API void otv_instance_free(otv_location *loc, uint8_t *data, size_t len);
 

@@ -51,8 +51,8 @@ static int condition_set_state(otv_lw *w, size_t set)
       state = 0;
       continue;
     }
-    int r =
-        w->xf->condition(w->xf->ud, u16(w, c + 2), (int16_t)u16(w, c + 4), (int16_t)u16(w, c + 6));
+    int lo = (int16_t)u16(w, c + 4), hi = (int16_t)u16(w, c + 6);
+    int r = w->xf->condition(w->xf->ud, u16(w, c + 2), &lo, &hi);
     if (r == OTV_LAYOUT_COND_FALSE) return -1;
     if (r != OTV_LAYOUT_COND_TRUE) state = 0;
   }
@@ -70,15 +70,15 @@ static otv_obj condition_set(otv_lw *w, size_t set)
   for (size_t k = 0; k < n && !w->st; k++) {
     size_t c = set + u32(w, set + 2 + 4 * k);
     unsigned axis = u16(w, c + 2);
-    int r = w->xf->condition
-                ? w->xf->condition(w->xf->ud, axis, (int16_t)u16(w, c + 4), (int16_t)u16(w, c + 6))
-                : (int)axis;
+    int lo = (int16_t)u16(w, c + 4), hi = (int16_t)u16(w, c + 6);
+    int r = w->xf->condition ? w->xf->condition(w->xf->ud, axis, &lo, &hi) : (int)axis;
     if (r < 0) continue; /* always holds (a failing one dropped the whole record) */
     otv_buf *cb = otv_lw_open(w);
     if (cb) {
       otv_buf_u16(cb, CONDITION_FORMAT_AXIS_RANGE);
       otv_buf_u16(cb, (uint16_t)r);
-      copy(w, cb, c + 4, 4);
+      otv_buf_u16(cb, (uint16_t)(int16_t)lo);
+      otv_buf_u16(cb, (uint16_t)(int16_t)hi);
     }
     otv_lw_off32(w, b, otv_lw_close(w, cb));
     kept++;

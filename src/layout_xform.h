@@ -27,12 +27,13 @@ typedef struct otv_layout_xform {
   /* The delta (rounded) a VariationIndex (outer, inner) adds to its value at the instance's
    * default; NULL: 0. */
   int (*delta)(void *ud, unsigned outer, unsigned inner);
-  /* A Condition format 1 on axis `axis` with range [lo, hi] (F2Dot14): OTV_LAYOUT_COND_TRUE,
-   * OTV_LAYOUT_COND_FALSE, or the axis's index in the instance (kept); NULL: kept as it is. The
+  /* A Condition format 1 on axis `axis` with range [*lo, *hi] (F2Dot14): OTV_LAYOUT_COND_TRUE,
+   * OTV_LAYOUT_COND_FALSE, or the axis's index in the instance (kept, with *lo and *hi set to
+   * its range in the instance's coordinates); NULL: kept as it is. The
    * first FeatureVariationRecord whose conditions all hold is applied to the FeatureList (its
    * features substituted) and the records after it dropped; FeatureVariations left with no
    * record are removed (version 1.0). */
-  int (*condition)(void *ud, unsigned axis, int lo, int hi);
+  int (*condition)(void *ud, unsigned axis, int *lo, int *hi);
   /* The ItemVariationStore at `off` in the GDEF or BASE table `table`: *obj is the object to
    * link (built in g), or OTV_OBJ_NONE to drop the store (the table's version is lowered); NULL:
    * copied as it is. A failure is recorded in err. */

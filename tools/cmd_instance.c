@@ -11,6 +11,7 @@
 #include "woff.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +29,23 @@ static const cli_cmd instance_cmd = {
     "instance",
     "otvar instance FONT [--var TAG=VALUE,...] [--named N|NAME] -o OUT [--force]\n"
     "       otvar instance FONT [--var TAG=VALUE,...] --keep TAG,... -o OUT [--force]\n"
+    "       otvar instance FONT TAG=LIMIT... -o OUT [--force]\n"
     "       otvar instance FONT --all-named -d DIR [-j N] [--force]\n"
     "       (all take [--index N]: the face of a font collection, default 0)",
     "Writes a complete static font at a location of the variable font FONT: outlines varied\n"
     "and rounded, metrics and font-wide values updated, variation tables removed.\n"
     "FONT - reads the font from standard input (--all-named then names the files after the\n"
-    "font's family); -o - writes the instance to standard output (never to a terminal).\n",
+    "font's family); -o - writes the instance to standard output (never to a terminal).\n"
+    "Axis limits, as fontTools' instancer takes them (axes not named stay variable):\n"
+    "  TAG=VALUE pins the axis, TAG=drop pins it at its default, TAG=MIN:MAX restricts it\n"
+    "  (its default kept when inside, else moved to the nearer bound), TAG=MIN:DEFAULT:MAX\n"
+    "  also moves the default, TAG=MIN: and TAG=:MAX take the axis's own other bound.\n"
+    "  The same items in --var (there, axes not named are pinned at their defaults).\n",
     "Exit status: 0 ok, 1 bad font or an instance not written (--all-named still writes\n"
     "the others and names each one that failed), 2 bad usage.\n" CLI_FILES_NOTE,
     "FONT",
     1,
-    1};
+    65};
 
 static double now_ms(void)
 {
@@ -59,16 +66,17 @@ static int web_flavour(const char *path)
 typedef struct job job;
 static int write_job_file(job *j, const char *path, const uint8_t *data, size_t len);
 
-/* Write one instance at loc into path ("-": standard output) as TrueType/OpenType, WOFF
+/* Write one instance at loc (with axis limits lim when not NULL, else the axes keep kept) into path ("-": standard output) as TrueType/OpenType, WOFF
  * (flavour 1) or WOFF2 (2); through write_job_file for --all-named (j). Returns 0, or an exit
  * code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, unsigned nkeep,
-                     const char *path, int flavour, const char *input, int force, job *j,
-                     size_t *out_len)
+                     const otv_axis_limits *lim, unsigned nlim, const char *path, int flavour,
+                     const char *input, int force, job *j, size_t *out_len)
 {
   uint8_t *data = NULL, *web = NULL;
   size_t len = 0;
-  if (otv_instance_create_partial(loc, keep, nkeep, flags, &data, &len)) {
+  if (lim ? otv_instance_create_limits(loc, lim, nlim, flags, &data, &len)
+          : otv_instance_create_partial(loc, keep, nkeep, flags, &data, &len)) {
     cli_error(input, otv_location_last_error(loc));
     return OTV_EXIT_FONT;
   }
@@ -229,8 +237,8 @@ static void *worker(void *arg)
     int rc = OTV_EXIT_FONT;
     size_t len = 0;
     if (otv_location_set_named(loc, i) == OTV_E_OK)
-      rc = write_one(loc, j->flags, NULL, 0, j->paths[i], web_flavour(j->paths[i]), j->input,
-                     j->force, j, &len);
+      rc = write_one(loc, j->flags, NULL, 0, NULL, 0, j->paths[i], web_flavour(j->paths[i]),
+                     j->input, j->force, j, &len);
     else
       cli_error(j->input, otv_location_last_error(loc));
     pthread_mutex_lock(&j->mu);
@@ -376,11 +384,176 @@ out:
 /* What an instance run is asked for: the options, checked by otv_cmd_instance. */
 typedef struct inst_req {
   const char *path, *var, *named, *keep_arg, *out, *dir, *web_ext;
+  const char *const *specs; /* axis limits after FONT (fontTools' syntax) */
+  unsigned spec_count;
   unsigned index, threads, flags;
   otv_norm_model model;
   int all, force, quiet;
   int flavour; /* of -o OUT: 0 TrueType/OpenType, 1 WOFF, 2 WOFF2 */
 } inst_req;
+
+/* ---- axis limits: TAG=VALUE | MIN:MAX | MIN:DEFAULT:MAX | MIN: | :MAX | drop ----
+ * fontTools' instancer syntax (positional arguments after the font) and the same items in
+ * --var. MIN:MAX keeps the axis's default when inside, else moves it to the nearer bound; an
+ * explicit DEFAULT outside MIN..MAX, MIN > MAX, a value outside the axis or not a finite
+ * number, an unknown tag and two items for one axis are usage errors. */
+
+typedef struct limit_set {
+  otv_axis axes[64];
+  unsigned axis_count;
+  otv_axis_limits lim[64];
+  bool given[64]; /* per axis */
+  unsigned count;
+} limit_set;
+
+/* One number of an item: [p, end) must be a whole finite number. */
+static bool limit_number(const char *p, const char *end, double *v)
+{
+  char buf[64];
+  size_t n = (size_t)(end - p);
+  if (!n || n >= sizeof buf) return false;
+  memcpy(buf, p, n);
+  buf[n] = 0;
+  char *e;
+  errno = 0;
+  *v = strtod(buf, &e);
+  return !*e && !errno && isfinite(*v);
+}
+
+/* One item "TAG=..." (its length len) into ls. */
+static bool parse_limit(limit_set *ls, const char *item, size_t len)
+{
+  char text[128];
+  if (len >= sizeof text) {
+    cli_usage_error("instance", "axis limit '%.*s...' too long", 20, item);
+    return false;
+  }
+  memcpy(text, item, len);
+  text[len] = 0;
+  char *eq = strchr(text, '=');
+  if (!eq || eq == text || eq - text > 4) {
+    cli_usage_error("instance",
+                    "bad axis limit '%s' (expected TAG=VALUE, TAG=MIN:MAX, "
+                    "TAG=MIN:DEFAULT:MAX or TAG=drop)",
+                    text);
+    return false;
+  }
+  *eq = 0;
+  uint32_t tag;
+  if (!otv_tag_from_string(text, &tag)) {
+    cli_usage_error("instance", "bad axis tag '%s'", text);
+    return false;
+  }
+  unsigned a = 0;
+  while (a < ls->axis_count && ls->axes[a].tag != tag) a++;
+  if (a == ls->axis_count) {
+    cli_usage_error("instance", "the font has no axis '%s'", text);
+    return false;
+  }
+  if (ls->given[a]) {
+    cli_usage_error("instance", "axis '%s' is given twice", text);
+    return false;
+  }
+  const otv_axis *ax = &ls->axes[a];
+  const char *v = eq + 1, *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  double lo, def = ax->default_value, hi;
+  bool ok = true, explicit_def = false;
+  if (!strcmp(v, "drop")) {
+    lo = hi = ax->default_value;
+  } else if (!c1) {
+    ok = limit_number(v, v + strlen(v), &lo);
+    hi = lo;
+  } else if (!c2) {
+    /* MIN:MAX, MIN: (up to the axis's max), :MAX (from its min) */
+    lo = ax->min_value, hi = ax->max_value;
+    if (c1 > v) ok = limit_number(v, c1, &lo);
+    if (ok && c1[1]) ok = limit_number(c1 + 1, c1 + strlen(c1), &hi);
+    if (c1 == v && !c1[1]) ok = false; /* ":" alone */
+  } else {
+    explicit_def = true;
+    ok = limit_number(v, c1, &lo) && limit_number(c1 + 1, c2, &def) &&
+         limit_number(c2 + 1, c2 + strlen(c2), &hi);
+  }
+  if (!ok) {
+    cli_usage_error("instance", "bad limits for axis '%s': '%s' (expected finite numbers)", text,
+                    v);
+    return false;
+  }
+  if (lo > hi) {
+    cli_usage_error("instance", "axis '%s': minimum %g is above maximum %g", text, lo, hi);
+    return false;
+  }
+  if (lo < ax->min_value || hi > ax->max_value) {
+    cli_usage_error("instance", "axis '%s': %g..%g is outside the axis range %g..%g", text, lo, hi,
+                    ax->min_value, ax->max_value);
+    return false;
+  }
+  if (explicit_def && (def < lo || def > hi)) {
+    cli_usage_error("instance", "axis '%s': default %g is outside %g..%g", text, def, lo, hi);
+    return false;
+  }
+  if (!explicit_def) def = def < lo ? lo : def > hi ? hi : def; /* the nearer bound */
+  ls->given[a] = true;
+  ls->lim[ls->count++] = (otv_axis_limits){tag, lo, def, hi};
+  return true;
+}
+
+/* Whether a --var list holds a range or drop (then the instance takes limits). */
+static bool var_has_limits(const char *var)
+{
+  return var && (strchr(var, ':') || strstr(var, "drop"));
+}
+
+/* The limits of the positional items (fontTools' syntax: axes not named stay variable), or of
+ * --var and --keep (otvar's: axes not named are pinned at their defaults). */
+static bool build_limits(const otv_face *face, const inst_req *r, limit_set *ls)
+{
+  memset(ls, 0, sizeof *ls);
+  ls->axis_count = 64;
+  otv_face_axes(face, 0, &ls->axis_count, ls->axes);
+  for (unsigned i = 0; i < r->spec_count; i++)
+    if (!parse_limit(ls, r->specs[i], strlen(r->specs[i]))) return false;
+  for (const char *p = r->var; p && *p;) {
+    size_t len = strcspn(p, ",");
+    if (len && !parse_limit(ls, p, len)) return false;
+    p += len + (p[len] == ',');
+  }
+  for (const char *p = r->keep_arg; p && *p;) {
+    size_t len = strcspn(p, ",");
+    char item[64];
+    snprintf(item, sizeof item, "%.*s=:", (int)(len < 8 ? len : 8), p);
+    /* TAG=: is the full range (both bounds the axis's own) */
+    char t[5] = {0};
+    memcpy(t, p, len < 4 ? len : 4);
+    uint32_t tag;
+    unsigned a = 0;
+    if (len >= 1 && len <= 4 && otv_tag_from_string(t, &tag))
+      while (a < ls->axis_count && ls->axes[a].tag != tag) a++;
+    if (len < 1 || len > 4 || a == ls->axis_count) {
+      cli_usage_error("instance", "--keep: the font has no axis '%.*s'", (int)len, p);
+      return false;
+    }
+    if (ls->given[a]) {
+      cli_usage_error("instance", "--keep: axis '%s' is given twice", t);
+      return false;
+    }
+    const otv_axis *ax = &ls->axes[a];
+    ls->given[a] = true;
+    ls->lim[ls->count++] = (otv_axis_limits){tag, ax->min_value, ax->default_value, ax->max_value};
+    p += len + (p[len] == ',');
+  }
+  for (unsigned a = 0; a < ls->axis_count; a++) {
+    if (ls->given[a]) continue;
+    const otv_axis *ax = &ls->axes[a];
+    if (r->spec_count) /* fontTools: an axis not named stays variable */
+      ls->lim[ls->count++] =
+          (otv_axis_limits){ax->tag, ax->min_value, ax->default_value, ax->max_value};
+    else /* otvar: an axis not named is at its default */
+      ls->lim[ls->count++] =
+          (otv_axis_limits){ax->tag, ax->default_value, ax->default_value, ax->default_value};
+  }
+  return true;
+}
 
 /* One instance (or a partial one) at --var/--named into r->out, or every named instance into
  * r->dir (all). */
@@ -431,6 +604,21 @@ static int instance(const inst_req *r)
       goto done;
     }
   }
+  if (r->spec_count || var_has_limits(r->var)) {
+    limit_set ls;
+    if (!build_limits(face, r, &ls)) {
+      rc = OTV_EXIT_USAGE;
+      goto done;
+    }
+    double t0 = now_ms();
+    size_t len = 0;
+    rc = write_one(loc, r->flags, NULL, 0, ls.lim, ls.count, r->out, r->flavour, r->path, r->force,
+                   NULL, &len);
+    if (!rc && !r->quiet && !cli_is_std(r->out))
+      printf("wrote %s: %u glyphs, %zu bytes, %.1f ms\n", r->out, info.glyph_count, len,
+             now_ms() - t0);
+    goto done;
+  }
   if (r->keep_arg && !parse_keep(face, r->keep_arg, r->var, keep, &nkeep)) {
     rc = OTV_EXIT_USAGE;
     goto done;
@@ -452,7 +640,8 @@ static int instance(const inst_req *r)
   }
   double t0 = now_ms();
   size_t len = 0;
-  rc = write_one(loc, r->flags, keep, nkeep, r->out, r->flavour, r->path, r->force, NULL, &len);
+  rc = write_one(loc, r->flags, keep, nkeep, NULL, 0, r->out, r->flavour, r->path, r->force, NULL,
+                 &len);
   if (!rc && !r->quiet && !cli_is_std(r->out)) { /* standard output holds the font */
     char desc[512];
     double user[64];
@@ -490,7 +679,8 @@ int otv_cmd_instance(int argc, char **argv)
   const cli_opt opts[] = {
       {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
        "user-space axis values (unlisted axes: default; a tag\n"
-       "given twice: the later value wins)"},
+       "given twice: the later value wins); or axis limits\n"
+       "(TAG=MIN:MAX, TAG=MIN:DEFAULT:MAX, TAG=drop)"},
       {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
       CLI_OPT_NORMALIZE(&model),
       {"keep", 0, CLI_OPT_LIST, &keep_arg, "TAG,...",
@@ -559,12 +749,27 @@ int otv_cmd_instance(int argc, char **argv)
     cli_usage_error("instance", "--var and --named cannot be combined");
     goto done;
   }
+  if (args.pos_count > 1 && (named || all)) {
+    cli_usage_error("instance",
+                    "axis limits after FONT cannot be combined with --named or --all-named");
+    goto done;
+  }
+  if (args.pos_count > 1 && var) {
+    cli_usage_error("instance", "give axis limits after FONT or in --var, not both");
+    goto done;
+  }
+  if (var_has_limits(var) && named) {
+    cli_usage_error("instance", "--var ranges cannot be combined with --named");
+    goto done;
+  }
   if (keep_arg && (named || all)) {
     cli_usage_error("instance", "--keep cannot be combined with --named or --all-named");
     goto done;
   }
   if ((rc = cli_check_std("instance", path, out, true))) goto done;
   inst_req r = {.path = path,
+                .specs = args.pos + 1,
+                .spec_count = args.pos_count - 1,
                 .var = var,
                 .named = named,
                 .keep_arg = keep_arg,

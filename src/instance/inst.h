@@ -20,7 +20,9 @@ typedef struct otv_inst {
   unsigned flags;                    /* OTV_INSTANCE_* */
   otv_pin pin;                       /* where: coordinates, axis order, kept axes */
   otv_ictx cx;                       /* {&pin, al, err}, what the format code takes */
-  otv_f2dot14 pcoords[OTV_MAX_AXES]; /* partial: the pinned coordinates, kept axes at 0 */
+  otv_f2dot14 pcoords[OTV_MAX_AXES]; /* partial: the pinned coordinates, kept axes at their new
+                                        defaults (0 unless limited) */
+  double lim_user[OTV_MAX_AXES][3];  /* kept axes: min, default, max (user) in the new fvar */
   uint32_t glyph_count;
   /* the outline step (glyf.c or cff.c): per-glyph metrics and boxes, maxp maxima */
   uint16_t *adv_w, *adv_h; /* glyph_count each (adv_h: only with vmtx) */
@@ -34,7 +36,7 @@ typedef struct otv_inst {
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
   /* the tables written anew (tables.c, names.c, layout.c, cff.c) */
-  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, base, cff2;
+  otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, base, cff2, stat;
   /* partial instances: the variation tables (partial.c), gvar's glyph data from the glyf step */
   otv_buf gvar, cvar, fvar, avar, hvar, vvar, mvar;
   uint32_t *gvar_offs; /* glyph_count + 1 offsets into gvar_data */
@@ -52,9 +54,15 @@ otv_status otv_inst_cff(otv_inst *in);
 otv_status otv_part_tables(otv_inst *in);
 /* head/hhea/vhea/maxp/OS2/post/cvt (tables.c), then name (names.c). */
 otv_status otv_inst_tables(otv_inst *in);
+/* STAT with the axis values the instance keeps (stat.c; before names). */
+otv_status otv_inst_stat(otv_inst *in);
 otv_status otv_inst_names(otv_inst *in);
 /* GDEF/GPOS/GSUB/BASE (layout.c). */
 otv_status otv_inst_layout(otv_inst *in);
+
+/* The normalized coordinate (F2Dot14, after avar, in the location's model) of user value u on
+ * axis a, the other axes at the instance's location (instance.c). */
+otv_status otv_inst_norm_one(otv_inst *in, unsigned a, double u, int16_t *f2);
 
 /* ---- between cff.c and cff_partial.c ---- */
 /* CFF2 (cff_partial.c): per VariationStore region, -1 (its pinned factor is 0), 0 (no

@@ -19,9 +19,8 @@ static bool is_variation_table(uint32_t tag)
   case OTV_T_HVAR:
   case OTV_T_VVAR:
   case OTV_T_MVAR:
-  case OTV_T_CVAR:
-  case OTV_T_STAT: return true;
-  default: return false;
+  case OTV_T_CVAR: return true;
+  default: return false; /* STAT stays, with the axis values the instance keeps (stat.c) */
   }
 }
 
@@ -35,11 +34,11 @@ static void inst_free(otv_inst *in)
   if (in->tsb) otv_mem_free(al, in->tsb, n * sizeof *in->tsb);
   if (in->bbox) otv_mem_free(al, in->bbox, n * sizeof *in->bbox);
   if (in->has_outline) otv_mem_free(al, in->has_outline, n);
-  otv_buf *bufs[] = {&in->glyf, &in->loca, &in->hmtx, &in->vmtx, &in->head,
-                     &in->hhea, &in->vhea, &in->maxp, &in->os2,  &in->post,
-                     &in->cvt,  &in->name, &in->gdef, &in->gpos, &in->gsub,
-                     &in->base, &in->cff2, &in->gvar, &in->cvar, &in->fvar,
-                     &in->avar, &in->hvar, &in->vvar, &in->mvar, &in->gvar_data};
+  otv_buf *bufs[] = {&in->glyf,      &in->loca, &in->hmtx, &in->vmtx, &in->head, &in->hhea,
+                     &in->vhea,      &in->maxp, &in->os2,  &in->post, &in->cvt,  &in->name,
+                     &in->gdef,      &in->gpos, &in->gsub, &in->base, &in->cff2, &in->gvar,
+                     &in->cvar,      &in->fvar, &in->avar, &in->hvar, &in->vvar, &in->mvar,
+                     &in->gvar_data, &in->stat};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_free(bufs[i]);
   if (in->gvar_offs)
     otv_mem_free(al, in->gvar_offs, ((size_t)in->glyph_count + 1) * sizeof *in->gvar_offs);
@@ -67,12 +66,13 @@ static otv_buf *rebuilt(otv_inst *in, uint32_t tag)
   case OTV_T_GSUB: return in->gsub.len ? &in->gsub : NULL;
   case OTV_T_BASE: return in->base.len ? &in->base : NULL;
   case OTV_T_CFF2: return in->cff2.len ? &in->cff2 : NULL;
+  case OTV_T_STAT: return in->stat.len ? &in->stat : NULL;
   default: return NULL;
   }
 }
 
 /* A partial instance's variation tables: *b set to the rebuilt one, false to drop the table.
- * Other tables keep what rebuilt() gave (STAT is copied). */
+ * Other tables keep what rebuilt() gave. */
 static bool partial_table(otv_inst *in, uint32_t tag, otv_buf **b)
 {
   switch (tag) {
@@ -123,10 +123,15 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     if (f->fvar.avar.version > 1)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                       f->fvar.avar.version);
+    if (f->flavour == OTV_FLAVOUR_CFF2 && otv_pin_limited(&in->pin))
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0,
+                      "restricted axis ranges of CFF2 fonts (pin or keep whole axes)");
     /* the kept axes at their defaults: the new default location */
     in->pin.kept_count = 0;
     for (unsigned a = 0; a < in->pin.axis_count; a++) {
-      in->pcoords[a] = in->pin.keep[a] ? 0 : in->loc->coords[a];
+      in->pcoords[a] = !in->pin.keep[a]     ? in->loc->coords[a]
+                       : in->pin.limited[a] ? in->pin.lim_def[a]
+                                            : 0;
       if (in->pin.keep[a]) in->pin.new_index[a] = (uint8_t)in->pin.kept_count++;
     }
     in->pin.coords = in->pcoords;
@@ -138,6 +143,7 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   /* a partial instance's variation tables first: the name table keeps what the new fvar uses */
   if (in->pin.partial && (st = otv_part_tables(in))) return st;
   if ((st = otv_inst_tables(in))) return st;
+  if ((st = otv_inst_stat(in))) return st;
   if ((st = otv_inst_names(in))) return st;
   if ((st = otv_inst_layout(in))) return st;
 
@@ -161,6 +167,15 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     } else {
       tabs[n].data = otv_face_table(f, rec.tag, &tabs[n].len);
     }
+    n++;
+  }
+  /* a table the font did not have: avar, when a moved default needs one */
+  if (in->pin.partial && in->avar.len && !otv_face_span(f, OTV_T_AVAR).p) {
+    if (n == sizeof tabs / sizeof *tabs)
+      return OTV_FAIL(in->err, LIMIT, 0, 0, "more than %u tables", n);
+    tabs[n].tag = OTV_T_AVAR;
+    tabs[n].data = in->avar.p;
+    tabs[n].len = in->avar.len;
     n++;
   }
   otv_buf font;
@@ -188,11 +203,12 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
 }
 
 static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep_tags,
-                         unsigned keep_count, uint8_t **out, size_t *out_len);
+                         unsigned keep_count, const otv_axis_limits *limits, unsigned limit_count,
+                         uint8_t **out, size_t *out_len);
 
 otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_t **out, size_t *out_len)
 {
-  return create(loc, flags, NULL, 0, out, out_len);
+  return create(loc, flags, NULL, 0, NULL, 0, out, out_len);
 }
 
 otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,
@@ -200,11 +216,107 @@ otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_t
                                        size_t *out_len)
 {
   if (!loc || (keep_count && !keep_tags)) return OTV_E_ARG;
-  return create(loc, flags, keep_tags, keep_count, out, out_len);
+  return create(loc, flags, keep_tags, keep_count, NULL, 0, out, out_len);
+}
+
+otv_status otv_instance_create_limits(otv_location *loc, const otv_axis_limits *limits,
+                                      unsigned count, unsigned flags, uint8_t **out,
+                                      size_t *out_len)
+{
+  if (!loc || (count && !limits)) return OTV_E_ARG;
+  return create(loc, flags, NULL, 0, limits, count, out, out_len);
+}
+
+static void tag_str(uint32_t tag, char *s)
+{
+  for (int i = 0; i < 4; i++) s[i] = (char)(tag >> (24 - 8 * i));
+  s[4] = 0;
+}
+
+/* The normalized coordinate of user value u on axis a, the others as in user[] (avar 1 maps
+ * each axis alone). */
+static otv_status norm_one(otv_inst *in, double *user, unsigned a, double u, int16_t *f2)
+{
+  otv_norm_result norm[OTV_MAX_AXES];
+  double keep = user[a];
+  user[a] = u;
+  otv_status st = otv_fvar_normalize(&in->face->fvar, in->loc->model, user, norm, in->al, in->err);
+  user[a] = keep;
+  *f2 = norm[a].f2;
+  return st;
+}
+
+otv_status otv_inst_norm_one(otv_inst *in, unsigned a, double u, int16_t *f2)
+{
+  double user[OTV_MAX_AXES];
+  unsigned ac = in->pin.axis_count;
+  for (unsigned i = 0; i < ac; i++) user[i] = in->loc->user[i];
+  return norm_one(in, user, a, u, f2);
+}
+
+/* Axis limits (otv_instance_create_limits): each checked against its axis; pins collected in
+ * pin_user (NaN: not pinned by a limit), kept axes marked, limited ones with their range in
+ * normalized coordinates. */
+static otv_status apply_limits(otv_inst *in, const otv_axis_limits *limits, unsigned count,
+                               double *pin_user)
+{
+  const otv_fvar *fv = &in->face->fvar;
+  unsigned ac = in->loc->at.axis_count < OTV_MAX_AXES ? in->loc->at.axis_count : OTV_MAX_AXES;
+  bool seen[OTV_MAX_AXES] = {false};
+  for (unsigned a = 0; a < ac; a++) pin_user[a] = NAN;
+  char t[5];
+  for (unsigned i = 0; i < count; i++) {
+    const otv_axis_limits *l = &limits[i];
+    tag_str(l->tag, t);
+    unsigned a = 0;
+    while (a < ac && otv_fvar_axis_tag(fv, a) != l->tag) a++;
+    if (a == ac) return OTV_FAIL(in->err, NOT_FOUND, OTV_T_FVAR, 0, "no axis '%s' to limit", t);
+    if (seen[a]) return OTV_FAIL(in->err, ARG, OTV_T_FVAR, 0, "axis '%s' limited twice", t);
+    seen[a] = true;
+    double lo = fv->axis[a].min_value / 65536.0;
+    double hi = fv->axis[a].max_value / 65536.0;
+    double def = fv->axis[a].default_value / 65536.0;
+    if (l->min != l->min || l->max != l->max || (l->min != l->max && l->def != l->def))
+      return OTV_FAIL(in->err, ARG, OTV_T_FVAR, 0, "axis '%s': a limit is NaN", t);
+    if (l->min > l->max)
+      return OTV_FAIL(in->err, ARG, OTV_T_FVAR, 0, "axis '%s': minimum %g > maximum %g", t, l->min,
+                      l->max);
+    if (l->min < lo || l->max > hi)
+      return OTV_FAIL(in->err, ARG, OTV_T_FVAR, 0, "axis '%s': %g..%g is outside the axis (%g..%g)",
+                      t, l->min, l->max, lo, hi);
+    if (l->min == l->max) {
+      pin_user[a] = l->min;
+      continue;
+    }
+    if (l->def < l->min || l->def > l->max)
+      return OTV_FAIL(in->err, ARG, OTV_T_FVAR, 0, "axis '%s': default %g outside %g..%g", t,
+                      l->def, l->min, l->max);
+    in->pin.keep[a] = true;
+    in->pin.partial = true;
+    in->lim_user[a][0] = l->min, in->lim_user[a][1] = l->def, in->lim_user[a][2] = l->max;
+    if (l->min == lo && l->def == def && l->max == hi) continue; /* the full axis: kept as is */
+    in->pin.limited[a] = true;
+  }
+  /* the normalized range of each limited axis (at the location's other coordinates) */
+  double user[OTV_MAX_AXES];
+  for (unsigned a = 0; a < ac; a++)
+    user[a] = pin_user[a] == pin_user[a] ? pin_user[a] : in->loc->user[a];
+  for (unsigned a = 0; a < ac; a++) {
+    if (!in->pin.limited[a]) continue;
+    otv_status st;
+    if ((st = norm_one(in, user, a, in->lim_user[a][0], &in->pin.lim_lo[a])) ||
+        (st = norm_one(in, user, a, in->lim_user[a][1], &in->pin.lim_def[a])) ||
+        (st = norm_one(in, user, a, in->lim_user[a][2], &in->pin.lim_hi[a])))
+      return st;
+    if (in->pin.lim_lo[a] == -16384 && in->pin.lim_def[a] == 0 && in->pin.lim_hi[a] == 16384)
+      in->pin.limited[a] = false; /* the same normalized range: nothing changes */
+  }
+  return OTV_E_OK;
 }
 
 static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep_tags,
-                         unsigned keep_count, uint8_t **out, size_t *out_len)
+                         unsigned keep_count, const otv_axis_limits *limits, unsigned limit_count,
+                         uint8_t **out, size_t *out_len)
 {
   if (!loc || !out || !out_len) return OTV_E_ARG;
   *out = NULL;
@@ -217,10 +329,10 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
   in.al = &loc->al;
   in.err = &err;
   in.flags = flags;
-  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx,     &in.head, &in.hhea, &in.vhea,
-                     &in.maxp, &in.os2,  &in.post, &in.cvt,      &in.name, &in.gdef, &in.gpos,
-                     &in.gsub, &in.base, &in.cff2, &in.gvar,     &in.cvar, &in.fvar, &in.avar,
-                     &in.hvar, &in.vvar, &in.mvar, &in.gvar_data};
+  otv_buf *bufs[] = {&in.glyf, &in.loca, &in.hmtx, &in.vmtx,      &in.head, &in.hhea, &in.vhea,
+                     &in.maxp, &in.os2,  &in.post, &in.cvt,       &in.name, &in.gdef, &in.gpos,
+                     &in.gsub, &in.base, &in.cff2, &in.gvar,      &in.cvar, &in.fvar, &in.avar,
+                     &in.hvar, &in.vvar, &in.mvar, &in.gvar_data, &in.stat};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in.al);
   otv_tvs_work_init(&in.tvs, in.al);
   in.cx.pin = &in.pin;
@@ -241,8 +353,30 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
                       (char)(keep_tags[i] >> 8), (char)keep_tags[i]);
     }
   }
+  otv_location *tmp = NULL;
+  if (!st && limit_count) {
+    double pin_user[OTV_MAX_AXES];
+    st = apply_limits(&in, limits, limit_count, pin_user);
+    /* axes pinned by a limit: the instance is made at a location of its own */
+    unsigned ac = loc->at.axis_count < OTV_MAX_AXES ? loc->at.axis_count : OTV_MAX_AXES;
+    bool moved = false;
+    double user[OTV_MAX_AXES];
+    for (unsigned a = 0; a < ac; a++) {
+      user[a] = pin_user[a] == pin_user[a] ? pin_user[a] : loc->user[a];
+      if (user[a] != loc->user[a]) moved = true;
+    }
+    if (!st && moved) {
+      otv_error e2 = {0};
+      if (otv_location_create(loc->face, &tmp, &e2) || otv_location_set_model(tmp, loc->model) ||
+          otv_location_set_user_coords(tmp, user, ac))
+        st = OTV_FAIL(&err, NOMEM, OTV_T_FVAR, 0, "a location at the pinned axes");
+      else
+        in.loc = tmp;
+    }
+  }
   if (!st) st = run(&in, out, out_len);
   inst_free(&in);
+  otv_location_destroy(tmp);
   if (st) {
     *out = NULL;
     *out_len = 0;

@@ -60,12 +60,28 @@ static int hook_delta(void *ud, unsigned outer, unsigned inner)
 
 /* A condition on axis over [lo, hi] at the pin; an axis the font does not have is at its
  * default, 0. */
-static int hook_condition(void *ud, unsigned axis, int lo, int hi)
+static int hook_condition(void *ud, unsigned axis, int *lo, int *hi)
 {
   const otv_pin *pin = &((lay *)ud)->in->pin;
-  if (axis < pin->axis_count && pin->partial && pin->keep[axis]) return pin->new_index[axis];
+  if (axis < pin->axis_count && pin->partial && pin->keep[axis]) {
+    if (!pin->limited[axis]) return pin->new_index[axis];
+    /* a limited axis: the range clipped to the axis's new one and rebased onto it, as
+     * fontTools' instancer does (a range that covers it all always holds) */
+    int l = pin->lim_lo[axis], d = pin->lim_def[axis], h = pin->lim_hi[axis];
+    if (*lo > *hi || *lo > h || *hi < l) return OTV_LAYOUT_COND_FALSE;
+    int v[2] = {*lo < l ? l : *lo, *hi > h ? h : *hi};
+    for (int i = 0; i < 2; i++) {
+      double y = v[i] < d   ? (double)(v[i] - d) / (d - l)
+                 : v[i] > d ? (double)(v[i] - d) / (h - d)
+                            : 0;
+      v[i] = (int)floor(y * 16384 + 0.5);
+    }
+    if (v[0] == -16384 && v[1] == 16384) return OTV_LAYOUT_COND_TRUE;
+    *lo = v[0], *hi = v[1];
+    return pin->new_index[axis];
+  }
   int v = axis < pin->axis_count ? pin->coords[axis] : 0;
-  return v >= lo && v <= hi ? OTV_LAYOUT_COND_TRUE : OTV_LAYOUT_COND_FALSE;
+  return v >= *lo && v <= *hi ? OTV_LAYOUT_COND_TRUE : OTV_LAYOUT_COND_FALSE;
 }
 
 /* Static: the store is dropped. Partial: rewritten for the kept axes and linked as one object.

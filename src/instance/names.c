@@ -81,28 +81,31 @@ static void stat_name_ids(const otv_stat *st, idset *s)
   }
 }
 
-/* The name IDs a static instance drops: those fvar and STAT used, as fontTools' instancer
- * prunes them with those tables. A partial instance keeps STAT and a smaller fvar (partial.c
- * wrote it: read back with the fvar parser): it drops the IDs only the old fvar used (the axes
- * and named instances it lost). */
+/* The name IDs an instance drops, as fontTools' instancer prunes them: those the face's fvar
+ * and STAT used that the instance's do not (a static instance has no fvar; partial.c and
+ * stat.c wrote the new fvar and STAT: read back with their parsers). */
 static otv_status dropped_name_ids(otv_inst *in, idset *drop)
 {
   drop->n = 0;
   fvar_name_ids(&in->face->fvar, drop);
-  if (!in->pin.partial) {
-    stat_name_ids(&in->face->stat, drop);
-    return OTV_E_OK;
-  }
+  stat_name_ids(&in->face->stat, drop);
   idset keep;
   keep.n = 0;
-  otv_fvar kept_fvar;
   otv_span none = {NULL, 0};
-  otv_status st =
-      otv_fvar_parse(otv_span_of(in->fvar.p, in->fvar.len), none, in->al, &kept_fvar, in->err);
-  if (st) return st;
-  fvar_name_ids(&kept_fvar, &keep);
-  otv_fvar_free(in->al, &kept_fvar);
-  stat_name_ids(&in->face->stat, &keep);
+  otv_status st;
+  if (in->pin.partial) {
+    otv_fvar kept_fvar;
+    st = otv_fvar_parse(otv_span_of(in->fvar.p, in->fvar.len), none, in->al, &kept_fvar, in->err);
+    if (st) return st;
+    fvar_name_ids(&kept_fvar, &keep);
+    otv_fvar_free(in->al, &kept_fvar);
+  }
+  if (in->stat.len) {
+    otv_stat kept_stat;
+    if ((st = otv_stat_parse(otv_span_of(in->stat.p, in->stat.len), &kept_stat, in->err)))
+      return st;
+    stat_name_ids(&kept_stat, &keep);
+  }
   unsigned w = 0;
   for (unsigned i = 0; i < drop->n; i++)
     if (!idset_has(&keep, drop->ids[i])) drop->ids[w++] = drop->ids[i];

@@ -30,6 +30,43 @@
 
 /* ---- HVAR, VVAR, MVAR: copies with the store rewritten ---- */
 
+/* HVAR/VVAR written anew: the header, the DeltaSetIndexMaps as they are, then the store
+ * compacted at the end (its items keep their order, so the maps stay valid), as fontTools
+ * writes these tables. */
+static otv_status xvar_rewrite(otv_inst *in, uint32_t tag, otv_span t, otv_buf *b)
+{
+  const otv_metrics *m = &in->face->met;
+  const otv_xvar *x = tag == OTV_T_VVAR ? &m->vvar : &m->hvar;
+  const otv_dsim *maps[4] = {&x->adv, &x->side_a, &x->side_b, &x->vorg};
+  size_t hl = x->header_len;
+  b->len = 0;
+  otv_buf_bytes(b, t.p, hl); /* in range: the header was read at open */
+  for (unsigned k = 0; k < 4 && 8 + 4 * k + 4 <= hl; k++) {
+    size_t field = 8 + 4 * (size_t)k;
+    if (!maps[k]->present) {
+      otv_buf_put_u32(b, field, 0);
+      continue;
+    }
+    /* in range: the map [its offset, end_off) was checked at open */
+    size_t at = otv_peek_u32(t.p + field);
+    otv_buf_put_u32(b, field, (uint32_t)b->len);
+    otv_buf_bytes(b, t.p + at, maps[k]->end_off - at);
+  }
+  size_t store_at = b->len, end = otv_ivs_end(&x->ivs, t, x->ivs_off);
+  otv_buf_put_u32(b, 4, (uint32_t)store_at);
+  otv_buf_bytes(b, t.p + x->ivs_off, end - x->ivs_off);
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, tag, 0, "table copy");
+  /* the store is now the table's tail: compacted where it is gap-free */
+  otv_buf src;
+  otv_buf_init(&src, in->al);
+  otv_buf_bytes(&src, b->p, b->len);
+  otv_status st = src.failed ? OTV_FAIL(in->err, NOMEM, tag, 0, "table copy")
+                             : otv_store_partial_at(&in->cx, otv_span_of(src.p, src.len), b, tag,
+                                                    store_at, true, 4, 4);
+  otv_buf_free(&src);
+  return st;
+}
+
 /* A copy of the table with its store rewritten (instance/store.c); compacted only when the
  * table's other structures (MVAR records, HVAR/VVAR maps, from the face's parse) end before it. */
 static otv_status store_table(otv_inst *in, uint32_t tag, otv_buf *b)
@@ -53,19 +90,63 @@ static otv_status store_table(otv_inst *in, uint32_t tag, otv_buf *b)
       if (maps[k]->present && maps[k]->end_off > others) others = maps[k]->end_off;
   }
   if (!off) return OTV_E_OK;
-  return otv_store_partial(&in->cx, t, b, tag, off, others <= off);
+  if (tag != OTV_T_MVAR) return xvar_rewrite(in, tag, t, b);
+  /* regions split by axis limits may need the store appended: HVAR/VVAR's Offset32 at 4,
+   * MVAR's Offset16 at 10 */
+  return otv_store_partial_at(&in->cx, t, b, tag, off, others <= off, tag == OTV_T_MVAR ? 10 : 4,
+                              tag == OTV_T_MVAR ? 2 : 4);
 }
 
 /* ---- fvar ---- */
+
+/* A user value as 16.16, rounded (fvar's Fixed fields). */
+static int32_t to_fixed(double v)
+{
+  double t = floor(v * 65536.0 + 0.5);
+  return (int32_t)(t < -2147483648.0 ? -2147483648.0 : t > 2147483647.0 ? 2147483647.0 : t);
+}
+
+/* Whether named instance i lies on the pinned coordinates and inside the limited ranges. */
+static otv_status instance_kept(otv_inst *in, unsigned i, bool *on)
+{
+  const otv_fvar *fv = &in->face->fvar;
+  unsigned ac = in->pin.axis_count;
+  double user[OTV_MAX_AXES];
+  otv_norm_result norm[OTV_MAX_AXES];
+  otv_error e = {0};
+  if (otv_fvar_instance_coords(fv, i, user, ac, &e) ||
+      otv_fvar_normalize(fv, in->loc->model, user, norm, in->al, &e))
+    return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
+  *on = true;
+  for (unsigned a = 0; a < ac; a++) {
+    if (!in->pin.keep[a] && norm[a].f2 != in->pin.coords[a]) *on = false;
+    /* a limited axis: only the instances inside its new range (user coordinates) */
+    if (in->pin.limited[a] && (user[a] < in->lim_user[a][0] || user[a] > in->lim_user[a][2]))
+      *on = false;
+  }
+  return OTV_E_OK;
+}
 
 static otv_status build_fvar(otv_inst *in)
 {
   const otv_face *f = in->face;
   const otv_fvar *fv = &f->fvar;
-  unsigned ac = in->pin.axis_count, kc = in->pin.kept_count;
-  size_t isz_new = 4 + 4 * (size_t)kc;
-  bool ps = fv->instance_size >= 6 + 4 * (size_t)ac;
-  if (ps) isz_new += 2;
+  unsigned ac = in->pin.axis_count, kc = in->pin.kept_count, ic = fv->instance_count;
+  uint16_t *kept = otv_mem_alloc(in->al, (ic ? ic : 1) * sizeof *kept);
+  if (!kept) return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "named instances");
+  unsigned nk = 0;
+  otv_status st = OTV_E_OK;
+  /* postScriptNameIDs: written when some kept instance has one (as fontTools compiles fvar) */
+  bool had_ps = fv->instance_size >= 6 + 4 * (size_t)ac, ps = false;
+  for (unsigned i = 0; i < ic && !st; i++) {
+    bool on;
+    if ((st = instance_kept(in, i, &on)) || !on) continue;
+    kept[nk++] = (uint16_t)i;
+    /* in range: instance records checked at open */
+    const uint8_t *rec = fv->instances + (size_t)i * fv->instance_size;
+    if (had_ps && otv_peek_u16(rec + 4 + 4 * (size_t)ac) != 0xFFFF) ps = true;
+  }
+  size_t isz_new = 4 + 4 * (size_t)kc + (ps ? 2 : 0);
   otv_buf *b = &in->fvar;
   otv_buf_u16(b, 1);  /* majorVersion */
   otv_buf_u16(b, 0);  /* minorVersion */
@@ -73,62 +154,140 @@ static otv_status build_fvar(otv_inst *in)
   otv_buf_u16(b, 2);  /* reserved */
   otv_buf_u16(b, (uint16_t)kc);
   otv_buf_u16(b, 20); /* axisSize */
-  size_t count_at = b->len;
-  otv_buf_u16(b, 0);
+  otv_buf_u16(b, (uint16_t)nk);
   otv_buf_u16(b, (uint16_t)isz_new);
   for (unsigned a = 0; a < ac; a++) {
     if (!in->pin.keep[a]) continue;
     /* in range: axis records checked at open (axis_count x axisSize) */
-    otv_buf_bytes(b, fv->axes + (size_t)a * fv->axis_size, 20);
+    const uint8_t *rec = fv->axes + (size_t)a * fv->axis_size;
+    if (!in->pin.limited[a]) {
+      otv_buf_bytes(b, rec, 20);
+      continue;
+    }
+    /* a limited axis: its new range and default (16.16) */
+    otv_buf_bytes(b, rec, 4);
+    for (unsigned v = 0; v < 3; v++) otv_buf_u32(b, (uint32_t)to_fixed(in->lim_user[a][v]));
+    otv_buf_bytes(b, rec + 16, 4);
   }
-  /* named instances on the pinned coordinates, without the pinned axes */
-  double user[OTV_MAX_AXES];
-  otv_norm_result norm[OTV_MAX_AXES];
-  unsigned kept_instances = 0;
-  for (unsigned i = 0; i < fv->instance_count; i++) {
-    const uint8_t *rec =
-        fv->instances + (size_t)i * fv->instance_size; /* in range: checked at open */
-    otv_error e = {0};
-    if (otv_fvar_instance_coords(fv, i, user, ac, &e) ||
-        otv_fvar_normalize(fv, in->loc->model, user, norm, in->al, &e))
-      return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "normalizing instance %u", i);
-    bool on = true;
-    for (unsigned a = 0; a < ac; a++)
-      if (!in->pin.keep[a] && norm[a].f2 != in->pin.coords[a]) on = false;
-    if (!on) continue;
+  /* the named instances kept, without the pinned axes */
+  for (unsigned k = 0; k < nk; k++) {
+    const uint8_t *rec = fv->instances + (size_t)kept[k] * fv->instance_size;
     otv_buf_bytes(b, rec, 4);
     for (unsigned a = 0; a < ac; a++)
       if (in->pin.keep[a]) otv_buf_bytes(b, rec + 4 + 4 * a, 4);
     if (ps) otv_buf_bytes(b, rec + 4 + 4 * (size_t)ac, 2);
-    kept_instances++;
   }
-  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "fvar buffer");
-  otv_buf_put_u16(b, count_at, (uint16_t)kept_instances);
-  return OTV_E_OK;
+  otv_mem_free(in->al, kept, (ic ? ic : 1) * sizeof *kept);
+  if (!st && b->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_FVAR, 0, "fvar buffer");
+  return st;
 }
 
 /* ---- avar (version 1): the kept axes' segment maps ---- */
 
+/* The new segment map of a limited axis, as fontTools' instancer remaps avar: in the old
+ * default-normalized coordinates (F2Dot14), the new range is [nmin, nmax] with the new default
+ * at ndef; each point of the old map inside it (the identity's -1, 0, 1 without one: 0 is where
+ * the old normalization bends when the default moves) goes from its user value normalized over
+ * the new range to its to-coordinate rebased to the new normalized range [lo, def, hi] (what the
+ * re-normalized regions are in); -1, 0 and 1 map to themselves. pairs: (from, to) F2Dot14. */
+static otv_status limited_map(otv_inst *in, unsigned a, int16_t *pairs, unsigned *count)
+{
+  const otv_fvar *fv = &in->face->fvar;
+  const otv_fvar_axis *ax = &fv->axis[a];
+  double umin = ax->nmin, udef = ax->ndef, umax = ax->nmax;
+  /* the default normalization (no avar) of the new range, F2Dot14 as fontTools quantizes it */
+  int nr[3];
+  for (unsigned k = 0; k < 3; k++) {
+    double u = in->lim_user[a][k];
+    double v = u < udef ? (u - udef) / (udef - umin) : u > udef ? (u - udef) / (umax - udef) : 0;
+    nr[k] = (int)floor(v * 16384 + 0.5);
+  }
+  static const int16_t identity[6] = {-16384, -16384, 0, 0, 16384, 16384};
+  const otv_avar_seg *seg = fv->avar.version == 1 ? &fv->avar.seg[a] : NULL;
+  const int16_t *map = seg && seg->count ? seg->map : identity;
+  unsigned mc = seg && seg->count ? seg->count : 3;
+  double lo = in->pin.lim_lo[a], def = in->pin.lim_def[a], hi = in->pin.lim_hi[a];
+  unsigned n = 0;
+  for (unsigned i = 0; i < 3; i++)
+    pairs[2 * n] = identity[2 * i], pairs[2 * n + 1] = identity[2 * i + 1], n++;
+  for (unsigned i = 0; i < mc && n < 68; i++) {
+    int f = map[2 * i], t = map[2 * i + 1];
+    if (f < nr[0] || f > nr[2]) continue;
+    /* from: the user value of f, normalized over the new range (where the old normalization
+     * bends at the old default, the new one does not: rescaling f itself would not do) */
+    double u = f < 0 ? udef + f / 16384.0 * (udef - umin) : udef + f / 16384.0 * (umax - udef);
+    double m = in->lim_user[a][0], d = in->lim_user[a][1], M = in->lim_user[a][2];
+    double from = f == nr[1] ? 0 : u < d ? (u - d) / (d - m) : u > d ? (u - d) / (M - d) : 0;
+    double to = t < def ? (t - def) / (def - lo) : t > def ? (t - def) / (hi - def) : 0;
+    int f2 = (int)floor(from * 16384 + 0.5), t2 = (int)floor(to * 16384 + 0.5);
+    /* inserted in from order; -1, 0, 1 and a repeated from keep the first value */
+    unsigned j = 0;
+    while (j < n && pairs[2 * j] < f2) j++;
+    if (j < n && pairs[2 * j] == f2) continue;
+    memmove(pairs + 2 * j + 2, pairs + 2 * j, (n - j) * 2 * sizeof *pairs);
+    pairs[2 * j] = (int16_t)f2, pairs[2 * j + 1] = (int16_t)t2;
+    n++;
+  }
+  *count = n;
+  return OTV_E_OK;
+}
+
+static bool identity_map(const int16_t *pairs, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    if (pairs[2 * i] != pairs[2 * i + 1]) return false;
+  return true;
+}
+
 static otv_status build_avar(otv_inst *in)
 {
   const otv_fvar *fv = &in->face->fvar;
-  if (!fv->avar.version) return OTV_E_OK;
-  if (fv->avar.version != 1)
+  if (fv->avar.version > 1)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                     fv->avar.version);
+  /* the maps of the limited axes first: a font without avar may need one now */
+  static const int16_t identity[6] = {-16384, -16384, 0, 0, 16384, 16384};
+  int16_t(*maps)[2 * 68] = NULL;
+  unsigned *counts = NULL;
+  otv_status st = OTV_E_OK;
+  bool needed = fv->avar.version == 1;
+  unsigned ac = in->pin.axis_count;
+  maps = otv_mem_alloc(in->al, (ac ? ac : 1) * sizeof *maps);
+  counts = otv_mem_calloc(in->al, ac ? ac : 1, sizeof *counts);
+  if (!maps || !counts) {
+    st = OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar maps");
+    goto done;
+  }
+  for (unsigned a = 0; a < ac && !st; a++) {
+    if (!in->pin.keep[a] || !in->pin.limited[a]) continue;
+    st = limited_map(in, a, maps[a], &counts[a]);
+    if (!st && !identity_map(maps[a], counts[a])) needed = true;
+  }
+  if (st || !needed) goto done;
   otv_buf *b = &in->avar;
   otv_buf_u16(b, 1); /* majorVersion */
   otv_buf_u16(b, 0); /* minorVersion */
   otv_buf_u16(b, 0); /* reserved */
   otv_buf_u16(b, (uint16_t)in->pin.kept_count);
-  for (unsigned a = 0; a < in->pin.axis_count; a++) {
+  for (unsigned a = 0; a < ac; a++) {
     if (!in->pin.keep[a]) continue;
-    /* the SegmentMaps record as stored (in range: its extent was checked at open) */
-    const uint8_t *raw = fv->avar.seg[a].raw;
-    otv_buf_bytes(b, raw, 2 + 4 * (size_t)otv_peek_u16(raw));
+    if (in->pin.limited[a] && !identity_map(maps[a], counts[a])) {
+      otv_buf_u16(b, (uint16_t)counts[a]);
+      for (unsigned i = 0; i < 2 * counts[a]; i++) otv_buf_u16(b, (uint16_t)maps[a][i]);
+    } else if (fv->avar.version == 1 && !in->pin.limited[a]) {
+      /* the SegmentMaps record as stored (in range: its extent was checked at open) */
+      const uint8_t *raw = fv->avar.seg[a].raw;
+      otv_buf_bytes(b, raw, 2 + 4 * (size_t)otv_peek_u16(raw));
+    } else {
+      otv_buf_u16(b, 3);
+      for (unsigned i = 0; i < 6; i++) otv_buf_u16(b, (uint16_t)identity[i]);
+    }
   }
-  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar buffer");
-  return OTV_E_OK;
+  if (b->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar buffer");
+done:
+  if (maps) otv_mem_free(in->al, maps, (ac ? ac : 1) * sizeof *maps);
+  if (counts) otv_mem_free(in->al, counts, (ac ? ac : 1) * sizeof *counts);
+  return st;
 }
 
 /* ---- gvar: header, offsets, the glyph data written by otv_inst_glyf ---- */

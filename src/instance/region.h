@@ -19,6 +19,10 @@ typedef struct otv_pin {
   bool keep[OTV_MAX_AXES];         /* partial: the axes kept variable */
   uint8_t new_index[OTV_MAX_AXES]; /* partial: a kept axis's index in the new fvar */
   unsigned kept_count;
+  /* partial, axis limits ("L3"/"L4"): a kept axis's new range and default in the old normalized
+   * (after avar) coordinates, F2Dot14; limited[a] false: [-1, 0, 1], the region kept as it is */
+  bool limited[OTV_MAX_AXES];
+  int16_t lim_lo[OTV_MAX_AXES], lim_def[OTV_MAX_AXES], lim_hi[OTV_MAX_AXES];
 } otv_pin;
 
 /* What the instancer's format code (instance/tvs.c, instance/store.c) works with. */
@@ -44,6 +48,36 @@ int otv_pin_factors_partial(const otv_pin *pin, const int16_t *start, const int1
  * they are ignored). */
 void otv_pin_kept_region(const otv_pin *pin, const int16_t *start, const int16_t *peak,
                          const int16_t *end, int16_t *ns, int16_t *np, int16_t *ne);
+
+/* One piece of a region in a partial instance: a region over the kept axes (their new order,
+ * in the new normalized coordinates) and the coefficient its deltas are multiplied by after
+ * the pinned axes' factors. A region of the old font is a sum of pieces over the new space
+ * (plus a constant part, folded into the new default). */
+typedef struct otv_piece {
+  double coef;
+  int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
+} otv_piece;
+
+#define OTV_PIECES_MAX 64 /* pieces of one region; more is OTV_E_LIMIT */
+
+/* The pieces of a region in a partial instance: the pinned factors as otv_pin_factors_partial
+ * gives them (*k of them in factors), and the region over the kept axes, split where a kept
+ * axis is limited (spec: otvarcommonformats "Algorithm for interpolation of instance values":
+ * the per-axis factor of a region is piecewise linear in the coordinate; restricted to the new
+ * range and rescaled to [-1, 1] around the new default it is a constant plus a sum of tents).
+ * Without limits a region gives one piece (coefficient 1, otv_pin_kept_region). Returns the
+ * number of pieces (0: the region is folded into the default, or is 0 over the new range), -1
+ * when a pinned factor is 0, -2 when there would be more than cap pieces. */
+int otv_pin_pieces(const otv_pin *pin, const int16_t *start, const int16_t *peak,
+                   const int16_t *end, double *factors, int *k, otv_piece *out, unsigned cap);
+
+/* Whether the pin limits some kept axis (regions may then split into several pieces). */
+static inline bool otv_pin_limited(const otv_pin *pin)
+{
+  for (unsigned a = 0; a < pin->axis_count; a++)
+    if (pin->partial && pin->keep[a] && pin->limited[a]) return true;
+  return false;
+}
 
 /* A delta times factors[0..k), multiplied in turn (fontTools' order). */
 static inline double otv_pin_scale(double d, const double *factors, int k)

@@ -26,5 +26,12 @@ void otv_inst_ivs_fini(const otv_ictx *cx, otv_inst_ivs *e);
  * whose structures overlap is refused. (outer, inner) references stay valid either way. */
 otv_status otv_store_partial(const otv_ictx *cx, otv_span src, otv_buf *b, uint32_t tag,
                              size_t ivs_off, bool may_compact);
+/* As otv_store_partial; when axis limits split regions (a store rewritten in place would need
+ * more columns) and the store is not the table's tail, the store is appended to b and the
+ * table's offset to it (field_size 2 or 4 bytes at field_at, counted from the table's start)
+ * repointed; field_size 0: such a store is OTV_E_UNSUPPORTED. */
+otv_status otv_store_partial_at(const otv_ictx *cx, otv_span src, otv_buf *b, uint32_t tag,
+                                size_t ivs_off, bool may_compact, size_t field_at,
+                                unsigned field_size);
 
 #endif /* OTV_INSTANCE_STORE_H */

@@ -37,6 +37,7 @@ void otv_tvs_work_free(otv_tvs_work *w, const otv_alloc *al, unsigned axis_count
   if (w->shared_factors)
     otv_mem_free(al, w->shared_factors,
                  at_least_1(w->shared_count) * at_least_1(axis_count) * sizeof(double));
+  if (w->pieces) otv_mem_free(al, w->pieces, OTV_PIECES_MAX * sizeof *w->pieces);
   otv_mem_free(al, w->kept, w->kept_cap);
   otv_mem_free(al, w->kept_deltas, w->kept_deltas_cap * sizeof *w->kept_deltas);
   otv_mem_free(al, w->rounded, w->rounded_cap * sizeof *w->rounded);
@@ -518,12 +519,9 @@ otv_status otv_tvs_partial(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in
   unsigned count = tv.count;
   if (!count || !n) return OTV_E_OK;
   size_t dims = two_dim ? 2 : 1, row = (size_t)n * dims;
-  if (RESERVE(w->kept_deltas, w->kept_deltas_cap, (size_t)count * row) ||
-      !grow_points(w, cx->al, n))
-    return OTV_FAIL(cx->err, NOMEM, tag, tab_off, "deltas");
-  if (otv_mem_reserve(cx->al, &w->kept, &w->kept_cap, (size_t)count * sizeof(kept_tuple), 1))
-    return OTV_FAIL(cx->err, NOMEM, tag, tab_off, "tuples");
-  kept_tuple *kt = w->kept;
+  if (!grow_points(w, cx->al, n)) return OTV_FAIL(cx->err, NOMEM, tag, tab_off, "deltas");
+  if (!w->pieces && !(w->pieces = otv_mem_alloc(cx->al, OTV_PIECES_MAX * sizeof *w->pieces)))
+    return OTV_FAIL(cx->err, NOMEM, tag, tab_off, "region pieces");
   otv_buf *pk = &w->packed;
   pk->len = 0;
   unsigned nk = 0;
@@ -533,9 +531,11 @@ otv_status otv_tvs_partial(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in
   int more;
   while ((more = otv_tvs_next(&tv, &t)) > 0) {
     tuple_region(t.peak, t.start, t.end, ac, start, peak, end);
-    bool kept;
-    int k = otv_pin_factors_partial(pin, start, peak, end, factors, &kept);
-    if (k < 0 || !kept) continue; /* gone, or folded into the default */
+    int k, np = otv_pin_pieces(pin, start, peak, end, factors, &k, w->pieces, OTV_PIECES_MAX);
+    if (np == -2)
+      return OTV_FAIL(cx->err, LIMIT, tag, tab_off,
+                      "tuple %u: more than %u regions in the new space", t.index, OTV_PIECES_MAX);
+    if (np <= 0) continue; /* gone, or folded into the default */
     const uint8_t *q = t.p;
     const uint16_t *pts;
     unsigned pn;
@@ -550,23 +550,38 @@ otv_status otv_tvs_partial(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in
     } else if ((st = expand_sparse(cx, w, s, &q, t.pend, pts, pn, two_dim, NULL, 0))) {
       return st == OTV_E_TRUNCATED ? DELTAS_FAIL(tv, t) : st;
     }
-    /* tuples whose regions become the same are summed, and rounded once */
-    kept_tuple cand;
-    memset(&cand, 0, sizeof cand);
-    otv_pin_kept_region(pin, start, peak, end, cand.start, cand.peak, cand.end);
-    unsigned slot = 0;
-    while (slot < nk && !(memcmp(kt[slot].start, cand.start, kc * sizeof *cand.start) == 0 &&
-                          memcmp(kt[slot].peak, cand.peak, kc * sizeof *cand.peak) == 0 &&
-                          memcmp(kt[slot].end, cand.end, kc * sizeof *cand.end) == 0))
-      slot++;
-    double *acc = w->kept_deltas + (size_t)slot * row;
-    if (slot == nk) {
-      kt[nk++] = cand;
-      for (size_t i = 0; i < row; i++) acc[i] = 0;
-    }
-    for (unsigned i = 0; i < n; i++) {
-      acc[i] += otv_pin_scale(dx[i], factors, k);
-      if (two_dim) acc[n + i] += otv_pin_scale(dy[i], factors, k);
+    if (otv_mem_reserve(cx->al, &w->kept, &w->kept_cap, ((size_t)nk + np) * sizeof(kept_tuple),
+                        1) ||
+        RESERVE(w->kept_deltas, w->kept_deltas_cap, ((size_t)nk + np) * row))
+      return OTV_FAIL(cx->err, NOMEM, tag, tab_off, "tuples");
+    kept_tuple *kt = w->kept;
+    for (int pi = 0; pi < np; pi++) {
+      const otv_piece *pc = &w->pieces[pi];
+      /* tuples whose regions become the same are summed, and rounded once */
+      unsigned slot = 0;
+      while (slot < nk && !(memcmp(kt[slot].start, pc->s, kc * sizeof *pc->s) == 0 &&
+                            memcmp(kt[slot].peak, pc->p, kc * sizeof *pc->p) == 0 &&
+                            memcmp(kt[slot].end, pc->e, kc * sizeof *pc->e) == 0))
+        slot++;
+      double *acc = w->kept_deltas + (size_t)slot * row;
+      if (slot == nk) {
+        memset(&kt[nk], 0, sizeof kt[nk]);
+        memcpy(kt[nk].start, pc->s, kc * sizeof *pc->s);
+        memcpy(kt[nk].peak, pc->p, kc * sizeof *pc->p);
+        memcpy(kt[nk].end, pc->e, kc * sizeof *pc->e);
+        nk++;
+        for (size_t i = 0; i < row; i++) acc[i] = 0;
+      }
+      /* the pinned factors in fontTools' order, then the piece's coefficient (1 without
+       * limits: not multiplied, so unlimited instances round as before) */
+      double cf = pc->coef;
+      for (unsigned i = 0; i < n; i++) {
+        double vx = otv_pin_scale(dx[i], factors, k),
+               vy = two_dim ? otv_pin_scale(dy[i], factors, k) : 0;
+        if (cf != 1) vx *= cf, vy *= cf;
+        acc[i] += vx;
+        if (two_dim) acc[n + i] += vy;
+      }
     }
   }
   if (more < 0) return tv.status;
@@ -574,6 +589,7 @@ otv_status otv_tvs_partial(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in
   if (RESERVE(w->rounded, w->rounded_cap, row) ||
       RESERVE(w->iup_cost, w->iup_cost_cap, 2 * ((size_t)n + 2)))
     goto nomem;
+  kept_tuple *kt = w->kept;
   unsigned live = 0;
   for (unsigned k = 0; k < nk; k++) {
     const double *exact = w->kept_deltas + (size_t)k * row;

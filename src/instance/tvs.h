@@ -28,7 +28,8 @@ typedef struct otv_tvs_work {
   double *shared_factors;       /* per shared tuple: axis_count slots */
   unsigned shared_count;
   /* partial instances: the kept tuples of one store, summed per kept region */
-  void *kept; /* kept_cap bytes of kept-tuple records (tvs.c) */
+  otv_piece *pieces; /* OTV_PIECES_MAX: one region's pieces (otv_pin_pieces) */
+  void *kept;        /* kept_cap bytes of kept-tuple records (tvs.c) */
   size_t kept_cap;
   double *kept_deltas; /* per kept tuple: n (x) then n (y) exact deltas */
   size_t kept_deltas_cap;

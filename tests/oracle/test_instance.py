@@ -17,8 +17,8 @@ through fontTools:
 Known, deliberate differences are listed in KNOWN with their reason and are not failures:
 head.modified (fontTools stamps the time; we keep the source value, for reproducible output),
 head.checkSumAdjustment (follows from the former), indexToLocFormat (glyph padding choices);
-STAT: the issue asks for it to be removed with the other variation tables, fontTools keeps a
-pruned STAT and so the name records only STAT uses (those are left out of the name comparison).
+STAT: both keep it, pruned to the axis values at the location (compared: the same values), and
+so the name records STAT uses.
 Every location's F2Dot14 coordinates from `otvar normalize --normalize fonttools` must equal
 fontTools' normalization (a failure otherwise).
 """
@@ -45,7 +45,7 @@ OTVAR = os.environ.get("OTVAR")
 FONTS = os.environ.get("OTV_FONTS", os.path.join(os.path.dirname(__file__), "..", "fonts"))
 CACHE = os.environ.get("OTV_FONT_CACHE", "")
 
-VARIATION_TABLES = {"fvar", "gvar", "avar", "HVAR", "VVAR", "MVAR", "cvar", "STAT"}
+VARIATION_TABLES = {"fvar", "gvar", "avar", "HVAR", "VVAR", "MVAR", "cvar"}
 KNOWN_HEAD = {"modified", "checkSumAdjustment", "indexToLocFormat"}
 
 TEST_FONTS = [
@@ -226,14 +226,24 @@ def cmp_glyphs(what, a, b):
                 fail("%s glyph %s: instructions differ" % (what, name))
 
 
+def stat_xml(font):
+    """STAT as fontTools XML: the design axes and the axis values kept."""
+    from fontTools.misc.xmlWriter import XMLWriter
+    buf = io.BytesIO()
+    w = XMLWriter(buf)
+    font["STAT"].toXML(w, font)
+    return buf.getvalue()
+
+
 def compare(label, a, b, pa, pb):
     global checks
     ta = set(a.keys()) - {"GlyphOrder"}
     tb = set(b.keys()) - {"GlyphOrder"}
     checks += 1
-    if "STAT" in tb and "STAT" not in ta:
-        tb.discard("STAT")
-        diffs.append("%s: fontTools keeps a pruned STAT, otvar drops it (as the issue asks)" % label)
+    if "STAT" in ta and "STAT" in tb:
+        checks += 1
+        if stat_xml(a) != stat_xml(b):
+            fail("%s: STAT differs from fontTools' pruned STAT" % label)
     if ta != tb:
         fail("%s: tables otvar-only %s, fontTools-only %s" % (label, sorted(ta - tb), sorted(tb - ta)))
     for t in ta & VARIATION_TABLES:
@@ -259,19 +269,8 @@ def compare(label, a, b, pa, pb):
             k = [i for i in range(len(va)) if va[i] != vb[i]]
             fail("%s cvt: %d values differ, first %d: %r vs %r" % (label, len(k), k[0], va[k[0]], vb[k[0]]))
     if "name" in a and "name" in b:
-        stat_ids = set()
-        if "STAT" in b and "STAT" not in a:
-            st = b["STAT"].table
-            for ax in st.DesignAxisRecord.Axis if st.DesignAxisRecord else ():
-                stat_ids.add(ax.AxisNameID)
-            for v in st.AxisValueArray.AxisValue if st.AxisValueArray else ():
-                stat_ids.add(v.ValueNameID)
-            if getattr(st, "ElidedFallbackNameID", None) is not None:
-                stat_ids.add(st.ElidedFallbackNameID)
-            stat_ids = {i for i in stat_ids if i > 255}
         na = sorted((n.nameID, n.platformID, n.platEncID, n.langID, n.toUnicode()) for n in a["name"].names)
-        nb = sorted((n.nameID, n.platformID, n.platEncID, n.langID, n.toUnicode()) for n in b["name"].names
-                    if n.nameID not in stat_ids)
+        nb = sorted((n.nameID, n.platformID, n.platEncID, n.langID, n.toUnicode()) for n in b["name"].names)
         checks += 1
         if na != nb:
             fail("%s name: otvar-only %r, fontTools-only %r" % (label, sorted(set(na) - set(nb))[:4], sorted(set(nb) - set(na))[:4]))
@@ -341,18 +340,9 @@ def compare_update_names(tmp, path, name, i):
         fail("%s: otvar failed: %s" % (lab, r.stderr.strip()))
         return
     o = TTFont(out)
-    stat_ids = set()
-    if "STAT" in ref:
-        st = ref["STAT"].table
-        for ax in st.DesignAxisRecord.Axis if st.DesignAxisRecord else ():
-            stat_ids.add(ax.AxisNameID)
-        for v in st.AxisValueArray.AxisValue if st.AxisValueArray else ():
-            stat_ids.add(v.ValueNameID)
-        stat_ids.add(getattr(st, "ElidedFallbackNameID", 0) or 0)
-    stat_ids = {x for x in stat_ids if x > 255}
+    # both keep the pruned STAT, and so the names it uses
     na = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in o["name"].names)
-    nb = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in ref["name"].names
-                if x.nameID not in stat_ids)
+    nb = sorted((x.nameID, x.platformID, x.platEncID, x.langID, x.toUnicode()) for x in ref["name"].names)
     if na != nb:
         fail("%s: names otvar-only %r, fontTools-only %r" % (lab, sorted(set(na) - set(nb))[:4], sorted(set(nb) - set(na))[:4]))
     checks += 2

@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.environ.get("OTV_ROOT", os.path.join(HERE, "..", ".."))
 FONTS = os.environ.get("OTV_FONTS", os.path.join(ROOT, "tests", "fonts"))
 KARLA = os.path.join(ROOT, "fonts", "Karla-VF.ttf")
-VARIATION_TABLES = {"fvar", "gvar", "avar", "HVAR", "VVAR", "MVAR", "cvar", "STAT"}
+VARIATION_TABLES = {"fvar", "gvar", "avar", "HVAR", "VVAR", "MVAR", "cvar"}  # STAT stays, pruned
 
 # TrueType variable fonts of tests/fonts that fontTools 4.38 instantiates (no avar v2)
 GLYF_FONTS = ["Roboto-Variable.ABC.ttf", "Roboto-Variable.composite.ttf", "NotoSans-VF.abc.ttf",

@@ -1,0 +1,297 @@
+#!/usr/bin/python3
+"""test_limits.py - instances with axis limits (`otvar instance FONT TAG=MIN:MAX ...`).
+
+The equivalence test: an instance P of font F with axis limits (ranges restricted, a default
+moved, axes dropped or pinned, as fontTools' instancer takes them; axes not named stay variable)
+must draw at every user location L inside its new ranges what F draws at L (the pinned axes at
+their pins). As in test_partial.py (whose helpers this uses), fontTools 4.38's full instancer
+applies the variations of both fonts (otvar normalizes with --normalize fonttools, that
+oracle's model), so P's fvar, avar, gvar, cvar, HVAR and MVAR are all exercised by
+instantiating P at L through its own tables:
+  - every glyph's points and advance within the rounding allowance of test_partial.py;
+  - cvt and the OS/2 / hhea / post values MVAR varies (within 3);
+  - HarfBuzz's shaping of every mapped character (GPOS through GDEF's store, FeatureVariations
+    conditions remapped) at L: the same glyphs and positions within 3.
+Locations: the new minima, maxima and defaults, and seeded random ones (OTV_LIMITS_FULL=1: 50
+per case, as the issue asks; the default run fewer).
+Against fontTools' own instance with the same limits (4.38 does L3, L4 and drop for TrueType):
+fvar (axes and named instances), STAT axis values and the name records equal; file sizes
+reported, within 5%.
+Also: P passes ots-sanitize when F does and opens in otvar; hostile limits are usage errors
+(exit 2, one line, no file).
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_partial as tp  # noqa: E402  (the helpers and the check counters)
+
+from fontTools.ttLib import TTFont  # noqa: E402
+from fontTools.varLib import instancer  # noqa: E402
+
+OTVAR = tp.OTVAR
+FONTS = tp.FONTS
+CACHE = tp.CACHE
+FULL = os.environ.get("OTV_LIMITS_FULL") == "1"
+
+# font, limits (tag -> VALUE | (MIN, MAX) | (MIN, DEFAULT, MAX) | "drop"), random locations
+CASES = [
+    ("PartialInstancerTest-VF.ttf", {"wght": (300, 700)}, 3),
+    ("PartialInstancerTest-VF.ttf", {"wght": (100, 400, 700), "wdth": (80, 100)}, 3),
+    ("PartialInstancerTest-VF.ttf", {"wght": (500, 900)}, 3),  # the default moves to 500
+    ("PartialInstancerTest-VF.ttf", {"wght": (200, 650, 800)}, 3),  # an explicit new default
+    ("PartialInstancerTest-VF.ttf", {"wdth": "drop", "wght": (200, 600)}, 3),
+    ("PartialInstancerTest2-VF.ttf", {"wdth": (70, 90)}, 3),  # default 100 -> 90
+    ("PartialInstancerTest2-VF.ttf", {"wght": (250, 600), "wdth": (80, 100)}, 3),
+    ("Roboto-Variable.ABC.ttf", {"wght": (300, 800), "wdth": 90}, 3),
+    ("Roboto-Variable.composite.ttf", {"wght": (100, 300)}, 2),
+    ("NotoSans-VF.abc.ttf", {"wght": (350, 700), "CTGR": "drop"}, 2),
+    ("material_symbols_subset.ttf", {"FILL": (0.25, 1), "wght": (200, 500)}, 2),
+    ("material_symbols_subset.ttf", {"FILL": (0, 0.5), "opsz": 30}, 2),
+    ("Handjet.ttf", {"wght": (300, 700), "ELSH": (2, 8)}, 2),
+    ("STATInstancerTest.ttf", {"wght": (400, 700), "wdth": (100, 125), "ital": 0}, 2),
+    ("Muli-ABC.ttf", {"wght": (300, 600)}, 3),
+    ("SourceSerifVariable-Roman-VVAR.abc.ttf", {"wght": (300, 600)}, 3),
+    ("SparseMasters-VF.ttf", {"wght": (400, 600)}, 3),
+    ("vazirmatn_var_trimmed.ttf", {"wght": (300, 700, 800)}, 2),
+]
+REAL_CASES = [
+    ("RobotoFlex-latin.ttf", {"wght": (300, 700), "opsz": (12, 36), "wdth": 100, "GRAD": 0,
+                              "slnt": 0, "XOPQ": "drop", "YOPQ": "drop", "XTRA": "drop",
+                              "YTUC": "drop", "YTLC": "drop", "YTAS": "drop", "YTDE": "drop",
+                              "YTFI": "drop"}, 1),
+    ("Recursive-latin.ttf", {"wght": (400, 700), "CASL": (0, 0.5), "MONO": 0, "slnt": 0,
+                             "CRSV": 0.5}, 1),
+    ("Inter-roman.var.ttf", {"wght": (400, 700)}, 1),
+]
+
+
+def spec_args(limits):
+    out = []
+    for tag, v in limits.items():
+        if v == "drop":
+            out.append("%s=drop" % tag)
+        elif isinstance(v, tuple):
+            out.append("%s=%s" % (tag, ":".join("%g" % x for x in v)))
+        else:
+            out.append("%s=%g" % (tag, v))
+    return out
+
+
+def new_ranges(font, limits):
+    """The instance's variable axes: tag -> (min, default, max), as fontTools fills them in."""
+    out = {}
+    for a in font["fvar"].axes:
+        v = limits.get(a.axisTag)
+        if v is None:
+            out[a.axisTag] = (a.minValue, a.defaultValue, a.maxValue)
+        elif isinstance(v, tuple):
+            lo, hi = v[0], v[-1]
+            d = v[1] if len(v) == 3 else min(max(a.defaultValue, lo), hi)
+            if lo != hi:
+                out[a.axisTag] = (lo, d, hi)
+    return out
+
+
+def pinned(font, limits):
+    pins = {}
+    for a in font["fvar"].axes:
+        v = limits.get(a.axisTag)
+        if v == "drop":
+            pins[a.axisTag] = a.defaultValue
+        elif v is not None and not isinstance(v, tuple):
+            pins[a.axisTag] = v
+        elif isinstance(v, tuple) and v[0] == v[-1]:
+            pins[a.axisTag] = v[0]
+    return pins
+
+
+def ft_limits(font, limits):
+    """The limits as fontTools' instancer takes them."""
+    out = {}
+    for a in font["fvar"].axes:
+        v = limits.get(a.axisTag)
+        if v == "drop":
+            out[a.axisTag] = None
+        elif v is not None:
+            out[a.axisTag] = v
+    return out
+
+
+def locations(ranges, n_random, rnd):
+    locs = [{t: r[1] for t, r in ranges.items()},
+            {t: r[0] for t, r in ranges.items()},
+            {t: r[2] for t, r in ranges.items()}]
+    for _ in range(n_random):
+        locs.append({t: round(rnd.uniform(r[0], r[2]), 1) for t, r in ranges.items()})
+    return locs
+
+
+def stat_values(font):
+    if "STAT" not in font or not font["STAT"].table.AxisValueArray:
+        return []
+    out = []
+    for v in font["STAT"].table.AxisValueArray.AxisValue:
+        d = dict(v.__dict__)
+        d.pop("AxisValueRecord", None)
+        recs = [(r.AxisIndex, r.Value) for r in getattr(v, "AxisValueRecord", [])]
+        out.append((sorted((k, str(x)) for k, x in d.items()), recs))
+    return out
+
+
+def names(font):
+    return sorted((r.nameID, r.platformID, r.platEncID, r.langID, r.toUnicode())
+                  for r in font["name"].names)
+
+
+def compare_fonttools(src, limits, out, label, tmp):
+    """fvar, STAT and name equal to fontTools' instance with the same limits; sizes reported."""
+    ref = os.path.join(tmp, "ft.ttf")
+    try:
+        ft = instancer.instantiateVariableFont(TTFont(src), ft_limits(TTFont(src), limits))
+        ft.save(ref)
+    except Exception as e:  # what 4.38 cannot do is reported, not failed
+        print("%s: fontTools 4.38 cannot make it (%s): equivalence test only" % (label, e))
+        return
+    a, b = TTFont(out), TTFont(ref)
+    fa = ([(x.axisTag, x.minValue, x.defaultValue, x.maxValue, x.axisNameID, x.flags)
+           for x in a["fvar"].axes],
+          sorted((i.subfamilyNameID, i.postscriptNameID, sorted(i.coordinates.items()))
+                 for i in a["fvar"].instances))
+    fb = ([(x.axisTag, x.minValue, x.defaultValue, x.maxValue, x.axisNameID, x.flags)
+           for x in b["fvar"].axes],
+          sorted((i.subfamilyNameID, i.postscriptNameID, sorted(i.coordinates.items()))
+                 for i in b["fvar"].instances))
+    tp.check(fa == fb, "%s: fvar %s, fontTools %s" % (label, fa, fb))
+    tp.check(stat_values(a) == stat_values(b), "%s: STAT axis values differ from fontTools'" % label)
+    na, nb = names(a), names(b)
+    tp.check(na == nb, "%s: name records differ from fontTools': extra %s, missing %s" %
+             (label, sorted(set(na) - set(nb))[:4], sorted(set(nb) - set(na))[:4]))
+    sa, sb = os.path.getsize(out), os.path.getsize(ref)
+    print("%s: %d bytes, fontTools %d (%.3f)" % (label, sa, sb, sa / sb))
+    tp.check(sa <= sb * 1.05, "%s: %d bytes, more than 5%% over fontTools' %d" % (label, sa, sb))
+
+
+def run_case(src, limits, n_random, seed, tmp):
+    name = os.path.basename(src)
+    label = "%s %s" % (name, " ".join(spec_args(limits)))
+    out = os.path.join(tmp, "limited.ttf")
+    r = subprocess.run([OTVAR, "instance", src] + spec_args(limits) +
+                       ["-o", out, "--normalize", "fonttools", "--force", "-q"],
+                       capture_output=True, text=True)
+    tp.check(r.returncode == 0, "%s: otvar exit %d: %s" % (label, r.returncode, r.stderr.strip()))
+    if r.returncode:
+        return
+    tp.check(subprocess.run([OTVAR, "info", out], capture_output=True).returncode == 0,
+             "%s: otvar info cannot read the instance" % label)
+    if tp.ots_ok(src):
+        tp.check(tp.ots_ok(out), "%s: ots-sanitize rejects the instance" % label)
+    f = TTFont(src)
+    p = TTFont(out)
+    for tag in p.keys():
+        p[tag]  # decompile every table
+    ranges = new_ranges(f, limits)
+    pins = pinned(f, limits)
+    got = [(a.axisTag, a.minValue, a.defaultValue, a.maxValue) for a in p["fvar"].axes] \
+        if "fvar" in p else []
+    want = [(t, float(r[0]), float(r[1]), float(r[2])) for t, r in ranges.items()]
+    tp.check([(t, round(a, 3), round(b, 3), round(c, 3)) for t, a, b, c in got] ==
+             [(t, round(a, 3), round(b, 3), round(c, 3)) for t, a, b, c in want],
+             "%s: fvar axes %s, want %s" % (label, got, want))
+    compare_fonttools(src, limits, out, label, tmp)
+
+    cmap = f.getBestCmap() or {}
+    text = "".join(chr(c) for c in sorted(cmap) if c >= 0x20 and not 0xD800 <= c < 0xE000)[:300]
+    rnd = random.Random(seed)
+    for loc in locations(ranges, n_random, rnd):
+        full = dict(pins)
+        full.update(loc)
+        a = instancer.instantiateVariableFont(TTFont(src), dict(full))
+        b = instancer.instantiateVariableFont(TTFont(out), dict(loc)) if loc else TTFont(out)
+        nloc = tp.normalized(p, loc) if loc else {}
+        worst = 0.0
+        memo = {}
+        for g in a.getGlyphOrder():
+            allow = tp.allowance(p, g, nloc, memo) + 1e-6
+            ca, cb = tp.coords(a, g), tp.coords(b, g)
+            if len(ca) != len(cb):
+                tp.check(False, "%s at %s: glyph %s has %d points, not %d" %
+                         (label, loc, g, len(cb), len(ca)))
+                continue
+            d = max([abs(x1 - x2) for (x1, y1), (x2, y2) in zip(ca, cb)] +
+                    [abs(y1 - y2) for (x1, y1), (x2, y2) in zip(ca, cb)] +
+                    [abs(a["hmtx"][g][0] - b["hmtx"][g][0])])
+            worst = max(worst, d)
+            tp.check(d <= allow, "%s at %s: glyph %s off by %g (allowed %g)" % (label, loc, g, d, allow))
+        print("%s at %s: points and advances within %g" % (label, loc, worst))
+        if "cvt " in a:
+            va, vb = list(a["cvt "].values), list(b["cvt "].values)
+            tp.check(len(va) == len(vb) and all(abs(x - y) <= 3 for x, y in zip(va, vb)),
+                     "%s at %s: cvt differs" % (label, loc))
+        for t, fld in tp.MVAR_FIELDS:
+            if t in a and hasattr(a[t], fld):
+                x, y = getattr(a[t], fld), getattr(b[t], fld)
+                tp.check(abs(x - y) <= 3, "%s at %s: %s.%s %s, not %s" % (label, loc, t, fld, y, x))
+        if text:
+            sa, sb = tp.shape(src, full, text), tp.shape(out, loc, text)
+            tp.check(sa is not None and sb is not None, "%s at %s: hb-shape failed" % (label, loc))
+            if sa is not None and sb is not None:
+                tp.check([x["g"] for x in sa] == [x["g"] for x in sb],
+                         "%s at %s: hb-shape picks other glyphs" % (label, loc))
+                bad = tp.hvar_disagrees(f, a, tp.normalized(f, full))
+                dpos = 0
+                for x, y in zip(sa, sb):
+                    keys = ("ay", "dx", "dy") if x["g"] in bad else ("ax", "ay", "dx", "dy")
+                    dpos = max([dpos] + [abs(x[k] - y[k]) for k in keys])
+                tp.check(dpos <= 3, "%s at %s: hb-shape positions off by %d" % (label, loc, dpos))
+
+
+HOSTILE = [
+    ["wght=700:300"],              # min > max
+    ["wght=50:700"],               # outside the axis
+    ["wght=300:1000"],
+    ["wght=300:800:700"],          # an explicit default outside the range
+    ["wght=nan"], ["wght=nan:700"], ["wght=inf"],
+    ["zzzz=300"],                  # no such axis
+    ["wght=300:700", "wght=400"],  # twice
+    ["wght=300:700:"], ["wght=:"], ["wght="], ["=300"], ["wght"], ["wght=300::700"],
+    ["toolong=3"],
+]
+
+
+def main():
+    if not OTVAR:
+        print("OTVAR not set")
+        return 1
+    n_extra = 50 if FULL else 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (font, limits, n) in enumerate(CASES):
+            run_case(os.path.join(FONTS, font), limits, max(n, n_extra), 300 + i, tmp)
+        for i, (font, limits, n) in enumerate(REAL_CASES):
+            path = os.path.join(CACHE, font) if CACHE else ""
+            if not path or not os.path.exists(path):
+                print("SKIP %s: not in OTV_FONT_CACHE (tests/fetch-fonts.sh fetches it)" % font)
+                continue
+            run_case(path, limits, max(n, n_extra // 5), 400 + i, tmp)
+        bad = os.path.join(tmp, "bad.ttf")
+        src = os.path.join(FONTS, "PartialInstancerTest-VF.ttf")
+        for args in HOSTILE:
+            r = subprocess.run([OTVAR, "instance", src] + args + ["-o", bad],
+                               capture_output=True, text=True)
+            tp.check(r.returncode == 2 and r.stderr.count("\n") == 1 and not os.path.exists(bad),
+                     "instance %s: exit %d (want 2), stderr %r" % (" ".join(args), r.returncode,
+                                                                   r.stderr))
+        # the same limits in --var (otvar's syntax: axes not named are at their defaults)
+        r = subprocess.run([OTVAR, "instance", src, "--var", "wght=300:700", "-o", bad, "-q"],
+                           capture_output=True, text=True)
+        tp.check(r.returncode == 0 and [a.axisTag for a in TTFont(bad)["fvar"].axes] == ["wght"],
+                 "--var wght=300:700: exit %d %s" % (r.returncode, r.stderr))
+    print("test_limits: %d checks, %d failures" % (tp.checks, tp.failures))
+    return 1 if tp.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
