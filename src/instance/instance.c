@@ -118,8 +118,6 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       in->pin.axis_order[j - 1] = t;
     }
   if (in->pin.partial) {
-    if (in->flags & OTV_INSTANCE_UPDATE_NAMES)
-      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name updates of partial instances");
     if (f->fvar.avar.version > 1)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                       f->fvar.avar.version);

@@ -338,11 +338,20 @@ typedef struct statval {
   uint16_t nrec;                         /* format 4 record count */
 } statval;
 
+/* The user value the instance's default has on axis a: the pin, or a kept axis's (new)
+ * default (fontTools names a partial instance after its default). */
+static double default_user(const otv_inst *in, unsigned a)
+{
+  if (!in->pin.partial || !in->pin.keep[a]) return in->loc->user[a];
+  if (in->pin.limited[a]) return in->lim_user[a][1];
+  return otv_fvar_axis_default(&in->face->fvar, a);
+}
+
 static int user_of_tag(const otv_inst *in, uint32_t tag, double *v)
 {
   for (unsigned a = 0; a < in->pin.axis_count; a++)
     if (in->pin.axis_tags[a] == tag) {
-      *v = in->loc->user[a];
+      *v = default_user(in, a);
       return 1;
     }
   return 0;
@@ -416,7 +425,7 @@ static otv_status stat_names(otv_inst *in, uint16_t *ids, unsigned *nids, uint16
       char tag[5];
       otv_tag_to_string(in->pin.axis_tags[a], tag);
       return OTV_FAIL(in->err, NOT_FOUND, OTV_T_STAT, 0, "no STAT axis value for %s=%g", tag,
-                      in->loc->user[a]);
+                      default_user(in, a));
     }
   /* drop elidable values; format 4 first (most records first) claiming their axes, then the
    * others on axes not claimed; sorted by (smallest) axis index */

@@ -17,6 +17,8 @@ per case, as the issue asks; the default run fewer).
 Against fontTools' own instance with the same limits (4.38 does L3, L4 and drop for TrueType):
 fvar (axes and named instances), STAT axis values and the name records equal; file sizes
 reported, within 5%.
+--update-names against fontTools' updateFontNames (names from STAT at the new default; both
+refuse a default without STAT axis values).
 Also: P passes ots-sanitize when F does and opens in otvar; hostile limits are usage errors
 (exit 2, one line, no file).
 """
@@ -249,6 +251,51 @@ def run_case(src, limits, n_random, seed, tmp):
                 tp.check(dpos <= 3, "%s at %s: hb-shape positions off by %d" % (label, loc, dpos))
 
 
+# --update-names (fontTools' updateFontNames): names from STAT at the new default
+NAME_CASES = [
+    ("STATInstancerTest.ttf", {"wght": (400, 700), "wdth": (100, 125), "ital": 0}),
+    ("STATInstancerTest.ttf", {"wght": (100, 700, 900), "ital": 1}),
+    ("STATInstancerTest.ttf", {"wdth": 75}),
+    ("Muli-ABC.ttf", {"wght": (600, 900)}),
+    ("NotoSans-VF.abc.ttf", {"wght": (350, 700), "CTGR": "drop"}),  # fontTools refuses: no value
+    ("Handjet.ttf", {"wght": (300, 700)}),
+]
+
+
+def run_names(src, limits, tmp):
+    label = "%s %s --update-names" % (os.path.basename(src), " ".join(spec_args(limits)))
+    out, ref_path = os.path.join(tmp, "names.ttf"), os.path.join(tmp, "ref-names.ttf")
+    if os.path.exists(out):
+        os.unlink(out)
+    try:
+        ref = instancer.instantiateVariableFont(TTFont(src), ft_limits(TTFont(src), limits),
+                                                updateFontNames=True)
+        ref.save(ref_path)
+        ref = TTFont(ref_path)
+    except ValueError:
+        ref = None
+    r = subprocess.run([OTVAR, "instance", src] + spec_args(limits) +
+                       ["--update-names", "-o", out, "--normalize", "fonttools", "-q"],
+                       capture_output=True, text=True)
+    if ref is None:
+        tp.check(r.returncode == 1 and r.stderr.count("\n") == 1 and not os.path.exists(out),
+                 "%s: fontTools refuses (no STAT axis value); otvar exit %d %r" %
+                 (label, r.returncode, r.stderr))
+        return
+    tp.check(r.returncode == 0, "%s: otvar exit %d: %s" % (label, r.returncode, r.stderr.strip()))
+    if r.returncode:
+        return
+    o = TTFont(out)
+    na, nb = names(o), names(ref)
+    tp.check(na == nb, "%s: names otvar-only %s, fontTools-only %s" %
+             (label, sorted(set(na) - set(nb))[:4], sorted(set(nb) - set(na))[:4]))
+    tp.check(o["head"].macStyle == ref["head"].macStyle and
+             o["OS/2"].fsSelection == ref["OS/2"].fsSelection,
+             "%s: macStyle/fsSelection %d/%d, fontTools %d/%d" %
+             (label, o["head"].macStyle, o["OS/2"].fsSelection, ref["head"].macStyle,
+              ref["OS/2"].fsSelection))
+
+
 HOSTILE = [
     ["wght=700:300"],              # min > max
     ["wght=50:700"],               # outside the axis
@@ -276,6 +323,8 @@ def main():
                 print("SKIP %s: not in OTV_FONT_CACHE (tests/fetch-fonts.sh fetches it)" % font)
                 continue
             run_case(path, limits, max(n, n_extra // 5), 400 + i, tmp)
+        for font, limits in NAME_CASES:
+            run_names(os.path.join(FONTS, font), limits, tmp)
         bad = os.path.join(tmp, "bad.ttf")
         src = os.path.join(FONTS, "PartialInstancerTest-VF.ttf")
         for args in HOSTILE:
