@@ -705,10 +705,12 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * fontTools' instancer), composites kept, bounding boxes, loca, hmtx/vmtx from the phantom
  * points; or, for CFF2 fonts, a CFF2 table without VariationStore (blend results rounded,
  * charstrings flattened, hints dropped) with hmtx/vmtx from HVAR/VVAR; head/hhea/vhea/maxp
- * recomputed, GPOS/GDEF device deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR applied to OS/2, hhea, vhea and post, cvar to
- * cvt, OS/2 usWeightClass/usWidthClass and post.italicAngle from wght/wdth/slnt, and the
- * variation tables (fvar, gvar, avar, HVAR, VVAR, MVAR, cvar, STAT) removed with the name records
- * only they used. Every other table is copied as it is. *out is allocated with the allocator
+ * recomputed, GPOS/GDEF device deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR
+ * applied to OS/2, hhea, vhea and post, cvar to cvt, OS/2 usWeightClass/usWidthClass and
+ * post.italicAngle from wght/wdth/slnt, and the variation tables (fvar, gvar, avar, HVAR, VVAR,
+ * MVAR, cvar) removed with the name records only they used; STAT is kept with the axis values
+ * at the location (as fontTools' instancer). Every other table is copied as it is. *out is
+ * allocated with the allocator
  * of the face's options; free it with otv_instance_free. The face is not modified; any number
  * of threads may instance one face, each with its own location. Fonts without fvar are
  * OTV_E_UNSUPPORTED. Errors are recorded in the location. Since: 0.1
@@ -728,13 +730,16 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
  * table, with item order kept (DeltaSetIndexMaps and VariationIndex tables unchanged);
  * fvar keeps the kept axes and the named instances that lie on the pinned coordinates; avar v1
  * keeps the kept axes' maps; FeatureVariations lose the records the pins exclude and the
- * conditions the pins satisfy; STAT is copied and name loses the records only the lost axes and
- * instances used. CFF2 fonts keep CFF2 with their VariationStore: charstrings with subroutines
+ * conditions the pins satisfy; STAT keeps the axis values on the pinned values (as fontTools'
+ * instancer) and name loses the records only the lost axes, instances and axis values used.
+ * CFF2 fonts keep CFF2 with their VariationStore: charstrings with subroutines
  * inlined and blends rewritten the same way (non-integer values as 16.16 numbers), Private DICT
- * blends resolved at the new default. A tag that names no axis is OTV_E_NOT_FOUND; avar
- * version 2 and OTV_INSTANCE_UPDATE_NAMES are OTV_E_UNSUPPORTED, as is a CFF2 blend whose
- * operands come from another blend. keep_count 0 is otv_instance_create. Free *out with
- * otv_instance_free.
+ * blends resolved at the new default. avar version 2: the kept axes' rows of its store are
+ * rewritten over the kept axes (pinned factors applied); a pinned axis whose avar 2 mapping
+ * follows a kept axis, or pins that move a kept axis off its default, are OTV_E_UNSUPPORTED
+ * naming the axes. OTV_INSTANCE_UPDATE_NAMES names the instance after its default (the pins,
+ * the kept axes' defaults) from STAT. A tag that names no axis is OTV_E_NOT_FOUND. keep_count 0
+ * is otv_instance_create. Free *out with otv_instance_free.
  * Since: 0.2
  */
 OTV_API otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,
@@ -759,8 +764,9 @@ typedef struct otv_axis_limits {
  * moved default needs it), FeatureVariations conditions are clipped and remapped. With no axis
  * kept variable the result is otv_instance_create's at the pinned location. A limit that is
  * NaN, out of order or outside its axis, or an axis listed twice, is OTV_E_ARG; an unknown tag
- * OTV_E_NOT_FOUND; CFF2 fonts with a restricted axis and avar 2 fonts with a kept axis are
- * OTV_E_UNSUPPORTED. Free *out with otv_instance_free.
+ * OTV_E_NOT_FOUND; a restricted axis (a range smaller than the axis's, or a moved default) of a
+ * CFF2 or avar 2 font is OTV_E_UNSUPPORTED (whole axes of them are kept as
+ * otv_instance_create_partial keeps them). Free *out with otv_instance_free.
  * Since: 0.4
  */
 OTV_API otv_status otv_instance_create_limits(otv_location *loc, const otv_axis_limits *limits,

@@ -118,9 +118,12 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       in->pin.axis_order[j - 1] = t;
     }
   if (in->pin.partial) {
-    if (f->fvar.avar.version > 1)
+    if (f->fvar.avar.version > 2)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                       f->fvar.avar.version);
+    if (f->fvar.avar.version == 2 && otv_pin_limited(&in->pin))
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0,
+                      "restricted axis ranges of avar 2 fonts (pin or keep whole axes)");
     if (f->flavour == OTV_FLAVOUR_CFF2 && otv_pin_limited(&in->pin))
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0,
                       "restricted axis ranges of CFF2 fonts (pin or keep whole axes)");

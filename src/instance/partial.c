@@ -239,10 +239,137 @@ static bool identity_map(const int16_t *pairs, unsigned n)
   return true;
 }
 
+/* ---- avar version 2 ----
+ * The avar 2 deltas of every axis are an ItemVariationStore over the coordinates after the
+ * segment maps (spec: avar "Version 2"). Pinning axes pins those coordinates: the kept axes'
+ * rows become a store over the kept axes (regions restricted, deltas scaled by the pinned
+ * factors), as any store of a partial instance. This expresses the instance only when a
+ * pinned axis's final coordinate does not vary with the kept axes (the glyph data is pinned at
+ * it) and the kept axes' final coordinates stay 0 at the new default (the glyph data keeps its
+ * default there); anything else is OTV_E_UNSUPPORTED, naming the axes. */
+
+static void tag_text(uint32_t tag, char *t)
+{
+  for (int i = 0; i < 4; i++) t[i] = (char)(tag >> (24 - 8 * i));
+  t[4] = 0;
+}
+
+/* The rows of the pinned and kept axes checked (see above), pin2 holding the coordinates
+ * after the segment maps. */
+static otv_status avar2_check(otv_inst *in, const otv_pin *pin2)
+{
+  const otv_avar *av = &in->face->fvar.avar;
+  const otv_ivs *ivs = &av->ivs;
+  unsigned ac = in->pin.axis_count;
+  int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
+  double fac[OTV_MAX_AXES];
+  char t[5], u[5];
+  for (unsigned a = 0; a < ac; a++) {
+    uint32_t outer, inner;
+    otv_dsim_map(&av->map, a, &outer, &inner);
+    if (outer >= ivs->data_count || inner >= ivs->data[outer].item_count) continue;
+    const otv_ivd *v = &ivs->data[outer];
+    const uint8_t *row = v->rows + (size_t)inner * v->row_len; /* in range: parsed */
+    double at_default = 0;
+    for (unsigned j = 0; j < v->region_index_count; j++) {
+      unsigned r = otv_ivd_region(v, j);
+      int32_t d = otv_ivd_delta(v, row, j);
+      if (r >= ivs->region_count || !d) continue;
+      otv_ivs_region(ivs, r, ac, s, p, e);
+      bool kept;
+      int k = otv_pin_factors_partial(pin2, s, p, e, fac, &kept);
+      if (k < 0) continue;
+      if (!in->pin.keep[a] && kept) {
+        /* which kept axis it follows, for the message */
+        unsigned b = 0;
+        while (b < ac && !(in->pin.keep[b] && p[b] != 0)) b++;
+        tag_text(in->pin.axis_tags[a], t);
+        tag_text(b < ac ? in->pin.axis_tags[b] : 0, u);
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0,
+                        "avar 2 maps pinned axis '%s' from kept axis '%s' (region %u)", t, u, r);
+      }
+      if (in->pin.keep[a] && !kept) at_default += otv_pin_scale(d, fac, k);
+    }
+    if (in->pin.keep[a] && fabs(at_default) >= 0.5) {
+      tag_text(in->pin.axis_tags[a], t);
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0,
+                      "avar 2 moves kept axis '%s' off its default at these pins (by %g)", t,
+                      at_default / 16384.0);
+    }
+  }
+  return OTV_E_OK;
+}
+
+static otv_status build_avar2(otv_inst *in)
+{
+  const otv_fvar *fv = &in->face->fvar;
+  const otv_avar *av = &fv->avar;
+  unsigned ac = in->pin.axis_count, kc = in->pin.kept_count;
+  /* the pins after the segment maps only (the coordinates the store is read at) */
+  otv_fvar v1 = *fv;
+  v1.avar.ivs.present = false;
+  otv_norm_result norm[OTV_MAX_AXES];
+  otv_status st = otv_fvar_normalize(&v1, in->loc->model, in->loc->user, norm, in->al, in->err);
+  if (st) return st;
+  otv_f2dot14 c[OTV_MAX_AXES];
+  for (unsigned a = 0; a < ac; a++) c[a] = in->pin.keep[a] ? 0 : norm[a].f2;
+  otv_pin pin2 = in->pin;
+  pin2.coords = c;
+  if (av->ivs.present && (st = avar2_check(in, &pin2))) return st;
+  otv_span t = otv_face_span(in->face, OTV_T_AVAR);
+  otv_buf *b = &in->avar;
+  otv_buf_u16(b, 2); /* majorVersion */
+  otv_buf_u16(b, 0); /* minorVersion */
+  otv_buf_u16(b, 0); /* reserved */
+  otv_buf_u16(b, (uint16_t)kc);
+  for (unsigned a = 0; a < ac; a++) {
+    if (!in->pin.keep[a]) continue;
+    const uint8_t *raw = av->seg[a].raw; /* in range: its extent was checked at open */
+    otv_buf_bytes(b, raw, 2 + 4 * (size_t)otv_peek_u16(raw));
+  }
+  size_t offs_at = b->len;
+  otv_buf_u32(b, 0);
+  otv_buf_u32(b, 0);
+  if (!av->ivs.present) goto done;
+  /* axisIndexMap: format 0, 4-byte entries (outer << 16 | inner), one per kept axis */
+  otv_buf_put_u32(b, offs_at, (uint32_t)b->len);
+  otv_buf_u8(b, 0);
+  otv_buf_u8(b, 0x3F);
+  otv_buf_u16(b, (uint16_t)kc);
+  for (unsigned a = 0; a < ac; a++) {
+    if (!in->pin.keep[a]) continue;
+    uint32_t outer, inner;
+    otv_dsim_map(&av->map, a, &outer, &inner);
+    otv_buf_u32(b, outer << 16 | (inner & 0xFFFF));
+  }
+  /* the store over the kept axes: rewritten in a copy of the table up to its end (compacted
+   * there when gap-free), then taken from where it starts */
+  size_t pos = 8; /* past the header and every segment map: the two offsets (read at open) */
+  for (unsigned a = 0; a < ac; a++) pos += 2 + 4 * (size_t)otv_peek_u16(av->seg[a].raw);
+  size_t store_off = otv_peek_u32(t.p + pos + 4);
+  otv_span upto = otv_span_of(t.p, otv_ivs_end(&av->ivs, t, store_off));
+  otv_buf copy;
+  otv_buf_init(&copy, in->al);
+  otv_buf_bytes(&copy, upto.p, upto.len);
+  otv_ictx cx2 = {&pin2, in->al, in->err};
+  st = copy.failed ? OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar copy")
+                   : otv_store_partial(&cx2, upto, &copy, OTV_T_AVAR, store_off, true);
+  if (!st) {
+    otv_buf_put_u32(b, offs_at + 4, (uint32_t)b->len);
+    otv_buf_bytes(b, copy.p + store_off, copy.len - store_off);
+  }
+  otv_buf_free(&copy);
+  if (st) return st;
+done:
+  if (b->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_AVAR, 0, "avar buffer");
+  return OTV_E_OK;
+}
+
 static otv_status build_avar(otv_inst *in)
 {
   const otv_fvar *fv = &in->face->fvar;
-  if (fv->avar.version > 1)
+  if (fv->avar.version == 2) return build_avar2(in);
+  if (fv->avar.version > 2)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                     fv->avar.version);
   /* the maps of the limited axes first: a font without avar may need one now */

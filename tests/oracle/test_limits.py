@@ -24,6 +24,7 @@ Also: P passes ots-sanitize when F does and opens in otvar; hostile limits are u
 """
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -296,6 +297,85 @@ def run_names(src, limits, tmp):
               ref["OS/2"].fsSelection))
 
 
+# avar 2 fonts (fontTools 4.38 cannot read them): pinned axes folded into the kept axes' avar 2
+# store; compared through otvar's own drawing (its avar 2 normalization is checked against
+# HarfBuzz in test_normalize/test_outline_hbjs) and hb-shape advances (HarfBuzz 6.0 applies
+# avar 2): the instance at L draws what the font draws at PINS + L.
+AVAR2_CASES = [
+    ("avar2checker.ttf", {"AVAR": 0}, ["AVWK"]),
+    ("avar2checker.ttf", {}, ["AVAR", "AVWK"]),  # the store kept whole
+    # the parametric axes with the axes that drive them (wght, opsz), others pinned
+    ("Amstelvar-avar2.A.ttf", {"GRAD": 100}, ["wght", "wdth", "opsz", "XTRA", "XOPQ", "YOPQ",
+                                              "YTLC", "YTUC", "YTAS", "YTDE", "YTFI"]),
+    ("Amstelvar-avar2.A.ttf", {"wdth": 100}, ["wght", "XTRA", "XOPQ", "YOPQ", "YTLC", "YTUC",
+                                             "YTAS", "YTDE", "YTFI"]),
+    ("Amstelvar-avar2.A.ttf", {}, ["XOPQ", "YOPQ", "XTRA"]),
+]
+# and what cannot be expressed: a pinned axis driven by a kept one, a kept axis moved off its
+# default by the pins, a restricted range
+AVAR2_REFUSED = [
+    ("avar2checker.ttf", ["--var", "AVAR=50", "--keep", "AVWK"], "moves kept axis 'AVWK'"),
+    ("avar2checker.ttf", ["--keep", "AVAR"], "maps pinned axis 'AVWK' from kept axis 'AVAR'"),
+    ("Amstelvar-avar2.A.ttf", ["--keep", "wght,wdth,opsz"], "maps pinned axis"),
+    ("Amstelvar-avar2.A.ttf", ["XOPQ=50:200"], "restricted axis ranges of avar 2 fonts"),
+]
+
+
+def outlines(path, loc):
+    var = ",".join("%s=%g" % kv for kv in sorted(loc.items()))
+    args = [OTVAR, "outline", path, "--glyphs", "all"] + (["--var", var] if var else [])
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode:
+        return None
+    out = {}
+    for line in r.stdout.splitlines():
+        f = line.split(None, 1)
+        out[f[0]] = [float(x) for x in re.findall(r"-?[0-9.]+", f[1] if len(f) > 1 else "")]
+    return out
+
+
+def run_avar2(src, pins, kept, seed, tmp):
+    label = "%s pins %s keep %s" % (os.path.basename(src), pins, ",".join(kept))
+    out = os.path.join(tmp, "avar2.ttf")
+    var = ["--var", ",".join("%s=%g" % kv for kv in pins.items())] if pins else []
+    r = subprocess.run([OTVAR, "instance", src] + var + ["--keep", ",".join(kept), "-o", out,
+                        "--force", "-q"], capture_output=True, text=True)
+    tp.check(r.returncode == 0, "%s: otvar exit %d: %s" % (label, r.returncode, r.stderr.strip()))
+    if r.returncode:
+        return
+    f = TTFont(src)
+    axes = {a.axisTag: a for a in f["fvar"].axes}
+    rnd = random.Random(seed)
+    locs = [{t: axes[t].minValue for t in kept}, {t: axes[t].maxValue for t in kept}]
+    locs += [{t: round(rnd.uniform(axes[t].minValue, axes[t].maxValue), 1) for t in kept}
+             for _ in range(8 if FULL else 3)]
+    cmap = f.getBestCmap() or {}
+    text = "".join(chr(c) for c in sorted(cmap) if c >= 0x20)[:100]
+    for loc in locs:
+        full = dict(pins)
+        full.update(loc)
+        a, b = outlines(src, full), outlines(out, loc)
+        tp.check(a is not None and b is not None and a.keys() == b.keys(),
+                 "%s at %s: outline failed or glyphs differ" % (label, loc))
+        if a is None or b is None:
+            continue
+        worst = 0.0
+        for g in a:
+            if len(a[g]) != len(b[g]):
+                tp.check(False, "%s at %s: glyph %s has other points" % (label, loc, g))
+                continue
+            d = max([abs(x - y) for x, y in zip(a[g], b[g])] + [0])
+            worst = max(worst, d)
+            tp.check(d <= 1.5, "%s at %s: glyph %s off by %g" % (label, loc, g, d))
+        print("%s at %s: within %g" % (label, loc, worst))
+        if text:
+            sa, sb = tp.shape(src, full, text), tp.shape(out, loc, text)
+            tp.check(sa is not None and sb is not None and
+                     max([abs(x[k] - y[k]) for x, y in zip(sa, sb) for k in ("ax", "dx", "dy")] +
+                         [0]) <= 2,
+                     "%s at %s: hb-shape positions differ" % (label, loc))
+
+
 HOSTILE = [
     ["wght=700:300"],              # min > max
     ["wght=50:700"],               # outside the axis
@@ -323,6 +403,16 @@ def main():
                 print("SKIP %s: not in OTV_FONT_CACHE (tests/fetch-fonts.sh fetches it)" % font)
                 continue
             run_case(path, limits, max(n, n_extra // 5), 400 + i, tmp)
+        for i, (font, pins, kept) in enumerate(AVAR2_CASES):
+            run_avar2(os.path.join(FONTS, font), pins, kept, 500 + i, tmp)
+        for font, args, msg in AVAR2_REFUSED:
+            bad = os.path.join(tmp, "refused.ttf")
+            r = subprocess.run([OTVAR, "instance", os.path.join(FONTS, font)] + args + ["-o", bad],
+                               capture_output=True, text=True)
+            tp.check(r.returncode == 1 and msg in r.stderr and r.stderr.count("\n") == 1 and
+                     not os.path.exists(bad),
+                     "%s %s: exit %d (want 1), stderr %r" % (font, " ".join(args), r.returncode,
+                                                            r.stderr))
         for font, limits in NAME_CASES:
             run_names(os.path.join(FONTS, font), limits, tmp)
         bad = os.path.join(tmp, "bad.ttf")
