@@ -29,8 +29,9 @@ static OTV_ALWAYS_INLINE void vr_device(otv_lw *w, size_t base, unsigned off, un
   switch (otv_lw_dev(w, base, off, &delta)) {
   case DEV_VAR:
     r->v[k] = clamp16((long)r->v[k] + delta);
-    if (!w->xf->static_instance) r->d[k] = off;
+    r->d[k] = off;
     break;
+  case DEV_FIXED: r->v[k] = clamp16((long)r->v[k] + delta); break;
   case DEV_HINT: r->d[k] = off; break;
   default: break;
   }
@@ -60,7 +61,7 @@ static OTV_ALWAYS_INLINE void vr_decode(otv_lw *w, size_t at, unsigned fmt, size
 static unsigned vr_format(const otv_lw *w, unsigned in, unsigned needed, bool keep_nonzero)
 {
   in &= VALUE_FORMAT_FIELDS;
-  if (!w->xf->static_instance) return in | (needed & 0x0Fu);
+  if (!w->xf->static_instance) return (in & 0x0Fu) | needed; /* devices: those still kept */
   if (needed || !in || !keep_nonzero) return needed;
   unsigned v = (in | in >> 4) & 0x0Fu;
   return v & (0u - v); /* its lowest value field */
@@ -81,7 +82,7 @@ static bool vr_device_kept(otv_lw *w, size_t base, unsigned off)
 {
   int delta;
   unsigned kind = otv_lw_dev(w, base, off, &delta);
-  return kind == DEV_HINT || (kind == DEV_VAR && !w->xf->static_instance);
+  return kind == DEV_HINT || kind == DEV_VAR;
 }
 
 /* Where each field of a ValueFormat is in its record, worked out once per sub-table: by field
@@ -169,7 +170,7 @@ static OTV_ALWAYS_INLINE uint8_t *vr_put_fast(otv_lw *w, uint8_t *q, const uint8
       int delta = 0;
       if (off) {
         unsigned kind = otv_lw_dev(w, base, off, &delta);
-        if (kind != DEV_VAR) *hint |= kind == DEV_HINT, delta = 0;
+        if (kind != DEV_VAR && kind != DEV_FIXED) *hint |= kind == DEV_HINT, delta = 0;
         any = true;
       }
       v += delta;
@@ -198,9 +199,10 @@ static otv_obj with_devices(otv_lw *w, size_t at, unsigned ncoords, unsigned fmt
     v[k] = (int16_t)u16(w, at + 2 + 2 * k);
     d[k] = u16(w, devs + 2 * k);
     switch (otv_lw_device_kind(w, at, d[k], &delta)) {
-    case DEV_VAR:
+    case DEV_VAR: v[k] = clamp16((long)v[k] + delta); break;
+    case DEV_FIXED:
       v[k] = clamp16((long)v[k] + delta);
-      if (w->xf->static_instance) d[k] = 0;
+      d[k] = 0;
       break;
     case DEV_HINT: break;
     default: d[k] = 0; break;

@@ -258,8 +258,8 @@ otv_obj otv_lw_device(otv_lw *w, size_t at)
   return otv_lw_leaf(w, at, otv_lw_device_len(w, at), K_DEVICE);
 }
 
-/* What a device offset from `base` is: 0 none (or of an unknown format), 1 a Device table
- * (kept), 2 a VariationIndex table (*delta: its delta at the instance). */
+/* What a device offset from `base` is (DEV_*; *delta: a VariationIndex's delta at the
+ * instance). */
 unsigned otv_lw_device_kind(otv_lw *w, size_t base, unsigned off, int *delta)
 {
   *delta = 0;
@@ -282,8 +282,11 @@ unsigned otv_lw_device_kind(otv_lw *w, size_t base, unsigned off, int *delta)
   unsigned fmt = u16(w, at + 4), kind = DEV_NONE;
   if (fmt >= 1 && fmt <= 3) kind = DEV_HINT;
   if (fmt == DELTA_FORMAT_VARIATION_INDEX) {
-    kind = DEV_VAR;
-    *delta = w->xf->delta ? w->xf->delta(w->xf->ud, u16(w, at), u16(w, at + 2)) : 0;
+    unsigned outer = u16(w, at), inner = u16(w, at + 2);
+    kind = w->xf->static_instance || (w->xf->varies && !w->xf->varies(w->xf->ud, outer, inner))
+               ? DEV_FIXED
+               : DEV_VAR;
+    *delta = w->xf->delta ? w->xf->delta(w->xf->ud, outer, inner) : 0;
   }
   w->dkey[h] = at + 1, w->dkind[h] = (uint8_t)kind, w->dval[h] = *delta;
   return kind;

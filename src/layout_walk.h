@@ -183,8 +183,11 @@ static inline size_t otv_lw_class_def_len(const otv_lw *w, size_t at)
   return u16(w, at) == 1 ? 6 + 2 * (size_t)u16(w, at + 4) : 4 + 6 * (size_t)u16(w, at + 2);
 }
 
-/* What a device offset is (otv_lw_device_kind). */
-enum { DEV_NONE, DEV_HINT, DEV_VAR };
+/* What a device offset is (otv_lw_device_kind): none, a Device table (hinting, kept), a
+ * VariationIndex that still varies in the instance (kept, its default delta added), or one
+ * that does not (a static instance, or a partial one where its item has no delta left: its
+ * delta added, the device dropped). */
+enum { DEV_NONE, DEV_HINT, DEV_VAR, DEV_FIXED };
 
 /* ---- layout_walk.c: failing, reading, objects, children decoded once ---- */
 /* Record the first failure; returns OTV_OBJ_NONE. */
@@ -216,7 +219,7 @@ otv_obj otv_lw_coverage(otv_lw *w, size_t at);
 otv_obj otv_lw_class_def(otv_lw *w, size_t at);
 otv_obj otv_lw_device(otv_lw *w, size_t at);
 /* The device at `off` from `base`: DEV_NONE (none, or a format clients ignore), DEV_HINT, or
- * DEV_VAR with *delta its delta at the instance. */
+ * DEV_VAR / DEV_FIXED with *delta its delta at the instance. */
 unsigned otv_lw_device_kind(otv_lw *w, size_t base, unsigned off, int *delta);
 /* otv_lw_device_kind, from the table when the device was seen before: the hot path of value
  * records. */

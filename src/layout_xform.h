@@ -27,6 +27,9 @@ typedef struct otv_layout_xform {
   /* The delta (rounded) a VariationIndex (outer, inner) adds to its value at the instance's
    * default; NULL: 0. */
   int (*delta)(void *ud, unsigned outer, unsigned inner);
+  /* Partial instances: whether the VariationIndex (outer, inner) still varies; a device whose
+   * item does not is dropped (its delta added as in a static instance). NULL: every one does. */
+  bool (*varies)(void *ud, unsigned outer, unsigned inner);
   /* A Condition format 1 on axis `axis` with range [*lo, *hi] (F2Dot14): OTV_LAYOUT_COND_TRUE,
    * OTV_LAYOUT_COND_FALSE, or the axis's index in the instance (kept, with *lo and *hi set to
    * its range in the instance's coordinates); NULL: kept as it is. The

@@ -40,6 +40,7 @@ typedef struct lay {
   otv_ivs ivs; /* present false: none */
   otv_inst_ivs ev;
   bool ev_ready;
+  otv_store_rows *rows; /* partial: which items still vary */
 } lay;
 
 /* The ItemVariationStore offset of GDEF (1.3) or BASE (1.1) (0: none). */
@@ -49,6 +50,12 @@ static size_t store_offset(otv_span t, uint32_t tag)
   unsigned minor_needed = tag == T_GDEF ? 3 : 1;
   if (t.len < field + 4 || otv_peek_u16(t.p + LAYOUT_MINOR_VERSION) < minor_needed) return 0;
   return otv_peek_u32(t.p + field);
+}
+
+static bool hook_varies(void *ud, unsigned outer, unsigned inner)
+{
+  lay *l = ud;
+  return l->rows && otv_store_row_varies(l->rows, outer, inner);
 }
 
 static int hook_delta(void *ud, unsigned outer, unsigned inner)
@@ -127,12 +134,14 @@ static otv_status lay_init(lay *l, otv_inst *in, uint32_t tag)
   l->ev_ready = true;
   if (otv_inst_ivs_init(&in->cx, &l->ivs, &l->ev))
     return OTV_FAIL(in->err, NOMEM, tag, off, "deltas at the instance");
+  if (in->pin.partial) return otv_store_rows_init(&in->cx, &l->ivs, tag, &l->rows);
   return OTV_E_OK;
 }
 
 static void lay_fini(lay *l)
 {
   if (l->ev_ready) otv_inst_ivs_fini(&l->in->cx, &l->ev);
+  otv_store_rows_free(&l->in->cx, l->rows);
   otv_ivs_free(l->in->al, &l->ivs);
 }
 
@@ -163,6 +172,7 @@ static otv_status do_table(otv_inst *in, uint32_t tag, lay *l, otv_buf *dst)
   xf.static_instance = !in->pin.partial;
   xf.compact = true;
   xf.delta = hook_delta;
+  xf.varies = hook_varies;
   xf.condition = hook_condition;
   xf.store = hook_store;
   if (varies(tag, t, l)) return otv_layout_write(in->al, tag, t, &xf, dst, in->err);

@@ -222,6 +222,83 @@ static otv_status ivs_in_place(const otv_ictx *cx, otv_span src, uint8_t *dst, u
   return OTV_E_OK;
 }
 
+/* ---- which items still vary ---- */
+
+struct otv_store_rows {
+  const otv_ivs *ivs;
+  rplan rp;
+  uint32_t *group; /* per piece: its new region, numbered */
+  double *acc;     /* per new region: one item's sum */
+  uint32_t *touched;
+  size_t ngroups, ntouched_cap;
+};
+
+otv_status otv_store_rows_init(const otv_ictx *cx, const otv_ivs *ivs, uint32_t tag,
+                               otv_store_rows **out)
+{
+  *out = NULL;
+  otv_store_rows *sr = otv_mem_calloc(cx->al, 1, sizeof *sr);
+  if (!sr) return OTV_FAIL(cx->err, NOMEM, tag, 0, "store rows");
+  sr->ivs = ivs;
+  otv_status st = rplan_init(cx, ivs, tag, 0, &sr->rp);
+  size_t np = sr->rp.pieces ? sr->rp.pieces : 1, tri = 3 * (size_t)sr->rp.kc;
+  if (!st) {
+    sr->group = otv_mem_alloc(cx->al, np * sizeof *sr->group);
+    sr->acc = otv_mem_calloc(cx->al, np, sizeof *sr->acc);
+    sr->touched = otv_mem_alloc(cx->al, np * sizeof *sr->touched);
+    if (!sr->group || !sr->acc || !sr->touched) st = OTV_FAIL(cx->err, NOMEM, tag, 0, "store rows");
+  }
+  /* pieces with the same new region share a group (a column of the rewritten store) */
+  for (size_t i = 0; !st && i < sr->rp.pieces; i++) {
+    size_t j = 0;
+    while (j < i &&
+           memcmp(rplan_region(&sr->rp, j), rplan_region(&sr->rp, i), tri * sizeof(int16_t)))
+      j++;
+    sr->group[i] = j < i ? sr->group[j] : (uint32_t)sr->ngroups++;
+  }
+  *out = sr;
+  if (st) otv_store_rows_free(cx, sr), *out = NULL;
+  return st;
+}
+
+bool otv_store_row_varies(otv_store_rows *sr, uint32_t outer, uint32_t inner)
+{
+  const otv_ivs *ivs = sr->ivs;
+  const rplan *rp = &sr->rp;
+  if (outer >= ivs->data_count || inner >= ivs->data[outer].item_count) return false;
+  const otv_ivd *v = &ivs->data[outer];
+  const uint8_t *row = v->rows + (size_t)inner * v->row_len; /* in range: parsed */
+  size_t nt = 0;
+  for (unsigned j = 0; j < v->region_index_count; j++) {
+    unsigned r = otv_ivd_region(v, j);
+    int32_t d = otv_ivd_delta(v, row, j);
+    if (r >= rp->rc || rp->k[r] < 0 || !d) continue;
+    for (size_t i = rp->first[r]; i < rp->first[r + 1]; i++) {
+      uint32_t g = sr->group[i];
+      if (sr->acc[g] == 0) sr->touched[nt++] = g;
+      sr->acc[g] += rplan_scale(rp, r, i, d);
+      if (sr->acc[g] == 0) sr->acc[g] = 1e-300; /* stays "touched" (listed once) */
+    }
+  }
+  bool varies = false;
+  for (size_t t = 0; t < nt; t++) {
+    if (otv_inst_round(sr->acc[sr->touched[t]]) != 0) varies = true;
+    sr->acc[sr->touched[t]] = 0;
+  }
+  return varies;
+}
+
+void otv_store_rows_free(const otv_ictx *cx, otv_store_rows *sr)
+{
+  if (!sr) return;
+  size_t np = sr->rp.pieces ? sr->rp.pieces : 1;
+  if (sr->group) otv_mem_free(cx->al, sr->group, np * sizeof *sr->group);
+  if (sr->acc) otv_mem_free(cx->al, sr->acc, np * sizeof *sr->acc);
+  if (sr->touched) otv_mem_free(cx->al, sr->touched, np * sizeof *sr->touched);
+  rplan_free(cx, &sr->rp);
+  otv_mem_free(cx->al, sr, sizeof *sr);
+}
+
 /* ---- ItemVariationStore, compacted ----
  * When the store's structures fill the end of their table without gaps (as compilers write
  * them), nothing else lives there and the store can be written anew, smaller: per

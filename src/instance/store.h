@@ -34,4 +34,14 @@ otv_status otv_store_partial_at(const otv_ictx *cx, otv_span src, otv_buf *b, ui
                                 size_t ivs_off, bool may_compact, size_t field_at,
                                 unsigned field_size);
 
+/* Partial instances: which items of a store still vary once rewritten (some column of the
+ * rewritten row rounds to a non-zero delta); the others are constant at the new default
+ * (VariationIndex devices pointing there can go). Computed per item, allocation-free after
+ * init. */
+typedef struct otv_store_rows otv_store_rows;
+otv_status otv_store_rows_init(const otv_ictx *cx, const otv_ivs *ivs, uint32_t tag,
+                               otv_store_rows **out);
+bool otv_store_row_varies(otv_store_rows *sr, uint32_t outer, uint32_t inner);
+void otv_store_rows_free(const otv_ictx *cx, otv_store_rows *sr);
+
 #endif /* OTV_INSTANCE_STORE_H */

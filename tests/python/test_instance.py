@@ -150,9 +150,10 @@ def test_instance_argument_errors(karla):
     with pytest.raises(otvar.Error) as e:
         karla.instance(wght=700, flavor="woff3")
     assert e.value.code == "ARG"
-    with pytest.raises(otvar.Error) as e:  # the C library: partial + update_names
-        karla.instance(keep=["wght"], update_names=True)
-    assert e.value.code == "UNSUPPORTED"
+    # partial + update_names: named after the default from STAT (fontTools' updateFontNames)
+    named = TTFont(io.BytesIO(karla.instance(keep=["wght"], update_names=True)))
+    assert [a.axisTag for a in named["fvar"].axes] == ["wght"]
+    assert named["name"].getDebugName(2) in ("Regular", "Italic")
 
 
 def test_without_the_woff_library_only_woff_fails(tmp_path):
