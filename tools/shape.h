@@ -67,4 +67,14 @@ typedef struct shp_sample {
  * finds it (else a built-in Latin/digits list). Returns the count written (at most cap). */
 unsigned shp_font_samples(const otv_face *face, shp_sample *out, unsigned cap);
 
+/* ---- the HTML specimen (util_html.c) ----
+ * Write DIR/index.html (created with DIR when missing) and the font beside it (FONT's sfnt as
+ * DIR/font.ttf or .otf, or DIR/font.woff2 when woff2): @font-face, a slider per axis driving
+ * font-variation-settings, the named instances, a glyph grid of the mapped characters and a
+ * waterfall, in sample (the font's own script) and the other scripts' samples. Existing files
+ * need force. Returns an exit code, with the message printed. */
+int spec_html(const char *cmd, const char *font_path, const otv_face *face, const char *dir,
+              int woff2, int force, const char *sample, const shp_sample *scripts,
+              unsigned script_count);
+
 #endif

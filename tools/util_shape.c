@@ -459,3 +459,112 @@ int shp_print(shp_font *f, otv_location *loc, const shp_opts *o, const uint32_t 
 }
 
 #endif
+
+/* ---- samples per script (fonts/samples.txt) ---- */
+
+/* When samples.txt is nowhere to be found: Latin and digits. */
+static const char builtin_samples[] = "Latn|Latin|0041-005A,0061-007A,00C0-024F|Sphinx of black "
+                                      "quartz, judge my vow|Ag\n"
+                                      "Zyyy|Digits|0030-0039|0123456789|12\n";
+
+/* Split s at '|' into at most n fields (in place); returns the count. */
+static int fields(char *s, char **f, int n)
+{
+  int k = 0;
+  while (k < n) {
+    f[k++] = s;
+    char *bar = strchr(s, '|');
+    if (!bar) break;
+    *bar = 0;
+    s = bar + 1;
+  }
+  return k;
+}
+
+/* The number of code points of "0041-005A,0061-007A" the face maps (bounded: at most 0x30000
+ * look-ups a range, ranges past U+10FFFF ignored). */
+static unsigned count_ranges(const otv_face *face, const char *ranges)
+{
+  unsigned count = 0;
+  const char *p = ranges;
+  while (*p) {
+    char *end;
+    unsigned long lo = strtoul(p, &end, 16), hi = lo;
+    if (end == p) break;
+    p = end;
+    if (*p == '-') {
+      hi = strtoul(p + 1, &end, 16);
+      p = end;
+    }
+    if (hi > 0x10FFFF) hi = 0x10FFFF;
+    if (hi >= lo && hi - lo < 0x30000)
+      for (unsigned long c = lo; c <= hi; c++)
+        count += otv_face_glyph_for_char(face, (uint32_t)c, 0) != 0;
+    while (*p == ',' || *p == ' ') p++;
+  }
+  return count;
+}
+
+unsigned shp_font_samples(const otv_face *face, shp_sample *out, unsigned cap)
+{
+  char path[4096];
+  const char *where = cli_data_file("samples.txt", path, sizeof path);
+  char *text = NULL;
+  FILE *f = where ? fopen(where, "rb") : NULL;
+  if (f) {
+    size_t len = 0, cap_b = 0;
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0 && len < (1u << 20)) {
+      if (len + got + 1 > cap_b) {
+        size_t nc = (len + got + 1) * 2;
+        char *nt = realloc(text, nc);
+        if (!nt) break;
+        text = nt;
+        cap_b = nc;
+      }
+      memcpy(text + len, buf, got);
+      len += got;
+      text[len] = 0;
+    }
+    fclose(f);
+  }
+  const char *src = text ? text : builtin_samples;
+  unsigned n = 0, counts[64];
+  shp_sample all[64];
+  const char *line = src;
+  while (*line && n < 64) {
+    const char *nl = strchr(line, '\n');
+    size_t ll = nl ? (size_t)(nl - line) : strlen(line);
+    char row[1024];
+    if (ll && line[0] != '#' && ll < sizeof row) {
+      memcpy(row, line, ll);
+      row[ll] = 0;
+      if (ll && row[ll - 1] == '\r') row[ll - 1] = 0;
+      char *fl[5];
+      if (fields(row, fl, 5) == 5 && strlen(fl[0]) == 4 && txt_covers(face, fl[3]) &&
+          txt_covers(face, fl[4])) {
+        unsigned c = count_ranges(face, fl[2]);
+        shp_sample s;
+        memset(&s, 0, sizeof s);
+        snprintf(s.script, sizeof s.script, "%s", fl[0]);
+        snprintf(s.name, sizeof s.name, "%s", fl[1]);
+        snprintf(s.text, sizeof s.text, "%s", fl[3]);
+        snprintf(s.short_text, sizeof s.short_text, "%s", fl[4]);
+        /* insertion by count, most first; a tie keeps the file's order */
+        unsigned at = n;
+        while (at > 0 && counts[at - 1] < c) at--;
+        memmove(all + at + 1, all + at, (n - at) * sizeof *all);
+        memmove(counts + at + 1, counts + at, (n - at) * sizeof *counts);
+        all[at] = s;
+        counts[at] = c;
+        n++;
+      }
+    }
+    line += ll + (nl ? 1 : 0);
+  }
+  free(text);
+  if (n > cap) n = cap;
+  memcpy(out, all, n * sizeof *out);
+  return n;
+}

@@ -200,20 +200,23 @@ for cmd in render specimen; do
   if ls "$O"/big.png.tmp-* >/dev/null 2>&1; then bad "$cmd: failed write left a temp file"; else ok; fi
 done
 # a glyph whose data is broken (an end point past its data): one line naming glyf, exit 1
-$PY - "$KARLA" "$O/badH.ttf" <<'PYEOF'
+# (H for render's "Hi"; o, which the specimen's Latin sample has, for specimen)
+for ch in H o; do
+$PY - "$KARLA" "$O/bad$ch.ttf" "$ch" <<'PYEOF'
 import struct, sys
 from fontTools.ttLib import TTFont
 data = bytearray(open(sys.argv[1], "rb").read())
 f = TTFont(sys.argv[1])
-gid = f.getGlyphID(f.getBestCmap()[ord("H")])
+gid = f.getGlyphID(f.getBestCmap()[ord(sys.argv[3])])
 at = f.reader.tables["glyf"].offset + f["loca"][gid]
 n = struct.unpack(">h", data[at:at + 2])[0]
 struct.pack_into(">H", data, at + 10 + 2 * (n - 1), 0xFFF0)
 open(sys.argv[2], "wb").write(data)
 PYEOF
+done
 expect 1 "broken glyph" -- "$OTVAR" render "$O/badH.ttf" --text Hi -o "$O/x10.png"
 one_line_err "broken glyph"; err_has "broken glyph" "glyf+0x"; no_file "broken glyph" "$O/x10.png"
-expect 1 "specimen broken glyph" -- "$OTVAR" specimen "$O/badH.ttf" -o "$O/x11.png"
+expect 1 "specimen broken glyph" -- "$OTVAR" specimen "$O/bado.ttf" -o "$O/x11.png"
 one_line_err "specimen broken glyph"; err_has "specimen broken glyph" "glyf+0x"
 no_file "specimen broken glyph" "$O/x11.png"
 no_temp "after errors"
@@ -234,5 +237,60 @@ expect 0 "specimen static" -- "$OTVAR" specimen "$STATIC" --size 40 -o "$O/s-sta
 read -r w h ct ink < <(png_info "$O/s-static.png")
 if [ "$h" -gt 140 ]; then ok; else bad "specimen static: $w x $h, no sample line"; fi
 no_temp "after specimens"
+
+# ---- specimens in the font's own script (fonts/samples.txt): the first script listed is the
+# font's, and every glyph of its sample is mapped (shaped by otvar shape: no glyph 0) ----
+CACHE=${OTV_FONT_CACHE:-$ROOT/build-test/fonts-cache}
+own() { # font expected-script
+  expect 0 "list-samples $(basename "$1")" -- "$OTVAR" specimen "$1" --list-samples
+  local script sample
+  script=$(head -1 "$TMP/out" | cut -f1)
+  sample=$(head -1 "$TMP/out" | cut -f3)
+  if [ "$script" = "$2" ]; then ok; else bad "$(basename "$1"): own script '$script', expected $2"; fi
+  if "$OTVAR" shape "$1" --text "$sample" --no-glyph-names >"$TMP/sh" 2>/dev/null; then
+    if grep -qE '(\[|\|)0=' "$TMP/sh"; then bad "$(basename "$1"): .notdef in the sample '$sample': $(cat "$TMP/sh")"; else ok; fi
+  elif "$OTVAR" shape --help >/dev/null 2>&1; then
+    bad "$(basename "$1"): otvar shape failed on '$sample'"
+  fi
+  # the other scripts listed are mapped whole too
+  tail -n +2 "$TMP/out" | cut -f3 | while IFS= read -r t; do
+    "$OTVAR" shape "$1" --text "$t" --no-glyph-names 2>/dev/null | grep -qE '(\[|\|)0=' && echo "notdef: $t"
+  done >"$TMP/nd"
+  if [ ! -s "$TMP/nd" ]; then ok; else bad "$(basename "$1"): $(cat "$TMP/nd")"; fi
+}
+own "$KARLA" Latn
+for spec in Inter-roman.var.ttf:Latn NotoSansArabic-VF.ttf:Arab NotoSansBengali-VF.ttf:Beng \
+            SourceSerif4Variable-Roman.otf:Latn Cantarell-VF.otf:Latn RobotoFlex-latin.ttf:Latn \
+            Recursive-latin.ttf:Latn SourceSans3VF-Upright.ttf:Latn; do
+  f=$CACHE/${spec%%:*}
+  if [ -s "$f" ]; then own "$f" "${spec##*:}"; else echo "SKIP own script: $f missing (tests/fetch-fonts.sh)"; fi
+done
+# a subset font with no whole sample lists none (its specimen uses its first mapped characters)
+expect 0 "list-samples subset" -- "$OTVAR" specimen "$FONTS/NotoSansJP-VF.subset.otf" --list-samples
+if [ ! -s "$TMP/out" ]; then ok; else bad "subset font lists samples: $(cat "$TMP/out")"; fi
+# Arabic specimen draws Arabic: its picture's sample rows come from the Arabic sample
+if [ -s "$CACHE/NotoSansArabic-VF.ttf" ]; then
+  expect 0 "specimen Arabic" -- "$OTVAR" specimen "$CACHE/NotoSansArabic-VF.ttf" --size 24 -o "$O/ar.png"
+  [ -s "$O/ar.png" ] && ok || bad "specimen Arabic: no output"
+fi
+
+# ---- --grid: a 2-D grid of two axes adds rows; bad grids are usage errors ----
+ROBOTO=$FONTS/Roboto-Variable.ABC.ttf
+expect 0 "specimen no grid" -- "$OTVAR" specimen "$ROBOTO" --steps 3 -o "$O/g0.png"
+expect 0 "specimen grid" -- "$OTVAR" specimen "$ROBOTO" --steps 3 --grid wght,wdth -o "$O/g1.png"
+read -r _ h0 _ _ < <(png_info "$O/g0.png")
+read -r _ h1 _ _ < <(png_info "$O/g1.png")
+if [ "$h1" -gt $((h0 + 100)) ]; then ok; else bad "grid: height $h1 not above $h0 + 3 rows"; fi
+for g in wght wght,wght wght,ZZZZ ,wdth wght,wdth,opsz toolongtag,wdth; do
+  expect 2 "grid $g" -- "$OTVAR" specimen "$ROBOTO" --grid "$g" -o "$O/g2.png"
+  one_line_err "grid $g"; no_file "grid $g" "$O/g2.png"
+done
+
+# ---- SVG specimens: -o x.svg writes SVG (paths, the same page size as the PNG) ----
+expect 0 "specimen svg" -- "$OTVAR" specimen "$ROBOTO" --steps 3 -o "$O/g0.svg"
+if head -c 100 "$O/g0.svg" | grep -q '<?xml' && grep -q '<svg xmlns="http://www.w3.org/2000/svg" width="[0-9]*" height="'"$h0"'"' "$O/g0.svg" &&
+   grep -q '<path fill="#000000" d="M' "$O/g0.svg" && tail -1 "$O/g0.svg" | grep -q '</svg>'; then ok; else
+  bad "specimen svg: not the page as SVG: $(head -c 300 "$O/g0.svg")"; fi
+no_temp "after grids"
 
 cli_summary test_render.sh
