@@ -5,7 +5,7 @@
  * font-variation-settings of every sample; buttons set the named instances; the page shows the
  * sample of the font's own script, those of its other scripts, a waterfall and a grid of the
  * characters the cmap maps. The fragment sets the sliders and a plain view for screenshots:
- * index.html#wght=700,wdth=80&size=96&only=sample (tests/web/specimen_html.sh).
+ * index.html#wght=700,wdth=80&size=96&text=Hamburg&only=sample (tests/web/specimen_html.sh).
  */
 #include "cli.h"
 #include "shape.h"
@@ -49,9 +49,9 @@ static const char page_css[] =
     ".controls{display:grid;grid-template-columns:max-content 320px max-content;gap:4px 12px;"
     "align-items:center;margin:12px 0}\n"
     ".controls output{font-variant-numeric:tabular-nums}\n"
-    "#sample{font-size:64px;line-height:1.3;margin:16px 0;white-space:nowrap}\n"
+    "#sample{font-size:64px;line-height:1.3;margin:16px 0;white-space:nowrap;overflow:hidden}\n"
     ".script{font-size:32px;margin:8px 0}\n"
-    ".waterfall div{white-space:nowrap;overflow:hidden}\n"
+    ".waterfall div{white-space:nowrap;overflow:hidden}\n.script{overflow-wrap:anywhere}\n"
     ".grid{display:flex;flex-wrap:wrap;gap:2px}\n"
     ".grid span{width:56px;height:64px;font-size:36px;display:flex;align-items:center;"
     "justify-content:center;border:1px solid #ddd}\n"
@@ -74,15 +74,17 @@ static const char page_js[] =
     "for(const b of document.querySelectorAll('button[data-coords]'))"
     "b.addEventListener('click',()=>set(JSON.parse(b.dataset.coords)));\n"
     "function fromHash(){\n"
-    "  const v={};let only=null,size=null;\n"
+    "  const v={};let only=null,size=null,text=null;\n"
     "  for(const part of location.hash.slice(1).split(/[&,]/)){\n"
     "    const [k,x]=part.split('=');if(x===undefined)continue;\n"
     "    const key=decodeURIComponent(k);\n"
-    "    if(key==='only')only=x;else if(key==='size')size=parseFloat(x);else "
+    "    if(key==='only')only=x;else if(key==='size')size=parseFloat(x);\n"
+    "    else if(key==='text')text=decodeURIComponent(x);else "
     "v[(key+'    ').slice(0,4)]=parseFloat(x);\n"
     "  }\n"
     "  document.body.classList.toggle('only',only==='sample');\n"
     "  if(size)document.getElementById('sample').style.fontSize=size+'px';\n"
+    "  if(text!==null)document.getElementById('sample').textContent=text;\n"
     "  set(v);\n"
     "}\n"
     "window.addEventListener('hashchange',fromHash);\n"
