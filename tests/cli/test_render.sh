@@ -144,7 +144,8 @@ one_line_err "unknown axis"; err_has "unknown axis" "wdth"; no_file "unknown axi
 # a character the font does not map draws as .notdef (as HarfBuzz and outline --text do): the
 # picture is wider than without it, and nothing is said
 expect 0 "unmapped character" -- "$OTVAR" render "$KARLA" --text "Hi 漢" -o "$O/x2.png"
-empty_err "unmapped character"
+# (without HarfBuzz the one line is the warning that text is not shaped)
+if "$OTVAR" shape "$KARLA" --text H >/dev/null 2>&1; then empty_err "unmapped character"; fi
 expect 0 "without the unmapped character" -- "$OTVAR" render "$KARLA" --text "Hi " -o "$O/x2b.png"
 read -r nw1 _ < <(png_info "$O/x2.png")
 read -r nw2 _ < <(png_info "$O/x2b.png")
