@@ -163,6 +163,16 @@ AR=$CACHE/NotoSansArabic-VF.ttf
 if [ -s "$AR" ]; then
   expect 0 "render mixed" -- "$OTVAR" render "$AR" --text "١٢ سلام" --size 40 -o "$TMP/mixed.png" --force
   empty_err "render mixed"
+  # bidi: "abc SALAM" (an LTR paragraph) and "SALAM abc" (an RTL one) both read abc, space,
+  # then the Arabic word on the right, shaped right to left: the same picture (one run per line,
+  # as without FriBidi, would shape one of the two Arabic words left to right)
+  if "$OTVAR" shape --help | grep -q .; then
+    expect 0 "bidi ltr paragraph" -- "$OTVAR" render "$AR" --text "abc سلام" --size 40 -o "$TMP/b1.png" --force
+    expect 0 "bidi rtl paragraph" -- "$OTVAR" render "$AR" --text "سلام abc" --size 40 -o "$TMP/b2.png" --force
+    cmp -s "$TMP/b1.png" "$TMP/b2.png" && ok || bad "bidi: 'abc سلام' and 'سلام abc' differ"
+    expect 0 "bidi forced ltr" -- "$OTVAR" render "$AR" --text "سلام abc" --direction ltr --size 40 -o "$TMP/b3.png" --force
+    cmp -s "$TMP/b2.png" "$TMP/b3.png" && bad "bidi: --direction ltr did not change the picture" || ok
+  fi
   expect 0 "render --direction rtl" -- "$OTVAR" render "$AR" --text "سلام" --direction rtl --script Arab --language ar --size 40 -o "$TMP/rtl.png" --force
 fi
 
