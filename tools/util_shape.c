@@ -72,6 +72,7 @@ struct shp_font {
   hb_script_t script; /* HB_SCRIPT_INVALID: from the text */
   hb_language_t lang; /* NULL: the default */
   int *coords, *set;  /* the coordinates given to the font, the ones last set */
+  otv_f2dot14 *norm;  /* the location's, read into here */
   unsigned axis_count;
   int coords_valid;
 };
@@ -164,11 +165,12 @@ int shp_font_create(const char *cmd, const otv_face *face, const shp_opts *o, sh
   f->axis_count = info.axis_count;
   f->coords = calloc(info.axis_count + 1, sizeof *f->coords);
   f->set = calloc(info.axis_count + 1, sizeof *f->set);
+  f->norm = calloc(info.axis_count + 1, sizeof *f->norm);
   f->hface = hb_face_create_for_tables(ref_table, (void *)(uintptr_t)face, NULL);
   /* the tables' own count: HarfBuzz's maxp reader agrees with otvar's */
   f->font = hb_font_create(f->hface);
   f->buf = hb_buffer_create();
-  if (!f->coords || !f->set || !hb_buffer_allocation_successful(f->buf) ||
+  if (!f->coords || !f->set || !f->norm || !hb_buffer_allocation_successful(f->buf) ||
       f->font == hb_font_get_empty()) {
     shp_font_destroy(f);
     goto nomem;
@@ -190,6 +192,7 @@ void shp_font_destroy(shp_font *f)
   free(f->feats);
   free(f->coords);
   free(f->set);
+  free(f->norm);
   free(f);
 }
 
@@ -197,11 +200,9 @@ void shp_font_destroy(shp_font *f)
 static void sync_coords(shp_font *f, const otv_location *loc)
 {
   if (!f->axis_count) return;
-  otv_f2dot14 c[64];
-  unsigned n = f->axis_count < 64 ? f->axis_count : 64;
-  unsigned got = otv_location_normalized(loc, c, n);
-  if (got > n) got = n;
-  for (unsigned i = 0; i < f->axis_count; i++) f->coords[i] = i < got ? c[i] : 0;
+  unsigned got = otv_location_normalized(loc, f->norm, f->axis_count);
+  if (got > f->axis_count) got = f->axis_count;
+  for (unsigned i = 0; i < f->axis_count; i++) f->coords[i] = i < got ? f->norm[i] : 0;
   if (f->coords_valid && !memcmp(f->coords, f->set, f->axis_count * sizeof *f->coords)) return;
   memcpy(f->set, f->coords, f->axis_count * sizeof *f->coords);
   f->coords_valid = 1;
