@@ -125,9 +125,11 @@ int otv_cmd_shape(int argc, char **argv)
           (no_clusters ? HB_BUFFER_SERIALIZE_FLAG_NO_CLUSTERS : 0) |
           (extents ? HB_BUFFER_SERIALIZE_FLAG_GLYPH_EXTENTS : 0);
 #endif
-  /* one output line per line of the text, as hb-shape reads --text */
+  /* one output line per line of the text, as hb-shape reads --text: a final newline ends the
+   * last line, an empty line prints as one */
   for (size_t s0 = 0, i = 0; i <= ncp; i++) {
     if (i < ncp && cps[i] != '\n') continue;
+    if (i == ncp && s0 == ncp) break; /* no line after a final newline (nor for "") */
     if (shp_print(sh, loc, &so, cps + s0, i - s0, flags, font_size, stdout)) {
       fprintf(stderr, "otvar: shape: out of memory\n");
       rc = OTV_EXIT_FONT;

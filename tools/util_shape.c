@@ -414,7 +414,7 @@ int shp_print(shp_font *f, otv_location *loc, const shp_opts *o, const uint32_t 
   hb_shape(f->font, f->buf, f->feats, f->feat_count);
   unsigned len = hb_buffer_get_length(f->buf), start = 0;
   char chunk[4096];
-  if (!len) fputs("[]", to);
+  /* an empty line is an empty line, as hb-shape prints it */
   while (start < len) {
     unsigned consumed = 0;
     hb_buffer_serialize_glyphs(f->buf, start, len, chunk, sizeof chunk, &consumed, f->font,

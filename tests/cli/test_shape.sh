@@ -197,8 +197,13 @@ one_line_err "shape bad utf-8"
 expect 2 "render vertical" -- "$OTVAR" render "$K" --text A --direction ttb -o "$TMP/v.png"
 one_line_err "render vertical"
 expect 0 "shape features" -- "$OTVAR" shape "$K" --text ABC --features "-kern,liga=0, ss01"
-expect 0 "shape empty text" -- "$OTVAR" shape "$K" --text ""
-has "shape empty text" '^\[\]$'
+# lines as hb-shape reads them: none for "", an empty one for an empty line, none after a final
+# newline, a carriage return shaped as a character
+for t in "" $'A\n\nB' $'A\nB\n' $'A\r\nB' $'\n'; do
+  a=$("$OTVAR" shape "$K" --text "$t"; echo x)
+  b=$(hb-shape "$K" --text="$t"; echo x)
+  [ "$a" = "$b" ] && ok || bad "shape lines of $(printf %q "$t"): '$a' vs hb-shape '$b'"
+done
 head -c 2000 /dev/urandom >"$TMP/junk.ttf"
 expect 1 "shape junk" -- "$OTVAR" shape "$TMP/junk.ttf" --text A
 one_line_err "shape junk"
