@@ -135,3 +135,8 @@ add_test(NAME python/pytest COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pytho
 set_tests_properties(python/pytest PROPERTIES
   ENVIRONMENT "${OTV_TEST_ENV};OTVAR_LIBRARY=$<TARGET_FILE:otvar_shared>;OTVAR_WOFF_LIBRARY=$<TARGET_FILE:otvar_woff>"
   LABELS python SKIP_RETURN_CODE 77)
+
+# ---- the HTML specimen (otvar specimen --html, tests/web/specimen_html.sh): the page, and
+# screenshots of it in headless Chromium (those checks say SKIP without chromium) ----
+add_test(NAME web/specimen_html COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/web/specimen_html.sh)
+set_tests_properties(web/specimen_html PROPERTIES ENVIRONMENT "${OTV_TEST_ENV}" LABELS web)

@@ -55,6 +55,10 @@ npm_font source-sans "VF/SourceSans3VF-Upright.ttf" SourceSans3VF-Upright.ttf
 npm_font source-sans "VF/SourceSans3VF-Upright.otf" SourceSans3VF-Upright.otf
 npm_font @fontsource-variable/roboto-flex "files/roboto-flex-latin-full-normal.woff2" RobotoFlex-latin.ttf
 npm_font @fontsource-variable/recursive "files/recursive-latin-full-normal.woff2" Recursive-latin.ttf
+# Arabic and Bengali variable fonts (wght, wdth; GSUB/GPOS with marks and conjuncts): the shaping
+# tests of otvar shape/render (tests/cli/test_shape.sh). Pinned: the glyphs are compared by name.
+npm_font @fontsource-variable/noto-sans-arabic@5.3.0 "files/noto-sans-arabic-arabic-standard-normal.woff2" NotoSansArabic-VF.ttf
+npm_font @fontsource-variable/noto-sans-bengali@5.3.0 "files/noto-sans-bengali-bengali-standard-normal.woff2" NotoSansBengali-VF.ttf
 # harfbuzzjs (current HarfBuzz as WebAssembly, incl. hb-subset): the CFF2 instancing oracle of
 # tests/oracle/test_instance_hbjs.py. Pinned: a new HarfBuzz can change what it writes.
 HBJS_VERSION=1.6.4

@@ -1,10 +1,11 @@
 /*
  * cmd_render.c - `otvar render FONT --text STR`: text at any location of the design space as an
- * anti-aliased PNG (otvar's rasterizer) or as SVG. Simple layout (render.h): cmap, advances at
- * the location, `kern` pairs; no shaping.
+ * anti-aliased PNG (otvar's rasterizer) or as SVG. Text is shaped by HarfBuzz at the location
+ * (shape.h: FeatureVariations, GPOS, bidi runs); without HarfBuzz, the cmap layout of render.h.
  */
 #include "cli.h"
 #include "render.h"
+#include "shape.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,16 +20,19 @@ static const cli_cmd render_cmd = {
     "render",
     "otvar render FONT --text STR [--var TAG=VALUE,...|--named N|NAME] [--size PX]\n"
     "                   [-o OUT.png|OUT.svg] [--fg RRGGBB] [--bg RRGGBB|none] [--slant S]\n"
-    "                   [--no-kern] [--index N] [--force]",
+    "                   [--features LIST] [--direction ltr|rtl] [--script ISO15924]\n"
+    "                   [--language BCP47] [--no-kern] [--index N] [--force]",
     "Draws STR (UTF-8; newlines start new lines) with the font at the location: --var sets user\n"
     "coordinates (tags shorter than 4 characters are padded with spaces), --named picks a named\n"
-    "instance; default: the default location. One glyph per character through cmap, advances at\n"
-    "the location (HVAR, else phantom points), pair kerning from a `kern` table when present.\n"
-    "No shaping (ligatures, marks, scripts needing GSUB/GPOS): see docs/render.md for HarfBuzz.\n"
+    "instance; default: the default location. The text is shaped by HarfBuzz at the same\n"
+    "normalized coordinates (ligatures, marks, kerning and FeatureVariations of the location);\n"
+    "a line mixing directions is cut into runs by the bidi algorithm (FriBidi). Characters the\n"
+    "font does not map draw as .notdef. Built without HarfBuzz, it says so and draws one glyph\n"
+    "per character through cmap with `kern` table pairs.\n"
     "FONT - reads the font from standard input.\n",
     "Exit status: 0 ok, 1 bad font or glyph data or an output that cannot be written, 2 bad\n"
-    "usage (unknown axis, a character the font has no glyph for, a bad size, an existing\n"
-    "output without --force).\n" CLI_FILES_NOTE,
+    "usage (unknown axis, a bad size or feature, an existing output without "
+    "--force).\n" CLI_FILES_NOTE,
     "FONT",
     1,
     1};
@@ -48,6 +52,7 @@ static int ends_with(const char *s, const char *suf)
 /* What a render is asked for: the options, checked by otv_cmd_render. */
 typedef struct render_req {
   const char *font, *text, *var, *named, *model, *out, *fg_s, *bg_s;
+  shp_opts shape;
   unsigned index;
   double size, slant;
   int svg, kern, force;
@@ -72,9 +77,13 @@ static int render(const render_req *r)
   size_t ncp = 0, nlines = 0;
   txt_line *lines = NULL;
   uint8_t *cov = NULL;
+  shp_font *shaper = NULL;
 
   face = cli_open_face(r->font, r->index);
   if (!face) goto done;
+  rc = shp_font_create("render", face, &r->shape, &shaper);
+  if (rc != OTV_EXIT_OK) goto done;
+  rc = OTV_EXIT_FONT;
   otv_error e = {0};
   if (otv_location_create(face, &loc, &e)) {
     cli_error(r->font, &e);
@@ -94,17 +103,7 @@ static int render(const render_req *r)
   for (size_t s0 = 0, i = 0; i <= ncp; i++) {
     if (i < ncp && cps[i] != '\n') continue;
     size_t end = i > s0 && cps[i - 1] == '\r' ? i - 1 : i;
-    uint32_t missing = 0;
-    int lr = txt_layout(loc, cps + s0, end - s0, r->kern, 0, &lines[nlines], &missing);
-    if (lr == -2) goto nomem;
-    if (lr == -1) {
-      char ch[8] = "";
-      if (missing >= 0x20 && missing < 0x7F) snprintf(ch, sizeof ch, " '%c'", (char)missing);
-      cli_usage_error("render", "%s has no glyph for U+%04X%s", cli_name(r->font),
-                      (unsigned)missing, ch);
-      rc = OTV_EXIT_USAGE;
-      goto done;
-    }
+    if (shp_line(shaper, loc, &r->shape, cps + s0, end - s0, &lines[nlines])) goto nomem;
     nlines++;
     s0 = i + 1;
   }
@@ -209,6 +208,7 @@ done:
   free(cps);
   free(cov);
   otv_raster_destroy(ras);
+  shp_font_destroy(shaper);
   otv_location_destroy(loc);
   cli_close_face(face);
   return rc;
@@ -219,6 +219,7 @@ int otv_cmd_render(int argc, char **argv)
   const char *text = NULL, *var = NULL, *named = NULL, *out = NULL, *index_arg = NULL;
   const char *fg_s = NULL, *bg_s = NULL, *size_arg = NULL, *slant_arg = NULL, *model = NULL;
   int no_kern = 0, force = 0;
+  shp_opts so = {0};
   const cli_opt opts[] = {
       {"text", 0, CLI_OPT_VALUE, &text, "STR", "the text to draw"},
       {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
@@ -237,7 +238,16 @@ int otv_cmd_render(int argc, char **argv)
        "background colour (default ffffff); none gives a\n"
        "transparent RGBA PNG. Gray colours give an 8-bit gray PNG."},
       {"slant", 0, CLI_OPT_VALUE, &slant_arg, "S", "synthetic oblique: x += S * y (e.g. 0.2)"},
-      {"no-kern", 0, CLI_OPT_FLAG, &no_kern, NULL, "ignore the kern table"},
+      {"features", 0, CLI_OPT_LIST, &so.features, "LIST",
+       "OpenType features as hb-view takes them: kern,-liga,\n"
+       "ss01=1,aalt[3:5]=2 (comma-separated)"},
+      {"direction", 0, CLI_OPT_VALUE, &so.direction, "DIR",
+       "ltr or rtl: one run in that direction (default: the\n"
+       "bidi algorithm's runs)"},
+      {"script", 0, CLI_OPT_VALUE, &so.script, "ISO15924", "the script (default: from the text)"},
+      {"language", 0, CLI_OPT_VALUE, &so.language, "BCP47", "the language (default: none)"},
+      {"no-kern", 0, CLI_OPT_FLAG, &no_kern, NULL,
+       "no kerning (-kern; the kern table without\nHarfBuzz)"},
       {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a font collection (default 0)"},
       {"force", 0, CLI_OPT_FLAG, &force, NULL, "replace an existing output"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
@@ -271,11 +281,18 @@ int otv_cmd_render(int argc, char **argv)
     cli_usage_error("render", "--slant %g: must be between -4 and 4", slant);
     goto out;
   }
+  if (so.direction && (!strncmp(so.direction, "ttb", 1) || !strncmp(so.direction, "btt", 1) ||
+                       !strncmp(so.direction, "TTB", 1) || !strncmp(so.direction, "BTT", 1))) {
+    cli_usage_error("render", "--direction %s: vertical text is not drawn (use ltr or rtl)",
+                    so.direction);
+    goto out;
+  }
+  so.no_kern = no_kern;
   if (!out) out = "render.png";
   int svg = ends_with(out, ".svg");
   if ((rc = cli_check_std("render", font, out, !svg))) goto out;
   render_req r = {
-      font,  text, var,   named, model,    out,  fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff",
+      font,  text, var,   named, model,    out,  fg_s ? fg_s : "000000", bg_s ? bg_s : "ffffff", so,
       index, size, slant, svg,   !no_kern, force};
   rc = render(&r);
 out:

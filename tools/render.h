@@ -20,6 +20,7 @@ typedef struct txt_glyph {
   uint32_t gid;
   float x;       /* pen position of the glyph origin, font units */
   float advance; /* font units */
+  float y;       /* vertical offset of the glyph (shaping: marks), font units, up */
 } txt_glyph;
 
 typedef struct txt_line {
@@ -29,7 +30,8 @@ typedef struct txt_line {
 } txt_line;
 
 /* Lay out code points in one line at the location. Code points without a glyph are an error
- * (-1, *missing set to the first such code point) unless skip_missing, which drops them.
+ * (-1, *missing set to the first such code point) unless skip_missing: 1 drops them, 2 draws
+ * them as .notdef (glyph 0). The shaped layout is shp_line (shape.h).
  * Returns 0 ok, -1 missing glyph, -2 out of memory. */
 int txt_layout(otv_location *loc, const uint32_t *cps, size_t n, int kern, int skip_missing,
                txt_line *out, uint32_t *missing);

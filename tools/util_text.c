@@ -1,7 +1,7 @@
 /*
  * util_text.c - simple horizontal text layout for `otvar render` / `otvar specimen` (render.h):
  * cmap, advances at the location, `kern` format 0 pair kerning, drawing through the rasterizer or
- * an SVG pen. Complex shaping is out of scope (docs/render.md: use HarfBuzz for it).
+ * an SVG pen. This is the layout without HarfBuzz; the shaped one is util_shape.c.
  */
 #include "render.h"
 
@@ -102,7 +102,7 @@ int txt_layout(otv_location *loc, const uint32_t *cps, size_t n, int kern, int s
       vs = cps[i + 1];
     uint32_t gid = otv_face_glyph_for_char(face, cp, vs);
     if (vs) i++;
-    if (!gid) {
+    if (!gid && skip_missing != 2) {
       if (skip_missing) continue;
       if (missing) *missing = cp;
       txt_line_free(out);
@@ -113,6 +113,7 @@ int txt_layout(otv_location *loc, const uint32_t *cps, size_t n, int kern, int s
     out->g[out->n].gid = gid;
     out->g[out->n].x = x;
     out->g[out->n].advance = adv;
+    out->g[out->n].y = 0;
     out->n++;
     x += adv;
   }
@@ -130,7 +131,10 @@ otv_status txt_draw(otv_location *loc, const txt_line *l, double scale, double o
                     double slant, otv_raster *r, struct svg_pen *svg)
 {
   for (size_t i = 0; i < l->n; i++) {
-    otv_transform t = {scale, slant * scale, 0, -scale, ox + l->g[i].x * scale, oy};
+    /* the glyph's vertical offset (marks) moves it up, and along the slant */
+    double dy = l->g[i].y * scale;
+    otv_transform t = {scale,  slant * scale, 0, -scale, ox + l->g[i].x * scale + slant * dy,
+                       oy - dy};
     otv_status st;
     if (r) {
       otv_raster_set_transform(r, &t);

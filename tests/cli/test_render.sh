@@ -100,7 +100,7 @@ if "$PY" -c "import sys; sys.exit(0 if $i6 < $ib < $i8 else 1)"; then ok; else b
 expect 0 "render CFF2" -- "$OTVAR" render "$FONTS/AdobeVFPrototype_vsindex.otf" --text A --var wght=700 --size 100 -o "$O/cff2.png"
 [ -s "$O/cff2.png" ] && ok || bad "render CFF2: no output"
 
-# ---- kern format 0: a copy of Karla with one pair H,o = -300 units (built with fontTools) ----
+# ---- kern format 0: a copy of Karla with one pair H,o = -300 units and no GPOS (fontTools) ----
 kdiff=$("$PY" - "$KARLA" "$O/kern.ttf" 2>/dev/null <<'EOF'
 import sys
 from fontTools.ttLib import TTFont, newTable
@@ -112,6 +112,8 @@ st = KernTable_format_0(); st.version = 0; st.coverage = 1; st.format = 0
 st.kernTable = {(cmap[ord('H')], cmap[ord('o')]): -300}
 k.kernTables = [st]
 f['kern'] = k
+# HarfBuzz reads a kern table only when GPOS has no kerning: drop GPOS
+if 'GPOS' in f: del f['GPOS']
 f.save(sys.argv[2])
 print(round(300 * 100 / f['head'].unitsPerEm))
 EOF
@@ -139,8 +141,15 @@ if grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$O/h.svg" && grep -q '<pat
 # ---- bad input: one line, non-zero, no file ----
 expect 2 "unknown axis" -- "$OTVAR" render "$KARLA" --text Hi --var wdth=80 -o "$O/x1.png"
 one_line_err "unknown axis"; err_has "unknown axis" "wdth"; no_file "unknown axis" "$O/x1.png"
-expect 2 "missing glyph" -- "$OTVAR" render "$KARLA" --text "Hi 漢" -o "$O/x2.png"
-one_line_err "missing glyph"; err_has "missing glyph" "U+6F22"; no_file "missing glyph" "$O/x2.png"
+# a character the font does not map draws as .notdef (as HarfBuzz and outline --text do): the
+# picture is wider than without it, and nothing is said
+expect 0 "unmapped character" -- "$OTVAR" render "$KARLA" --text "Hi 漢" -o "$O/x2.png"
+# (without HarfBuzz the one line is the warning that text is not shaped)
+if "$OTVAR" shape "$KARLA" --text H >/dev/null 2>&1; then empty_err "unmapped character"; fi
+expect 0 "without the unmapped character" -- "$OTVAR" render "$KARLA" --text "Hi " -o "$O/x2b.png"
+read -r nw1 _ < <(png_info "$O/x2.png")
+read -r nw2 _ < <(png_info "$O/x2b.png")
+if [ "$nw1" -gt $((nw2 + 10)) ]; then ok; else bad "unmapped character: .notdef not drawn ($nw1 vs $nw2 px)"; fi
 for s in 0 100000 -5 nan abc; do
   expect 2 "size $s" -- "$OTVAR" render "$KARLA" --text Hi --size $s -o "$O/x3.png"
   one_line_err "size $s"; no_file "size $s" "$O/x3.png"
@@ -192,20 +201,23 @@ for cmd in render specimen; do
   if ls "$O"/big.png.tmp-* >/dev/null 2>&1; then bad "$cmd: failed write left a temp file"; else ok; fi
 done
 # a glyph whose data is broken (an end point past its data): one line naming glyf, exit 1
-$PY - "$KARLA" "$O/badH.ttf" <<'PYEOF'
+# (H for render's "Hi"; o, which the specimen's Latin sample has, for specimen)
+for ch in H o; do
+$PY - "$KARLA" "$O/bad$ch.ttf" "$ch" <<'PYEOF'
 import struct, sys
 from fontTools.ttLib import TTFont
 data = bytearray(open(sys.argv[1], "rb").read())
 f = TTFont(sys.argv[1])
-gid = f.getGlyphID(f.getBestCmap()[ord("H")])
+gid = f.getGlyphID(f.getBestCmap()[ord(sys.argv[3])])
 at = f.reader.tables["glyf"].offset + f["loca"][gid]
 n = struct.unpack(">h", data[at:at + 2])[0]
 struct.pack_into(">H", data, at + 10 + 2 * (n - 1), 0xFFF0)
 open(sys.argv[2], "wb").write(data)
 PYEOF
+done
 expect 1 "broken glyph" -- "$OTVAR" render "$O/badH.ttf" --text Hi -o "$O/x10.png"
 one_line_err "broken glyph"; err_has "broken glyph" "glyf+0x"; no_file "broken glyph" "$O/x10.png"
-expect 1 "specimen broken glyph" -- "$OTVAR" specimen "$O/badH.ttf" -o "$O/x11.png"
+expect 1 "specimen broken glyph" -- "$OTVAR" specimen "$O/bado.ttf" -o "$O/x11.png"
 one_line_err "specimen broken glyph"; err_has "specimen broken glyph" "glyf+0x"
 no_file "specimen broken glyph" "$O/x11.png"
 no_temp "after errors"
@@ -226,5 +238,60 @@ expect 0 "specimen static" -- "$OTVAR" specimen "$STATIC" --size 40 -o "$O/s-sta
 read -r w h ct ink < <(png_info "$O/s-static.png")
 if [ "$h" -gt 140 ]; then ok; else bad "specimen static: $w x $h, no sample line"; fi
 no_temp "after specimens"
+
+# ---- specimens in the font's own script (fonts/samples.txt): the first script listed is the
+# font's, and every glyph of its sample is mapped (shaped by otvar shape: no glyph 0) ----
+CACHE=${OTV_FONT_CACHE:-$ROOT/build-test/fonts-cache}
+own() { # font expected-script
+  expect 0 "list-samples $(basename "$1")" -- "$OTVAR" specimen "$1" --list-samples
+  local script sample
+  script=$(head -1 "$TMP/out" | cut -f1)
+  sample=$(head -1 "$TMP/out" | cut -f3)
+  if [ "$script" = "$2" ]; then ok; else bad "$(basename "$1"): own script '$script', expected $2"; fi
+  if "$OTVAR" shape "$1" --text "$sample" --no-glyph-names >"$TMP/sh" 2>/dev/null; then
+    if grep -qE '(\[|\|)0=' "$TMP/sh"; then bad "$(basename "$1"): .notdef in the sample '$sample': $(cat "$TMP/sh")"; else ok; fi
+  elif "$OTVAR" shape --help >/dev/null 2>&1; then
+    bad "$(basename "$1"): otvar shape failed on '$sample'"
+  fi
+  # the other scripts listed are mapped whole too
+  tail -n +2 "$TMP/out" | cut -f3 | while IFS= read -r t; do
+    "$OTVAR" shape "$1" --text "$t" --no-glyph-names 2>/dev/null | grep -qE '(\[|\|)0=' && echo "notdef: $t"
+  done >"$TMP/nd"
+  if [ ! -s "$TMP/nd" ]; then ok; else bad "$(basename "$1"): $(cat "$TMP/nd")"; fi
+}
+own "$KARLA" Latn
+for spec in Inter-roman.var.ttf:Latn NotoSansArabic-VF.ttf:Arab NotoSansBengali-VF.ttf:Beng \
+            SourceSerif4Variable-Roman.otf:Latn Cantarell-VF.otf:Latn RobotoFlex-latin.ttf:Latn \
+            Recursive-latin.ttf:Latn SourceSans3VF-Upright.ttf:Latn; do
+  f=$CACHE/${spec%%:*}
+  if [ -s "$f" ]; then own "$f" "${spec##*:}"; else echo "SKIP own script: $f missing (tests/fetch-fonts.sh)"; fi
+done
+# a subset font with no whole sample lists none (its specimen uses its first mapped characters)
+expect 0 "list-samples subset" -- "$OTVAR" specimen "$FONTS/NotoSansJP-VF.subset.otf" --list-samples
+if [ ! -s "$TMP/out" ]; then ok; else bad "subset font lists samples: $(cat "$TMP/out")"; fi
+# Arabic specimen draws Arabic: its picture's sample rows come from the Arabic sample
+if [ -s "$CACHE/NotoSansArabic-VF.ttf" ]; then
+  expect 0 "specimen Arabic" -- "$OTVAR" specimen "$CACHE/NotoSansArabic-VF.ttf" --size 24 -o "$O/ar.png"
+  [ -s "$O/ar.png" ] && ok || bad "specimen Arabic: no output"
+fi
+
+# ---- --grid: a 2-D grid of two axes adds rows; bad grids are usage errors ----
+ROBOTO=$FONTS/Roboto-Variable.ABC.ttf
+expect 0 "specimen no grid" -- "$OTVAR" specimen "$ROBOTO" --steps 3 -o "$O/g0.png"
+expect 0 "specimen grid" -- "$OTVAR" specimen "$ROBOTO" --steps 3 --grid wght,wdth -o "$O/g1.png"
+read -r _ h0 _ _ < <(png_info "$O/g0.png")
+read -r _ h1 _ _ < <(png_info "$O/g1.png")
+if [ "$h1" -gt $((h0 + 100)) ]; then ok; else bad "grid: height $h1 not above $h0 + 3 rows"; fi
+for g in wght wght,wght wght,ZZZZ ,wdth wght,wdth,opsz toolongtag,wdth; do
+  expect 2 "grid $g" -- "$OTVAR" specimen "$ROBOTO" --grid "$g" -o "$O/g2.png"
+  one_line_err "grid $g"; no_file "grid $g" "$O/g2.png"
+done
+
+# ---- SVG specimens: -o x.svg writes SVG (paths, the same page size as the PNG) ----
+expect 0 "specimen svg" -- "$OTVAR" specimen "$ROBOTO" --steps 3 -o "$O/g0.svg"
+if head -c 100 "$O/g0.svg" | grep -q '<?xml' && grep -q '<svg xmlns="http://www.w3.org/2000/svg" width="[0-9]*" height="'"$h0"'"' "$O/g0.svg" &&
+   grep -q '<path fill="#000000" d="M' "$O/g0.svg" && tail -1 "$O/g0.svg" | grep -q '</svg>'; then ok; else
+  bad "specimen svg: not the page as SVG: $(head -c 300 "$O/g0.svg")"; fi
+no_temp "after grids"
 
 cli_summary test_render.sh
