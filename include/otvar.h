@@ -698,6 +698,11 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
                                                  fontTools' --update-name-table (OTV_E_NOT_FOUND
                                                  when STAT has no value for the location) */
 #define OTV_INSTANCE_NO_OVERLAP_FLAGS 0x0002u /* don't set OVERLAP_SIMPLE / OVERLAP_COMPOUND */
+/* As OTV_INSTANCE_UPDATE_NAMES where STAT can name the instance; where it cannot (no STAT, or no
+ * axis value at the location), from the fvar named instance at the location: its subfamily name
+ * in the R/I/B/BI model (a "Bold" or "Italic" style keeps the family; "SemiBold" joins it), as
+ * STAT's names would be. No named instance there: OTV_E_NOT_FOUND. Since: 0.4 */
+#define OTV_INSTANCE_NAME_INSTANCE 0x0004u
 
 /**
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at

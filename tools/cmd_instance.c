@@ -689,7 +689,9 @@ int otv_cmd_instance(int argc, char **argv)
        "their defaults)"},
       {NULL, 'o', CLI_OPT_VALUE, &out, "OUT", "output file (- : standard output)"},
       {"all-named", 0, CLI_OPT_FLAG, &all, NULL,
-       "one file per named instance into -d DIR (created if\nmissing)"},
+       "one file per named instance into -d DIR (created if\n"
+       "missing), each with its own family/style names (from\n"
+       "STAT, else from the named instance)"},
       {NULL, 'd', CLI_OPT_VALUE, &dir, "DIR", "output directory for --all-named"},
       {NULL, 'j', CLI_OPT_VALUE, &jobs, "N", "threads for --all-named (default 1)"},
       {"woff2", 0, CLI_OPT_FLAG, &woff2, NULL,
@@ -782,7 +784,11 @@ int otv_cmd_instance(int argc, char **argv)
                 .all = all,
                 .force = force,
                 .quiet = quiet};
-  r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES : 0u) |
+  /* --all-named: every file carries its own names (from STAT, else from its named instance),
+   * so that installed side by side they are distinct fonts */
+  r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES
+             : all        ? OTV_INSTANCE_NAME_INSTANCE
+                          : 0u) |
             (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u);
   r.flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;
   rc = instance(&r);

@@ -472,6 +472,36 @@ static otv_status stat_names(otv_inst *in, uint16_t *ids, unsigned *nids, uint16
   return OTV_E_OK;
 }
 
+/* The fallback of OTV_INSTANCE_NAME_INSTANCE: the subfamily name of the fvar named instance at
+ * the instance's location (its default, for a partial one), as if STAT named it with one value
+ * (also the elided name, used when that one has no string). */
+static otv_status instance_names(otv_inst *in, uint16_t *ids, unsigned *nids, uint16_t *elided)
+{
+  const otv_fvar *fv = &in->face->fvar;
+  unsigned ac = in->pin.axis_count;
+  for (unsigned i = 0; i < fv->instance_count; i++) {
+    double user[OTV_MAX_AXES];
+    otv_norm_result norm[OTV_MAX_AXES];
+    otv_error e = {0};
+    if (otv_fvar_instance_coords(fv, i, user, ac, &e) ||
+        otv_fvar_normalize(fv, in->loc->model, user, norm, in->al, &e))
+      continue;
+    bool at = true;
+    for (unsigned a = 0; a < ac; a++)
+      if (norm[a].f2 != in->pin.coords[a]) at = false;
+    if (!at) continue;
+    otv_named_instance ni;
+    unsigned one = 1;
+    otv_fvar_named_instances(fv, i, &one, &ni);
+    ids[0] = ni.subfamily_name_id;
+    *nids = 1;
+    *elided = ni.subfamily_name_id;
+    return OTV_E_OK;
+  }
+  return OTV_FAIL(in->err, NOT_FOUND, OTV_T_FVAR, 0,
+                  "no STAT axis values and no named instance to name the instance after");
+}
+
 /* Append " "-joined names of ids on a platform to out. */
 static void join_names(ntab *t, const nrec *pf, const uint16_t *ids, unsigned n, char *out,
                        size_t cap)
@@ -617,7 +647,13 @@ static otv_status update_names(otv_inst *in)
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_NAME, 0, "name format 1 with --update-names");
   uint16_t ids[64], elided = 0xFFFF; /* set by stat_names on success */
   unsigned nids = 0;
+  otv_error stat_err = {0};
+  otv_error *keep_err = in->err;
+  if (in->flags & OTV_INSTANCE_NAME_INSTANCE) in->err = &stat_err; /* a fallback follows */
   otv_status st = stat_names(in, ids, &nids, &elided);
+  in->err = keep_err;
+  if (st && (in->flags & OTV_INSTANCE_NAME_INSTANCE) && st != OTV_E_NOMEM)
+    st = instance_names(in, ids, &nids, &elided);
   if (st) return st;
   idset drop;
   if ((st = dropped_name_ids(in, &drop))) return st;
@@ -768,6 +804,8 @@ otv_status otv_inst_names(otv_inst *in)
 {
   otv_status st;
   if ((st = build_name(in))) return st;
-  if ((in->flags & OTV_INSTANCE_UPDATE_NAMES) && (st = update_names(in))) return st;
+  if ((in->flags & (OTV_INSTANCE_UPDATE_NAMES | OTV_INSTANCE_NAME_INSTANCE)) &&
+      (st = update_names(in)))
+    return st;
   return OTV_E_OK;
 }

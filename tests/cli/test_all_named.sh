@@ -2,7 +2,7 @@
 # test_all_named.sh - `otvar instance --all-named` never loses an instance: a font whose named
 # instances have colliding subfamily names ("Bold" three times, "Bold-3" and "Bold-2" literally,
 # "bold" differing only in case) gives one distinct file per instance, each byte-identical to
-# `instance --named I`, in every one of 100 runs with -j 4 --force; an instance that cannot be
+# a sequential run (itself `instance --named I --update-names` where STAT names I), in every one of 100 runs with -j 4 --force; an instance that cannot be
 # written is named on stderr, the others are still written, exit 1, and "wrote N" is true.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
 set -u
@@ -28,10 +28,18 @@ EOF
 n=$("$OTVAR" info "$F" --json | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["named_instances"]))' 2>/dev/null)
 [ -n "$n" ] || n=18
 
-# the reference: each instance on its own, by index
-mkdir -p "$TMP/ref"
-for ((i = 0; i < n; i++)); do "$OTVAR" instance "$F" --named $i -o "$TMP/ref/$i.ttf" -q || bad "--named $i failed"; done
+# the reference: one sequential run; each instance STAT can name is byte-identical to
+# `--named I --update-names` (the others are named after their instance: checked below)
+mkdir -p "$TMP/ref" "$TMP/one"
+"$OTVAR" instance "$F" --all-named -d "$TMP/ref" -j 1 -q || bad "sequential --all-named failed"
 (cd "$TMP/ref" && md5sum -- *.ttf | cut -d' ' -f1 | sort) >"$TMP/ref.sums"
+named_ok=0
+for ((i = 0; i < n; i++)); do
+  "$OTVAR" instance "$F" --named $i --update-names -o "$TMP/one/$i.ttf" -q 2>/dev/null || continue
+  named_ok=$((named_ok + 1))
+  grep -qx "$(md5sum <"$TMP/one/$i.ttf" | cut -d' ' -f1)" "$TMP/ref.sums" || bad "instance $i differs from --named $i --update-names"
+done
+[ "$named_ok" -ge $((n - 2)) ] && ok || bad "only $named_ok instances named from STAT"
 distinct=$(sort -u "$TMP/ref.sums" | wc -l)
 if [ "$distinct" -eq "$n" ]; then ok; else bad "the $n instances are not distinct fonts ($distinct)"; fi
 
@@ -75,5 +83,41 @@ if [ "$files" -eq $((n - 1)) ]; then ok; else bad "blocked run left $files files
 expect 1 "--all-named over existing files" -- "$OTVAR" instance "$F" --all-named -d "$TMP/all" -q
 if [ "$(grep -c 'not written' "$TMP/err")" -eq "$n" ]; then ok; else bad "not every refused instance named: $(head -3 "$TMP/err")"; fi
 cmp -s <(cd "$TMP/all" && md5sum -- * | cut -d' ' -f1 | sort) "$TMP/ref.sums" && ok || bad "refused run changed the files"
+
+# distinct internal names: every file's full and PostScript names differ (installed side by side
+# they are different fonts), from STAT, and from the named instances when the font has no STAT
+# (names in the R/I/B/BI model: "Bold" keeps the family, "SemiBold" joins it)
+"$PY" - "$FONTS/Roboto-Variable.ABC.ttf" "$TMP/NoStat.ttf" <<'EOF2' || bad "cannot make the font without STAT"
+import sys
+from fontTools.ttLib import TTFont
+f = TTFont(sys.argv[1])
+del f["STAT"]
+f.save(sys.argv[2])
+EOF2
+for src in "$FONTS/Roboto-Variable.ABC.ttf" "$TMP/NoStat.ttf"; do
+  rm -rf "$TMP/names"
+  "$OTVAR" instance "$src" --all-named -d "$TMP/names" -q || bad "--all-named $(basename "$src") failed"
+  "$PY" - "$TMP/names" <<'EOF2' && ok || bad "$(basename "$src"): internal names not distinct or not as the instances'"
+import os, sys
+from fontTools.ttLib import TTFont
+d = sys.argv[1]
+full, ps = set(), set()
+files = sorted(os.listdir(d))
+for fn in files:
+    n = TTFont(os.path.join(d, fn))["name"]
+    full.add(n.getDebugName(4)), ps.add(n.getDebugName(6))
+    style = fn.rsplit("-", 1)[1][:-4]  # the file's style, from the instance name
+    if not n.getDebugName(6).startswith("Roboto-"):
+        sys.exit("%s: PostScript name %s" % (fn, n.getDebugName(6)))
+    if style == "Bold" and (n.getDebugName(1), n.getDebugName(2)) != ("Roboto", "Bold"):
+        sys.exit("%s: %s / %s" % (fn, n.getDebugName(1), n.getDebugName(2)))
+    if style == "SemiBold" and (n.getDebugName(1), n.getDebugName(2), n.getDebugName(17)) != (
+            "Roboto SemiBold", "Regular", "SemiBold"):
+        sys.exit("%s: %s / %s / %s" % (fn, n.getDebugName(1), n.getDebugName(2), n.getDebugName(17)))
+sys.exit(0 if len(full) == len(files) == len(ps) else "duplicates: %d files, %d full names" % (len(files), len(full)))
+EOF2
+done
+# --update-names stays STAT's only (as fontTools'): without STAT, a clear error
+expect 1 "--update-names without STAT" -- "$OTVAR" instance "$TMP/NoStat.ttf" --named 0 --update-names -o "$TMP/x.ttf"
 
 cli_summary test_all_named.sh
