@@ -35,6 +35,14 @@
 #define CS_COMP_MAX_COORDS 4096u /* coordinates (2 per point) */
 #define CS_COMP_MAX_SEGS 2048u   /* segments (move, line, curve): one point each at least */
 #define CS_COMP_MAX_CTL 512u     /* control values */
+/* A glyph is compiled on its draw after CS_COMP_DRAWS interpreted ones. Compiling runs the
+ * interpreter 1 + R times (R regions; Source Serif 4 CFF2: ~7 draws' worth) to save ~2/3 of a
+ * draw each time after: it pays back only over many draws, so a glyph drawn at a few
+ * locations (a page shown at one or a few settings) is never compiled. Until then the glyph's
+ * state (otv_cff_loc.comp) counts its draws down from UINT32_MAX: UINT32_MAX - k after k
+ * draws, far above any cell index + 2 (the arena has at most CS_MAX_CELLS cells). */
+#define CS_COMP_DRAWS 4u
+#define CS_COMP_COUNTED (UINT32_MAX - CS_COMP_DRAWS)
 enum { CS_SEG_MOVE, CS_SEG_LINE, CS_SEG_CURVE };
 #define CS_COMP_FLOAT 0x80000000u /* compiled coordinates stored as floats (exact) */
 
@@ -523,7 +531,10 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   l->sub = otv_mem_calloc(l->x.al, slots, sizeof *l->sub);
   l->sub_fd_base = otv_mem_alloc(l->x.al, c->fd_count * sizeof *l->sub_fd_base);
   cells += OTV_CS_CELL_SLACK;
-  l->cells = otv_mem_calloc(l->x.al, cells, sizeof *l->cells);
+  /* not zeroed (cells are written before they are read; the replay's eight-at-a-time copies
+   * past an item's end copy values it never uses): a fresh mapping's pages are touched only
+   * as the arena fills, so a location that draws a few glyphs does not pay for 4 MiB */
+  l->cells = otv_mem_alloc(l->x.al, cells * sizeof *l->cells);
   l->sub_slots = slots;
   l->cell_cap = cells - OTV_CS_CELL_SLACK;
   l->cell_used = 0;
@@ -550,15 +561,9 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
                  2u * CS_COMP_MAX_SEGS + nd;
   /* comp_off: no compiled glyphs, for A/B measurements (set before the first outline) */
   if (c->charstrings.count == 0 || l->comp_off) return;
+  /* the states; the scratch (~80 KiB) only at the first compilation (comp_state) */
   l->comp = otv_mem_calloc(l->x.al, c->charstrings.count, sizeof *l->comp);
-  l->comp_scratch = otv_mem_calloc(l->x.al, 1, bytes);
-  if (!l->comp || !l->comp_scratch) {
-    if (l->comp) otv_mem_free(l->x.al, l->comp, c->charstrings.count * sizeof *l->comp);
-    if (l->comp_scratch) otv_mem_free(l->x.al, l->comp_scratch, bytes);
-    l->comp = NULL;
-    l->comp_scratch = NULL;
-    return;
-  }
+  if (!l->comp) return;
   l->comp_count = c->charstrings.count;
   l->comp_scratch_size = bytes;
 }
@@ -1479,11 +1484,18 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   }
   s.rec = NULL;
   if (s.cache && l->comp && sink->pen && !sink->round && gid < l->comp_count) {
-    /* compiled glyphs: compiled on the second draw (the first marks the glyph slot) */
+    /* compiled glyphs: compiled on the draw after CS_COMP_DRAWS interpreted ones (counted in
+     * the state, below) */
     uint32_t cst = l->comp[gid];
-    if (cst == 0) {
-      const otv_cs_slot *e = &l->sub[l->glyph_slot + gid];
-      if (e->state != 0 || e->end != 0) {
+    if (cst == 0 || cst >= CS_COMP_COUNTED) {
+      uint32_t drawn = cst ? UINT32_MAX - cst : 0;
+      if (drawn < CS_COMP_DRAWS) {
+        l->comp[gid] = UINT32_MAX - (drawn + 1);
+        cst = 0;
+      } else if (!l->comp_scratch &&
+                 !(l->comp_scratch = otv_mem_calloc(l->x.al, 1, l->comp_scratch_size))) {
+        cst = l->comp[gid] = 1; /* optional: interpreted */
+      } else {
         const double *va = s.vs_all;
         const uint8_t *vn = s.vs_nz;
         bool z = s.zero;

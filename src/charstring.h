@@ -57,8 +57,9 @@ typedef struct otv_cff_loc {
   size_t sub_slots;
   otv_cs_cell *cells;
   size_t cell_cap, cell_used;
-  /* Compiled glyphs (charstring.c, comp_build): per glyph 0 (not compiled yet), 1 (interpreted)
-   * or its first cell + 2 in the arena. A compiled glyph is {number of coordinates, number of
+  /* Compiled glyphs (charstring.c, comp_build): per glyph 0 (never drawn), UINT32_MAX - k
+   * (drawn k times, not compiled yet: CS_COMP_DRAWS), 1 (interpreted) or its first cell + 2 in
+   * the arena. A compiled glyph is {number of coordinates, number of
    * segments}, {regions with deltas, regions reserved}, the segment kinds (8 per cell), one cell
    * per region (its index), then the coordinates at the default (all scalars 0) and per region
    * the coordinate deltas at scalar 1: the outline is affine in the region scalars. */

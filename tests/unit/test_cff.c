@@ -1495,7 +1495,7 @@ static void sr_close(void *c) { sr_put(c, 4, 0, NULL); }
 static const otv_pen sr_pen = {sr_move, sr_line, NULL, sr_cubic, sr_close};
 
 /* Largest difference of the compiled-glyph pen output (loc: drawn there before, so compiled
- * from its second draw) from the same glyph interpreted from its bytes (ref); -1 when the
+ * from its fifth draw) from the same glyph interpreted from its bytes (ref); -1 when the
  * segments, status or error differ. The compiled form sums P0 + s_r D_r in another order than
  * the interpreter, so floats may differ by an ulp: the caller allows 1e-6 relative. */
 static double pen_vs_uncached(otv_location *loc, otv_location *ref, uint32_t gid, double *rel)
@@ -1639,7 +1639,7 @@ static void test_subr_blend(void)
     CHECK_EQ(get_points(loc, 10, &o), OTV_E_OK);
     CHECK_POINTS(&o, w2, ends);
   }
-  /* compiled glyphs (pen drawing from the second draw): the same outlines, errors from the
+  /* compiled glyphs (pen drawing from the fifth draw): the same outlines, errors from the
    * interpreter; g10 (blended subroutine number) and the failing g4, g5 are not compiled */
   for (int pass = 0; pass < 3; pass++) {
     rec r = {{0}, 0};
@@ -1739,7 +1739,7 @@ static void test_cache_real_fonts(void)
       otv_location_set_normalized(loc, c, na);
       otv_location_set_normalized(ref, c, na);
       /* pen drawing first (the arena fills with compiled glyphs before decoded ones): compiled
-       * glyphs (compiled on the second draw, replayed after) vs the bytes, within 1e-6 relative
+       * glyphs (compiled on the fifth draw, replayed after) vs the bytes, within 1e-6 relative
        * (float ulps) */
       for (int pass = 0; pass < 2; pass++)
         for (uint32_t g = 0; g < info.glyph_count; g++, pen_draws++) {
