@@ -512,7 +512,7 @@ static otv_status arith(cs *s, int op, unsigned *spp, const uint8_t *at)
 static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
 {
   l->sub_tried = true;
-  if (!c->cff2 || c->tab.len >= UINT32_MAX) return; /* cells hold 32-bit table offsets */
+  if (!c->cff2 || c->tab.len >= UINT32_MAX || l->sub_off) return; /* cells: 32-bit offsets */
   size_t slots = c->gsubrs.count;
   size_t cells = 2u * ((size_t)c->gsubrs.data_len + c->gsubrs.count);
   for (uint32_t i = 0; i < c->fd_count; i++) {
@@ -528,6 +528,8 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   cells += 2u * ((size_t)c->charstrings.data_len + c->charstrings.count);
   if (slots == 0) return;
   if (cells > CS_MAX_CELLS) cells = CS_MAX_CELLS;
+  if (l->cells_max && cells > l->cells_max) cells = l->cells_max; /* otv_options */
+  if (cells < 16) return; /* a bound too small to hold anything: no cache */
   l->sub = otv_mem_calloc(l->x.al, slots, sizeof *l->sub);
   l->sub_fd_base = otv_mem_alloc(l->x.al, c->fd_count * sizeof *l->sub_fd_base);
   cells += OTV_CS_CELL_SLACK;
