@@ -504,10 +504,15 @@ static otv_status arith(cs *s, int op, unsigned *spp, const uint8_t *at)
  * stems counted at run time) or bytes that do not decode are interpreted from their bytes, as
  * are those past the arena's capacity: errors keep their offsets and messages. */
 
-/* Arena cells at most (8 bytes each: 4 MiB, allocated zeroed, so pages are touched only as they
- * fill). A subroutine or glyph of len bytes takes at most 2 len + 2 cells (each operand or
- * operator takes a byte at least; an item is 2 header cells). */
+/* Arena cells at most (8 bytes each: 4 MiB). A subroutine or glyph of len bytes takes at most
+ * 2 len + 2 cells (each operand or operator takes a byte at least; an item is 2 header cells).
+ * The arena starts at CS_FIRST_CELLS (128 KiB) and doubles up to its bound (cell_bound: the
+ * font's subroutines and glyphs, at most CS_MAX_CELLS, or less by otv_options): a decode that
+ * finds no room below the bound asks for more (cell_want) and is retried at a later call; the
+ * arena grows at the start of the next outline call (cells_grow), when no replay holds a pointer
+ * into it (items are referred to by index). */
 #define CS_MAX_CELLS 524288u
+#define CS_FIRST_CELLS 16384u
 
 static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
 {
@@ -532,6 +537,8 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   if (cells < 16) return; /* a bound too small to hold anything: no cache */
   l->sub = otv_mem_calloc(l->x.al, slots, sizeof *l->sub);
   l->sub_fd_base = otv_mem_alloc(l->x.al, c->fd_count * sizeof *l->sub_fd_base);
+  l->cell_bound = cells;
+  if (cells > CS_FIRST_CELLS) cells = CS_FIRST_CELLS;
   cells += OTV_CS_CELL_SLACK;
   /* not zeroed (cells are written before they are read; the replay's eight-at-a-time copies
    * past an item's end copy values it never uses): a fresh mapping's pages are touched only
@@ -570,6 +577,23 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   l->comp_scratch_size = bytes;
 }
 
+/* Double the arena (up to cell_bound) at the start of an outline call, when no replay points
+ * into it; if that fails it stays as it is, and stops growing. */
+static void cells_grow(otv_cff_loc *l)
+{
+  l->cell_want = false;
+  size_t cap = 2 * l->cell_cap < l->cell_bound ? 2 * l->cell_cap : l->cell_bound;
+  otv_cs_cell *cells =
+      otv_mem_realloc(l->x.al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells,
+                      (cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
+  if (!cells) {
+    l->cell_bound = l->cell_cap;
+    return;
+  }
+  l->cells = cells;
+  l->cell_cap = cap;
+}
+
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
  * byte}, {offset of the operator, or OTV_CS_NO_OP at the end}, then the operands. Returns the
  * slot's new state: 1 (interpret from bytes) or the first cell + 2. */
@@ -579,7 +603,11 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
   const uint8_t *t0 = s->c->tab.p;
   l->sub[slot].state = 1;
   size_t room = l->cell_cap - l->cell_used;
-  if (room < 2 || sub.len > (room - 2) / 2) return 1; /* needs 2 len + 2 cells at most */
+  if (room < 2 || sub.len > (room - 2) / 2) { /* needs 2 len + 2 cells at most */
+    if (l->cell_cap >= l->cell_bound) return 1;
+    l->cell_want = true; /* interpreted this time, decoded at a later call */
+    return l->sub[slot].state = 0;
+  }
   otv_cs_cell *first = l->cells + l->cell_used, *o = first;
   const uint8_t *p = sub.p, *end = sub.p + sub.len;
   otv_cs_cell *h = o;
@@ -706,9 +734,14 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
-  if (s->cache && !s->rec) {
-    /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first) */
-    otv_cff_loc *l = s->cache;
+  otv_cff_loc *gl = s->cache;
+  /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first), unless
+   * it is to be compiled (pen drawing, not rounded: otv_cs_run), which then replaces them: its
+   * interpreted draws until then read its bytes, and the arena keeps room for the compiled form
+   * (subroutines are decoded in any case) */
+  if (gl && !s->rec &&
+      !(gl->comp && gid < gl->comp_count && gl->comp[gid] != 1 && s->out->pen && !s->out->round)) {
+    otv_cff_loc *l = gl;
     size_t slot = l->glyph_slot + gid; /* in range: gid < CharStrings count (run_glyph) */
     otv_cs_slot *e = &l->sub[slot];
     uint32_t state = e->state;
@@ -1245,7 +1278,13 @@ static uint32_t comp_build(cs *s, uint32_t gid)
     }
   }
   size_t kcells = (nseg + 7u) / 8u, need = 2u + kcells + nrc + (size_t)ncoord * (1u + nrc);
-  if (need > room) goto out;
+  if (need > room) {
+    if (l->cell_cap < l->cell_bound) { /* compiled at the next draw, once the arena grew */
+      l->cell_want = true;
+      result = UINT32_MAX - CS_COMP_DRAWS;
+    }
+    goto out;
+  }
   g = l->cells + l->cell_used;
   memcpy(g + 2, k0, nseg); /* the kind bytes (cells are 8 bytes) */
   otv_cs_cell *ri_cells = g + 2 + kcells, *p0 = ri_cells + nrc, *d = p0 + ncoord;
@@ -1476,6 +1515,7 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   s.cache = NULL;
   if (c->cff2) {
     if (!l->sub_tried) sub_cache_setup(l, c);
+    if (l->cell_want) cells_grow(l);
     if (l->cells) s.cache = l;
   }
   if (c->cff2 && c->ivs.present) {
@@ -1502,6 +1542,7 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
         const uint8_t *vn = s.vs_nz;
         bool z = s.zero;
         cst = l->comp[gid] = comp_build(&s, gid);
+        if (cst >= CS_COMP_COUNTED) cst = 0; /* no room yet: interpreted, compiled later */
         s.vs_all = va, s.vs_nz = vn, s.zero = z;
       }
     }

@@ -52,6 +52,8 @@ typedef struct otv_cff_loc {
   bool comp_off;         /* no compiled glyphs (benchmarks: OTV_CFF_NO_COMPILE in bench_outline) */
   bool sub_off;          /* no decoded-subroutine cache either (OTV_OPT_NO_OUTLINE_CACHES) */
   size_t cells_max;      /* the arena's bound in cells (0: CS_MAX_CELLS; otv_options) */
+  size_t cell_bound;     /* the arena grows by doubling up to this many cells (charstring.c) */
+  bool cell_want;        /* a decode found no room below cell_bound: grow at the next call */
   otv_cs_slot *sub;      /* per slot: global subroutines, each Font DICT's local ones, then
                              * the glyphs (glyph_slot + gid) */
   size_t glyph_slot;     /* slot of glyph 0 */
