@@ -195,27 +195,20 @@ static OTV_ALWAYS_INLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, c
   return cached_scalar_big_miss(c, e, si, peak, start, end);
 }
 
-/* The shared tuple scalars at the location: when the coordinates changed, every one is marked
- * not computed (a NaN: no scalar is one), and each is computed at its first use (shared_at), so
- * a location pays only for the peaks its glyphs use. */
-static float *shared_scalars(otv_gvar_loc *c)
+/* The shared tuple scalars at the location, recomputed only when the coordinates changed. */
+static const float *shared_scalars(otv_gvar_loc *c)
 {
   const otv_gvar *g = c->g;
   const otv_coords *at = c->x.at;
   if (c->serial == at->serial && c->shared_scalars) return c->shared_scalars;
   size_t need = g->shared_tuple_count ? g->shared_tuple_count : 1;
   if (OTV_RESERVE(c->x.al, &c->shared_scalars, &c->shared_cap, need, sizeof(float))) return NULL;
-  memset(c->shared_scalars, 0xff, need * sizeof(float)); /* all bits set: a NaN */
+  for (unsigned t = 0; t < g->shared_tuple_count; t++)
+    /* in range: shared tuples span checked in otv_gvar_parse */
+    c->shared_scalars[t] =
+        peak_scalar(at->q, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
   c->serial = at->serial;
   return c->shared_scalars;
-}
-
-static OTV_NOINLINE float shared_fill(otv_gvar_loc *c, float *shared, unsigned t)
-{
-  const otv_gvar *g = c->g;
-  /* in range: t < shared_tuple_count (tuple.h), whose span is checked in otv_gvar_parse */
-  return shared[t] = peak_scalar(c->x.at->q, g->axis_count,
-                                 g->shared_tuples + (size_t)t * g->axis_count * 2);
 }
 
 /* Packed point numbers at [*q, end) (tuple.h) into *buf (grown): the count, 0 with *all set
@@ -617,12 +610,11 @@ int otv_gvar_glyph_data(const otv_gvar *g, uint32_t gid, otv_span *data, size_t 
 /* The scalar of a tuple at the location: shared peaks without an intermediate region from the
  * shared scalars, shared peaks with one through the small region cache, the rest computed. */
 static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const uint8_t *peak,
-                                        const uint8_t *start, const uint8_t *end, float *shared)
+                                        const uint8_t *start, const uint8_t *end,
+                                        const float *shared)
 {
-  if (!(tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE))) {
-    float s = shared[tidx & OTV_TUPLE_INDEX_MASK]; /* in range: checked by tuple.h */
-    return s == s ? s : shared_fill(c, shared, tidx & OTV_TUPLE_INDEX_MASK);
-  }
+  if (!(tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)))
+    return shared[tidx & OTV_TUPLE_INDEX_MASK]; /* in range: checked by tuple.h */
   if ((tidx & (OTV_TUPLE_EMBEDDED_PEAK | OTV_TUPLE_INTERMEDIATE)) == OTV_TUPLE_INTERMEDIATE)
     return end - start <= 4 /* 2 bytes per axis: 1 or 2 axes */
                ? cached_scalar_small(c, tidx & OTV_TUPLE_INDEX_MASK, peak, start, end)
@@ -651,7 +643,7 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
   unsigned tuple_count = tv.count;
   if (tuple_count == 0) return OTV_E_OK;
 
-  float *shared = shared_scalars(c);
+  const float *shared = shared_scalars(c);
   if (!shared || OTV_RESERVE(c->x.al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
     return OTV_FAIL(err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
 
@@ -972,7 +964,7 @@ bool otv_gvar_apply_cached(otv_gvar_loc *c, const otv_gvar_tup *tup, unsigned m,
   const unsigned nf = 2 * stride; /* floats, a multiple of 4 */
   bool first = true;
   if (m && !c->x.at->is_default) {
-    float *shared = shared_scalars(c);
+    const float *shared = shared_scalars(c);
     if (!shared) return false;
     for (unsigned t = 0; t < m; t++) {
       /* the scalar as otv_gvar_apply computes it */
