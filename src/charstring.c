@@ -1498,6 +1498,28 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
   return OTV_E_OK;
 }
 
+/* A glyph that is not compiled (state cst: 0, 1 or counting, otv_cff_loc.comp) is drawn: count
+ * the draw, or compile it after CS_COMP_DRAWS (its new state; 0 or 1: interpret it). */
+static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
+{
+  otv_cff_loc *l = s->l;
+  if (cst == 1) return 1;
+  uint32_t drawn = cst ? UINT32_MAX - cst : 0;
+  if (drawn < CS_COMP_DRAWS) {
+    l->comp[gid] = UINT32_MAX - (drawn + 1);
+    return 0;
+  }
+  if (!l->comp_scratch && !(l->comp_scratch = otv_mem_calloc(l->x.al, 1, l->comp_scratch_size)))
+    return l->comp[gid] = 1; /* optional: interpreted */
+  if (l->cell_want) cells_grow(l);
+  const double *va = s->vs_all;
+  const uint8_t *vn = s->vs_nz;
+  bool z = s->zero;
+  cst = l->comp[gid] = comp_build(s, gid);
+  s->vs_all = va, s->vs_nz = vn, s->zero = z;
+  return cst >= CS_COMP_COUNTED ? 0 : cst; /* no room yet: interpreted, compiled later */
+}
+
 otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
 {
   const otv_cff *c = l->c;
@@ -1515,7 +1537,6 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   s.cache = NULL;
   if (c->cff2) {
     if (!l->sub_tried) sub_cache_setup(l, c);
-    if (l->cell_want) cells_grow(l);
     if (l->cells) s.cache = l;
   }
   if (c->cff2 && c->ivs.present) {
@@ -1526,28 +1547,12 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   }
   s.rec = NULL;
   if (s.cache && l->comp && sink->pen && !sink->round && gid < l->comp_count) {
-    /* compiled glyphs: compiled on the draw after CS_COMP_DRAWS interpreted ones (counted in
-     * the state, below) */
+    /* compiled glyphs: compiled on the draw after CS_COMP_DRAWS interpreted ones */
     uint32_t cst = l->comp[gid];
-    if (cst == 0 || cst >= CS_COMP_COUNTED) {
-      uint32_t drawn = cst ? UINT32_MAX - cst : 0;
-      if (drawn < CS_COMP_DRAWS) {
-        l->comp[gid] = UINT32_MAX - (drawn + 1);
-        cst = 0;
-      } else if (!l->comp_scratch &&
-                 !(l->comp_scratch = otv_mem_calloc(l->x.al, 1, l->comp_scratch_size))) {
-        cst = l->comp[gid] = 1; /* optional: interpreted */
-      } else {
-        const double *va = s.vs_all;
-        const uint8_t *vn = s.vs_nz;
-        bool z = s.zero;
-        cst = l->comp[gid] = comp_build(&s, gid);
-        if (cst >= CS_COMP_COUNTED) cst = 0; /* no room yet: interpreted, compiled later */
-        s.vs_all = va, s.vs_nz = vn, s.zero = z;
-      }
-    }
+    if (cst - 2u >= CS_COMP_COUNTED - 2u) cst = comp_state(&s, gid, cst);
     if (cst >= 2) return comp_draw(&s, l->cells + (cst - 2));
   }
+  if (l->cell_want) cells_grow(l); /* before a decode: no replay points into the arena */
   otv_status st = run_glyph(&s, gid, 0, 0);
   if (st || !s.seac) return st;
   /* seac (CFF): the base and accent glyphs by Standard Encoding code, accent offset by
