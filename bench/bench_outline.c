@@ -325,7 +325,9 @@ static int bench_font(const char *path, int nloc, int reps)
     fprintf(stderr, "bench_outline: cannot read %s\n", path);
     return 1;
   }
-  otv_options opt = {count_realloc, NULL, 0};
+  /* OTV_BENCH_OPT_FLAGS=N: otv_options.flags (e.g. 1: OTV_OPT_NO_OUTLINE_CACHES) */
+  const char *of = getenv("OTV_BENCH_OPT_FLAGS");
+  otv_options opt = {count_realloc, NULL, of ? (unsigned)strtoul(of, NULL, 0) : 0u};
   bench b;
   memset(&b, 0, sizeof b);
   otv_error err;
