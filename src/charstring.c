@@ -1520,6 +1520,29 @@ static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
   return cst >= CS_COMP_COUNTED ? 0 : cst; /* no room yet: interpreted, compiled later */
 }
 
+/* The decoded-subroutine cache is set up at the first glyph drawn a second time (one bit per
+ * glyph marks the first draws): a location that draws every glyph once (a new setting, one
+ * page) interprets from the bytes, which by CPU time is ~1.5x faster there than decoding
+ * every subroutine it calls into a fresh arena (same instructions, but the arena's pages are
+ * new at every location); one that draws again gets the cache from then on. */
+static OTV_NOINLINE bool second_draw(otv_cff_loc *l, uint32_t gid)
+{
+  size_t n = l->c->charstrings.count;
+  if (l->sub_off) {
+    l->sub_tried = true; /* never */
+    return false;
+  }
+  if (gid >= n) return false;
+  if (!l->drawn) {
+    l->drawn = otv_mem_calloc(l->x.al, (n + 7) / 8, 1);
+    if (!l->drawn) return true; /* set it up now (it is optional too) */
+  }
+  uint8_t *b = &l->drawn[gid >> 3], bit = (uint8_t)(1u << (gid & 7));
+  if (*b & bit) return true;
+  *b |= bit;
+  return false;
+}
+
 otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
 {
   const otv_cff *c = l->c;
@@ -1536,7 +1559,7 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   s.zero = true;
   s.cache = NULL;
   if (c->cff2) {
-    if (!l->sub_tried) sub_cache_setup(l, c);
+    if (!l->sub_tried && second_draw(l, gid)) sub_cache_setup(l, c);
     if (l->cells) s.cache = l;
   }
   if (c->cff2 && c->ivs.present) {
@@ -1592,6 +1615,7 @@ void otv_cff_loc_free(otv_cff_loc *l)
   if (l->vs_nz) otv_mem_free(al, l->vs_nz, l->vs_nz_cap);
   if (l->comp) otv_mem_free(al, l->comp, l->comp_count * sizeof *l->comp);
   if (l->comp_scratch) otv_mem_free(al, l->comp_scratch, l->comp_scratch_size);
+  if (l->drawn) otv_mem_free(al, l->drawn, ((size_t)l->c->charstrings.count + 7) / 8);
   otv_cff_loc_init(l, l->c, l->x);
 }
 

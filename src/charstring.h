@@ -48,7 +48,8 @@ typedef struct otv_cff_loc {
   /* Decoded-subroutine cache (CFF2, charstring.c): set up on the location's first CFF2 outline,
    * independent of the coordinates. Optional: when its allocation fails, subroutines are
    * interpreted from their bytes. */
-  bool sub_tried;        /* set-up attempted */
+  bool sub_tried;        /* set-up attempted (at the first glyph drawn twice: drawn) */
+  uint8_t *drawn;        /* one bit per glyph: drawn once, before the set-up */
   bool comp_off;         /* no compiled glyphs (benchmarks: OTV_CFF_NO_COMPILE in bench_outline) */
   bool sub_off;          /* no decoded-subroutine cache either (OTV_OPT_NO_OUTLINE_CACHES) */
   size_t cells_max;      /* the arena's bound in cells (0: CS_MAX_CELLS; otv_options) */

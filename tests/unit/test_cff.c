@@ -2136,8 +2136,8 @@ static void test_cff_writers(void)
 
 /* otv_options on a CFF2 font: OTV_OPT_NO_OUTLINE_CACHES (no decoded subroutines, no compiled
  * glyphs) and OTV_OPT_OUTLINE_CACHE_KIB (the arena within the bound) draw the outlines of the
- * default location (compiled glyphs within float ulps); the default compiles a glyph on its
- * fifth draw, not before. */
+ * default location (compiled glyphs within float ulps); the default sets its caches up at the
+ * first glyph drawn twice and compiles a glyph on its fifth draw after that, not before. */
 static void test_cache_options(void)
 {
   otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
@@ -2156,7 +2156,7 @@ static void test_cache_options(void)
   otv_face_get_info(fd, &info);
   unsigned axes = info.axis_count < 16 ? info.axis_count : 16, bad = 0, draws = 0, compiled = 0;
   uint32_t ng = info.glyph_count < 300 ? info.glyph_count : 300;
-  for (unsigned li = 0; li < 6; li++) {
+  for (unsigned li = 0; li < 7; li++) {
     otv_f2dot14 c[16] = {0};
     for (unsigned a = 0; a < axes; a++) c[a] = (otv_f2dot14)(li & 1 ? 9000 - 3000 * (int)a : -6000);
     CHECK_EQ(otv_location_set_normalized(ld, c, axes), OTV_E_OK);
@@ -2167,9 +2167,11 @@ static void test_cache_options(void)
       bool counted = ld->cff.comp && ld->cff.comp[g] > 1;
       double dd = pen_vs_uncached(ld, ln, g, &rd), dc = pen_vs_uncached(lc, ln, g, &rc);
       if (dd < 0 || dc < 0 || rd > 1e-6 || rc > 1e-6) bad++;
-      /* draws 1-4 interpreted (counted), the fifth compiles (li == 4) */
-      if (li < 4 && ld->cff.comp) CHECK(ld->cff.comp[g] == UINT32_MAX - (li + 1));
-      if (li == 4 && counted && ld->cff.comp) {
+      /* the first draws without the cache (set up at the first glyph drawn again: li 1),
+       * then draws 1-4 interpreted (counted), the fifth compiles (li == 5) */
+      if (li == 0) CHECK(ld->cff.cells == NULL && ld->cff.comp == NULL);
+      if (li >= 1 && li <= 4 && ld->cff.comp) CHECK(ld->cff.comp[g] == UINT32_MAX - li);
+      if (li == 5 && counted && ld->cff.comp) {
         CHECK(ld->cff.comp[g] < UINT32_MAX - 4);
         compiled += ld->cff.comp[g] >= 2;
       }
