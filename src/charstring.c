@@ -570,9 +570,17 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
                  2u * CS_COMP_MAX_SEGS + nd;
   /* comp_off: no compiled glyphs, for A/B measurements (set before the first outline) */
   if (c->charstrings.count == 0 || l->comp_off) return;
-  /* the states; the scratch (~80 KiB) only at the first compilation (comp_state) */
+  /* set up with the rest (at a location's second pen draw of a glyph: second_draw), so that
+   * every block of the caches exists once the first glyph is drawn again */
   l->comp = otv_mem_calloc(l->x.al, c->charstrings.count, sizeof *l->comp);
-  if (!l->comp) return;
+  l->comp_scratch = otv_mem_calloc(l->x.al, 1, bytes);
+  if (!l->comp || !l->comp_scratch) {
+    if (l->comp) otv_mem_free(l->x.al, l->comp, c->charstrings.count * sizeof *l->comp);
+    if (l->comp_scratch) otv_mem_free(l->x.al, l->comp_scratch, bytes);
+    l->comp = NULL;
+    l->comp_scratch = NULL;
+    return;
+  }
   l->comp_count = c->charstrings.count;
   l->comp_scratch_size = bytes;
 }
@@ -1509,8 +1517,6 @@ static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
     l->comp[gid] = UINT32_MAX - (drawn + 1);
     return 0;
   }
-  if (!l->comp_scratch && !(l->comp_scratch = otv_mem_calloc(l->x.al, 1, l->comp_scratch_size)))
-    return l->comp[gid] = 1; /* optional: interpreted */
   if (l->cell_want) cells_grow(l);
   const double *va = s->vs_all;
   const uint8_t *vn = s->vs_nz;
@@ -1520,8 +1526,8 @@ static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
   return cst >= CS_COMP_COUNTED ? 0 : cst; /* no room yet: interpreted, compiled later */
 }
 
-/* The decoded-subroutine cache is set up at the first glyph drawn a second time (one bit per
- * glyph marks the first draws): a location that draws every glyph once (a new setting, one
+/* Drawing to a pen, the decoded-subroutine cache is set up at the first glyph drawn a second
+ * time (one bit per glyph marks the first draws): a location that draws every glyph once (a new setting, one
  * page) interprets from the bytes, which by CPU time is ~1.5x faster there than decoding
  * every subroutine it calls into a fresh arena (same instructions, but the arena's pages are
  * new at every location); one that draws again gets the cache from then on. */
@@ -1559,7 +1565,9 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   s.zero = true;
   s.cache = NULL;
   if (c->cff2) {
-    if (!l->sub_tried && second_draw(l, gid)) sub_cache_setup(l, c);
+    /* pen drawing: at the second draw of a glyph; the points API (and so the instancers, which
+     * draw every glyph of an instance) at once, as before */
+    if (!l->sub_tried && (!sink->pen || second_draw(l, gid))) sub_cache_setup(l, c);
     if (l->cells) s.cache = l;
   }
   if (c->cff2 && c->ivs.present) {
