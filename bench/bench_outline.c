@@ -1,18 +1,30 @@
 /*
  * bench_outline.c - glyph outline extraction at many locations: otvar vs HarfBuzz vs FreeType.
  *
- *   bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...
+ *   bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] [-m warm|cold|first] FONT...
  *
  * For each font, the same N random normalized locations (fixed seed; all axes) are used by all
  * three engines. One pass = for each location: set the coordinates, then draw every glyph's
- * outline, walking every segment into a pen that sums the coordinates:
+ * outline, walking every segment into a pen that sums the coordinates. Three scenarios (-m):
+ *   warm   (default) one location object for everything; a warm-up pass over the N locations
+ *          first, so the timed passes find every cache filled (the second draw and later)
+ *   cold   a new location object per location (otv_location_create ... destroy; HarfBuzz: a new
+ *          hb_font; FreeType has no per-location object: its face is moved), every glyph drawn
+ *          once at it: what a renderer pays opening a font at a new setting
+ *   first  one new location object per pass, moved through the N locations, every glyph drawn
+ *          once at each; no warm-up: the first pass of warm, caches filling as it goes
+ * The calls per engine:
  *   otvar     otv_location_set_normalized + otv_glyph_outline (unrounded floats)
  *   HarfBuzz  hb_font_set_var_coords_normalized + hb_font_get_glyph_shape (draw_glyph in >= 7),
  *             scale = upem
  *   FreeType  FT_Set_Var_Blend_Coordinates + FT_Load_Glyph(NO_SCALE | NO_HINTING) +
  *             FT_Outline_Decompose
  * Each engine runs REPEATS passes; the best is reported as glyphs/second, with the ratios
- * otvar/HarfBuzz and otvar/FreeType, and otvar's allocations during the timed passes.
+ * otvar/HarfBuzz and otvar/FreeType, and otvar's allocations during the timed passes; then
+ * otvar's memory per location object (its peak bytes above what the face holds, and its number
+ * of allocations and reallocations over its life, both from the counting allocator).
+ * Under callgrind, --toggle-collect=pass_otvar (pass_hb, pass_ft) counts one engine's timed
+ * passes alone (the functions are never inlined).
  * -e runs one engine only (e.g. under `valgrind --tool=callgrind` to compare instruction counts,
  * which a loaded machine does not disturb).
  * Works for glyf, CFF and CFF2 fonts. Not a test: nothing asserts on time.
@@ -44,17 +56,24 @@ static double now(void)
 }
 
 /* ---- otvar ---- */
+/* The counting allocator: allocations (and reallocations), live bytes and their peak. */
 static long allocs;
+static size_t live, peak;
 static void *count_realloc(void *ud, void *p, size_t old_len, size_t new_len)
 {
   (void)ud;
-  (void)old_len;
   if (!new_len) {
     free(p);
+    live -= p ? old_len : 0;
     return NULL;
   }
   allocs++;
-  return realloc(p, new_len);
+  void *q = realloc(p, new_len);
+  if (q) {
+    live += new_len - (p ? old_len : 0);
+    if (live > peak) peak = live;
+  }
+  return q;
 }
 static void o_move(void *c, float x, float y) { ((sink *)c)->sum += x + y, ((sink *)c)->segs++; }
 static void o_line(void *c, float x, float y) { ((sink *)c)->sum += x + y, ((sink *)c)->segs++; }
@@ -149,6 +168,154 @@ static const char *base_name(const char *p)
 }
 
 static int engines = 7; /* bit 0 otvar, 1 HarfBuzz, 2 FreeType */
+enum { M_WARM, M_COLD, M_FIRST };
+static int mode = M_WARM;
+static const char *const mode_names[] = {"warm", "cold", "first"};
+
+#define NOINLINE __attribute__((noinline))
+
+/* What one font's passes share. */
+typedef struct bench {
+  otv_face *face;
+  otv_location *loc; /* warm: the one location */
+  unsigned axes, ng;
+  int nloc;
+  const otv_f2dot14 *loc_o;
+  const int *loc_h;
+  const FT_Fixed *loc_f;
+  bool no_cc, no_gc, no_comp;
+  long errors;
+  /* otvar memory per location object: the largest peak (bytes above the face's), the sum of
+   * peaks and of allocation counts, and how many objects */
+  size_t mem_peak_max;
+  double mem_peak_sum, mem_allocs_sum;
+  long mem_objs;
+  hb_face_t *hface;
+  hb_font_t *hfont; /* warm: the one font */
+  hb_draw_funcs_t *df;
+  unsigned upem;
+  FT_Face ft;
+} bench;
+
+/* The internal cache switches of the environment (OTV_BENCH_NO_CC, ...) on a new location. */
+static otv_location *new_location(bench *b)
+{
+  otv_location *loc = NULL;
+  if (otv_location_create(b->face, &loc, NULL)) return NULL;
+  if (b->no_cc) loc->glyf.cc_off = true;
+  if (b->no_gc) loc->glyf.gc_off = true;
+  if (b->no_comp) loc->cff.comp_off = true;
+  return loc;
+}
+
+static void draw_all(bench *b, otv_location *loc, int i, sink *s)
+{
+  otv_location_set_normalized(loc, b->loc_o + (size_t)i * b->axes, b->axes);
+  for (unsigned g = 0; g < b->ng; g++)
+    if (otv_glyph_outline(loc, g, 0, &o_pen, s)) b->errors++;
+}
+
+/* A location object's life starts: the allocator's peak restarts from what is live now. */
+static size_t mem_begin(void)
+{
+  peak = live;
+  return live;
+}
+static void mem_end(bench *b, size_t base, long allocs0)
+{
+  size_t p = peak - base;
+  if (p > b->mem_peak_max) b->mem_peak_max = p;
+  b->mem_peak_sum += (double)p;
+  b->mem_allocs_sum += (double)(allocs - allocs0);
+  b->mem_objs++;
+}
+
+static NOINLINE void pass_otvar(bench *b, sink *s)
+{
+  if (mode == M_WARM) {
+    for (int i = 0; i < b->nloc; i++) draw_all(b, b->loc, i, s);
+  } else if (mode == M_COLD) {
+    for (int i = 0; i < b->nloc; i++) {
+      size_t base = mem_begin();
+      long a0 = allocs;
+      otv_location *loc = new_location(b);
+      if (!loc) {
+        b->errors++;
+        continue;
+      }
+      draw_all(b, loc, i, s);
+      mem_end(b, base, a0);
+      otv_location_destroy(loc);
+    }
+  } else {
+    size_t base = mem_begin();
+    long a0 = allocs;
+    otv_location *loc = new_location(b);
+    if (!loc) {
+      b->errors++;
+      return;
+    }
+    for (int i = 0; i < b->nloc; i++) draw_all(b, loc, i, s);
+    mem_end(b, base, a0);
+    otv_location_destroy(loc);
+  }
+}
+
+static hb_font_t *hb_new_font(bench *b)
+{
+  hb_font_t *f = hb_font_create(b->hface);
+  hb_font_set_scale(f, (int)b->upem, (int)b->upem);
+  return f;
+}
+
+static void hb_draw_all(bench *b, hb_font_t *f, int i, sink *s)
+{
+  if (b->axes) hb_font_set_var_coords_normalized(f, b->loc_h + (size_t)i * b->axes, b->axes);
+  for (unsigned g = 0; g < b->ng; g++)
+#if HB_VERSION_ATLEAST(7, 0, 0)
+    hb_font_draw_glyph(f, g, b->df, s);
+#else
+    hb_font_get_glyph_shape(f, g, b->df, s);
+#endif
+}
+
+static NOINLINE void pass_hb(bench *b, sink *s)
+{
+  if (mode == M_WARM) {
+    for (int i = 0; i < b->nloc; i++) hb_draw_all(b, b->hfont, i, s);
+  } else if (mode == M_COLD) {
+    for (int i = 0; i < b->nloc; i++) {
+      hb_font_t *f = hb_new_font(b);
+      hb_draw_all(b, f, i, s);
+      hb_font_destroy(f);
+    }
+  } else {
+    hb_font_t *f = hb_new_font(b);
+    for (int i = 0; i < b->nloc; i++) hb_draw_all(b, f, i, s);
+    hb_font_destroy(f);
+  }
+}
+
+/* FreeType keeps the coordinates in the face: every scenario moves it. */
+static NOINLINE void pass_ft(bench *b, sink *s)
+{
+  static const FT_Outline_Funcs ff = {f_move, f_line, f_conic, f_cubic, 0, 0};
+  FT_Face ft = b->ft;
+  for (int i = 0; i < b->nloc; i++) {
+    if (b->axes)
+      FT_Set_Var_Blend_Coordinates(ft, b->axes, (FT_Fixed *)b->loc_f + (size_t)i * b->axes);
+    for (unsigned g = 0; g < b->ng; g++)
+      if (!FT_Load_Glyph(ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING) &&
+          ft->glyph->format == FT_GLYPH_FORMAT_OUTLINE)
+        FT_Outline_Decompose(&ft->glyph->outline, &ff, s);
+  }
+}
+
+static bool env_on(const char *name)
+{
+  const char *v = getenv(name);
+  return v && *v && *v != '0';
+}
 
 static int bench_font(const char *path, int nloc, int reps)
 {
@@ -158,10 +325,13 @@ static int bench_font(const char *path, int nloc, int reps)
     fprintf(stderr, "bench_outline: cannot read %s\n", path);
     return 1;
   }
-  otv_options opt = {count_realloc, NULL, 0};
-  otv_face *face = NULL;
+  /* OTV_BENCH_OPT_FLAGS=N: otv_options.flags (e.g. 1: OTV_OPT_NO_OUTLINE_CACHES) */
+  const char *of = getenv("OTV_BENCH_OPT_FLAGS");
+  otv_options opt = {count_realloc, NULL, of ? (unsigned)strtoul(of, NULL, 0) : 0u};
+  bench b;
+  memset(&b, 0, sizeof b);
   otv_error err;
-  if (otv_face_open_memory(data, len, 0, &opt, &face, &err)) {
+  if (otv_face_open_memory(data, len, 0, &opt, &b.face, &err)) {
     char buf[200];
     otv_error_format(&err, buf, sizeof buf);
     fprintf(stderr, "bench_outline: %s: %s\n", path, buf);
@@ -169,7 +339,7 @@ static int bench_font(const char *path, int nloc, int reps)
     return 1;
   }
   otv_face_info info;
-  otv_face_get_info(face, &info);
+  otv_face_get_info(b.face, &info);
   unsigned axes = info.axis_count, ng = info.glyph_count;
   otv_f2dot14 *loc_o = calloc((size_t)nloc * (axes ? axes : 1), sizeof *loc_o);
   int *loc_h = calloc((size_t)nloc * (axes ? axes : 1), sizeof *loc_h);
@@ -181,84 +351,64 @@ static int bench_font(const char *path, int nloc, int reps)
       loc_h[(size_t)i * axes + a] = v;
       loc_f[(size_t)i * axes + a] = (FT_Fixed)v * 4;
     }
-
-  otv_location *loc = NULL;
-  otv_location_create(face, &loc, NULL);
-  /* OTV_BENCH_NO_CC=1: without the component cache (internal switch; README "component cache") */
-  const char *no_cc = getenv("OTV_BENCH_NO_CC");
-  if (loc && no_cc && *no_cc && *no_cc != '0') loc->glyf.cc_off = true;
-  /* OTV_BENCH_NO_GC=1: without the glyph cache (internal switch; README "glyph cache") */
-  const char *no_gc = getenv("OTV_BENCH_NO_GC");
-  if (loc && no_gc && *no_gc && *no_gc != '0') loc->glyf.gc_off = true;
-  /* OTV_CFF_NO_COMPILE=1: CFF2 glyphs are not compiled (internal switch; README-cff) */
-  const char *no_comp = getenv("OTV_CFF_NO_COMPILE");
-  if (loc && no_comp && *no_comp && *no_comp != '0') loc->cff.comp_off = true;
+  b.axes = axes, b.ng = ng, b.nloc = nloc, b.upem = info.units_per_em;
+  b.loc_o = loc_o, b.loc_h = loc_h, b.loc_f = loc_f;
+  /* internal switches (not public API): OTV_BENCH_NO_CC=1 without the component cache, _NO_GC
+   * without the glyph cache (README), OTV_CFF_NO_COMPILE=1 without compiled CFF2 glyphs
+   * (README-cff) */
+  b.no_cc = env_on("OTV_BENCH_NO_CC");
+  b.no_gc = env_on("OTV_BENCH_NO_GC");
+  b.no_comp = env_on("OTV_CFF_NO_COMPILE");
   hb_blob_t *blob =
       hb_blob_create((const char *)data, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
-  hb_face_t *hface = hb_face_create(blob, 0);
-  hb_font_t *hfont = hb_font_create(hface);
-  hb_font_set_scale(hfont, info.units_per_em, info.units_per_em);
-  hb_draw_funcs_t *df = hb_draw_funcs_create();
-  hb_draw_funcs_set_move_to_func(df, h_move, NULL, NULL);
-  hb_draw_funcs_set_line_to_func(df, h_line, NULL, NULL);
-  hb_draw_funcs_set_quadratic_to_func(df, h_quad, NULL, NULL);
-  hb_draw_funcs_set_cubic_to_func(df, h_cubic, NULL, NULL);
-  hb_draw_funcs_set_close_path_func(df, h_close, NULL, NULL);
+  b.hface = hb_face_create(blob, 0);
+  b.hfont = hb_new_font(&b);
+  b.df = hb_draw_funcs_create();
+  hb_draw_funcs_set_move_to_func(b.df, h_move, NULL, NULL);
+  hb_draw_funcs_set_line_to_func(b.df, h_line, NULL, NULL);
+  hb_draw_funcs_set_quadratic_to_func(b.df, h_quad, NULL, NULL);
+  hb_draw_funcs_set_cubic_to_func(b.df, h_cubic, NULL, NULL);
+  hb_draw_funcs_set_close_path_func(b.df, h_close, NULL, NULL);
   FT_Library lib;
-  FT_Face ft;
   FT_Init_FreeType(&lib);
-  int ft_ok = !FT_New_Memory_Face(lib, data, (FT_Long)len, 0, &ft);
-  static const FT_Outline_Funcs ff = {f_move, f_line, f_conic, f_cubic, 0, 0};
+  int ft_ok = !FT_New_Memory_Face(lib, data, (FT_Long)len, 0, &b.ft);
 
   double best[3] = {1e30, 1e30, 1e30};
   sink sk[3] = {{0, 0}, {0, 0}, {0, 0}};
-  long otv_errors = 0, allocs_timed = 0;
-  /* warm-up pass for otvar over the locations (grows the location's scratch once) */
-  for (int i = 0; i < nloc && (engines & 1); i++) {
-    otv_location_set_normalized(loc, loc_o + (size_t)i * axes, axes);
-    for (unsigned g = 0; g < ng; g++) otv_glyph_outline(loc, g, 0, &o_pen, &sk[0]);
+  long allocs_timed = 0;
+  if (mode == M_WARM && (engines & 1)) {
+    /* warm-up pass for otvar over the locations (fills the caches, grows the scratch once) */
+    size_t base = mem_begin();
+    long a0 = allocs;
+    b.loc = new_location(&b);
+    if (!b.loc) b.errors++;
+    for (int i = 0; i < nloc && b.loc; i++) draw_all(&b, b.loc, i, &sk[0]);
+    mem_end(&b, base, a0);
   }
   for (int r = 0; r < reps; r++) {
     sink s = {0, 0};
-    long a0 = allocs;
-    if (!(engines & 1)) goto hb;
-    double t = now();
-    for (int i = 0; i < nloc; i++) {
-      otv_location_set_normalized(loc, loc_o + (size_t)i * axes, axes);
-      for (unsigned g = 0; g < ng; g++)
-        if (otv_glyph_outline(loc, g, 0, &o_pen, &s)) otv_errors++;
+    double t;
+    if (engines & 1 && (mode != M_WARM || b.loc)) {
+      long a0 = allocs;
+      t = now();
+      pass_otvar(&b, &s);
+      t = now() - t;
+      allocs_timed += allocs - a0;
+      if (t < best[0]) best[0] = t;
+      sk[0] = s;
     }
-    t = now() - t;
-    allocs_timed += allocs - a0;
-    if (t < best[0]) best[0] = t;
-    sk[0] = s;
-  hb:
-    if (!(engines & 2)) goto ft;
-    s = (sink){0, 0};
-    t = now();
-    for (int i = 0; i < nloc; i++) {
-      if (axes) hb_font_set_var_coords_normalized(hfont, loc_h + (size_t)i * axes, axes);
-      for (unsigned g = 0; g < ng; g++)
-#if HB_VERSION_ATLEAST(7, 0, 0)
-        hb_font_draw_glyph(hfont, g, df, &s);
-#else
-        hb_font_get_glyph_shape(hfont, g, df, &s);
-#endif
+    if (engines & 2) {
+      s = (sink){0, 0};
+      t = now();
+      pass_hb(&b, &s);
+      t = now() - t;
+      if (t < best[1]) best[1] = t;
+      sk[1] = s;
     }
-    t = now() - t;
-    if (t < best[1]) best[1] = t;
-    sk[1] = s;
-  ft:
     if (ft_ok && (engines & 4)) {
       s = (sink){0, 0};
       t = now();
-      for (int i = 0; i < nloc; i++) {
-        if (axes) FT_Set_Var_Blend_Coordinates(ft, axes, loc_f + (size_t)i * axes);
-        for (unsigned g = 0; g < ng; g++)
-          if (!FT_Load_Glyph(ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING) &&
-              ft->glyph->format == FT_GLYPH_FORMAT_OUTLINE)
-            FT_Outline_Decompose(&ft->glyph->outline, &ff, &s);
-      }
+      pass_ft(&b, &s);
       t = now() - t;
       if (t < best[2]) best[2] = t;
       sk[2] = s;
@@ -273,27 +423,36 @@ static int bench_font(const char *path, int nloc, int reps)
   char r_hb[16] = "     -", r_ft[16] = "     -";
   if (ran[0] && ran[1]) snprintf(r_hb, sizeof r_hb, "%5.2fx", best[1] / best[0]);
   if (ran[0] && ran[2]) snprintf(r_ft, sizeof r_ft, "%5.2fx", best[2] / best[0]);
-  printf("%-32s %5u glyphs %2u axes %4d locs | glyphs/s: otvar %9.0f  hb %9.0f  ft %9.0f | "
+  printf("%-32s %5u glyphs %2u axes %4d locs %-5s | glyphs/s: otvar %9.0f  hb %9.0f  ft %9.0f | "
          "otvar/hb %s  otvar/ft %s | otvar allocs in timed passes %ld%s\n",
-         base_name(path), ng, axes, nloc, rate[0], rate[1], rate[2], r_hb, r_ft, allocs_timed,
-         otv_errors ? " (otvar errors!)" : "");
+         base_name(path), ng, axes, nloc, mode_names[mode], rate[0], rate[1], rate[2], r_hb, r_ft,
+         allocs_timed, b.errors ? " (otvar errors!)" : "");
+  if (ran[0] && b.mem_objs)
+    printf("  otvar memory per location object (%s, %ld objects): peak %.0f bytes mean, %zu max; "
+           "%.1f allocations\n",
+           mode_names[mode], b.mem_objs, b.mem_peak_sum / (double)b.mem_objs, b.mem_peak_max,
+           b.mem_allocs_sum / (double)b.mem_objs);
   fprintf(stderr, "  segments walked: otvar %ld hb %ld ft %ld\n", sk[0].segs, sk[1].segs,
           sk[2].segs);
 
-  if (ft_ok) FT_Done_Face(ft);
+  if (ft_ok) FT_Done_Face(b.ft);
   FT_Done_FreeType(lib);
-  hb_draw_funcs_destroy(df);
-  hb_font_destroy(hfont);
-  hb_face_destroy(hface);
+  hb_draw_funcs_destroy(b.df);
+  hb_font_destroy(b.hfont);
+  hb_face_destroy(b.hface);
   hb_blob_destroy(blob);
-  otv_location_destroy(loc);
-  otv_face_close(face);
+  otv_location_destroy(b.loc);
+  otv_face_close(b.face);
   free(loc_o);
   free(loc_h);
   free(loc_f);
   free(data);
   return 0;
 }
+
+#define USAGE                                                                                      \
+  "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] [-m warm|cold|first] "        \
+  "FONT...\n"
 
 int main(int argc, char **argv)
 {
@@ -307,11 +466,17 @@ int main(int argc, char **argv)
                 : !strcmp(argv[i], "hb")  ? 2
                 : !strcmp(argv[i], "ft")  ? 4
                                           : 7;
+    } else if (!strcmp(argv[i], "-m") && i + 1 < argc) {
+      i++;
+      mode = !strcmp(argv[i], "cold") ? M_COLD : !strcmp(argv[i], "first") ? M_FIRST : M_WARM;
+      if (mode == M_WARM && strcmp(argv[i], "warm")) {
+        fprintf(stderr, USAGE);
+        return 2;
+      }
     } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
       reps = atoi(argv[++i]);
     } else if (argv[i][0] == '-') {
-      fprintf(stderr,
-              "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...\n");
+      fprintf(stderr, USAGE);
       return 2;
     } else {
       rc |= bench_font(argv[i], nloc < 1 ? 1 : nloc, reps < 1 ? 1 : reps);
@@ -319,7 +484,7 @@ int main(int argc, char **argv)
     }
   }
   if (!nfonts) {
-    fprintf(stderr, "usage: bench_outline [-n LOCATIONS] [-r REPEATS] [-e otvar|hb|ft] FONT...\n");
+    fprintf(stderr, USAGE);
     return 2;
   }
   printf("HarfBuzz %s, FreeType %d.%d.%d, otvar %s\n", hb_version_string(), FREETYPE_MAJOR,

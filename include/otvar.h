@@ -112,10 +112,25 @@ OTV_API void otv_tag_to_string(uint32_t tag, char buf[5]);
  *  old_len is the size passed when ptr was obtained (0 for a new block). */
 typedef void *(*otv_realloc_fn)(void *ud, void *ptr, size_t old_len, size_t new_len);
 
+/** otv_options.flags: the face's locations keep no outline caches (no glyph cache, no
+ *  component cache, no CFF2 decoded subroutines or compiled glyphs): every outline is decoded
+ *  from the font at every draw, with the least memory per location. The outlines are the same,
+ *  bit for bit, with or without the caches. Since: 0.4 */
+#define OTV_OPT_NO_OUTLINE_CACHES 0x1u
+/** otv_options.flags: the most each of a location's outline cache arenas may grow to, in KiB
+ *  (1 .. 2^24 - 1, in bits 8-31 of flags; 0: the defaults, larger values are clamped to them):
+ *  the glyph cache (default 1 MiB), the component cache (256 KiB) and CFF2's decoded
+ *  subroutines and compiled glyphs (4 MiB). The caches fill lazily (a glyph is entered on its
+ *  second draw; a CFF2 glyph is compiled after 4 interpreted draws) and their arenas grow in
+ *  steps, so a location that draws each glyph once holds almost nothing; the bound matters for
+ *  long-lived locations. Small per-glyph arrays (1 bit to 16 bytes per glyph) are not counted.
+ *  E.g. flags = OTV_OPT_OUTLINE_CACHE_KIB(64). Since: 0.4 */
+#define OTV_OPT_OUTLINE_CACHE_KIB(kib) ((unsigned)(kib) << 8)
+
 typedef struct otv_options {
   otv_realloc_fn realloc_fn; /* NULL: libc */
   void *ud;
-  unsigned flags; /* reserved, 0 */
+  unsigned flags; /* OTV_OPT_* (0: the defaults; bits 1-7 are reserved, 0) */
 } otv_options;
 
 /* ------------------------------------------------------------------------------------------ */

@@ -35,6 +35,14 @@
 #define CS_COMP_MAX_COORDS 4096u /* coordinates (2 per point) */
 #define CS_COMP_MAX_SEGS 2048u   /* segments (move, line, curve): one point each at least */
 #define CS_COMP_MAX_CTL 512u     /* control values */
+/* A glyph is compiled on its draw after CS_COMP_DRAWS interpreted ones. Compiling runs the
+ * interpreter 1 + R times (R regions; Source Serif 4 CFF2: ~7 draws' worth) to save ~2/3 of a
+ * draw each time after: it pays back only over many draws, so a glyph drawn at a few
+ * locations (a page shown at one or a few settings) is never compiled. Until then the glyph's
+ * state (otv_cff_loc.comp) counts its draws down from UINT32_MAX: UINT32_MAX - k after k
+ * draws, far above any cell index + 2 (the arena has at most CS_MAX_CELLS cells). */
+#define CS_COMP_DRAWS 4u
+#define CS_COMP_COUNTED (UINT32_MAX - CS_COMP_DRAWS)
 enum { CS_SEG_MOVE, CS_SEG_LINE, CS_SEG_CURVE };
 #define CS_COMP_FLOAT 0x80000000u /* compiled coordinates stored as floats (exact) */
 
@@ -496,15 +504,20 @@ static otv_status arith(cs *s, int op, unsigned *spp, const uint8_t *at)
  * stems counted at run time) or bytes that do not decode are interpreted from their bytes, as
  * are those past the arena's capacity: errors keep their offsets and messages. */
 
-/* Arena cells at most (8 bytes each: 4 MiB, allocated zeroed, so pages are touched only as they
- * fill). A subroutine or glyph of len bytes takes at most 2 len + 2 cells (each operand or
- * operator takes a byte at least; an item is 2 header cells). */
+/* Arena cells at most (8 bytes each: 4 MiB). A subroutine or glyph of len bytes takes at most
+ * 2 len + 2 cells (each operand or operator takes a byte at least; an item is 2 header cells).
+ * The arena starts at CS_FIRST_CELLS (128 KiB) and doubles up to its bound (cell_bound: the
+ * font's subroutines and glyphs, at most CS_MAX_CELLS, or less by otv_options): a decode that
+ * finds no room below the bound asks for more (cell_want) and is retried at a later call; the
+ * arena grows at the start of the next outline call (cells_grow), when no replay holds a pointer
+ * into it (items are referred to by index). */
 #define CS_MAX_CELLS 524288u
+#define CS_FIRST_CELLS 16384u
 
 static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
 {
   l->sub_tried = true;
-  if (!c->cff2 || c->tab.len >= UINT32_MAX) return; /* cells hold 32-bit table offsets */
+  if (!c->cff2 || c->tab.len >= UINT32_MAX || l->sub_off) return; /* cells: 32-bit offsets */
   size_t slots = c->gsubrs.count;
   size_t cells = 2u * ((size_t)c->gsubrs.data_len + c->gsubrs.count);
   for (uint32_t i = 0; i < c->fd_count; i++) {
@@ -520,10 +533,17 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   cells += 2u * ((size_t)c->charstrings.data_len + c->charstrings.count);
   if (slots == 0) return;
   if (cells > CS_MAX_CELLS) cells = CS_MAX_CELLS;
+  if (l->cells_max && cells > l->cells_max) cells = l->cells_max; /* otv_options */
+  if (cells < 16) return; /* a bound too small to hold anything: no cache */
   l->sub = otv_mem_calloc(l->x.al, slots, sizeof *l->sub);
   l->sub_fd_base = otv_mem_alloc(l->x.al, c->fd_count * sizeof *l->sub_fd_base);
+  l->cell_bound = cells;
+  if (cells > CS_FIRST_CELLS) cells = CS_FIRST_CELLS;
   cells += OTV_CS_CELL_SLACK;
-  l->cells = otv_mem_calloc(l->x.al, cells, sizeof *l->cells);
+  /* not zeroed (cells are written before they are read; the replay's eight-at-a-time copies
+   * past an item's end copy values it never uses): a fresh mapping's pages are touched only
+   * as the arena fills, so a location that draws a few glyphs does not pay for 4 MiB */
+  l->cells = otv_mem_alloc(l->x.al, cells * sizeof *l->cells);
   l->sub_slots = slots;
   l->cell_cap = cells - OTV_CS_CELL_SLACK;
   l->cell_used = 0;
@@ -550,6 +570,8 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
                  2u * CS_COMP_MAX_SEGS + nd;
   /* comp_off: no compiled glyphs, for A/B measurements (set before the first outline) */
   if (c->charstrings.count == 0 || l->comp_off) return;
+  /* set up with the rest (at a location's second pen draw of a glyph: second_draw), so that
+   * every block of the caches exists once the first glyph is drawn again */
   l->comp = otv_mem_calloc(l->x.al, c->charstrings.count, sizeof *l->comp);
   l->comp_scratch = otv_mem_calloc(l->x.al, 1, bytes);
   if (!l->comp || !l->comp_scratch) {
@@ -563,6 +585,23 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   l->comp_scratch_size = bytes;
 }
 
+/* Double the arena (up to cell_bound) at the start of an outline call, when no replay points
+ * into it; if that fails it stays as it is, and stops growing. */
+static void cells_grow(otv_cff_loc *l)
+{
+  l->cell_want = false;
+  size_t cap = 2 * l->cell_cap < l->cell_bound ? 2 * l->cell_cap : l->cell_bound;
+  otv_cs_cell *cells =
+      otv_mem_realloc(l->x.al, l->cells, (l->cell_cap + OTV_CS_CELL_SLACK) * sizeof *l->cells,
+                      (cap + OTV_CS_CELL_SLACK) * sizeof *l->cells);
+  if (!cells) {
+    l->cell_bound = l->cell_cap;
+    return;
+  }
+  l->cells = cells;
+  l->cell_cap = cap;
+}
+
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
  * byte}, {offset of the operator, or OTV_CS_NO_OP at the end}, then the operands. Returns the
  * slot's new state: 1 (interpret from bytes) or the first cell + 2. */
@@ -572,7 +611,11 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
   const uint8_t *t0 = s->c->tab.p;
   l->sub[slot].state = 1;
   size_t room = l->cell_cap - l->cell_used;
-  if (room < 2 || sub.len > (room - 2) / 2) return 1; /* needs 2 len + 2 cells at most */
+  if (room < 2 || sub.len > (room - 2) / 2) { /* needs 2 len + 2 cells at most */
+    if (l->cell_cap >= l->cell_bound) return 1;
+    l->cell_want = true; /* interpreted this time, decoded at a later call */
+    return l->sub[slot].state = 0;
+  }
   otv_cs_cell *first = l->cells + l->cell_used, *o = first;
   const uint8_t *p = sub.p, *end = sub.p + sub.len;
   otv_cs_cell *h = o;
@@ -699,9 +742,14 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
-  if (s->cache && !s->rec) {
-    /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first) */
-    otv_cff_loc *l = s->cache;
+  otv_cff_loc *gl = s->cache;
+  /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first), unless
+   * it is to be compiled (pen drawing, not rounded: otv_cs_run), which then replaces them: its
+   * interpreted draws until then read its bytes, and the arena keeps room for the compiled form
+   * (subroutines are decoded in any case) */
+  if (gl && !s->rec &&
+      !(gl->comp && gid < gl->comp_count && gl->comp[gid] != 1 && s->out->pen && !s->out->round)) {
+    otv_cff_loc *l = gl;
     size_t slot = l->glyph_slot + gid; /* in range: gid < CharStrings count (run_glyph) */
     otv_cs_slot *e = &l->sub[slot];
     uint32_t state = e->state;
@@ -1238,7 +1286,13 @@ static uint32_t comp_build(cs *s, uint32_t gid)
     }
   }
   size_t kcells = (nseg + 7u) / 8u, need = 2u + kcells + nrc + (size_t)ncoord * (1u + nrc);
-  if (need > room) goto out;
+  if (need > room) {
+    if (l->cell_cap < l->cell_bound) { /* compiled at the next draw, once the arena grew */
+      l->cell_want = true;
+      result = UINT32_MAX - CS_COMP_DRAWS;
+    }
+    goto out;
+  }
   g = l->cells + l->cell_used;
   memcpy(g + 2, k0, nseg); /* the kind bytes (cells are 8 bytes) */
   otv_cs_cell *ri_cells = g + 2 + kcells, *p0 = ri_cells + nrc, *d = p0 + ncoord;
@@ -1452,6 +1506,49 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
   return OTV_E_OK;
 }
 
+/* A glyph that is not compiled (state cst: 0, 1 or counting, otv_cff_loc.comp) is drawn: count
+ * the draw, or compile it after CS_COMP_DRAWS (its new state; 0 or 1: interpret it). */
+static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
+{
+  otv_cff_loc *l = s->l;
+  if (cst == 1) return 1;
+  uint32_t drawn = cst ? UINT32_MAX - cst : 0;
+  if (drawn < CS_COMP_DRAWS) {
+    l->comp[gid] = UINT32_MAX - (drawn + 1);
+    return 0;
+  }
+  if (l->cell_want) cells_grow(l);
+  const double *va = s->vs_all;
+  const uint8_t *vn = s->vs_nz;
+  bool z = s->zero;
+  cst = l->comp[gid] = comp_build(s, gid);
+  s->vs_all = va, s->vs_nz = vn, s->zero = z;
+  return cst >= CS_COMP_COUNTED ? 0 : cst; /* no room yet: interpreted, compiled later */
+}
+
+/* Drawing to a pen, the decoded-subroutine cache is set up at the first glyph drawn a second
+ * time (one bit per glyph marks the first draws): a location that draws every glyph once (a new setting, one
+ * page) interprets from the bytes, which by CPU time is ~1.5x faster there than decoding
+ * every subroutine it calls into a fresh arena (same instructions, but the arena's pages are
+ * new at every location); one that draws again gets the cache from then on. */
+static OTV_NOINLINE bool second_draw(otv_cff_loc *l, uint32_t gid)
+{
+  size_t n = l->c->charstrings.count;
+  if (l->sub_off) {
+    l->sub_tried = true; /* never */
+    return false;
+  }
+  if (gid >= n) return false;
+  if (!l->drawn) {
+    l->drawn = otv_mem_calloc(l->x.al, (n + 7) / 8, 1);
+    if (!l->drawn) return true; /* set it up now (it is optional too) */
+  }
+  uint8_t *b = &l->drawn[gid >> 3], bit = (uint8_t)(1u << (gid & 7));
+  if (*b & bit) return true;
+  *b |= bit;
+  return false;
+}
+
 otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
 {
   const otv_cff *c = l->c;
@@ -1468,7 +1565,9 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   s.zero = true;
   s.cache = NULL;
   if (c->cff2) {
-    if (!l->sub_tried) sub_cache_setup(l, c);
+    /* pen drawing: at the second draw of a glyph; the points API (and so the instancers, which
+     * draw every glyph of an instance) at once, as before */
+    if (!l->sub_tried && (!sink->pen || second_draw(l, gid))) sub_cache_setup(l, c);
     if (l->cells) s.cache = l;
   }
   if (c->cff2 && c->ivs.present) {
@@ -1479,20 +1578,12 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   }
   s.rec = NULL;
   if (s.cache && l->comp && sink->pen && !sink->round && gid < l->comp_count) {
-    /* compiled glyphs: compiled on the second draw (the first marks the glyph slot) */
+    /* compiled glyphs: compiled on the draw after CS_COMP_DRAWS interpreted ones */
     uint32_t cst = l->comp[gid];
-    if (cst == 0) {
-      const otv_cs_slot *e = &l->sub[l->glyph_slot + gid];
-      if (e->state != 0 || e->end != 0) {
-        const double *va = s.vs_all;
-        const uint8_t *vn = s.vs_nz;
-        bool z = s.zero;
-        cst = l->comp[gid] = comp_build(&s, gid);
-        s.vs_all = va, s.vs_nz = vn, s.zero = z;
-      }
-    }
+    if (cst - 2u >= CS_COMP_COUNTED - 2u) cst = comp_state(&s, gid, cst);
     if (cst >= 2) return comp_draw(&s, l->cells + (cst - 2));
   }
+  if (l->cell_want) cells_grow(l); /* before a decode: no replay points into the arena */
   otv_status st = run_glyph(&s, gid, 0, 0);
   if (st || !s.seac) return st;
   /* seac (CFF): the base and accent glyphs by Standard Encoding code, accent offset by
@@ -1532,6 +1623,7 @@ void otv_cff_loc_free(otv_cff_loc *l)
   if (l->vs_nz) otv_mem_free(al, l->vs_nz, l->vs_nz_cap);
   if (l->comp) otv_mem_free(al, l->comp, l->comp_count * sizeof *l->comp);
   if (l->comp_scratch) otv_mem_free(al, l->comp_scratch, l->comp_scratch_size);
+  if (l->drawn) otv_mem_free(al, l->drawn, ((size_t)l->c->charstrings.count + 7) / 8);
   otv_cff_loc_init(l, l->c, l->x);
 }
 

@@ -48,8 +48,13 @@ typedef struct otv_cff_loc {
   /* Decoded-subroutine cache (CFF2, charstring.c): set up on the location's first CFF2 outline,
    * independent of the coordinates. Optional: when its allocation fails, subroutines are
    * interpreted from their bytes. */
-  bool sub_tried;        /* set-up attempted */
+  bool sub_tried;        /* set-up attempted (at the first glyph drawn twice: drawn) */
+  uint8_t *drawn;        /* one bit per glyph: drawn once, before the set-up */
   bool comp_off;         /* no compiled glyphs (benchmarks: OTV_CFF_NO_COMPILE in bench_outline) */
+  bool sub_off;          /* no decoded-subroutine cache either (OTV_OPT_NO_OUTLINE_CACHES) */
+  size_t cells_max;      /* the arena's bound in cells (0: CS_MAX_CELLS; otv_options) */
+  size_t cell_bound;     /* the arena grows by doubling up to this many cells (charstring.c) */
+  bool cell_want;        /* a decode found no room below cell_bound: grow at the next call */
   otv_cs_slot *sub;      /* per slot: global subroutines, each Font DICT's local ones, then
                              * the glyphs (glyph_slot + gid) */
   size_t glyph_slot;     /* slot of glyph 0 */
@@ -57,8 +62,9 @@ typedef struct otv_cff_loc {
   size_t sub_slots;
   otv_cs_cell *cells;
   size_t cell_cap, cell_used;
-  /* Compiled glyphs (charstring.c, comp_build): per glyph 0 (not compiled yet), 1 (interpreted)
-   * or its first cell + 2 in the arena. A compiled glyph is {number of coordinates, number of
+  /* Compiled glyphs (charstring.c, comp_build): per glyph 0 (never drawn), UINT32_MAX - k
+   * (drawn k times, not compiled yet: CS_COMP_DRAWS), 1 (interpreted) or its first cell + 2 in
+   * the arena. A compiled glyph is {number of coordinates, number of
    * segments}, {regions with deltas, regions reserved}, the segment kinds (8 per cell), one cell
    * per region (its index), then the coordinates at the default (all scalars 0) and per region
    * the coordinate deltas at scalar 1: the outline is affine in the region scalars. */

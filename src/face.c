@@ -109,6 +109,8 @@ otv_status otv_face_open_memory(const void *data, size_t len, unsigned index,
   otv_face *f = otv_mem_calloc(&al, 1, sizeof *f);
   if (!f) return OTV_FAIL(err, NOMEM, 0, 0, "face");
   f->al = al;
+  f->opt_flags = opt ? opt->flags : 0;
+  f->outline_cache_max = opt ? (size_t)(opt->flags >> 8) * 1024u : 0;
   otv_status s = otv_sfnt_open(&f->sfnt, otv_span_of(data, len), index, &al, err);
   if (!s) s = parse_tables(f, err);
   if (s) {

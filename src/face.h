@@ -56,9 +56,11 @@ struct otv_face {
   otv_stat stat;
   otv_name name;
   otv_cmap cmap;
-  otv_glyf glyf;   /* glyf + loca + gvar (glyf.h, gvar.h) */
-  otv_cff cff;     /* 'CFF ' or CFF2 (cff.h) */
-  otv_metrics met; /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (above) */
+  otv_glyf glyf;            /* glyf + loca + gvar (glyf.h, gvar.h) */
+  otv_cff cff;              /* 'CFF ' or CFF2 (cff.h) */
+  otv_metrics met;          /* hmtx/vmtx/HVAR/VVAR/MVAR/VORG (above) */
+  unsigned opt_flags;       /* otv_options.flags (OTV_OPT_NO_OUTLINE_CACHES) */
+  size_t outline_cache_max; /* OTV_OPT_OUTLINE_CACHE_KIB in bytes (0: the defaults) */
 };
 
 /* The span of a table (empty span with p == NULL when absent). */

@@ -85,6 +85,8 @@ void otv_glyf_loc_init(otv_glyf_loc *c, const otv_glyf *g, otv_locctx x)
   memset(c, 0, sizeof *c);
   c->x = x;
   c->g = g;
+  c->gc_max = OTV_GLYF_GC_BYTES;
+  c->cc_max = OTV_GLYF_CC_BYTES;
   otv_gvar_loc_init(&c->gv, &g->gvar, x);
 }
 
@@ -103,10 +105,14 @@ void otv_glyf_loc_free(otv_glyf_loc *c)
   otv_mem_free(al, c->memo_tags, c->memo_tags_cap);
   otv_mem_free(al, c->memo_ends, c->memo_ends_cap * sizeof(uint16_t));
   otv_mem_free(al, c->cc_slots, c->cc_slots ? OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots : 0);
-  otv_mem_free(al, c->cc_mem, c->cc_mem ? OTV_GLYF_CC_BYTES : 0);
-  otv_mem_free(al, c->gc_slots, c->gc_slots ? OTV_GLYF_GC_SLOTS * sizeof *c->gc_slots : 0);
+  otv_mem_free(al, c->cc_mem, c->cc_cap);
+  otv_mem_free(al, c->gc_slots, c->gc_slots ? ((size_t)c->gc_mask + 1) * sizeof *c->gc_slots : 0);
+  otv_mem_free(al, c->gc_seen, c->gc_seen ? ((size_t)c->g->glyph_count + 7) / 8 : 0);
   otv_mem_free(al, c->gc_mem, c->gc_cap);
+  size_t gc_max = c->gc_max, cc_max = c->cc_max;
+  bool gc_off = c->gc_off, cc_off = c->cc_off;
   otv_glyf_loc_init(c, c->g, c->x);
+  c->gc_max = gc_max, c->cc_max = cc_max, c->gc_off = gc_off, c->cc_off = cc_off;
 }
 
 /* ---- hmtx / vmtx defaults of the phantom points ---- */
@@ -660,12 +666,9 @@ static int cc_get(otv_glyf_loc *c, uint32_t gid, bool want_ph, unsigned flags, o
 static void cc_put(otv_glyf_loc *c, uint32_t gid, unsigned m, unsigned flags, bool overlap)
 {
   if (c->cc_off || c->cc_failed) return;
-  if (!c->cc_slots) { /* first use: the bounded storage, once per location */
+  if (!c->cc_slots) { /* first use: the slots, once per location */
     c->cc_slots = otv_mem_calloc(c->x.al, OTV_GLYF_CC_SLOTS, sizeof *c->cc_slots);
-    c->cc_mem = c->cc_slots ? otv_mem_alloc(c->x.al, OTV_GLYF_CC_BYTES) : NULL;
-    if (!c->cc_mem) {
-      otv_mem_free(c->x.al, c->cc_slots, OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots);
-      c->cc_slots = NULL;
+    if (!c->cc_slots) {
       c->cc_failed = true;
       return;
     }
@@ -676,13 +679,24 @@ static void cc_put(otv_glyf_loc *c, uint32_t gid, unsigned m, unsigned flags, bo
   unsigned n = c->n_pts - m, nc = 0;
   while (nc < c->n_ends && c->ends[c->n_ends - 1 - nc] >= m) nc++;
   size_t need = ((size_t)n * sizeof(otv_point) + nc * sizeof(uint16_t) + n + 7u) & ~(size_t)7u;
-  if (need > OTV_GLYF_CC_BYTES / 4) return;
-  if (need > OTV_GLYF_CC_BYTES - c->cc_used) cc_clear(c);
+  if (need > c->cc_max / 4) return;
+  if (need > c->cc_cap - c->cc_used) {
+    /* the arena grows by doubling from 16 KiB up to cc_max (entries keep their offsets);
+     * at its bound, or when it cannot grow, every entry is dropped and it fills again */
+    size_t want = c->cc_cap ? 2 * c->cc_cap : 16384u;
+    if (want > c->cc_max) want = c->cc_max;
+    if (want >= c->cc_used + need && want > c->cc_cap) {
+      uint8_t *mem = otv_mem_realloc(c->x.al, c->cc_mem, c->cc_cap, want);
+      if (mem) c->cc_mem = mem, c->cc_cap = want;
+    }
+    if (need > c->cc_cap - c->cc_used) cc_clear(c);
+    if (need > c->cc_cap) return; /* no arena (its first allocation failed) */
+  }
   struct otv_glyf_cent *e = &c->cc_slots[gid & (OTV_GLYF_CC_SLOTS - 1u)];
   uint8_t *q = c->cc_mem + c->cc_used;
   e->gen = c->cc_gen;
   e->gid = gid;
-  e->off = (uint32_t)c->cc_used; /* < OTV_GLYF_CC_BYTES */
+  e->off = (uint32_t)c->cc_used; /* < cc_max <= OTV_GLYF_CC_BYTES */
   e->n = n;
   e->nc = (uint16_t)nc; /* nc <= points <= OTV_MAX_POINTS */
   e->bits = (uint8_t)((c->want_phantoms ? CC_PHANTOMS : 0u) |
@@ -994,17 +1008,18 @@ static bool gc_fill(otv_glyf_loc *c, uint32_t gid, struct otv_glyf_gent *e)
   size_t need = 16 + (size_t)m * sizeof(otv_gvar_tup) +
                 ((size_t)m + 1) * stride * sizeof(otv_point) + nc * sizeof(uint16_t) + np;
   need = (need + 15u) & ~(size_t)15u;
-  if (need > OTV_GLYF_GC_BYTES / 8) {
+  if (need > c->gc_max / 8) {
     gc_draw_fail(c, e, gid);
     return false;
   }
-  if (need > OTV_GLYF_GC_BYTES - c->gc_used) {
+  if (need > c->gc_max - c->gc_used) {
     c->gc_full = true;
     return false;
   }
   /* the arena grows by doubling (powers of two from 64 KiB: never past OTV_GLYF_GC_BYTES, a
    * power of two); if that fails the entries kept so far stay and no more are added */
   size_t want = c->gc_used + need < 65536u ? 65536u : c->gc_used + need;
+  if (want > c->gc_max) want = c->gc_max; /* >= gc_used + need (checked above) */
   if (OTV_RESERVE(c->x.al, &c->gc_mem, &c->gc_cap, want, 1)) {
     c->gc_full = true;
     return false;
@@ -1025,26 +1040,52 @@ static bool gc_fill(otv_glyf_loc *c, uint32_t gid, struct otv_glyf_gent *e)
   memcpy(r, c->ends, nc * sizeof(uint16_t));
   memcpy(r + nc * sizeof(uint16_t), c->tags, np);
   e->gid1 = gid + 1;
-  e->off = (uint32_t)c->gc_used; /* < OTV_GLYF_GC_BYTES */
+  e->off = (uint32_t)c->gc_used; /* < gc_max <= OTV_GLYF_GC_BYTES */
   c->gc_used += need;
+  return true;
+}
+
+/* A glyph not in the cache is drawn: true when it is its second draw (enter it now), false on
+ * its first (mark it: a glyph drawn once per location, the common case when a location is new,
+ * costs no cache work) or when there is no room. Allocates the marks at the first call and the
+ * slots at the first entry; if either fails the location runs without the cache. */
+static OTV_NOINLINE bool gc_second(otv_glyf_loc *c, uint32_t gid)
+{
+  if (c->gc_failed || c->gc_full) return false;
+  if (!c->gc_seen) {
+    c->gc_seen = otv_mem_calloc(c->x.al, ((size_t)c->g->glyph_count + 7) / 8, 1);
+    if (!c->gc_seen) {
+      c->gc_failed = true;
+      return false;
+    }
+  }
+  uint8_t *b = &c->gc_seen[gid >> 3], bit = (uint8_t)(1u << (gid & 7));
+  if (!(*b & bit)) {
+    *b |= bit;
+    return false;
+  }
+  if (!c->gc_slots) {
+    uint32_t slots = 64; /* the power of two at or above the glyph count, 64..4096 */
+    while (slots < OTV_GLYF_GC_SLOTS && slots < c->g->glyph_count) slots *= 2;
+    c->gc_slots = otv_mem_calloc(c->x.al, slots, sizeof *c->gc_slots);
+    if (!c->gc_slots) {
+      c->gc_failed = true;
+      return false;
+    }
+    c->gc_mask = slots - 1;
+    c->gc_used = 0;
+  }
   return true;
 }
 
 /* Draw glyph gid from the cache: true when drawn, false: draw it the usual way. */
 static bool gc_draw(otv_glyf_loc *c, uint32_t gid, const otv_pen *pen, void *ctx)
 {
-  if (!c->gc_slots) {
-    if (c->gc_failed) return false;
-    c->gc_slots = otv_mem_calloc(c->x.al, OTV_GLYF_GC_SLOTS, sizeof *c->gc_slots);
-    if (!c->gc_slots) {
-      c->gc_failed = true;
-      return false;
-    }
-    c->gc_used = 0;
-  }
-  struct otv_glyf_gent *e = &c->gc_slots[gid & (OTV_GLYF_GC_SLOTS - 1u)];
-  if (e->gid1 != gid + 1) {
-    if (e->gid1 != 0 || c->gc_full || !gc_fill(c, gid, e)) return false;
+  struct otv_glyf_gent *e = c->gc_slots ? &c->gc_slots[gid & c->gc_mask] : NULL;
+  if (!e || e->gid1 != gid + 1) {
+    if (!gc_second(c, gid)) return false;
+    e = &c->gc_slots[gid & c->gc_mask];
+    if (e->gid1 != 0 || !gc_fill(c, gid, e)) return false;
   }
   if (e->off == UINT32_MAX) return false;
   const uint8_t *q = c->gc_mem + e->off;

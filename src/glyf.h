@@ -149,7 +149,8 @@ static inline bool otv_glyf_simple_instructions(otv_span d, unsigned nc, otv_spa
   return true;
 }
 
-/* Glyph cache bounds: 4096 slots of 8 bytes and a 1 MiB arena per location. */
+/* Glyph cache bounds: 4096 slots of 8 bytes (fewer for fonts of fewer glyphs: the power of
+ * two at or above the glyph count) and a 1 MiB arena per location. */
 #define OTV_GLYF_GC_SLOTS 4096u
 #define OTV_GLYF_GC_BYTES (1024u * 1024u)
 struct otv_glyf_gent {
@@ -202,8 +203,8 @@ typedef struct otv_glyf_loc {
   /* component cache (glyf.c, "Component cache"): varied simple glyphs loaded as components,
    * kept across top-level calls while the coordinates stay the same. Direct-mapped by glyph
    * id into OTV_GLYF_CC_SLOTS slots; the data (points, contour ends, flags) lives in one
-   * arena of OTV_GLYF_CC_BYTES bytes allocated on first use; both bounded, nothing allocated
-   * after that. Stale when cc_serial != x.at->serial; cc_gen invalidates every slot at once. */
+   * arena of at most OTV_GLYF_CC_BYTES bytes, from 16 KiB at first use, grown by doubling
+   * when full (at most 5 times); both bounded. Stale when cc_serial != x.at->serial; cc_gen invalidates every slot at once. */
   struct otv_glyf_cent *cc_slots;
   uint8_t *cc_mem;
   size_t cc_used;
@@ -211,10 +212,16 @@ typedef struct otv_glyf_loc {
   /* glyph cache (glyf.c "Glyph cache"): simple glyphs drawn to a pen, decoded once with every
    * tuple's deltas (unscaled, after IUP), independent of the coordinates (never dropped).
    * Direct-mapped by glyph id, first come first kept; the arena fills in order and then stays
-   * as it is. The slots are allocated at the first outline call, the arena grows (by doubling,
-   * from 64 KiB) only when an entry is added: once per glyph at most. */
+   * as it is. Filled lazily: a glyph is entered on its second draw (gc_seen, one bit per
+   * glyph, allocated at the first outline call, marks the first); the slots are allocated at
+   * the first entry, the arena grows (by doubling, from 64 KiB) only when an entry is added. */
   struct otv_glyf_gent *gc_slots;
-  uint8_t *gc_mem; /* the arena, grown by doubling as entries are added, <= OTV_GLYF_GC_BYTES */
+  uint8_t *gc_seen; /* (glyph_count + 7) / 8 bytes: the glyph was drawn once */
+  uint32_t gc_mask; /* slots - 1 (a power of two <= OTV_GLYF_GC_SLOTS) */
+  size_t gc_max;    /* the arena's bound: OTV_GLYF_GC_BYTES, or less (otv_options) */
+  size_t cc_cap;    /* the component cache arena's size (grown by doubling) */
+  size_t cc_max;    /* its bound: OTV_GLYF_CC_BYTES, or less (otv_options) */
+  uint8_t *gc_mem;  /* the arena, grown by doubling as entries are added, <= OTV_GLYF_GC_BYTES */
   size_t gc_used, gc_cap;
   bool gc_off;        /* disabled (benchmarks and tests compare with and without it) */
   bool gc_failed;     /* its allocation failed: run without it */

@@ -26,6 +26,16 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
   loc->x = (otv_locctx){&loc->at, &loc->al, &loc->last_error};
   otv_glyf_loc_init(&loc->glyf, &face->glyf, loc->x);
   otv_cff_loc_init(&loc->cff, &face->cff, loc->x);
+  /* otv_options: no outline caches, or smaller bounds (nothing is allocated for them here) */
+  if (face->opt_flags & OTV_OPT_NO_OUTLINE_CACHES) {
+    loc->glyf.gc_off = loc->glyf.cc_off = true;
+    loc->cff.comp_off = loc->cff.sub_off = true;
+  } else if (face->outline_cache_max) {
+    size_t m = face->outline_cache_max;
+    if (m < loc->glyf.gc_max) loc->glyf.gc_max = m;
+    if (m < loc->glyf.cc_max) loc->glyf.cc_max = m;
+    loc->cff.cells_max = m / sizeof(otv_cs_cell);
+  }
   if (!loc->coords || !loc->fixed || !loc->q || !loc->user) {
     otv_location_destroy(loc);
     return OTV_FAIL(err, NOMEM, 0, 0, "location coordinates");

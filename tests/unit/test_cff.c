@@ -1495,7 +1495,7 @@ static void sr_close(void *c) { sr_put(c, 4, 0, NULL); }
 static const otv_pen sr_pen = {sr_move, sr_line, NULL, sr_cubic, sr_close};
 
 /* Largest difference of the compiled-glyph pen output (loc: drawn there before, so compiled
- * from its second draw) from the same glyph interpreted from its bytes (ref); -1 when the
+ * from its fifth draw) from the same glyph interpreted from its bytes (ref); -1 when the
  * segments, status or error differ. The compiled form sums P0 + s_r D_r in another order than
  * the interpreter, so floats may differ by an ulp: the caller allows 1e-6 relative. */
 static double pen_vs_uncached(otv_location *loc, otv_location *ref, uint32_t gid, double *rel)
@@ -1639,7 +1639,7 @@ static void test_subr_blend(void)
     CHECK_EQ(get_points(loc, 10, &o), OTV_E_OK);
     CHECK_POINTS(&o, w2, ends);
   }
-  /* compiled glyphs (pen drawing from the second draw): the same outlines, errors from the
+  /* compiled glyphs (pen drawing from the fifth draw): the same outlines, errors from the
    * interpreter; g10 (blended subroutine number) and the failing g4, g5 are not compiled */
   for (int pass = 0; pass < 3; pass++) {
     rec r = {{0}, 0};
@@ -1739,7 +1739,7 @@ static void test_cache_real_fonts(void)
       otv_location_set_normalized(loc, c, na);
       otv_location_set_normalized(ref, c, na);
       /* pen drawing first (the arena fills with compiled glyphs before decoded ones): compiled
-       * glyphs (compiled on the second draw, replayed after) vs the bytes, within 1e-6 relative
+       * glyphs (compiled on the fifth draw, replayed after) vs the bytes, within 1e-6 relative
        * (float ulps) */
       for (int pass = 0; pass < 2; pass++)
         for (uint32_t g = 0; g < info.glyph_count; g++, pen_draws++) {
@@ -2134,8 +2134,67 @@ static void test_cff_writers(void)
   otv_buf_free(&b);
 }
 
+/* otv_options on a CFF2 font: OTV_OPT_NO_OUTLINE_CACHES (no decoded subroutines, no compiled
+ * glyphs) and OTV_OPT_OUTLINE_CACHE_KIB (the arena within the bound) draw the outlines of the
+ * default location (compiled glyphs within float ulps); the default sets its caches up at the
+ * first glyph drawn twice and compiles a glyph on its fifth draw after that, not before. */
+static void test_cache_options(void)
+{
+  otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
+  otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(16)};
+  otv_face *fd = NULL, *fn = NULL, *fc = NULL;
+  const char *path = h_font("AdobeVFPrototype_vsindex.otf");
+  CHECK_EQ(otv_face_open_file(path, 0, NULL, &fd, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_file(path, 0, &none, &fn, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_file(path, 0, &capped, &fc, NULL), OTV_E_OK);
+  otv_location *ld = NULL, *ln = NULL, *lc = NULL;
+  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
+  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
+  if (fc) CHECK_EQ(otv_location_create(fc, &lc, NULL), OTV_E_OK);
+  if (!ld || !ln || !lc) goto out;
+  otv_face_info info;
+  otv_face_get_info(fd, &info);
+  unsigned axes = info.axis_count < 16 ? info.axis_count : 16, bad = 0, draws = 0, compiled = 0;
+  uint32_t ng = info.glyph_count < 300 ? info.glyph_count : 300;
+  for (unsigned li = 0; li < 7; li++) {
+    otv_f2dot14 c[16] = {0};
+    for (unsigned a = 0; a < axes; a++) c[a] = (otv_f2dot14)(li & 1 ? 9000 - 3000 * (int)a : -6000);
+    CHECK_EQ(otv_location_set_normalized(ld, c, axes), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(ln, c, axes), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(lc, c, axes), OTV_E_OK);
+    for (uint32_t g = 0; g < ng; g++, draws++) {
+      double rd, rc;
+      bool counted = ld->cff.comp && ld->cff.comp[g] > 1;
+      double dd = pen_vs_uncached(ld, ln, g, &rd), dc = pen_vs_uncached(lc, ln, g, &rc);
+      if (dd < 0 || dc < 0 || rd > 1e-6 || rc > 1e-6) bad++;
+      /* the first draws without the cache (set up at the first glyph drawn again: li 1),
+       * then draws 1-4 interpreted (counted), the fifth compiles (li == 5) */
+      if (li == 0) CHECK(ld->cff.cells == NULL && ld->cff.comp == NULL);
+      if (li >= 1 && li <= 4 && ld->cff.comp) CHECK(ld->cff.comp[g] == UINT32_MAX - li);
+      if (li == 5 && counted && ld->cff.comp) {
+        CHECK(ld->cff.comp[g] < UINT32_MAX - 4);
+        compiled += ld->cff.comp[g] >= 2;
+      }
+    }
+  }
+  CHECK(draws > 0);
+  CHECK(compiled > 0);
+  CHECK_EQ(bad, 0);
+  CHECK(ln->cff.cells == NULL && ln->cff.comp == NULL && ln->cff.comp_scratch == NULL);
+  CHECK(lc->cff.cells != NULL && lc->cff.cell_cap <= 16384 / sizeof(otv_cs_cell));
+  CHECK(ld->cff.cells != NULL && ld->cff.comp_scratch != NULL);
+out:
+  otv_location_destroy(ld);
+  otv_location_destroy(ln);
+  otv_location_destroy(lc);
+  otv_face_close(fd);
+  otv_face_close(fn);
+  otv_face_close(fc);
+}
+
 int main(void)
 {
+  test_cache_options();
   if (getenv("OTV_CFF_DUMP")) dump_fixtures(getenv("OTV_CFF_DUMP"));
   test_cff2_fixture();
   test_private_vsindex();

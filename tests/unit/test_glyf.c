@@ -432,7 +432,7 @@ static void test_glyph_cache_font(const char *name)
   /* the cache holds glyphs (the comparison above went through it) */
   unsigned held = 0;
   if (lc->glyf.gc_slots)
-    for (unsigned i = 0; i < OTV_GLYF_GC_SLOTS; i++)
+    for (unsigned i = 0; i <= lc->glyf.gc_mask; i++)
       held += lc->glyf.gc_slots[i].gid1 != 0 && lc->glyf.gc_slots[i].off != UINT32_MAX;
   /* Handjet: composites and one glyph too big for an entry (167 tuples): none cached */
   CHECK(strcmp(name, "Handjet.ttf") ? held > 0 : held == 0);
@@ -455,8 +455,85 @@ static void test_glyph_cache(void)
   for (unsigned i = 0; i < sizeof fonts / sizeof fonts[0]; i++) test_glyph_cache_font(fonts[i]);
 }
 
+/* otv_options: OTV_OPT_NO_OUTLINE_CACHES and outline_cache_max give the same outlines (bits),
+ * without the caches' memory or within the bound; the default caches fill lazily (nothing at a
+ * glyph's first draw). */
+static void test_cache_options_font(const char *name)
+{
+  size_t len = 0;
+  void *data = h_read_file(h_font(name), &len);
+  CHECK(data != NULL);
+  if (!data) return;
+  otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
+  otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(16)};
+  otv_face *fd = NULL, *fn = NULL, *fc = NULL;
+  CHECK_EQ(otv_face_open_memory(data, len, 0, NULL, &fd, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_memory(data, len, 0, &none, &fn, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_memory(data, len, 0, &capped, &fc, NULL), OTV_E_OK);
+  otv_location *ld = NULL, *ln = NULL, *lc = NULL;
+  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
+  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
+  if (fc) CHECK_EQ(otv_location_create(fc, &lc, NULL), OTV_E_OK);
+  if (!ld || !ln || !lc) goto out;
+  otv_face_info info;
+  otv_face_get_info(fd, &info);
+  uint32_t ng = info.glyph_count < 400 ? info.glyph_count : 400;
+  unsigned axes = info.axis_count < 16 ? info.axis_count : 16, compared = 0;
+  uint32_t seed = 777;
+  for (unsigned li = 0; li < 6; li++) {
+    otv_f2dot14 c[16] = {0};
+    for (unsigned a = 0; a < axes; a++) {
+      seed = seed * 1103515245u + 12345u;
+      c[a] = li == 1 ? 16384 : (otv_f2dot14)((int)((seed >> 8) % 32769u) - 16384);
+    }
+    CHECK_EQ(otv_location_set_normalized(ld, c, axes), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(ln, c, axes), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(lc, c, axes), OTV_E_OK);
+    for (unsigned rep = 0; rep < 3; rep++) {
+      for (uint32_t g = 0; g < ng; g++) {
+        otv_status sd, sn, sc;
+        uint64_t hd = gh_draw(ld, g, &sd), hn = gh_draw(ln, g, &sn), hc = gh_draw(lc, g, &sc);
+        CHECK_EQ(sd, sn);
+        CHECK_EQ(sd, sc);
+        CHECK(hd == hn);
+        CHECK(hd == hc);
+        compared++;
+      }
+      /* lazy: after every glyph's first draw at a new location, no glyph cache entry yet */
+      if (li == 0 && rep == 0) {
+        CHECK(ld->glyf.gc_slots == NULL);
+        CHECK(ld->glyf.gc_mem == NULL);
+      }
+    }
+  }
+  CHECK(compared > 0);
+  /* no caches: nothing allocated for them; capped: within the bound; default: in use */
+  CHECK(ln->glyf.gc_seen == NULL && ln->glyf.gc_slots == NULL && ln->glyf.gc_mem == NULL);
+  CHECK(ln->glyf.cc_slots == NULL && ln->glyf.cc_mem == NULL);
+  CHECK(lc->glyf.gc_cap <= 16384 && lc->glyf.cc_cap <= 16384);
+  CHECK(ld->glyf.gc_slots != NULL);
+  if (!strcmp(name, "NotoSans-VF.abc.ttf")) /* fills the bound (default: 4 times more) */
+    CHECK(lc->glyf.gc_cap == 16384 && ld->glyf.gc_cap > 16384);
+out:
+  otv_location_destroy(ld);
+  otv_location_destroy(ln);
+  otv_location_destroy(lc);
+  otv_face_close(fd);
+  otv_face_close(fn);
+  otv_face_close(fc);
+  free(data);
+}
+
+static void test_cache_options(void)
+{
+  test_cache_options_font("Roboto-Variable.composite.ttf");
+  test_cache_options_font("NotoSans-VF.abc.ttf");
+  test_cache_options_font("SparseMasters-VF.ttf");
+}
+
 int main(void)
 {
+  test_cache_options();
   test_glyph_cache();
   test_component_cache();
   build();
