@@ -277,7 +277,89 @@ static void test_corruption(const char *name)
 
 /* Fail the Nth allocation for N = 1, 2, ... until instancing succeeds: NOMEM each time, no
  * leak. */
+typedef otv_status (*make_fn)(otv_location *loc, unsigned flags, uint8_t **out, size_t *len);
+static void test_alloc_failures_of(const char *name, unsigned flags, make_fn make);
+
+/* axis limits: wght restricted with a moved default, wdth restricted (PartialInstancerTest) */
+static otv_status make_limits(otv_location *loc, unsigned flags, uint8_t **out, size_t *len)
+{
+  otv_axis_limits lim[2] = {{OTV_TAG('w', 'g', 'h', 't'), 300, 600, 800},
+                            {OTV_TAG('w', 'd', 't', 'h'), 80, 100, 100}};
+  return otv_instance_create_limits(loc, lim, 2, flags, out, len);
+}
+
+/* avar 2: wght and the parametric axes it drives kept (Amstelvar-avar2) */
+static otv_status make_avar2(otv_location *loc, unsigned flags, uint8_t **out, size_t *len)
+{
+  static const char *keep[] = {"wght", "XTRA", "XOPQ", "YOPQ", "YTLC",
+                               "YTUC", "YTAS", "YTDE", "YTFI"};
+  uint32_t tags[9];
+  for (unsigned i = 0; i < 9; i++)
+    tags[i] = OTV_TAG(keep[i][0], keep[i][1], keep[i][2], keep[i][3]);
+  return otv_instance_create_partial(loc, tags, 9, flags, out, len);
+}
+
+/* otv_instance_create_limits refusing what it cannot take: each with its code, no output */
+static void test_limits_refused(void)
+{
+  size_t len;
+  uint8_t *data = h_read_file(h_font("PartialInstancerTest-VF.ttf"), &len);
+  otv_face *f = open_buf(data, len, NULL);
+  otv_location *loc = NULL;
+  otv_location_create(f, &loc, NULL);
+  uint32_t W = OTV_TAG('w', 'g', 'h', 't'), Z = OTV_TAG('z', 'z', 'z', 'z');
+  struct {
+    otv_axis_limits l[2];
+    unsigned n;
+    otv_status want;
+  } cases[] = {
+      {{{W, 700, 400, 300}}, 1, OTV_E_ARG},                     /* min > max */
+      {{{W, 50, 400, 700}}, 1, OTV_E_ARG},                      /* outside the axis */
+      {{{W, 300, 800, 700}}, 1, OTV_E_ARG},                     /* default outside the range */
+      {{{W, NAN, 400, 700}}, 1, OTV_E_ARG},                     /* NaN */
+      {{{W, 300, NAN, 700}}, 1, OTV_E_ARG},                     /* NaN default */
+      {{{W, 300, 400, 700}, {W, 400, 400, 400}}, 2, OTV_E_ARG}, /* twice */
+      {{{Z, 0, 0, 1}}, 1, OTV_E_NOT_FOUND},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    uint8_t *out = (uint8_t *)1;
+    size_t olen = 1;
+    CHECK_EQ(otv_instance_create_limits(loc, cases[i].l, cases[i].n, 0, &out, &olen),
+             cases[i].want);
+    CHECK(out == NULL && olen == 0);
+    CHECK_EQ(otv_location_last_error(loc)->code, cases[i].want);
+  }
+  uint8_t *out = NULL;
+  size_t olen = 0;
+  CHECK_EQ(otv_instance_create_limits(loc, NULL, 1, 0, &out, &olen), OTV_E_ARG);
+  CHECK_EQ(otv_instance_create_limits(NULL, NULL, 0, 0, &out, &olen), OTV_E_ARG);
+  /* no limit: the static instance at the location */
+  CHECK_EQ(otv_instance_create_limits(loc, NULL, 0, 0, &out, &olen), OTV_E_OK);
+  otv_face *g = out ? open_buf(out, olen, NULL) : NULL;
+  CHECK(g != NULL);
+  if (g) {
+    otv_face_info info;
+    otv_face_get_info(g, &info);
+    CHECK_EQ(info.axis_count, 0);
+    otv_face_close(g);
+  }
+  otv_instance_free(loc, out, olen);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  free(data);
+}
+
+static otv_status make_static(otv_location *loc, unsigned flags, uint8_t **out, size_t *len)
+{
+  return otv_instance_create(loc, flags, out, len);
+}
+
 static void test_alloc_failures(const char *name, unsigned flags)
+{
+  test_alloc_failures_of(name, flags, make_static);
+}
+
+static void test_alloc_failures_of(const char *name, unsigned flags, make_fn make)
 {
   size_t len;
   uint8_t *data = h_read_file(h_font(name), &len);
@@ -293,7 +375,7 @@ static void test_alloc_failures(const char *name, unsigned flags)
   {
     uint8_t *w = NULL;
     size_t wl = 0;
-    CHECK_EQ(otv_instance_create(loc, flags, &w, &wl), OTV_E_OK);
+    CHECK_EQ(make(loc, flags, &w, &wl), OTV_E_OK);
     otv_instance_free(loc, w, wl);
   }
   long base_blocks = ha.live_blocks;
@@ -302,7 +384,7 @@ static void test_alloc_failures(const char *name, unsigned flags)
     ha.fail_at = n;
     uint8_t *out = NULL;
     size_t olen = 0;
-    otv_status st = otv_instance_create(loc, flags, &out, &olen);
+    otv_status st = make(loc, flags, &out, &olen);
     ha.fail_at = 0;
     if (st == OTV_E_OK) {
       otv_instance_free(loc, out, olen);
@@ -349,5 +431,9 @@ int main(void)
   test_alloc_failures("PartialInstancerTest-VF.ttf", 0);
   test_alloc_failures("Roboto-Variable.ABC.ttf", OTV_INSTANCE_UPDATE_NAMES);
   test_alloc_failures("NotoSansJP-VF.subset.otf", 0);
+  test_limits_refused();
+  test_alloc_failures_of("PartialInstancerTest-VF.ttf", 0, make_limits);
+  test_alloc_failures_of("STATInstancerTest.ttf", OTV_INSTANCE_UPDATE_NAMES, make_limits);
+  test_alloc_failures_of("Amstelvar-avar2.A.ttf", 0, make_avar2);
   return h_done("test_instance");
 }
