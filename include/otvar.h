@@ -698,6 +698,7 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
                                                  fontTools' --update-name-table (OTV_E_NOT_FOUND
                                                  when STAT has no value for the location) */
 #define OTV_INSTANCE_NO_OVERLAP_FLAGS 0x0002u /* don't set OVERLAP_SIMPLE / OVERLAP_COMPOUND */
+#define OTV_INSTANCE_CFF2 0x0004u /* CFF2 fonts: a static CFF2 table instead of CFF (Since: 0.4) */
 
 /**
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at

@@ -56,6 +56,8 @@ typedef struct csw {
                          * unknown value */
   unsigned frame_of[CS_STACK];
   unsigned n;
+  unsigned max_n; /* deepest stack at an operator (cff1 analysis) */
+  bool cleared;   /* a stack-clearing operator was seen in this glyph (its width) */
   unsigned stems;
   unsigned vsindex;
   uint32_t gid;
@@ -146,6 +148,8 @@ static otv_status blend(csw *w, size_t at)
     }
   }
   w->out->len = w->at[base]; /* the operands are written again */
+  if (w->ps && w->ps->full)  /* a static instance stores integers (what OTV_OUTLINE_ROUND draws) */
+    for (unsigned i = 0; i < cnt; i++) d[i] = floor(d[i] + 0.5);
   if (!any) {
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = w->out->len;
@@ -196,6 +200,20 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         w->at[w->n++] = NOT_WRITTEN;
       }
       continue;
+    }
+    if (w->analyse && w->ps->cff1 && op != OTV_CS_BLEND) {
+      /* CFF keeps at most 48 operands; the stack of the instance is this one with the blends
+       * resolved (the analysis inlines every call), plus the width before the first operator
+       * that clears the stack */
+      bool clears = op != OTV_CS_CALLSUBR && op != OTV_CS_CALLGSUBR && op != OTV_CS_RETURN &&
+                    op != OTV_CS_VSINDEX;
+      unsigned stack = w->n + (clears && !w->cleared ? 1u : 0u);
+      if (clears) w->cleared = true;
+      if (stack > w->max_n) w->max_n = stack;
+      if (stack > OTV_MAX_STACK_CFF)
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
+                        "glyph %u: %u operands, more than CFF's %u", w->gid, stack,
+                        OTV_MAX_STACK_CFF);
     }
     switch (op) {
     case OTV_CS_CALLSUBR:
@@ -250,14 +268,18 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       break;
     }
     case OTV_CS_RETURN: /* CFF2 has none, but a subroutine ending with it ends there */
-      if (w->keep && writing(w)) otv_cff_put_op(w->out, OTV_CS_RETURN);
+      /* (a full instance's subroutine writer ends each with its own) */
+      if (w->keep && writing(w) && !(w->ps && w->ps->full)) otv_cff_put_op(w->out, OTV_CS_RETURN);
       return OTV_E_OK;
     case OTV_CS_VSINDEX:
       if (!w->n || w->at[w->n - 1] == SIZE_MAX || w->v[w->n - 1] < 0 ||
           w->v[w->n - 1] >= c->ivs.data_count)
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: vsindex", w->gid);
       w->vsindex = (unsigned)w->v[w->n - 1];
-      if (writing(w)) otv_cff_put_op(w->out, OTV_CS_VSINDEX);
+      if (writing(w) && w->ps && w->ps->full)
+        w->out->len = w->at[w->n - 1]; /* every blend is resolved: no vsindex */
+      else if (writing(w))
+        otv_cff_put_op(w->out, OTV_CS_VSINDEX);
       w->n = 0;
       break;
     case OTV_CS_BLEND: {
@@ -347,7 +369,8 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
-  w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0;
+  w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
+  w->cleared = false;
   return w;
 }
 
@@ -364,7 +387,8 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
   w->gid = gid;
   w->keep = true;
   w->vsindex = c->fds[fd].vsindex;
-  if (w->vsindex) { /* the Private DICT's vsindex, which the instance's Private DICT drops */
+  if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
+                                    * DICT drops */
     otv_cs_put_num(out, w->vsindex);
     otv_cff_put_op(out, OTV_CS_VSINDEX);
   }
@@ -393,7 +417,9 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
                                 otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
+  bool full = ps->full, cff1 = ps->cff1;
   memset(ps, 0, sizeof *ps);
+  ps->full = full, ps->cff1 = cff1;
   ps->global = otv_mem_calloc(in->al, c->gsubrs.count ? c->gsubrs.count : 1, sizeof *ps->global);
   ps->local = otv_mem_calloc(in->al, c->fd_count ? c->fd_count : 1, sizeof *ps->local);
   if (!ps->global || !ps->local) goto nomem;
@@ -416,6 +442,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       break;
     }
     w->gid = g, w->n = 0, w->stems = 0, w->level = 0, w->cur = NULL, w->work = 0;
+    w->cleared = false;
     w->vsindex = c->fds[fd].vsindex;
     w->frame = 0;
     if ((st = new_frame(w, NULL))) break;
@@ -463,7 +490,10 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     }
     const otv_part_subr *e = &states[i];
     if (!e->seen || e->inl) { /* never called through the INDEX: copied (keeps the numbering) */
-      otv_buf_bytes(data, s.p, s.len);
+      if (ps->cff1)           /* (its blends would not be CFF; nothing calls it) */
+        otv_cff_put_op(data, OTV_CS_RETURN);
+      else if (!ps->full)
+        otv_buf_bytes(data, s.p, s.len);
       continue;
     }
     /* rewritten from its entry state: the caller's operands are unknown values */
@@ -475,6 +505,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
       w->at[w->n++] = SIZE_MAX;
     }
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd < 0 ? 0 : (uint32_t)fd, 0);
+    if (ps->cff1) otv_cff_put_op(data, OTV_CS_RETURN); /* CFF subroutines end with it */
   }
   offs[ix->count] = (uint32_t)data->len;
   if (!st && data->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");

@@ -154,7 +154,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       return OTV_FAIL(in->err, LIMIT, 0, 0, "more than %u tables", n);
     otv_buf *b = rebuilt(in, rec.tag);
     if (in->pin.partial && !partial_table(in, rec.tag, &b)) continue;
-    tabs[n].tag = rec.tag;
+    /* a full instance of a CFF2 font writes its outlines as CFF (instance/cff1.c) */
+    tabs[n].tag = rec.tag == OTV_T_CFF2 && in->cff1 ? OTV_T_CFF : rec.tag;
     if (b) {
       tabs[n].data = b->p;
       tabs[n].len = b->len;
