@@ -166,6 +166,84 @@ static otv_status blend(csw *w, size_t at)
   return OTV_E_OK;
 }
 
+/* The stack limit of the instance at a stack-clearing operator: CFF's 48, one less before the
+ * first one of a glyph (the width may stand below its operands). */
+static unsigned cff1_limit(const csw *w) { return OTV_MAX_STACK_CFF - (w->cleared ? 0u : 1u); }
+
+/* A path or stem operator whose w->n operands exceed CFF's stack, written again as several
+ * operators of at most cff1_limit() operands each (TN 5177: the operand groups of each
+ * operator): the lines and curves in groups that keep the operator (an even count of
+ * h/vlineto arguments and of hv/vhcurveto curves keeps the orientation), rcurveline and
+ * rlinecurve as rrcurveto/rlineto runs and a last rcurveline/rlinecurve, stems with the first
+ * edge of each later operator made absolute, and a hint mask's implicit vstem as vstemhm
+ * operators before it. Every operand was written in this stream (the analysis inlined the
+ * calls between them). */
+static otv_status split_op(csw *w, int op, size_t at)
+{
+  otv_inst *in = w->in;
+  unsigned n = w->n, lim = cff1_limit(w);
+  for (unsigned i = 0; i < n; i++)
+    if (w->at[i] >= NOT_WRITTEN)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                      "glyph %u: %u operands from several subroutines, more than CFF's %u", w->gid,
+                      n, OTV_MAX_STACK_CFF);
+  unsigned unit = 2, head = 0;
+  int chunk_op = op, last_op = op;
+  bool stems = false;
+  switch (op) {
+  case OTV_CS_RRCURVETO: unit = 6; break;
+  case OTV_CS_RCURVELINE: unit = 6, chunk_op = OTV_CS_RRCURVETO; break;
+  case OTV_CS_RLINECURVE: chunk_op = OTV_CS_RLINETO; break;
+  case OTV_CS_VVCURVETO:
+  case OTV_CS_HHCURVETO: unit = 4, head = n % 4 ? 1 : 0; break;
+  case OTV_CS_VHCURVETO:
+  case OTV_CS_HVCURVETO: unit = 8; break;
+  case OTV_CS_HSTEM:
+  case OTV_CS_VSTEM:
+  case OTV_CS_HSTEMHM:
+  case OTV_CS_VSTEMHM: stems = true; break;
+  case OTV_CS_HINTMASK:
+  case OTV_CS_CNTRMASK: stems = true, chunk_op = last_op = OTV_CS_VSTEMHM; break;
+  case OTV_CS_RLINETO:
+  case OTV_CS_HLINETO:
+  case OTV_CS_VLINETO: break;
+  default:
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                    "glyph %u: operator %d with %u operands, more than CFF's %u", w->gid, op, n,
+                    OTV_MAX_STACK_CFF);
+  }
+  w->out->len = w->at[0];
+  double edge = 0; /* stems: the sum of the values written so far */
+  unsigned i = 0;
+  while (n - i > lim) {
+    unsigned c = i == 0 ? head + (lim - head) / unit * unit : lim / unit * unit;
+    for (unsigned k = i; k < i + c; k++) {
+      double v = w->v[k];
+      if (stems && k == i && i) v += edge; /* the first edge, absolute */
+      otv_cs_put_num(w->out, v);
+    }
+    for (unsigned k = i; k < i + c; k++) edge += w->v[k];
+    otv_cff_put_op(w->out, chunk_op);
+    i += c;
+  }
+  unsigned rest = n - i;
+  if (op == OTV_CS_RCURVELINE && rest == 2) last_op = OTV_CS_RLINETO;   /* no curve left */
+  if (op == OTV_CS_RLINECURVE && rest == 6) last_op = OTV_CS_RRCURVETO; /* no line left */
+  for (unsigned k = i; k < n; k++) {
+    double v = w->v[k];
+    if (stems && k == i && i) v += edge;
+    otv_cs_put_num(w->out, v);
+  }
+  if (rest) otv_cff_put_op(w->out, last_op);
+  return OTV_E_OK;
+}
+
+/* Whether an operator of w->n operands must be split for CFF (split_op). */
+static bool must_split(const csw *w)
+{
+  return w->ps && w->ps->cff1 && writing(w) && w->n > cff1_limit(w);
+}
+
 static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned depth)
 {
   otv_inst *in = w->in;
@@ -201,19 +279,24 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       continue;
     }
+    bool clears = op != OTV_CS_CALLSUBR && op != OTV_CS_CALLGSUBR && op != OTV_CS_RETURN &&
+                  op != OTV_CS_VSINDEX && op != OTV_CS_BLEND;
+    bool deep = false; /* more operands than CFF's stack holds here */
     if (w->analyse && w->ps->cff1 && op != OTV_CS_BLEND) {
       /* CFF keeps at most 48 operands; the stack of the instance is this one with the blends
        * resolved (the analysis inlines every call), plus the width before the first operator
-       * that clears the stack */
-      bool clears = op != OTV_CS_CALLSUBR && op != OTV_CS_CALLGSUBR && op != OTV_CS_RETURN &&
-                    op != OTV_CS_VSINDEX;
+       * that clears the stack. Such an operator is split where it is written (split_op), in
+       * the glyph's own stream: the subroutines it stands in are inlined, and a call made
+       * with a deep stack too. */
       unsigned stack = w->n + (clears && !w->cleared ? 1u : 0u);
-      if (clears) w->cleared = true;
       if (stack > w->max_n) w->max_n = stack;
-      if (stack > OTV_MAX_STACK_CFF)
-        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
-                        "glyph %u: %u operands, more than CFF's %u", w->gid, stack,
-                        OTV_MAX_STACK_CFF);
+      if (stack > OTV_MAX_STACK_CFF) {
+        deep = true;
+        for (unsigned x = w->frame; x; x = w->fparent[x])
+          if (w->fsubr[x]) w->fsubr[x]->inl = 1;
+        for (unsigned i = 0; i < w->n; i++) /* operands left by calls that returned */
+          if (w->frame_of[i] != w->frame) inline_between(w, w->frame_of[i], w->frame);
+      }
     }
     switch (op) {
     case OTV_CS_CALLSUBR:
@@ -232,6 +315,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
                         w->gid, sv);
       otv_part_subr *e =
           w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
+      if (deep && e) e->inl = 1;
       /* a kept call stays with its number; an inlined one loses it */
       bool kept = w->keep && !(e && e->inl);
       if (kept) {
@@ -291,12 +375,21 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_VSTEM:
     case OTV_CS_HSTEMHM:
     case OTV_CS_VSTEMHM:
+      if (must_split(w)) {
+        otv_status st = split_op(w, op, s_off + here);
+        if (st) return st;
+      } else if (writing(w)) {
+        otv_cff_put_op(w->out, op);
+      }
       w->stems += w->n / 2;
       w->n = 0;
-      if (writing(w)) otv_cff_put_op(w->out, op);
       break;
     case OTV_CS_HINTMASK:
     case OTV_CS_CNTRMASK: { /* an implicit vstem first, then the mask */
+      if (must_split(w)) {
+        otv_status st = split_op(w, op, s_off + here);
+        if (st) return st;
+      }
       w->stems += w->n / 2;
       w->n = 0;
       if (w->analyse && w->cur) w->cur->has_mask = 1;
@@ -326,13 +419,19 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_FLEX:
     case OTV_CS_HFLEX1:
     case OTV_CS_FLEX1:
+      if (must_split(w)) {
+        otv_status st = split_op(w, op, s_off + here);
+        if (st) return st;
+      } else if (writing(w)) {
+        otv_cff_put_op(w->out, op);
+      }
       w->n = 0;
-      if (writing(w)) otv_cff_put_op(w->out, op);
       break;
     default:
       return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
                       "glyph %u: charstring operator %d", w->gid, op);
     }
+    if (clears) w->cleared = true;
   }
   return OTV_E_OK;
 }
