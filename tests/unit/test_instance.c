@@ -51,9 +51,9 @@ static void compare_outlines(const char *name, otv_location *vloc, const uint8_t
   static pts a, b;
   unsigned bad = 0, composite_off = 0;
   for (uint32_t g = 0; g < info.glyph_count && il; g++) {
-    /* CFF2: the instance rounds the absolute points of the unrounded outline (as hb-subset
-     * does); glyf: OTV_OUTLINE_ROUND is what a static instance stores */
-    bool cff = info.flavour == OTV_FLAVOUR_CFF2 || info.flavour == OTV_FLAVOUR_CFF;
+    /* a CFF2 instance (OTV_INSTANCE_CFF2) rounds the absolute points of the unrounded outline
+     * (as hb-subset does); glyf and CFF instances: OTV_OUTLINE_ROUND is what they store */
+    bool cff = info.flavour == OTV_FLAVOUR_CFF2;
     otv_status s1 = get_points(vloc, g, cff ? 0 : OTV_OUTLINE_ROUND, &a);
     if (cff && !s1)
       for (unsigned i = 0; i < a.io.point_count; i++)
