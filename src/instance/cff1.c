@@ -586,6 +586,7 @@ static otv_status assemble(cff1 *x)
     return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "internal: CFF layout %zu != %zu", o->len,
                     at);
   in->cff1 = true;
+  in->cff1_names = x->named;
   return OTV_E_OK;
 }
 

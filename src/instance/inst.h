@@ -33,7 +33,8 @@ typedef struct otv_inst {
   int16_t loca_format;
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
-  bool cff1; /* cff2 holds a CFF (version 1) table (instance/cff1.c) */
+  bool cff1;       /* cff2 holds a CFF (version 1) table (instance/cff1.c) */
+  bool cff1_names; /* ... name-keyed: the glyph names moved from post into it */
   /* the tables written anew (tables.c, names.c, layout.c, cff.c) */
   otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, base, cff2;
   /* partial instances: the variation tables (partial.c), gvar's glyph data from the glyf step */
