@@ -543,7 +543,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
     w->gid = g, w->n = 0, w->stems = 0, w->level = 0, w->cur = NULL, w->work = 0;
     w->cleared = false;
     w->vsindex = c->fds[fd].vsindex;
-    w->frame = 0;
+    w->frame = 0, w->frames = 0; /* frame ids are per glyph: the chains end at its frame */
     if ((st = new_frame(w, NULL))) break;
     scratch.len = 0;
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
