@@ -297,6 +297,25 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     if (t < best) best = t;
   }
   double ot = best / ni;
+  /* CFF2 fonts: the default output is CFF with subroutines and hints kept; the CFF2 output
+   * (OTV_INSTANCE_CFF2) flattens every glyph: both timed, with their sizes */
+  double ot_cff2 = -1;
+  size_t bytes_cff2 = 0;
+  for (int round = 0; cff2 && round < (quick ? 1 : 3); round++) {
+    double t0 = now();
+    bytes_cff2 = 0;
+    for (unsigned i = 0; i < ni; i++) {
+      uint8_t *out;
+      size_t olen;
+      otv_location_set_named(loc, i);
+      if (otv_instance_create(loc, OTV_INSTANCE_CFF2, &out, &olen) == OTV_E_OK) {
+        bytes_cff2 += olen;
+        otv_instance_free(loc, out, olen);
+      }
+    }
+    double t = (now() - t0) / ni;
+    if (ot_cff2 < 0 || t < ot_cff2) ot_cff2 = t;
+  }
   otv_location_destroy(loc);
 
   /* hb-subset: every named instance once (its per-instance time is stable at this size) */
@@ -344,6 +363,9 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     if (a2 < t2) t2 = a2;
   }
   printf("%-32s %3u inst  otvar %8.3f ms", base, ni, ot * 1e3);
+  if (ot_cff2 > 0)
+    printf(" (CFF, %zu B/font; --cff2 flattened: %.3f ms, %zu B/font)", bytes / ni, ot_cff2 * 1e3,
+           bytes_cff2 / ni);
   if (hbt > 0)
     printf("  hb-subset %8.3f ms (x%.1f)", hbt * 1e3, hbt / ot);
   else

@@ -263,8 +263,8 @@ static otv_status post_setup(cff1 *x)
     }
   }
   for (uint32_t g = 1; g < n; g++) { /* glyph 0 is .notdef in a CFF charset */
-    const char *std;
-    otv_span s;
+    const char *std = NULL;
+    otv_span s = {NULL, 0};
     if (!glyph_name(x, g, &std, &s)) return OTV_E_OK;
     const uint8_t *q = std ? (const uint8_t *)std : s.p;
     size_t ql = std ? strlen(std) : s.len;
@@ -303,9 +303,12 @@ static otv_status write_charset(cff1 *x)
     for (uint32_t g = 0; g < n; g++) sid[g] = (uint16_t)g;
   } else {
     for (uint32_t g = 1; g < n; g++) {
-      const char *std;
-      otv_span s;
-      glyph_name(x, g, &std, &s); /* true for every glyph: post_setup checked */
+      const char *std = NULL;
+      otv_span s = {NULL, 0};
+      if (!glyph_name(x, g, &std, &s)) { /* post_setup checked every glyph */
+        st = OTV_FAIL(in->err, BAD_VALUE, OTV_T_POST, 0, "internal: glyph %u has no name", g);
+        break;
+      }
       const char *q = std ? std : (const char *)s.p;
       size_t ql = std ? strlen(std) : s.len;
       uint32_t k = 0;
@@ -635,7 +638,12 @@ otv_status otv_inst_cff1(otv_inst *in)
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) otv_buf_init(bufs[i], in->al);
   x->ps.full = x->ps.cff1 = true;
   otv_status st;
-  if ((st = region_factors(x)) || (st = otv_part_cff_analyse(in, x->mode, x->factor, &x->ps)) ||
+  /* the analysis decides which subroutine calls are inlined: a font without subroutines
+   * (Source Serif 4) needs none, and its charstrings are walked once */
+  bool subrs = x->c->gsubrs.count != 0;
+  for (uint32_t f = 0; f < x->c->fd_count; f++) subrs |= x->c->fds[f].subrs.count != 0;
+  if ((st = region_factors(x)) ||
+      (subrs && (st = otv_part_cff_analyse(in, x->mode, x->factor, &x->ps))) ||
       (st = choose_widths(x)) || (st = write_charstrings(x)) || (st = write_subrs(x)))
     goto done;
   for (uint32_t f = 0; f < x->c->fd_count; f++)
