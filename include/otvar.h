@@ -704,8 +704,13 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
  * the location's coordinates: glyf with the varied outlines rounded with floor(x + 0.5) (as
  * fontTools' instancer), composites kept, bounding boxes, loca, hmtx/vmtx from the phantom
- * points; or, for CFF2 fonts, a CFF2 table without VariationStore (blend results rounded,
- * charstrings flattened, hints dropped) with hmtx/vmtx from HVAR/VVAR; head/hhea/vhea/maxp
+ * points; or, for CFF2 fonts, a CFF (version 1) table (Since: 0.4; blend results rounded
+ * with floor(x + 0.5), subroutines and hints kept, name-keyed from post 2.0 names when there is
+ * one Font DICT, else CID-keyed; post becomes 3.0 when its names move into the CFF table), or
+ * with OTV_INSTANCE_CFF2 a CFF2 table without VariationStore (points rounded, charstrings
+ * flattened, hints dropped), with hmtx/vmtx from HVAR/VVAR; an instance of a CFF2 font whose
+ * charstrings would exceed 8 x the CFF2 table + 1 MiB is OTV_E_LIMIT (docs/limits.md);
+ * head/hhea/vhea/maxp
  * recomputed, GPOS/GDEF device deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR applied to OS/2, hhea, vhea and post, cvar to
  * cvt, OS/2 usWeightClass/usWidthClass and post.italicAngle from wght/wdth/slnt, and the
  * variation tables (fvar, gvar, avar, HVAR, VVAR, MVAR, cvar, STAT) removed with the name records
