@@ -28,6 +28,7 @@
  * offsets use the 5-byte form so the Top DICT's size does not depend on their values.
  */
 #include "instance/cff1.h"
+#include "instance/cff1_strings.h"
 #include "instance/store.h"
 #include "cff_write.h"
 #include "name.h"

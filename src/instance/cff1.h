@@ -1,17 +1,12 @@
 /*
  * instance/cff1.h - a static instance of a CFF2 font written as a CFF (version 1) table
- * (instance/cff1.c), with the fixed name lists it needs (instance/cff1_strings.c).
+ * (instance/cff1.c).
  * Spec: Adobe TN 5176 (CFF), TN 5177 (Type 2 charstrings), OpenType "CFF2" and "post".
  */
 #ifndef OTV_INSTANCE_CFF1_H
 #define OTV_INSTANCE_CFF1_H
 
 #include "instance/inst.h"
-
-#define OTV_CFF1_STD_STRINGS 391 /* TN 5176 Appendix A: SIDs 0..390 */
-#define OTV_POST_MAC_NAMES 258   /* post 2.0: glyphNameIndex 0..257 */
-extern const char *const otv_cff1_std_strings[OTV_CFF1_STD_STRINGS];
-extern const char *const otv_post_mac_names[OTV_POST_MAC_NAMES];
 
 /* The output budget of a static CFF2 instance (CFF or CFF2): its charstrings and subroutines
  * together at most OTV_CFF_INSTANCE_FACTOR x the source CFF2 table + OTV_CFF_INSTANCE_FLOOR

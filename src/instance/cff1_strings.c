@@ -4,7 +4,7 @@
  * them) and the 258 standard Macintosh glyph names of a post table of format 2.0 (OpenType
  * "post" table, glyphNameIndex values 0..257). Data from the two specifications, in their order.
  */
-#include "instance/cff1.h"
+#include "instance/cff1_strings.h"
 
 const char *const otv_cff1_std_strings[OTV_CFF1_STD_STRINGS] = {
     ".notdef",
