@@ -739,7 +739,8 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
  * inlined and blends rewritten the same way (non-integer values as 16.16 numbers), Private DICT
  * blends resolved at the new default. A tag that names no axis is OTV_E_NOT_FOUND; avar
  * version 2 and OTV_INSTANCE_UPDATE_NAMES are OTV_E_UNSUPPORTED, as is a CFF2 blend whose
- * operands come from another blend. keep_count 0 is otv_instance_create. Free *out with
+ * delta operands come from another blend (a blend whose defaults are another blend's results
+ * is rewritten as one blend, Since: 0.4). keep_count 0 is otv_instance_create. Free *out with
  * otv_instance_free.
  * Since: 0.2
  */

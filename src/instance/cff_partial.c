@@ -55,12 +55,17 @@ typedef struct csw {
                          * kept call's subroutine; SIZE_MAX: a blend result or an operand of
                          * unknown value */
   unsigned frame_of[CS_STACK];
+  uint32_t bgrp[CS_STACK]; /* a blend result that kept deltas: 1 + the stack entry its blend
+                            * begins at (0: none); its deltas are pd's row */
+  size_t bout[CS_STACK];   /* ... the output offset that blend's operands begin at */
   unsigned n;
   unsigned max_n; /* deepest stack at an operator (cff1 analysis) */
   bool cleared;   /* a stack-clearing operator was seen in this glyph (its width) */
   unsigned stems;
   unsigned vsindex;
   uint32_t gid;
+  double *pd; /* per stack entry, the k deltas of a blend result (bgrp); not reset per glyph */
+  size_t pd_cap;
 } csw;
 
 /* Whether this level writes (a kept call's subroutine is walked for its state only). */
@@ -123,16 +128,40 @@ static otv_status blend(csw *w, size_t at)
     if (w->cur) w->cur->has_blend = 1;
   }
   if (!writing(w)) { /* a kept call's subroutine: only its effect on the stack */
-    for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame;
+    for (unsigned i = 0; i < cnt; i++)
+      w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame, w->bgrp[base + i] = 0;
     w->n = base + cnt;
     return OTV_E_OK;
   }
-  for (unsigned i = base; i < w->n; i++)
-    if (w->at[i] >= NOT_WRITTEN)
+  /* A default operand may be the result of an earlier blend that kept deltas (a chain): its
+   * deltas add to this blend's (a blend's result is its default plus the scaled deltas), and
+   * the two are written again as one blend from where the earlier one's operands began, with
+   * every value pushed in between (zero deltas). A delta operand from a blend would multiply
+   * scalars: refused. */
+  unsigned from = base; /* the first stack entry written again */
+  for (unsigned i = base; i < w->n; i++) {
+    if (w->bgrp[i]) {
+      if (i >= base + cnt)
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                        "glyph %u: a blend delta is the result of another blend", w->gid);
+      if (w->bgrp[i] - 1 < from) from = w->bgrp[i] - 1;
+    } else if (w->at[i] >= NOT_WRITTEN) {
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
-                      "glyph %u: a blend operand is the result of another blend or comes from "
-                      "another subroutine",
-                      w->gid);
+                      "glyph %u: a blend operand comes from another subroutine", w->gid);
+    }
+  }
+  for (unsigned i = from; i < base; i++)
+    if (!w->bgrp[i] && w->at[i] >= NOT_WRITTEN)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                      "glyph %u: a blend chained over a value of another subroutine", w->gid);
+  size_t total = base + cnt - from; /* entries of the blend written */
+  if (k && (total * (k + 1) + 1 > CS_STACK))
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, at,
+                    "glyph %u: chained blends of %zu values, more than %u operands", w->gid, total,
+                    CS_STACK);
+  if (k &&
+      otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * k, sizeof *w->pd))
+    return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
   const otv_ivd *v = k ? &w->c->ivs.data[w->vsindex] : NULL;
   bool any = false;
   double *d = w->v + base, *dl = w->v + base + cnt;
@@ -144,22 +173,37 @@ static otv_status blend(csw *w, size_t at)
       double *x = &dl[(size_t)i * k + j];
       if (m == 0) d[i] += *x * fac;
       *x = m == 1 ? *x * fac : 0;
+      if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * k + j]; /* the chain's deltas */
       if (*x != 0) any = true;
     }
   }
-  w->out->len = w->at[base]; /* the operands are written again */
-  if (w->ps && w->ps->full)  /* a static instance stores integers (what OTV_OUTLINE_ROUND draws) */
+  for (unsigned i = from; i < base && !any; i++) any = w->bgrp[i] != 0;
+  /* the operands are written again, from the first one (or the earlier blend's first) */
+  size_t out_at = w->bgrp[from] ? w->bout[from] : w->at[from];
+  w->out->len = out_at;
+  if (w->ps && w->ps->full) /* a static instance stores integers (what OTV_OUTLINE_ROUND draws) */
     for (unsigned i = 0; i < cnt; i++) d[i] = floor(d[i] + 0.5);
   if (!any) {
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = w->out->len;
+      w->bgrp[base + i] = 0;
       otv_cs_put_num(w->out, d[i]);
     }
   } else {
-    for (size_t i = 0; i < (size_t)cnt * (k + 1); i++) otv_cs_put_num(w->out, w->v[base + i]);
-    otv_cs_put_num(w->out, cnt);
+    /* the results' rows of deltas move to their stack entries (pd) before they are written */
+    for (unsigned i = 0; i < cnt; i++)
+      for (unsigned j = 0; j < k; j++) w->pd[(size_t)(base + i) * k + j] = dl[(size_t)i * k + j];
+    for (unsigned i = from; i < base + cnt; i++) otv_cs_put_num(w->out, w->v[i]);
+    for (unsigned i = from; i < base + cnt; i++)
+      for (unsigned j = 0; j < k; j++)
+        otv_cs_put_num(w->out, w->bgrp[i] || i >= base ? w->pd[(size_t)i * k + j] : 0);
+    otv_cs_put_num(w->out, (double)total);
     otv_cff_put_op(w->out, OTV_CS_BLEND);
-    for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX;
+    for (unsigned i = from; i < base + cnt; i++) {
+      if (!w->bgrp[i] && i < base)
+        for (unsigned j = 0; j < k; j++) w->pd[(size_t)i * k + j] = 0;
+      w->at[i] = SIZE_MAX, w->bgrp[i] = from + 1, w->bout[i] = out_at;
+    }
   }
   for (unsigned i = 0; i < cnt; i++) w->frame_of[base + i] = w->frame;
   w->n = base + cnt;
@@ -271,6 +315,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
                         w->gid, CS_STACK);
       w->v[w->n] = val;
       w->frame_of[w->n] = w->frame;
+      w->bgrp[w->n] = 0;
       if (writing(w)) {
         w->at[w->n++] = w->out->len;
         otv_buf_bytes(w->out, s.p + here, len); /* as it was written */
@@ -464,6 +509,7 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   if (!w) {
     w = otv_mem_alloc(in->al, sizeof *w);
     if (!w) return NULL;
+    w->pd = NULL, w->pd_cap = 0;
     ps->w = w;
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
@@ -499,7 +545,11 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
 void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
-  if (ps->w) otv_mem_free(in->al, ps->w, sizeof(csw));
+  if (ps->w) {
+    csw *w = ps->w;
+    if (w->pd) otv_mem_free(in->al, w->pd, w->pd_cap * sizeof *w->pd);
+    otv_mem_free(in->al, w, sizeof(csw));
+  }
   if (ps->global)
     otv_mem_free(in->al, ps->global, (c->gsubrs.count ? c->gsubrs.count : 1) * sizeof *ps->global);
   if (ps->local) {
@@ -601,6 +651,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
       w->v[w->n] = 0;
       w->frame_of[w->n] = 0;
+      w->bgrp[w->n] = 0;
       w->at[w->n++] = SIZE_MAX;
     }
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd < 0 ? 0 : (uint32_t)fd, 0);

@@ -28,9 +28,13 @@ typedef struct ccase {
 } ccase;
 
 static const ccase CASES[] = {
-    {"AdobeVFPrototype_vsindex.otf", false, 1}, {"CFF2Instancer-VF-1.otf", false, 1},
-    {"NotoSansJP-VF.subset.otf", false, 1},     {"SourceSerif4Variable-Roman.otf", true, 5},
-    {"SourceSans3VF-Upright.otf", true, 5},     {"Cantarell-VF.otf", true, 5},
+    {"AdobeVFPrototype_vsindex.otf", false, 1},
+    {"CFF2Instancer-VF-1.otf", false, 1},
+    {"NotoSansJP-VF.subset.otf", false, 1},
+    {"AdobeVFPrototype_chained_blend.otf", false, 1},
+    {"SourceSerif4Variable-Roman.otf", true, 5},
+    {"SourceSans3VF-Upright.otf", true, 5},
+    {"Cantarell-VF.otf", true, 5},
 };
 
 #define RANDOM_LOCATIONS 20

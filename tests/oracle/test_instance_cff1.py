@@ -27,7 +27,8 @@ TX = shutil.which("tx") or ("/usr/libexec/afdko/tx" if os.path.exists("/usr/libe
                             else None)
 OTS = shutil.which("ots-sanitize")
 
-TEST_FONTS = ["AdobeVFPrototype_vsindex.otf", "CFF2Instancer-VF-1.otf", "NotoSansJP-VF.subset.otf"]
+TEST_FONTS = ["AdobeVFPrototype_vsindex.otf", "CFF2Instancer-VF-1.otf", "NotoSansJP-VF.subset.otf",
+              "AdobeVFPrototype_chained_blend.otf"]
 REAL_FONTS = ["SourceSerif4Variable-Roman.otf", "SourceSans3VF-Upright.otf", "Cantarell-VF.otf"]
 
 checks = 0
