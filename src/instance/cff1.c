@@ -106,6 +106,30 @@ static double dict_scalar(void *ud, unsigned vsindex, unsigned col)
   return r < ivs->region_count ? x->factor[r] : 0;
 }
 
+/* Whether a Private DICT entry has the operand count its operator takes (TN 5176 Table 23): a
+ * malformed entry that CFF2 readers skip is dropped rather than carried into the CFF table. */
+static bool private_entry_ok(int op, unsigned n)
+{
+  switch (op) {
+  case OTV_DICT_BLUEVALUES:
+  case OTV_DICT_OTHERBLUES:
+  case OTV_DICT_FAMILYBLUES:
+  case OTV_DICT_FAMILYOTHERBLUES: return n % 2 == 0; /* pairs */
+  case OTV_DICT_STEMSNAPH:
+  case OTV_DICT_STEMSNAPV: return true; /* a delta array of any length */
+  case OTV_DICT_STDHW:
+  case OTV_DICT_STDVW:
+  case OTV_DICT_BLUESCALE:
+  case OTV_DICT_BLUESHIFT:
+  case OTV_DICT_BLUEFUZZ:
+  case OTV_DICT_FORCEBOLD:
+  case OTV_DICT_LANGUAGEGROUP:
+  case OTV_DICT_EXPANSIONFACTOR:
+  case OTV_DICT_INITIALRANDOMSEED: return n == 1;
+  default: return false; /* not a Private DICT operator of CFF */
+  }
+}
+
 /* Font DICT i's Private DICT with blends resolved; vsindex, Subrs and the widths dropped, then
  * the widths and (with local subroutines) a Subrs offset written for the CFF layout. */
 static otv_status write_private(cff1 *x, uint32_t i)
@@ -126,7 +150,7 @@ static otv_status write_private(cff1 *x, uint32_t i)
       if (op == OTV_DICT_ERROR) return in->err ? in->err->code : OTV_E_BAD_VALUE;
       if (op == OTV_DICT_END) break;
       if (op == OTV_DICT_VSINDEX || op == OTV_DICT_SUBRS || op == OTV_DICT_DEFAULTWIDTHX ||
-          op == OTV_DICT_NOMINALWIDTHX)
+          op == OTV_DICT_NOMINALWIDTHX || !private_entry_ok(op, d.n))
         continue;
       for (unsigned k = 0; k < d.n; k++) otv_cff_dict_put_num(out, d.args[k]);
       otv_cff_put_op(out, op);

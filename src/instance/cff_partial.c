@@ -61,6 +61,7 @@ typedef struct csw {
   unsigned n;
   unsigned max_n; /* deepest stack at an operator (cff1 analysis) */
   bool cleared;   /* a stack-clearing operator was seen in this glyph (its width) */
+  bool moved;     /* a moveto was seen in this glyph (CFF draws nothing before one) */
   unsigned stems;
   unsigned vsindex;
   uint32_t gid;
@@ -282,6 +283,38 @@ static otv_status split_op(csw *w, int op, size_t at)
   return OTV_E_OK;
 }
 
+/* Whether n operands are what a CFF charstring operator takes (TN 5177; a CFF reader finds
+ * the width by the count, so a count CFF2 readers tolerate cannot be carried over). */
+static bool cff1_count_ok(int op, unsigned n)
+{
+  switch (op) {
+  case OTV_CS_RMOVETO: return n == 2;
+  case OTV_CS_HMOVETO:
+  case OTV_CS_VMOVETO: return n == 1;
+  case OTV_CS_RLINETO: return n >= 2 && n % 2 == 0;
+  case OTV_CS_HLINETO:
+  case OTV_CS_VLINETO: return n >= 1;
+  case OTV_CS_RRCURVETO: return n >= 6 && n % 6 == 0;
+  case OTV_CS_HHCURVETO:
+  case OTV_CS_VVCURVETO: return n >= 4 && n % 4 <= 1;
+  case OTV_CS_HVCURVETO:
+  case OTV_CS_VHCURVETO: return n >= 4 && n % 4 <= 1;
+  case OTV_CS_RCURVELINE: return n >= 8 && (n - 2) % 6 == 0;
+  case OTV_CS_RLINECURVE: return n >= 8 && n % 2 == 0;
+  case OTV_CS_FLEX: return n == 13;
+  case OTV_CS_HFLEX: return n == 7;
+  case OTV_CS_HFLEX1: return n == 9;
+  case OTV_CS_FLEX1: return n == 11;
+  case OTV_CS_HSTEM:
+  case OTV_CS_VSTEM:
+  case OTV_CS_HSTEMHM:
+  case OTV_CS_VSTEMHM: return n >= 2 && n % 2 == 0;
+  case OTV_CS_HINTMASK:
+  case OTV_CS_CNTRMASK: return n % 2 == 0;
+  default: return true; /* unknown operators fail in walk() */
+  }
+}
+
 /* Whether an operator of w->n operands must be split for CFF (split_op). */
 static bool must_split(const csw *w)
 {
@@ -326,6 +359,16 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     }
     bool clears = op != OTV_CS_CALLSUBR && op != OTV_CS_CALLGSUBR && op != OTV_CS_RETURN &&
                   op != OTV_CS_VSINDEX && op != OTV_CS_BLEND;
+    if (clears && w->ps && w->ps->cff1 && !cff1_count_ok(op, w->n))
+      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
+                      "glyph %u: charstring operator %d with %u operands (not valid in CFF)",
+                      w->gid, op, w->n);
+    if (op == OTV_CS_RMOVETO || op == OTV_CS_HMOVETO || op == OTV_CS_VMOVETO) w->moved = true;
+    if (clears && w->ps && w->ps->cff1 && !w->moved && op != OTV_CS_HSTEM && op != OTV_CS_VSTEM &&
+        op != OTV_CS_HSTEMHM && op != OTV_CS_VSTEMHM && op != OTV_CS_HINTMASK &&
+        op != OTV_CS_CNTRMASK)
+      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
+                      "glyph %u: a path operator before any moveto (not valid in CFF)", w->gid);
     bool deep = false; /* more operands than CFF's stack holds here */
     if (w->analyse && w->ps->cff1 && op != OTV_CS_BLEND) {
       /* CFF keeps at most 48 operands; the stack of the instance is this one with the blends
@@ -515,7 +558,7 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
-  w->cleared = false;
+  w->cleared = false, w->moved = false;
   return w;
 }
 
@@ -591,7 +634,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       break;
     }
     w->gid = g, w->n = 0, w->stems = 0, w->level = 0, w->cur = NULL, w->work = 0;
-    w->cleared = false;
+    w->cleared = false, w->moved = false;
     w->vsindex = c->fds[fd].vsindex;
     w->frame = 0, w->frames = 0; /* frame ids are per glyph: the chains end at its frame */
     if ((st = new_frame(w, NULL))) break;
@@ -647,6 +690,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     }
     /* rewritten from its entry state: the caller's operands are unknown values */
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
+    w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
     w->n = 0;
     for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
       w->v[w->n] = 0;
