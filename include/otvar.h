@@ -704,8 +704,8 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
  * the location's coordinates: glyf with the varied outlines rounded with floor(x + 0.5) (as
  * fontTools' instancer), composites kept, bounding boxes, loca, hmtx/vmtx from the phantom
- * points; or, for CFF2 fonts, a CFF (version 1) table (Since: 0.4; blend results rounded
- * with floor(x + 0.5), subroutines and hints kept, name-keyed from post 2.0 names when there is
+ * points; or, for CFF2 fonts, a CFF (version 1) table (Since: 0.4; blends resolved, integer
+ * coordinates with the rounding carried forward along each contour, subroutines and hints kept, name-keyed from post 2.0 names when there is
  * one Font DICT, else CID-keyed; post becomes 3.0 when its names move into the CFF table), or
  * with OTV_INSTANCE_CFF2 a CFF2 table without VariationStore (points rounded, charstrings
  * flattened, hints dropped), with hmtx/vmtx from HVAR/VVAR; an instance of a CFF2 font whose

@@ -250,8 +250,7 @@ otv_status otv_inst_cff(otv_inst *in)
       memset(&io, 0, sizeof io);
       io.points = pts, io.point_flags = fl, io.contour_ends = ends;
       io.point_cap = pcap, io.contour_cap = ccap;
-      /* CFF: the points the instance draws (its blends are rounded) */
-      st = otv_glyph_points_get(L, g, cff1 ? OTV_OUTLINE_ROUND : 0, &io);
+      st = otv_glyph_points_get(L, g, 0, &io);
       if (st != OTV_E_SMALL_BUFFER) break;
       unsigned np = io.point_count + 4 > pcap ? io.point_count + 64 : pcap;
       unsigned nc = io.contour_count > ccap ? io.contour_count + 16 : ccap;

@@ -48,6 +48,9 @@ typedef struct csw {
   unsigned *fparent;     /* per frame: its caller's frame (0: none) (analysis) */
   otv_part_subr **fsubr; /* per frame: its subroutine (NULL: a glyph) */
   size_t fparent_cap, fsubr_cap;
+  /* a full instance: per channel (x, y), the sum of the exact and of the written relative
+   * coordinates of this stream's path operators (diffuse) */
+  double ce[2], cw[2], me[2], mw[2];
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled */
   const double *factor; /* per region */
   double v[CS_STACK];
@@ -58,6 +61,9 @@ typedef struct csw {
   uint32_t bgrp[CS_STACK]; /* a blend result that kept deltas: 1 + the stack entry its blend
                             * begins at (0: none); its deltas are pd's row */
   size_t bout[CS_STACK];   /* ... the output offset that blend's operands begin at */
+  uint8_t lvl[CS_STACK];   /* the level (w->level) the entry was pushed at; UINT8_MAX: a
+                            * value not known here (the caller's) */
+  bool rnd[CS_STACK];      /* a full instance's blend result: written rounded */
   unsigned n;
   unsigned max_n; /* deepest stack at an operator (cff1 analysis) */
   bool cleared;   /* a stack-clearing operator was seen in this glyph (its width) */
@@ -129,8 +135,20 @@ static otv_status blend(csw *w, size_t at)
     if (w->cur) w->cur->has_blend = 1;
   }
   if (!writing(w)) { /* a kept call's subroutine: only its effect on the stack */
-    for (unsigned i = 0; i < cnt; i++)
+    bool known = w->ps && w->ps->full && k; /* full: the values, for diffuse() */
+    for (unsigned i = base; i < w->n && known; i++) known = w->lvl[i] == w->level;
+    const otv_ivd *kv = known ? &w->c->ivs.data[w->vsindex] : NULL;
+    for (unsigned j = 0; known && j < k; j++) {
+      unsigned r = otv_peek_u16(kv->region_indexes + 2 * j); /* in range: parsed */
+      double fac = r < w->c->ivs.region_count ? w->factor[r] : 0;
+      for (unsigned i = 0; i < cnt; i++)
+        w->v[base + i] += w->v[base + cnt + (size_t)i * k + j] * fac;
+    }
+    for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame, w->bgrp[base + i] = 0;
+      w->lvl[base + i] = (uint8_t)(known ? w->level : UINT8_MAX);
+      w->rnd[base + i] = true;
+    }
     w->n = base + cnt;
     return OTV_E_OK;
   }
@@ -182,13 +200,14 @@ static otv_status blend(csw *w, size_t at)
   /* the operands are written again, from the first one (or the earlier blend's first) */
   size_t out_at = w->bgrp[from] ? w->bout[from] : w->at[from];
   w->out->len = out_at;
-  if (w->ps && w->ps->full) /* a static instance stores integers (what OTV_OUTLINE_ROUND draws) */
-    for (unsigned i = 0; i < cnt; i++) d[i] = floor(d[i] + 0.5);
+  /* a static instance stores integers: the results are written rounded, and kept exact on the
+   * stack, where a path operator taking them all from this stream writes them again (diffuse) */
+  bool full = w->ps && w->ps->full;
   if (!any) {
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = w->out->len;
       w->bgrp[base + i] = 0;
-      otv_cs_put_num(w->out, d[i]);
+      otv_cs_put_num(w->out, full ? floor(d[i] + 0.5) : d[i]);
     }
   } else {
     /* the results' rows of deltas move to their stack entries (pd) before they are written */
@@ -206,7 +225,8 @@ static otv_status blend(csw *w, size_t at)
       w->at[i] = SIZE_MAX, w->bgrp[i] = from + 1, w->bout[i] = out_at;
     }
   }
-  for (unsigned i = 0; i < cnt; i++) w->frame_of[base + i] = w->frame;
+  for (unsigned i = 0; i < cnt; i++)
+    w->frame_of[base + i] = w->frame, w->lvl[base + i] = (uint8_t)w->level, w->rnd[base + i] = full;
   w->n = base + cnt;
   return OTV_E_OK;
 }
@@ -258,6 +278,8 @@ static otv_status split_op(csw *w, int op, size_t at)
                     OTV_MAX_STACK_CFF);
   }
   w->out->len = w->at[0];
+  if (w->ps && w->ps->full) /* integers, as a static instance stores (lines and curves: already) */
+    for (unsigned k = 0; k < n; k++) w->v[k] = floor(w->v[k] + 0.5);
   double edge = 0; /* stems: the sum of the values written so far */
   unsigned i = 0;
   while (n - i > lim) {
@@ -315,6 +337,125 @@ static bool cff1_count_ok(int op, unsigned n)
   }
 }
 
+/* The coordinate operand i of n of a path operator stands for (TN 5177 operand lists): 0 x,
+ * 1 y, 2 neither (flex depth); -1 for the operators whose last point is implied (hflex,
+ * hflex1, flex1) and for anything else. */
+static int channel(int op, unsigned i, unsigned n)
+{
+  switch (op) {
+  case OTV_CS_RMOVETO:
+  case OTV_CS_RLINETO:
+  case OTV_CS_RRCURVETO:
+  case OTV_CS_RCURVELINE:
+  case OTV_CS_RLINECURVE:
+  case OTV_CS_HLINETO: return (int)(i & 1);
+  case OTV_CS_VLINETO: return (int)!(i & 1);
+  case OTV_CS_HMOVETO: return 0;
+  case OTV_CS_VMOVETO: return 1;
+  case OTV_CS_HHCURVETO: /* dy1? {dxa dxb dyb dxc}+ */
+    if ((n & 1) && i == 0) return 1;
+    return (i - (n & 1)) % 4 == 2 ? 1 : 0;
+  case OTV_CS_VVCURVETO: /* dx1? {dya dxb dyb dyc}+ */
+    if ((n & 1) && i == 0) return 0;
+    return (i - (n & 1)) % 4 == 1 ? 0 : 1;
+  case OTV_CS_HVCURVETO:
+  case OTV_CS_VHCURVETO: {
+    /* curves alternate between "dx dx dy dy" (starting horizontally) and "dy dx dy dx"; a
+     * last odd operand is the last curve's final dx (after a vertical end) or dy */
+    bool hv = op == OTV_CS_HVCURVETO;
+    if (n % 4 == 1 && i == n - 1) return hv ^ ((((n - 1) / 4 - 1) & 1) != 0) ? 0 : 1;
+    bool horiz = hv ^ (((i / 4) & 1) != 0);
+    unsigned k = i % 4;
+    return horiz ? (k < 2 ? 0 : 1) : (k == 0 || k == 2 ? 1 : 0);
+  }
+  case OTV_CS_FLEX: return i == 12 ? 2 : (int)(i & 1);
+  default: return -1;
+  }
+}
+
+/* The exact and the written moves (x, y) of path operator op whose operands are all known
+ * here (written: rounded where an operand is a blend result). The flex operators whose last
+ * point is implied come back to their start height (hflex, hflex1) or, for flex1, move along
+ * the axis its readers choose from what they read. False for another operator. */
+static bool moves(const csw *w, int op, double e[2], double wr[2])
+{
+  unsigned n = w->n;
+  double ev[11], wv[11];
+  e[0] = e[1] = wr[0] = wr[1] = 0;
+  bool flex = op == OTV_CS_HFLEX || op == OTV_CS_HFLEX1 || op == OTV_CS_FLEX1;
+  if (flex && n > 11) return false; /* (counts checked: 7, 9, 11) */
+  if (!flex && (!n || channel(op, 0, n) < 0)) return false;
+  for (unsigned i = 0; flex && i < n; i++)
+    ev[i] = w->v[i], wv[i] = w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+  if (op == OTV_CS_HFLEX || op == OTV_CS_HFLEX1) {
+    /* hflex: dx1 dx2 dy2 dx3 dx4 dx5 dx6; hflex1: dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
+    static const uint8_t hx[7] = {0, 1, 3, 4, 5, 6, 255}, h1x[7] = {0, 2, 4, 5, 6, 8, 255};
+    const uint8_t *xs = op == OTV_CS_HFLEX ? hx : h1x;
+    for (int k = 0; xs[k] != 255; k++)
+      if (xs[k] < n) e[0] += ev[xs[k]], wr[0] += wv[xs[k]];
+  } else if (op == OTV_CS_FLEX1) {
+    double sx = 0, sy = 0, sxw = 0, syw = 0;
+    for (unsigned i = 0; i + 1 < n && i < 10; i += 2)
+      sx += ev[i], sy += ev[i + 1], sxw += wv[i], syw += wv[i + 1];
+    int ch = fabs(sxw) > fabs(syw) ? 0 : 1;
+    e[ch] = (ch ? sy : sx) + (n == 11 ? ev[10] : 0);
+    wr[ch] = (ch ? syw : sxw) + (n == 11 ? wv[10] : 0);
+  } else {
+    for (unsigned i = 0; i < n; i++) {
+      int ch = channel(op, i, n);
+      if (ch == 0 || ch == 1)
+        e[ch] += w->v[i], wr[ch] += w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+    }
+  }
+  return true;
+}
+
+/* A full instance's path operator. Two pairs of sums per stream (x, y):
+ *   - ce/cw, the exact and written coordinates so far as this stream's own writing knows them
+ *     (what a kept subroutine knows when it is written on its own: from its start, without its
+ *     callers' values), which decide how its operands are written;
+ *   - me/mw, what the stream really moved, exact and written, which a caller adds to its ce/cw
+ *     after a kept call.
+ * When every operand was pushed in this stream, the operands are written again so that each
+ * point's coordinate is the rounded exact running sum (the written operand is round(ce) - cw),
+ * instead of a sum of rounded operands, whose errors add up along a contour: true. Otherwise
+ * the operands stay as they were written (false) and the sums take the moves where they are
+ * known, or restart. */
+static bool diffuse(csw *w, int op)
+{
+  bool ok = w->n > 0, known = true, here = true;
+  for (unsigned i = 0; i < w->n; i++) {
+    bool mine = w->level ? w->lvl[i] == w->level : w->at[i] < NOT_WRITTEN;
+    ok = ok && mine && !w->bgrp[i] && channel(op, i, w->n) >= 0;
+    known = known && w->lvl[i] != UINT8_MAX;
+    here = here && w->lvl[i] != UINT8_MAX && w->lvl[i] >= w->level;
+  }
+  if (!ok) {
+    double e[2], wr[2];
+    bool m = known && moves(w, op, e, wr);
+    for (int ch = 0; ch < 2 && m; ch++) w->me[ch] += e[ch], w->mw[ch] += wr[ch];
+    if (m && here)
+      for (int ch = 0; ch < 2; ch++) w->ce[ch] += e[ch], w->cw[ch] += wr[ch];
+    else
+      w->ce[0] = w->ce[1] = w->cw[0] = w->cw[1] = 0;
+    return false;
+  }
+  for (unsigned i = 0; i < w->n; i++) {
+    int ch = channel(op, i, w->n);
+    if (ch == 2) {
+      w->v[i] = floor(w->v[i] + 0.5);
+      continue;
+    }
+    w->ce[ch] += w->v[i];
+    double t = floor(w->ce[ch] + 0.5) - w->cw[ch];
+    w->me[ch] += w->v[i], w->mw[ch] += t;
+    w->v[i] = t;
+    w->cw[ch] += t;
+  }
+  if (writing(w)) w->out->len = w->at[0];
+  return true;
+}
+
 /* Whether an operator of w->n operands must be split for CFF (split_op). */
 static bool must_split(const csw *w)
 {
@@ -348,7 +489,8 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
                         w->gid, CS_STACK);
       w->v[w->n] = val;
       w->frame_of[w->n] = w->frame;
-      w->bgrp[w->n] = 0;
+      w->bgrp[w->n] = 0, w->rnd[w->n] = false;
+      w->lvl[w->n] = (uint8_t)w->level;
       if (writing(w)) {
         w->at[w->n++] = w->out->len;
         otv_buf_bytes(w->out, s.p + here, len); /* as it was written */
@@ -427,9 +569,23 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         if (fs) return fs;
         w->cur = e;
       }
-      if (kept) w->level++;
+      /* a kept subroutine is written from sums of its own (0 at its start): what it moves
+       * exactly and as written adds to this stream's sums after it */
+      double sce[2] = {w->ce[0], w->ce[1]}, scw[2] = {w->cw[0], w->cw[1]};
+      double sme[2] = {w->me[0], w->me[1]}, smw[2] = {w->mw[0], w->mw[1]};
+      if (kept) {
+        w->level++;
+        for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = w->me[ch] = w->mw[ch] = 0;
+      }
       otv_status st = walk(w, sub, (size_t)(sub.p - c->tab.p), fd, depth + 1);
-      if (kept) w->level--;
+      if (kept) {
+        w->level--;
+        for (int ch = 0; ch < 2; ch++) {
+          double me = w->me[ch], mw = w->mw[ch];
+          w->ce[ch] = sce[ch] + me, w->cw[ch] = scw[ch] + mw;
+          w->me[ch] = sme[ch] + me, w->mw[ch] = smw[ch] + mw;
+        }
+      }
       if (w->analyse && saved_cur) { /* what a subroutine contains, its callers contain */
         saved_cur->has_mask |= e->has_mask;
         saved_cur->has_blend |= e->has_blend;
@@ -506,15 +662,21 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HFLEX:
     case OTV_CS_FLEX:
     case OTV_CS_HFLEX1:
-    case OTV_CS_FLEX1:
+    case OTV_CS_FLEX1: {
+      /* (in a kept call's subroutine too: its sums are what its own stream writes) */
+      bool diffused = w->ps && w->ps->full && !w->analyse && diffuse(w, op) && writing(w);
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
+      } else if (diffused) {
+        for (unsigned i = 0; i < w->n; i++) otv_cs_put_num(w->out, w->v[i]);
+        otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
         otv_cff_put_op(w->out, op);
       }
       w->n = 0;
       break;
+    }
     default:
       return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
                       "glyph %u: charstring operator %d", w->gid, op);
@@ -691,11 +853,13 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     /* rewritten from its entry state: the caller's operands are unknown values */
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
     w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
+    for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = w->me[ch] = w->mw[ch] = 0;
     w->n = 0;
     for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
       w->v[w->n] = 0;
       w->frame_of[w->n] = 0;
       w->bgrp[w->n] = 0;
+      w->lvl[w->n] = UINT8_MAX, w->rnd[w->n] = false; /* the caller's: not this stream's */
       w->at[w->n++] = SIZE_MAX;
     }
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd < 0 ? 0 : (uint32_t)fd, 0);
