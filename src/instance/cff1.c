@@ -422,7 +422,7 @@ static otv_status write_charstrings(cff1 *x)
   if (!x->cs_offs) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   for (uint32_t g = 0; g < n; g++) {
     uint32_t f = 0;
-    otv_cff_fd_of(x->c, g, &f); /* (checked by the analysis) */
+    otv_cff_fd_of(x->c, g, &f); /* (otv_part_cff_glyph fails when it is missing) */
     x->cs_offs[g] = (uint32_t)x->cs.len;
     if (f < CFF1_MAX_FDS && in->adv_w[g] != x->fd[f].def_w) {
       long d = (long)in->adv_w[g] - x->fd[f].nom_w;
@@ -658,6 +658,15 @@ otv_status otv_inst_cff1(otv_inst *in)
     return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0, "FDArray: %u Font DICTs", x->c->fd_count);
   }
   x->budget = otv_cff_instance_budget(x->c->tab.len);
+  /* a CFF INDEX counts its elements in 16 bits, CFF2's in 32 */
+  bool too_many = x->c->gsubrs.count > UINT16_MAX || in->glyph_count > UINT16_MAX;
+  for (uint32_t f = 0; f < x->c->fd_count; f++) too_many |= x->c->fds[f].subrs.count > UINT16_MAX;
+  if (too_many) {
+    otv_mem_free(in->al, x, sizeof *x);
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0,
+                    "more than 65535 glyphs or subroutines in an INDEX: not possible in CFF "
+                    "(--cff2 keeps CFF2)");
+  }
   for (uint32_t f = 0; f < CFF1_MAX_FDS; f++) {
     otv_buf_init(&x->fd[f].priv, in->al);
     otv_buf_init(&x->fd[f].subrs, in->al);
