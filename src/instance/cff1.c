@@ -653,9 +653,10 @@ otv_status otv_inst_cff1(otv_inst *in)
   if (!x) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "CFF writer");
   x->in = in;
   x->c = &in->face->cff;
-  if (x->c->fd_count > CFF1_MAX_FDS) {
+  uint32_t fd_count = x->c->fd_count;
+  if (fd_count > CFF1_MAX_FDS) { /* (instance/cff.c refuses them first) */
     otv_mem_free(in->al, x, sizeof *x);
-    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0, "FDArray: %u Font DICTs", x->c->fd_count);
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0, "FDArray: %u Font DICTs", fd_count);
   }
   x->budget = otv_cff_instance_budget(x->c->tab.len);
   /* a CFF INDEX counts its elements in 16 bits, CFF2's in 32 */
