@@ -8,8 +8,9 @@
  * variable font at that location with every point rounded with floor(x + 0.5): what the
  * instance stores where each path operator's operands are in its own charstring (the rounding
  * is carried forward along the contour). Where operands cross kept subroutine calls a shared
- * subroutine cannot make up for each caller's rounding: TOL_POINTS (3 units; measured: 0 in the
- * test fonts, 1 in Source Serif 4 from ties at x.5, 2 in Source Sans 3, 3 in Cantarell); a
+ * subroutine cannot make up for each caller's rounding: TOL_POINTS (4 units; measured over every
+ * glyph: 0 in the test fonts, 1 in Source Serif 4 from ties at x.5, 2 in Source Sans 3, 3 in
+ * Cantarell); a
  * contour that ends that close to its start has a closing line the rounded outline lacks
  * (dropped before comparing). The worst distance from the exact outline is printed.
  * Hinted outlines (FreeType, ppem 12-48) against the variable font's are counted and printed.
@@ -42,7 +43,7 @@ static const ccase CASES[] = {
 };
 
 #define RANDOM_LOCATIONS 20
-#define TOL_POINTS 3.0 /* see the header: units between the instance and the rounded outline */
+#define TOL_POINTS 4.0 /* see the header: units between the instance and the rounded outline */
 #define SHORT_LINE 2.0f
 
 static double worst_ft, worst_hb, worst_raw;
