@@ -228,13 +228,41 @@ static bool ps_char_ok(uint8_t ch)
          ch != '}' && ch != '<' && ch != '>' && ch != '/' && ch != '%';
 }
 
-/* The Name INDEX's one name: the font's PostScript name (name ID 6), else "Instance". */
+/* The fvar postScriptNameID of the named instance at the instance's location, or 6 (the font's
+ * PostScript name) when there is none. */
+static uint16_t ps_name_id(const otv_inst *in)
+{
+  const otv_face *f = in->face;
+  unsigned count = otv_face_named_instances(f, 0, NULL, NULL);
+  otv_location *l = NULL;
+  uint16_t id = 6;
+  if (!count || in->pin.partial || otv_location_create(f, &l, NULL)) return id;
+  otv_f2dot14 c[OTV_MAX_AXES];
+  for (unsigned i = 0; i < count && id == 6; i++) {
+    otv_named_instance ni;
+    unsigned one = 1;
+    otv_face_named_instances(f, i, &one, &ni);
+    if (!one || ni.postscript_name_id == 0xFFFF || otv_location_set_named(l, i)) continue;
+    unsigned na = otv_location_normalized(l, c, OTV_MAX_AXES);
+    bool same = na == in->pin.axis_count;
+    for (unsigned a = 0; a < na && same; a++) same = c[a] == in->pin.coords[a];
+    if (same) id = ni.postscript_name_id;
+  }
+  otv_location_destroy(l);
+  return id;
+}
+
+/* The Name INDEX's one name: the PostScript name of the named instance at the location, else
+ * the font's (name ID 6), else "Instance". */
 static void font_name(cff1 *x)
 {
   char buf[256];
   size_t len = 0;
   size_t k = 0;
-  if (!otv_name_get(&x->in->face->name, 6, buf, sizeof buf, &len, NULL))
+  uint16_t id = ps_name_id(x->in);
+  if (otv_name_get(&x->in->face->name, id, buf, sizeof buf, &len, NULL)) id = 6, len = 0;
+  if (id == 6 && !len && otv_name_get(&x->in->face->name, 6, buf, sizeof buf, &len, NULL)) len = 0;
+  if (len)
     for (size_t i = 0; i < len && i < sizeof buf && k < CFF1_NAME_MAX; i++)
       if (ps_char_ok((uint8_t)buf[i])) x->ps_name[k++] = buf[i];
   if (!k) memcpy(x->ps_name, "Instance", 9), k = 8;

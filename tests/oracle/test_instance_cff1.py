@@ -144,6 +144,13 @@ def run_font(path, real, tmp):
                                    text=True)
                 sizes.append(os.path.getsize(t) if r.returncode == 0 and os.path.exists(t) else -1)
             tx_sizes = ", tx -cff %d, tx -cff +S %d" % tuple(sizes)
+        names = [i for i in src["fvar"].instances if i.postscriptNameID not in (None, 0xFFFF)]
+        for i in names:
+            if all(abs(i.coordinates.get(t, 0) - v) < 1e-6 for t, v in loc.items()):
+                want = src["name"].getDebugName(i.postscriptNameID)
+                check(cff.fontNames == [want], "%s %s: CFF name %s, the instance's PostScript "
+                      "name is %s" % (name, spec, cff.fontNames, want))
+                break
         print("%s %s: CFF2 %d -> CFF %d bytes (%s-keyed; subroutines %d+%d; %d hint operators, "
               "source %d)%s" % (name, spec, cff2_len, cff_len, "name" if named else "CID",
                                 subrs[0], subrs[1], hints, s_hints, tx_sizes))
