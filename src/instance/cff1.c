@@ -368,8 +368,10 @@ static otv_status write_charset(cff1 *x)
       const char *q = std ? std : (const char *)s.p;
       size_t ql = std ? strlen(std) : s.len;
       uint32_t k = 0;
-      for (; k < OTV_CFF1_STD_STRINGS; k++)
-        if (!strncmp(otv_cff1_std_strings[k], q, ql) && !otv_cff1_std_strings[k][ql]) break;
+      for (; k < OTV_CFF1_STD_STRINGS; k++) /* (the first byte first: ql >= 1) */
+        if (otv_cff1_std_strings[k][0] == q[0] && !strncmp(otv_cff1_std_strings[k], q, ql) &&
+            !otv_cff1_std_strings[k][ql])
+          break;
       if (k == OTV_CFF1_STD_STRINGS) {
         if (x->nstr >= 65535u - OTV_CFF1_STD_STRINGS) {
           st = OTV_FAIL(in->err, LIMIT, OTV_T_POST, 0, "more than 65535 glyph names");
