@@ -5,6 +5,9 @@
  * (and, for fonts with two or more axes, one partial instance: time and size against fontTools)
  * (Debian's /usr/bin/python3, timed inside Python on a few instances: it takes seconds each),
  * in one run, with ratios; then otvar's scaling over 2 threads (one location per thread).
+ * CFF2 fonts: otvar's default CFF output and its --cff2 (flattened, OTV_INSTANCE_CFF2) output
+ * side by side with their sizes, and hb-subset of npm harfbuzzjs (WebAssembly, node,
+ * hbjs_instance_time.mjs; BENCH_NO_HBJS=1 skips it) on the first named instance.
  *
  * usage: bench_instance [FONT.ttf ...]   (default: the TrueType VFs in $OTV_FONT_CACHE)
  * Build Release without sanitizers for meaningful numbers. Nothing here asserts on time.
@@ -297,6 +300,25 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     if (t < best) best = t;
   }
   double ot = best / ni;
+  /* CFF2 fonts: the default output is CFF with subroutines and hints kept; the CFF2 output
+   * (OTV_INSTANCE_CFF2) flattens every glyph: both timed, with their sizes */
+  double ot_cff2 = -1;
+  size_t bytes_cff2 = 0;
+  for (int round = 0; cff2 && round < (quick ? 1 : 3); round++) {
+    double t0 = now();
+    bytes_cff2 = 0;
+    for (unsigned i = 0; i < ni; i++) {
+      uint8_t *out;
+      size_t olen;
+      otv_location_set_named(loc, i);
+      if (otv_instance_create(loc, OTV_INSTANCE_CFF2, &out, &olen) == OTV_E_OK) {
+        bytes_cff2 += olen;
+        otv_instance_free(loc, out, olen);
+      }
+    }
+    double t = (now() - t0) / ni;
+    if (ot_cff2 < 0 || t < ot_cff2) ot_cff2 = t;
+  }
   otv_location_destroy(loc);
 
   /* hb-subset: every named instance once (its per-instance time is stable at this size) */
@@ -333,6 +355,32 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     waitpid(pid, &status, 0);
     hb_crashed = !WIFEXITED(status);
   }
+  /* CFF2: hb-subset of a current HarfBuzz (npm harfbuzzjs, WebAssembly, timed inside node by
+   * hbjs_instance_time.mjs next to this file) on the first named instance */
+  double hbjs = -1;
+  const char *cache = getenv("OTV_FONT_CACHE");
+  if (cff2 && cache && !getenv("BENCH_NO_HBJS")) {
+    char dir[4096], cmd[8192], spec[2048] = "";
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    double c[64];
+    otv_face_named_instance_coords(face, 0, c, 64, NULL);
+    for (unsigned a = 0; a < na && a < 64; a++) {
+      char t[5], one[64];
+      otv_tag_to_string(axes[a].tag, t);
+      snprintf(one, sizeof one, "%s%s=%g", a ? "," : "", t, c[a]);
+      strncat(spec, one, sizeof spec - strlen(spec) - 1);
+    }
+    snprintf(cmd, sizeof cmd,
+             "node '%s/hbjs_instance_time.mjs' '%s/harfbuzzjs' '%s' '%s' 5 2>/dev/null",
+             slash ? dir : ".", cache, path, spec);
+    FILE *pp = popen(cmd, "r");
+    if (pp) {
+      if (fscanf(pp, "%lf", &hbjs) != 1) hbjs = -1;
+      pclose(pp);
+    }
+  }
   /* fontTools: the first 2 named instances */
   double ftt = getenv("BENCH_NO_FONTTOOLS") || cff2 ? -1 : fonttools_time(path, 2);
 
@@ -344,7 +392,12 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     if (a2 < t2) t2 = a2;
   }
   printf("%-32s %3u inst  otvar %8.3f ms", base, ni, ot * 1e3);
-  if (hbt > 0)
+  if (ot_cff2 > 0)
+    printf(" (CFF, %zu B/font; --cff2 flattened: %.3f ms, %zu B/font)", bytes / ni, ot_cff2 * 1e3,
+           bytes_cff2 / ni);
+  if (hbjs > 0)
+    printf("  hb-subset (harfbuzzjs, 1st named) %8.3f ms (x%.1f)", hbjs, hbjs / (ot * 1e3));
+  else if (hbt > 0)
     printf("  hb-subset %8.3f ms (x%.1f)", hbt * 1e3, hbt / ot);
   else
     printf("  hb-subset %-18s", hb_crashed ? "crashed (HB bug)" : "n/a");

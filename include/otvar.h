@@ -713,24 +713,29 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
                                                  fontTools' --update-name-table (OTV_E_NOT_FOUND
                                                  when STAT has no value for the location) */
 #define OTV_INSTANCE_NO_OVERLAP_FLAGS 0x0002u /* don't set OVERLAP_SIMPLE / OVERLAP_COMPOUND */
+#define OTV_INSTANCE_CFF2 0x0004u /* CFF2 fonts: a static CFF2 table instead of CFF (Since: 0.4) */
 /* As OTV_INSTANCE_UPDATE_NAMES where STAT can name the instance; where it cannot (no STAT, or no
  * axis value at the location), from the fvar named instance at the location: its subfamily name
  * in the R/I/B/BI model (a "Bold" or "Italic" style keeps the family; "SemiBold" joins it), as
  * STAT's names would be. No named instance there: OTV_E_NOT_FOUND. Since: 0.4 */
-#define OTV_INSTANCE_NAME_INSTANCE 0x0004u
+#define OTV_INSTANCE_NAME_INSTANCE 0x0008u
 
 /**
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
  * the location's coordinates: glyf with the varied outlines rounded with floor(x + 0.5) (as
  * fontTools' instancer), composites kept, bounding boxes, loca, hmtx/vmtx from the phantom
- * points; or, for CFF2 fonts, a CFF2 table without VariationStore (blend results rounded,
- * charstrings flattened, hints dropped) with hmtx/vmtx from HVAR/VVAR; head/hhea/vhea/maxp
- * recomputed, GPOS/GDEF device deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR
- * applied to OS/2, hhea, vhea and post, cvar to cvt, OS/2 usWeightClass/usWidthClass and
- * post.italicAngle from wght/wdth/slnt, and the variation tables (fvar, gvar, avar, HVAR, VVAR,
- * MVAR, cvar) removed with the name records only they used; STAT is kept with the axis values
- * at the location (as fontTools' instancer). Every other table is copied as it is. *out is
- * allocated with the allocator
+ * points; or, for CFF2 fonts, a CFF (version 1) table (Since: 0.4; blends resolved, integer
+ * coordinates with the rounding carried forward along each contour, subroutines and hints kept,
+ * name-keyed from post 2.0 names when there is one Font DICT, else CID-keyed; post becomes 3.0
+ * when its names move into the CFF table), or with OTV_INSTANCE_CFF2 a CFF2 table without
+ * VariationStore (points rounded, charstrings flattened, hints dropped), with hmtx/vmtx from
+ * HVAR/VVAR; an instance of a CFF2 font whose charstrings would exceed 8 x the CFF2 table +
+ * 1 MiB is OTV_E_LIMIT (docs/limits.md); head/hhea/vhea/maxp recomputed, GPOS/GDEF device
+ * deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR applied to OS/2, hhea, vhea and
+ * post, cvar to cvt, OS/2 usWeightClass/usWidthClass and post.italicAngle from wght/wdth/slnt,
+ * and the variation tables (fvar, gvar, avar, HVAR, VVAR, MVAR, cvar) removed with the name
+ * records only they used; STAT is kept with the axis values at the location (as fontTools'
+ * instancer). Every other table is copied as it is. *out is allocated with the allocator
  * of the face's options; free it with otv_instance_free. The face is not modified; any number
  * of threads may instance one face, each with its own location. Fonts without fvar are
  * OTV_E_UNSUPPORTED. Errors are recorded in the location. Since: 0.1
@@ -754,12 +759,14 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
  * instancer) and name loses the records only the lost axes, instances and axis values used.
  * CFF2 fonts keep CFF2 with their VariationStore: charstrings with subroutines
  * inlined and blends rewritten the same way (non-integer values as 16.16 numbers), Private DICT
- * blends resolved at the new default. avar version 2: the kept axes' rows of its store are
- * rewritten over the kept axes (pinned factors applied); a pinned axis whose avar 2 mapping
- * follows a kept axis, or pins that move a kept axis off its default, are OTV_E_UNSUPPORTED
- * naming the axes. OTV_INSTANCE_UPDATE_NAMES names the instance after its default (the pins,
- * the kept axes' defaults) from STAT. A tag that names no axis is OTV_E_NOT_FOUND. keep_count 0
- * is otv_instance_create. Free *out with otv_instance_free.
+ * blends resolved at the new default (a blend whose defaults are another blend's results is
+ * rewritten as one blend, Since: 0.4; one whose delta operands come from another blend is
+ * OTV_E_UNSUPPORTED). avar version 2: the kept axes' rows of its store are rewritten over the
+ * kept axes (pinned factors applied); a pinned axis whose avar 2 mapping follows a kept axis,
+ * or pins that move a kept axis off its default, are OTV_E_UNSUPPORTED naming the axes.
+ * OTV_INSTANCE_UPDATE_NAMES names the instance after its default (the pins, the kept axes'
+ * defaults) from STAT. A tag that names no axis is OTV_E_NOT_FOUND. keep_count 0 is
+ * otv_instance_create. Free *out with otv_instance_free.
  * Since: 0.2
  */
 OTV_API otv_status otv_instance_create_partial(otv_location *loc, const uint32_t *keep_tags,

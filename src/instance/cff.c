@@ -27,6 +27,7 @@
 #include "instance/store.h"
 #include "instance/inst.h"
 #include "cff_write.h"
+#include "instance/cff1.h"
 
 #define OTV_INST_MAX_FDS 256 /* Font DICTs an instance writes (their Private DICT positions) */
 
@@ -170,6 +171,9 @@ otv_status otv_inst_cff(otv_inst *in)
   const otv_face *f = in->face;
   const otv_cff *fc = &f->cff; /* parsed at open: header, DICTs, INDEXes, FDSelect */
   uint32_t n = in->glyph_count;
+  /* a full instance is a CFF (version 1) table unless CFF2 is asked for (instance/cff1.c) */
+  bool cff1 = !in->pin.partial && !(in->flags & OTV_INSTANCE_CFF2);
+  size_t budget = otv_cff_instance_budget(fc->tab.len);
   if (!fc->present || !fc->cff2) return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "CFF2 header");
   bool has_fds = fc->has_fdselect;
   bool has_fm = fc->top_has_matrix;
@@ -298,8 +302,16 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       start = end + 1;
     }
-    if (!in->pin.partial && !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count))
+    if (!in->pin.partial && !cff1 &&
+        !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count))
       goto nomem;
+    if (cs.len > budget) { /* before the memory is spent: a glyph adds at most 65535 points */
+      st = OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0,
+                    "CFF2 instance over its budget of %zu bytes at glyph %u (%u x the CFF2 table "
+                    "+ %zu)",
+                    budget, g, OTV_CFF_INSTANCE_FACTOR, (size_t)OTV_CFF_INSTANCE_FLOOR);
+      goto done;
+    }
     in->has_outline[g] = any;
     int16_t bb[4] = {0, 0, 0, 0};
     if (any) {
@@ -337,6 +349,10 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   cs_offs[n] = (uint32_t)cs.len;
   if (cs.failed) goto nomem;
+  if (cff1) {
+    if ((st = otv_inst_cff1(in))) goto done;
+    goto metrics;
+  }
   /* Private DICTs */
   for (uint32_t i = 0; i < fd_count; i++) {
     priv_at[i] = (uint32_t)privs.len;
@@ -467,25 +483,25 @@ otv_status otv_inst_cff(otv_inst *in)
     if (o->failed) goto nomem;
   }
   /* hmtx / vmtx */
-  {
-    uint32_t keep = n;
-    while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
-    in->num_h_metrics = (uint16_t)keep;
-    for (uint32_t i = 0; i < n; i++) {
-      if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
-      otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
-    }
-    if (in->has_vmtx) {
-      keep = n;
-      while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
-      in->num_v_metrics = (uint16_t)keep;
-      for (uint32_t i = 0; i < n; i++) {
-        if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
-        otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
-      }
-    }
-    if (in->hmtx.failed || in->vmtx.failed) goto nomem;
+metrics : {
+  uint32_t keep = n;
+  while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
+  in->num_h_metrics = (uint16_t)keep;
+  for (uint32_t i = 0; i < n; i++) {
+    if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
+    otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
   }
+  if (in->has_vmtx) {
+    keep = n;
+    while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
+    in->num_v_metrics = (uint16_t)keep;
+    for (uint32_t i = 0; i < n; i++) {
+      if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
+      otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
+    }
+  }
+  if (in->hmtx.failed || in->vmtx.failed) goto nomem;
+}
   in->loca_format = f->index_to_loc_format;
   st = OTV_E_OK;
   goto done;

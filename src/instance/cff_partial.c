@@ -48,6 +48,9 @@ typedef struct csw {
   unsigned *fparent;     /* per frame: its caller's frame (0: none) (analysis) */
   otv_part_subr **fsubr; /* per frame: its subroutine (NULL: a glyph) */
   size_t fparent_cap, fsubr_cap;
+  /* a full instance: per channel (x, y), the sum of the exact and of the written relative
+   * coordinates of this stream's path operators (diffuse) */
+  double ce[2], cw[2], me[2], mw[2];
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled */
   const double *factor; /* per region */
   double v[CS_STACK];
@@ -55,10 +58,21 @@ typedef struct csw {
                          * kept call's subroutine; SIZE_MAX: a blend result or an operand of
                          * unknown value */
   unsigned frame_of[CS_STACK];
+  uint32_t bgrp[CS_STACK]; /* a blend result that kept deltas: 1 + the stack entry its blend
+                            * begins at (0: none); its deltas are pd's row */
+  size_t bout[CS_STACK];   /* ... the output offset that blend's operands begin at */
+  uint8_t lvl[CS_STACK];   /* the level (w->level) the entry was pushed at; UINT8_MAX: a
+                            * value not known here (the caller's) */
+  bool rnd[CS_STACK];      /* a full instance's blend result: written rounded */
   unsigned n;
+  unsigned max_n; /* deepest stack at an operator (cff1 analysis) */
+  bool cleared;   /* a stack-clearing operator was seen in this glyph (its width) */
+  bool moved;     /* a moveto was seen in this glyph (CFF draws nothing before one) */
   unsigned stems;
   unsigned vsindex;
   uint32_t gid;
+  double *pd; /* per stack entry, the k deltas of a blend result (bgrp); not reset per glyph */
+  size_t pd_cap;
 } csw;
 
 /* Whether this level writes (a kept call's subroutine is walked for its state only). */
@@ -121,16 +135,52 @@ static otv_status blend(csw *w, size_t at)
     if (w->cur) w->cur->has_blend = 1;
   }
   if (!writing(w)) { /* a kept call's subroutine: only its effect on the stack */
-    for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame;
+    bool known = w->ps && w->ps->full && k; /* full: the values, for diffuse() */
+    for (unsigned i = base; i < w->n && known; i++) known = w->lvl[i] == w->level;
+    const otv_ivd *kv = known ? &w->c->ivs.data[w->vsindex] : NULL;
+    for (unsigned j = 0; known && j < k; j++) {
+      unsigned r = otv_peek_u16(kv->region_indexes + 2 * j); /* in range: parsed */
+      double fac = r < w->c->ivs.region_count ? w->factor[r] : 0;
+      for (unsigned i = 0; i < cnt; i++)
+        w->v[base + i] += w->v[base + cnt + (size_t)i * k + j] * fac;
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+      w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame, w->bgrp[base + i] = 0;
+      w->lvl[base + i] = (uint8_t)(known ? w->level : UINT8_MAX);
+      w->rnd[base + i] = true;
+    }
     w->n = base + cnt;
     return OTV_E_OK;
   }
-  for (unsigned i = base; i < w->n; i++)
-    if (w->at[i] >= NOT_WRITTEN)
+  /* A default operand may be the result of an earlier blend that kept deltas (a chain): its
+   * deltas add to this blend's (a blend's result is its default plus the scaled deltas), and
+   * the two are written again as one blend from where the earlier one's operands began, with
+   * every value pushed in between (zero deltas). A delta operand from a blend would multiply
+   * scalars: refused. */
+  unsigned from = base; /* the first stack entry written again */
+  for (unsigned i = base; i < w->n; i++) {
+    if (w->bgrp[i]) {
+      if (i >= base + cnt)
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                        "glyph %u: a blend delta is the result of another blend", w->gid);
+      if (w->bgrp[i] - 1 < from) from = w->bgrp[i] - 1;
+    } else if (w->at[i] >= NOT_WRITTEN) {
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
-                      "glyph %u: a blend operand is the result of another blend or comes from "
-                      "another subroutine",
-                      w->gid);
+                      "glyph %u: a blend operand comes from another subroutine", w->gid);
+    }
+  }
+  for (unsigned i = from; i < base; i++)
+    if (!w->bgrp[i] && w->at[i] >= NOT_WRITTEN)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                      "glyph %u: a blend chained over a value of another subroutine", w->gid);
+  size_t total = base + cnt - from; /* entries of the blend written */
+  if (k && (total * (k + 1) + 1 > CS_STACK))
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, at,
+                    "glyph %u: chained blends of %zu values, more than %u operands", w->gid, total,
+                    CS_STACK);
+  if (k &&
+      otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * k, sizeof *w->pd))
+    return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
   const otv_ivd *v = k ? &w->c->ivs.data[w->vsindex] : NULL;
   bool any = false;
   double *d = w->v + base, *dl = w->v + base + cnt;
@@ -142,24 +192,274 @@ static otv_status blend(csw *w, size_t at)
       double *x = &dl[(size_t)i * k + j];
       if (m == 0) d[i] += *x * fac;
       *x = m == 1 ? *x * fac : 0;
+      if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * k + j]; /* the chain's deltas */
       if (*x != 0) any = true;
     }
   }
-  w->out->len = w->at[base]; /* the operands are written again */
+  for (unsigned i = from; i < base && !any; i++) any = w->bgrp[i] != 0;
+  /* the operands are written again, from the first one (or the earlier blend's first) */
+  size_t out_at = w->bgrp[from] ? w->bout[from] : w->at[from];
+  w->out->len = out_at;
+  /* a static instance stores integers: the results are written rounded, and kept exact on the
+   * stack, where a path operator taking them all from this stream writes them again (diffuse) */
+  bool full = w->ps && w->ps->full;
   if (!any) {
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = w->out->len;
-      otv_cs_put_num(w->out, d[i]);
+      w->bgrp[base + i] = 0;
+      otv_cs_put_num(w->out, full ? floor(d[i] + 0.5) : d[i]);
     }
   } else {
-    for (size_t i = 0; i < (size_t)cnt * (k + 1); i++) otv_cs_put_num(w->out, w->v[base + i]);
-    otv_cs_put_num(w->out, cnt);
+    /* the results' rows of deltas move to their stack entries (pd) before they are written */
+    for (unsigned i = 0; i < cnt; i++)
+      for (unsigned j = 0; j < k; j++) w->pd[(size_t)(base + i) * k + j] = dl[(size_t)i * k + j];
+    for (unsigned i = from; i < base + cnt; i++) otv_cs_put_num(w->out, w->v[i]);
+    for (unsigned i = from; i < base + cnt; i++)
+      for (unsigned j = 0; j < k; j++)
+        otv_cs_put_num(w->out, w->bgrp[i] || i >= base ? w->pd[(size_t)i * k + j] : 0);
+    otv_cs_put_num(w->out, (double)total);
     otv_cff_put_op(w->out, OTV_CS_BLEND);
-    for (unsigned i = 0; i < cnt; i++) w->at[base + i] = SIZE_MAX;
+    for (unsigned i = from; i < base + cnt; i++) {
+      if (!w->bgrp[i] && i < base)
+        for (unsigned j = 0; j < k; j++) w->pd[(size_t)i * k + j] = 0;
+      w->at[i] = SIZE_MAX, w->bgrp[i] = from + 1, w->bout[i] = out_at;
+    }
   }
-  for (unsigned i = 0; i < cnt; i++) w->frame_of[base + i] = w->frame;
+  for (unsigned i = 0; i < cnt; i++)
+    w->frame_of[base + i] = w->frame, w->lvl[base + i] = (uint8_t)w->level, w->rnd[base + i] = full;
   w->n = base + cnt;
   return OTV_E_OK;
+}
+
+/* The stack limit of the instance at a stack-clearing operator: CFF's 48, one less before the
+ * first one of a glyph (the width may stand below its operands). */
+static unsigned cff1_limit(const csw *w) { return OTV_MAX_STACK_CFF - (w->cleared ? 0u : 1u); }
+
+/* A path or stem operator whose w->n operands exceed CFF's stack, written again as several
+ * operators of at most cff1_limit() operands each (TN 5177: the operand groups of each
+ * operator): the lines and curves in groups that keep the operator (an even count of
+ * h/vlineto arguments and of hv/vhcurveto curves keeps the orientation), rcurveline and
+ * rlinecurve as rrcurveto/rlineto runs and a last rcurveline/rlinecurve, stems with the first
+ * edge of each later operator made absolute, and a hint mask's implicit vstem as vstemhm
+ * operators before it. Every operand was written in this stream (the analysis inlined the
+ * calls between them). */
+static otv_status split_op(csw *w, int op, size_t at)
+{
+  otv_inst *in = w->in;
+  unsigned n = w->n, lim = cff1_limit(w);
+  for (unsigned i = 0; i < n; i++)
+    if (w->at[i] >= NOT_WRITTEN)
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                      "glyph %u: %u operands from several subroutines, more than CFF's %u", w->gid,
+                      n, OTV_MAX_STACK_CFF);
+  unsigned unit = 2, head = 0;
+  int chunk_op = op, last_op = op;
+  bool stems = false;
+  switch (op) {
+  case OTV_CS_RRCURVETO: unit = 6; break;
+  case OTV_CS_RCURVELINE: unit = 6, chunk_op = OTV_CS_RRCURVETO; break;
+  case OTV_CS_RLINECURVE: chunk_op = OTV_CS_RLINETO; break;
+  case OTV_CS_VVCURVETO:
+  case OTV_CS_HHCURVETO: unit = 4, head = n % 4 ? 1 : 0; break;
+  case OTV_CS_VHCURVETO:
+  case OTV_CS_HVCURVETO: unit = 8; break;
+  case OTV_CS_HSTEM:
+  case OTV_CS_VSTEM:
+  case OTV_CS_HSTEMHM:
+  case OTV_CS_VSTEMHM: stems = true; break;
+  case OTV_CS_HINTMASK:
+  case OTV_CS_CNTRMASK: stems = true, chunk_op = last_op = OTV_CS_VSTEMHM; break;
+  case OTV_CS_RLINETO:
+  case OTV_CS_HLINETO:
+  case OTV_CS_VLINETO: break;
+  default:
+    return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                    "glyph %u: operator %d with %u operands, more than CFF's %u", w->gid, op, n,
+                    OTV_MAX_STACK_CFF);
+  }
+  w->out->len = w->at[0];
+  if (w->ps && w->ps->full) /* integers, as a static instance stores (lines and curves: already) */
+    for (unsigned k = 0; k < n; k++) w->v[k] = floor(w->v[k] + 0.5);
+  double edge = 0; /* stems: the sum of the values written so far */
+  unsigned i = 0;
+  while (n - i > lim) {
+    unsigned c = i == 0 ? head + (lim - head) / unit * unit : lim / unit * unit;
+    for (unsigned k = i; k < i + c; k++) {
+      double v = w->v[k];
+      if (stems && k == i && i) v += edge; /* the first edge, absolute */
+      otv_cs_put_num(w->out, v);
+    }
+    for (unsigned k = i; k < i + c; k++) edge += w->v[k];
+    otv_cff_put_op(w->out, chunk_op);
+    i += c;
+  }
+  unsigned rest = n - i;
+  if (op == OTV_CS_RCURVELINE && rest == 2) last_op = OTV_CS_RLINETO;   /* no curve left */
+  if (op == OTV_CS_RLINECURVE && rest == 6) last_op = OTV_CS_RRCURVETO; /* no line left */
+  for (unsigned k = i; k < n; k++) {
+    double v = w->v[k];
+    if (stems && k == i && i) v += edge;
+    otv_cs_put_num(w->out, v);
+  }
+  if (rest) otv_cff_put_op(w->out, last_op);
+  return OTV_E_OK;
+}
+
+/* Whether n operands are what a CFF charstring operator takes (TN 5177; a CFF reader finds
+ * the width by the count, so a count CFF2 readers tolerate cannot be carried over). */
+static bool cff1_count_ok(int op, unsigned n)
+{
+  switch (op) {
+  case OTV_CS_RMOVETO: return n == 2;
+  case OTV_CS_HMOVETO:
+  case OTV_CS_VMOVETO: return n == 1;
+  case OTV_CS_RLINETO: return n >= 2 && n % 2 == 0;
+  case OTV_CS_HLINETO:
+  case OTV_CS_VLINETO: return n >= 1;
+  case OTV_CS_RRCURVETO: return n >= 6 && n % 6 == 0;
+  case OTV_CS_HHCURVETO:
+  case OTV_CS_VVCURVETO: return n >= 4 && n % 4 <= 1;
+  case OTV_CS_HVCURVETO:
+  case OTV_CS_VHCURVETO: return n >= 4 && n % 4 <= 1;
+  case OTV_CS_RCURVELINE: return n >= 8 && (n - 2) % 6 == 0;
+  case OTV_CS_RLINECURVE: return n >= 8 && n % 2 == 0;
+  case OTV_CS_FLEX: return n == 13;
+  case OTV_CS_HFLEX: return n == 7;
+  case OTV_CS_HFLEX1: return n == 9;
+  case OTV_CS_FLEX1: return n == 11;
+  case OTV_CS_HSTEM:
+  case OTV_CS_VSTEM:
+  case OTV_CS_HSTEMHM:
+  case OTV_CS_VSTEMHM: return n >= 2 && n % 2 == 0;
+  case OTV_CS_HINTMASK:
+  case OTV_CS_CNTRMASK: return n % 2 == 0;
+  default: return true; /* unknown operators fail in walk() */
+  }
+}
+
+/* The coordinate operand i of n of a path operator stands for (TN 5177 operand lists): 0 x,
+ * 1 y, 2 neither (flex depth); -1 for the operators whose last point is implied (hflex,
+ * hflex1, flex1) and for anything else. */
+static int channel(int op, unsigned i, unsigned n)
+{
+  switch (op) {
+  case OTV_CS_RMOVETO:
+  case OTV_CS_RLINETO:
+  case OTV_CS_RRCURVETO:
+  case OTV_CS_RCURVELINE:
+  case OTV_CS_RLINECURVE:
+  case OTV_CS_HLINETO: return (int)(i & 1);
+  case OTV_CS_VLINETO: return (int)!(i & 1);
+  case OTV_CS_HMOVETO: return 0;
+  case OTV_CS_VMOVETO: return 1;
+  case OTV_CS_HHCURVETO: /* dy1? {dxa dxb dyb dxc}+ */
+    if ((n & 1) && i == 0) return 1;
+    return (i - (n & 1)) % 4 == 2 ? 1 : 0;
+  case OTV_CS_VVCURVETO: /* dx1? {dya dxb dyb dyc}+ */
+    if ((n & 1) && i == 0) return 0;
+    return (i - (n & 1)) % 4 == 1 ? 0 : 1;
+  case OTV_CS_HVCURVETO:
+  case OTV_CS_VHCURVETO: {
+    /* curves alternate between "dx dx dy dy" (starting horizontally) and "dy dx dy dx"; a
+     * last odd operand is the last curve's final dx (after a vertical end) or dy */
+    bool hv = op == OTV_CS_HVCURVETO;
+    if (n % 4 == 1 && i == n - 1) return hv ^ ((((n - 1) / 4 - 1) & 1) != 0) ? 0 : 1;
+    bool horiz = hv ^ (((i / 4) & 1) != 0);
+    unsigned k = i % 4;
+    return horiz ? (k < 2 ? 0 : 1) : (k == 0 || k == 2 ? 1 : 0);
+  }
+  case OTV_CS_FLEX: return i == 12 ? 2 : (int)(i & 1);
+  default: return -1;
+  }
+}
+
+/* The exact and the written moves (x, y) of path operator op whose operands are all known
+ * here (written: rounded where an operand is a blend result). The flex operators whose last
+ * point is implied come back to their start height (hflex, hflex1) or, for flex1, move along
+ * the axis its readers choose from what they read. False for another operator. */
+static bool moves(const csw *w, int op, double e[2], double wr[2])
+{
+  unsigned n = w->n;
+  double ev[11], wv[11];
+  e[0] = e[1] = wr[0] = wr[1] = 0;
+  bool flex = op == OTV_CS_HFLEX || op == OTV_CS_HFLEX1 || op == OTV_CS_FLEX1;
+  if (flex && n > 11) return false; /* (counts checked: 7, 9, 11) */
+  if (!flex && (!n || channel(op, 0, n) < 0)) return false;
+  for (unsigned i = 0; flex && i < n; i++)
+    ev[i] = w->v[i], wv[i] = w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+  if (op == OTV_CS_HFLEX || op == OTV_CS_HFLEX1) {
+    /* hflex: dx1 dx2 dy2 dx3 dx4 dx5 dx6; hflex1: dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
+    static const uint8_t hx[7] = {0, 1, 3, 4, 5, 6, 255}, h1x[7] = {0, 2, 4, 5, 6, 8, 255};
+    const uint8_t *xs = op == OTV_CS_HFLEX ? hx : h1x;
+    for (int k = 0; xs[k] != 255; k++)
+      if (xs[k] < n) e[0] += ev[xs[k]], wr[0] += wv[xs[k]];
+  } else if (op == OTV_CS_FLEX1) {
+    double sx = 0, sy = 0, sxw = 0, syw = 0;
+    for (unsigned i = 0; i + 1 < n && i < 10; i += 2)
+      sx += ev[i], sy += ev[i + 1], sxw += wv[i], syw += wv[i + 1];
+    int ch = fabs(sxw) > fabs(syw) ? 0 : 1;
+    e[ch] = (ch ? sy : sx) + (n == 11 ? ev[10] : 0);
+    wr[ch] = (ch ? syw : sxw) + (n == 11 ? wv[10] : 0);
+  } else {
+    for (unsigned i = 0; i < n; i++) {
+      int ch = channel(op, i, n);
+      if (ch == 0 || ch == 1)
+        e[ch] += w->v[i], wr[ch] += w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+    }
+  }
+  return true;
+}
+
+/* A full instance's path operator. Two pairs of sums per stream (x, y):
+ *   - ce/cw, the exact and written coordinates so far as this stream's own writing knows them
+ *     (what a kept subroutine knows when it is written on its own: from its start, without its
+ *     callers' values), which decide how its operands are written;
+ *   - me/mw, what the stream really moved, exact and written, which a caller adds to its ce/cw
+ *     after a kept call.
+ * When every operand was pushed in this stream, the operands are written again so that each
+ * point's coordinate is the rounded exact running sum (the written operand is round(ce) - cw),
+ * instead of a sum of rounded operands, whose errors add up along a contour: true. Otherwise
+ * the operands stay as they were written (false) and the sums take the moves where they are
+ * known, or restart. */
+static bool diffuse(csw *w, int op)
+{
+  bool ok = w->n > 0, known = true, here = true;
+  for (unsigned i = 0; i < w->n; i++) {
+    bool mine = w->level ? w->lvl[i] == w->level : w->at[i] < NOT_WRITTEN;
+    ok = ok && mine && !w->bgrp[i] && channel(op, i, w->n) >= 0;
+    known = known && w->lvl[i] != UINT8_MAX;
+    here = here && w->lvl[i] != UINT8_MAX && w->lvl[i] >= w->level;
+  }
+  if (!ok) {
+    double e[2], wr[2];
+    bool m = known && moves(w, op, e, wr);
+    for (int ch = 0; ch < 2 && m; ch++) w->me[ch] += e[ch], w->mw[ch] += wr[ch];
+    if (m && here)
+      for (int ch = 0; ch < 2; ch++) w->ce[ch] += e[ch], w->cw[ch] += wr[ch];
+    else
+      w->ce[0] = w->ce[1] = w->cw[0] = w->cw[1] = 0;
+    return false;
+  }
+  for (unsigned i = 0; i < w->n; i++) {
+    int ch = channel(op, i, w->n);
+    if (ch == 2) {
+      w->v[i] = floor(w->v[i] + 0.5);
+      continue;
+    }
+    w->ce[ch] += w->v[i];
+    double t = floor(w->ce[ch] + 0.5) - w->cw[ch];
+    w->me[ch] += w->v[i], w->mw[ch] += t;
+    w->v[i] = t;
+    w->cw[ch] += t;
+  }
+  if (writing(w)) w->out->len = w->at[0];
+  return true;
+}
+
+/* Whether an operator of w->n operands must be split for CFF (split_op). */
+static bool must_split(const csw *w)
+{
+  return w->ps && w->ps->cff1 && writing(w) && w->n > cff1_limit(w);
 }
 
 static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned depth)
@@ -189,6 +489,8 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
                         w->gid, CS_STACK);
       w->v[w->n] = val;
       w->frame_of[w->n] = w->frame;
+      w->bgrp[w->n] = 0, w->rnd[w->n] = false;
+      w->lvl[w->n] = (uint8_t)w->level;
       if (writing(w)) {
         w->at[w->n++] = w->out->len;
         otv_buf_bytes(w->out, s.p + here, len); /* as it was written */
@@ -196,6 +498,35 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         w->at[w->n++] = NOT_WRITTEN;
       }
       continue;
+    }
+    bool clears = op != OTV_CS_CALLSUBR && op != OTV_CS_CALLGSUBR && op != OTV_CS_RETURN &&
+                  op != OTV_CS_VSINDEX && op != OTV_CS_BLEND;
+    if (clears && w->ps && w->ps->cff1 && !cff1_count_ok(op, w->n))
+      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
+                      "glyph %u: charstring operator %d with %u operands (not valid in CFF)",
+                      w->gid, op, w->n);
+    if (op == OTV_CS_RMOVETO || op == OTV_CS_HMOVETO || op == OTV_CS_VMOVETO) w->moved = true;
+    if (clears && w->ps && w->ps->cff1 && !w->moved && op != OTV_CS_HSTEM && op != OTV_CS_VSTEM &&
+        op != OTV_CS_HSTEMHM && op != OTV_CS_VSTEMHM && op != OTV_CS_HINTMASK &&
+        op != OTV_CS_CNTRMASK)
+      return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
+                      "glyph %u: a path operator before any moveto (not valid in CFF)", w->gid);
+    bool deep = false; /* more operands than CFF's stack holds here */
+    if (w->analyse && w->ps->cff1 && op != OTV_CS_BLEND) {
+      /* CFF keeps at most 48 operands; the stack of the instance is this one with the blends
+       * resolved (the analysis inlines every call), plus the width before the first operator
+       * that clears the stack. Such an operator is split where it is written (split_op), in
+       * the glyph's own stream: the subroutines it stands in are inlined, and a call made
+       * with a deep stack too. */
+      unsigned stack = w->n + (clears && !w->cleared ? 1u : 0u);
+      if (stack > w->max_n) w->max_n = stack;
+      if (stack > OTV_MAX_STACK_CFF) {
+        deep = true;
+        for (unsigned x = w->frame; x; x = w->fparent[x])
+          if (w->fsubr[x]) w->fsubr[x]->inl = 1;
+        for (unsigned i = 0; i < w->n; i++) /* operands left by calls that returned */
+          if (w->frame_of[i] != w->frame) inline_between(w, w->frame_of[i], w->frame);
+      }
     }
     switch (op) {
     case OTV_CS_CALLSUBR:
@@ -214,6 +545,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
                         w->gid, sv);
       otv_part_subr *e =
           w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
+      if (deep && e) e->inl = 1;
       /* a kept call stays with its number; an inlined one loses it */
       bool kept = w->keep && !(e && e->inl);
       if (kept) {
@@ -237,9 +569,23 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         if (fs) return fs;
         w->cur = e;
       }
-      if (kept) w->level++;
+      /* a kept subroutine is written from sums of its own (0 at its start): what it moves
+       * exactly and as written adds to this stream's sums after it */
+      double sce[2] = {w->ce[0], w->ce[1]}, scw[2] = {w->cw[0], w->cw[1]};
+      double sme[2] = {w->me[0], w->me[1]}, smw[2] = {w->mw[0], w->mw[1]};
+      if (kept) {
+        w->level++;
+        for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = w->me[ch] = w->mw[ch] = 0;
+      }
       otv_status st = walk(w, sub, (size_t)(sub.p - c->tab.p), fd, depth + 1);
-      if (kept) w->level--;
+      if (kept) {
+        w->level--;
+        for (int ch = 0; ch < 2; ch++) {
+          double me = w->me[ch], mw = w->mw[ch];
+          w->ce[ch] = sce[ch] + me, w->cw[ch] = scw[ch] + mw;
+          w->me[ch] = sme[ch] + me, w->mw[ch] = smw[ch] + mw;
+        }
+      }
       if (w->analyse && saved_cur) { /* what a subroutine contains, its callers contain */
         saved_cur->has_mask |= e->has_mask;
         saved_cur->has_blend |= e->has_blend;
@@ -250,14 +596,18 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       break;
     }
     case OTV_CS_RETURN: /* CFF2 has none, but a subroutine ending with it ends there */
-      if (w->keep && writing(w)) otv_cff_put_op(w->out, OTV_CS_RETURN);
+      /* (a full instance's subroutine writer ends each with its own) */
+      if (w->keep && writing(w) && !(w->ps && w->ps->full)) otv_cff_put_op(w->out, OTV_CS_RETURN);
       return OTV_E_OK;
     case OTV_CS_VSINDEX:
       if (!w->n || w->at[w->n - 1] == SIZE_MAX || w->v[w->n - 1] < 0 ||
           w->v[w->n - 1] >= c->ivs.data_count)
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: vsindex", w->gid);
       w->vsindex = (unsigned)w->v[w->n - 1];
-      if (writing(w)) otv_cff_put_op(w->out, OTV_CS_VSINDEX);
+      if (writing(w) && w->ps && w->ps->full)
+        w->out->len = w->at[w->n - 1]; /* every blend is resolved: no vsindex */
+      else if (writing(w))
+        otv_cff_put_op(w->out, OTV_CS_VSINDEX);
       w->n = 0;
       break;
     case OTV_CS_BLEND: {
@@ -269,12 +619,21 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_VSTEM:
     case OTV_CS_HSTEMHM:
     case OTV_CS_VSTEMHM:
+      if (must_split(w)) {
+        otv_status st = split_op(w, op, s_off + here);
+        if (st) return st;
+      } else if (writing(w)) {
+        otv_cff_put_op(w->out, op);
+      }
       w->stems += w->n / 2;
       w->n = 0;
-      if (writing(w)) otv_cff_put_op(w->out, op);
       break;
     case OTV_CS_HINTMASK:
     case OTV_CS_CNTRMASK: { /* an implicit vstem first, then the mask */
+      if (must_split(w)) {
+        otv_status st = split_op(w, op, s_off + here);
+        if (st) return st;
+      }
       w->stems += w->n / 2;
       w->n = 0;
       if (w->analyse && w->cur) w->cur->has_mask = 1;
@@ -303,14 +662,26 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HFLEX:
     case OTV_CS_FLEX:
     case OTV_CS_HFLEX1:
-    case OTV_CS_FLEX1:
+    case OTV_CS_FLEX1: {
+      /* (in a kept call's subroutine too: its sums are what its own stream writes) */
+      bool diffused = w->ps && w->ps->full && !w->analyse && diffuse(w, op) && writing(w);
+      if (must_split(w)) {
+        otv_status st = split_op(w, op, s_off + here);
+        if (st) return st;
+      } else if (diffused) {
+        for (unsigned i = 0; i < w->n; i++) otv_cs_put_num(w->out, w->v[i]);
+        otv_cff_put_op(w->out, op);
+      } else if (writing(w)) {
+        otv_cff_put_op(w->out, op);
+      }
       w->n = 0;
-      if (writing(w)) otv_cff_put_op(w->out, op);
       break;
+    }
     default:
       return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here,
                       "glyph %u: charstring operator %d", w->gid, op);
     }
+    if (clears) w->cleared = true;
   }
   return OTV_E_OK;
 }
@@ -343,11 +714,13 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   if (!w) {
     w = otv_mem_alloc(in->al, sizeof *w);
     if (!w) return NULL;
+    w->pd = NULL, w->pd_cap = 0;
     ps->w = w;
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
-  w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0;
+  w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
+  w->cleared = false, w->moved = false;
   return w;
 }
 
@@ -364,7 +737,8 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
   w->gid = gid;
   w->keep = true;
   w->vsindex = c->fds[fd].vsindex;
-  if (w->vsindex) { /* the Private DICT's vsindex, which the instance's Private DICT drops */
+  if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
+                                    * DICT drops */
     otv_cs_put_num(out, w->vsindex);
     otv_cff_put_op(out, OTV_CS_VSINDEX);
   }
@@ -376,7 +750,11 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
 void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
-  if (ps->w) otv_mem_free(in->al, ps->w, sizeof(csw));
+  if (ps->w) {
+    csw *w = ps->w;
+    if (w->pd) otv_mem_free(in->al, w->pd, w->pd_cap * sizeof *w->pd);
+    otv_mem_free(in->al, w, sizeof(csw));
+  }
   if (ps->global)
     otv_mem_free(in->al, ps->global, (c->gsubrs.count ? c->gsubrs.count : 1) * sizeof *ps->global);
   if (ps->local) {
@@ -393,7 +771,9 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
                                 otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
+  bool full = ps->full, cff1 = ps->cff1;
   memset(ps, 0, sizeof *ps);
+  ps->full = full, ps->cff1 = cff1;
   ps->global = otv_mem_calloc(in->al, c->gsubrs.count ? c->gsubrs.count : 1, sizeof *ps->global);
   ps->local = otv_mem_calloc(in->al, c->fd_count ? c->fd_count : 1, sizeof *ps->local);
   if (!ps->global || !ps->local) goto nomem;
@@ -416,8 +796,9 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       break;
     }
     w->gid = g, w->n = 0, w->stems = 0, w->level = 0, w->cur = NULL, w->work = 0;
+    w->cleared = false, w->moved = false;
     w->vsindex = c->fds[fd].vsindex;
-    w->frame = 0;
+    w->frame = 0, w->frames = 0; /* frame ids are per glyph: the chains end at its frame */
     if ((st = new_frame(w, NULL))) break;
     scratch.len = 0;
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
@@ -463,18 +844,26 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     }
     const otv_part_subr *e = &states[i];
     if (!e->seen || e->inl) { /* never called through the INDEX: copied (keeps the numbering) */
-      otv_buf_bytes(data, s.p, s.len);
+      if (ps->cff1)           /* (its blends would not be CFF; nothing calls it) */
+        otv_cff_put_op(data, OTV_CS_RETURN);
+      else if (!ps->full)
+        otv_buf_bytes(data, s.p, s.len);
       continue;
     }
     /* rewritten from its entry state: the caller's operands are unknown values */
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
+    w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
+    for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = w->me[ch] = w->mw[ch] = 0;
     w->n = 0;
     for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
       w->v[w->n] = 0;
       w->frame_of[w->n] = 0;
+      w->bgrp[w->n] = 0;
+      w->lvl[w->n] = UINT8_MAX, w->rnd[w->n] = false; /* the caller's: not this stream's */
       w->at[w->n++] = SIZE_MAX;
     }
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd < 0 ? 0 : (uint32_t)fd, 0);
+    if (ps->cff1) otv_cff_put_op(data, OTV_CS_RETURN); /* CFF subroutines end with it */
   }
   offs[ix->count] = (uint32_t)data->len;
   if (!st && data->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutines");

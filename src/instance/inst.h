@@ -35,6 +35,8 @@ typedef struct otv_inst {
   int16_t loca_format;
   uint16_t num_h_metrics, num_v_metrics;
   bool has_vmtx;
+  bool cff1;       /* cff2 holds a CFF (version 1) table (instance/cff1.c) */
+  bool cff1_names; /* ... name-keyed: the glyph names moved from post into it */
   /* the tables written anew (tables.c, names.c, layout.c, cff.c) */
   otv_buf head, hhea, vhea, maxp, os2, post, cvt, name, gdef, gpos, gsub, base, cff2, stat;
   /* partial instances: the variation tables (partial.c), gvar's glyph data from the glyf step */
@@ -80,6 +82,10 @@ typedef struct otv_part_subrs {
   void *w;               /* the charstring walker, allocated once per instance */
   otv_part_subr *global; /* per global subroutine */
   otv_part_subr **local; /* per Font DICT, per local subroutine */
+  /* a full instance (instance/cff1.c): every blend resolved and rounded with floor(x + 0.5),
+   * vsindex dropped; cff1: written for CFF version 1 (subroutines end with return, unused ones
+   * are a bare return, at most OTV_MAX_STACK_CFF operands on the stack) */
+  bool full, cff1;
 } otv_part_subrs;
 /* First pass over every glyph: fills ps (which subroutines are inlined). */
 otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,

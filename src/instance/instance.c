@@ -9,6 +9,9 @@
 #include "instance/store.h"
 #include "instance/inst.h"
 
+#define POST_V3 0x00030000u
+#define POST_V3_LEN 32 /* the post header (version .. maxMemType1) */
+
 /* Tables that only exist for variations: dropped from a static instance. */
 static bool is_variation_table(uint32_t tag)
 {
@@ -145,6 +148,12 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
   if (in->pin.partial && (st = otv_part_tables(in))) return st;
   if ((st = otv_inst_tables(in))) return st;
   if ((st = otv_inst_stat(in))) return st;
+  if (in->cff1_names && in->post.len >= POST_V3_LEN) {
+    /* the glyph names are in the CFF table: post version 3.0, its header only (OpenType
+     * "post": the version CFF fonts use) */
+    otv_put_u32(in->post.p, POST_V3);
+    in->post.len = POST_V3_LEN;
+  }
   if ((st = otv_inst_names(in))) return st;
   if ((st = otv_inst_layout(in))) return st;
 
@@ -161,7 +170,8 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
       return OTV_FAIL(in->err, LIMIT, 0, 0, "more than %u tables", n);
     otv_buf *b = rebuilt(in, rec.tag);
     if (in->pin.partial && !partial_table(in, rec.tag, &b)) continue;
-    tabs[n].tag = rec.tag;
+    /* a full instance of a CFF2 font writes its outlines as CFF (instance/cff1.c) */
+    tabs[n].tag = rec.tag == OTV_T_CFF2 && in->cff1 ? OTV_T_CFF : rec.tag;
     if (b) {
       tabs[n].data = b->p;
       tabs[n].len = b->len;

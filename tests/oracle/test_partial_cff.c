@@ -45,6 +45,23 @@ static const pcase CASES[] = {
      {T('C', 'N', 'T', 'R')},
      1,
      1},
+    /* chained blends (a blend's defaults are an earlier blend's results; made by
+     * tests/fonts/make_cff2_chained_blend.py): rewritten as one blend, with a pinned axis
+     * folded and with both axes kept */
+    {"AdobeVFPrototype_chained_blend.otf",
+     false,
+     T('C', 'N', 'T', 'R'),
+     9830,
+     {T('w', 'g', 'h', 't')},
+     1,
+     1},
+    {"AdobeVFPrototype_chained_blend.otf",
+     false,
+     0,
+     0,
+     {T('w', 'g', 'h', 't'), T('C', 'N', 'T', 'R')},
+     2,
+     1},
     /* one axis kept: the charstrings flattened, the store and metrics carried over */
     {"CFF2Instancer-VF-1.otf", false, 0, 0, {T('w', 'g', 'h', 't')}, 1, 1},
     {"NotoSansJP-VF.subset.otf", false, 0, 0, {T('w', 'g', 'h', 't')}, 1, 1},

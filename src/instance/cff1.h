@@ -1,0 +1,28 @@
+/*
+ * instance/cff1.h - a static instance of a CFF2 font written as a CFF (version 1) table
+ * (instance/cff1.c).
+ * Spec: Adobe TN 5176 (CFF), TN 5177 (Type 2 charstrings), OpenType "CFF2" and "post".
+ */
+#ifndef OTV_INSTANCE_CFF1_H
+#define OTV_INSTANCE_CFF1_H
+
+#include "instance/inst.h"
+
+/* The output budget of a static CFF2 instance (CFF or CFF2): its charstrings and subroutines
+ * together at most OTV_CFF_INSTANCE_FACTOR x the source CFF2 table + OTV_CFF_INSTANCE_FLOOR
+ * bytes (docs/limits.md); beyond it the instance is refused with OTV_E_LIMIT, table CFF2. */
+#define OTV_CFF_INSTANCE_FACTOR 8
+#define OTV_CFF_INSTANCE_FLOOR ((size_t)1 << 20)
+static inline size_t otv_cff_instance_budget(size_t cff2_len)
+{
+  return cff2_len > (SIZE_MAX - OTV_CFF_INSTANCE_FLOOR) / OTV_CFF_INSTANCE_FACTOR
+             ? SIZE_MAX
+             : cff2_len * OTV_CFF_INSTANCE_FACTOR + OTV_CFF_INSTANCE_FLOOR;
+}
+
+/* The CFF table of a full instance into in->cff2 (in->cff1 set): charstrings rewritten with
+ * blends resolved at the pin (instance/cff_partial.c's walker), subroutines and hints kept.
+ * Needs in->adv_w and in->bbox of every glyph (the outline step of instance/cff.c). */
+otv_status otv_inst_cff1(otv_inst *in);
+
+#endif /* OTV_INSTANCE_CFF1_H */

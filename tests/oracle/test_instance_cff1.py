@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""test_instance_cff1.py - static instances of CFF2 fonts written as CFF (version 1), checked by
+the tools that read CFF: fontTools 4.38 loads each instance and draws every glyph, ots-sanitize
+passes it, AFDKO's tx reads it (`tx -dump` and a conversion that decodes every charstring;
+Debian's afdko-bin installs it in /usr/libexec/afdko), and for every real font:
+  - the instance's `CFF ` table is no larger than the variable font's CFF2 table;
+  - its subroutines are there: the same global and local subroutine counts as the source
+    (numbering kept), and the stem hints (hstem/vstem/hintmask/cntrmask operators over glyphs
+    and subroutines) as many as the source's;
+  - a name-keyed instance keeps the source's glyph names (post 2.0 -> charset, post 3.0).
+Sizes are printed next to tx's own CFF instances of the same location (tx -cff, flattened and
+hint-less; tx -cff +S, subroutinized again) for the report.
+Fonts: the CFF2 test fonts and, when cached, Source Serif 4 / Source Sans 3 / Cantarell."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from fontTools.ttLib import TTFont
+from fontTools.pens.recordingPen import RecordingPen
+
+OTVAR = os.environ.get("OTVAR")
+FONTS = os.environ.get("OTV_FONTS", "tests/fonts")
+CACHE = os.environ.get("OTV_FONT_CACHE", "")
+TX = shutil.which("tx") or ("/usr/libexec/afdko/tx" if os.path.exists("/usr/libexec/afdko/tx")
+                            else None)
+OTS = shutil.which("ots-sanitize")
+
+TEST_FONTS = ["AdobeVFPrototype_vsindex.otf", "CFF2Instancer-VF-1.otf", "NotoSansJP-VF.subset.otf",
+              "AdobeVFPrototype_chained_blend.otf"]
+REAL_FONTS = ["SourceSerif4Variable-Roman.otf", "SourceSans3VF-Upright.otf", "Cantarell-VF.otf"]
+
+checks = 0
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL " + msg)
+
+
+def check(cond, msg):
+    global checks
+    checks += 1
+    if not cond:
+        fail(msg)
+
+
+HINT_OPS = ("hstem", "vstem", "hstemhm", "vstemhm", "hintmask", "cntrmask")
+
+
+def hint_count(cff, charstrings):
+    """Stem hint operators over every glyph and every subroutine."""
+    progs = [charstrings[g] for g in charstrings.keys()]
+    progs += list(cff.GlobalSubrs)
+    for fd in getattr(cff.topDictIndex[0], "FDArray", None) or [cff.topDictIndex[0]]:
+        subrs = getattr(fd.Private, "Subrs", None)
+        if subrs:
+            progs += list(subrs)
+    n = 0
+    for cs in progs:
+        cs.decompile()
+        n += sum(1 for t in cs.program if isinstance(t, str) and t in HINT_OPS)
+    return n
+
+
+def subr_counts(cff):
+    top = cff.topDictIndex[0]
+    fds = getattr(top, "FDArray", None) or [top]
+    local = sum(len(getattr(fd.Private, "Subrs", None) or []) for fd in fds)
+    return len(cff.GlobalSubrs), local
+
+
+def location_of(src, which):
+    """Axis values: 'default', or 'high' (each axis 70% toward its maximum)."""
+    loc = {}
+    for a in src["fvar"].axes:
+        v = a.defaultValue if which == "default" else a.defaultValue + 0.7 * (a.maxValue - a.defaultValue)
+        loc[a.axisTag] = round(v, 2)
+    return loc
+
+
+def run_font(path, real, tmp):
+    src = TTFont(path)
+    name = os.path.basename(path)
+    cff2_len = len(src.reader["CFF2"])
+    scff = src["CFF2"].cff
+    scff.desubroutinize = False
+    s_subrs = subr_counts(scff)
+    s_hints = hint_count(scff, scff.topDictIndex[0].CharStrings)
+    for which in ("default", "high"):
+        loc = location_of(src, which)
+        spec = ",".join("%s=%g" % kv for kv in loc.items())
+        out = os.path.join(tmp, "i.otf")
+        r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q", "--force"],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "%s %s: otvar instance: %s" % (name, spec, r.stderr.strip()))
+        if r.returncode:
+            continue
+        f = TTFont(out)
+        check("CFF " in f and "CFF2" not in f and "fvar" not in f,
+              "%s %s: a CFF table and no CFF2/fvar" % (name, spec))
+        cff_len = len(f.reader["CFF "])
+        gs = f.getGlyphSet()
+        for g in f.getGlyphOrder():
+            gs[g].draw(RecordingPen())
+        checks_drawn = len(f.getGlyphOrder())
+        check(checks_drawn == len(src.getGlyphOrder()), "%s: glyph count" % name)
+        cff = f["CFF "].cff
+        top = cff.topDictIndex[0]
+        named = not hasattr(top, "ROS")
+        if named:
+            check(f.getGlyphOrder() == src.getGlyphOrder(), "%s: glyph names kept" % name)
+            check(f["post"].formatType == 3.0, "%s: post 3.0 when the names are in CFF" % name)
+        subrs = subr_counts(cff)
+        check(subrs == s_subrs, "%s %s: subroutines %s, source %s" % (name, spec, subrs, s_subrs))
+        hints = hint_count(cff, top.CharStrings)
+        check(hints >= s_hints, "%s %s: %d hint operators, source %d" % (name, spec, hints, s_hints))
+        if real:
+            check(cff_len <= cff2_len, "%s %s: CFF %d bytes > CFF2 %d" % (name, spec, cff_len, cff2_len))
+        if OTS:
+            r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
+                               text=True)
+            check(r.returncode == 0, "%s %s: ots-sanitize: %s" % (name, spec,
+                                                                  (r.stdout + r.stderr).strip()[:200]))
+        tx_sizes = ""
+        if TX:
+            r = subprocess.run([TX, "-dump", "-0", out], capture_output=True, text=True)
+            check(r.returncode == 0 and "Top Dict" in r.stdout, "%s %s: tx -dump: %s"
+                  % (name, spec, r.stderr.strip()[:200]))
+            conv = os.path.join(tmp, "conv.cff")
+            r = subprocess.run([TX, "-cff", out, conv], capture_output=True, text=True)
+            check(r.returncode == 0 and os.path.exists(conv), "%s %s: tx decodes every charstring: %s"
+                  % (name, spec, r.stderr.strip()[:200]))
+            u = ",".join("%g" % v for v in loc.values())
+            sizes = []
+            for opt in ([], ["+S"]):
+                t = os.path.join(tmp, "tx.cff")
+                if os.path.exists(t):
+                    os.unlink(t)
+                r = subprocess.run([TX, "-cff"] + opt + ["-U", u, path, t], capture_output=True,
+                                   text=True)
+                sizes.append(os.path.getsize(t) if r.returncode == 0 and os.path.exists(t) else -1)
+            tx_sizes = ", tx -cff %d, tx -cff +S %d" % tuple(sizes)
+        names = [i for i in src["fvar"].instances if i.postscriptNameID not in (None, 0xFFFF)]
+        for i in names:
+            if all(abs(i.coordinates.get(t, 0) - v) < 1e-6 for t, v in loc.items()):
+                want = src["name"].getDebugName(i.postscriptNameID)
+                check(cff.fontNames == [want], "%s %s: CFF name %s, the instance's PostScript "
+                      "name is %s" % (name, spec, cff.fontNames, want))
+                break
+        print("%s %s: CFF2 %d -> CFF %d bytes (%s-keyed; subroutines %d+%d; %d hint operators, "
+              "source %d)%s" % (name, spec, cff2_len, cff_len, "name" if named else "CID",
+                                subrs[0], subrs[1], hints, s_hints, tx_sizes))
+
+
+def main():
+    if not OTVAR:
+        print("OTVAR not set")
+        return 1
+    if not TX:
+        print("NOTE: tx (Debian afdko-bin) not installed: not checked with tx")
+    if not OTS:
+        print("NOTE: ots-sanitize not installed: not checked with OTS")
+    tmp = tempfile.mkdtemp()
+    try:
+        for n in TEST_FONTS:
+            run_font(os.path.join(FONTS, n), False, tmp)
+        for n in REAL_FONTS:
+            p = os.path.join(CACHE, n)
+            if CACHE and os.path.exists(p):
+                run_font(p, True, tmp)
+            else:
+                print("SKIP %s: not in $OTV_FONT_CACHE" % n)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("test_instance_cff1.py: %d checks, %d failed" % (checks, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

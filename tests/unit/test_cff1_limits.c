@@ -1,0 +1,397 @@
+/*
+ * test_cff1_limits.c - static instances of CFF2 fonts as CFF (instance/cff1.c) under hostile
+ * subroutine fan-outs, built here in memory (docs/limits.md, "CFF2 instances"):
+ *   A. 150 glyphs, each calling a global subroutine that calls the next one 20 times, 4 levels
+ *      deep (8421 lines per glyph), no blends: the CFF instance keeps the subroutines, so it is
+ *      about as small as the source and draws the same points; the CFF2 instance
+ *      (OTV_INSTANCE_CFF2, which flattens every glyph) would be ~13 MB and is refused with
+ *      OTV_E_LIMIT naming CFF2 within its budget of memory.
+ *   B. the same with a blend in every subroutine taking its operands from the caller: every call
+ *      must be inlined; refused with OTV_E_LIMIT (the output budget) after a few glyphs, with
+ *      the peak memory within the budget.
+ * A counting allocator measures the peak of live bytes; nothing is timed.
+ */
+#include "harness.h"
+
+#include <stdlib.h>
+
+/* ---- byte buffer ---- */
+typedef struct bb {
+  uint8_t *p;
+  size_t n, cap;
+} bb;
+static void bb_need(bb *b, size_t k)
+{
+  if (b->n + k <= b->cap) return;
+  size_t c = b->cap ? b->cap : 4096;
+  while (c < b->n + k) c *= 2;
+  b->p = realloc(b->p, c);
+  if (!b->p) exit(2);
+  b->cap = c;
+}
+static void put8(bb *b, unsigned v)
+{
+  bb_need(b, 1);
+  b->p[b->n++] = (uint8_t)v;
+}
+static void put16(bb *b, unsigned v)
+{
+  put8(b, v >> 8);
+  put8(b, v);
+}
+static void put32(bb *b, uint32_t v)
+{
+  put16(b, v >> 16);
+  put16(b, v & 0xFFFF);
+}
+static void putb(bb *b, const void *d, size_t k)
+{
+  if (!k) return;
+  bb_need(b, k);
+  memcpy(b->p + b->n, d, k);
+  b->n += k;
+}
+static void pad4(bb *b)
+{
+  while (b->n % 4) put8(b, 0);
+}
+
+typedef struct tbl {
+  const char *tag;
+  bb d;
+} tbl;
+
+/* An sfnt from tables given in tag order. */
+static uint8_t *sfnt(tbl *t, unsigned n, uint32_t version, size_t *len)
+{
+  bb o = {0};
+  put32(&o, version);
+  put16(&o, n);
+  put16(&o, 16);
+  put16(&o, 0);
+  put16(&o, 0);
+  size_t off = 12 + 16 * (size_t)n;
+  for (unsigned i = 0; i < n; i++) {
+    putb(&o, t[i].tag, 4);
+    put32(&o, 0);
+    put32(&o, (uint32_t)off);
+    put32(&o, (uint32_t)t[i].d.n);
+    off += (t[i].d.n + 3) & ~(size_t)3;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    putb(&o, t[i].d.p, t[i].d.n);
+    pad4(&o);
+    free(t[i].d.p);
+  }
+  *len = o.n;
+  return o.p;
+}
+
+static void head_tbl(bb *b)
+{
+  put32(b, 0x00010000);
+  put32(b, 0x00010000);
+  put32(b, 0);
+  put32(b, 0x5F0F3CF5);
+  put16(b, 0);
+  put16(b, 1000);
+  for (int i = 0; i < 16; i++) put8(b, 0);
+  put16(b, 0);
+  put16(b, 0);
+  put16(b, 1000);
+  put16(b, 1000);
+  put16(b, 0);
+  put16(b, 8);
+  put16(b, 2);
+  put16(b, 1);
+  put16(b, 0);
+}
+static void hhea_tbl(bb *b, unsigned nhm)
+{
+  put32(b, 0x00010000);
+  put16(b, 800);
+  put16(b, (uint16_t)-200);
+  put16(b, 0);
+  put16(b, 1000);
+  for (int i = 0; i < 22; i++) put8(b, 0);
+  put16(b, nhm);
+}
+static void fvar_tbl(bb *b)
+{
+  put16(b, 1);
+  put16(b, 0);
+  put16(b, 16);
+  put16(b, 2);
+  put16(b, 1);
+  put16(b, 20);
+  put16(b, 0);
+  put16(b, 8);
+  putb(b, "wght", 4);
+  put32(b, 100u << 16);
+  put32(b, 400u << 16);
+  put32(b, 900u << 16);
+  put16(b, 0);
+  put16(b, 256);
+}
+
+#define NG 150u
+#define DEPTH 4
+#define FAN 20
+#define LINES_PER_GLYPH 8421u /* 1 + 20 + 400 + 8000 */
+
+static void cs_num(bb *b, int v)
+{
+  if (v >= -107 && v <= 107)
+    put8(b, (unsigned)(v + 139));
+  else {
+    put8(b, 28);
+    put16(b, (uint16_t)v);
+  }
+}
+static void index2(bb *b, bb *items, unsigned n)
+{
+  size_t total = 1;
+  for (unsigned i = 0; i < n; i++) total += items[i].n;
+  unsigned osz = total < 0x100 ? 1 : total < 0x10000 ? 2 : total < 0x1000000 ? 3 : 4;
+  put32(b, n);
+  put8(b, osz);
+  size_t o = 1;
+  for (unsigned i = 0; i <= n; i++) {
+    for (int k = (int)osz - 1; k >= 0; k--) put8(b, (unsigned)(o >> (8 * k)));
+    if (i < n) o += items[i].n;
+  }
+  for (unsigned i = 0; i < n; i++) putb(b, items[i].p, items[i].n);
+}
+static void dict_int(bb *b, int32_t v)
+{
+  put8(b, 29);
+  put32(b, (uint32_t)v);
+}
+
+enum { CS_RMOVETO = 21, CS_RLINETO = 5, CS_CALLGSUBR = 29, CS_BLEND = 16 };
+
+/* One line: "1 0 rlineto", or with blended: "1 blend 0 rlineto" on the caller's "1 1" (the
+ * default 1 and its delta 1). */
+static void line(bb *b, int blended)
+{
+  if (blended) {
+    cs_num(b, 1);
+    put8(b, CS_BLEND);
+  } else {
+    cs_num(b, 1);
+  }
+  cs_num(b, 0);
+  put8(b, CS_RLINETO);
+}
+/* A call of global subroutine i (bias 107), with "1 1" pushed first when blended. */
+static void call(bb *b, int i, int blended)
+{
+  if (blended) cs_num(b, 1), cs_num(b, 1);
+  cs_num(b, i - 107);
+  put8(b, CS_CALLGSUBR);
+}
+
+static uint8_t *make_font(int blended, size_t *len, size_t *cff2_len)
+{
+  bb gs[DEPTH];
+  memset(gs, 0, sizeof gs);
+  for (int i = 0; i < DEPTH; i++) {
+    line(&gs[i], blended);
+    if (i < DEPTH - 1)
+      for (int k = 0; k < FAN; k++) call(&gs[i], i + 1, blended);
+  }
+  bb cs[NG];
+  memset(cs, 0, sizeof cs);
+  for (unsigned g = 1; g < NG; g++) {
+    cs_num(&cs[g], 0);
+    cs_num(&cs[g], (int)g % 100);
+    put8(&cs[g], CS_RMOVETO);
+    call(&cs[g], 0, blended);
+  }
+  bb g = {0}, c = {0};
+  index2(&g, gs, DEPTH);
+  index2(&c, cs, NG);
+  for (int i = 0; i < DEPTH; i++) free(gs[i].p);
+  for (unsigned i = 0; i < NG; i++) free(cs[i].p);
+  /* header | Top DICT (CharStrings, FDArray, vstore) | gsubrs | charstrings | FDArray |
+   * VariationStore | (empty Private DICT at the end) */
+  size_t top_len = 6 + 7 + 6, off = 5 + top_len;
+  size_t off_cs = off + g.n, off_fda = off_cs + c.n, fda_len = 4 + 1 + 2 + 11;
+  size_t off_vs = off_fda + fda_len, vs_len = 2 + 30;
+  bb fd = {0};
+  dict_int(&fd, 0);
+  dict_int(&fd, (int32_t)(off_vs + vs_len));
+  put8(&fd, 18);
+  bb fda = {0};
+  index2(&fda, &fd, 1);
+  if (fda.n != fda_len) exit(3);
+  bb cff = {0};
+  put8(&cff, 2);
+  put8(&cff, 0);
+  put8(&cff, 5);
+  put16(&cff, (unsigned)top_len);
+  dict_int(&cff, (int32_t)off_cs);
+  put8(&cff, 17);
+  dict_int(&cff, (int32_t)off_fda);
+  put8(&cff, 12);
+  put8(&cff, 36);
+  dict_int(&cff, (int32_t)off_vs);
+  put8(&cff, 24);
+  putb(&cff, g.p, g.n);
+  putb(&cff, c.p, c.n);
+  putb(&cff, fda.p, fda.n);
+  /* VariationStore: length, then an ItemVariationStore with one region (wght 0..1, peak 1) and
+   * one ItemVariationData of no items using it */
+  put16(&cff, 30);
+  put16(&cff, 1);  /* format */
+  put32(&cff, 12); /* regionListOffset */
+  put16(&cff, 1);  /* itemVariationDataCount */
+  put32(&cff, 22); /* its offset */
+  put16(&cff, 1);  /* axisCount */
+  put16(&cff, 1);  /* regionCount */
+  put16(&cff, 0), put16(&cff, 16384), put16(&cff, 16384);
+  put16(&cff, 0), put16(&cff, 0), put16(&cff, 1), put16(&cff, 0); /* IVD: 0 items, region 0 */
+  if (cff.n != off_vs + vs_len) exit(4);
+  free(g.p), free(c.p), free(fd.p), free(fda.p);
+  *cff2_len = cff.n;
+  tbl t[7] = {{"CFF2", cff}, {"HVAR", {0}}, {"fvar", {0}}, {"head", {0}},
+              {"hhea", {0}}, {"hmtx", {0}}, {"maxp", {0}}};
+  /* HVAR: no mappings, one ItemVariationData with a zero delta per glyph */
+  bb *h = &t[1].d;
+  put16(h, 1), put16(h, 0), put32(h, 20), put32(h, 0), put32(h, 0), put32(h, 0);
+  put16(h, 1), put32(h, 12), put16(h, 1), put32(h, 22);
+  put16(h, 1), put16(h, 1), put16(h, 0), put16(h, 16384), put16(h, 16384);
+  put16(h, NG), put16(h, 0), put16(h, 1), put16(h, 0);
+  for (unsigned i = 0; i < NG; i++) put8(h, 0);
+  fvar_tbl(&t[2].d);
+  head_tbl(&t[3].d);
+  hhea_tbl(&t[4].d, 1);
+  put16(&t[5].d, 600);
+  put16(&t[5].d, 0);
+  for (unsigned i = 1; i < NG; i++) put16(&t[5].d, 0);
+  put32(&t[6].d, 0x00005000);
+  put16(&t[6].d, NG);
+  return sfnt(t, 7, 0x4F54544F, len);
+}
+
+/* ---- counting allocator ---- */
+typedef struct cnt {
+  long long live, peak;
+  long blocks;
+} cnt;
+static void *c_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+{
+  cnt *a = ud;
+  if (!new_len) {
+    if (ptr) a->live -= (long long)old_len, a->blocks--;
+    free(ptr);
+    return NULL;
+  }
+  void *p = realloc(ptr, new_len);
+  if (p) {
+    if (!ptr) a->blocks++;
+    a->live += (long long)new_len - (long long)(ptr ? old_len : 0);
+    if (a->live > a->peak) a->peak = a->live;
+  }
+  return p;
+}
+
+/* The instance of the font (wght 700) with flags: its status, table, peak memory, length. */
+static otv_status instance(const uint8_t *font, size_t len, unsigned flags, uint32_t *err_table,
+                           long long *peak, uint8_t **out, size_t *out_len, cnt *a)
+{
+  otv_options opt = {c_realloc, a, 0};
+  otv_face *face = NULL;
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_face_open_memory(font, len, 0, &opt, &face, NULL), OTV_E_OK);
+  CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
+  otv_axis_value v = {OTV_TAG('w', 'g', 'h', 't'), 700};
+  otv_location_set_user(loc, &v, 1);
+  long long before = a->live;
+  a->peak = a->live;
+  *out = NULL, *out_len = 0;
+  otv_status st = otv_instance_create(loc, flags, out, out_len);
+  *peak = a->peak - before;
+  *err_table = st ? otv_location_last_error(loc)->table : 0;
+  if (st) printf("  refused: %s\n", otv_location_last_error(loc)->msg);
+  if (*out) { /* copied out so the face can go */
+    uint8_t *copy = malloc(*out_len);
+    if (copy) memcpy(copy, *out, *out_len);
+    otv_instance_free(loc, *out, *out_len);
+    *out = copy;
+  }
+  otv_location_destroy(loc);
+  otv_face_close(face);
+  return st;
+}
+
+static unsigned points_of(otv_face *f, uint32_t gid)
+{
+  otv_location *loc = NULL;
+  if (otv_location_create(f, &loc, NULL)) return 0;
+  static otv_point pts[70000];
+  static uint8_t fl[70000];
+  static uint16_t ends[64];
+  otv_glyph_points io;
+  memset(&io, 0, sizeof io);
+  io.points = pts, io.point_flags = fl, io.contour_ends = ends;
+  io.point_cap = 70000, io.contour_cap = 64;
+  otv_status st = otv_glyph_points_get(loc, gid, 0, &io);
+  otv_location_destroy(loc);
+  return st ? 0 : io.point_count;
+}
+
+int main(void)
+{
+  size_t len = 0, cff2_len = 0, out_len = 0;
+  long long peak = 0;
+  uint32_t tab = 0;
+  uint8_t *out = NULL;
+  const uint32_t T_CFF2 = OTV_TAG('C', 'F', 'F', '2');
+  /* budget of docs/limits.md: 8 x the CFF2 table + 1 MiB */
+  /* A: no blends */
+  uint8_t *font = make_font(0, &len, &cff2_len);
+  long long budget = 8 * (long long)cff2_len + (1 << 20);
+  cnt a = {0};
+  printf("A: %zu-byte CFF2 table (%u glyphs of %u lines each), budget %lld bytes\n", cff2_len, NG,
+         LINES_PER_GLYPH, budget);
+  CHECK_EQ(instance(font, len, 0, &tab, &peak, &out, &out_len, &a), OTV_E_OK);
+  printf("  CFF instance: %zu bytes, peak %lld bytes\n", out_len, peak);
+  CHECK(out_len < 4 * len); /* the subroutines are kept: no fan-out in the output */
+  CHECK(peak < budget);
+  if (out) {
+    otv_face *f = NULL, *v = NULL;
+    CHECK_EQ(otv_face_open_memory(out, out_len, 0, NULL, &f, NULL), OTV_E_OK);
+    CHECK_EQ(otv_face_open_memory(font, len, 0, NULL, &v, NULL), OTV_E_OK);
+    CHECK(otv_face_has(f, OTV_TAG('C', 'F', 'F', ' ')) && !otv_face_has(f, T_CFF2));
+    /* the instance draws every line: 8421 lines after the move */
+    if (f && v) CHECK_EQ(points_of(f, 1), LINES_PER_GLYPH + 1);
+    if (f && v) CHECK_EQ(points_of(f, NG - 1), points_of(v, NG - 1));
+    otv_face_close(f);
+    otv_face_close(v);
+    free(out);
+  }
+  CHECK_EQ(a.blocks, 0);
+  /* A as CFF2: flattened, over the budget */
+  otv_status st = instance(font, len, OTV_INSTANCE_CFF2, &tab, &peak, &out, &out_len, &a);
+  CHECK_EQ(st, OTV_E_LIMIT);
+  CHECK_EQ(tab, T_CFF2);
+  printf("  CFF2 instance: status %d, peak %lld bytes\n", (int)st, peak);
+  CHECK(peak < 3 * budget);
+  CHECK_EQ(a.blocks, 0);
+  free(out);
+  free(font);
+  /* B: blends on the callers' operands: every call inlined, over the budget */
+  font = make_font(1, &len, &cff2_len);
+  budget = 8 * (long long)cff2_len + (1 << 20);
+  printf("B: %zu-byte CFF2 table, blends across calls, budget %lld bytes\n", cff2_len, budget);
+  st = instance(font, len, 0, &tab, &peak, &out, &out_len, &a);
+  CHECK_EQ(st, OTV_E_LIMIT);
+  CHECK_EQ(tab, T_CFF2);
+  printf("  CFF instance: status %d, peak %lld bytes\n", (int)st, peak);
+  CHECK(peak < 3 * budget);
+  CHECK_EQ(a.blocks, 0);
+  free(out);
+  free(font);
+  return h_done("test_cff1_limits");
+}
