@@ -131,7 +131,7 @@ static void partial_free(otv_inst *in, otv_location **ploc, int8_t **mode, doubl
   unsigned rc = in->face->cff.ivs.region_count ? in->face->cff.ivs.region_count : 1;
   if (*ploc) otv_location_destroy(*ploc);
   if (*mode) otv_mem_free(in->al, *mode, rc);
-  if (*factor) otv_mem_free(in->al, *factor, rc * sizeof **factor);
+  if (*factor) otv_mem_free(in->al, *factor, 2 * (size_t)rc * sizeof **factor);
   otv_buf_free(vstore);
   *ploc = NULL, *mode = NULL, *factor = NULL;
 }

@@ -51,8 +51,8 @@ typedef struct csw {
   /* a full instance: per channel (x, y), the sum of the exact and of the written relative
    * coordinates of this stream's path operators (diffuse) */
   double ce[2], cw[2], me[2], mw[2];
-  const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled */
-  const double *factor; /* per region */
+  const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
+  const double *factor; /* per region (and, for mode 2, its folded part at rc + region) */
   double v[CS_STACK];
   size_t at[CS_STACK]; /* output offset of a literal operand; NOT_WRITTEN: a literal of a
                          * kept call's subroutine; SIZE_MAX: a blend result or an operand of
@@ -140,7 +140,8 @@ static otv_status blend(csw *w, size_t at)
     const otv_ivd *kv = known ? &w->c->ivs.data[w->vsindex] : NULL;
     for (unsigned j = 0; known && j < k; j++) {
       unsigned r = otv_peek_u16(kv->region_indexes + 2 * j); /* in range: parsed */
-      double fac = r < w->c->ivs.region_count ? w->factor[r] : 0;
+      unsigned rc = w->c->ivs.region_count;
+      double fac = r < rc ? (w->mode[r] == 2 ? w->factor[rc + r] : w->factor[r]) : 0;
       for (unsigned i = 0; i < cnt; i++)
         w->v[base + i] += w->v[base + cnt + (size_t)i * k + j] * fac;
     }
@@ -186,12 +187,13 @@ static otv_status blend(csw *w, size_t at)
   double *d = w->v + base, *dl = w->v + base + cnt;
   for (unsigned j = 0; j < k; j++) {
     unsigned r = otv_peek_u16(v->region_indexes + 2 * j); /* in range: parsed */
-    int m = r < w->c->ivs.region_count ? w->mode[r] : -1;
-    double fac = r < w->c->ivs.region_count ? w->factor[r] : 0;
+    unsigned rc = w->c->ivs.region_count;
+    int m = r < rc ? w->mode[r] : -1;
+    double fac = r < rc ? w->factor[r] : 0, fold = m == 2 ? w->factor[rc + r] : fac;
     for (unsigned i = 0; i < cnt; i++) {
       double *x = &dl[(size_t)i * k + j];
-      if (m == 0) d[i] += *x * fac;
-      *x = m == 1 ? *x * fac : 0;
+      if (m == 0 || m == 2) d[i] += *x * fold;
+      *x = m == 1 || m == 2 ? *x * fac : 0;
       if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * k + j]; /* the chain's deltas */
       if (*x != 0) any = true;
     }
@@ -689,20 +691,48 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
 otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
 {
   const otv_ivs *ivs = &in->face->cff.ivs;
-  unsigned rc = ivs->region_count;
-  *mode = otv_mem_alloc(in->al, rc ? rc : 1);
-  *factor = otv_mem_alloc(in->al, (rc ? rc : 1) * sizeof **factor);
-  if (!*mode || !*factor) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend regions");
+  unsigned rc = ivs->region_count, n = rc ? rc : 1;
+  *mode = otv_mem_alloc(in->al, n);
+  *factor = otv_mem_calloc(in->al, 2 * (size_t)n, sizeof **factor);
+  otv_piece *pc = otv_mem_alloc(in->al, OTV_PIECES_MAX * sizeof *pc);
+  otv_status st = OTV_E_OK;
+  if (!*mode || !*factor || !pc) {
+    st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend regions");
+    goto done;
+  }
   int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
   double sc[OTV_MAX_AXES];
   for (unsigned r = 0; r < rc; r++) {
     otv_ivs_region(ivs, r, in->pin.axis_count, s, p, e);
-    bool kept;
-    int k = otv_pin_factors_partial(&in->pin, s, p, e, sc, &kept);
-    (*mode)[r] = (int8_t)(k < 0 ? -1 : kept ? 1 : 0);
-    (*factor)[r] = k < 0 ? 0 : otv_pin_scale(1.0, sc, k);
+    int k, np = otv_pin_pieces(&in->pin, s, p, e, sc, &k, pc, OTV_PIECES_MAX);
+    double pinned = k < 0 ? 0 : otv_pin_scale(1.0, sc, k);
+    /* the part of the region that is constant over the new space: its scalar at the new
+     * default (the pinned factor alone for a region without a kept axis, 0 for one whose kept
+     * axes are whole: their defaults are 0) */
+    double s0[OTV_MAX_AXES];
+    int k0 = otv_pin_factors(&in->pin, s, p, e, s0);
+    double fold = k0 < 0 ? 0 : otv_pin_scale(1.0, s0, k0);
+    if (np < -1 || np > 1) {
+      st = OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0,
+                    "axis limits that split VariationStore region %u into %d (keep or pin the "
+                    "axis whole)",
+                    r, np < 0 ? OTV_PIECES_MAX : np);
+      goto done;
+    }
+    if (np < 0) {
+      (*mode)[r] = -1;
+    } else if (np == 0) {
+      (*mode)[r] = 0, (*factor)[r] = fold; /* without a kept axis: the pinned factor */
+    } else {
+      double keep = pc[0].coef == 1 ? pinned : pinned * pc[0].coef;
+      (*mode)[r] = (int8_t)(fold != 0 ? 2 : 1);
+      (*factor)[r] = keep;
+      (*factor)[n + r] = fold;
+    }
   }
-  return OTV_E_OK;
+done:
+  if (pc) otv_mem_free(in->al, pc, OTV_PIECES_MAX * sizeof *pc);
+  return st;
 }
 
 /* The walker of this instance: allocated once (its stacks are 10 KiB) and kept in ps, reset

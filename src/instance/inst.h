@@ -67,9 +67,12 @@ otv_status otv_inst_layout(otv_inst *in);
 otv_status otv_inst_norm_one(otv_inst *in, unsigned a, double u, int16_t *f2);
 
 /* ---- between cff.c and cff_partial.c ---- */
-/* CFF2 (cff_partial.c): per VariationStore region, -1 (its pinned factor is 0), 0 (no
- * kept axis: folded into the defaults) or 1 (kept), and the pinned factor; then one glyph's
- * charstring for the partial instance (subroutines inlined, blends rewritten) appended to out. */
+/* CFF2 (cff_partial.c): per VariationStore region (rc of them), -1 (its pinned factor is 0), 0
+ * (no kept axis: folded into the defaults, times factor[r]), 1 (kept, times factor[r]) or 2
+ * (on limited axes: a constant part folded, times factor[rc + r], the rest kept, times
+ * factor[r]); factor has 2 x rc entries. A region that axis limits split into several is
+ * OTV_E_UNSUPPORTED. Then one glyph's charstring for the partial instance (subroutines inlined,
+ * blends rewritten) appended to out. */
 otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor);
 /* How each subroutine is entered (first call) and whether that varies. */
 typedef struct otv_part_subr {

@@ -376,6 +376,64 @@ def run_avar2(src, pins, kept, seed, tmp):
                      "%s at %s: hb-shape positions differ" % (label, loc))
 
 
+# CFF2 fonts (fontTools 4.38 cannot instance them): through otvar's drawing and hb-shape, as the
+# avar 2 cases; limits whose regions stay one piece each (a split region is refused, below)
+CFF2_CASES = [
+    ("CFF2Instancer-VF-1.otf", {"wght": (300, 700)}),
+    ("AdobeVFPrototype_vsindex.otf", {"wght": (300, 600)}),
+]
+REAL_CFF2_CASES = [
+    ("SourceSerif4Variable-Roman.otf", {"wght": (300, 700), "opsz": 20}),
+    ("Cantarell-VF.otf", {"wght": (200, 600)}),
+]
+CFF2_REFUSED = [("SourceSans3VF-Upright.otf", ["wght=300:700"], "split VariationStore region")]
+
+
+def run_cff2(src, limits, seed, tmp):
+    label = "%s %s" % (os.path.basename(src), " ".join(spec_args(limits)))
+    out = os.path.join(tmp, "cff2.otf")
+    r = subprocess.run([OTVAR, "instance", src] + spec_args(limits) + ["-o", out, "--force", "-q"],
+                       capture_output=True, text=True)
+    tp.check(r.returncode == 0, "%s: otvar exit %d: %s" % (label, r.returncode, r.stderr.strip()))
+    if r.returncode:
+        return
+    if tp.ots_ok(src):
+        tp.check(tp.ots_ok(out), "%s: ots-sanitize rejects the instance" % label)
+    f = TTFont(src)
+    ranges, pins = new_ranges(f, limits), pinned(f, limits)
+    rnd = random.Random(seed)
+    cmap = f.getBestCmap() or {}
+    text = "".join(chr(c) for c in sorted(cmap) if c >= 0x20)[:100]
+    for loc in locations(ranges, 8 if FULL else 2, rnd):
+        full = dict(pins)
+        full.update(loc)
+        a, b = outlines(src, full), outlines(out, loc)
+        tp.check(a is not None and b is not None and a.keys() == b.keys(),
+                 "%s at %s: outline failed or glyphs differ" % (label, loc))
+        if a is None or b is None:
+            continue
+        worst = 0.0
+        for g in a:
+            if len(a[g]) != len(b[g]):
+                tp.check(False, "%s at %s: glyph %s has other points" % (label, loc, g))
+                continue
+            # the advance (first) comes from hmtx (rounded at the new default) and HVAR (rounded
+            # deltas): 1; the points are blends kept exact (16.16) but for the F2Dot14 corners
+            # of the new regions: 0.1
+            dadv = abs(a[g][0] - b[g][0]) if a[g] else 0
+            d = max([abs(x - y) for x, y in zip(a[g][1:], b[g][1:])] + [0])
+            worst = max(worst, d)
+            tp.check(dadv <= 1 and d <= 0.1, "%s at %s: glyph %s off by %g (advance %g)" %
+                     (label, loc, g, d, dadv))
+        print("%s at %s: within %g" % (label, loc, worst))
+        if text:
+            sa, sb = tp.shape(src, full, text), tp.shape(out, loc, text)
+            tp.check(sa is not None and sb is not None and
+                     max([abs(x[k] - y[k]) for x, y in zip(sa, sb) for k in ("ax", "dx", "dy")] +
+                         [0]) <= 2,
+                     "%s at %s: hb-shape positions differ" % (label, loc))
+
+
 HOSTILE = [
     ["wght=700:300"],              # min > max
     ["wght=50:700"],               # outside the axis
@@ -411,6 +469,22 @@ def main():
                                capture_output=True, text=True)
             tp.check(r.returncode == 1 and msg in r.stderr and r.stderr.count("\n") == 1 and
                      not os.path.exists(bad),
+                     "%s %s: exit %d (want 1), stderr %r" % (font, " ".join(args), r.returncode,
+                                                            r.stderr))
+        for i, (font, limits) in enumerate(CFF2_CASES):
+            run_cff2(os.path.join(FONTS, font), limits, 600 + i, tmp)
+        for i, (font, limits) in enumerate(REAL_CFF2_CASES):
+            path = os.path.join(CACHE, font) if CACHE else ""
+            if path and os.path.exists(path):
+                run_cff2(path, limits, 700 + i, tmp)
+        for font, args, msg in CFF2_REFUSED:
+            path = os.path.join(CACHE, font) if CACHE else ""
+            if not path or not os.path.exists(path):
+                continue
+            bad = os.path.join(tmp, "refused.otf")
+            r = subprocess.run([OTVAR, "instance", path] + args + ["-o", bad],
+                               capture_output=True, text=True)
+            tp.check(r.returncode == 1 and msg in r.stderr and not os.path.exists(bad),
                      "%s %s: exit %d (want 1), stderr %r" % (font, " ".join(args), r.returncode,
                                                             r.stderr))
         for font, limits in NAME_CASES:
