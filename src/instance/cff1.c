@@ -692,6 +692,11 @@ otv_status otv_inst_cff1(otv_inst *in)
   /* a CFF INDEX counts its elements in 16 bits, CFF2's in 32 */
   bool too_many = x->c->gsubrs.count > UINT16_MAX || in->glyph_count > UINT16_MAX;
   for (uint32_t f = 0; f < x->c->fd_count; f++) too_many |= x->c->fds[f].subrs.count > UINT16_MAX;
+  if (!in->glyph_count) {
+    /* spec (TN 5176): CharStrings holds at least .notdef (an FDSelect needs a range) */
+    otv_mem_free(in->al, x, sizeof *x);
+    return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "no glyphs: a CFF font needs .notdef");
+  }
   if (too_many) {
     otv_mem_free(in->al, x, sizeof *x);
     return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0,

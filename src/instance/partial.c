@@ -184,6 +184,15 @@ static otv_status build_fvar(otv_inst *in)
 
 /* ---- avar (version 1): the kept axes' segment maps ---- */
 
+/* v on [lo, d, hi] rescaled to [-1, 0, 1], clamped (a hostile map's point may fall outside,
+ * or on a side of no width). */
+static double rebase(double v, double lo, double d, double hi)
+{
+  if (v < d) return v <= lo ? -1 : (v - d) / (d - lo);
+  if (v > d) return v >= hi ? 1 : (v - d) / (hi - d);
+  return 0;
+}
+
 /* The new segment map of a limited axis, as fontTools' instancer remaps avar: in the old
  * default-normalized coordinates (F2Dot14), the new range is [nmin, nmax] with the new default
  * at ndef; each point of the old map inside it (the identity's -1, 0, 1 without one: 0 is where
@@ -216,9 +225,9 @@ static otv_status limited_map(otv_inst *in, unsigned a, int16_t *pairs, unsigned
     /* from: the user value of f, normalized over the new range (where the old normalization
      * bends at the old default, the new one does not: rescaling f itself would not do) */
     double u = f < 0 ? udef + f / 16384.0 * (udef - umin) : udef + f / 16384.0 * (umax - udef);
-    double m = in->lim_user[a][0], d = in->lim_user[a][1], M = in->lim_user[a][2];
-    double from = f == nr[1] ? 0 : u < d ? (u - d) / (d - m) : u > d ? (u - d) / (M - d) : 0;
-    double to = t < def ? (t - def) / (def - lo) : t > def ? (t - def) / (hi - def) : 0;
+    double from =
+        f == nr[1] ? 0 : rebase(u, in->lim_user[a][0], in->lim_user[a][1], in->lim_user[a][2]);
+    double to = rebase(t, lo, def, hi);
     int f2 = (int)floor(from * 16384 + 0.5), t2 = (int)floor(to * 16384 + 0.5);
     /* inserted in from order; -1, 0, 1 and a repeated from keep the first value */
     unsigned j = 0;
