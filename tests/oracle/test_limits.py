@@ -69,6 +69,12 @@ REAL_CASES = [
     ("Recursive-latin.ttf", {"wght": (400, 700), "CASL": (0, 0.5), "MONO": 0, "slnt": 0,
                              "CRSV": 0.5}, 1),
     ("Inter-roman.var.ttf", {"wght": (400, 700)}, 1),
+    ("Karla-Italic-VF.ttf", {"wght": (300, 600)}, 1),
+]
+# the large ones (fontTools takes a minute an instance): OTV_LIMITS_FULL=1 only
+FULL_CASES = [
+    ("SourceSans3VF-Upright.ttf", {"wght": (300, 700)}, 1),
+    ("SourceSerif4Variable-Roman.ttf", {"wght": (300, 700), "opsz": (8, 30)}, 1),
 ]
 
 
@@ -381,6 +387,7 @@ def run_avar2(src, pins, kept, seed, tmp):
 CFF2_CASES = [
     ("CFF2Instancer-VF-1.otf", {"wght": (300, 700)}),
     ("AdobeVFPrototype_vsindex.otf", {"wght": (300, 600)}),
+    ("cantarell_vf_trimmed.ttf", {"wght": (200, 600)}),  # CFF2 in a .ttf
 ]
 REAL_CFF2_CASES = [
     ("SourceSerif4Variable-Roman.otf", {"wght": (300, 700), "opsz": 20}),
@@ -455,7 +462,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for i, (font, limits, n) in enumerate(CASES):
             run_case(os.path.join(FONTS, font), limits, max(n, n_extra), 300 + i, tmp)
-        for i, (font, limits, n) in enumerate(REAL_CASES):
+        for i, (font, limits, n) in enumerate(REAL_CASES + (FULL_CASES if FULL else [])):
             path = os.path.join(CACHE, font) if CACHE else ""
             if not path or not os.path.exists(path):
                 print("SKIP %s: not in OTV_FONT_CACHE (tests/fetch-fonts.sh fetches it)" % font)
