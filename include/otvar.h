@@ -792,9 +792,8 @@ typedef struct otv_axis_limits {
  * kept variable the result is otv_instance_create's at the pinned location. A limit that is
  * NaN, out of order or outside its axis, or an axis listed twice, is OTV_E_ARG; an unknown tag
  * OTV_E_NOT_FOUND; a restricted axis (a range smaller than the axis's, or a moved default) of an
- * avar 2 font, and limits that split a region of a CFF2 font's VariationStore into several
- * (its blends keep their operand counts) are OTV_E_UNSUPPORTED. Free *out with
- * otv_instance_free.
+ * avar 2 font is OTV_E_UNSUPPORTED. CFF2 blends follow their regions (split regions give their
+ * ItemVariationData more columns). Free *out with otv_instance_free.
  * Since: 0.4
  */
 OTV_API otv_status otv_instance_create_limits(otv_location *loc, const otv_axis_limits *limits,

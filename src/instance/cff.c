@@ -132,6 +132,7 @@ static void partial_free(otv_inst *in, otv_location **ploc, int8_t **mode, doubl
   if (*ploc) otv_location_destroy(*ploc);
   if (*mode) otv_mem_free(in->al, *mode, rc);
   if (*factor) otv_mem_free(in->al, *factor, 2 * (size_t)rc * sizeof **factor);
+  otv_part_remap_free(in);
   otv_buf_free(vstore);
   *ploc = NULL, *mode = NULL, *factor = NULL;
 }
@@ -149,7 +150,10 @@ static otv_status partial_setup(otv_inst *in, otv_location **ploc, int8_t **mode
   }
   if ((st = otv_part_cff_modes(in, mode, factor))) goto fail;
   otv_span vs = f->cff.vstore; /* the ItemVariationStore, after its u16 length */
-  if (vs.p) {
+  if (vs.p && in->cff_remap) {
+    /* axis limits split regions: the store anew, with the blends' new columns */
+    if ((st = otv_part_cff_store(in, vstore))) goto fail;
+  } else if (vs.p) {
     otv_buf_u16(vstore, (uint16_t)vs.len);
     otv_buf_bytes(vstore, vs.p, vs.len);
     if (vstore->failed) {

@@ -73,6 +73,8 @@ typedef struct csw {
   uint32_t gid;
   double *pd; /* per stack entry, the k deltas of a blend result (bgrp); not reset per glyph */
   size_t pd_cap;
+  double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
+  size_t nd_cap;
 } csw;
 
 /* Whether this level writes (a kept call's subroutine is walked for its state only). */
@@ -175,27 +177,55 @@ static otv_status blend(csw *w, size_t at)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
                       "glyph %u: a blend chained over a value of another subroutine", w->gid);
   size_t total = base + cnt - from; /* entries of the blend written */
-  if (k && (total * (k + 1) + 1 > CS_STACK))
+  /* the deltas written: k per value, or, when limits split regions, the remap's new columns */
+  const otv_part_remap *rm = in->cff_remap;
+  unsigned ko = k;
+  if (rm && k) ko = w->vsindex < rm->data_count ? rm->kn[w->vsindex] : 0;
+  if (ko && (total * (ko + 1) + 1 > CS_STACK))
     return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, at,
                     "glyph %u: chained blends of %zu values, more than %u operands", w->gid, total,
                     CS_STACK);
-  if (k &&
-      otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * k, sizeof *w->pd))
+  if (ko &&
+      otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * ko, sizeof *w->pd))
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
   const otv_ivd *v = k ? &w->c->ivs.data[w->vsindex] : NULL;
   bool any = false;
   double *d = w->v + base, *dl = w->v + base + cnt;
-  for (unsigned j = 0; j < k; j++) {
-    unsigned r = otv_peek_u16(v->region_indexes + 2 * j); /* in range: parsed */
-    unsigned rc = w->c->ivs.region_count;
-    int m = r < rc ? w->mode[r] : -1;
-    double fac = r < rc ? w->factor[r] : 0, fold = m == 2 ? w->factor[rc + r] : fac;
-    for (unsigned i = 0; i < cnt; i++) {
-      double *x = &dl[(size_t)i * k + j];
-      if (m == 0 || m == 2) d[i] += *x * fold;
-      *x = m == 1 || m == 2 ? *x * fac : 0;
-      if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * k + j]; /* the chain's deltas */
-      if (*x != 0) any = true;
+  if (rm && k) {
+    /* new delta c = sum over old columns j of delta j x weight (j, c); the constant parts
+     * go into the defaults */
+    if (otv_mem_reserve(in->al, (void **)&w->nd, &w->nd_cap, (size_t)cnt * (ko ? ko : 1),
+                        sizeof *w->nd))
+      return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
+    const double *wt = rm->w[w->vsindex], *fold = rm->fold[w->vsindex];
+    for (size_t i = 0; i < (size_t)cnt * ko; i++) w->nd[i] = 0;
+    for (unsigned j = 0; j < k; j++)
+      for (unsigned i = 0; i < cnt; i++) {
+        double x = dl[(size_t)i * k + j];
+        if (!x) continue;
+        d[i] += x * fold[j];
+        for (unsigned c = 0; c < ko; c++) w->nd[(size_t)i * ko + c] += x * wt[(size_t)j * ko + c];
+      }
+    dl = w->nd;
+    for (unsigned i = 0; i < cnt; i++)
+      for (unsigned c = 0; c < ko; c++) {
+        double *x = &dl[(size_t)i * ko + c];
+        if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * ko + c]; /* the chain's */
+        if (*x != 0) any = true;
+      }
+  } else {
+    for (unsigned j = 0; j < k; j++) {
+      unsigned r = otv_peek_u16(v->region_indexes + 2 * j); /* in range: parsed */
+      unsigned rc = w->c->ivs.region_count;
+      int m = r < rc ? w->mode[r] : -1;
+      double fac = r < rc ? w->factor[r] : 0, fold = m == 2 ? w->factor[rc + r] : fac;
+      for (unsigned i = 0; i < cnt; i++) {
+        double *x = &dl[(size_t)i * k + j];
+        if (m == 0 || m == 2) d[i] += *x * fold;
+        *x = m == 1 || m == 2 ? *x * fac : 0;
+        if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * k + j]; /* the chain's deltas */
+        if (*x != 0) any = true;
+      }
     }
   }
   for (unsigned i = from; i < base && !any; i++) any = w->bgrp[i] != 0;
@@ -214,16 +244,16 @@ static otv_status blend(csw *w, size_t at)
   } else {
     /* the results' rows of deltas move to their stack entries (pd) before they are written */
     for (unsigned i = 0; i < cnt; i++)
-      for (unsigned j = 0; j < k; j++) w->pd[(size_t)(base + i) * k + j] = dl[(size_t)i * k + j];
+      for (unsigned j = 0; j < ko; j++) w->pd[(size_t)(base + i) * ko + j] = dl[(size_t)i * ko + j];
     for (unsigned i = from; i < base + cnt; i++) otv_cs_put_num(w->out, w->v[i]);
     for (unsigned i = from; i < base + cnt; i++)
-      for (unsigned j = 0; j < k; j++)
-        otv_cs_put_num(w->out, w->bgrp[i] || i >= base ? w->pd[(size_t)i * k + j] : 0);
+      for (unsigned j = 0; j < ko; j++)
+        otv_cs_put_num(w->out, w->bgrp[i] || i >= base ? w->pd[(size_t)i * ko + j] : 0);
     otv_cs_put_num(w->out, (double)total);
     otv_cff_put_op(w->out, OTV_CS_BLEND);
     for (unsigned i = from; i < base + cnt; i++) {
       if (!w->bgrp[i] && i < base)
-        for (unsigned j = 0; j < k; j++) w->pd[(size_t)i * k + j] = 0;
+        for (unsigned j = 0; j < ko; j++) w->pd[(size_t)i * ko + j] = 0;
       w->at[i] = SIZE_MAX, w->bgrp[i] = from + 1, w->bout[i] = out_at;
     }
   }
@@ -688,6 +718,133 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
   return OTV_E_OK;
 }
 
+void otv_part_remap_free(otv_inst *in)
+{
+  otv_part_remap *m = in->cff_remap;
+  if (!m) return;
+  const otv_alloc *al = in->al;
+  for (unsigned d = 0; d < m->data_count; d++) {
+    size_t k = m->k ? m->k[d] : 0, kn = m->kn ? m->kn[d] : 0;
+    if (m->w && m->w[d]) otv_mem_free(al, m->w[d], ((k && kn) ? k * kn : 1) * sizeof **m->w);
+    if (m->fold && m->fold[d]) otv_mem_free(al, m->fold[d], (k ? k : 1) * sizeof **m->fold);
+    if (m->cols && m->cols[d]) otv_mem_free(al, m->cols[d], (kn ? kn : 1) * sizeof **m->cols);
+  }
+  size_t dc = m->data_count ? m->data_count : 1;
+  if (m->k) otv_mem_free(al, m->k, dc * sizeof *m->k);
+  if (m->kn) otv_mem_free(al, m->kn, dc * sizeof *m->kn);
+  if (m->w) otv_mem_free(al, m->w, dc * sizeof *m->w);
+  if (m->fold) otv_mem_free(al, m->fold, dc * sizeof *m->fold);
+  if (m->cols) otv_mem_free(al, m->cols, dc * sizeof *m->cols);
+  if (m->regs) otv_mem_free(al, m->regs, m->regs_cap * sizeof *m->regs);
+  otv_mem_free(al, m, sizeof *m);
+  in->cff_remap = NULL;
+}
+
+/* The index of region g (kept_count triples) in the remap's new region list, added when new. */
+static int remap_region(otv_inst *in, otv_part_remap *m, const int16_t *g)
+{
+  size_t tri = 3 * (size_t)m->kept_count;
+  for (unsigned i = 0; i < m->nregs; i++)
+    if (!memcmp(m->regs + i * tri, g, tri * sizeof *g)) return (int)i;
+  if (m->nregs >= 0xFFFF || otv_mem_reserve(in->al, (void **)&m->regs, &m->regs_cap,
+                                            (m->nregs + 1) * (tri ? tri : 1), sizeof *m->regs))
+    return -1;
+  memcpy(m->regs + m->nregs * tri, g, tri * sizeof *g);
+  return (int)m->nregs++;
+}
+
+/* Regions split by axis limits: the remap of every ItemVariationData (inst.h). */
+static otv_status build_remap(otv_inst *in, otv_piece *pc)
+{
+  const otv_ivs *ivs = &in->face->cff.ivs;
+  unsigned dc = ivs->data_count, kc = in->pin.kept_count, ac = in->pin.axis_count;
+  otv_part_remap *m = otv_mem_calloc(in->al, 1, sizeof *m);
+  if (!m) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend remap");
+  in->cff_remap = m;
+  m->kept_count = kc;
+  size_t n = dc ? dc : 1;
+  m->k = otv_mem_calloc(in->al, n, sizeof *m->k);
+  m->kn = otv_mem_calloc(in->al, n, sizeof *m->kn);
+  m->w = otv_mem_calloc(in->al, n, sizeof *m->w);
+  m->fold = otv_mem_calloc(in->al, n, sizeof *m->fold);
+  m->cols = otv_mem_calloc(in->al, n, sizeof *m->cols);
+  if (!m->k || !m->kn || !m->w || !m->fold || !m->cols) goto nomem;
+  m->data_count = dc;
+  int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES], g[3 * OTV_MAX_AXES];
+  double sc[OTV_MAX_AXES], s0[OTV_MAX_AXES];
+  for (unsigned d = 0; d < dc; d++) {
+    const otv_ivd *v = &ivs->data[d];
+    unsigned k = v->region_index_count;
+    /* the new columns: at most OTV_PIECES_MAX per old one */
+    size_t cap = (size_t)k * OTV_PIECES_MAX;
+    int *col = otv_mem_alloc(in->al, (cap ? cap : 1) * sizeof *col);
+    double *wt = otv_mem_alloc(in->al, (cap ? cap : 1) * sizeof *wt);
+    uint16_t *uniq = otv_mem_alloc(in->al, (cap ? cap : 1) * sizeof *uniq);
+    m->fold[d] = otv_mem_calloc(in->al, k ? k : 1, sizeof **m->fold);
+    m->k[d] = k;
+    unsigned kn = 0;
+    otv_status st = OTV_E_OK;
+    if (!col || !wt || !uniq || !m->fold[d]) st = OTV_E_NOMEM;
+    size_t ne = 0; /* (old column, new column, weight) entries, old column j at [j * P, ...) */
+    unsigned *count = NULL;
+    if (!st && !(count = otv_mem_calloc(in->al, k ? k : 1, sizeof *count))) st = OTV_E_NOMEM;
+    for (unsigned j = 0; j < k && !st; j++) {
+      unsigned r = otv_ivd_region(v, j);
+      if (r >= ivs->region_count) continue;
+      otv_ivs_region(ivs, r, ac, s, p, e);
+      int kp, np = otv_pin_pieces(&in->pin, s, p, e, sc, &kp, pc, OTV_PIECES_MAX);
+      int k0 = otv_pin_factors(&in->pin, s, p, e, s0);
+      m->fold[d][j] = k0 < 0 ? 0 : otv_pin_scale(1.0, s0, k0);
+      if (np == -2) {
+        st = OTV_E_LIMIT;
+        break;
+      }
+      double pinned = kp < 0 ? 0 : otv_pin_scale(1.0, sc, kp);
+      for (int i = 0; i < np; i++) {
+        for (unsigned q = 0; q < kc; q++)
+          g[3 * q] = pc[i].s[q], g[3 * q + 1] = pc[i].p[q], g[3 * q + 2] = pc[i].e[q];
+        int gi = remap_region(in, m, g);
+        if (gi < 0) {
+          st = OTV_E_NOMEM;
+          break;
+        }
+        unsigned c = 0;
+        while (c < kn && uniq[c] != (uint16_t)gi) c++;
+        if (c == kn) uniq[kn++] = (uint16_t)gi;
+        col[(size_t)j * OTV_PIECES_MAX + count[j]] = (int)c;
+        wt[(size_t)j * OTV_PIECES_MAX + count[j]] = pinned * pc[i].coef;
+        count[j]++;
+        ne++;
+      }
+    }
+    if (!st) {
+      m->kn[d] = kn;
+      m->w[d] = otv_mem_calloc(in->al, (k && kn) ? (size_t)k * kn : 1, sizeof **m->w);
+      m->cols[d] = otv_mem_alloc(in->al, (kn ? kn : 1) * sizeof **m->cols);
+      if (!m->w[d] || !m->cols[d]) st = OTV_E_NOMEM;
+    }
+    if (!st) {
+      memcpy(m->cols[d], uniq, kn * sizeof *uniq);
+      for (unsigned j = 0; j < k; j++)
+        for (unsigned i = 0; i < count[j]; i++)
+          m->w[d][(size_t)j * kn + (unsigned)col[(size_t)j * OTV_PIECES_MAX + i]] +=
+              wt[(size_t)j * OTV_PIECES_MAX + i];
+    }
+    (void)ne;
+    if (col) otv_mem_free(in->al, col, (cap ? cap : 1) * sizeof *col);
+    if (wt) otv_mem_free(in->al, wt, (cap ? cap : 1) * sizeof *wt);
+    if (uniq) otv_mem_free(in->al, uniq, (cap ? cap : 1) * sizeof *uniq);
+    if (count) otv_mem_free(in->al, count, (k ? k : 1) * sizeof *count);
+    if (st == OTV_E_LIMIT)
+      return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0,
+                      "ItemVariationData %u: a region split into more than %u", d, OTV_PIECES_MAX);
+    if (st) goto nomem;
+  }
+  return OTV_E_OK;
+nomem:
+  return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend remap");
+}
+
 otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
 {
   const otv_ivs *ivs = &in->face->cff.ivs;
@@ -702,6 +859,7 @@ otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
   }
   int16_t s[OTV_MAX_AXES], p[OTV_MAX_AXES], e[OTV_MAX_AXES];
   double sc[OTV_MAX_AXES];
+  bool split = false;
   for (unsigned r = 0; r < rc; r++) {
     otv_ivs_region(ivs, r, in->pin.axis_count, s, p, e);
     int k, np = otv_pin_pieces(&in->pin, s, p, e, sc, &k, pc, OTV_PIECES_MAX);
@@ -713,11 +871,8 @@ otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
     int k0 = otv_pin_factors(&in->pin, s, p, e, s0);
     double fold = k0 < 0 ? 0 : otv_pin_scale(1.0, s0, k0);
     if (np < -1 || np > 1) {
-      st = OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, 0,
-                    "axis limits that split VariationStore region %u into %d (keep or pin the "
-                    "axis whole)",
-                    r, np < 0 ? OTV_PIECES_MAX : np);
-      goto done;
+      split = true; /* the blends are remapped instead (build_remap) */
+      continue;
     }
     if (np < 0) {
       (*mode)[r] = -1;
@@ -730,9 +885,43 @@ otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor)
       (*factor)[n + r] = fold;
     }
   }
+  if (split) st = build_remap(in, pc);
 done:
   if (pc) otv_mem_free(in->al, pc, OTV_PIECES_MAX * sizeof *pc);
   return st;
+}
+
+otv_status otv_part_cff_store(otv_inst *in, otv_buf *out)
+{
+  const otv_part_remap *m = in->cff_remap;
+  unsigned dc = m->data_count, kc = m->kept_count;
+  size_t start = out->len;
+  otv_buf_u16(out, 0); /* length, set below */
+  size_t hdr = 8 + 4 * (size_t)dc, list = 4 + (size_t)m->nregs * kc * 6;
+  otv_buf_u16(out, 1); /* format */
+  otv_buf_u32(out, (uint32_t)hdr);
+  otv_buf_u16(out, (uint16_t)dc);
+  size_t at = hdr + list;
+  for (unsigned d = 0; d < dc; d++) {
+    otv_buf_u32(out, (uint32_t)at);
+    at += 6 + 2 * (size_t)m->kn[d];
+  }
+  otv_buf_u16(out, (uint16_t)kc);
+  otv_buf_u16(out, (uint16_t)m->nregs);
+  for (size_t i = 0; i < (size_t)m->nregs * kc * 3; i++) otv_buf_u16(out, (uint16_t)m->regs[i]);
+  for (unsigned d = 0; d < dc; d++) {
+    otv_buf_u16(out, 0); /* itemCount: CFF2 keeps its deltas in the charstrings */
+    otv_buf_u16(out, 0); /* wordDeltaCount */
+    otv_buf_u16(out, (uint16_t)m->kn[d]);
+    for (unsigned c = 0; c < m->kn[d]; c++) otv_buf_u16(out, m->cols[d][c]);
+  }
+  size_t len = out->len - start - 2;
+  if (len > 0xFFFF)
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0, "VariationStore of %zu bytes (past 64 KiB)",
+                    len);
+  if (out->failed) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "VariationStore");
+  otv_buf_put_u16(out, start, (uint16_t)len);
+  return OTV_E_OK;
 }
 
 /* The walker of this instance: allocated once (its stacks are 10 KiB) and kept in ps, reset
@@ -745,6 +934,7 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
     w = otv_mem_alloc(in->al, sizeof *w);
     if (!w) return NULL;
     w->pd = NULL, w->pd_cap = 0;
+    w->nd = NULL, w->nd_cap = 0;
     ps->w = w;
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
@@ -783,6 +973,7 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
   if (ps->w) {
     csw *w = ps->w;
     if (w->pd) otv_mem_free(in->al, w->pd, w->pd_cap * sizeof *w->pd);
+    if (w->nd) otv_mem_free(in->al, w->nd, w->nd_cap * sizeof *w->nd);
     otv_mem_free(in->al, w, sizeof(csw));
   }
   if (ps->global)

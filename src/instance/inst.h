@@ -43,7 +43,8 @@ typedef struct otv_inst {
   otv_buf gvar, cvar, fvar, avar, hvar, vvar, mvar;
   uint32_t *gvar_offs; /* glyph_count + 1 offsets into gvar_data */
   otv_buf gvar_data;
-  otv_tvs_work tvs; /* the tuple stores' scratch (instance/tvs.h) */
+  otv_tvs_work tvs;                 /* the tuple stores' scratch (instance/tvs.h) */
+  struct otv_part_remap *cff_remap; /* partial CFF2 with split regions (cff_partial.c) */
 } otv_inst;
 
 /* ---- the steps, in the order instance.c runs them ---- */
@@ -74,6 +75,23 @@ otv_status otv_inst_norm_one(otv_inst *in, unsigned a, double u, int16_t *f2);
  * OTV_E_UNSUPPORTED. Then one glyph's charstring for the partial instance (subroutines inlined,
  * blends rewritten) appended to out. */
 otv_status otv_part_cff_modes(otv_inst *in, int8_t **mode, double **factor);
+/* When axis limits split regions, otv_part_cff_modes leaves in->cff_remap instead: per
+ * ItemVariationData the new columns (one per distinct new region of its regions' pieces) and the
+ * weights that take a blend's old deltas to them; the blends are rewritten with the new column
+ * counts and the store is written anew (otv_part_cff_store). */
+typedef struct otv_part_remap {
+  unsigned data_count, kept_count;
+  unsigned *k, *kn; /* per ItemVariationData: old and new column counts */
+  double **w;       /* per ItemVariationData: k x kn weights (pinned factor x coefficient) */
+  double **fold;    /* per ItemVariationData: k weights into the defaults */
+  uint16_t **cols;  /* per ItemVariationData: kn indexes into the new region list */
+  int16_t *regs;    /* the new region list: nregs x kept_count x (start, peak, end) */
+  size_t regs_cap;
+  unsigned nregs;
+} otv_part_remap;
+void otv_part_remap_free(otv_inst *in);
+/* The new VariationStore of a remapped partial instance (its u16 length first) into out. */
+otv_status otv_part_cff_store(otv_inst *in, otv_buf *out);
 /* How each subroutine is entered (first call) and whether that varies. */
 typedef struct otv_part_subr {
   uint32_t stems, depth;

@@ -148,12 +148,13 @@ want=$($PY -c "from fontTools.ttLib import TTFont; import sys; print(len(TTFont(
 if [ "$count" -eq "$want" ]; then ok; else bad "--all-named wrote $count files, want $want"; fi
 first=$(ls "$T/all" | head -1)
 validate "$T/all/$first" "all-named $first"
-"$OTVAR" instance "$R" --named 5 -o "$T/n5.ttf" -q
-name5=$($PY -c "
+# --all-named names each file after its instance (from STAT where it can): as --update-names
+"$OTVAR" instance "$R" --named 6 --update-names -o "$T/n6.ttf" -q
+name6=$($PY -c "
 from fontTools.ttLib import TTFont; import sys
-f = TTFont(sys.argv[1]); i = f['fvar'].instances[5]
+f = TTFont(sys.argv[1]); i = f['fvar'].instances[6]
 print(f['name'].getDebugName(i.subfamilyNameID).replace(' ', ''))" "$R")
-if cmp -s "$T/n5.ttf" "$T/all/Roboto-Variable.ABC-$name5.ttf"; then ok; else bad "--all-named -j 2 output differs from --named 5 ($name5)"; fi
+if cmp -s "$T/n6.ttf" "$T/all/Roboto-Variable.ABC-$name6.ttf"; then ok; else bad "--all-named -j 2 output differs from --named 6 --update-names ($name6)"; fi
 # a CFF2 font's instances are .otf files
 C2="$OTV_FONTS/CFF2Instancer-VF-1.otf"
 "$OTVAR" instance "$C2" --all-named -d "$T/allc" -j 2 -q 2>"$T/err" && ok || bad "--all-named (CFF2) failed: $(cat "$T/err")"
