@@ -791,8 +791,9 @@ typedef struct otv_axis_limits {
  * moved default needs it), FeatureVariations conditions are clipped and remapped. With no axis
  * kept variable the result is otv_instance_create's at the pinned location. A limit that is
  * NaN, out of order or outside its axis, or an axis listed twice, is OTV_E_ARG; an unknown tag
- * OTV_E_NOT_FOUND; a restricted axis (a range smaller than the axis's, or a moved default) of an
- * avar 2 font is OTV_E_UNSUPPORTED. CFF2 blends follow their regions (split regions give their
+ * OTV_E_NOT_FOUND. avar 2 fonts: an axis can be restricted when its own avar 2 row is empty (the
+ * other rows' regions are rebased) and the kept axes stay at 0 at the new default; otherwise
+ * OTV_E_UNSUPPORTED naming the axes. CFF2 blends follow their regions (split regions give their
  * ItemVariationData more columns). Free *out with otv_instance_free.
  * Since: 0.4
  */

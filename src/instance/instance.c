@@ -124,9 +124,6 @@ static otv_status run(otv_inst *in, uint8_t **out, size_t *out_len)
     if (f->fvar.avar.version > 2)
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0, "partial instances of avar version %u",
                       f->fvar.avar.version);
-    if (f->fvar.avar.version == 2 && otv_pin_limited(&in->pin))
-      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0,
-                      "restricted axis ranges of avar 2 fonts (pin or keep whole axes)");
     /* the kept axes at their defaults: the new default location */
     in->pin.kept_count = 0;
     for (unsigned a = 0; a < in->pin.axis_count; a++) {

@@ -297,7 +297,20 @@ static otv_status avar2_check(otv_inst *in, const otv_pin *pin2)
         return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0,
                         "avar 2 maps pinned axis '%s' from kept axis '%s' (region %u)", t, u, r);
       }
-      if (in->pin.keep[a] && !kept) at_default += otv_pin_scale(d, fac, k);
+      if (in->pin.limited[a]) {
+        tag_text(in->pin.axis_tags[a], t);
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_AVAR, 0,
+                        "avar 2 moves restricted axis '%s' with the others (region %u): its range "
+                        "cannot be rebased",
+                        t, r);
+      }
+      /* the kept axes' coordinates at the new default (limited ones at their new defaults,
+       * where the avar 2 rows of a restricted axis leave it as the segment maps put it) */
+      if (in->pin.keep[a]) {
+        double s0[OTV_MAX_AXES];
+        int k0 = otv_pin_factors(pin2, s, p, e, s0);
+        if (k0 >= 0) at_default += otv_pin_scale(d, s0, k0);
+      }
     }
     if (in->pin.keep[a] && fabs(at_default) >= 0.5) {
       tag_text(in->pin.axis_tags[a], t);
@@ -321,7 +334,8 @@ static otv_status build_avar2(otv_inst *in)
   otv_status st = otv_fvar_normalize(&v1, in->loc->model, in->loc->user, norm, in->al, in->err);
   if (st) return st;
   otv_f2dot14 c[OTV_MAX_AXES];
-  for (unsigned a = 0; a < ac; a++) c[a] = in->pin.keep[a] ? 0 : norm[a].f2;
+  for (unsigned a = 0; a < ac; a++)
+    c[a] = !in->pin.keep[a] ? norm[a].f2 : in->pin.limited[a] ? in->pin.lim_def[a] : 0;
   otv_pin pin2 = in->pin;
   pin2.coords = c;
   if (av->ivs.present && (st = avar2_check(in, &pin2))) return st;
@@ -333,6 +347,14 @@ static otv_status build_avar2(otv_inst *in)
   otv_buf_u16(b, (uint16_t)kc);
   for (unsigned a = 0; a < ac; a++) {
     if (!in->pin.keep[a]) continue;
+    if (in->pin.limited[a]) { /* a restricted axis: its map remapped (as avar 1's) */
+      int16_t pairs[2 * 68];
+      unsigned np = 0;
+      if ((st = limited_map(in, a, pairs, &np))) return st;
+      otv_buf_u16(b, (uint16_t)np);
+      for (unsigned i = 0; i < 2 * np; i++) otv_buf_u16(b, (uint16_t)pairs[i]);
+      continue;
+    }
     const uint8_t *raw = av->seg[a].raw; /* in range: its extent was checked at open */
     otv_buf_bytes(b, raw, 2 + 4 * (size_t)otv_peek_u16(raw));
   }

@@ -337,7 +337,9 @@ AVAR2_REFUSED = [
     ("avar2checker.ttf", ["--var", "AVAR=50", "--keep", "AVWK"], "moves kept axis 'AVWK'"),
     ("avar2checker.ttf", ["--keep", "AVAR"], "maps pinned axis 'AVWK' from kept axis 'AVAR'"),
     ("Amstelvar-avar2.A.ttf", ["--keep", "wght,wdth,opsz"], "maps pinned axis"),
-    ("Amstelvar-avar2.A.ttf", ["XOPQ=50:200"], "restricted axis ranges of avar 2 fonts"),
+    ("Amstelvar-avar2.A.ttf", ["XOPQ=50:200"], "avar 2 moves restricted axis 'XOPQ'"),
+    # a driver's moved default moves the axes it drives off their defaults
+    ("Amstelvar-avar2.A.ttf", ["opsz=10:30:40"], "avar 2 moves kept axis"),
 ]
 
 
@@ -434,6 +436,13 @@ CFF2_CASES = [
     ("AdobeVFPrototype_vsindex.otf", {"wght": (300, 600)}),
     ("cantarell_vf_trimmed.ttf", {"wght": (200, 600)}),  # CFF2 in a .ttf
 ]
+# avar 2 fonts with a restricted axis whose own avar 2 row is empty (a driver, not a driven
+# axis): its range rebased in the other rows' regions, drawn as the CFF2 cases
+AVAR2_LIMIT_CASES = [
+    ("Amstelvar-avar2.A.ttf", {"opsz": (10, 40)}),
+    ("Amstelvar-avar2.A.ttf", {"opsz": (10, 40), "wght": (300, 700), "GRAD": 0}),
+    ("avar2checker.ttf", {"AVAR": (0, 50)}),
+]
 REAL_CFF2_CASES = [
     ("SourceSerif4Variable-Roman.otf", {"wght": (300, 700), "opsz": 20}),
     ("Cantarell-VF.otf", {"wght": (200, 600)}),
@@ -526,7 +535,7 @@ def main():
                      not os.path.exists(bad),
                      "%s %s: exit %d (want 1), stderr %r" % (font, " ".join(args), r.returncode,
                                                             r.stderr))
-        for i, (font, limits) in enumerate(CFF2_CASES):
+        for i, (font, limits) in enumerate(AVAR2_LIMIT_CASES + CFF2_CASES):
             run_cff2(os.path.join(FONTS, font), limits, 600 + i, tmp)
         for i, (font, limits) in enumerate(REAL_CFF2_CASES):
             path = os.path.join(CACHE, font) if CACHE else ""
