@@ -43,3 +43,13 @@ find_package(Threads)
 if(Threads_FOUND)
   target_link_libraries(otvar_cli PRIVATE Threads::Threads)
 endif()
+# `otvar build` reads designspace documents with expat (scripts/deps.sh: libexpat1-dev); without
+# it the command says so at run time
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(EXPAT IMPORTED_TARGET expat)
+endif()
+if(EXPAT_FOUND)
+  target_sources(otvar_cli PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/tools/designspace.c)
+  target_link_libraries(otvar_cli PRIVATE PkgConfig::EXPAT)
+  target_compile_definitions(otvar_cli PRIVATE OTV_HAVE_EXPAT=1)
+endif()

@@ -743,6 +743,75 @@ OTV_API otv_status otv_instance_create_partial(otv_location *loc, const uint32_t
 /** otv_instance_free - free a font returned by otv_instance_create. NULL is ignored. Since: 0.1 */
 OTV_API void otv_instance_free(otv_location *loc, uint8_t *data, size_t len);
 
+/* ---- building variable fonts from masters (issue 27) ---- */
+
+/** One point of an axis map: user-space input -> design-space output (designspace <map>). */
+typedef struct otv_build_map {
+  double input, output;
+} otv_build_map;
+
+/** One axis of a designspace: tag, English name, user-space minimum/default/maximum, hidden
+ *  flag (fvar flags bit 0), and its map (may be empty: design = user). Since: 0.4 */
+typedef struct otv_build_axis {
+  uint32_t tag;
+  const char *name; /* UTF-8, NUL-terminated */
+  double min_value, default_value, max_value;
+  bool hidden;
+  const otv_build_map *map;
+  unsigned map_count;
+} otv_build_axis;
+
+/** One master: its name (for error messages), its design-space location (axis_count values in
+ *  the designspace's axis order) and the bytes of the master font (a TrueType sfnt; borrowed for
+ *  the call). Since: 0.4 */
+typedef struct otv_build_source {
+  const char *name;
+  const double *location;
+  const uint8_t *data;
+  size_t len;
+} otv_build_source;
+
+/** One named instance: English subfamily name, PostScript name (may be NULL) and design-space
+ *  location (axis_count values). Since: 0.4 */
+typedef struct otv_build_instance {
+  const char *style_name;
+  const char *postscript_name;
+  const double *location;
+} otv_build_instance;
+
+/** A designspace document already parsed (the CLI reads the XML with expat; the library only
+ *  takes this plain data). Since: 0.4 */
+typedef struct otv_designspace {
+  const otv_build_axis *axes;
+  unsigned axis_count;
+  const otv_build_source *sources;
+  unsigned source_count;
+  const otv_build_instance *instances;
+  unsigned instance_count;
+} otv_designspace;
+
+/**
+ * otv_build - a variable TrueType font from the masters of a designspace: the default master
+ * (the source at every axis's default, mapped to design space) is copied, fvar (axes, named
+ * instances, their names added to name), avar v1 (from the axis maps, left out when they are
+ * identities), a minimal STAT (when the default master has none), gvar (per-glyph deltas of the
+ * variation model of the spec, as fontTools' VariationModel derives it, phantom points and
+ * composite offsets included, deltas IUP can infer within 0.5 left out), cvar (from cvt), HVAR
+ * (DeltaSetIndexMap and a compacted ItemVariationStore) and MVAR (the OS/2, hhea, vhea and post
+ * values that differ) are added. Masters are matched to the default by glyph name (post format
+ * 2) or, without names, by glyph id; a master that lacks a glyph or leaves it empty is a sparse
+ * master for that glyph. Incompatible masters are OTV_E_BAD_VALUE with a message naming the
+ * glyph, the master and what differs. CFF masters and layout merging are OTV_E_UNSUPPORTED (the
+ * default master's GSUB/GPOS/GDEF are copied as they are). *out is allocated with opt's
+ * allocator (NULL: libc); free it with otv_build_free. Thread-safe (no shared state).
+ * Since: 0.4
+ */
+OTV_API otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t **out,
+                             size_t *out_len, otv_error *err);
+/** otv_build_free - free a font returned by otv_build (the same opt). NULL is ignored.
+ *  Since: 0.4 */
+OTV_API void otv_build_free(const otv_options *opt, uint8_t *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,550 @@
+/*
+ * build/tvs.c - the tuple variation stores of a build (spec: otvarcommonformats "Tuple Variation
+ * Store"; gvar; cvar): per glyph the masters' points (phantom points included), the model's
+ * deltas rounded half to even, IUP optimisation (a point is left out when the interpolation of
+ * the listed rounded deltas gives it within 0.5 of its own rounded delta, as fontTools'
+ * iup_delta_optimize with its default tolerance), and the encodings chosen for the fewest bytes:
+ * shared tuples for peaks used by more than one glyph, per glyph the shared point numbers that
+ * save the most, short (offset / 2) or long glyph offsets, whichever table is smaller.
+ */
+#include "build/build.h"
+#include "tuple.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMBEDDED_PEAK 0x8000u
+#define INTERMEDIATE 0x4000u
+#define PRIVATE_POINTS 0x2000u
+#define SHARED_POINTS 0x8000u
+#define MAX_SHARED_TUPLES 4095u
+#define IUP_TOL 0.5
+#define IUP_LOOKBACK 64u
+
+/* ---- IUP (spec: gvar "Inferred deltas for un-referenced point numbers") ---- */
+
+/* The delta IUP infers for point k on one axis from references j and i. */
+static double iup_one(const double *o, const int32_t *r, unsigned j, unsigned i, unsigned k)
+{
+  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
+  if (x1 == x2) return d1 == d2 ? d1 : 0;
+  if (x1 > x2) {
+    double t = x1;
+    x1 = x2, x2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  double x = o[k];
+  return x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * (d2 - d1) / (x2 - x1);
+}
+
+typedef struct iup {
+  const double *ox, *oy;
+  const int32_t *rx, *ry;
+  unsigned a, b;
+} iup;
+
+static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1; }
+
+static bool between_ok(const iup *c, unsigned j, unsigned i)
+{
+  for (unsigned k = nxt(c, j); k != i; k = nxt(c, k))
+    if (fabs(iup_one(c->ox, c->rx, j, i, k) - c->rx[k]) > IUP_TOL ||
+        fabs(iup_one(c->oy, c->ry, j, i, k) - c->ry[k]) > IUP_TOL)
+      return false;
+  return true;
+}
+
+/* keep[] for contour [a, b]: none when every delta is 0, one point when all are equal, else
+ * the fewest by dynamic programming over the contour cut open at its largest delta. */
+static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev)
+{
+  unsigned a = c->a, b = c->b, len = b - a + 1, s = a;
+  bool zero = true, same = true;
+  long big = -1;
+  for (unsigned k = a; k <= b; k++) {
+    keep[k] = 0;
+    if (c->rx[k] || c->ry[k]) zero = false;
+    if (c->rx[k] != c->rx[a] || c->ry[k] != c->ry[a]) same = false;
+    long mag = labs((long)c->rx[k]) + labs((long)c->ry[k]);
+    if (mag > big) big = mag, s = k;
+  }
+  if (zero) return;
+  keep[s] = 1;
+  if (same) return;
+  if (len <= 2) {
+    keep[a] = keep[b] = 1;
+    return;
+  }
+  cost[0] = 0;
+  for (unsigned p = 1; p <= len; p++) {
+    unsigned ip = a + (s - a + p) % len;
+    int best = -1;
+    unsigned lo = p > IUP_LOOKBACK ? p - IUP_LOOKBACK : 0;
+    for (unsigned q = p; q-- > lo;) {
+      if (cost[q] < 0) continue;
+      unsigned iq = a + (s - a + q) % len;
+      if (q + 1 < p && !between_ok(c, iq, ip)) break;
+      if (best < 0 || cost[q] + 1 < best) best = cost[q] + 1, prev[p] = (int)q;
+    }
+    cost[p] = best;
+  }
+  for (int p = prev[len]; p > 0; p = prev[p]) keep[a + (s - a + (unsigned)p) % len] = 1;
+}
+
+/* ---- one store: headers and data ---- */
+
+typedef struct enc {
+  otv_buf pts;    /* every tuple's packed points, concatenated */
+  size_t *pts_at; /* tuple t: [pts_at[t], pts_at[t+1]) */
+  size_t pts_at_cap;
+  otv_buf dat; /* every tuple's packed deltas */
+  size_t *dat_at;
+  size_t dat_at_cap;
+} enc;
+
+/* Append a store (tupleVariationCount, dataOffset, headers, shared points, data) to out.
+ * data_base: what dataOffset counts from, as an offset back from the store's start (gvar 0,
+ * cvar 4). */
+static otv_status write_store(otv_builder *b, enc *e, const otv_btuple *t, unsigned tc, unsigned n,
+                              unsigned dims, unsigned ac, bool allow_shared_points,
+                              size_t data_base, otv_buf *out)
+{
+  e->pts.len = e->dat.len = 0;
+  if (OTV_RESERVE(&b->al, &e->pts_at, &e->pts_at_cap, (size_t)tc + 1, sizeof(size_t)) ||
+      OTV_RESERVE(&b->al, &e->dat_at, &e->dat_at_cap, (size_t)tc + 1, sizeof(size_t)))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
+  int32_t *tmp = NULL;
+  for (unsigned i = 0; i < tc; i++) {
+    e->pts_at[i] = e->pts.len;
+    otv_tuple_pack_points(&e->pts, t[i].keep, n, t[i].kept);
+    e->dat_at[i] = e->dat.len;
+    for (unsigned dim = 0; dim < dims; dim++) {
+      const int32_t *src = t[i].d + (size_t)dim * n;
+      if (t[i].kept == n) {
+        otv_tuple_pack_deltas(&e->dat, src, n);
+        continue;
+      }
+      if (!tmp && !(tmp = otv_mem_alloc(&b->al, (size_t)n * sizeof *tmp)))
+        return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
+      unsigned m = 0;
+      for (unsigned k = 0; k < n; k++)
+        if (t[i].keep[k]) tmp[m++] = src[k];
+      otv_tuple_pack_deltas(&e->dat, tmp, m);
+    }
+  }
+  if (tmp) otv_mem_free(&b->al, tmp, (size_t)n * sizeof *tmp);
+  e->pts_at[tc] = e->pts.len;
+  e->dat_at[tc] = e->dat.len;
+  if (e->pts.failed || e->dat.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
+  /* the shared point numbers that save the most bytes (none when none saves) */
+  int sh = -1;
+  long best = 0;
+  for (unsigned i = 0; allow_shared_points && i < tc; i++) {
+    size_t li = e->pts_at[i + 1] - e->pts_at[i];
+    long save = -(long)li;
+    for (unsigned j = 0; j < tc; j++) {
+      size_t lj = e->pts_at[j + 1] - e->pts_at[j];
+      if (lj == li && !memcmp(e->pts.p + e->pts_at[i], e->pts.p + e->pts_at[j], li))
+        save += (long)li;
+    }
+    if (save > best) best = save, sh = (int)i;
+  }
+  size_t start = out->len, hdr_len = 0;
+  for (unsigned i = 0; i < tc; i++)
+    hdr_len +=
+        4 + (t[i].shared < 0 ? 2 * (size_t)ac : 0) + (t[i].intermediate ? 4 * (size_t)ac : 0);
+  otv_buf_u16(out, (uint16_t)((sh >= 0 ? SHARED_POINTS : 0) | tc));
+  otv_buf_u16(out, (uint16_t)(data_base + 4 + hdr_len));
+  const uint8_t *shp = sh >= 0 ? e->pts.p + e->pts_at[sh] : NULL;
+  size_t shl = sh >= 0 ? e->pts_at[sh + 1] - e->pts_at[sh] : 0;
+  for (unsigned i = 0; i < tc; i++) {
+    size_t pl = e->pts_at[i + 1] - e->pts_at[i];
+    bool priv = !(shp && pl == shl && !memcmp(e->pts.p + e->pts_at[i], shp, shl));
+    size_t size = (priv ? pl : 0) + e->dat_at[i + 1] - e->dat_at[i];
+    if (size > 0xFFFF) return OTV_FAIL(b->err, LIMIT, 0, 0, "tuple data over 65535 bytes");
+    otv_buf_u16(out, (uint16_t)size);
+    unsigned idx = (t[i].shared < 0 ? EMBEDDED_PEAK : (unsigned)t[i].shared) |
+                   (t[i].intermediate ? INTERMEDIATE : 0) | (priv ? PRIVATE_POINTS : 0);
+    otv_buf_u16(out, (uint16_t)idx);
+    if (t[i].shared < 0)
+      for (unsigned a = 0; a < ac; a++) otv_buf_u16(out, (uint16_t)t[i].peak[a]);
+    if (t[i].intermediate) {
+      for (unsigned a = 0; a < ac; a++) otv_buf_u16(out, (uint16_t)t[i].start[a]);
+      for (unsigned a = 0; a < ac; a++) otv_buf_u16(out, (uint16_t)t[i].end[a]);
+    }
+  }
+  if (shp) otv_buf_bytes(out, shp, shl);
+  for (unsigned i = 0; i < tc; i++) {
+    size_t pl = e->pts_at[i + 1] - e->pts_at[i];
+    bool priv = !(shp && pl == shl && !memcmp(e->pts.p + e->pts_at[i], shp, shl));
+    if (priv) otv_buf_bytes(out, e->pts.p + e->pts_at[i], pl);
+    otv_buf_bytes(out, e->dat.p + e->dat_at[i], e->dat_at[i + 1] - e->dat_at[i]);
+  }
+  (void)start;
+  return out->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store") : OTV_E_OK;
+}
+
+/* The region of model position i as F2Dot14 (intermediate when it is not the one implied by
+ * its peak). */
+static void tuple_region(const otv_vmodel *md, unsigned i, otv_btuple *t)
+{
+  unsigned ac = md->axis_count;
+  t->intermediate = false;
+  for (unsigned a = 0; a < ac; a++) {
+    const double *r = md->support + ((size_t)i * ac + a) * 3;
+    t->start[a] = (int16_t)otv_build_f2(r[0]);
+    t->peak[a] = (int16_t)otv_build_f2(r[1]);
+    t->end[a] = (int16_t)otv_build_f2(r[2]);
+    int16_t is = t->peak[a] < 0 ? t->peak[a] : 0, ie = t->peak[a] > 0 ? t->peak[a] : 0;
+    if (t->start[a] != is || t->end[a] != ie) t->intermediate = true;
+  }
+}
+
+/* ---- gvar ---- */
+
+typedef struct peak_tab {
+  int16_t *v; /* count x ac */
+  unsigned *uses;
+  unsigned count, cap;
+} peak_tab;
+
+static int peak_find(const peak_tab *p, const int16_t *peak, unsigned ac)
+{
+  for (unsigned i = 0; i < p->count; i++)
+    if (!memcmp(p->v + (size_t)i * ac, peak, ac * sizeof *peak)) return (int)i;
+  return -1;
+}
+
+typedef struct gscratch {
+  int32_t *d;    /* tuples x 2n rounded deltas */
+  uint8_t *keep; /* tuples x n */
+  int *cost;     /* IUP scratch 2 x (n + 2) */
+  otv_btuple *t;
+  size_t d_cap, keep_cap, cost_cap, t_cap;
+} gscratch;
+
+/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s). */
+static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsigned *tc,
+                               bool *composite)
+{
+  unsigned mc = b->mc;
+  *tc = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    otv_status st = otv_bglyph_load(b, k, gid, &b->g[k]);
+    if (st) return st;
+  }
+  const otv_bglyph *dg = &b->g[b->base];
+  *composite = dg->composite;
+  uint64_t mask = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    const otv_bglyph *g = &b->g[k];
+    if (g->missing || (!dg->empty && g->empty)) continue; /* sparse master for this glyph */
+    mask |= (uint64_t)1 << k;
+    if (k == b->base) continue;
+    const char *mn = b->m[k].name;
+    if (g->composite != dg->composite)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                      "glyph %u: master %s has a %s glyph, the default master a %s one", gid, mn,
+                      g->composite ? "composite" : "simple",
+                      dg->composite ? "composite" : "simple");
+    if (g->n != dg->n)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                      "glyph %u: master %s has %u %s, the default master %u", gid, mn, g->n - 4,
+                      g->composite ? "components" : "points", dg->n - 4);
+    if (g->end_count != dg->end_count || memcmp(g->ends, dg->ends, g->end_count * sizeof *g->ends))
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                      "glyph %u: master %s has contours of other lengths than the default master",
+                      gid, mn);
+    for (unsigned c = 0; c < g->comp_count; c++)
+      if (g->comp[c] != b->m[k].gid_of[dg->comp[c]])
+        return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                        "glyph %u: master %s: component %u is another glyph than in the default "
+                        "master",
+                        gid, mn, c);
+  }
+  const otv_vmodel *md;
+  otv_status st = otv_build_submodel(b, mask, &md);
+  if (st) return st;
+  unsigned n = dg->n, w = 2 * n, cnt = md->count;
+  if (OTV_BRESERVE(b, b->vals, b->vals_cap, (size_t)mc * w) ||
+      OTV_BRESERVE(b, b->deltas, b->deltas_cap, (size_t)cnt * w) ||
+      OTV_BRESERVE(b, s->d, s->d_cap, (size_t)cnt * w) ||
+      OTV_BRESERVE(b, s->keep, s->keep_cap, (size_t)cnt * n) ||
+      OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * ((size_t)n + 2)) ||
+      OTV_BRESERVE(b, s->t, s->t_cap, cnt))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  unsigned row = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    if (!(mask >> k & 1)) continue;
+    memcpy(b->vals + (size_t)row * w, b->g[k].x, n * sizeof(double));
+    memcpy(b->vals + (size_t)row * w + n, b->g[k].y, n * sizeof(double));
+    row++;
+  }
+  otv_vmodel_deltas(md, b->vals, w, w, b->deltas);
+  for (unsigned i = 1; i < cnt; i++) {
+    int32_t *d = s->d + (size_t)*tc * w;
+    bool any = false;
+    for (unsigned q = 0; q < w; q++) {
+      double v = b->deltas[(size_t)i * w + q];
+      if (fabs(v) > 2147483647.0)
+        return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
+      d[q] = (int32_t)v;
+      any |= d[q] != 0;
+    }
+    if (!any) continue;
+    otv_btuple *t = &s->t[*tc];
+    tuple_region(md, i, t);
+    uint8_t *keep = s->keep + (size_t)*tc * n;
+    /* IUP per contour; composites' offsets and the phantom points each stand alone */
+    iup c = {dg->x, dg->y, d, d + n, 0, 0};
+    unsigned a = 0;
+    for (unsigned e = 0; e < dg->end_count; e++) {
+      c.a = a, c.b = dg->ends[e];
+      iup_contour(&c, keep, s->cost, s->cost + n + 2);
+      a = dg->ends[e] + 1u;
+    }
+    for (unsigned k = a; k < n; k++) keep[k] = d[k] != 0 || d[n + k] != 0;
+    unsigned kept = 0;
+    for (unsigned k = 0; k < n; k++) kept += keep[k];
+    if (!kept) continue;
+    t->keep = keep;
+    t->kept = kept;
+    t->d = d;
+    t->shared = -1;
+    ++*tc;
+  }
+  return OTV_E_OK;
+}
+
+otv_status otv_build_gvar(otv_builder *b)
+{
+  otv_bmaster *dm = &b->m[b->base];
+  uint32_t gc = dm->glyph_count;
+  unsigned ac = b->ac;
+  gscratch s;
+  memset(&s, 0, sizeof s);
+  peak_tab pk = {0};
+  enc e;
+  memset(&e, 0, sizeof e);
+  otv_buf_init(&e.pts, &b->al);
+  otv_buf_init(&e.dat, &b->al);
+  otv_buf data;
+  otv_buf_init(&data, &b->al);
+  uint32_t *off = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *off);
+  otv_status st = off ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "gvar offsets");
+  /* pass 1: which peaks the glyphs use, and how often */
+  for (uint32_t g = 0; !st && g < gc; g++) {
+    unsigned tc;
+    bool comp;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp))) break;
+    for (unsigned i = 0; i < tc; i++) {
+      int f = peak_find(&pk, s.t[i].peak, ac);
+      if (f < 0) {
+        if (pk.count == pk.cap) {
+          unsigned ncap = pk.cap ? 2 * pk.cap : 16;
+          int16_t *nv = otv_mem_realloc(&b->al, pk.v, (size_t)pk.cap * ac * sizeof *nv,
+                                        (size_t)ncap * ac * sizeof *nv);
+          if (!nv) {
+            st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+            break;
+          }
+          pk.v = nv;
+          unsigned *nu = otv_mem_realloc(&b->al, pk.uses, pk.cap * sizeof *nu, ncap * sizeof *nu);
+          if (!nu) {
+            st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+            break;
+          }
+          pk.uses = nu;
+          pk.cap = ncap;
+        }
+        memcpy(pk.v + (size_t)pk.count * ac, s.t[i].peak, ac * sizeof(int16_t));
+        pk.uses[pk.count] = 0;
+        f = (int)pk.count++;
+      }
+      pk.uses[f]++;
+    }
+  }
+  /* shared tuples: the peaks used more than once, most used first */
+  unsigned *order = NULL, shared_n = 0;
+  if (!st && pk.count) {
+    order = otv_mem_calloc(&b->al, pk.count, sizeof *order);
+    if (!order) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+    for (unsigned i = 0; !st && i < pk.count; i++) {
+      if (pk.uses[i] < 2) continue;
+      unsigned p = shared_n++;
+      while (p > 0 && pk.uses[order[p - 1]] < pk.uses[i]) order[p] = order[p - 1], p--;
+      order[p] = i;
+    }
+    if (shared_n > MAX_SHARED_TUPLES) shared_n = MAX_SHARED_TUPLES;
+  }
+  /* pass 2: each glyph's store */
+  for (uint32_t g = 0; !st && g < gc; g++) {
+    unsigned tc;
+    bool comp;
+    off[g] = (uint32_t)data.len;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp))) break;
+    if (!tc) continue;
+    for (unsigned i = 0; i < tc; i++) {
+      int f = peak_find(&pk, s.t[i].peak, ac);
+      s.t[i].shared = -1;
+      for (unsigned q = 0; q < shared_n; q++)
+        if ((int)order[q] == f) s.t[i].shared = (int)q;
+    }
+    if ((st = write_store(b, &e, s.t, tc, b->g[b->base].n, 2, ac, true, 0, &data))) break;
+    if (data.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
+  }
+  if (!st) {
+    off[gc] = (uint32_t)data.len;
+    /* short offsets pad each glyph's data to an even length: count what that costs */
+    size_t pad = 0;
+    for (uint32_t g = 0; g < gc; g++) pad += (off[g + 1] - off[g]) & 1;
+    bool lng = data.len + pad > 2 * 0xFFFFu || 4 * ((size_t)gc + 1) < 2 * ((size_t)gc + 1) + pad;
+    otv_buf *t = otv_build_table(b, OTV_T_GVAR);
+    if (!t) st = OTV_E_NOMEM;
+    size_t offs_len = (lng ? 4 : 2) * ((size_t)gc + 1);
+    size_t shared_off = 20 + offs_len;
+    size_t data_off = shared_off + 2 * (size_t)ac * shared_n;
+    if (!st) {
+      otv_buf_u16(t, 1);
+      otv_buf_u16(t, 0);
+      otv_buf_u16(t, (uint16_t)ac);
+      otv_buf_u16(t, (uint16_t)shared_n);
+      otv_buf_u32(t, (uint32_t)shared_off);
+      otv_buf_u16(t, (uint16_t)gc);
+      otv_buf_u16(t, lng ? 1 : 0);
+      otv_buf_u32(t, (uint32_t)data_off);
+      size_t at = 0;
+      for (uint32_t g = 0; g <= gc; g++) {
+        if (lng)
+          otv_buf_u32(t, off[g]);
+        else
+          otv_buf_u16(t, (uint16_t)(at / 2));
+        if (g < gc) at += off[g + 1] - off[g] + ((off[g + 1] - off[g]) & 1);
+      }
+      for (unsigned q = 0; q < shared_n; q++)
+        for (unsigned a = 0; a < ac; a++) otv_buf_u16(t, (uint16_t)pk.v[(size_t)order[q] * ac + a]);
+      for (uint32_t g = 0; g < gc; g++) {
+        otv_buf_bytes(t, data.p + off[g], off[g + 1] - off[g]);
+        if (!lng && ((off[g + 1] - off[g]) & 1)) otv_buf_u8(t, 0);
+      }
+      if (t->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar");
+    }
+  }
+  if (order) otv_mem_free(&b->al, order, pk.count * sizeof *order);
+  otv_mem_free(&b->al, pk.v, (size_t)pk.cap * ac * sizeof *pk.v);
+  otv_mem_free(&b->al, pk.uses, pk.cap * sizeof *pk.uses);
+  otv_mem_free(&b->al, off, ((size_t)gc + 1) * sizeof *off);
+  otv_mem_free(&b->al, s.d, s.d_cap * sizeof *s.d);
+  otv_mem_free(&b->al, s.keep, s.keep_cap);
+  otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
+  otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
+  otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_buf_free(&e.pts);
+  otv_buf_free(&e.dat);
+  otv_buf_free(&data);
+  return st;
+}
+
+/* ---- cvar (spec: cvar): the masters' cvt values; points that do not move are left out when
+ * that is smaller (cvar has no IUP: unlisted values get no delta) ---- */
+otv_status otv_build_cvar(otv_builder *b)
+{
+  unsigned mc = b->mc, ac = b->ac;
+  otv_span dcvt = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_CVT);
+  if (dcvt.len < 2) return OTV_E_OK;
+  unsigned n = (unsigned)(dcvt.len / 2);
+  uint64_t mask = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    otv_span c = otv_sfnt_find(&b->m[k].sfnt, OTV_T_CVT);
+    if (!c.len) continue;
+    if (c.len / 2 != n)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_CVT, 0,
+                      "master %s has %zu cvt values, the default master %u", b->m[k].name,
+                      c.len / 2, n);
+    mask |= (uint64_t)1 << k;
+  }
+  const otv_vmodel *md;
+  otv_status st = otv_build_submodel(b, mask, &md);
+  if (st) return st;
+  unsigned cnt = md->count;
+  if (OTV_BRESERVE(b, b->vals, b->vals_cap, (size_t)mc * n) ||
+      OTV_BRESERVE(b, b->deltas, b->deltas_cap, (size_t)cnt * n))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
+  unsigned row = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    if (!(mask >> k & 1)) continue;
+    otv_span c = otv_sfnt_find(&b->m[k].sfnt, OTV_T_CVT);
+    /* in range: c.len / 2 == n checked above */
+    for (unsigned i = 0; i < n; i++)
+      b->vals[(size_t)row * n + i] = otv_peek_i16(c.p + 2 * (size_t)i);
+    row++;
+  }
+  otv_vmodel_deltas(md, b->vals, n, n, b->deltas);
+  int32_t *d = otv_mem_calloc(&b->al, (size_t)cnt * n + 1, sizeof *d);
+  uint8_t *keep = otv_mem_calloc(&b->al, (size_t)cnt * n + 1, 1);
+  otv_btuple *t = otv_mem_calloc(&b->al, cnt, sizeof *t);
+  enc e;
+  memset(&e, 0, sizeof e);
+  otv_buf_init(&e.pts, &b->al);
+  otv_buf_init(&e.dat, &b->al);
+  unsigned tc = 0;
+  if (!d || !keep || !t) st = OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
+  for (unsigned i = 1; !st && i < cnt; i++) {
+    int32_t *dd = d + (size_t)tc * n;
+    uint8_t *kk = keep + (size_t)tc * n;
+    unsigned kept = 0;
+    for (unsigned q = 0; q < n; q++) {
+      dd[q] = (int32_t)b->deltas[(size_t)i * n + q];
+      kk[q] = dd[q] != 0;
+      kept += kk[q];
+    }
+    if (!kept) continue;
+    /* listing every value costs 1 byte of points; listing the moving ones more, saves zeros */
+    otv_buf all, some;
+    otv_buf_init(&all, &b->al);
+    otv_buf_init(&some, &b->al);
+    otv_tuple_pack_points(&all, kk, n, n);
+    otv_tuple_pack_deltas(&all, dd, n);
+    otv_tuple_pack_points(&some, kk, n, kept);
+    int32_t *tmp = otv_mem_alloc(&b->al, (size_t)n * sizeof *tmp);
+    if (tmp) {
+      unsigned m2 = 0;
+      for (unsigned q = 0; q < n; q++)
+        if (kk[q]) tmp[m2++] = dd[q];
+      otv_tuple_pack_deltas(&some, tmp, m2);
+      otv_mem_free(&b->al, tmp, (size_t)n * sizeof *tmp);
+    }
+    if (!tmp || all.failed || some.failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
+    if (all.len <= some.len) {
+      memset(kk, 1, n);
+      kept = n;
+    }
+    otv_buf_free(&all);
+    otv_buf_free(&some);
+    tuple_region(md, i, &t[tc]);
+    t[tc].shared = -1;
+    t[tc].keep = kk;
+    t[tc].kept = kept;
+    t[tc].d = dd;
+    tc++;
+  }
+  if (!st && tc) {
+    otv_buf *out = otv_build_table(b, OTV_T_CVAR);
+    if (!out) st = OTV_E_NOMEM;
+    if (!st) {
+      otv_buf_u16(out, 1);
+      otv_buf_u16(out, 0);
+      st = write_store(b, &e, t, tc, n, 1, ac, true, 4, out);
+    }
+  }
+  otv_mem_free(&b->al, d, ((size_t)cnt * n + 1) * sizeof *d);
+  otv_mem_free(&b->al, keep, (size_t)cnt * n + 1);
+  otv_mem_free(&b->al, t, cnt * sizeof *t);
+  otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_buf_free(&e.pts);
+  otv_buf_free(&e.dat);
+  return st;
+}
