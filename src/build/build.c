@@ -9,7 +9,8 @@
  * none, gvar and cvar (build/tvs.c), HVAR and MVAR (build/store.c); every other table of the
  * default master is copied; the sfnt is written with checksums (core/sfnt.c).
  */
-#include "build/build.h"
+#include "build/master.h"
+#include "build/tables.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,56 +26,7 @@
 #define STAT_AXIS_LEN 8u
 #define NAME_ID_SUBFAMILY 2u
 
-int otv_build_f2(double v) { return (int)floor(v * 16384.0 + 0.5); }
 static int32_t fixed(double v) { return (int32_t)floor(v * 65536.0 + 0.5); }
-
-otv_buf *otv_build_table(otv_builder *b, uint32_t tag)
-{
-  if (b->tab_count >= sizeof b->tab / sizeof b->tab[0]) return NULL;
-  otv_buf *t = &b->tab[b->tab_count];
-  b->tag[b->tab_count++] = tag;
-  otv_buf_init(t, &b->al);
-  return t;
-}
-
-otv_status otv_build_submodel(otv_builder *b, uint64_t mask, const otv_vmodel **out)
-{
-  uint64_t all = b->mc == 64 ? UINT64_MAX : (((uint64_t)1 << b->mc) - 1);
-  if (mask == all) {
-    *out = &b->model;
-    return OTV_E_OK;
-  }
-  for (unsigned i = 0; i < b->sub_count; i++)
-    if (b->subs[i].mask == mask) {
-      *out = &b->subs[i].model;
-      return OTV_E_OK;
-    }
-  if (b->sub_count == b->sub_cap) {
-    unsigned nc = b->sub_cap ? 2 * b->sub_cap : 8;
-    struct otv_bsub *ns =
-        otv_mem_realloc(&b->al, b->subs, b->sub_cap * sizeof *ns, nc * sizeof *ns);
-    if (!ns) return OTV_FAIL(b->err, NOMEM, 0, 0, "sub-models");
-    b->subs = ns;
-    b->sub_cap = nc;
-  }
-  double locs[OTV_BUILD_MAX_MASTERS * 4];
-  double *lp = b->ac * b->mc <= sizeof locs / sizeof locs[0]
-                   ? locs
-                   : otv_mem_alloc(&b->al, (size_t)b->mc * b->ac * sizeof *lp);
-  if (!lp) return OTV_FAIL(b->err, NOMEM, 0, 0, "sub-models");
-  unsigned n = 0;
-  for (unsigned k = 0; k < b->mc; k++)
-    if (mask >> k & 1)
-      memcpy(lp + (size_t)n++ * b->ac, b->norm + (size_t)k * b->ac, b->ac * sizeof *lp);
-  struct otv_bsub *sb = &b->subs[b->sub_count];
-  otv_status s = otv_vmodel_init(&sb->model, lp, n, b->ac, &b->al, b->err);
-  if (lp != locs) otv_mem_free(&b->al, lp, (size_t)b->mc * b->ac * sizeof *lp);
-  if (s) return s;
-  sb->mask = mask;
-  b->sub_count++;
-  *out = &sb->model;
-  return OTV_E_OK;
-}
 
 /* user -> design through the axis map (piecewise linear; identity without one) */
 static double map_fwd(const otv_build_axis *a, double v)

@@ -5,7 +5,7 @@
  * (spec: gvar "Phantom points": left side, right side, top, bottom; composites: one point per
  * component offset).
  */
-#include "build/build.h"
+#include "build/master.h"
 
 #include <string.h>
 
@@ -41,6 +41,15 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
       (s = otv_mtx_parse(otv_sfnt_find(&m->sfnt, OTV_T_VHEA), otv_sfnt_find(&m->sfnt, OTV_T_VMTX),
                          true, m->glyph_count, &m->v, &e)))
     return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
+  otv_span hmtx = otv_sfnt_find(&m->sfnt, OTV_T_HMTX);
+  if (!m->h.present && m->glyph_count && hmtx.len / 4 >= m->glyph_count) {
+    /* a sparse master without hhea (fontTools' test masters): hmtx read as every glyph's long
+     * metrics, as fontTools reads it */
+    m->h.present = true;
+    m->h.longs = hmtx.p; /* in range: glyph_count x 4 bytes checked just above */
+    m->h.long_count = m->glyph_count;
+    m->h.side_count = 0;
+  }
   m->at.axis_count = 0;
   m->at.serial = 1;
   m->at.is_default = true;

@@ -7,7 +7,7 @@
  * merge saves bytes (a subtable costs its header, region indices and offset; a row its
  * columns). HVAR keeps the smaller of a direct store (glyph id = item) and a mapped one.
  */
-#include "build/build.h"
+#include "build/tables.h"
 
 #include <math.h>
 #include <string.h>

@@ -7,7 +7,8 @@
  * shared tuples for peaks used by more than one glyph, per glyph the shared point numbers that
  * save the most, short (offset / 2) or long glyph offsets, whichever table is smaller.
  */
-#include "build/build.h"
+#include "build/master.h"
+#include "build/tables.h"
 #include "tuple.h"
 
 #include <math.h>
@@ -222,7 +223,35 @@ typedef struct gscratch {
   int *cost;     /* IUP scratch 2 x (n + 2) */
   otv_btuple *t;
   size_t d_cap, keep_cap, cost_cap, t_cap;
+  otv_buf sizer;   /* one tuple encoded, to measure it */
+  int32_t *listed; /* one tuple's listed deltas */
+  size_t listed_cap;
 } gscratch;
+
+/* The bytes of one tuple's points and deltas (x then y) listing the kept points (keep NULL:
+ * all n). */
+static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned kept,
+                        const int32_t *d)
+{
+  s->sizer.len = 0;
+  if (!keep) {
+    otv_buf_u8(&s->sizer, 0);
+    otv_tuple_pack_deltas(&s->sizer, d, n);
+    otv_tuple_pack_deltas(&s->sizer, d + n, n);
+    return s->sizer.len;
+  }
+  otv_tuple_pack_points(&s->sizer, keep, n, kept);
+  if (OTV_RESERVE(s->sizer.al, &s->listed, &s->listed_cap, 2 * (size_t)n, sizeof *s->listed)) {
+    s->sizer.failed = true;
+    return 0;
+  }
+  unsigned m = 0;
+  for (unsigned k = 0; k < n; k++)
+    if (keep[k]) s->listed[m] = d[k], s->listed[kept + m] = d[n + k], m++;
+  otv_tuple_pack_deltas(&s->sizer, s->listed, kept);
+  otv_tuple_pack_deltas(&s->sizer, s->listed + kept, kept);
+  return s->sizer.len;
+}
 
 /* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s). */
 static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsigned *tc,
@@ -308,6 +337,12 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     unsigned kept = 0;
     for (unsigned k = 0; k < n; k++) kept += keep[k];
     if (!kept) continue;
+    /* listing every point may still be smaller (no point numbers, runs of zeros are cheap) */
+    if (kept < n && tuple_len(s, keep, n, kept, d) >= tuple_len(s, NULL, n, n, d)) {
+      memset(keep, 1, n);
+      kept = n;
+    }
+    if (s->sizer.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
     t->keep = keep;
     t->kept = kept;
     t->d = d;
@@ -324,6 +359,7 @@ otv_status otv_build_gvar(otv_builder *b)
   unsigned ac = b->ac;
   gscratch s;
   memset(&s, 0, sizeof s);
+  otv_buf_init(&s.sizer, &b->al);
   peak_tab pk = {0};
   enc e;
   memset(&e, 0, sizeof e);
@@ -439,6 +475,8 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.keep, s.keep_cap);
   otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
   otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
+  otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
+  otv_buf_free(&s.sizer);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
   otv_buf_free(&e.pts);

@@ -1,12 +1,12 @@
 /*
- * build/build.h - the variable-font builder's shared state (otv_build in otvar.h): the masters
+ * build/ctx.h - the variable-font builder's shared state (otv_build in otvar.h): the masters
  * opened and matched to the default, the normalized locations and the variation model, and the
- * table builders. Files: build.c (orchestration, fvar, avar, STAT, name), master.c (opening the
+ * table builders. Files: build.c (orchestration, fvar, avar, STAT, name), ctx.c (this state's helpers), master.c (opening the
  * masters, glyph matching, glyph points and phantom points), tvs.c (gvar and cvar), store.c
  * (ItemVariationStore, HVAR, MVAR), model.c (the variation model).
  */
-#ifndef OTV_BUILD_BUILD_H
-#define OTV_BUILD_BUILD_H
+#ifndef OTV_BUILD_CTX_H
+#define OTV_BUILD_CTX_H
 
 #include "build/model.h"
 #include "core/sfnt.h"
@@ -70,19 +70,11 @@ typedef struct otv_builder {
   size_t vals_cap, deltas_cap;
 } otv_builder;
 
-/* master.c */
-otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *src);
-otv_status otv_bmaster_match(otv_builder *b, unsigned k);
-void otv_bmaster_close(otv_builder *b, unsigned k);
-/* The points of default glyph gid in master k into *g (g->empty: missing or no outline). */
-otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph *g);
-void otv_bglyph_free(otv_bglyph *g, const otv_alloc *al);
-
-/* build.c: the model of the masters in mask (all: &b->model) */
+/* ctx.c: the model of the masters in mask (all: &b->model) */
 otv_status otv_build_submodel(otv_builder *b, uint64_t mask, const otv_vmodel **out);
-/* build.c: a new table buffer for tag */
+/* ctx.c: a new table buffer for tag */
 otv_buf *otv_build_table(otv_builder *b, uint32_t tag);
-/* build.c: F2Dot14 of a normalized value, as fontTools' fl2fi (round half up) */
+/* ctx.c: F2Dot14 of a normalized value, as fontTools' fl2fi (round half up) */
 int otv_build_f2(double v);
 
 /* tvs.c: one tuple of a store being written */
@@ -94,14 +86,7 @@ typedef struct otv_btuple {
   unsigned kept;
   const int32_t *d; /* dims x n deltas */
 } otv_btuple;
-/* tvs.c */
-otv_status otv_build_gvar(otv_builder *b);
-otv_status otv_build_cvar(otv_builder *b);
-/* store.c */
-otv_status otv_build_hvar(otv_builder *b);
-otv_status otv_build_mvar(otv_builder *b);
-
 /* A spare-capacity helper for doubles. */
 #define OTV_BRESERVE(b, arr, cap, need) OTV_RESERVE(&(b)->al, &(arr), &(cap), (need), sizeof *(arr))
 
-#endif /* OTV_BUILD_BUILD_H */
+#endif /* OTV_BUILD_CTX_H */
