@@ -226,7 +226,32 @@ typedef struct gscratch {
   otv_buf sizer;   /* one tuple encoded, to measure it */
   int32_t *listed; /* one tuple's listed deltas */
   size_t listed_cap;
+  double *acc, *fill; /* the glyph at a master's location; one tuple's deltas after IUP */
+  size_t acc_cap, fill_cap;
 } gscratch;
+
+/* The deltas IUP gives every point of contour [a, b] from the kept ones (spec: gvar "Inferred
+ * deltas for un-referenced point numbers"), one axis: out[k] for k in [a, b]. */
+static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, unsigned a, unsigned b,
+                     double *out)
+{
+  unsigned first = UINT32_MAX, touched = 0;
+  for (unsigned k = a; k <= b; k++)
+    if (keep[k]) touched++, first = first == UINT32_MAX ? k : first;
+  for (unsigned k = a; k <= b; k++) out[k] = touched == 1 ? r[first] : keep[k] ? r[k] : 0;
+  if (touched < 2) return;
+  unsigned len = b - a + 1;
+  for (unsigned q = 0, j = first; q < len; q++) {
+    unsigned k = a + (first - a + q) % len;
+    if (keep[k]) {
+      j = k;
+      continue;
+    }
+    unsigned i = k;
+    while (!keep[i]) i = i == b ? a : i + 1;
+    out[k] = iup_one(o, r, j, i, k);
+  }
+}
 
 /* The bytes of one tuple's points and deltas (x then y) listing the kept points (keep NULL:
  * all n). */
@@ -349,6 +374,47 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     t->shared = -1;
     ++*tc;
   }
+  /* exact at every master: the font drawn at each master's location (IUP as a reader does it,
+   * rounded half up) must give the master's points; else this glyph lists every point */
+  bool exact = true;
+  unsigned row2 = 0;
+  if (OTV_BRESERVE(b, s->acc, s->acc_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->fill, s->fill_cap, 2 * (size_t)n))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  for (unsigned k = 0; k < mc && exact; k++) {
+    if (!(mask >> k & 1)) continue;
+    const double *loc = b->norm + (size_t)k * b->ac;
+    const double *want = b->vals + (size_t)row2++ * w;
+    for (unsigned q = 0; q < w; q++) s->acc[q] = q < n ? dg->x[q] : dg->y[q - n];
+    for (unsigned ti = 0; ti < *tc; ti++) {
+      const otv_btuple *t = &s->t[ti];
+      double sc = 1;
+      for (unsigned a = 0; a < b->ac && sc != 0; a++) {
+        double lo = t->start[a] / 16384.0, pk = t->peak[a] / 16384.0, hi = t->end[a] / 16384.0;
+        double reg[3] = {lo, pk, hi};
+        sc *= otv_vmodel_scalar(reg, loc + a, 1);
+      }
+      if (sc == 0) continue;
+      unsigned a0 = 0;
+      for (unsigned e = 0; e < dg->end_count; e++) {
+        iup_fill(dg->x, t->d, t->keep, a0, dg->ends[e], s->fill);
+        iup_fill(dg->y, t->d + n, t->keep, a0, dg->ends[e], s->fill + n);
+        a0 = dg->ends[e] + 1u;
+      }
+      for (unsigned q = a0; q < n; q++) {
+        s->fill[q] = t->keep[q] ? t->d[q] : 0;
+        s->fill[n + q] = t->keep[q] ? t->d[n + q] : 0;
+      }
+      for (unsigned q = 0; q < w; q++) s->acc[q] += sc * s->fill[q];
+    }
+    for (unsigned q = 0; q < w && exact; q++)
+      if (floor(s->acc[q] + 0.5) != want[q]) exact = false;
+  }
+  if (!exact)
+    for (unsigned ti = 0; ti < *tc; ti++) {
+      memset((uint8_t *)s->t[ti].keep, 1, n);
+      s->t[ti].kept = n;
+    }
   return OTV_E_OK;
 }
 
@@ -477,6 +543,8 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
   otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
   otv_buf_free(&s.sizer);
+  otv_mem_free(&b->al, s.acc, s.acc_cap * sizeof *s.acc);
+  otv_mem_free(&b->al, s.fill, s.fill_cap * sizeof *s.fill);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
   otv_buf_free(&e.pts);
