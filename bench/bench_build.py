@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""bench_build.py - `otvar build` against fontTools 4.38's `fonttools varLib` on the same
+designspaces and masters (fontTools' varLib test cases, masters compiled from TTX first).
+
+usage: bench/bench_build.py OTVAR [REPEATS]
+Both run as commands, as users run them (process start included), REPEATS times each (default
+10); the best time of each is printed with the ratio fontTools / otvar. Never a test: nothing is
+asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from fontTools.ttLib import TTFont
+from fontTools.designspaceLib import DesignSpaceDocument
+
+DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+CASES = [("Build", "master_ttx_interpolatable_ttf"), ("BuildAvarIdentityMaps",
+         "master_ttx_interpolatable_ttf"), ("SparseMasters", "master_ttx_interpolatable_ttf")]
+
+
+def best(cmd, n):
+    t = float("inf")
+    for _ in range(n):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        t = min(t, time.perf_counter() - t0)
+    return t
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    otvar, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, mdir in CASES:
+            ds = os.path.join(DATA, name + ".designspace")
+            md = os.path.join(tmp, mdir)
+            os.makedirs(md, exist_ok=True)
+            # fontTools' command finds masters by a template: a copy of the designspace whose
+            # filenames point at the compiled masters
+            doc = DesignSpaceDocument.fromfile(ds)
+            for s in doc.sources:
+                stem = os.path.splitext(os.path.basename(s.filename))[0]
+                ttf = os.path.join(md, stem + ".ttf")
+                if not os.path.exists(ttf):
+                    f = TTFont()
+                    f.importXML(os.path.join(DATA, mdir, stem + ".ttx"))
+                    f.save(ttf)
+                s.path = ttf
+                s.filename = os.path.relpath(ttf, tmp)
+            ds2 = os.path.join(tmp, name + ".designspace")
+            doc.write(ds2)
+            t_ot = best([otvar, "build", ds, "--master-dir", md, "-o",
+                         os.path.join(tmp, "o.ttf"), "--force", "-q"], reps)
+            t_ft = best(["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
+                         os.path.join(tmp, "f.ttf")], max(1, reps // 5))
+            print(f"{name:24s} otvar {t_ot * 1000:8.2f} ms  fonttools varLib {t_ft * 1000:8.1f} ms"
+                  f"  ratio {t_ft / t_ot:6.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# test_build.sh - `otvar build` (issue 27): usage errors, hostile designspaces and masters (each a
+# one-line error and exit 1, never a crash), a single-master build that opens, and every prefix
+# of a master refused cleanly. The comparison with fontTools' builds is
+# tests/oracle/test_build.py.
+# Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
+set -u
+OTVAR=${OTVAR:-build/otvar}
+FONTS=${OTV_FONTS:-tests/fonts}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+expect 0 "help" -- "$OTVAR" build --help
+grep -q '^usage: otvar build' "$TMP/out" && ok || bad "help text"
+expect 2 "no designspace" -- "$OTVAR" build
+one_line_err "no designspace"
+expect 2 "no -o" -- "$OTVAR" build "$TMP/x.designspace"
+one_line_err "no -o"
+expect 1 "missing file" -- "$OTVAR" build "$TMP/none.designspace" -o "$TMP/o.ttf"
+one_line_err "missing file"
+
+ds() { # ds NAME BODY: a designspace with one wght axis and BODY as its sources
+  printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes>%s</axes><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "$2" >"$TMP/$1.designspace"
+}
+src() { printf '<source filename="%s.ufo" name="%s"><location><dimension name="%s" xvalue="%s"/></location></source>' "$1" "$1" "${3:-Weight}" "$2"; }
+
+cp "$FONTS/Muli-ABC.ttf" "$TMP/Reg.ttf"
+ds one "$(src Reg 400)"
+expect 0 "single master" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.ttf" -q
+empty_err "single master"
+expect 0 "opens" -- "$OTVAR" info "$TMP/one.ttf"
+has "opens" "wght"
+
+printf 'not xml' >"$TMP/bad.designspace"
+expect 1 "bad xml" -- "$OTVAR" build "$TMP/bad.designspace" -o "$TMP/o.ttf"
+one_line_err "bad xml"
+err_has "bad xml" "line 1"
+printf '<designspace format="4"><axes/><sources/></designspace>' >"$TMP/empty.designspace"
+expect 1 "no axes" -- "$OTVAR" build "$TMP/empty.designspace" -o "$TMP/o.ttf"
+one_line_err "no axes"
+ds unknown "$(src Reg 400 Width)"
+expect 1 "unknown axis" -- "$OTVAR" build "$TMP/unknown.designspace" -o "$TMP/o.ttf"
+err_has "unknown axis" "names no axis"
+ds nomaster "$(src Nope 400)"
+expect 1 "missing master" -- "$OTVAR" build "$TMP/nomaster.designspace" -o "$TMP/o.ttf"
+err_has "missing master" "Nope.ttf"
+ds nodefault "$(src Reg 900)"
+expect 1 "no default" -- "$OTVAR" build "$TMP/nodefault.designspace" -o "$TMP/o.ttf"
+err_has "no default" "default"
+ds twice "$(src Reg 400)$(src Reg 400)"
+expect 1 "same location" -- "$OTVAR" build "$TMP/twice.designspace" -o "$TMP/o.ttf"
+one_line_err "same location"
+printf '<designspace format="4"><axes><axis tag="wght" name="W" minimum="900" default="400" maximum="100"/></axes><sources>%s</sources></designspace>' \
+  "$(src Reg 400 W)" >"$TMP/range.designspace"
+expect 1 "bad range" -- "$OTVAR" build "$TMP/range.designspace" -o "$TMP/o.ttf"
+one_line_err "bad range"
+
+# masters that are not fonts, and every 97th prefix of a real one: an error, never a crash
+printf 'garbage garbage garbage' >"$TMP/Junk.ttf"
+ds junk "$(src Junk 400)"
+expect 1 "junk master" -- "$OTVAR" build "$TMP/junk.designspace" -o "$TMP/o.ttf"
+one_line_err "junk master"
+size=$(stat -c %s "$FONTS/Muli-ABC.ttf")
+crashes=0
+for ((n = 0; n < size; n += 97)); do
+  head -c "$n" "$FONTS/Muli-ABC.ttf" >"$TMP/Junk.ttf"
+  "$OTVAR" build "$TMP/junk.designspace" -o "$TMP/p.ttf" --force -q >/dev/null 2>"$TMP/err"
+  rc=$?
+  [ "$rc" -le 1 ] || { crashes=$((crashes + 1)); echo "prefix $n: exit $rc" >&2; }
+done
+[ "$crashes" -eq 0 ] && ok || bad "truncated masters: $crashes crashed"
+
+cli_summary test_build
