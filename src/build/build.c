@@ -25,6 +25,7 @@
 #define STAT_HEADER_LEN 20u
 #define STAT_AXIS_LEN 8u
 #define NAME_ID_SUBFAMILY 2u
+#define AVAR_MAX_MAP 1024u
 
 static int32_t fixed(double v) { return (int32_t)floor(v * 65536.0 + 0.5); }
 
@@ -189,6 +190,18 @@ static int nrec_cmp(const nrec *a, const nrec *c)
   return ka < kc ? -1 : ka > kc;
 }
 
+/* Where bytes p[0..len) already are in pool[0..pool_len) (at an even offset when len is even:
+ * UTF-16 strings stay aligned), else SIZE_MAX. */
+static size_t pool_find(const uint8_t *pool, size_t pool_len, const uint8_t *p, size_t len)
+{
+  if (!len) return 0;
+  for (size_t o = 0; o + len <= pool_len; o += (len & 1) ? 1 : 2)
+    if (pool[o] == p[0] && !memcmp(pool + o, p, len)) return o;
+  return SIZE_MAX;
+}
+
+/* The strings (records, then language tags) share storage: each is stored once, longest
+ * first, and a string found inside one already stored (equal or a part of it) points there. */
 static otv_status names_write(otv_builder *b, names *nm)
 {
   /* insertion sort (records mostly sorted already) */
@@ -198,44 +211,73 @@ static otv_status names_write(otv_builder *b, names *nm)
     while (j > 0 && nrec_cmp(&nm->r[j - 1], &x) > 0) nm->r[j] = nm->r[j - 1], j--;
     nm->r[j] = x;
   }
-  otv_buf *t = otv_build_table(b, OTV_T_NAME);
-  if (!t) return OTV_E_NOMEM;
-  size_t storage = 6 + 12 * nm->n + (nm->version == 1 ? 2 + 4 * (size_t)nm->lang_count : 0);
-  otv_buf_u16(t, nm->version);
-  otv_buf_u16(t, (uint16_t)nm->n);
-  otv_buf_u16(t, (uint16_t)storage);
-  size_t at = 0;
-  for (size_t i = 0; i < nm->n; i++) {
-    const nrec *r = &nm->r[i];
-    otv_buf_u16(t, r->platform);
-    otv_buf_u16(t, r->encoding);
-    otv_buf_u16(t, r->language);
-    otv_buf_u16(t, r->id);
-    otv_buf_u16(t, r->len);
-    otv_buf_u16(t, (uint16_t)at);
-    at += r->len;
-  }
-  size_t lang_at = at;
-  if (nm->version == 1) {
-    otv_buf_u16(t, (uint16_t)nm->lang_count);
-    for (unsigned i = 0; i < nm->lang_count; i++) {
-      const uint8_t *q = nm->langs.p + 4 * (size_t)i; /* in range: checked in names_read */
-      otv_buf_u16(t, otv_peek_u16(q));
-      otv_buf_u16(t, (uint16_t)at);
-      at += otv_peek_u16(q);
-    }
-  }
-  if (at > 0xFFFF) return OTV_FAIL(b->err, LIMIT, OTV_T_NAME, 0, "name strings over 64 KiB");
-  for (size_t i = 0; i < nm->n; i++) otv_buf_bytes(t, nm->r[i].p, nm->r[i].len);
-  for (unsigned i = 0; nm->version == 1 && i < nm->lang_count; i++) {
-    const uint8_t *q = nm->langs.p + 4 * (size_t)i;
+  size_t sc = nm->n + (nm->version == 1 ? nm->lang_count : 0);
+  const uint8_t **sp = otv_mem_calloc(&b->al, sc + 1, sizeof *sp);
+  size_t *sl = otv_mem_calloc(&b->al, sc + 1, sizeof *sl),
+         *so = otv_mem_calloc(&b->al, sc + 1, sizeof *so);
+  size_t *ord = otv_mem_calloc(&b->al, sc + 1, sizeof *ord);
+  otv_buf pool;
+  otv_buf_init(&pool, &b->al);
+  otv_status st = sp && sl && so && ord ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "name");
+  for (size_t i = 0; !st && i < nm->n; i++) sp[i] = nm->r[i].p, sl[i] = nm->r[i].len;
+  for (unsigned i = 0; !st && nm->version == 1 && i < nm->lang_count; i++) {
+    const uint8_t *q = nm->langs.p + 4 * (size_t)i; /* in range: checked in names_read */
     size_t off = otv_peek_u16(q + 2), len = otv_peek_u16(q);
     if (!otv_span_has(nm->lang_storage, off, len))
-      return OTV_FAIL(b->err, BAD_OFFSET, OTV_T_NAME, 0, "language tag %u", i);
-    otv_buf_bytes(t, nm->lang_storage.p + off, len);
+      st = OTV_FAIL(b->err, BAD_OFFSET, OTV_T_NAME, 0, "language tag %u", i);
+    else
+      sp[nm->n + i] = nm->lang_storage.p + off, sl[nm->n + i] = len;
   }
-  (void)lang_at;
-  return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "name") : OTV_E_OK;
+  /* longest first (stable insertion sort of the indices) */
+  for (size_t i = 0; !st && i < sc; i++) {
+    size_t j = i;
+    while (j > 0 && sl[ord[j - 1]] < sl[i]) ord[j] = ord[j - 1], j--;
+    ord[j] = i;
+  }
+  for (size_t q = 0; !st && q < sc; q++) {
+    size_t i = ord[q], at = pool_find(pool.p, pool.len, sp[i], sl[i]);
+    if (at == SIZE_MAX) {
+      if ((sl[i] & 1) == 0 && (pool.len & 1)) otv_buf_u8(&pool, 0);
+      at = pool.len;
+      otv_buf_bytes(&pool, sp[i], sl[i]);
+    }
+    so[i] = at;
+  }
+  if (!st && pool.failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "name");
+  if (!st && pool.len > 0xFFFF)
+    st = OTV_FAIL(b->err, LIMIT, OTV_T_NAME, 0, "name strings over 64 KiB");
+  otv_buf *t = st ? NULL : otv_build_table(b, OTV_T_NAME);
+  if (!st && !t) st = OTV_E_NOMEM;
+  if (!st) {
+    size_t storage = 6 + 12 * nm->n + (nm->version == 1 ? 2 + 4 * (size_t)nm->lang_count : 0);
+    otv_buf_u16(t, nm->version);
+    otv_buf_u16(t, (uint16_t)nm->n);
+    otv_buf_u16(t, (uint16_t)storage);
+    for (size_t i = 0; i < nm->n; i++) {
+      const nrec *r = &nm->r[i];
+      otv_buf_u16(t, r->platform);
+      otv_buf_u16(t, r->encoding);
+      otv_buf_u16(t, r->language);
+      otv_buf_u16(t, r->id);
+      otv_buf_u16(t, r->len);
+      otv_buf_u16(t, (uint16_t)so[i]);
+    }
+    if (nm->version == 1) {
+      otv_buf_u16(t, (uint16_t)nm->lang_count);
+      for (unsigned i = 0; i < nm->lang_count; i++) {
+        otv_buf_u16(t, (uint16_t)sl[nm->n + i]);
+        otv_buf_u16(t, (uint16_t)so[nm->n + i]);
+      }
+    }
+    otv_buf_bytes(t, pool.p, pool.len);
+    if (t->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "name");
+  }
+  otv_buf_free(&pool);
+  otv_mem_free(&b->al, sp, (sc + 1) * sizeof *sp);
+  otv_mem_free(&b->al, sl, (sc + 1) * sizeof *sl);
+  otv_mem_free(&b->al, so, (sc + 1) * sizeof *so);
+  otv_mem_free(&b->al, ord, (sc + 1) * sizeof *ord);
+  return st;
 }
 
 static void names_free(otv_builder *b, names *nm)
@@ -324,10 +366,13 @@ static otv_status build_avar(otv_builder *b)
     double dlo = map_fwd(ax, ax->min_value), ddef = map_fwd(ax, ax->default_value),
            dhi = map_fwd(ax, ax->max_value);
     /* (-1,-1), (0,0), (1,1) plus the map's points, sorted by input, one per input */
-    int16_t from[3 + 64], to[3 + 64];
+    int16_t from[3 + AVAR_MAX_MAP], to[3 + AVAR_MAX_MAP];
     unsigned n = 0;
+    if (ax->map_count > AVAR_MAX_MAP)
+      return OTV_FAIL(b->err, LIMIT, OTV_T_AVAR, 0, "axis %u: map of %u points (at most %u)", a,
+                      ax->map_count, AVAR_MAX_MAP);
     const double fixedp[3] = {-1, 0, 1};
-    for (unsigned i = 0; i < 3 + ax->map_count && n < 3 + 64; i++) {
+    for (unsigned i = 0; i < 3 + ax->map_count && n < 3 + AVAR_MAX_MAP; i++) {
       double k, v;
       if (i < 3)
         k = v = fixedp[i];
@@ -346,6 +391,18 @@ static otv_status build_avar(otv_builder *b)
       memmove(to + p + 1, to + p, (n - p) * sizeof *to);
       from[p] = fk, to[p] = fv;
       n++;
+    }
+    /* a point on the line through its neighbours (exactly, in F2Dot14) changes nothing: left
+     * out, except -1, 0 and 1 (spec: avar requires them) */
+    for (unsigned p = 1; p + 1 < n;) {
+      long dx0 = from[p] - from[p - 1], dy0 = to[p] - to[p - 1];
+      long dx1 = from[p + 1] - from[p - 1], dy1 = to[p + 1] - to[p - 1];
+      if (from[p] != 0 && dy0 * dx1 == dy1 * dx0) {
+        memmove(from + p, from + p + 1, (n - p - 1) * sizeof *from);
+        memmove(to + p, to + p + 1, (n - p - 1) * sizeof *to);
+        n--;
+      } else
+        p++;
     }
     otv_buf_u16(t, (uint16_t)n);
     for (unsigned i = 0; i < n; i++) {

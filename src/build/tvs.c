@@ -57,40 +57,81 @@ static bool between_ok(const iup *c, unsigned j, unsigned i)
 }
 
 /* keep[] for contour [a, b]: none when every delta is 0, one point when all are equal, else
- * the fewest by dynamic programming over the contour cut open at its largest delta. */
-static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev)
+ * the fewest points such that every gap between two consecutive kept points (at most
+ * IUP_LOOKBACK apart, around the contour) is inferable. The contour is a cycle: a solution
+ * can start anywhere. Every solution keeps a point of W_p = {p} + {j : a gap from j can span p}
+ * for every point p, so a linear dynamic program is run from each start in the smallest W_p
+ * (often one point, one whose delta nothing can infer) and the best is kept: the optimum.
+ * Scratch: cost and prev (len + 1 each), ok (len x (L + 1)), reach (len + 1). */
+static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8_t *ok, int *reach)
 {
-  unsigned a = c->a, b = c->b, len = b - a + 1, s = a;
+  unsigned a = c->a, b = c->b, len = b - a + 1;
   bool zero = true, same = true;
-  long big = -1;
   for (unsigned k = a; k <= b; k++) {
     keep[k] = 0;
     if (c->rx[k] || c->ry[k]) zero = false;
     if (c->rx[k] != c->rx[a] || c->ry[k] != c->ry[a]) same = false;
-    long mag = labs((long)c->rx[k]) + labs((long)c->ry[k]);
-    if (mag > big) big = mag, s = k;
   }
   if (zero) return;
-  keep[s] = 1;
-  if (same) return;
-  if (len <= 2) {
-    keep[a] = keep[b] = 1;
+  if (same || len <= 2) {
+    keep[a] = 1;
+    if (!same) keep[b] = 1;
     return;
   }
-  cost[0] = 0;
-  for (unsigned p = 1; p <= len; p++) {
-    unsigned ip = a + (s - a + p) % len;
-    int best = -1;
-    unsigned lo = p > IUP_LOOKBACK ? p - IUP_LOOKBACK : 0;
-    for (unsigned q = p; q-- > lo;) {
-      if (cost[q] < 0) continue;
-      unsigned iq = a + (s - a + q) % len;
-      if (q + 1 < p && !between_ok(c, iq, ip)) break;
-      if (best < 0 || cost[q] + 1 < best) best = cost[q] + 1, prev[p] = (int)q;
+  unsigned L = len - 1 < IUP_LOOKBACK ? len - 1 : IUP_LOOKBACK;
+  /* ok[p * (L + 1) + g]: the points between p - g and p (around the contour) are inferable
+   * from those two; reach[j]: the longest such gap starting at j */
+  for (unsigned p = 0; p < len; p++) reach[p] = 1;
+  for (unsigned p = 0; p < len; p++) {
+    uint8_t *o = ok + (size_t)p * (L + 1);
+    o[0] = 0, o[1] = 1;
+    for (unsigned g = 2; g <= L; g++) {
+      unsigned j = (p + len - g) % len;
+      o[g] = between_ok(c, a + j, a + p);
+      if (o[g] && (int)g > reach[j]) reach[j] = (int)g;
     }
-    cost[p] = best;
   }
-  for (int p = prev[len]; p > 0; p = prev[p]) keep[a + (s - a + (unsigned)p) % len] = 1;
+  /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
+  int *wcount = cost; /* reused: len + 1 */
+  for (unsigned p = 0; p <= len; p++) wcount[p] = 0;
+  for (unsigned j = 0; j < len; j++) {
+    if (reach[j] < 2) continue;
+    unsigned lo = j + 1, hi = j + (unsigned)reach[j]; /* p in [lo, hi) around the contour */
+    if (hi <= len) {
+      wcount[lo]++, wcount[hi]--;
+    } else {
+      wcount[lo]++, wcount[len]--;
+      wcount[0]++, wcount[hi - len]--;
+    }
+  }
+  unsigned bestp = 0;
+  int run = 0, bestw = INT32_MAX;
+  for (unsigned p = 0; p < len; p++) {
+    run += wcount[p];
+    if (run < bestw) bestw = run, bestp = p;
+  }
+  int best = INT32_MAX;
+  for (unsigned t = 0; t < len && best > 2; t++) {
+    unsigned s = (bestp + len - t) % len; /* bestp itself, then the j whose gaps span it */
+    if (t > 0 && (t > (unsigned)reach[s] - 1u || reach[s] < 2)) continue;
+    if (t > L) break;
+    cost[0] = 0;
+    for (unsigned q = 1; q <= len; q++) {
+      unsigned pq = (s + q) % len;
+      const uint8_t *o = ok + (size_t)pq * (L + 1);
+      int bq = INT32_MAX;
+      for (unsigned g = 1; g <= L && g <= q; g++)
+        if (o[g] && cost[q - g] != INT32_MAX && cost[q - g] + 1 < bq)
+          bq = cost[q - g] + 1, prev[q] = (int)(q - g);
+      cost[q] = bq;
+    }
+    if (cost[len] < best) {
+      best = cost[len];
+      for (unsigned k = a; k <= b; k++) keep[k] = 0;
+      keep[a + s] = 1;
+      for (int q = prev[len]; q > 0; q = prev[q]) keep[a + (s + (unsigned)q) % len] = 1;
+    }
+  }
 }
 
 /* ---- one store: headers and data ---- */
@@ -223,6 +264,9 @@ typedef struct gscratch {
   int *cost;     /* IUP scratch 2 x (n + 2) */
   otv_btuple *t;
   size_t d_cap, keep_cap, cost_cap, t_cap;
+  uint8_t *ok; /* IUP: n x (IUP_LOOKBACK + 1) */
+  int *reach;  /* IUP: n + 1 */
+  size_t ok_cap, reach_cap;
   otv_buf sizer;   /* one tuple encoded, to measure it */
   int32_t *listed; /* one tuple's listed deltas */
   size_t listed_cap;
@@ -326,6 +370,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       OTV_BRESERVE(b, s->d, s->d_cap, (size_t)cnt * w) ||
       OTV_BRESERVE(b, s->keep, s->keep_cap, (size_t)cnt * n) ||
       OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * ((size_t)n + 2)) ||
+      OTV_BRESERVE(b, s->ok, s->ok_cap, (size_t)n * (IUP_LOOKBACK + 1)) ||
+      OTV_BRESERVE(b, s->reach, s->reach_cap, (size_t)n + 1) ||
       OTV_BRESERVE(b, s->t, s->t_cap, cnt))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   unsigned row = 0;
@@ -355,7 +401,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     unsigned a = 0;
     for (unsigned e = 0; e < dg->end_count; e++) {
       c.a = a, c.b = dg->ends[e];
-      iup_contour(&c, keep, s->cost, s->cost + n + 2);
+      iup_contour(&c, keep, s->cost, s->cost + n + 2, s->ok, s->reach);
       a = dg->ends[e] + 1u;
     }
     for (unsigned k = a; k < n; k++) keep[k] = d[k] != 0 || d[n + k] != 0;
@@ -540,6 +586,8 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.d, s.d_cap * sizeof *s.d);
   otv_mem_free(&b->al, s.keep, s.keep_cap);
   otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
+  otv_mem_free(&b->al, s.ok, s.ok_cap);
+  otv_mem_free(&b->al, s.reach, s.reach_cap * sizeof *s.reach);
   otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
   otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
   otv_buf_free(&s.sizer);
