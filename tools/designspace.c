@@ -158,6 +158,15 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     ax->tag = OTV_TAG(t4[0], t4[1], t4[2], t4[3]);
     ax->name = keep(s, name ? name : tag);
     d->axis_keys[d->ds.axis_count] = ax->name;
+    /* the registered axes' lower-case names get their English names (as fontTools' varLib,
+     * when no <labelname> gives one) */
+    static const char *const registered[][2] = {{"weight", "Weight"},
+                                                {"width", "Width"},
+                                                {"slant", "Slant"},
+                                                {"optical", "Optical Size"},
+                                                {"italic", "Italic"}};
+    for (size_t i = 0; name && i < sizeof registered / sizeof registered[0]; i++)
+      if (!strcmp(name, registered[i][0])) ax->name = keep(s, registered[i][1]);
     if (num(s, attr(a, "minimum"), "axis minimum", &ax->min_value) ||
         num(s, attr(a, "default"), "axis default", &ax->default_value) ||
         num(s, attr(a, "maximum"), "axis maximum", &ax->max_value))
