@@ -350,7 +350,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
                       "glyph %u: master %s has %u %s, the default master %u", gid, mn, g->n - 4,
                       g->composite ? "components" : "points", dg->n - 4);
-    if (g->end_count != dg->end_count || memcmp(g->ends, dg->ends, g->end_count * sizeof *g->ends))
+    if (g->end_count != dg->end_count ||
+        (g->end_count && memcmp(g->ends, dg->ends, g->end_count * sizeof *g->ends)))
       return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
                       "glyph %u: master %s has contours of other lengths than the default master",
                       gid, mn);
