@@ -6,7 +6,8 @@
  * of the trailer) the master at the maximum. flags bit 0: an allocator that fails from call
  * 1 + 4 * alloc on; bit 1: a third master (the default's bytes) at the minimum, which must be
  * refused as a duplicate of the default only when the minimum equals the default; bit 2: a
- * named instance; bit 3: an axis map. A built font must open again and draw its first glyphs.
+ * named instance; bit 3: an axis map; bit 4: an avar 2 mapping (design 650 -> 700, and the
+ * origin moved to the next byte's value when bit 5 is set). A built font must open again and draw its first glyphs.
  */
 #include "face.h"
 #include "fuzz_alloc.h"
@@ -48,7 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   otv_build_source src[3] = {
       {"default", &loc_def, a, alen}, {"max", &loc_max, b, blen}, {"min", &loc_min, a, alen}};
   otv_build_instance inst = {"Bold", "Fuzz-Bold", &loc_max};
-  otv_designspace ds = {&ax, 1, src, flags & 2 ? 3u : 2u, &inst, flags & 4 ? 1u : 0u};
+  double m_in[2] = {650, alloc * 4.0}, m_out[2] = {700, 400};
+  otv_build_mapping mp[2] = {{&m_in[0], &m_out[0]}, {&m_in[1], &m_out[1]}};
+  otv_designspace ds = {&ax, 1, src, flags & 2 ? 3u : 2u, &inst, flags & 4 ? 1u : 0u, NULL, 0};
+  if (flags & 16) ds.mappings = mp, ds.mapping_count = flags & 32 ? 2u : 1u;
   uint8_t *out = NULL;
   size_t len = 0;
   otv_error err = {0};

@@ -779,8 +779,16 @@ typedef struct otv_build_instance {
   const double *location;
 } otv_build_instance;
 
+/** One avar 2 axis mapping (designspace format 5 <mappings><mapping>): an input and an output
+ *  location in design space, axis_count values each; NaN: the axis is not given (an input axis
+ *  not given is at its default; an output axis not given is not moved). Since: 0.4 */
+typedef struct otv_build_mapping {
+  const double *input, *output;
+} otv_build_mapping;
+
 /** A designspace document already parsed (the CLI reads the XML with expat; the library only
- *  takes this plain data). Since: 0.4 */
+ *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
+ *  Since: 0.4 */
 typedef struct otv_designspace {
   const otv_build_axis *axes;
   unsigned axis_count;
@@ -788,13 +796,17 @@ typedef struct otv_designspace {
   unsigned source_count;
   const otv_build_instance *instances;
   unsigned instance_count;
+  const otv_build_mapping *mappings;
+  unsigned mapping_count;
 } otv_designspace;
 
 /**
  * otv_build - a variable TrueType font from the masters of a designspace: the default master
  * (the source at every axis's default, mapped to design space) is copied, fvar (axes, named
  * instances, their names added to name), avar v1 (from the axis maps, left out when they are
- * identities), a minimal STAT (when the default master has none), gvar (per-glyph deltas of the
+ * identities; version 2 when ds has mappings: their deltas, output minus input normalized in
+ * design space, in an ItemVariationStore of the model of the input locations, as fontTools'
+ * varLib 5 builds them), a minimal STAT (when the default master has none), gvar (per-glyph deltas of the
  * variation model of the spec, as fontTools' VariationModel derives it, phantom points and
  * composite offsets included, deltas IUP can infer within 0.5 left out), cvar (from cvt), HVAR
  * (DeltaSetIndexMap and a compacted ItemVariationStore) and MVAR (the OS/2, hhea, vhea and post

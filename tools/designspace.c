@@ -3,12 +3,14 @@
  * with expat into otv_designspace: axes (tag, name or English labelname, minimum/default/maximum
  * in user space, hidden, <map input output>), sources (<location><dimension name xvalue> in
  * design space; a dimension missing is the axis's default; format 5 uservalue is mapped), named
- * instances (stylename, postscriptfontname, location). Rules, labels, discrete axes and format 5
- * axis mappings are not read (docs/build.md).
+ * instances (stylename, postscriptfontname, location), format 5 axis mappings (<mappings>
+ * <mapping> <input>/<output> <dimension>: avar 2). Rules, labels and discrete axes are not read
+ * (docs/build.md).
  */
 #include "designspace.h"
 
 #include <errno.h>
+#include <math.h>
 #include <expat.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,7 +29,9 @@ typedef struct pstate {
   int in_instance;  /* inside <instance> (index + 1) */
   int in_labelname; /* inside <labelname xml:lang="en"> of an axis */
   int in_location;
-  int in_label; /* inside a format 5 <label> (its labelnames are not the axis's) */
+  int in_label;   /* inside a format 5 <label> (its labelnames are not the axis's) */
+  int in_mapping; /* inside <mappings><mapping> (index + 1) */
+  int in_map_io;  /* inside its <input> (1) or <output> (2) */
   char *text;
   size_t text_len;
 } pstate;
@@ -127,6 +131,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (!strcmp(el, "axis") && !s->in_source && !s->in_instance) {
     if (attr(a, "values")) {
       fail(s, "discrete axes are not supported");
+      return;
+    }
+    if (d->ds.mapping_count) {
+      fail(s, "an axis after the axis mappings");
       return;
     }
     if (d->ds.axis_count == 64) {
@@ -259,6 +267,53 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     in->location = d->inst_locs[k];
     d->ds.instance_count++;
     s->in_instance = (int)d->ds.instance_count;
+  } else if (!strcmp(el, "mapping") && !s->in_axis) {
+    if (d->ds.mapping_count == d->mapping_cap) {
+      unsigned nc = d->mapping_cap ? 2 * d->mapping_cap : 4;
+      if (nc > 4096) {
+        fail(s, "more than 4096 axis mappings");
+        return;
+      }
+      otv_build_mapping *nm = realloc(d->mappings, nc * sizeof *nm);
+      if (!nm) {
+        fail(s, "out of memory");
+        return;
+      }
+      d->mappings = nm;
+      d->mapping_cap = nc;
+    }
+    otv_build_mapping *m = &d->mappings[d->ds.mapping_count];
+    double *io = malloc(2 * (d->ds.axis_count ? d->ds.axis_count : 1) * sizeof *io);
+    if (!io) {
+      fail(s, "out of memory");
+      return;
+    }
+    for (unsigned q = 0; q < 2 * d->ds.axis_count; q++) io[q] = NAN;
+    m->input = io, m->output = io + d->ds.axis_count;
+    d->ds.mapping_count++;
+    s->in_mapping = (int)d->ds.mapping_count;
+  } else if (s->in_mapping && (!strcmp(el, "input") || !strcmp(el, "output"))) {
+    s->in_map_io = el[0] == 'i' ? 1 : 2;
+  } else if (!strcmp(el, "dimension") && s->in_map_io) {
+    const char *nm = attr(a, "name");
+    int ai = axis_by_name(d, nm);
+    if (ai < 0) {
+      fail(s, "mapping dimension '%s' names no axis", nm ? nm : "");
+      return;
+    }
+    double v;
+    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
+    if (xv) {
+      if (num(s, xv, "dimension xvalue", &v)) return;
+    } else if (uv) {
+      if (num(s, uv, "dimension uservalue", &v)) return;
+      v = map_fwd(&d->axes[ai], v);
+    } else {
+      fail(s, "mapping dimension '%s' without xvalue", nm);
+      return;
+    }
+    const otv_build_mapping *m = &d->mappings[s->in_mapping - 1];
+    ((double *)(s->in_map_io == 1 ? m->input : m->output))[ai] = v;
   } else if (!strcmp(el, "location")) {
     s->in_location = 1;
   } else if (!strcmp(el, "dimension") && s->in_location && (s->in_source || s->in_instance)) {
@@ -306,6 +361,10 @@ static void XMLCALL on_end(void *ud, const char *el)
     s->in_instance = 0;
   } else if (!strcmp(el, "location")) {
     s->in_location = 0;
+  } else if (!strcmp(el, "mapping") && s->in_mapping) {
+    s->in_mapping = 0;
+  } else if (!strcmp(el, "input") || !strcmp(el, "output")) {
+    s->in_map_io = 0;
   }
   s->text_len = 0;
 }
@@ -356,6 +415,7 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   d->ds.axes = d->axes;
   d->ds.sources = d->sources;
   d->ds.instances = d->instances;
+  d->ds.mappings = d->mappings;
   if (!s.failed && !d->ds.axis_count) snprintf(msg, cap, "no axes"), s.failed = 1;
   if (!s.failed && !d->ds.source_count) snprintf(msg, cap, "no sources"), s.failed = 1;
   return s.failed ? -1 : 0;
@@ -431,6 +491,8 @@ void ds_free(ds_doc *d)
   }
   for (unsigned k = 0; k < d->ds.instance_count; k++) free(d->inst_locs[k]);
   for (unsigned a = 0; a < d->ds.axis_count; a++) free(d->maps[a]);
+  for (unsigned i = 0; i < d->ds.mapping_count; i++) free((void *)d->mappings[i].input);
+  free(d->mappings);
   for (size_t i = 0; i < d->string_count; i++) free(d->strings[i]);
   free(d->strings);
   free(d->axes);

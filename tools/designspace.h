@@ -21,6 +21,8 @@ typedef struct ds_doc {
   char **files;              /* per source: the filename attribute */
   double **src_locs;         /* per source / instance: design coordinates */
   double **inst_locs;
+  otv_build_mapping *mappings; /* format 5 <mappings> (avar 2); locations owned */
+  unsigned mapping_cap;
   char **strings; /* every string allocated */
   size_t string_count;
   unsigned axis_cap, source_cap, instance_cap;

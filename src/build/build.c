@@ -339,6 +339,64 @@ static otv_status build_fvar(otv_builder *b, names *nm)
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "fvar") : OTV_E_OK;
 }
 
+/* avar 2 (spec: avar version 2) from the designspace's mappings, as fontTools' varLib 5 builds
+ * it: input and output locations normalized in design space (the coordinates avar 1 gives);
+ * per axis, the output minus the input in F2Dot14 units (an output axis not given: 0) is
+ * varied by the model of the input locations (the origin added when no mapping has it) and
+ * stored in an ItemVariationStore that the axisIndexMap points each axis at. */
+static otv_status build_avar2(otv_builder *b, otv_buf *t, size_t start)
+{
+  const otv_designspace *ds = b->ds;
+  unsigned ac = b->ac, n = ds->mapping_count;
+  bool has_origin = false;
+  for (unsigned i = 0; i < n && !has_origin; i++) {
+    bool zero = true;
+    for (unsigned a = 0; a < ac; a++) {
+      const otv_build_axis *ax = &ds->axes[a];
+      double v = ds->mappings[i].input[a];
+      if (!isnan(v) &&
+          otv_build_f2(normalize(v, map_fwd(ax, ax->min_value), map_fwd(ax, ax->default_value),
+                                 map_fwd(ax, ax->max_value))) != 0)
+        zero = false;
+    }
+    has_origin = zero;
+  }
+  unsigned cnt = n + (has_origin ? 0 : 1);
+  if (cnt > OTV_BUILD_MAX_MASTERS)
+    return OTV_FAIL(b->err, LIMIT, OTV_T_AVAR, 0, "over %u axis mappings",
+                    OTV_BUILD_MAX_MASTERS - 1);
+  double *locs = otv_mem_calloc(&b->al, (size_t)cnt * ac, sizeof *locs);
+  double *vals = otv_mem_calloc(&b->al, (size_t)cnt * ac, sizeof *vals);
+  otv_status st = locs && vals ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "avar");
+  for (unsigned i = 0; !st && i < n; i++) {
+    unsigned r = i + (has_origin ? 0 : 1);
+    for (unsigned a = 0; a < ac; a++) {
+      const otv_build_axis *ax = &ds->axes[a];
+      double lo = map_fwd(ax, ax->min_value), def = map_fwd(ax, ax->default_value),
+             hi = map_fwd(ax, ax->max_value);
+      double in = ds->mappings[i].input[a], out = ds->mappings[i].output[a];
+      double nin = isnan(in) ? 0 : normalize(in, lo, def, hi);
+      locs[(size_t)r * ac + a] = nin;
+      vals[(size_t)a * cnt + r] = isnan(out) ? 0 : otv_build_f2(normalize(out, lo, def, hi) - nin);
+    }
+  }
+  otv_vmodel md;
+  memset(&md, 0, sizeof md);
+  if (!st) {
+    otv_error e2 = {0};
+    st = otv_vmodel_init(&md, locs, cnt, ac, &b->al, &e2);
+    if (st == OTV_E_NOMEM)
+      OTV_FAIL(b->err, NOMEM, 0, 0, "avar");
+    else if (st)
+      OTV_FAIL(b->err, BAD_VALUE, OTV_T_AVAR, 0, "axis mappings: %s", e2.msg);
+  }
+  if (!st) st = otv_build_avar2(b, &md, vals, t, start);
+  if (md.count) otv_vmodel_free(&md, &b->al);
+  otv_mem_free(&b->al, locs, (size_t)cnt * ac * sizeof *locs);
+  otv_mem_free(&b->al, vals, (size_t)cnt * ac * sizeof *vals);
+  return st;
+}
+
 static otv_status build_avar(otv_builder *b)
 {
   const otv_designspace *ds = b->ds;
@@ -354,10 +412,11 @@ static otv_status build_avar(otv_builder *b)
       if (otv_build_f2(k) != otv_build_f2(v)) interesting = true;
     }
   }
-  if (!interesting) return OTV_E_OK;
+  if (!interesting && !ds->mapping_count) return OTV_E_OK;
   otv_buf *t = otv_build_table(b, OTV_T_AVAR);
   if (!t) return OTV_E_NOMEM;
-  otv_buf_u16(t, 1);
+  size_t start = t->len;
+  otv_buf_u16(t, ds->mapping_count ? 2 : 1);
   otv_buf_u16(t, 0);
   otv_buf_u16(t, 0);
   otv_buf_u16(t, (uint16_t)b->ac);
@@ -410,6 +469,7 @@ static otv_status build_avar(otv_builder *b)
       otv_buf_u16(t, (uint16_t)to[i]);
     }
   }
+  if (ds->mapping_count) return build_avar2(b, t, start);
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "avar") : OTV_E_OK;
 }
 
@@ -465,6 +525,16 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
       return OTV_FAIL(err, ARG, 0, 0, "source %u: no font data or location", k);
   for (unsigned i = 0; i < ds->instance_count; i++)
     if (!ds->instances[i].location) return OTV_FAIL(err, ARG, 0, 0, "instance %u: no location", i);
+  if (ds->mapping_count && !ds->mappings)
+    return OTV_FAIL(err, ARG, 0, 0, "designspace: bad mapping list");
+  for (unsigned i = 0; i < ds->mapping_count; i++) {
+    const otv_build_mapping *m = &ds->mappings[i];
+    if (!m->input || !m->output)
+      return OTV_FAIL(err, ARG, 0, 0, "mapping %u: no input or output location", i);
+    for (unsigned a = 0; a < ds->axis_count; a++)
+      if (isinf(m->input[a]) || isinf(m->output[a]))
+        return OTV_FAIL(err, ARG, 0, 0, "mapping %u: infinite coordinate", i);
+  }
   return OTV_E_OK;
 }
 

@@ -51,13 +51,11 @@ static unsigned region_of(ivsb *s, const otv_vmodel *md, unsigned i)
   return s->rc++;
 }
 
-/* Add one row: the deltas of master values vals (one per master; mask: the masters present,
- * the default always). Returns the row index, or UINT32_MAX (error recorded). */
-static uint32_t add_row(ivsb *s, uint64_t mask, const double *vals)
+/* Add one row: the deltas of model md for values vals (one per location of md, in the order
+ * given to it). Returns the row index, or UINT32_MAX (error recorded). */
+static uint32_t add_row_model(ivsb *s, const otv_vmodel *md, const double *vals)
 {
   otv_builder *b = s->b;
-  const otv_vmodel *md;
-  if (otv_build_submodel(b, mask, &md)) return UINT32_MAX;
   double dl[OTV_BUILD_MAX_MASTERS];
   otv_vmodel_deltas(md, vals, 1, 1, dl);
   if (OTV_RESERVE(&b->al, &s->row_at, &s->row_at_cap, s->rows + 2, sizeof *s->row_at) ||
@@ -84,6 +82,15 @@ static uint32_t add_row(ivsb *s, uint64_t mask, const double *vals)
   }
   s->row_at[s->rows + 1] = s->pn;
   return (uint32_t)s->rows++;
+}
+
+/* Add one row: the deltas of master values vals (one per master; mask: the masters present,
+ * the default always). Returns the row index, or UINT32_MAX (error recorded). */
+static uint32_t add_row(ivsb *s, uint64_t mask, const double *vals)
+{
+  const otv_vmodel *md;
+  if (otv_build_submodel(s->b, mask, &md)) return UINT32_MAX;
+  return add_row_model(s, md, vals);
 }
 
 static void ivsb_free(ivsb *s)
@@ -536,6 +543,40 @@ otv_status otv_build_mvar(otv_builder *b)
     }
     otv_buf_free(&store);
   }
+  ivsb_free(&s);
+  return st;
+}
+
+/* ---- avar version 2 (spec: avar, version 2): axisIndexMap and ItemVariationStore ---- */
+
+otv_status otv_build_avar2(otv_builder *b, const otv_vmodel *md, const double *vals, otv_buf *t,
+                           size_t avar_start)
+{
+  unsigned ac = b->ac;
+  ivsb s;
+  memset(&s, 0, sizeof s);
+  s.b = b;
+  uint32_t rows[OTV_MAX_AXES], item[OTV_MAX_AXES], map[OTV_MAX_AXES];
+  otv_buf store;
+  otv_buf_init(&store, &b->al);
+  otv_status st = OTV_E_OK;
+  for (unsigned a = 0; !st && a < ac; a++)
+    if ((rows[a] = add_row_model(&s, md, vals + (size_t)a * md->count)) == UINT32_MAX)
+      st = b->err && b->err->code ? b->err->code : OTV_E_NOMEM;
+  if (!st) st = ivs_write(&s, rows, ac, item, &store);
+  if (!st) {
+    for (unsigned a = 0; a < ac; a++) map[a] = item[rows[a]];
+    /* spec: Offset32 axisIndexMapOffset, Offset32 varStoreOffset (from the table's start) */
+    size_t at = t->len - avar_start + 8;
+    otv_buf_u32(t, (uint32_t)at);
+    size_t map_pos = t->len;
+    otv_buf_u32(t, 0);
+    write_map(t, map, ac);
+    otv_buf_put_u32(t, map_pos, (uint32_t)(t->len - avar_start));
+    otv_buf_bytes(t, store.p, store.len);
+    if (t->failed || store.failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "avar");
+  }
+  otv_buf_free(&store);
   ivsb_free(&s);
   return st;
 }

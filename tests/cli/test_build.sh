@@ -57,6 +57,35 @@ printf '<designspace format="4"><axes><axis tag="wght" name="W" minimum="900" de
 expect 1 "bad range" -- "$OTVAR" build "$TMP/range.designspace" -o "$TMP/o.ttf"
 one_line_err "bad range"
 
+# avar 2 mappings (format 5 <mappings>): one that moves weight 600 builds avar version 2 and
+# normalizes as hand-computed (design = user here: 600 -> 0.4 = 6554, + (650 - 600) / 500 =
+# 1638 -> 8192); hostile ones are one-line errors
+dsm() { # dsm NAME MAPPINGS [AFTER]: one wght axis, the Reg master, MAPPINGS inside <axes>
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes>%s%s%s</axes><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "<mappings>$2</mappings>" "${3:-}" \
+    "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+mp() { printf '<mapping><input><dimension name="%s" xvalue="%s"/></input><output><dimension name="Weight" xvalue="%s"/></output></mapping>' "$1" "$2" "$3"; }
+dsm map "$(mp Weight 600 650)"
+expect 0 "avar2 mapping" -- "$OTVAR" build "$TMP/map.designspace" -o "$TMP/map.ttf" -q
+expect 0 "avar2 info" -- "$OTVAR" info "$TMP/map.ttf"
+has "avar2 info" "avar: version 2"
+expect 0 "avar2 normalize" -- "$OTVAR" normalize "$TMP/map.ttf" wght=600
+has "avar2 normalize" "wght 600 8192 "
+dsm mapunknown "$(mp Width 600 650)"
+expect 1 "mapping unknown axis" -- "$OTVAR" build "$TMP/mapunknown.designspace" -o "$TMP/o.ttf"
+err_has "mapping unknown axis" "names no axis"
+dsm maptwice "$(mp Weight 600 650)$(mp Weight 600 700)"
+expect 1 "mapping inputs repeated" -- "$OTVAR" build "$TMP/maptwice.designspace" -o "$TMP/o.ttf"
+one_line_err "mapping inputs repeated"
+err_has "mapping inputs repeated" "axis mappings"
+dsm mapaxis "$(mp Weight 600 650)" '<axis tag="wdth" name="Width" minimum="50" default="100" maximum="100"/>'
+expect 1 "axis after mappings" -- "$OTVAR" build "$TMP/mapaxis.designspace" -o "$TMP/o.ttf"
+err_has "axis after mappings" "after the axis mappings"
+dsm mapbad '<mapping><input><dimension name="Weight" xvalue="abc"/></input></mapping>'
+expect 1 "mapping bad number" -- "$OTVAR" build "$TMP/mapbad.designspace" -o "$TMP/o.ttf"
+err_has "mapping bad number" "bad number"
+
 # masters that are not fonts, and every 97th prefix of a real one: an error, never a crash
 printf 'garbage garbage garbage' >"$TMP/Junk.ttf"
 ds junk "$(src Junk 400)"

@@ -217,6 +217,60 @@ def run_case(tmp, name, mdir, nrand):
             compare(go, glyph_data(TTFont(inst)), 1, what + " (otvar instance vs fontTools')")
 
 
+def hb_extents(path, var, text):
+    r = subprocess.run(["hb-shape", "--show-extents", "--no-glyph-names", f"--variations={var}",
+                        path, text], capture_output=True, text=True)
+    return r.stdout.strip() if not r.returncode else None
+
+
+def run_avar2(tmp):
+    """BuildAvar2: a format 5 <mappings> (design weight 128 -> 138) becomes avar version 2.
+    fontTools 4.38 cannot build avar 2 (it builds the same font with avar 1 only); HarfBuzz 6.0
+    applies avar 2. Hand-computed: user 600 -> avar 1 gives design 128, normalized
+    (128 - 90) / (190 - 90) = 0.38 = 6226 in F2Dot14; the mapping adds (138 - 128) / 100 = 0.1
+    = 1638, so 7864 (0.48). The model of the inputs {0, 0.38} gives the region (0, 0.38, 0.38):
+    past 0.38 no delta (user 650: avar 1 alone, 8110). In fontTools' avar-1 font the user
+    value whose avar 1 result is 0.48 is 400 + 500 * (0.4 + 0.2 * (0.48 - 0.38) / 0.23) =
+    643.478: HarfBuzz must draw otvar's font at 600 as fontTools' at 643.478, and both fonts
+    alike where the mapping does not act (above 0.38, below 0)."""
+    name, mdir = "BuildAvar2", os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    ds_path = os.path.join(DATA, name + ".designspace")
+    if not os.path.exists(ds_path):
+        return
+    ours, theirs = os.path.join(tmp, "avar2-otvar.ttf"), os.path.join(tmp, "avar2-ft.ttf")
+    r = subprocess.run([OTVAR, "build", ds_path, "-o", ours, "--master-dir", mdir, "-q",
+                        "--force"], capture_output=True, text=True)
+    if r.returncode:
+        fail(f"{name}: otvar build: {r.stderr.strip()}")
+        return
+    r = subprocess.run([OTVAR, "info", ours], capture_output=True, text=True)
+    if "avar: version 2" not in r.stdout:
+        fail(f"{name}: no avar version 2 in otvar info")
+    # 512: user 0.224 = 3670; avar 1 between (3277, 2949) and (6554, 6226): 3342; the mapping
+    # adds 1638 * 3342 / 6226 = 879.2: 4221
+    for user, want in (("600", "7864"), ("650", "8110"), ("400", "0"), ("900", "16384"),
+                       ("512", "4221")):
+        r = subprocess.run([OTVAR, "normalize", ours, "wght=" + user], capture_output=True,
+                           text=True)
+        got = r.stdout.split()[2] if len(r.stdout.split()) > 2 else r.stderr.strip()
+        if got != want:
+            fail(f"{name}: otvar normalize wght={user}: {got}, want {want}")
+    finder = lambda p: os.path.join(mdir, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds_path, master_finder=finder)
+    vf.save(theirs)
+    print(f"{name}: size otvar {os.path.getsize(ours)} fontTools (avar 1 only) "
+          f"{os.path.getsize(theirs)}")
+    if not shutil.which("hb-shape"):
+        return
+    text = "".join(chr(c) for c in sorted(vf.getBestCmap()) if c > 32)
+    for uo, ut in (("600", "643.478"), ("601", "601"), ("650", "650"), ("100", "100"),
+                   ("900", "900")):
+        eo, et = hb_extents(ours, "wght=" + uo, text), hb_extents(theirs, "wght=" + ut, text)
+        if eo is None or eo != et:
+            fail(f"{name}: HarfBuzz at wght={uo} (otvar) vs {ut} (fontTools): {eo} vs {et}")
+    print(f"{name}: avar 2 checked (otvar normalize, HarfBuzz 6 extents)")
+
+
 def main():
     if not os.path.isdir(DATA):
         print(f"SKIP: no {DATA}")
@@ -224,6 +278,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, mdir, nrand in CASES:
             run_case(tmp, name, mdir, nrand)
+        run_avar2(tmp)
         # incompatible masters fail with a message naming the glyph and the master
         bad = os.path.join(tmp, "bad")
         os.makedirs(bad)
