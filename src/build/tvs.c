@@ -574,7 +574,7 @@ otv_status otv_build_gvar(otv_builder *b)
       for (unsigned q = 0; q < shared_n; q++)
         for (unsigned a = 0; a < ac; a++) otv_buf_u16(t, (uint16_t)pk.v[(size_t)order[q] * ac + a]);
       for (uint32_t g = 0; g < gc; g++) {
-        otv_buf_bytes(t, data.p + off[g], off[g + 1] - off[g]);
+        if (off[g + 1] > off[g]) otv_buf_bytes(t, data.p + off[g], off[g + 1] - off[g]);
         if (!lng && ((off[g + 1] - off[g]) & 1)) otv_buf_u8(t, 0);
       }
       if (t->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar");
