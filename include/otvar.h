@@ -813,8 +813,12 @@ typedef struct otv_designspace {
  * values that differ) are added. Masters are matched to the default by glyph name (post format
  * 2) or, without names, by glyph id; a master that lacks a glyph or leaves it empty is a sparse
  * master for that glyph. Incompatible masters are OTV_E_BAD_VALUE with a message naming the
- * glyph, the master and what differs. CFF masters and layout merging are OTV_E_UNSUPPORTED (the
- * default master's GSUB/GPOS/GDEF are copied as they are). *out is allocated with opt's
+ * glyph, the master and what differs. GPOS is merged when the masters' GPOS tables differ only
+ * in values (ValueRecords of single and pair adjustments, anchors of cursive and mark
+ * attachment): a value that varies gets a VariationIndex device and GDEF (version 1.3) the
+ * ItemVariationStore; GPOS tables whose structure differs (pair sets, classes, coverage: not
+ * merged yet) are OTV_E_UNSUPPORTED naming the master and the lookup. GSUB and the rest of GDEF
+ * are the default master's. CFF masters are OTV_E_UNSUPPORTED. *out is allocated with opt's
  * allocator (NULL: libc); free it with otv_build_free. Thread-safe (no shared state).
  * Since: 0.4
  */

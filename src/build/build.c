@@ -556,6 +556,7 @@ static otv_status assemble(otv_builder *b, uint8_t **out, size_t *out_len)
       skip = false;
       for (unsigned q = 0; q < b->tab_count; q++) skip |= b->tag[q] == OTV_T_STAT;
     }
+    for (unsigned q = 0; q < b->tab_count; q++) skip |= b->tag[q] == tag; /* rebuilt (GPOS) */
     if (skip) continue;
     otv_span s = otv_sfnt_find(d, tag);
     t[n++] = (otv_sfnt_table){tag, s.p, s.len};
@@ -634,7 +635,8 @@ otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t 
   if ((s = otv_vmodel_init(&b.model, b.norm, b.mc, b.ac, &b.al, err))) goto done;
   if ((s = names_read(&b, &nm)) || (s = build_fvar(&b, &nm)) || (s = build_avar(&b)) ||
       (s = build_stat(&b, b.tab[0].p)) || (s = names_write(&b, &nm)) || (s = otv_build_gvar(&b)) ||
-      (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) || (s = otv_build_mvar(&b)))
+      (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) || (s = otv_build_mvar(&b)) ||
+      (s = otv_build_gpos(&b)))
     goto done;
   s = assemble(&b, out, out_len);
 done:

@@ -580,3 +580,32 @@ otv_status otv_build_avar2(otv_builder *b, const otv_vmodel *md, const double *v
   ivsb_free(&s);
   return st;
 }
+
+/* ---- a store of given rows (GDEF) ---- */
+
+otv_status otv_build_store(otv_builder *b, uint64_t mask, const int32_t *vals, size_t stride,
+                           size_t rows, uint32_t *item_of, otv_buf *out)
+{
+  ivsb s;
+  memset(&s, 0, sizeof s);
+  s.b = b;
+  otv_status st = OTV_E_OK;
+  uint32_t *use = otv_mem_calloc(&b->al, rows + 1, sizeof *use);
+  if (!use) st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
+  double v[OTV_BUILD_MAX_MASTERS];
+  for (size_t r = 0; !st && r < rows; r++) {
+    unsigned q = 0;
+    for (unsigned k = 0; k < b->mc; k++)
+      if (mask >> k & 1) v[q++] = vals[r * stride + k];
+    if ((use[r] = add_row(&s, mask, v)) == UINT32_MAX)
+      st = b->err && b->err->code ? b->err->code : OTV_E_NOMEM;
+  }
+  uint32_t *items = st ? NULL : otv_mem_calloc(&b->al, rows + 1, sizeof *items);
+  if (!st && !items) st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
+  if (!st) st = ivs_write(&s, use, rows, items, out);
+  for (size_t r = 0; !st && r < rows; r++) item_of[r] = items[use[r]];
+  if (items) otv_mem_free(&b->al, items, (rows + 1) * sizeof *items);
+  if (use) otv_mem_free(&b->al, use, (rows + 1) * sizeof *use);
+  ivsb_free(&s);
+  return st;
+}

@@ -1,0 +1,795 @@
+/*
+ * build/gpos.c - GPOS merged from the masters (spec: GPOS, GDEF, chapter2 "Device and
+ * VariationIndex tables"; otvarcommonformats "Item Variation Store"). The masters' GPOS tables
+ * are walked side by side: lookups (Extension resolved), and in SinglePos, PairPos (formats 1
+ * and 2), CursivePos, MarkBasePos, MarkLigPos and MarkMarkPos sub-tables every structural field
+ * (formats, counts, coverage and class definitions, mark classes) must be equal in every master
+ * that has a GPOS (else OTV_E_UNSUPPORTED naming the master and the lookup: masters whose pair
+ * sets or classes differ are not merged yet), while the values (ValueRecord placements and
+ * advances, anchor coordinates) may differ. A value that differs gets a VariationIndex device
+ * (its deltas, of the model of the masters that have a GPOS, in the GDEF ItemVariationStore);
+ * its ValueFormat gains the device field (every record of the group), an anchor becomes format 3.
+ *
+ * Each sub-table of those types is rebuilt self-contained in an object graph (core/graph.h:
+ * identical children shared); the other sub-tables (contextual ones) stay as they were. The
+ * intermediate GPOS is: header, a LookupList whose lookups are Extension lookups (32-bit
+ * offsets) to the rebuilt sub-tables or to the original ones in a copy of the default's table,
+ * which also holds the ScriptList, FeatureList and FeatureVariations. The layout writer
+ * (layout.h, compact) then writes it as a normal table (Extension lookups unwrapped where
+ * 16-bit offsets reach). GDEF gets version 1.3 and the store (made when the default has none).
+ */
+#include "build/tables.h"
+#include "layout.h"
+
+#include <math.h>
+#include <string.h>
+
+#define EXT_TYPE 9u
+#define DEV_VARIATION_INDEX 0x8000u
+#define ANCHOR_FORMAT_DEVICES 3u
+#define MAX_NEST 8u /* Extension depth checked */
+
+typedef struct pos {
+  size_t a[OTV_BUILD_MAX_MASTERS];
+} pos;
+
+typedef struct gctx {
+  otv_builder *b;
+  otv_span t[OTV_BUILD_MAX_MASTERS]; /* each master's GPOS (len 0: none) */
+  uint64_t mask;                     /* the masters with a GPOS (the default among them) */
+  unsigned lookup, sub;              /* for messages */
+  otv_status st;
+  bool write; /* pass 2 */
+  /* pass 1: every slot's value per master; pass 2: the item of varying slots */
+  int32_t *vals;
+  size_t slot, slot_n, vals_cap;
+  uint32_t *item; /* per slot: outer << 16 | inner, UINT32_MAX: does not vary */
+  size_t item_cap;
+  size_t *sgroup; /* pass 1, per slot: its value-record group << 2 | field, SIZE_MAX: anchor */
+  size_t sgroup_cap;
+  uint8_t *gbits; /* per value-record group: the device bits its records gain */
+  size_t group, gbits_cap;
+  otv_graph *g;
+} gctx;
+
+static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned k)
+{
+  if (!c->st)
+    c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
+                     c->b->m[k].name, c->lookup, c->sub, what);
+  return false;
+}
+
+#define EACH(c, k)                                                                                 \
+  for (unsigned k = 0; k < (c)->b->mc; k++)                                                        \
+    if ((c)->mask >> k & 1)
+
+/* n bytes at p + rel in every master */
+static bool need(gctx *c, const pos *p, size_t rel, size_t n)
+{
+  if (c->st) return false;
+  EACH(c, k)
+  if (!otv_span_has(c->t[k], p->a[k] + rel, n))
+    return bad(c, OTV_E_TRUNCATED, p->a[k] + rel, "sub-table past the end", k);
+  return true;
+}
+
+/* A structural uint16 (checked by need): equal in every master, else unsupported. */
+static unsigned su16(gctx *c, const pos *p, size_t rel)
+{
+  unsigned v = otv_peek_u16(c->t[c->b->base].p + p->a[c->b->base] + rel);
+  EACH(c, k)
+  if (otv_peek_u16(c->t[k].p + p->a[k] + rel) != v) {
+    bad(c, OTV_E_UNSUPPORTED, p->a[k] + rel, "structure differs from the default (not merged yet)",
+        k);
+    return v;
+  }
+  return v;
+}
+
+/* n structural bytes equal in every master */
+static bool same_bytes(gctx *c, const pos *p, size_t rel, size_t n)
+{
+  if (!need(c, p, rel, n)) return false;
+  const uint8_t *d = c->t[c->b->base].p + p->a[c->b->base] + rel;
+  EACH(c, k)
+  if (memcmp(c->t[k].p + p->a[k] + rel, d, n))
+    return bad(c, OTV_E_UNSUPPORTED, p->a[k] + rel, "coverage or classes differ (not merged yet)",
+               k);
+  return true;
+}
+
+/* The child at offset16 field rel from base (each master its own offset); false: NULL in all
+ * (a NULL in some only is a structural difference). */
+static bool child(gctx *c, const pos *base, const pos *p, size_t rel, pos *out)
+{
+  bool any = false, none = false;
+  EACH(c, k)
+  {
+    unsigned off = otv_peek_u16(c->t[k].p + p->a[k] + rel);
+    out->a[k] = base->a[k] + off;
+    if (off)
+      any = true;
+    else
+      none = true;
+  }
+  if (any && none) bad(c, OTV_E_UNSUPPORTED, p->a[c->b->base] + rel, "a NULL offset differs", 0);
+  return any && !none;
+}
+
+/* ---- slots: values that may vary ---- */
+
+/* The slot at p + rel (int16, checked by need); tag: value-record group << 2 | field, or
+ * SIZE_MAX (an anchor coordinate). Pass 1 records every master's value; pass 2 returns its
+ * item (UINT32_MAX: the value does not vary). */
+static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
+{
+  size_t s = c->slot++;
+  if (c->write) return s < c->slot_n ? c->item[s] : UINT32_MAX;
+  unsigned mc = c->b->mc;
+  if (OTV_RESERVE(&c->b->al, &c->vals, &c->vals_cap, (s + 1) * mc, sizeof *c->vals) ||
+      OTV_RESERVE(&c->b->al, &c->sgroup, &c->sgroup_cap, s + 1, sizeof *c->sgroup)) {
+    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
+    return UINT32_MAX;
+  }
+  EACH(c, k) c->vals[s * mc + k] = otv_peek_i16(c->t[k].p + p->a[k] + rel);
+  c->sgroup[s] = tag;
+  return UINT32_MAX;
+}
+
+static otv_obj var_device(gctx *c, uint32_t item)
+{
+  otv_buf *o = otv_graph_push(c->g);
+  if (!o) return OTV_OBJ_NONE;
+  otv_buf_u16(o, (uint16_t)(item >> 16));
+  otv_buf_u16(o, (uint16_t)item);
+  otv_buf_u16(o, DEV_VARIATION_INDEX);
+  return otv_graph_pop(c->g);
+}
+
+/* Bytes of the default master copied as a leaf object (pass 2). */
+static otv_obj leaf(gctx *c, const pos *p, size_t n)
+{
+  if (!c->write) return OTV_OBJ_NONE;
+  otv_buf *o = otv_graph_push(c->g);
+  if (!o) return OTV_OBJ_NONE;
+  otv_buf_bytes(o, c->t[c->b->base].p + p->a[c->b->base], n);
+  return otv_graph_pop(c->g);
+}
+
+static size_t coverage_len(gctx *c, const pos *p)
+{
+  if (!need(c, p, 0, 4)) return 0;
+  unsigned f = su16(c, p, 0), n = su16(c, p, 2);
+  size_t len = f == 1 ? 4 + 2 * (size_t)n : f == 2 ? 4 + 6 * (size_t)n : 0;
+  if (!len) bad(c, OTV_E_BAD_VALUE, p->a[c->b->base], "coverage format", c->b->base);
+  return len;
+}
+
+static size_t classdef_len(gctx *c, const pos *p)
+{
+  if (!need(c, p, 0, 4)) return 0;
+  unsigned f = su16(c, p, 0);
+  if (f == 1) {
+    if (!need(c, p, 0, 6)) return 0;
+    return 6 + 2 * (size_t)su16(c, p, 4);
+  }
+  if (f == 2) return 4 + 6 * (size_t)su16(c, p, 2);
+  bad(c, OTV_E_BAD_VALUE, p->a[c->b->base], "class definition format", c->b->base);
+  return 0;
+}
+
+static size_t device_len(gctx *c, const pos *p)
+{
+  if (!need(c, p, 0, 6)) return 0;
+  unsigned s = su16(c, p, 0), e = su16(c, p, 2), f = su16(c, p, 4);
+  if (f == DEV_VARIATION_INDEX) {
+    bad(c, OTV_E_UNSUPPORTED, p->a[c->b->base], "a master has variation data", c->b->base);
+    return 0;
+  }
+  if (f < 1 || f > 3 || e < s) return 6;
+  size_t bits = ((size_t)e - s + 1) << (f + 1), words = (bits + 15) / 16;
+  return 6 + 2 * words;
+}
+
+/* A table (coverage, class def, device) at offset16 field rel of p (from base), checked equal
+ * in every master, copied as a child linked at o's byte `field` (pass 2). */
+static void copy_child(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p, size_t rel,
+                       size_t (*len)(gctx *, const pos *))
+{
+  pos q;
+  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return;
+  size_t n = len(c, &q);
+  if (!n || !same_bytes(c, &q, 0, n)) return;
+  otv_obj id = leaf(c, &q, n);
+  if (o && c->write) otv_graph_link(c->g, field, 2, id);
+}
+
+static unsigned vr_size(unsigned fmt)
+{
+  unsigned n = 0;
+  for (unsigned b = 0; b < 8; b++) n += (fmt >> b) & 1;
+  return 2 * n;
+}
+
+static unsigned popcount(unsigned v)
+{
+  unsigned n = 0;
+  for (; v; v &= v - 1) n++;
+  return n;
+}
+
+/* The group of the next ValueRecords sharing one ValueFormat (pass 2: its device bits). */
+static size_t new_group(gctx *c, unsigned *gained)
+{
+  size_t g = c->group++;
+  *gained = 0;
+  if (c->write && g < c->gbits_cap) *gained = c->gbits[g];
+  return g;
+}
+
+/* One ValueRecord of format fin at p + rel (devices from base) in group `group` (device bits
+ * `gained` added to its format in pass 2, where it is appended to o; its device fields are
+ * linked in the open object, whose bytes o holds). */
+static void value_record(gctx *c, otv_buf *o, unsigned fin, unsigned gained, const pos *base,
+                         const pos *p, size_t rel, size_t group)
+{
+  fin &= 0xFFu;
+  if (!need(c, p, rel, vr_size(fin))) return;
+  uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  for (unsigned k = 0; k < 4; k++)
+    if (fin >> k & 1)
+      item[k] = slot(c, p, rel + 2 * popcount(fin & ((1u << k) - 1)), group << 2 | k);
+  if (!c->write) {
+    /* hinting devices: equal in every master */
+    for (unsigned k = 0; k < 4; k++)
+      if (fin >> (4 + k) & 1) {
+        pos d;
+        size_t at = rel + 2 * popcount(fin & ((1u << (4 + k)) - 1));
+        if (child(c, base, p, at, &d)) {
+          size_t n = device_len(c, &d);
+          if (n) same_bytes(c, &d, 0, n);
+        }
+      }
+    return;
+  }
+  unsigned fout = fin | gained << 4;
+  const uint8_t *src = c->t[c->b->base].p + p->a[c->b->base] + rel;
+  for (unsigned k = 0; k < 4; k++)
+    if (fout >> k & 1)
+      otv_buf_u16(
+          o,
+          (uint16_t)(fin >> k & 1 ? otv_peek_u16(src + 2 * popcount(fin & ((1u << k) - 1))) : 0));
+  for (unsigned k = 0; k < 4; k++) {
+    if (!(fout >> (4 + k) & 1)) continue;
+    size_t field = o->len;
+    otv_buf_u16(o, 0);
+    if (item[k] != UINT32_MAX)
+      otv_graph_link(c->g, field, 2, var_device(c, item[k]));
+    else if (fin >> (4 + k) & 1)
+      copy_child(c, o, field, base, p, rel + 2 * popcount(fin & ((1u << (4 + k)) - 1)), device_len);
+  }
+}
+
+/* An anchor at offset16 field rel of p (from base): formats 1-3; written (pass 2) as format 3
+ * with VariationIndex devices when a coordinate varies, else as it was. Returns its object. */
+static otv_obj anchor(gctx *c, const pos *base, const pos *p, size_t rel)
+{
+  pos q;
+  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return OTV_OBJ_NONE;
+  if (!need(c, &q, 0, 6)) return OTV_OBJ_NONE;
+  unsigned f = su16(c, &q, 0);
+  size_t len = f == 1 ? 6 : f == 2 ? 8 : f == 3 ? 10 : 0;
+  if (!len || !need(c, &q, 0, len)) {
+    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], "anchor format", c->b->base);
+    return OTV_OBJ_NONE;
+  }
+  if (f == 2) su16(c, &q, 6);
+  uint32_t ix = slot(c, &q, 2, SIZE_MAX), iy = slot(c, &q, 4, SIZE_MAX);
+  if (!c->write) {
+    for (unsigned k = 0; f == 3 && k < 2; k++) {
+      pos d;
+      if (child(c, &q, &q, 6 + 2 * (size_t)k, &d)) {
+        size_t n = device_len(c, &d);
+        if (n) same_bytes(c, &d, 0, n);
+      }
+    }
+    return OTV_OBJ_NONE;
+  }
+  const uint8_t *src = c->t[c->b->base].p + q.a[c->b->base];
+  otv_buf *o = otv_graph_push(c->g);
+  if (!o) return OTV_OBJ_NONE;
+  if (ix == UINT32_MAX && iy == UINT32_MAX && f != 3) {
+    otv_buf_bytes(o, src, len);
+    return otv_graph_pop(c->g);
+  }
+  otv_buf_u16(o, ANCHOR_FORMAT_DEVICES);
+  otv_buf_bytes(o, src + 2, 4);
+  otv_buf_u32(o, 0);
+  for (unsigned k = 0; k < 2; k++) {
+    uint32_t it = k ? iy : ix;
+    if (it != UINT32_MAX)
+      otv_graph_link(c->g, 6 + 2 * (size_t)k, 2, var_device(c, it));
+    else if (f == 3)
+      copy_child(c, o, 6 + 2 * (size_t)k, &q, &q, 6 + 2 * (size_t)k, device_len);
+  }
+  return otv_graph_pop(c->g);
+}
+
+/* ---- the sub-tables ---- */
+
+static void link_anchor(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p,
+                        size_t rel)
+{
+  otv_obj a = anchor(c, base, p, rel);
+  if (o && a) otv_graph_link(c->g, field, 2, a);
+}
+
+/* SinglePos formats 1 and 2 */
+static void single_pos(gctx *c, otv_buf *o, const pos *p, unsigned fmt)
+{
+  if (!need(c, p, 0, 6)) return;
+  unsigned vf = su16(c, p, 4) & 0xFFu, gained;
+  size_t grp = new_group(c, &gained);
+  if (o) {
+    otv_buf_u16(o, (uint16_t)fmt);
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)(vf | gained << 4));
+  }
+  copy_child(c, o, 2, p, p, 2, coverage_len);
+  if (fmt == 1) {
+    value_record(c, o, vf, gained, p, p, 6, grp);
+    return;
+  }
+  if (!need(c, p, 6, 2)) return;
+  unsigned n = su16(c, p, 6);
+  if (o) otv_buf_u16(o, (uint16_t)n);
+  for (unsigned i = 0; i < n && !c->st; i++)
+    value_record(c, o, vf, gained, p, p, 8 + (size_t)i * vr_size(vf), grp);
+}
+
+/* PairPos format 1 (PairSets) and 2 (class matrix) */
+static void pair_pos(gctx *c, otv_buf *o, const pos *p, unsigned fmt)
+{
+  if (!need(c, p, 0, 10)) return;
+  unsigned f1 = su16(c, p, 4) & 0xFFu, f2 = su16(c, p, 6) & 0xFFu, g1, g2;
+  size_t grp1 = new_group(c, &g1), grp2 = new_group(c, &g2);
+  unsigned o1 = f1 | g1 << 4, o2 = f2 | g2 << 4;
+  if (o) {
+    otv_buf_u16(o, (uint16_t)fmt);
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)o1);
+    otv_buf_u16(o, (uint16_t)o2);
+  }
+  copy_child(c, o, 2, p, p, 2, coverage_len);
+  size_t rs = vr_size(f1) + vr_size(f2);
+  if (fmt == 1) {
+    unsigned n = su16(c, p, 8);
+    if (o) otv_buf_u16(o, (uint16_t)n);
+    if (!need(c, p, 10, 2 * (size_t)n)) return;
+    size_t arr = o ? o->len : 0;
+    if (o) otv_buf_zeros(o, 2 * (size_t)n);
+    for (unsigned i = 0; i < n && !c->st; i++) {
+      pos ps;
+      if (!child(c, p, p, 10 + 2 * (size_t)i, &ps) || !need(c, &ps, 0, 2)) continue;
+      unsigned pc = su16(c, &ps, 0);
+      if (!need(c, &ps, 2, (size_t)pc * (2 + rs))) return;
+      otv_buf *q = c->write ? otv_graph_push(c->g) : NULL;
+      if (c->write && !q) return;
+      if (q) otv_buf_u16(q, (uint16_t)pc);
+      for (unsigned r = 0; r < pc && !c->st; r++) {
+        size_t at = 2 + (size_t)r * (2 + rs);
+        unsigned second = su16(c, &ps, at);
+        if (q) otv_buf_u16(q, (uint16_t)second);
+        value_record(c, q, f1, g1, &ps, &ps, at + 2, grp1);
+        value_record(c, q, f2, g2, &ps, &ps, at + 2 + vr_size(f1), grp2);
+      }
+      if (q) otv_graph_link(c->g, arr + 2 * (size_t)i, 2, otv_graph_pop(c->g));
+    }
+    return;
+  }
+  if (!need(c, p, 0, 16)) return;
+  unsigned n1 = su16(c, p, 12), n2 = su16(c, p, 14);
+  if (o) {
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)n1);
+    otv_buf_u16(o, (uint16_t)n2);
+  }
+  copy_child(c, o, 8, p, p, 8, classdef_len);
+  copy_child(c, o, 10, p, p, 10, classdef_len);
+  if (!need(c, p, 16, (size_t)n1 * n2 * rs)) return;
+  for (size_t i = 0; i < (size_t)n1 * n2 && !c->st; i++) {
+    value_record(c, o, f1, g1, p, p, 16 + i * rs, grp1);
+    value_record(c, o, f2, g2, p, p, 16 + i * rs + vr_size(f1), grp2);
+  }
+}
+
+/* CursivePos format 1 */
+static void cursive_pos(gctx *c, otv_buf *o, const pos *p)
+{
+  if (!need(c, p, 0, 6)) return;
+  unsigned n = su16(c, p, 4);
+  if (!need(c, p, 6, 4 * (size_t)n)) return;
+  if (o) {
+    otv_buf_u16(o, 1);
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)n);
+    otv_buf_zeros(o, 4 * (size_t)n);
+  }
+  copy_child(c, o, 2, p, p, 2, coverage_len);
+  for (unsigned i = 0; i < n && !c->st; i++)
+    for (unsigned e = 0; e < 2; e++)
+      link_anchor(c, o, 6 + 4 * (size_t)i + 2 * e, p, p, 6 + 4 * (size_t)i + 2 * e);
+}
+
+/* MarkArray: markCount, MarkRecords (markClass, markAnchor offset from the MarkArray) */
+static otv_obj mark_array(gctx *c, const pos *m)
+{
+  if (!need(c, m, 0, 2)) return OTV_OBJ_NONE;
+  unsigned n = su16(c, m, 0);
+  if (!need(c, m, 2, 4 * (size_t)n)) return OTV_OBJ_NONE;
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  if (o) {
+    otv_buf_u16(o, (uint16_t)n);
+    otv_buf_zeros(o, 4 * (size_t)n);
+  }
+  for (unsigned i = 0; i < n && !c->st; i++) {
+    unsigned cls = su16(c, m, 2 + 4 * (size_t)i);
+    if (o) otv_buf_put_u16(o, 2 + 4 * (size_t)i, (uint16_t)cls);
+    link_anchor(c, o, 4 + 4 * (size_t)i, m, m, 4 + 4 * (size_t)i);
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+/* BaseArray, Mark2Array, LigatureAttach: count, then count x per anchor offsets (from it) */
+static otv_obj anchor_matrix(gctx *c, const pos *m, unsigned per)
+{
+  if (!need(c, m, 0, 2)) return OTV_OBJ_NONE;
+  unsigned n = su16(c, m, 0);
+  size_t cells = (size_t)n * per;
+  if (!need(c, m, 2, 2 * cells)) return OTV_OBJ_NONE;
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  if (o) {
+    otv_buf_u16(o, (uint16_t)n);
+    otv_buf_zeros(o, 2 * cells);
+  }
+  for (size_t i = 0; i < cells && !c->st; i++) {
+    pos q;
+    if (!child(c, m, m, 2 + 2 * i, &q)) continue; /* NULL anchors stay NULL */
+    link_anchor(c, o, 2 + 2 * i, m, m, 2 + 2 * i);
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+/* MarkBasePos, MarkLigPos, MarkMarkPos format 1 */
+static void mark_pos(gctx *c, otv_buf *o, const pos *p, unsigned type)
+{
+  if (!need(c, p, 0, 12)) return;
+  unsigned classes = su16(c, p, 6);
+  if (o) {
+    otv_buf_u16(o, 1);
+    otv_buf_zeros(o, 4);
+    otv_buf_u16(o, (uint16_t)classes);
+    otv_buf_zeros(o, 4);
+  }
+  copy_child(c, o, 2, p, p, 2, coverage_len);
+  copy_child(c, o, 4, p, p, 4, coverage_len);
+  pos m;
+  if (child(c, p, p, 8, &m)) {
+    otv_obj id = mark_array(c, &m);
+    if (o && id) otv_graph_link(c->g, 8, 2, id);
+  }
+  if (!child(c, p, p, 10, &m)) return;
+  if (type != 5) {
+    otv_obj id = anchor_matrix(c, &m, classes);
+    if (o && id) otv_graph_link(c->g, 10, 2, id);
+    return;
+  }
+  /* LigatureArray: ligatureCount, offsets (from it) to LigatureAttach tables */
+  if (!need(c, &m, 0, 2)) return;
+  unsigned n = su16(c, &m, 0);
+  if (!need(c, &m, 2, 2 * (size_t)n)) return;
+  otv_buf *la = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !la) return;
+  if (la) {
+    otv_buf_u16(la, (uint16_t)n);
+    otv_buf_zeros(la, 2 * (size_t)n);
+  }
+  for (unsigned i = 0; i < n && !c->st; i++) {
+    pos at;
+    if (!child(c, &m, &m, 2 + 2 * (size_t)i, &at)) continue;
+    otv_obj id = anchor_matrix(c, &at, classes);
+    if (la && id) otv_graph_link(c->g, 2 + 2 * (size_t)i, 2, id);
+  }
+  if (la) {
+    otv_obj id = otv_graph_pop(c->g);
+    if (o && id) otv_graph_link(c->g, 10, 2, id);
+  }
+}
+
+/* The sub-table at p of lookup type `type`: rebuilt (pass 2: its object), or OTV_OBJ_NONE for
+ * the types left as they are. */
+static otv_obj subtable(gctx *c, const pos *p, unsigned type)
+{
+  if (type < 1 || type > 6 || !need(c, p, 0, 2)) return OTV_OBJ_NONE;
+  unsigned fmt = su16(c, p, 0);
+  if (c->st) return OTV_OBJ_NONE;
+  if ((type == 1 || type == 2) ? (fmt < 1 || fmt > 2) : fmt != 1) {
+    bad(c, OTV_E_UNSUPPORTED, p->a[c->b->base], "sub-table format", c->b->base);
+    return OTV_OBJ_NONE;
+  }
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  switch (type) {
+  case 1: single_pos(c, o, p, fmt); break;
+  case 2: pair_pos(c, o, p, fmt); break;
+  case 3: cursive_pos(c, o, p); break;
+  default: mark_pos(c, o, p, type); break;
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+/* ---- the lookups, both passes ---- */
+
+typedef struct sub_out {
+  size_t at;     /* pass 2: where the rebuilt sub-table is in the blob, or SIZE_MAX */
+  size_t orig;   /* the default's sub-table (Extension resolved), offset in its GPOS */
+  unsigned type; /* the lookup type it has (resolved) */
+} sub_out;
+
+/* Walk every lookup's sub-tables; pass 2 fills subs (count *sub_n) and blob. */
+static void walk(gctx *c, const pos *ll, unsigned lookups, sub_out *subs, size_t *sub_n,
+                 otv_buf *blob)
+{
+  size_t n = 0;
+  for (unsigned i = 0; i < lookups && !c->st; i++) {
+    pos L;
+    c->lookup = i, c->sub = 0;
+    if (!child(c, ll, ll, 2 + 2 * (size_t)i, &L) || !need(c, &L, 0, 6)) {
+      if (!c->st) bad(c, OTV_E_BAD_OFFSET, ll->a[c->b->base], "NULL lookup", c->b->base);
+      return;
+    }
+    unsigned type = su16(c, &L, 0), count = su16(c, &L, 4);
+    su16(c, &L, 2);
+    if (!need(c, &L, 6, 2 * (size_t)count)) return;
+    for (unsigned j = 0; j < count && !c->st; j++) {
+      pos S;
+      c->sub = j;
+      if (!child(c, &L, &L, 6 + 2 * (size_t)j, &S)) {
+        bad(c, OTV_E_BAD_OFFSET, L.a[c->b->base], "NULL sub-table", c->b->base);
+        return;
+      }
+      unsigned t = type;
+      if (type == EXT_TYPE) {
+        if (!need(c, &S, 0, 8)) return;
+        su16(c, &S, 0);
+        t = su16(c, &S, 2);
+        if (t == EXT_TYPE) {
+          bad(c, OTV_E_BAD_VALUE, S.a[c->b->base], "Extension of an Extension", c->b->base);
+          return;
+        }
+        EACH(c, k) S.a[k] += otv_peek_u32(c->t[k].p + S.a[k] + 4);
+      }
+      otv_obj id = subtable(c, &S, t);
+      if (!c->write) {
+        n++;
+        continue;
+      }
+      if (OTV_NEVER(!subs)) return;
+      subs[n].orig = S.a[c->b->base];
+      subs[n].type = t;
+      subs[n].at = SIZE_MAX;
+      if (id) {
+        subs[n].at = blob->len;
+        otv_status st = otv_graph_write(c->g, id, blob, NULL);
+        if (st) {
+          c->st = otv_fail(c->b->err, st, OTV_T_GPOS, 0, "lookup %u sub-table %u: rebuilt", i, j);
+          return;
+        }
+      }
+      n++;
+    }
+  }
+  *sub_n = n;
+}
+
+/* The intermediate GPOS (see the top of the file) of the default's table d. */
+static otv_status intermediate(gctx *c, otv_span d, unsigned lookups, const sub_out *subs,
+                               size_t sub_n, const otv_buf *blob, otv_buf *o)
+{
+  otv_builder *b = c->b;
+  unsigned minor = otv_peek_u16(d.p + 2);
+  size_t hdr = minor >= 1 ? 14 : 10, ll = hdr;
+  size_t lk = ll + 2 + 2 * (size_t)lookups, ext = lk;
+  size_t L = otv_peek_u16(d.p + 8);
+  /* the lookups' sizes (type, flag, count, offsets, markFilteringSet) */
+  for (unsigned i = 0; i < lookups; i++) {
+    size_t at = L + otv_peek_u16(d.p + L + 2 + 2 * (size_t)i); /* in range: walked */
+    unsigned flag = otv_peek_u16(d.p + at + 2), count = otv_peek_u16(d.p + at + 4);
+    ext += 6 + 2 * (size_t)count + (flag & 0x10 ? 2 : 0);
+  }
+  size_t copy = ext + 8 * sub_n, after = copy + d.len;
+  unsigned sl = otv_peek_u16(d.p + 4), fl = otv_peek_u16(d.p + 6);
+  if (ext + 8 * sub_n > 0xFFFF || (sl && copy + sl > 0xFFFF) || (fl && copy + fl > 0xFFFF))
+    return OTV_FAIL(b->err, LIMIT, OTV_T_GPOS, 0, "merged GPOS: lists past 64 KiB");
+  otv_buf_u16(o, 1);
+  otv_buf_u16(o, (uint16_t)minor);
+  otv_buf_u16(o, (uint16_t)(sl ? copy + sl : 0));
+  otv_buf_u16(o, (uint16_t)(fl ? copy + fl : 0));
+  otv_buf_u16(o, (uint16_t)ll);
+  if (minor >= 1) {
+    uint32_t fv = d.len >= 14 ? otv_peek_u32(d.p + 10) : 0;
+    otv_buf_u32(o, fv ? (uint32_t)(copy + fv) : 0);
+  }
+  otv_buf_u16(o, (uint16_t)lookups);
+  size_t at_l = lk;
+  for (unsigned i = 0; i < lookups; i++) {
+    size_t at = L + otv_peek_u16(d.p + L + 2 + 2 * (size_t)i);
+    unsigned flag = otv_peek_u16(d.p + at + 2), count = otv_peek_u16(d.p + at + 4);
+    otv_buf_u16(o, (uint16_t)(at_l - ll));
+    at_l += 6 + 2 * (size_t)count + (flag & 0x10 ? 2 : 0);
+  }
+  size_t si = 0, at_e = ext;
+  at_l = lk;
+  for (unsigned i = 0; i < lookups; i++) {
+    size_t at = L + otv_peek_u16(d.p + L + 2 + 2 * (size_t)i);
+    unsigned flag = otv_peek_u16(d.p + at + 2), count = otv_peek_u16(d.p + at + 4);
+    otv_buf_u16(o, EXT_TYPE);
+    otv_buf_u16(o, (uint16_t)flag);
+    otv_buf_u16(o, (uint16_t)count);
+    for (unsigned j = 0; j < count; j++) otv_buf_u16(o, (uint16_t)(at_e + 8 * (size_t)j - at_l));
+    if (flag & 0x10) otv_buf_u16(o, otv_peek_u16(d.p + at + 6 + 2 * (size_t)count));
+    at_l += 6 + 2 * (size_t)count + (flag & 0x10 ? 2 : 0);
+    at_e += 8 * (size_t)count;
+  }
+  for (si = 0; si < sub_n; si++) {
+    size_t here = ext + 8 * si;
+    size_t target = subs[si].at != SIZE_MAX ? after + subs[si].at : copy + subs[si].orig;
+    otv_buf_u16(o, 1);
+    otv_buf_u16(o, (uint16_t)subs[si].type);
+    otv_buf_u32(o, (uint32_t)(target - here));
+  }
+  otv_buf_bytes(o, d.p, d.len);
+  otv_buf_bytes(o, blob->p, blob->len);
+  if (o->len > UINT32_MAX) return OTV_FAIL(b->err, LIMIT, OTV_T_GPOS, 0, "merged GPOS over 4 GiB");
+  return o->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS") : OTV_E_OK;
+}
+
+/* GDEF version 1.3 with the store: the default's GDEF (copied after the new header, its
+ * offsets moved) or an empty one, then the store. */
+static otv_status gdef(gctx *c, const otv_buf *store)
+{
+  otv_builder *b = c->b;
+  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GDEF);
+  unsigned nf = 0;
+  size_t old_hdr = 0;
+  if (d.len) {
+    if (d.len < 12 || otv_peek_u16(d.p) != 1)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GDEF, 0, "GDEF header");
+    unsigned minor = otv_peek_u16(d.p + 2);
+    old_hdr = minor >= 3 ? 18 : minor >= 2 ? 14 : 12;
+    if (d.len < old_hdr) return OTV_FAIL(b->err, TRUNCATED, OTV_T_GDEF, 0, "GDEF header");
+    if (minor >= 3 && otv_peek_u32(d.p + 14))
+      return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_GDEF, 14, "the default master has variation data");
+    nf = minor >= 2 ? 5 : 4;
+  }
+  otv_buf raw;
+  otv_buf_init(&raw, &b->al);
+  otv_buf_u16(&raw, 1);
+  otv_buf_u16(&raw, 3);
+  for (unsigned f = 0; f < 5; f++) {
+    unsigned off = f < nf ? otv_peek_u16(d.p + 4 + 2 * (size_t)f) : 0;
+    if (off && 18 + (size_t)off > 0xFFFF) {
+      otv_buf_free(&raw);
+      return OTV_FAIL(b->err, LIMIT, OTV_T_GDEF, 0, "GDEF over 64 KiB");
+    }
+    otv_buf_u16(&raw, (uint16_t)(off ? 18 + off : 0));
+  }
+  otv_buf_u32(&raw, (uint32_t)(18 + d.len));
+  if (d.len) otv_buf_bytes(&raw, d.p, d.len);
+  otv_buf_bytes(&raw, store->p, store->len);
+  otv_status st = raw.failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "GDEF") : OTV_E_OK;
+  /* written again by the layout writer: the old bytes no longer reached go */
+  otv_buf *t = st ? NULL : otv_build_table(b, OTV_T_GDEF);
+  if (!st && !t) st = OTV_E_NOMEM;
+  if (!st) st = otv_layout_write(&b->al, OTV_T_GDEF, (otv_span){raw.p, raw.len}, NULL, t, b->err);
+  otv_buf_free(&raw);
+  return st;
+}
+
+otv_status otv_build_gpos(otv_builder *b)
+{
+  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GPOS);
+  if (!d.len) return OTV_E_OK;
+  gctx c;
+  memset(&c, 0, sizeof c);
+  c.b = b;
+  for (unsigned k = 0; k < b->mc; k++) {
+    c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GPOS);
+    if (c.t[k].len) c.mask |= (uint64_t)1 << k;
+  }
+  if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  pos root, ll;
+  memset(&root, 0, sizeof root);
+  if (!need(&c, &root, 0, 10)) return c.st;
+  su16(&c, &root, 0);
+  if (c.st || !child(&c, &root, &root, 8, &ll)) return c.st; /* no LookupList: nothing varies */
+  if (!need(&c, &ll, 0, 2)) return c.st;
+  unsigned lookups = su16(&c, &ll, 0);
+  if (c.st || !need(&c, &ll, 2, 2 * (size_t)lookups)) return c.st;
+  /* pass 1: every value in every master */
+  size_t sub_n = 0;
+  walk(&c, &ll, lookups, NULL, &sub_n, NULL);
+  otv_status st = c.st;
+  c.slot_n = c.slot;
+  size_t rows = 0, groups = c.group;
+  uint32_t *items = NULL;
+  if (!st && c.slot_n) {
+    items = otv_mem_calloc(&b->al, c.slot_n, sizeof *items);
+    if (OTV_RESERVE(&b->al, &c.item, &c.item_cap, c.slot_n, sizeof *c.item) ||
+        OTV_RESERVE(&b->al, &c.gbits, &c.gbits_cap, groups + 1, 1) || !items)
+      st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+  }
+  /* the slots that vary become the store's rows (their values moved to the front, in order) */
+  for (size_t s = 0; !st && s < c.slot_n; s++) {
+    const int32_t *v = c.vals + s * b->mc;
+    bool varies = false;
+    EACH(&c, k) varies |= v[k] != v[b->base];
+    c.item[s] = UINT32_MAX;
+    if (!varies) continue;
+    if (rows != s) memmove(c.vals + rows * b->mc, v, b->mc * sizeof *v);
+    c.item[s] = (uint32_t)rows++; /* the row for now; its item below */
+  }
+  otv_buf store, blob, mid;
+  otv_buf_init(&store, &b->al);
+  otv_buf_init(&blob, &b->al);
+  otv_buf_init(&mid, &b->al);
+  sub_out *subs = NULL;
+  if (!st && rows) {
+    st = otv_build_store(b, c.mask, c.vals, b->mc, rows, items, &store);
+    memset(c.gbits, 0, c.gbits_cap);
+    for (size_t s = 0; !st && s < c.slot_n; s++) {
+      if (c.item[s] == UINT32_MAX) continue;
+      c.item[s] = items[c.item[s]];
+      if (c.sgroup[s] != SIZE_MAX && (c.sgroup[s] >> 2) < c.gbits_cap)
+        c.gbits[c.sgroup[s] >> 2] |= (uint8_t)(1u << (c.sgroup[s] & 3));
+    }
+    /* pass 2: the rebuilt sub-tables */
+    subs = otv_mem_calloc(&b->al, sub_n + 1, sizeof *subs);
+    c.g = otv_graph_new(&b->al);
+    if (!st && (!subs || !c.g)) st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+    if (!st) {
+      c.write = true;
+      c.slot = c.group = 0;
+      size_t n2 = 0;
+      walk(&c, &ll, lookups, subs, &n2, &blob);
+      st = c.st;
+      if (!st && (n2 != sub_n || c.slot != c.slot_n || blob.failed))
+        st = OTV_FAIL(b->err, NOMEM, OTV_T_GPOS, 0, "GPOS rebuilt");
+    }
+    if (!st) st = intermediate(&c, d, lookups, subs, sub_n, &blob, &mid);
+    if (!st) {
+      otv_buf *t = otv_build_table(b, OTV_T_GPOS);
+      otv_layout_xform xf;
+      memset(&xf, 0, sizeof xf);
+      xf.compact = true;
+      st = t ? otv_layout_write(&b->al, OTV_T_GPOS, (otv_span){mid.p, mid.len}, &xf, t, b->err)
+             : OTV_E_NOMEM;
+    }
+    if (!st) st = gdef(&c, &store);
+  }
+  if (c.g) otv_graph_free(c.g);
+  if (subs) otv_mem_free(&b->al, subs, (sub_n + 1) * sizeof *subs);
+  if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
+  otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
+  otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
+  otv_mem_free(&b->al, c.sgroup, c.sgroup_cap * sizeof *c.sgroup);
+  otv_mem_free(&b->al, c.gbits, c.gbits_cap);
+  otv_buf_free(&store);
+  otv_buf_free(&blob);
+  otv_buf_free(&mid);
+  return st;
+}
