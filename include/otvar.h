@@ -816,8 +816,10 @@ typedef struct otv_designspace {
  * glyph, the master and what differs. GPOS is merged when the masters' GPOS tables differ only
  * in values (ValueRecords of single and pair adjustments, anchors of cursive and mark
  * attachment): a value that varies gets a VariationIndex device and GDEF (version 1.3) the
- * ItemVariationStore; GPOS tables whose structure differs (pair sets, classes, coverage: not
- * merged yet) are OTV_E_UNSUPPORTED naming the master and the lookup. GSUB and the rest of GDEF
+ * ItemVariationStore; class kerning (PairPos format 2) whose classes or coverage differ is
+ * merged as fontTools' varLib does (classes refined, a pair a master lacks is 0); other
+ * structural differences (pair sets, lookups) are OTV_E_UNSUPPORTED naming the master and the
+ * lookup. GSUB and the rest of GDEF
  * are the default master's. CFF masters are OTV_E_UNSUPPORTED. *out is allocated with opt's
  * allocator (NULL: libc); free it with otv_build_free. Thread-safe (no shared state).
  * Since: 0.4

@@ -4,8 +4,10 @@
  * are walked side by side: lookups (Extension resolved), and in SinglePos, PairPos (formats 1
  * and 2), CursivePos, MarkBasePos, MarkLigPos and MarkMarkPos sub-tables every structural field
  * (formats, counts, coverage and class definitions, mark classes) must be equal in every master
- * that has a GPOS (else OTV_E_UNSUPPORTED naming the master and the lookup: masters whose pair
- * sets or classes differ are not merged yet), while the values (ValueRecord placements and
+ * that has a GPOS (else OTV_E_UNSUPPORTED naming the master and the lookup; PairPos format 2
+ * sub-tables whose coverage or classes differ are merged as fontTools' varLib does, see
+ * pair2_merge; PairPos format 1 pair sets that differ are not merged yet), while the values
+ * (ValueRecord placements and
  * advances, anchor coordinates) may differ. A value that differs gets a VariationIndex device
  * (its deltas, of the model of the masters that have a GPOS, in the GDEF ItemVariationStore);
  * its ValueFormat gains the device field (every record of the group), an anchor becomes format 3.
@@ -22,6 +24,7 @@
 #include "layout.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EXT_TYPE 9u
@@ -510,11 +513,396 @@ static void mark_pos(gctx *c, otv_buf *o, const pos *p, unsigned type)
   }
 }
 
+/* ---- PairPos format 2 whose coverage or classes differ between masters ---- */
+
+/* As fontTools' varLib merges them: the coverage is the union of the masters'; the first
+ * glyphs' classes are the groups of glyphs that every master classes alike (a glyph a master
+ * does not cover is its own kind there), the largest group class 0; the second glyphs' classes
+ * likewise over every glyph (class 0: the glyphs class 0 in every master); a master's value
+ * for a pair of classes is its record for their glyphs (zero where it does not cover the first
+ * glyph); the ValueFormats are the union of the masters'. Needs one glyph order in every master
+ * (the default's). */
+
+typedef struct kern2 {
+  uint32_t gc;
+  uint16_t *c1, *c2; /* mc x gc: first-glyph class (0xFFFF: not covered), second-glyph class */
+  uint32_t *n1;      /* new first class per glyph (UINT32_MAX: not covered anywhere) */
+  uint32_t *n2;      /* new second class per glyph */
+  uint32_t *rep1, *rep2;
+  uint32_t cnt1, cnt2;
+  uint64_t *tmp;
+} kern2;
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Class arrays of master k's PairPos format 2 at p (checked): c1 (0xFFFF where not covered), c2 */
+static bool kern2_read(gctx *c, const otv_span t, size_t at, uint32_t gc, uint16_t *c1,
+                       uint16_t *c2, unsigned k)
+{
+  for (uint32_t g = 0; g < gc; g++) c1[g] = 0xFFFF, c2[g] = 0;
+  if (!otv_span_has(t, at, 16)) return bad(c, OTV_E_TRUNCATED, at, "PairPos", k);
+  const uint8_t *p = t.p + at;
+  unsigned n1 = otv_peek_u16(p + 12), n2 = otv_peek_u16(p + 14);
+  size_t offs[3] = {at + otv_peek_u16(p + 2), at + otv_peek_u16(p + 8), at + otv_peek_u16(p + 10)};
+  /* coverage: covered glyphs get class 0 for now */
+  for (unsigned which = 0; which < 3; which++) {
+    size_t o = offs[which];
+    if (which && o == at) continue; /* a NULL ClassDef: every glyph class 0 */
+    if (!otv_span_has(t, o, 4)) return bad(c, OTV_E_TRUNCATED, o, "coverage or ClassDef", k);
+    unsigned f = otv_peek_u16(t.p + o);
+    if (which == 0 || f == 2) {
+      unsigned n = otv_peek_u16(t.p + o + 2);
+      size_t rec = which == 0 && f == 1 ? 2 : 6;
+      if ((f != 1 && f != 2) || !otv_span_has(t, o + 4, (size_t)n * rec))
+        return bad(c, OTV_E_TRUNCATED, o, "coverage or ClassDef", k);
+      for (unsigned i = 0; i < n; i++) {
+        const uint8_t *q = t.p + o + 4 + (size_t)i * rec;
+        unsigned s = otv_peek_u16(q), e = rec == 2 ? s : otv_peek_u16(q + 2);
+        unsigned v = rec == 2 ? 0 : otv_peek_u16(q + 4);
+        for (uint32_t g = s; g <= e && g < gc; g++) {
+          if (which == 0)
+            c1[g] = 0;
+          else if (which == 1) {
+            if (c1[g] != 0xFFFF) c1[g] = (uint16_t)(v < n1 ? v : 0);
+          } else
+            c2[g] = (uint16_t)(v < n2 ? v : 0);
+        }
+      }
+      continue;
+    }
+    if (f != 1 || !otv_span_has(t, o, 6)) return bad(c, OTV_E_BAD_VALUE, o, "ClassDef format", k);
+    unsigned s = otv_peek_u16(t.p + o + 2), n = otv_peek_u16(t.p + o + 4);
+    if (!otv_span_has(t, o + 6, 2 * (size_t)n)) return bad(c, OTV_E_TRUNCATED, o, "ClassDef", k);
+    for (unsigned i = 0; i < n && s + i < gc; i++) {
+      unsigned v = otv_peek_u16(t.p + o + 6 + 2 * (size_t)i);
+      if (which == 1) {
+        if (c1[s + i] != 0xFFFF) c1[s + i] = (uint16_t)(v < n1 ? v : 0);
+      } else
+        c2[s + i] = (uint16_t)(v < n2 ? v : 0);
+    }
+  }
+  return true;
+}
+
+/* Refine classes cls (per glyph; UINT32_MAX: left out) by each master's key[k * gc + g]; the
+ * new ids are dense, numbered from `first` by first glyph. Returns the count. */
+static uint32_t refine(gctx *c, kern2 *m, uint32_t *cls, const uint16_t *key, uint32_t first)
+{
+  uint32_t gc = m->gc, count = 0;
+  EACH(c, k)
+  {
+    size_t n = 0;
+    for (uint32_t g = 0; g < gc; g++)
+      if (cls[g] != UINT32_MAX)
+        m->tmp[n++] = (uint64_t)cls[g] << 33 | (uint64_t)key[(size_t)k * gc + g] << 16 | g;
+    qsort(m->tmp, n, sizeof *m->tmp, cmp_u64);
+    count = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (i && (m->tmp[i] >> 16) != (m->tmp[i - 1] >> 16)) count++;
+      cls[m->tmp[i] & 0xFFFF] = count;
+    }
+    count = n ? count + 1 : 0;
+  }
+  /* renumber by first glyph */
+  for (uint32_t i = 0; i < gc; i++) m->tmp[i] = UINT64_MAX;
+  uint32_t next = first;
+  for (uint32_t g = 0; g < gc; g++) {
+    if (cls[g] == UINT32_MAX) continue;
+    if (m->tmp[cls[g]] == UINT64_MAX) m->tmp[cls[g]] = next++;
+    cls[g] = (uint32_t)m->tmp[cls[g]];
+  }
+  return next - first;
+}
+
+/* A Coverage (format 1 or 2, the smaller) of the glyphs g with cls[g] != UINT32_MAX. */
+static otv_obj coverage_of(gctx *c, const uint32_t *cls, uint32_t gc)
+{
+  uint32_t n = 0, ranges = 0;
+  for (uint32_t g = 0; g < gc; g++)
+    if (cls[g] != UINT32_MAX) n++, ranges += g == 0 || cls[g - 1] == UINT32_MAX;
+  otv_buf *o = otv_graph_push(c->g);
+  if (!o) return OTV_OBJ_NONE;
+  bool f2 = 6 * (size_t)ranges < 2 * (size_t)n;
+  otv_buf_u16(o, f2 ? 2 : 1);
+  otv_buf_u16(o, (uint16_t)(f2 ? ranges : n));
+  uint32_t idx = 0;
+  for (uint32_t g = 0; g < gc; g++) {
+    if (cls[g] == UINT32_MAX) continue;
+    if (!f2) {
+      otv_buf_u16(o, (uint16_t)g);
+      continue;
+    }
+    if (g > 0 && cls[g - 1] != UINT32_MAX) continue;
+    uint32_t e = g;
+    while (e + 1 < gc && cls[e + 1] != UINT32_MAX) e++;
+    otv_buf_u16(o, (uint16_t)g);
+    otv_buf_u16(o, (uint16_t)e);
+    otv_buf_u16(o, (uint16_t)idx);
+    idx += e - g + 1;
+  }
+  return otv_graph_pop(c->g);
+}
+
+/* A ClassDef (format 1 or 2, the smaller) of cls (0 and UINT32_MAX: class 0, not listed). */
+static otv_obj classdef_of(gctx *c, const uint32_t *cls, uint32_t gc)
+{
+  uint32_t lo = UINT32_MAX, hi = 0, ranges = 0;
+  for (uint32_t g = 0; g < gc; g++) {
+    uint32_t v = cls[g] == UINT32_MAX ? 0 : cls[g];
+    if (!v) continue;
+    if (lo == UINT32_MAX) lo = g;
+    hi = g;
+    uint32_t pv = g ? (cls[g - 1] == UINT32_MAX ? 0 : cls[g - 1]) : 0;
+    ranges += g == 0 || pv != v;
+  }
+  otv_buf *o = otv_graph_push(c->g);
+  if (!o) return OTV_OBJ_NONE;
+  size_t len1 = lo == UINT32_MAX ? 6 : 6 + 2 * ((size_t)hi - lo + 1), len2 = 4 + 6 * (size_t)ranges;
+  if (len1 <= len2) {
+    otv_buf_u16(o, 1);
+    otv_buf_u16(o, (uint16_t)(lo == UINT32_MAX ? 0 : lo));
+    otv_buf_u16(o, (uint16_t)(lo == UINT32_MAX ? 0 : hi - lo + 1));
+    for (uint32_t g = lo; lo != UINT32_MAX && g <= hi; g++)
+      otv_buf_u16(o, (uint16_t)(cls[g] == UINT32_MAX ? 0 : cls[g]));
+    return otv_graph_pop(c->g);
+  }
+  otv_buf_u16(o, 2);
+  otv_buf_u16(o, (uint16_t)ranges);
+  for (uint32_t g = 0; g < gc; g++) {
+    uint32_t v = cls[g] == UINT32_MAX ? 0 : cls[g];
+    uint32_t pv = g ? (cls[g - 1] == UINT32_MAX ? 0 : cls[g - 1]) : 0;
+    if (!v || (g && pv == v)) continue;
+    uint32_t e = g;
+    while (e + 1 < gc && (cls[e + 1] == UINT32_MAX ? 0 : cls[e + 1]) == v) e++;
+    otv_buf_u16(o, (uint16_t)g);
+    otv_buf_u16(o, (uint16_t)e);
+    otv_buf_u16(o, (uint16_t)v);
+  }
+  return otv_graph_pop(c->g);
+}
+
+/* A slot whose per-master values are given (v[k], masters of c->mask) */
+static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
+{
+  size_t s = c->slot++;
+  if (c->write) return s < c->slot_n ? c->item[s] : UINT32_MAX;
+  unsigned mc = c->b->mc;
+  if (OTV_RESERVE(&c->b->al, &c->vals, &c->vals_cap, (s + 1) * mc, sizeof *c->vals) ||
+      OTV_RESERVE(&c->b->al, &c->sgroup, &c->sgroup_cap, s + 1, sizeof *c->sgroup)) {
+    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
+    return UINT32_MAX;
+  }
+  EACH(c, k) c->vals[s * mc + k] = v[k];
+  c->sgroup[s] = tag;
+  return UINT32_MAX;
+}
+
+static void kern2_free(gctx *c, kern2 *m)
+{
+  const otv_alloc *al = &c->b->al;
+  size_t mg = (size_t)c->b->mc * m->gc;
+  otv_mem_free(al, m->c1, mg * sizeof *m->c1);
+  otv_mem_free(al, m->c2, mg * sizeof *m->c2);
+  otv_mem_free(al, m->n1, m->gc * sizeof *m->n1);
+  otv_mem_free(al, m->n2, m->gc * sizeof *m->n2);
+  otv_mem_free(al, m->rep1, (m->gc + 1) * sizeof *m->rep1);
+  otv_mem_free(al, m->rep2, (m->gc + 1) * sizeof *m->rep2);
+  otv_mem_free(al, m->tmp, ((size_t)m->gc + 1) * sizeof *m->tmp);
+}
+
+/* Whether the masters' PairPos at p are all format 2 with equal formats, coverage and classes
+ * (then pair_pos merges them value by value). Reads nothing it has not checked. */
+static bool pair2_same(gctx *c, const pos *p)
+{
+  const otv_span d = c->t[c->b->base];
+  size_t da = p->a[c->b->base];
+  EACH(c, k)
+  {
+    const otv_span t = c->t[k];
+    size_t a = p->a[k];
+    if (!otv_span_has(t, a, 16) || !otv_span_has(d, da, 16)) return true; /* errors later */
+    if (otv_peek_u16(t.p + a) != 2 || memcmp(t.p + a + 4, d.p + da + 4, 4) ||
+        memcmp(t.p + a + 12, d.p + da + 12, 4))
+      return false;
+    for (unsigned f = 0; f < 3; f++) {
+      size_t rel = f == 0 ? 2 : 6 + 2 * f;
+      size_t x = a + otv_peek_u16(t.p + a + rel), y = da + otv_peek_u16(d.p + da + rel);
+      if (!otv_span_has(t, x, 4) || !otv_span_has(d, y, 4)) return true;
+      size_t n = 4;
+      unsigned fm = otv_peek_u16(d.p + y);
+      if (f == 0)
+        n = fm == 1 ? 4 + 2 * (size_t)otv_peek_u16(d.p + y + 2)
+                    : 4 + 6 * (size_t)otv_peek_u16(d.p + y + 2);
+      else if (fm == 2)
+        n = 4 + 6 * (size_t)otv_peek_u16(d.p + y + 2);
+      else if (otv_span_has(d, y, 6))
+        n = 6 + 2 * (size_t)otv_peek_u16(d.p + y + 4);
+      if (!otv_span_has(t, x, n) || !otv_span_has(d, y, n) || memcmp(t.p + x, d.p + y, n))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The merged PairPos format 2 (see above) into o (pass 2). */
+static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
+{
+  otv_builder *b = c->b;
+  kern2 m;
+  memset(&m, 0, sizeof m);
+  m.gc = b->m[b->base].glyph_count;
+  EACH(c, k)
+  {
+    if (b->m[k].glyph_count != m.gc) {
+      bad(c, OTV_E_UNSUPPORTED, p->a[k], "class kerning merged across glyph orders", k);
+      return;
+    }
+    for (uint32_t g = 0; g < m.gc; g++)
+      if (b->m[k].gid_of[g] != g) {
+        bad(c, OTV_E_UNSUPPORTED, p->a[k], "class kerning merged across glyph orders", k);
+        return;
+      }
+  }
+  const otv_alloc *al = &b->al;
+  size_t mg = (size_t)b->mc * m.gc;
+  m.c1 = otv_mem_calloc(al, mg + 1, sizeof *m.c1);
+  m.c2 = otv_mem_calloc(al, mg + 1, sizeof *m.c2);
+  m.n1 = otv_mem_calloc(al, (size_t)m.gc + 1, sizeof *m.n1);
+  m.n2 = otv_mem_calloc(al, (size_t)m.gc + 1, sizeof *m.n2);
+  m.rep1 = otv_mem_calloc(al, (size_t)m.gc + 1, sizeof *m.rep1);
+  m.rep2 = otv_mem_calloc(al, (size_t)m.gc + 1, sizeof *m.rep2);
+  m.tmp = otv_mem_calloc(al, (size_t)m.gc + 1, sizeof *m.tmp);
+  if (!m.c1 || !m.c2 || !m.n1 || !m.n2 || !m.rep1 || !m.rep2 || !m.tmp) {
+    if (!c->st) c->st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+    kern2_free(c, &m);
+    return;
+  }
+  unsigned fv1 = 0, fv2 = 0;
+  EACH(c, k)
+  {
+    if (!kern2_read(c, c->t[k], p->a[k], m.gc, m.c1 + (size_t)k * m.gc, m.c2 + (size_t)k * m.gc, k))
+      break;
+    const uint8_t *q = c->t[k].p + p->a[k];
+    unsigned f1 = otv_peek_u16(q + 4), f2 = otv_peek_u16(q + 6);
+    if ((f1 | f2) & 0xF0u) {
+      bad(c, OTV_E_UNSUPPORTED, p->a[k], "Device tables in class kerning", k);
+      break;
+    }
+    size_t rs = vr_size(f1) + vr_size(f2);
+    if (!otv_span_has(c->t[k], p->a[k] + 16,
+                      (size_t)otv_peek_u16(q + 12) * otv_peek_u16(q + 14) * rs)) {
+      bad(c, OTV_E_TRUNCATED, p->a[k], "class records", k);
+      break;
+    }
+    fv1 |= f1 & 0x0Fu, fv2 |= f2 & 0x0Fu;
+  }
+  if (c->st) {
+    kern2_free(c, &m);
+    return;
+  }
+  /* first classes: over the union of the coverages, largest class 0 */
+  for (uint32_t g = 0; g < m.gc; g++) {
+    m.n1[g] = UINT32_MAX;
+    EACH(c, k) if (m.c1[(size_t)k * m.gc + g] != 0xFFFF) m.n1[g] = 0;
+  }
+  m.cnt1 = refine(c, &m, m.n1, m.c1, 0);
+  for (uint32_t i = 0; i <= m.gc; i++) m.rep1[i] = 0, m.rep2[i] = UINT32_MAX;
+  for (uint32_t g = m.gc; g-- > 0;)
+    if (m.n1[g] != UINT32_MAX) m.rep1[m.n1[g]]++; /* sizes for now */
+  uint32_t big = 0;
+  for (uint32_t i = 1; i < m.cnt1; i++)
+    if (m.rep1[i] > m.rep1[big]) big = i;
+  for (uint32_t g = 0; g < m.gc; g++)
+    if (m.n1[g] != UINT32_MAX) m.n1[g] = m.n1[g] == big ? 0 : m.n1[g] == 0 ? big : m.n1[g];
+  for (uint32_t i = 0; i <= m.gc; i++) m.rep1[i] = UINT32_MAX;
+  for (uint32_t g = 0; g < m.gc; g++)
+    if (m.n1[g] != UINT32_MAX && m.rep1[m.n1[g]] == UINT32_MAX) m.rep1[m.n1[g]] = g;
+  /* second classes: the glyphs some master classes (class 0: the rest) */
+  for (uint32_t g = 0; g < m.gc; g++) {
+    m.n2[g] = UINT32_MAX;
+    EACH(c, k) if (m.c2[(size_t)k * m.gc + g]) m.n2[g] = 0;
+  }
+  m.cnt2 = refine(c, &m, m.n2, m.c2, 1) + 1;
+  for (uint32_t g = 0; g < m.gc; g++) {
+    if (m.n2[g] == UINT32_MAX) m.n2[g] = 0;
+    if (m.rep2[m.n2[g]] == UINT32_MAX) m.rep2[m.n2[g]] = g;
+  }
+  if (m.cnt1 > 0xFFFF || m.cnt2 > 0xFFFF) {
+    bad(c, OTV_E_LIMIT, p->a[b->base], "over 65535 classes", b->base);
+    kern2_free(c, &m);
+    return;
+  }
+  unsigned g1, g2;
+  size_t grp1 = new_group(c, &g1), grp2 = new_group(c, &g2);
+  if (o) {
+    otv_buf_u16(o, 2);
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)(fv1 | g1 << 4));
+    otv_buf_u16(o, (uint16_t)(fv2 | g2 << 4));
+    otv_buf_u32(o, 0);
+    otv_buf_u16(o, (uint16_t)m.cnt1);
+    otv_buf_u16(o, (uint16_t)m.cnt2);
+    otv_graph_link(c->g, 2, 2, coverage_of(c, m.n1, m.gc));
+    otv_graph_link(c->g, 8, 2, classdef_of(c, m.n1, m.gc));
+    otv_graph_link(c->g, 10, 2, classdef_of(c, m.n2, m.gc));
+  }
+  int32_t v[8][OTV_BUILD_MAX_MASTERS];
+  for (uint32_t i = 0; i < m.cnt1 && !c->st; i++)
+    for (uint32_t j = 0; j < m.cnt2 && !c->st; j++) {
+      EACH(c, k)
+      {
+        const uint8_t *q = c->t[k].p + p->a[k];
+        unsigned f1 = otv_peek_u16(q + 4) & 0x0Fu, f2 = otv_peek_u16(q + 6) & 0x0Fu;
+        unsigned n2 = otv_peek_u16(q + 14);
+        size_t rs = vr_size(f1) + vr_size(f2);
+        uint16_t a = m.c1[(size_t)k * m.gc + m.rep1[i]];
+        uint16_t cb = j == 0 || m.rep2[j] == UINT32_MAX ? 0 : m.c2[(size_t)k * m.gc + m.rep2[j]];
+        const uint8_t *rec = a == 0xFFFF ? NULL : q + 16 + ((size_t)a * n2 + cb) * rs;
+        for (unsigned f = 0; f < 8; f++) {
+          unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
+          size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
+          v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
+        }
+      }
+      for (unsigned half = 0; half < 2; half++) {
+        unsigned fv = half ? fv2 : fv1, gained = half ? g2 : g1;
+        size_t grp = half ? grp2 : grp1;
+        uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        for (unsigned f = 0; f < 4; f++)
+          if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
+        if (!o) continue;
+        for (unsigned f = 0; f < 4; f++)
+          if (fv >> f & 1) otv_buf_u16(o, (uint16_t)v[4 * half + f][b->base]);
+        for (unsigned f = 0; f < 4; f++) {
+          if (!(gained >> f & 1)) continue;
+          size_t field = o->len;
+          otv_buf_u16(o, 0);
+          if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
+        }
+      }
+    }
+  kern2_free(c, &m);
+}
+
 /* The sub-table at p of lookup type `type`: rebuilt (pass 2: its object), or OTV_OBJ_NONE for
  * the types left as they are. */
 static otv_obj subtable(gctx *c, const pos *p, unsigned type)
 {
   if (type < 1 || type > 6 || !need(c, p, 0, 2)) return OTV_OBJ_NONE;
+  if (type == 2 && !pair2_same(c, p)) {
+    bool all2 = true;
+    EACH(c, k) all2 &= otv_peek_u16(c->t[k].p + p->a[k]) == 2;
+    if (all2) {
+      otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+      if (c->write && !o) return OTV_OBJ_NONE;
+      pair2_merge(c, o, p);
+      return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+    }
+  }
   unsigned fmt = su16(c, p, 0);
   if (c->st) return OTV_OBJ_NONE;
   if ((type == 1 || type == 2) ? (fmt < 1 || fmt > 2) : fmt != 1) {
