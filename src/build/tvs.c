@@ -356,7 +356,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
                       "glyph %u: master %s has contours of other lengths than the default master",
                       gid, mn);
     for (unsigned c = 0; c < g->comp_count; c++)
-      if (g->comp[c] != b->m[k].gid_of[dg->comp[c]])
+      if (dg->comp[c] >= b->m[b->base].glyph_count || g->comp[c] != b->m[k].gid_of[dg->comp[c]])
         return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
                         "glyph %u: master %s: component %u is another glyph than in the default "
                         "master",
