@@ -556,7 +556,7 @@ otv_status otv_build_avar2(otv_builder *b, const otv_vmodel *md, const double *v
   ivsb s;
   memset(&s, 0, sizeof s);
   s.b = b;
-  uint32_t rows[OTV_MAX_AXES], item[OTV_MAX_AXES], map[OTV_MAX_AXES];
+  uint32_t rows[OTV_MAX_AXES] = {0}, item[OTV_MAX_AXES] = {0}, map[OTV_MAX_AXES] = {0};
   otv_buf store;
   otv_buf_init(&store, &b->al);
   otv_status st = OTV_E_OK;

@@ -47,11 +47,42 @@ typedef struct iup {
 
 static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1; }
 
+/* The line IUP draws on one axis between references j and i (spec: gvar "Inferred deltas"):
+ * below x1 the delta d1, above x2 d2, linear in between; equal coordinates: d1 when the deltas
+ * are equal, else 0 (iup_one, with the division done once). */
+typedef struct iup_line {
+  double x1, x2, d1, d2, slope;
+  bool flat;
+} iup_line;
+
+static iup_line line_of(const double *o, const int32_t *r, unsigned j, unsigned i)
+{
+  iup_line l;
+  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
+  if (x1 > x2) {
+    double t = x1;
+    x1 = x2, x2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  l.x1 = x1, l.x2 = x2, l.d1 = d1, l.d2 = d2;
+  l.flat = x1 == x2;
+  if (l.flat) l.d1 = l.d2 = d1 == d2 ? d1 : 0;
+  l.slope = l.flat ? 0 : (d2 - d1) / (x2 - x1);
+  return l;
+}
+
+static OTV_ALWAYS_INLINE double line_at(const iup_line *l, double x)
+{
+  if (l->flat) return l->d1;
+  return x <= l->x1 ? l->d1 : x >= l->x2 ? l->d2 : l->d1 + (x - l->x1) * l->slope;
+}
+
 static bool between_ok(const iup *c, unsigned j, unsigned i)
 {
+  iup_line lx = line_of(c->ox, c->rx, j, i), ly = line_of(c->oy, c->ry, j, i);
   for (unsigned k = nxt(c, j); k != i; k = nxt(c, k))
-    if (fabs(iup_one(c->ox, c->rx, j, i, k) - c->rx[k]) > IUP_TOL ||
-        fabs(iup_one(c->oy, c->ry, j, i, k) - c->ry[k]) > IUP_TOL)
+    if (fabs(line_at(&lx, c->ox[k]) - c->rx[k]) > IUP_TOL ||
+        fabs(line_at(&ly, c->oy[k]) - c->ry[k]) > IUP_TOL)
       return false;
   return true;
 }
@@ -82,11 +113,32 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
   /* ok[p * (L + 1) + g]: the points between p - g and p (around the contour) are inferable
    * from those two; reach[j]: the longest such gap starting at j */
   for (unsigned p = 0; p < len; p++) reach[p] = 1;
+  /* IUP's value between two references lies between their deltas, so a gap whose points'
+   * deltas leave that range (by more than the tolerance) fails without interpolating, and
+   * once the points between straddle p's own delta no longer gap to p can pass (two
+   * references at one coordinate with unequal deltas infer 0, outside that range: such rare
+   * gaps may be passed over; the result stays exact, only perhaps not the fewest points) */
   for (unsigned p = 0; p < len; p++) {
     uint8_t *o = ok + (size_t)p * (L + 1);
     o[0] = 0, o[1] = 1;
+    int32_t px = c->rx[a + p], py = c->ry[a + p];
+    int32_t lox = INT32_MAX, hix = INT32_MIN, loy = INT32_MAX, hiy = INT32_MIN;
     for (unsigned g = 2; g <= L; g++) {
-      unsigned j = (p + len - g) % len;
+      unsigned j = (p + len - g) % len, in = a + (j + 1) % len; /* the point now between */
+      if (c->rx[in] < lox) lox = c->rx[in];
+      if (c->rx[in] > hix) hix = c->rx[in];
+      if (c->ry[in] < loy) loy = c->ry[in];
+      if (c->ry[in] > hiy) hiy = c->ry[in];
+      if ((lox < px && hix > px) || (loy < py && hiy > py)) { /* integers: beyond 0.5 */
+        memset(o + g, 0, L + 1 - g);
+        break;
+      }
+      int32_t jx = c->rx[a + j], jy = c->ry[a + j];
+      if (lox < (jx < px ? jx : px) || hix > (jx > px ? jx : px) || loy < (jy < py ? jy : py) ||
+          hiy > (jy > py ? jy : py)) {
+        o[g] = 0;
+        continue;
+      }
       o[g] = between_ok(c, a + j, a + p);
       if (o[g] && (int)g > reach[j]) reach[j] = (int)g;
     }
@@ -322,9 +374,10 @@ static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned k
   return s->sizer.len;
 }
 
-/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s). */
+/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s); peaks_only:
+ * just the tuples (their regions), no IUP (gvar's first pass counts the peaks). */
 static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsigned *tc,
-                               bool *composite)
+                               bool *composite, bool peaks_only)
 {
   unsigned mc = b->mc;
   *tc = 0;
@@ -397,6 +450,10 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     otv_btuple *t = &s->t[*tc];
     tuple_region(md, i, t);
     uint8_t *keep = s->keep + (size_t)*tc * n;
+    if (peaks_only) { /* pass 1 of gvar: a tuple with a delta keeps a point whatever IUP does */
+      ++*tc;
+      continue;
+    }
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
     iup c = {dg->x, dg->y, d, d + n, 0, 0};
     unsigned a = 0;
@@ -421,6 +478,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     t->shared = -1;
     ++*tc;
   }
+  if (peaks_only) return OTV_E_OK;
   /* exact at every master: the font drawn at each master's location (IUP as a reader does it,
    * rounded half up) must give the master's points; else this glyph lists every point */
   bool exact = true;
@@ -486,7 +544,7 @@ otv_status otv_build_gvar(otv_builder *b)
   for (uint32_t g = 0; !st && g < gc; g++) {
     unsigned tc;
     bool comp;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp))) break;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp, true))) break;
     for (unsigned i = 0; i < tc; i++) {
       int f = peak_find(&pk, s.t[i].peak, ac);
       if (f < 0) {
@@ -532,7 +590,7 @@ otv_status otv_build_gvar(otv_builder *b)
     unsigned tc;
     bool comp;
     off[g] = (uint32_t)data.len;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp))) break;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp, false))) break;
     if (!tc) continue;
     for (unsigned i = 0; i < tc; i++) {
       int f = peak_find(&pk, s.t[i].peak, ac);
