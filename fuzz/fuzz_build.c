@@ -7,12 +7,15 @@
  * 1 + 4 * alloc on; bit 1: a third master (the default's bytes) at the minimum, which must be
  * refused as a duplicate of the default only when the minimum equals the default; bit 2: a
  * named instance; bit 3: an axis map; bit 4: an avar 2 mapping (design 650 -> 700, and the
- * origin moved to the next byte's value when bit 5 is set). A built font must open again and draw its first glyphs.
+ * origin moved to the next byte's value when bit 5 is set); bit 6: rules (uni0024 ->
+ * uni0024.nostroke above weight 500, and uni0041 -> uni0061 in a second set below 300, so
+ * the test masters' names are found). A built font must open again and draw its first glyphs.
  */
 #include "face.h"
 #include "fuzz_alloc.h"
 #include "core/reader.h"
 
+#include <math.h>
 #include <string.h>
 
 static void null_move(void *ctx, float x, float y) { (void)ctx, (void)x, (void)y; }
@@ -51,8 +54,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   otv_build_instance inst = {"Bold", "Fuzz-Bold", &loc_max};
   double m_in[2] = {650, alloc * 4.0}, m_out[2] = {700, 400};
   otv_build_mapping mp[2] = {{&m_in[0], &m_out[0]}, {&m_in[1], &m_out[1]}};
-  otv_designspace ds = {&ax, 1, src, flags & 2 ? 3u : 2u, &inst, flags & 4 ? 1u : 0u, NULL, 0};
+  otv_designspace ds;
+  memset(&ds, 0, sizeof ds);
+  ds.axes = &ax, ds.axis_count = 1, ds.sources = src, ds.source_count = flags & 2 ? 3u : 2u;
+  ds.instances = &inst, ds.instance_count = flags & 4 ? 1u : 0u;
   if (flags & 16) ds.mappings = mp, ds.mapping_count = flags & 32 ? 2u : 1u;
+  static const otv_build_condition cond[2] = {{0, 500, NAN}, {0, NAN, 300}};
+  static const otv_build_conditionset sets[2] = {{&cond[0], 1}, {&cond[1], 1}};
+  static const char *const from[2] = {"uni0024", "uni0041"}, *const to[2] = {"uni0024.nostroke",
+                                                                             "uni0061"};
+  static const otv_build_rule rules[2] = {{&sets[0], 1, from, to, 1},
+                                          {sets, 2, from + 1, to + 1, 1}};
+  if (flags & 64) ds.rules = rules, ds.rule_count = 2;
   uint8_t *out = NULL;
   size_t len = 0;
   otv_error err = {0};

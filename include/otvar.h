@@ -786,9 +786,33 @@ typedef struct otv_build_mapping {
   const double *input, *output;
 } otv_build_mapping;
 
+/** One condition of a designspace rule: axis index, design-space minimum and maximum (NaN: not
+ *  bounded on that side). Since: 0.4 */
+typedef struct otv_build_condition {
+  unsigned axis;
+  double minimum, maximum;
+} otv_build_condition;
+
+/** One <conditionset>: the box where all its conditions hold (none: everywhere). Since: 0.4 */
+typedef struct otv_build_conditionset {
+  const otv_build_condition *conditions;
+  unsigned condition_count;
+} otv_build_conditionset;
+
+/** One designspace rule: where it applies (any of its condition sets) and its substitutions
+ *  (glyph names, UTF-8: sub_names[i] becomes sub_with[i]). Since: 0.4 */
+typedef struct otv_build_rule {
+  const otv_build_conditionset *sets;
+  unsigned set_count;
+  const char *const *sub_names;
+  const char *const *sub_with;
+  unsigned sub_count;
+} otv_build_rule;
+
 /** A designspace document already parsed (the CLI reads the XML with expat; the library only
  *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
- *  Since: 0.4 */
+ *  rules: GSUB FeatureVariations under the feature tags rule_features (rule_feature_count; 0:
+ *  'rvrn'), as fontTools' varLib builds them. Since: 0.4 */
 typedef struct otv_designspace {
   const otv_build_axis *axes;
   unsigned axis_count;
@@ -798,6 +822,10 @@ typedef struct otv_designspace {
   unsigned instance_count;
   const otv_build_mapping *mappings;
   unsigned mapping_count;
+  const otv_build_rule *rules;
+  unsigned rule_count;
+  const uint32_t *rule_features;
+  unsigned rule_feature_count;
 } otv_designspace;
 
 /**

@@ -4,8 +4,10 @@
  * in user space, hidden, <map input output>), sources (<location><dimension name xvalue> in
  * design space; a dimension missing is the axis's default; format 5 uservalue is mapped), named
  * instances (stylename, postscriptfontname, location), format 5 axis mappings (<mappings>
- * <mapping> <input>/<output> <dimension>: avar 2). Rules, labels and discrete axes are not read
- * (docs/build.md).
+ * <mapping> <input>/<output> <dimension>: avar 2), rules (<rules processing>, <rule>,
+ * <conditionset>, <condition name minimum maximum>, <sub name with>; the feature tags from the
+ * lib key com.github.fonttools.varLib.featureVarsFeatureTag). Labels and discrete axes are not
+ * read (docs/build.md).
  */
 #include "designspace.h"
 
@@ -32,6 +34,11 @@ typedef struct pstate {
   int in_label;   /* inside a format 5 <label> (its labelnames are not the axis's) */
   int in_mapping; /* inside <mappings><mapping> (index + 1) */
   int in_map_io;  /* inside its <input> (1) or <output> (2) */
+  int in_rule;    /* inside <rule> (index + 1) */
+  int in_cset;    /* inside <conditionset> of it */
+  int lib_depth;  /* inside the document's <lib> (its nesting depth) */
+  int lib_key;    /* the last <key> was varLib's featureVarsFeatureTag */
+  int in_text;    /* collecting text of a lib <key> (1) or <string> (2) */
   char *text;
   size_t text_len;
 } pstate;
@@ -314,6 +321,95 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     const otv_build_mapping *m = &d->mappings[s->in_mapping - 1];
     ((double *)(s->in_map_io == 1 ? m->input : m->output))[ai] = v;
+  } else if (!strcmp(el, "rules")) {
+    const char *pr = attr(a, "processing");
+    d->rules_last = pr && !strcmp(pr, "last");
+  } else if (!strcmp(el, "rule")) {
+    if (d->ds.rule_count >= 4096) {
+      fail(s, "more than 4096 rules");
+      return;
+    }
+    otv_build_rule *nr = realloc(d->rules, (d->ds.rule_count + 1) * sizeof *nr);
+    if (!nr) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->rules = nr;
+    memset(&nr[d->ds.rule_count], 0, sizeof *nr);
+    s->in_rule = (int)++d->ds.rule_count;
+  } else if (s->in_rule && (!strcmp(el, "conditionset") || !strcmp(el, "condition"))) {
+    otv_build_rule *r = &d->rules[s->in_rule - 1];
+    if (!strcmp(el, "conditionset") || !s->in_cset) {
+      /* a <condition> straight in <rule> (format 3) opens a set of its own once */
+      if (!strcmp(el, "conditionset") || r->set_count == 0) {
+        if (r->set_count >= 256) {
+          fail(s, "more than 256 condition sets in a rule");
+          return;
+        }
+        otv_build_conditionset *ns = realloc((void *)r->sets, (r->set_count + 1) * sizeof *ns);
+        if (!ns) {
+          fail(s, "out of memory");
+          return;
+        }
+        memset(&ns[r->set_count], 0, sizeof *ns);
+        r->sets = ns;
+        r->set_count++;
+      }
+      if (!strcmp(el, "conditionset")) {
+        s->in_cset = 1;
+        return;
+      }
+    }
+    otv_build_conditionset *cs = (otv_build_conditionset *)&r->sets[r->set_count - 1];
+    const char *nm = attr(a, "name");
+    int ai = axis_by_name(d, nm);
+    if (ai < 0) {
+      fail(s, "condition '%s' names no axis", nm ? nm : "");
+      return;
+    }
+    otv_build_condition cd = {(unsigned)ai, NAN, NAN};
+    const char *mn = attr(a, "minimum"), *mx = attr(a, "maximum");
+    if ((mn && num(s, mn, "condition minimum", &cd.minimum)) ||
+        (mx && num(s, mx, "condition maximum", &cd.maximum)))
+      return;
+    if (cs->condition_count >= 64) {
+      fail(s, "more than 64 conditions in a set");
+      return;
+    }
+    otv_build_condition *nc =
+        realloc((void *)cs->conditions, (cs->condition_count + 1) * sizeof *nc);
+    if (!nc) {
+      fail(s, "out of memory");
+      return;
+    }
+    nc[cs->condition_count++] = cd;
+    cs->conditions = nc;
+  } else if (s->in_rule && !strcmp(el, "sub")) {
+    otv_build_rule *r = &d->rules[s->in_rule - 1];
+    const char *nm = attr(a, "name"), *w = attr(a, "with");
+    if (!nm || !w) {
+      fail(s, "<sub> without name or with");
+      return;
+    }
+    if (r->sub_count >= 65535) {
+      fail(s, "too many substitutions");
+      return;
+    }
+    const char **nn = realloc((void *)r->sub_names, (r->sub_count + 1) * sizeof *nn);
+    if (nn) r->sub_names = nn;
+    const char **nw = nn ? realloc((void *)r->sub_with, (r->sub_count + 1) * sizeof *nw) : NULL;
+    if (nw) r->sub_with = nw;
+    const char *kn = nw ? keep(s, nm) : NULL, *kw = kn ? keep(s, w) : NULL;
+    if (!kw) {
+      fail(s, "out of memory");
+      return;
+    }
+    nn[r->sub_count] = kn, nw[r->sub_count] = kw;
+    r->sub_count++;
+  } else if (!strcmp(el, "lib") && !s->in_source && !s->in_instance && !s->lib_depth) {
+    s->lib_depth = 1;
+  } else if (s->lib_depth && (!strcmp(el, "key") || !strcmp(el, "string"))) {
+    s->in_text = el[0] == 'k' ? 1 : 2;
   } else if (!strcmp(el, "location")) {
     s->in_location = 1;
   } else if (!strcmp(el, "dimension") && s->in_location && (s->in_source || s->in_instance)) {
@@ -361,6 +457,35 @@ static void XMLCALL on_end(void *ud, const char *el)
     s->in_instance = 0;
   } else if (!strcmp(el, "location")) {
     s->in_location = 0;
+  } else if (!strcmp(el, "rule")) {
+    s->in_rule = 0;
+  } else if (!strcmp(el, "conditionset")) {
+    s->in_cset = 0;
+  } else if (!strcmp(el, "lib") && s->lib_depth) {
+    s->lib_depth = 0;
+  } else if (s->in_text && (!strcmp(el, "key") || !strcmp(el, "string"))) {
+    const char *t = s->text_len && s->text ? (s->text[s->text_len] = 0, s->text) : "";
+    if (s->in_text == 1)
+      s->lib_key = !strcmp(t, "com.github.fonttools.varLib.featureVarsFeatureTag");
+    else if (s->lib_key) {
+      /* comma-separated feature tags (at most 4) */
+      ds_doc *d = s->d;
+      d->ds.rule_feature_count = 0;
+      const char *q = t;
+      while (*q && d->ds.rule_feature_count < 4) {
+        char tg[5] = "    ";
+        size_t n = strcspn(q, ",");
+        if (n == 0 || n > 4) {
+          fail(s, "bad feature tag list '%s'", t);
+          break;
+        }
+        memcpy(tg, q, n);
+        d->rule_features[d->ds.rule_feature_count++] = OTV_TAG(tg[0], tg[1], tg[2], tg[3]);
+        q += n + (q[n] == ',');
+      }
+      s->lib_key = 0;
+    }
+    s->in_text = 0;
   } else if (!strcmp(el, "mapping") && s->in_mapping) {
     s->in_mapping = 0;
   } else if (!strcmp(el, "input") || !strcmp(el, "output")) {
@@ -372,7 +497,7 @@ static void XMLCALL on_end(void *ud, const char *el)
 static void XMLCALL on_text(void *ud, const char *t, int len)
 {
   pstate *s = ud;
-  if (!s->in_labelname || s->failed || len <= 0) return;
+  if ((!s->in_labelname && !s->in_text) || s->failed || len <= 0) return;
   char *nt = realloc(s->text, s->text_len + (size_t)len + 1);
   if (!nt) {
     fail(s, "out of memory");
@@ -416,6 +541,12 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   d->ds.sources = d->sources;
   d->ds.instances = d->instances;
   d->ds.mappings = d->mappings;
+  d->ds.rules = d->rules;
+  if (d->ds.rule_count && !d->ds.rule_feature_count) {
+    d->rule_features[0] = d->rules_last ? OTV_TAG('r', 'c', 'l', 't') : OTV_TAG('r', 'v', 'r', 'n');
+    d->ds.rule_feature_count = 1;
+  }
+  d->ds.rule_features = d->rule_features;
   if (!s.failed && !d->ds.axis_count) snprintf(msg, cap, "no axes"), s.failed = 1;
   if (!s.failed && !d->ds.source_count) snprintf(msg, cap, "no sources"), s.failed = 1;
   return s.failed ? -1 : 0;
@@ -492,6 +623,14 @@ void ds_free(ds_doc *d)
   for (unsigned k = 0; k < d->ds.instance_count; k++) free(d->inst_locs[k]);
   for (unsigned a = 0; a < d->ds.axis_count; a++) free(d->maps[a]);
   for (unsigned i = 0; i < d->ds.mapping_count; i++) free((void *)d->mappings[i].input);
+  for (unsigned i = 0; i < d->ds.rule_count; i++) {
+    otv_build_rule *r = &d->rules[i];
+    for (unsigned j = 0; j < r->set_count; j++) free((void *)r->sets[j].conditions);
+    free((void *)r->sets);
+    free((void *)r->sub_names);
+    free((void *)r->sub_with);
+  }
+  free(d->rules);
   free(d->mappings);
   for (size_t i = 0; i < d->string_count; i++) free(d->strings[i]);
   free(d->strings);

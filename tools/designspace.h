@@ -23,6 +23,9 @@ typedef struct ds_doc {
   double **inst_locs;
   otv_build_mapping *mappings; /* format 5 <mappings> (avar 2); locations owned */
   unsigned mapping_cap;
+  otv_build_rule *rules; /* <rules>: sets, conditions and substitution arrays owned */
+  uint32_t rule_features[4];
+  int rules_last; /* <rules processing="last"> */
   char **strings; /* every string allocated */
   size_t string_count;
   unsigned axis_cap, source_cap, instance_cap;

@@ -525,6 +525,21 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
       return OTV_FAIL(err, ARG, 0, 0, "source %u: no font data or location", k);
   for (unsigned i = 0; i < ds->instance_count; i++)
     if (!ds->instances[i].location) return OTV_FAIL(err, ARG, 0, 0, "instance %u: no location", i);
+  if ((ds->rule_count && !ds->rules) || ds->rule_feature_count > 4 ||
+      (ds->rule_feature_count && !ds->rule_features))
+    return OTV_FAIL(err, ARG, 0, 0, "designspace: bad rule list");
+  for (unsigned r = 0; r < ds->rule_count; r++) {
+    const otv_build_rule *ru = &ds->rules[r];
+    if ((ru->set_count && !ru->sets) || (ru->sub_count && (!ru->sub_names || !ru->sub_with)))
+      return OTV_FAIL(err, ARG, 0, 0, "rule %u: bad condition sets or substitutions", r);
+    for (unsigned k = 0; k < ru->set_count; k++) {
+      if (ru->sets[k].condition_count && !ru->sets[k].conditions)
+        return OTV_FAIL(err, ARG, 0, 0, "rule %u: bad condition set", r);
+      for (unsigned c = 0; c < ru->sets[k].condition_count; c++)
+        if (ru->sets[k].conditions[c].axis >= ds->axis_count)
+          return OTV_FAIL(err, ARG, 0, 0, "rule %u: condition on no axis", r);
+    }
+  }
   if (ds->mapping_count && !ds->mappings)
     return OTV_FAIL(err, ARG, 0, 0, "designspace: bad mapping list");
   for (unsigned i = 0; i < ds->mapping_count; i++) {
@@ -536,6 +551,48 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
         return OTV_FAIL(err, ARG, 0, 0, "mapping %u: infinite coordinate", i);
   }
   return OTV_E_OK;
+}
+
+/* The rules' condition sets as boxes in normalized F2Dot14 (an unbounded side: -1 or 1), then
+ * GSUB FeatureVariations (build/gsub.c). */
+static otv_status build_rules(otv_builder *b)
+{
+  const otv_designspace *ds = b->ds;
+  unsigned ac = b->ac, boxes = 0;
+  for (unsigned r = 0; r < ds->rule_count; r++) boxes += ds->rules[r].set_count;
+  if (!ds->rule_count) return OTV_E_OK;
+  int16_t *lo = otv_mem_calloc(&b->al, (size_t)boxes * ac + 1, sizeof *lo);
+  int16_t *hi = otv_mem_calloc(&b->al, (size_t)boxes * ac + 1, sizeof *hi);
+  unsigned *rule = otv_mem_calloc(&b->al, (size_t)boxes + 1, sizeof *rule);
+  otv_status st = lo && hi && rule ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "rules");
+  unsigned q = 0;
+  for (unsigned r = 0; !st && r < ds->rule_count; r++)
+    for (unsigned k = 0; k < ds->rules[r].set_count; k++, q++) {
+      const otv_build_conditionset *cs = &ds->rules[r].sets[k];
+      rule[q] = r;
+      for (unsigned a = 0; a < ac; a++)
+        lo[(size_t)q * ac + a] = -16384, hi[(size_t)q * ac + a] = 16384;
+      for (unsigned c = 0; c < cs->condition_count; c++) {
+        const otv_build_condition *cd = &cs->conditions[c];
+        const otv_build_axis *ax = &ds->axes[cd->axis];
+        double dlo = map_fwd(ax, ax->min_value), ddef = map_fwd(ax, ax->default_value),
+               dhi = map_fwd(ax, ax->max_value);
+        int16_t *l = &lo[(size_t)q * ac + cd->axis], *h = &hi[(size_t)q * ac + cd->axis];
+        if (!isnan(cd->minimum)) {
+          int v = otv_build_f2(normalize(cd->minimum, dlo, ddef, dhi));
+          if (v > *l) *l = (int16_t)v;
+        }
+        if (!isnan(cd->maximum)) {
+          int v = otv_build_f2(normalize(cd->maximum, dlo, ddef, dhi));
+          if (v < *h) *h = (int16_t)v;
+        }
+      }
+    }
+  if (!st) st = otv_build_gsub(b, lo, hi, rule, boxes);
+  otv_mem_free(&b->al, lo, ((size_t)boxes * ac + 1) * sizeof *lo);
+  otv_mem_free(&b->al, hi, ((size_t)boxes * ac + 1) * sizeof *hi);
+  otv_mem_free(&b->al, rule, ((size_t)boxes + 1) * sizeof *rule);
+  return st;
 }
 
 static const uint32_t replaced[] = {OTV_T_FVAR, OTV_T_AVAR, OTV_T_STAT, OTV_T_NAME, OTV_T_GVAR,
@@ -636,7 +693,7 @@ otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t 
   if ((s = names_read(&b, &nm)) || (s = build_fvar(&b, &nm)) || (s = build_avar(&b)) ||
       (s = build_stat(&b, b.tab[0].p)) || (s = names_write(&b, &nm)) || (s = otv_build_gvar(&b)) ||
       (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) || (s = otv_build_mvar(&b)) ||
-      (s = otv_build_gpos(&b)))
+      (s = otv_build_gpos(&b)) || (s = build_rules(&b)))
     goto done;
   s = assemble(&b, out, out_len);
 done:

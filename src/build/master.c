@@ -6,6 +6,7 @@
  * component offset).
  */
 #include "build/master.h"
+#include "build/post_names.h"
 
 #include <string.h>
 
@@ -270,4 +271,25 @@ otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph 
   for (unsigned i = n; i < n + 4; i++) g->on[i] = 1;
   g->n = n + 4;
   return OTV_E_OK;
+}
+
+/* The default master's glyph named `name` (post format 2 names; else "glyphN"-less: none). */
+bool otv_bmaster_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid)
+{
+  otv_bmaster *d = &b->m[b->base];
+  uint32_t n = d->glyph_count;
+  name_key *k = otv_mem_calloc(&b->al, (size_t)n + 1, sizeof *k);
+  if (!k) return false;
+  bool found = false;
+  size_t len = strlen(name);
+  if (post_names(d, k, n))
+    for (uint32_t g = 0; g < n && !found; g++) {
+      if (k[g].std == UINT32_MAX)
+        found = k[g].s.len == len && !memcmp(k[g].s.p, name, len);
+      else if (k[g].std < OTV_POST_STD_NAMES)
+        found = !strcmp(otv_post_std_names[k[g].std], name);
+      if (found) *gid = g;
+    }
+  otv_mem_free(&b->al, k, ((size_t)n + 1) * sizeof *k);
+  return found;
 }

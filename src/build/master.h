@@ -11,5 +11,8 @@ void otv_bmaster_close(otv_builder *b, unsigned k);
 /* The points of default glyph gid in master k into *g (g->empty: missing or no outline). */
 otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph *g);
 void otv_bglyph_free(otv_bglyph *g, const otv_alloc *al);
+/* The default master's glyph id of a glyph name (post format 2); false: no such glyph (or out
+ * of memory). */
+bool otv_bmaster_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid);
 
 #endif /* OTV_BUILD_MASTER_H */

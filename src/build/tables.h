@@ -27,4 +27,9 @@ otv_status otv_build_store(otv_builder *b, uint64_t mask, const int32_t *vals, s
  * VariationIndex devices in GDEF's store); nothing built when no value varies. */
 otv_status otv_build_gpos(otv_builder *b);
 
+/* gsub.c: GSUB with FeatureVariations from the designspace's rules: box_count boxes, box q
+ * (normalized F2Dot14 bounds lo/hi[q * axes + a]) a condition set of rule box_rule[q]. */
+otv_status otv_build_gsub(otv_builder *b, const int16_t *lo, const int16_t *hi,
+                          const unsigned *box_rule, unsigned box_count);
+
 #endif /* OTV_BUILD_TABLES_H */

@@ -86,6 +86,26 @@ dsm mapbad '<mapping><input><dimension name="Weight" xvalue="abc"/></input></map
 expect 1 "mapping bad number" -- "$OTVAR" build "$TMP/mapbad.designspace" -o "$TMP/o.ttf"
 err_has "mapping bad number" "bad number"
 
+# rules (GSUB FeatureVariations): hostile ones are one-line errors; a default master with a
+# GSUB of its own is refused (not merged yet; the rules themselves: tests/oracle/test_build.py)
+dsr() { # dsr NAME RULES: the Reg master and RULES as <rules>
+  printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes>%s</axes><rules>%s</rules><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "$2" \
+    "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+dsr rnoglyph '<rule name="r"><conditionset><condition name="Weight" minimum="500"/></conditionset><sub name="nosuchglyph" with="A"/></rule>'
+expect 1 "rules with a GSUB" -- "$OTVAR" build "$TMP/rnoglyph.designspace" -o "$TMP/o.ttf"
+err_has "rules with a GSUB" "not merged yet"
+dsr rnoaxis '<rule name="r"><conditionset><condition name="Width" minimum="500"/></conditionset><sub name="A" with="B"/></rule>'
+expect 1 "rule unknown axis" -- "$OTVAR" build "$TMP/rnoaxis.designspace" -o "$TMP/o.ttf"
+err_has "rule unknown axis" "names no axis"
+dsr rnowith '<rule name="r"><sub name="A"/></rule>'
+expect 1 "rule sub without with" -- "$OTVAR" build "$TMP/rnowith.designspace" -o "$TMP/o.ttf"
+one_line_err "rule sub without with"
+dsr rbadnum '<rule name="r"><conditionset><condition name="Weight" minimum="x"/></conditionset></rule>'
+expect 1 "rule bad number" -- "$OTVAR" build "$TMP/rbadnum.designspace" -o "$TMP/o.ttf"
+err_has "rule bad number" "bad number"
+
 # masters that are not fonts, and every 97th prefix of a real one: an error, never a crash
 printf 'garbage garbage garbage' >"$TMP/Junk.ttf"
 ds junk "$(src Junk 400)"

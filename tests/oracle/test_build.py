@@ -53,6 +53,9 @@ CASES = [
     ("SingleMaster", "master_ttx_interpolatable_ttf", 0),
     ("DropOnCurves", "master_ttx_drop_oncurves", 3),
     ("KerningMerging", "master_kerning_merging", 3),
+    ("FeatureVars", "master_ttx_interpolatable_ttf", 2),
+    ("FeatureVarsWholeRange", "master_ttx_interpolatable_ttf", 1),
+    ("FeatureVarsWholeRangeEmpty", "master_ttx_interpolatable_ttf", 1),
 ]
 
 FIELDS = [("OS/2", f) for f in ("sTypoAscender", "sTypoDescender", "sTypoLineGap", "usWinAscent",
@@ -297,6 +300,76 @@ def run_avar2(tmp):
     print(f"{name}: avar 2 checked (otvar normalize, HarfBuzz 6 extents)")
 
 
+def hb_glyphs(path, var, text):
+    r = subprocess.run(["hb-shape", "--no-positions", "--no-clusters", f"--variations={var}",
+                        path, text], capture_output=True, text=True)
+    return r.stdout.strip() if not r.returncode else None
+
+
+def run_rules(tmp):
+    """Designspace rules -> GSUB FeatureVariations: HarfBuzz picks the same glyphs from otvar's
+    and fontTools' fonts on an 11 x 11 grid of each design space. FeatureVarsCustomTag (rules
+    under the features 'rclt' and 'calt', which fontTools 4.38 cannot build) is compared with
+    fontTools' FeatureVars (the same rules under 'rclt')."""
+    mdir = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    finder = lambda p: os.path.join(mdir, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    for name, ref in (("FeatureVars", "FeatureVars"), ("FeatureVarsWholeRange",
+                      "FeatureVarsWholeRange"), ("FeatureVarsWholeRangeEmpty",
+                      "FeatureVarsWholeRangeEmpty"), ("FeatureVarsCustomTag", "FeatureVars")):
+        ds = os.path.join(DATA, name + ".designspace")
+        if not os.path.exists(ds) or not shutil.which("hb-shape"):
+            continue
+        ours, theirs = os.path.join(tmp, name + "-rules.ttf"), os.path.join(tmp, ref + "-ft.ttf")
+        r = subprocess.run([OTVAR, "build", ds, "-o", ours, "--master-dir", mdir, "-q",
+                            "--force"], capture_output=True, text=True)
+        if r.returncode:
+            fail(f"{name}: otvar build: {r.stderr.strip()}")
+            continue
+        vf, _, _ = varLib.build(os.path.join(DATA, ref + ".designspace"), master_finder=finder)
+        vf.save(theirs)
+        f = TTFont(ours)
+        tags = [fr.FeatureTag for fr in f["GSUB"].table.FeatureList.FeatureRecord]
+        want = ["calt", "rclt"] if name == "FeatureVarsCustomTag" else ["rclt"]
+        if tags != want:
+            fail(f"{name}: GSUB features {tags}, want {want}")
+        doc = DesignSpaceDocument.fromfile(ds)
+        axes = [(a.tag, a.minimum, a.maximum) for a in doc.axes]
+        import itertools
+        grid = [[lo + (hi - lo) * i / 10 for i in range(11)] for _, lo, hi in axes]
+        text = "".join(chr(c) for c in sorted(vf.getBestCmap()) if c > 32)
+        bad = 0
+        for vals in itertools.product(*grid):
+            var = ",".join(f"{t}={v:g}" for (t, _, _), v in zip(axes, vals))
+            go, gt = hb_glyphs(ours, var, text), hb_glyphs(theirs, var, text)
+            if go is None or go != gt:
+                bad += 1
+                if bad <= 3:
+                    fail(f"{name} at {var}: HarfBuzz glyphs {go} vs {gt}")
+        print(f"{name}: rules checked at {len(list(itertools.product(*grid)))} locations; GSUB "
+              f"{len(f.reader['GSUB'])} bytes, fontTools' {ref} "
+              f"{len(TTFont(theirs).reader['GSUB'])}")
+
+
+def run_rule_errors(tmp):
+    """a rule substituting a glyph the default master lacks: refused, naming the glyph"""
+    mdir = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    ds = os.path.join(tmp, "badrule.designspace")
+    with open(ds, "w") as out:
+        out.write("""<?xml version='1.0' encoding='UTF-8'?>
+<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
+default="0"/></axes><rules><rule name="r"><conditionset><condition name="Weight" minimum="100"/>
+</conditionset><sub name="uni0024" with="nosuchglyph"/></rule></rules><sources>
+<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
+<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
+</sources></designspace>""")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", mdir, "-o",
+                        os.path.join(tmp, "badrule.ttf")], capture_output=True, text=True)
+    if r.returncode != 1 or "nosuchglyph" not in r.stderr:
+        fail(f"rule on a missing glyph: exit {r.returncode}, {r.stderr.strip()}")
+    else:
+        print("rule on a missing glyph refused: " + r.stderr.strip())
+
+
 def main():
     if not os.path.isdir(DATA):
         print(f"SKIP: no {DATA}")
@@ -305,6 +378,8 @@ def main():
         for name, mdir, nrand in CASES:
             run_case(tmp, name, mdir, nrand)
         run_avar2(tmp)
+        run_rules(tmp)
+        run_rule_errors(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
         km = os.path.join(DATA, "KerningMerging.designspace")
