@@ -327,10 +327,13 @@ static void write_map(otv_buf *out, const uint32_t *item, size_t n)
   }
 }
 
-otv_status otv_build_hvar(otv_builder *b)
+/* HVAR or VVAR (spec: hvar, vvar): the advance widths or heights; VVAR's header has one more
+ * offset (vOrgMapping, 0 here). */
+static otv_status build_metrics_var(otv_builder *b, bool vertical)
 {
   otv_bmaster *dm = &b->m[b->base];
-  if (!dm->h.present) return OTV_E_OK;
+  const char *what = vertical ? "VVAR" : "HVAR";
+  if (!(vertical ? dm->v.present : dm->h.present)) return OTV_E_OK;
   uint32_t gc = dm->glyph_count;
   ivsb s;
   memset(&s, 0, sizeof s);
@@ -342,16 +345,17 @@ otv_status otv_build_hvar(otv_builder *b)
   otv_buf st1, st2;
   otv_buf_init(&st1, al);
   otv_buf_init(&st2, al);
-  otv_status st = row && item && direct ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "HVAR");
+  otv_status st = row && item && direct ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, what);
   double vals[OTV_BUILD_MAX_MASTERS];
   for (uint32_t g = 0; !st && g < gc; g++) {
     uint64_t mask = 0;
     unsigned q = 0;
     for (unsigned k = 0; k < b->mc; k++) {
       uint32_t mg = b->m[k].gid_of[g];
-      if (mg == UINT32_MAX || !b->m[k].h.present) continue;
+      const otv_mtx *mt = vertical ? &b->m[k].v : &b->m[k].h;
+      if (mg == UINT32_MAX || !mt->present) continue;
       mask |= (uint64_t)1 << k;
-      vals[q++] = otv_mtx_advance(&b->m[k].h, mg);
+      vals[q++] = otv_mtx_advance(mt, mg);
     }
     if ((row[g] = add_row(&s, mask, vals)) == UINT32_MAX) st = b->err ? b->err->code : OTV_E_NOMEM;
     if (!st && !st) st = OTV_E_OK;
@@ -361,7 +365,7 @@ otv_status otv_build_hvar(otv_builder *b)
   size_t map_at = st2.len;
   if (!st) {
     uint32_t *m = otv_mem_calloc(al, (size_t)gc + 1, sizeof *m);
-    if (!m) st = OTV_FAIL(b->err, NOMEM, 0, 0, "HVAR");
+    if (!m) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
     for (uint32_t g = 0; !st && g < gc; g++) m[g] = item[row[g]];
     if (!st) write_map(&st2, m, gc);
     if (m) otv_mem_free(al, m, ((size_t)gc + 1) * sizeof *m);
@@ -377,7 +381,7 @@ otv_status otv_build_hvar(otv_builder *b)
     size_t cols = 0, wsum = 0;
     bool lng = false;
     uint8_t *w = otv_mem_calloc(al, s.rc + 1, 1);
-    if (!w) st = OTV_FAIL(b->err, NOMEM, 0, 0, "HVAR");
+    if (!w) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
     for (uint32_t g = 0; !st && g < gc; g++)
       for (size_t q = s.row_at[row[g]]; q < s.row_at[row[g] + 1]; q++) {
         unsigned c = wcode(s.pd[q]);
@@ -409,7 +413,7 @@ otv_status otv_build_hvar(otv_builder *b)
         for (unsigned r = 0; r < s.rc; r++)
           if (w[r] && (w[r] >= (lng ? 4 : 2)) == !pass) otv_buf_u16(&st1, (uint16_t)r);
       int32_t *rv = otv_mem_calloc(al, s.rc + 1, sizeof *rv);
-      if (!rv) st = OTV_FAIL(b->err, NOMEM, 0, 0, "HVAR");
+      if (!rv) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
       for (uint32_t g = 0; !st && g < gc; g++) {
         memset(rv, 0, s.rc * sizeof *rv);
         for (size_t q = s.row_at[row[g]]; q < s.row_at[row[g] + 1]; q++) rv[s.pr[q]] = s.pd[q];
@@ -429,18 +433,20 @@ otv_status otv_build_hvar(otv_builder *b)
     if (w) otv_mem_free(al, w, s.rc + 1);
   }
   if (!st) {
-    otv_buf *t = otv_build_table(b, OTV_T_HVAR);
+    otv_buf *t = otv_build_table(b, vertical ? OTV_T_VVAR : OTV_T_HVAR);
+    size_t hdr = vertical ? 24 : 20;
     if (!t) st = OTV_E_NOMEM;
     if (!st) {
       otv_buf_u16(t, 1);
       otv_buf_u16(t, 0);
-      otv_buf_u32(t, 20);
-      otv_buf_u32(t, direct_ok ? 0 : (uint32_t)(20 + map_at));
+      otv_buf_u32(t, (uint32_t)hdr);
+      otv_buf_u32(t, direct_ok ? 0 : (uint32_t)(hdr + map_at));
       otv_buf_u32(t, 0);
       otv_buf_u32(t, 0);
+      if (vertical) otv_buf_u32(t, 0);
       otv_buf *src = direct_ok ? &st1 : &st2;
       otv_buf_bytes(t, src->p, src->len);
-      if (t->failed || src->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "HVAR");
+      if (t->failed || src->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
     }
   }
   otv_buf_free(&st1);
@@ -451,6 +457,9 @@ otv_status otv_build_hvar(otv_builder *b)
   ivsb_free(&s);
   return st;
 }
+
+otv_status otv_build_hvar(otv_builder *b) { return build_metrics_var(b, false); }
+otv_status otv_build_vvar(otv_builder *b) { return build_metrics_var(b, true); }
 
 /* ---- MVAR (spec: mvar "Value tags") ---- */
 typedef struct mvar_field {

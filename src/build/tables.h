@@ -10,6 +10,7 @@ otv_status otv_build_gvar(otv_builder *b);
 otv_status otv_build_cvar(otv_builder *b);
 /* store.c */
 otv_status otv_build_hvar(otv_builder *b);
+otv_status otv_build_vvar(otv_builder *b);
 otv_status otv_build_mvar(otv_builder *b);
 /* store.c: the rest of an avar version 2 table begun in t at avar_start (header and segment
  * maps written): the axisIndexMap and varStore offsets and what they point at. md: the model

@@ -370,6 +370,90 @@ default="0"/></axes><rules><rule name="r"><conditionset><condition name="Weight"
         print("rule on a missing glyph refused: " + r.stderr.strip())
 
 
+def vvar_advances(font, loc):
+    """every glyph's advance height from vmtx + VVAR (fontTools' VarStoreInstancer) at loc"""
+    from fontTools.varLib.varStore import VarStoreInstancer
+    from fontTools.varLib.models import normalizeLocation
+    axes = {a.axisTag: (a.minValue, a.defaultValue, a.maxValue) for a in font["fvar"].axes}
+    norm = normalizeLocation(loc, axes)
+    if "avar" in font:
+        from fontTools.varLib.models import piecewiseLinearMap
+        norm = {k: piecewiseLinearMap(v, font["avar"].segments[k]) for k, v in norm.items()}
+    t = font["VVAR"].table
+    inst = VarStoreInstancer(t.VarStore, font["fvar"].axes, norm)
+    out = {}
+    for gi, g in enumerate(font.getGlyphOrder()):
+        if t.AdvHeightMap:
+            idx = t.AdvHeightMap.mapping[g]
+        else:
+            idx = gi
+        out[g] = font["vmtx"][g][0] + inst[idx]
+    return out
+
+
+def run_vvar(tmp):
+    """VVAR: Build's masters given vhea/vmtx (heights that differ per master and glyph): the
+    advance heights VVAR gives at random locations equal fontTools' VVAR's (within 1), and
+    HarfBuzz's top-to-bottom advances agree."""
+    ds = os.path.join(DATA, "Build.designspace")
+    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    vd = os.path.join(tmp, "vvar")
+    os.makedirs(vd)
+    doc = DesignSpaceDocument.fromfile(ds)
+    from fontTools.ttLib import newTable
+    for i, s in enumerate(doc.sources):
+        stem = os.path.splitext(os.path.basename(s.filename))[0]
+        f = TTFont(os.path.join(src, stem + ".ttf"))
+        vhea = newTable("vhea")
+        for k, v in dict(tableVersion=0x00011000, ascent=500, descent=-500, lineGap=0,
+                         advanceHeightMax=0, minTopSideBearing=0, minBottomSideBearing=0,
+                         yMaxExtent=0, caretSlopeRise=0, caretSlopeRun=1, caretOffset=0,
+                         reserved1=0, reserved2=0, reserved3=0, reserved4=0,
+                         metricDataFormat=0, numberOfVMetrics=0).items():
+            setattr(vhea, k, v)
+        f["vhea"] = vhea
+        vm = newTable("vmtx")
+        vm.metrics = {g: (1000 + 37 * i + 3 * gi, 100 + 5 * i)
+                      for gi, g in enumerate(f.getGlyphOrder())}
+        f["vmtx"] = vm
+        f.save(os.path.join(vd, stem + ".ttf"))
+    ours, theirs = os.path.join(vd, "o.ttf"), os.path.join(vd, "f.ttf")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", vd, "-o", ours, "-q", "--force"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"VVAR: otvar build: {r.stderr.strip()}")
+        return
+    finder = lambda p: os.path.join(vd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds, master_finder=finder)
+    vf.save(theirs)
+    fo, ft = TTFont(ours), TTFont(theirs)
+    if "VVAR" not in fo:
+        fail("VVAR: none built")
+        return
+    rng = random.Random(7)
+    locs = [{a.tag: a.map_backward(s.location.get(a.name, a.map_forward(a.default)))
+             for a in doc.axes} for s in doc.sources]
+    locs += [{a.tag: rng.uniform(a.minimum, a.maximum) for a in doc.axes} for _ in range(6)]
+    for loc in locs:
+        ao, at = vvar_advances(fo, loc), vvar_advances(ft, loc)
+        diff = [g for g in ao if abs(ao[g] - at[g]) > 1]
+        if diff:
+            fail(f"VVAR at {loc}: {diff[0]} {ao[diff[0]]} vs {at[diff[0]]}")
+        if shutil.which("hb-shape"):
+            var = ",".join(f"{k}={v:g}" for k, v in loc.items())
+            ys = []
+            for path in (ours, theirs):
+                r = subprocess.run(["hb-shape", "--direction=ttb", "--output-format=json",
+                                    f"--variations={var}", path, "Aa$"], capture_output=True,
+                                   text=True)
+                import json
+                ys.append([g["ay"] for g in json.loads(r.stdout)] if not r.returncode else None)
+            if ys[0] is None or ys[0] != ys[1]:
+                fail(f"VVAR at {var}: HarfBuzz vertical advances {ys[0]} vs {ys[1]}")
+    print(f"VVAR: {len(locs)} locations; VVAR {len(fo.reader['VVAR'])} bytes, fontTools' "
+          f"{len(ft.reader['VVAR'])}")
+
+
 def main():
     if not os.path.isdir(DATA):
         print(f"SKIP: no {DATA}")
@@ -379,6 +463,7 @@ def main():
             run_case(tmp, name, mdir, nrand)
         run_avar2(tmp)
         run_rules(tmp)
+        run_vvar(tmp)
         run_rule_errors(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
