@@ -809,10 +809,22 @@ typedef struct otv_build_rule {
   unsigned sub_count;
 } otv_build_rule;
 
+/** One STAT axis value label (designspace format 5 <axis><labels><label>): the axis index, its
+ *  user value, range (userminimum/usermaximum; NaN: none, a format 1 value) and linked value
+ *  (linkeduservalue; NaN: none), its English name and flags (bit 0 olderSibling, bit 1
+ *  elidable, the STAT flags). Since: 0.4 */
+typedef struct otv_build_label {
+  unsigned axis;
+  double value, minimum, maximum, linked;
+  const char *name;
+  unsigned flags;
+} otv_build_label;
+
 /** A designspace document already parsed (the CLI reads the XML with expat; the library only
  *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
  *  rules: GSUB FeatureVariations under the feature tags rule_features (rule_feature_count; 0:
- *  'rvrn'), as fontTools' varLib builds them. Since: 0.4 */
+ *  'rvrn'), as fontTools' varLib builds them. labels: STAT axis values (when the default master
+ *  has no STAT). Since: 0.4 */
 typedef struct otv_designspace {
   const otv_build_axis *axes;
   unsigned axis_count;
@@ -826,6 +838,10 @@ typedef struct otv_designspace {
   unsigned rule_count;
   const uint32_t *rule_features;
   unsigned rule_feature_count;
+  const otv_build_label *labels;
+  unsigned label_count;
+  const char *elided_fallback_name; /* NULL: name ID 2 */
+  const int *axis_ordering;         /* NULL, or per axis its STAT ordering (-1: its index) */
 } otv_designspace;
 
 /**

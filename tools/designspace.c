@@ -6,8 +6,10 @@
  * instances (stylename, postscriptfontname, location), format 5 axis mappings (<mappings>
  * <mapping> <input>/<output> <dimension>: avar 2), rules (<rules processing>, <rule>,
  * <conditionset>, <condition name minimum maximum>, <sub name with>; the feature tags from the
- * lib key com.github.fonttools.varLib.featureVarsFeatureTag). Labels and discrete axes are not
- * read (docs/build.md).
+ * lib key com.github.fonttools.varLib.featureVarsFeatureTag), format 5 axis labels (<labels
+ * ordering>, <label uservalue userminimum usermaximum linkeduservalue name elidable
+ * oldersibling>) and <axes elidedfallbackname>. Location labels and discrete axes are not read
+ * (docs/build.md).
  */
 #include "designspace.h"
 
@@ -208,8 +210,54 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     while (p > 0 && nm[p - 1].input > m.input) nm[p] = nm[p - 1], p--;
     nm[p] = m;
     ax->map_count++;
+  } else if (!strcmp(el, "axes")) {
+    const char *ef = attr(a, "elidedfallbackname");
+    if (ef && !(d->ds.elided_fallback_name = keep(s, ef))) fail(s, "out of memory");
+  } else if (!strcmp(el, "labels") && s->in_axis) {
+    const char *o = attr(a, "ordering");
+    double v;
+    if (o && !num(s, o, "labels ordering", &v)) {
+      if (v < 0 || v > 65535) {
+        fail(s, "labels ordering out of range");
+        return;
+      }
+      d->axis_ordering[s->in_axis - 1] = (int)v;
+    }
   } else if (!strcmp(el, "label")) {
     s->in_label = 1;
+    if (!s->in_axis) return; /* location labels (STAT format 4) are not read */
+    if (d->ds.label_count >= 4096) {
+      fail(s, "more than 4096 labels");
+      return;
+    }
+    otv_build_label *nl = realloc(d->labels, (d->ds.label_count + 1) * sizeof *nl);
+    if (!nl) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->labels = nl;
+    otv_build_label *l = &nl[d->ds.label_count];
+    l->axis = (unsigned)s->in_axis - 1;
+    l->minimum = l->maximum = l->linked = NAN;
+    const char *uv = attr(a, "uservalue"), *mn = attr(a, "userminimum"),
+               *mx = attr(a, "usermaximum"), *lk = attr(a, "linkeduservalue"),
+               *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+    if (num(s, uv, "label uservalue", &l->value) ||
+        (mn && num(s, mn, "label userminimum", &l->minimum)) ||
+        (mx && num(s, mx, "label usermaximum", &l->maximum)) ||
+        (lk && num(s, lk, "label linkeduservalue", &l->linked)))
+      return;
+    if (!nm) {
+      fail(s, "label without a name");
+      return;
+    }
+    if (!(l->name = keep(s, nm))) {
+      fail(s, "out of memory");
+      return;
+    }
+    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
+               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    d->ds.label_count++;
   } else if (!strcmp(el, "labelname") && s->in_axis && !s->in_label) {
     const char *lang = attr(a, "xml:lang");
     s->in_labelname = lang && !strcmp(lang, "en");
@@ -511,6 +559,7 @@ static void XMLCALL on_text(void *ud, const char *t, int len)
 int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
 {
   memset(d, 0, sizeof *d);
+  for (unsigned a = 0; a < 64; a++) d->axis_ordering[a] = -1;
   pstate s;
   memset(&s, 0, sizeof s);
   s.d = d;
@@ -542,6 +591,8 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   d->ds.instances = d->instances;
   d->ds.mappings = d->mappings;
   d->ds.rules = d->rules;
+  d->ds.labels = d->labels;
+  d->ds.axis_ordering = d->axis_ordering;
   if (d->ds.rule_count && !d->ds.rule_feature_count) {
     d->rule_features[0] = d->rules_last ? OTV_TAG('r', 'c', 'l', 't') : OTV_TAG('r', 'v', 'r', 'n');
     d->ds.rule_feature_count = 1;
@@ -631,6 +682,7 @@ void ds_free(ds_doc *d)
     free((void *)r->sub_with);
   }
   free(d->rules);
+  free(d->labels);
   free(d->mappings);
   for (size_t i = 0; i < d->string_count; i++) free(d->strings[i]);
   free(d->strings);

@@ -25,8 +25,10 @@ typedef struct ds_doc {
   unsigned mapping_cap;
   otv_build_rule *rules; /* <rules>: sets, conditions and substitution arrays owned */
   uint32_t rule_features[4];
-  int rules_last; /* <rules processing="last"> */
-  char **strings; /* every string allocated */
+  int rules_last;          /* <rules processing="last"> */
+  otv_build_label *labels; /* format 5 axis labels */
+  int axis_ordering[64];   /* per axis: <labels ordering>, -1: none */
+  char **strings;          /* every string allocated */
   size_t string_count;
   unsigned axis_cap, source_cap, instance_cap;
   int format_major;

@@ -473,25 +473,74 @@ static otv_status build_avar(otv_builder *b)
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "avar") : OTV_E_OK;
 }
 
-static otv_status build_stat(otv_builder *b, const uint8_t *fvar)
+/* STAT (spec: STAT, version 1.1) when the default master has none: the axes (their fvar
+ * names, the designspace's ordering), and the axis values of the designspace's labels (format
+ * 1: a value, 2: a range, 3: a value linked to another; flags and names as given, the names
+ * added to name), as fontTools' buildVFStatTable; without labels just the axes. */
+static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
 {
+  const otv_designspace *ds = b->ds;
   if (otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_STAT).len) return OTV_E_OK;
+  uint16_t elided = NAME_ID_SUBFAMILY;
+  if (ds->elided_fallback_name) {
+    otv_status st = name_id(b, nm, ds->elided_fallback_name, NAME_MIN_FONT_ID, &elided);
+    if (st) return st;
+  }
+  uint16_t *ids = ds->label_count ? otv_mem_calloc(&b->al, ds->label_count, sizeof *ids) : NULL;
+  if (ds->label_count && !ids) return OTV_FAIL(b->err, NOMEM, 0, 0, "STAT");
+  for (unsigned i = 0; i < ds->label_count; i++) {
+    otv_status st =
+        name_id(b, nm, ds->labels[i].name ? ds->labels[i].name : "", NAME_MIN_FONT_ID, &ids[i]);
+    if (st) {
+      otv_mem_free(&b->al, ids, ds->label_count * sizeof *ids);
+      return st;
+    }
+  }
   otv_buf *t = otv_build_table(b, OTV_T_STAT);
-  if (!t) return OTV_E_NOMEM;
+  if (!t) {
+    if (ids) otv_mem_free(&b->al, ids, ds->label_count * sizeof *ids);
+    return OTV_E_NOMEM;
+  }
+  size_t axes_len = STAT_AXIS_LEN * (size_t)b->ac, offs = STAT_HEADER_LEN + axes_len;
   otv_buf_u16(t, 1);
   otv_buf_u16(t, 1);
   otv_buf_u16(t, STAT_AXIS_LEN);
   otv_buf_u16(t, (uint16_t)b->ac);
   otv_buf_u32(t, b->ac ? STAT_HEADER_LEN : 0);
-  otv_buf_u16(t, 0);
-  otv_buf_u32(t, 0);
-  otv_buf_u16(t, NAME_ID_SUBFAMILY); /* elidedFallbackNameID */
+  otv_buf_u16(t, (uint16_t)ds->label_count);
+  otv_buf_u32(t, ds->label_count ? (uint32_t)offs : 0);
+  otv_buf_u16(t, elided); /* elidedFallbackNameID */
   for (unsigned a = 0; a < b->ac; a++) {
     const uint8_t *rec = fvar + FVAR_HEADER_LEN + FVAR_AXIS_LEN * (size_t)a;
     otv_buf_u32(t, otv_peek_u32(rec));      /* axisTag */
     otv_buf_u16(t, otv_peek_u16(rec + 18)); /* axisNameID, the fvar axis's */
-    otv_buf_u16(t, (uint16_t)a);
+    int ord = ds->axis_ordering ? ds->axis_ordering[a] : -1;
+    otv_buf_u16(t, (uint16_t)(ord >= 0 ? ord : (int)a));
   }
+  /* offsets (from the offsets array) to the axis values, then the values */
+  size_t at = 2 * (size_t)ds->label_count;
+  for (unsigned i = 0; i < ds->label_count; i++) {
+    const otv_build_label *l = &ds->labels[i];
+    otv_buf_u16(t, (uint16_t)at);
+    at += !isnan(l->linked) ? 16 : (!isnan(l->minimum) || !isnan(l->maximum)) ? 20 : 12;
+  }
+  for (unsigned i = 0; i < ds->label_count; i++) {
+    const otv_build_label *l = &ds->labels[i];
+    const otv_build_axis *ax = &ds->axes[l->axis];
+    unsigned fmt = !isnan(l->linked) ? 3 : (!isnan(l->minimum) || !isnan(l->maximum)) ? 2 : 1;
+    otv_buf_u16(t, (uint16_t)fmt);
+    otv_buf_u16(t, (uint16_t)l->axis);
+    otv_buf_u16(t, (uint16_t)(l->flags & 3u));
+    otv_buf_u16(t, ids[i]);
+    otv_buf_u32(t, (uint32_t)fixed(l->value));
+    if (fmt == 2) {
+      otv_buf_u32(t, (uint32_t)fixed(isnan(l->minimum) ? ax->min_value : l->minimum));
+      otv_buf_u32(t, (uint32_t)fixed(isnan(l->maximum) ? ax->max_value : l->maximum));
+    } else if (fmt == 3)
+      otv_buf_u32(t, (uint32_t)fixed(l->linked));
+  }
+  if (ids) otv_mem_free(&b->al, ids, ds->label_count * sizeof *ids);
+  if (at > 0xFFFF) return OTV_FAIL(b->err, LIMIT, OTV_T_STAT, 0, "too many axis values");
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "STAT") : OTV_E_OK;
 }
 
@@ -525,6 +574,14 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
       return OTV_FAIL(err, ARG, 0, 0, "source %u: no font data or location", k);
   for (unsigned i = 0; i < ds->instance_count; i++)
     if (!ds->instances[i].location) return OTV_FAIL(err, ARG, 0, 0, "instance %u: no location", i);
+  if (ds->label_count && !ds->labels) return OTV_FAIL(err, ARG, 0, 0, "designspace: bad labels");
+  for (unsigned i = 0; i < ds->label_count; i++) {
+    const otv_build_label *l = &ds->labels[i];
+    if (l->axis >= ds->axis_count || !isfinite(l->value) || isinf(l->minimum) ||
+        isinf(l->maximum) || isinf(l->linked) || fabs(l->value) > 32767 ||
+        fabs(l->minimum) > 32767 || fabs(l->maximum) > 32767 || fabs(l->linked) > 32767)
+      return OTV_FAIL(err, ARG, 0, 0, "label %u: bad axis or value", i);
+  }
   if ((ds->rule_count && !ds->rules) || ds->rule_feature_count > 4 ||
       (ds->rule_feature_count && !ds->rule_features))
     return OTV_FAIL(err, ARG, 0, 0, "designspace: bad rule list");
@@ -691,9 +748,10 @@ otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t 
     if ((s = otv_bmaster_match(&b, k))) goto done;
   if ((s = otv_vmodel_init(&b.model, b.norm, b.mc, b.ac, &b.al, err))) goto done;
   if ((s = names_read(&b, &nm)) || (s = build_fvar(&b, &nm)) || (s = build_avar(&b)) ||
-      (s = build_stat(&b, b.tab[0].p)) || (s = names_write(&b, &nm)) || (s = otv_build_gvar(&b)) ||
-      (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) || (s = otv_build_vvar(&b)) ||
-      (s = otv_build_mvar(&b)) || (s = otv_build_gpos(&b)) || (s = build_rules(&b)))
+      (s = build_stat(&b, b.tab[0].p, &nm)) || (s = names_write(&b, &nm)) ||
+      (s = otv_build_gvar(&b)) || (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) ||
+      (s = otv_build_vvar(&b)) || (s = otv_build_mvar(&b)) || (s = otv_build_gpos(&b)) ||
+      (s = build_rules(&b)))
     goto done;
   s = assemble(&b, out, out_len);
 done:

@@ -106,6 +106,24 @@ dsr rbadnum '<rule name="r"><conditionset><condition name="Weight" minimum="x"/>
 expect 1 "rule bad number" -- "$OTVAR" build "$TMP/rbadnum.designspace" -o "$TMP/o.ttf"
 err_has "rule bad number" "bad number"
 
+# format 5 axis labels (STAT): hostile ones are one-line errors
+dsl() { # dsl NAME LABELS: one wght axis with LABELS inside <labels>, the Reg master
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes><axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"><labels %s>%s</labels></axis></axes><sources>%s</sources></designspace>\n' \
+    "${3:-}" "$2" "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+dsl lnoname '<label uservalue="400"/>'
+expect 1 "label without name" -- "$OTVAR" build "$TMP/lnoname.designspace" -o "$TMP/o.ttf"
+err_has "label without name" "without a name"
+dsl lbadval '<label uservalue="heavy" name="X"/>'
+expect 1 "label bad value" -- "$OTVAR" build "$TMP/lbadval.designspace" -o "$TMP/o.ttf"
+err_has "label bad value" "bad number"
+dsl lbadord '<label uservalue="400" name="X"/>' 'ordering="-3"'
+expect 1 "labels bad ordering" -- "$OTVAR" build "$TMP/lbadord.designspace" -o "$TMP/o.ttf"
+one_line_err "labels bad ordering"
+dsl lhuge '<label uservalue="400" userminimum="-1e300" name="X"/>'
+expect 1 "label huge range" -- "$OTVAR" build "$TMP/lhuge.designspace" -o "$TMP/o.ttf"
+one_line_err "label huge range"
+
 # masters that are not fonts, and every 97th prefix of a real one: an error, never a crash
 printf 'garbage garbage garbage' >"$TMP/Junk.ttf"
 ds junk "$(src Junk 400)"

@@ -454,6 +454,62 @@ def run_vvar(tmp):
           f"{len(ft.reader['VVAR'])}")
 
 
+def stat_desc(f):
+    t, nm = f["STAT"].table, f["name"]
+    axes = [(a.AxisTag, nm.getDebugName(a.AxisNameID), a.AxisOrdering)
+            for a in t.DesignAxisRecord.Axis]
+    vals = []
+    for v in t.AxisValueArray.AxisValue if t.AxisValueArray else []:
+        d = dict(fmt=v.Format, axis=v.AxisIndex, flags=v.Flags, name=nm.getDebugName(v.ValueNameID))
+        for k in ("Value", "NominalValue", "RangeMinValue", "RangeMaxValue", "LinkedValue"):
+            if hasattr(v, k):
+                d[k] = getattr(v, k)
+        vals.append(d)
+    vals.sort(key=lambda d: (d["axis"], d.get("Value", d.get("NominalValue"))))
+    return axes, vals, nm.getDebugName(t.ElidedFallbackNameID)
+
+
+def run_stat_labels(tmp):
+    """STAT from designspace format 5 axis labels (formats 1, 2 and 3, elidable and older
+    sibling flags, ordering, elided fallback name) equals fontTools' buildVFStatTable of the
+    same document (varLib.build of 4.38 makes only a minimal STAT)."""
+    from fontTools.varLib.stat import buildVFStatTable
+    mdir = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    ds = os.path.join(tmp, "labels.designspace")
+    with open(ds, "w") as out:
+        out.write("""<?xml version='1.0' encoding='UTF-8'?>
+<designspace format="5.0"><axes elidedfallbackname="Regular">
+<axis tag="wght" name="Weight" minimum="0" maximum="368" default="0"><labels ordering="1">
+<label uservalue="0" name="Light" elidable="true" linkeduservalue="200"/>
+<label uservalue="200" userminimum="100" usermaximum="300" name="Bold"/>
+<label uservalue="368" name="Black" oldersibling="true"/></labels></axis></axes><sources>
+<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
+<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
+</sources></designspace>""")
+    ours, theirs = os.path.join(tmp, "labels-o.ttf"), os.path.join(tmp, "labels-f.ttf")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", mdir, "-o", ours, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"labels: otvar build: {r.stderr.strip()}")
+        return
+    doc = DesignSpaceDocument.fromfile(ds)
+    finder = lambda p: os.path.join(mdir, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(doc, master_finder=finder)
+    if "STAT" in vf:
+        del vf["STAT"]
+    buildVFStatTable(vf, doc, doc.getVariableFonts()[0].name)
+    vf.save(theirs)
+    a, b = stat_desc(TTFont(ours)), stat_desc(TTFont(theirs))
+    if a != b:
+        fail(f"labels: STAT {a} vs fontTools' {b}")
+    if shutil.which("ots-sanitize"):
+        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
+        if r.returncode:
+            fail(f"labels: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    print(f"STAT from labels: {len(a[1])} axis values equal fontTools'; "
+          f"{len(TTFont(ours).reader['STAT'])} vs {len(TTFont(theirs).reader['STAT'])} bytes")
+
+
 def main():
     if not os.path.isdir(DATA):
         print(f"SKIP: no {DATA}")
@@ -464,6 +520,7 @@ def main():
         run_avar2(tmp)
         run_rules(tmp)
         run_vvar(tmp)
+        run_stat_labels(tmp)
         run_rule_errors(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
