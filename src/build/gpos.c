@@ -6,7 +6,7 @@
  * (formats, counts, coverage and class definitions, mark classes) must be equal in every master
  * that has a GPOS (else OTV_E_UNSUPPORTED naming the master and the lookup; PairPos format 2
  * sub-tables whose coverage or classes differ are merged as fontTools' varLib does, see
- * pair2_merge; PairPos format 1 pair sets that differ are not merged yet), while the values
+ * pair2_merge, and format 1 pair sets likewise, pair1_merge), while the values
  * (ValueRecord placements and
  * advances, anchor coordinates) may differ. A value that differs gets a VariationIndex device
  * (its deltas, of the model of the masters that have a GPOS, in the GDEF ItemVariationStore);
@@ -888,11 +888,177 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
   kern2_free(c, &m);
 }
 
+/* PairPos format 1 in every master, merged as fontTools' varLib does: the first glyphs are the
+ * union of the masters' coverages, each one's pair set the union of its second glyphs, a pair a
+ * master lacks 0 in that master, the ValueFormats the union of the masters'. (Masters whose pair
+ * sets agree come out as they were.) Needs one glyph order in every master. */
+static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
+{
+  otv_builder *b = c->b;
+  uint32_t gc = b->m[b->base].glyph_count;
+  EACH(c, k)
+  {
+    bool same = b->m[k].glyph_count == gc;
+    for (uint32_t g = 0; same && g < gc; g++) same = b->m[k].gid_of[g] == g;
+    if (!same) {
+      bad(c, OTV_E_UNSUPPORTED, p->a[k], "pair kerning merged across glyph orders", k);
+      return;
+    }
+  }
+  const otv_alloc *al = &b->al;
+  size_t mg = (size_t)b->mc * gc;
+  /* per master and glyph: the pair set's offset in that master's GPOS (0: not covered) */
+  size_t *set = otv_mem_calloc(al, mg + 1, sizeof *set);
+  uint32_t *first = otv_mem_calloc(al, (size_t)gc + 1, sizeof *first);
+  uint8_t *second = otv_mem_calloc(al, (size_t)gc + 1, 1);
+  if (!set || !first || !second) {
+    if (!c->st) c->st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+    goto done;
+  }
+  unsigned fv1 = 0, fv2 = 0;
+  for (uint32_t g = 0; g < gc; g++) first[g] = UINT32_MAX;
+  EACH(c, k)
+  {
+    const otv_span t = c->t[k];
+    size_t at = p->a[k];
+    if (!otv_span_has(t, at, 10)) {
+      bad(c, OTV_E_TRUNCATED, at, "PairPos", k);
+      goto done;
+    }
+    unsigned f1 = otv_peek_u16(t.p + at + 4), f2 = otv_peek_u16(t.p + at + 6);
+    unsigned n = otv_peek_u16(t.p + at + 8);
+    if ((f1 | f2) & 0xF0u) {
+      bad(c, OTV_E_UNSUPPORTED, at, "Device tables in pair kerning", k);
+      goto done;
+    }
+    fv1 |= f1 & 0x0Fu, fv2 |= f2 & 0x0Fu;
+    size_t cov = at + otv_peek_u16(t.p + at + 2);
+    if (!otv_span_has(t, at + 10, 2 * (size_t)n) || !otv_span_has(t, cov, 4)) {
+      bad(c, OTV_E_TRUNCATED, at, "PairPos", k);
+      goto done;
+    }
+    unsigned cf = otv_peek_u16(t.p + cov), cn = otv_peek_u16(t.p + cov + 2);
+    size_t rec = cf == 1 ? 2 : 6;
+    if ((cf != 1 && cf != 2) || !otv_span_has(t, cov + 4, (size_t)cn * rec)) {
+      bad(c, OTV_E_TRUNCATED, cov, "coverage", k);
+      goto done;
+    }
+    size_t rs = 2 + vr_size(f1) + vr_size(f2);
+    for (unsigned i = 0; i < cn; i++) {
+      const uint8_t *q = t.p + cov + 4 + (size_t)i * rec;
+      unsigned s0 = otv_peek_u16(q), e0 = rec == 2 ? s0 : otv_peek_u16(q + 2);
+      unsigned idx = rec == 2 ? i : otv_peek_u16(q + 4);
+      for (uint32_t g = s0; g <= e0 && g < gc; g++, idx++) {
+        if (idx >= n) continue; /* a coverage index past the pair sets: no pairs */
+        size_t ps = at + otv_peek_u16(t.p + at + 10 + 2 * (size_t)idx);
+        if (!otv_span_has(t, ps, 2) ||
+            !otv_span_has(t, ps + 2, (size_t)otv_peek_u16(t.p + ps) * rs)) {
+          bad(c, OTV_E_TRUNCATED, ps, "pair set", k);
+          goto done;
+        }
+        set[(size_t)k * gc + g] = ps;
+        first[g] = 0;
+      }
+    }
+  }
+  unsigned g1, g2;
+  size_t grp1 = new_group(c, &g1), grp2 = new_group(c, &g2);
+  uint32_t nsets = 0;
+  for (uint32_t g = 0; g < gc; g++) nsets += first[g] != UINT32_MAX;
+  size_t arr = 0;
+  if (o) {
+    otv_buf_u16(o, 1);
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)(fv1 | g1 << 4));
+    otv_buf_u16(o, (uint16_t)(fv2 | g2 << 4));
+    otv_buf_u16(o, (uint16_t)nsets);
+    arr = o->len;
+    otv_buf_zeros(o, 2 * (size_t)nsets);
+    otv_graph_link(c->g, 2, 2, coverage_of(c, first, gc));
+  }
+  uint32_t si = 0;
+  int32_t v[8][OTV_BUILD_MAX_MASTERS];
+  for (uint32_t a = 0; a < gc && !c->st; a++) {
+    if (first[a] == UINT32_MAX) continue;
+    /* the second glyphs of any master */
+    memset(second, 0, gc);
+    uint32_t pc = 0;
+    EACH(c, k)
+    {
+      size_t ps = set[(size_t)k * gc + a];
+      if (!ps) continue;
+      const uint8_t *q = c->t[k].p + p->a[k];
+      size_t rs = 2 + vr_size(otv_peek_u16(q + 4)) + vr_size(otv_peek_u16(q + 6));
+      unsigned n = otv_peek_u16(c->t[k].p + ps);
+      for (unsigned r = 0; r < n; r++) {
+        unsigned g = otv_peek_u16(c->t[k].p + ps + 2 + (size_t)r * rs);
+        if (g < gc && !second[g]) second[g] = 1, pc++;
+      }
+    }
+    otv_buf *q2 = c->write ? otv_graph_push(c->g) : NULL;
+    if (c->write && !q2) break;
+    if (q2) otv_buf_u16(q2, (uint16_t)pc);
+    for (uint32_t bg = 0; bg < gc && !c->st; bg++) {
+      if (!second[bg]) continue;
+      EACH(c, k)
+      {
+        size_t ps = set[(size_t)k * gc + a];
+        const uint8_t *q = c->t[k].p + p->a[k];
+        unsigned f1 = otv_peek_u16(q + 4) & 0x0Fu, f2 = otv_peek_u16(q + 6) & 0x0Fu;
+        size_t rs = 2 + vr_size(f1) + vr_size(f2);
+        const uint8_t *rec = NULL;
+        unsigned n = ps ? otv_peek_u16(c->t[k].p + ps) : 0;
+        for (unsigned r = 0; r < n && !rec; r++)
+          if (otv_peek_u16(c->t[k].p + ps + 2 + (size_t)r * rs) == bg)
+            rec = c->t[k].p + ps + 2 + (size_t)r * rs + 2;
+        for (unsigned f = 0; f < 8; f++) {
+          unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
+          size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
+          v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
+        }
+      }
+      if (q2) otv_buf_u16(q2, (uint16_t)bg);
+      for (unsigned half = 0; half < 2; half++) {
+        unsigned fv = half ? fv2 : fv1, gained = half ? g2 : g1;
+        size_t grp = half ? grp2 : grp1;
+        uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        for (unsigned f = 0; f < 4; f++)
+          if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
+        if (!q2) continue;
+        for (unsigned f = 0; f < 4; f++)
+          if (fv >> f & 1) otv_buf_u16(q2, (uint16_t)v[4 * half + f][b->base]);
+        for (unsigned f = 0; f < 4; f++) {
+          if (!(gained >> f & 1)) continue;
+          size_t field = q2->len;
+          otv_buf_u16(q2, 0);
+          if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
+        }
+      }
+    }
+    if (q2) otv_graph_link(c->g, arr + 2 * (size_t)si, 2, otv_graph_pop(c->g));
+    si++;
+  }
+done:
+  if (set) otv_mem_free(al, set, (mg + 1) * sizeof *set);
+  if (first) otv_mem_free(al, first, ((size_t)gc + 1) * sizeof *first);
+  if (second) otv_mem_free(al, second, (size_t)gc + 1);
+}
+
 /* The sub-table at p of lookup type `type`: rebuilt (pass 2: its object), or OTV_OBJ_NONE for
  * the types left as they are. */
 static otv_obj subtable(gctx *c, const pos *p, unsigned type)
 {
   if (type < 1 || type > 6 || !need(c, p, 0, 2)) return OTV_OBJ_NONE;
+  if (type == 2) {
+    bool all1 = true;
+    EACH(c, k) all1 &= otv_peek_u16(c->t[k].p + p->a[k]) == 1;
+    if (all1) {
+      otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+      if (c->write && !o) return OTV_OBJ_NONE;
+      pair1_merge(c, o, p);
+      return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+    }
+  }
   if (type == 2 && !pair2_same(c, p)) {
     bool all2 = true;
     EACH(c, k) all2 &= otv_peek_u16(c->t[k].p + p->a[k]) == 2;

@@ -510,6 +510,51 @@ def run_stat_labels(tmp):
           f"{len(TTFont(ours).reader['STAT'])} vs {len(TTFont(theirs).reader['STAT'])} bytes")
 
 
+def run_pair_sets(tmp):
+    """PairPos format 1 whose pair sets differ between masters (feaLib kerning added to Build's
+    first two masters, different pairs in each): HarfBuzz positions of every pair equal those of
+    fontTools' build at 5 weights."""
+    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
+    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    pd = os.path.join(tmp, "pairsets")
+    os.makedirs(pd)
+    fea = {"TestFamily-Master0": "feature kern { pos uni0041 uni0061 -20; "
+                                 "pos uni0061 uni0041 -10; } kern;",
+           "TestFamily-Master1": "feature kern { pos uni0041 uni0061 -40; "
+                                 "pos uni0041 uni0024 15; pos uni0024 uni0024 5; } kern;"}
+    for n, fe in fea.items():
+        f = TTFont(os.path.join(src, n + ".ttf"))
+        addOpenTypeFeaturesFromString(f, fe)
+        f.save(os.path.join(pd, n + ".ttf"))
+    ds = os.path.join(pd, "pairsets.designspace")
+    with open(ds, "w") as out:
+        out.write("""<?xml version='1.0' encoding='UTF-8'?>
+<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
+default="0"/></axes><sources>
+<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
+<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
+</sources></designspace>""")
+    ours, theirs = os.path.join(pd, "o.ttf"), os.path.join(pd, "f.ttf")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", pd, "-o", ours, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"pair sets: otvar build: {r.stderr.strip()}")
+        return
+    finder = lambda p: os.path.join(pd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds, master_finder=finder)
+    vf.save(theirs)
+    if not shutil.which("hb-shape"):
+        return
+    text = "Aa$ "
+    pairs = "".join(x + y for x in text for y in text)
+    for w in (0, 50, 184, 300, 368):
+        po, pt = hb_positions(ours, {"wght": w}, pairs), hb_positions(theirs, {"wght": w}, pairs)
+        if po is None or po != pt:
+            fail(f"pair sets at wght={w}: HarfBuzz {po} vs {pt}")
+    print(f"pair sets: GPOS {len(TTFont(ours).reader['GPOS'])} bytes, fontTools' "
+          f"{len(TTFont(theirs).reader['GPOS'])}")
+
+
 def main():
     if not os.path.isdir(DATA):
         print(f"SKIP: no {DATA}")
@@ -521,6 +566,7 @@ def main():
         run_rules(tmp)
         run_vvar(tmp)
         run_stat_labels(tmp)
+        run_pair_sets(tmp)
         run_rule_errors(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
