@@ -751,7 +751,7 @@ otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t 
       (s = build_stat(&b, b.tab[0].p, &nm)) || (s = names_write(&b, &nm)) ||
       (s = otv_build_gvar(&b)) || (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) ||
       (s = otv_build_vvar(&b)) || (s = otv_build_mvar(&b)) || (s = otv_build_gpos(&b)) ||
-      (s = build_rules(&b)))
+      (s = otv_build_base(&b)) || (s = build_rules(&b)))
     goto done;
   s = assemble(&b, out, out_len);
 done:

@@ -53,13 +53,17 @@ typedef struct gctx {
   uint8_t *gbits; /* per value-record group: the device bits its records gain */
   size_t group, gbits_cap;
   otv_graph *g;
+  uint32_t tag; /* GPOS or BASE (0: GPOS), for messages */
 } gctx;
 
 static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned k)
 {
   if (!c->st)
-    c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
-                     c->b->m[k].name, c->lookup, c->sub, what);
+    c->st =
+        c->tag == OTV_T_BASE
+            ? otv_fail(c->b->err, code, OTV_T_BASE, off, "master %s: %s", c->b->m[k].name, what)
+            : otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
+                       c->b->m[k].name, c->lookup, c->sub, what);
   return false;
 }
 
@@ -1345,5 +1349,259 @@ otv_status otv_build_gpos(otv_builder *b)
   otv_buf_free(&store);
   otv_buf_free(&blob);
   otv_buf_free(&mid);
+  return st;
+}
+
+/* ---- BASE (spec: BASE): coordinates that differ between masters become format 3 BaseCoords
+ * with VariationIndex devices into BASE 1.1's own ItemVariationStore; the structure (tags,
+ * scripts, language systems, feature min/max records) must agree, and is rebuilt whole ---- */
+
+/* A BaseCoord at offset16 field rel of p (from base), formats 1-3. */
+static otv_obj base_coord(gctx *c, const pos *base, const pos *p, size_t rel)
+{
+  pos q;
+  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return OTV_OBJ_NONE;
+  if (!need(c, &q, 0, 4)) return OTV_OBJ_NONE;
+  unsigned f = su16(c, &q, 0);
+  size_t len = f == 1 ? 4 : f == 2 ? 8 : f == 3 ? 6 : 0;
+  if (!len || !need(c, &q, 0, len)) {
+    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], "BaseCoord format", c->b->base);
+    return OTV_OBJ_NONE;
+  }
+  if (f == 2) su16(c, &q, 4), su16(c, &q, 6);
+  uint32_t it = slot(c, &q, 2, SIZE_MAX);
+  if (!c->write) {
+    pos d;
+    if (f == 3 && child(c, &q, &q, 4, &d)) {
+      size_t n = device_len(c, &d);
+      if (n) same_bytes(c, &d, 0, n);
+    }
+    return OTV_OBJ_NONE;
+  }
+  const uint8_t *src = c->t[c->b->base].p + q.a[c->b->base];
+  otv_buf *o = otv_graph_push(c->g);
+  if (!o) return OTV_OBJ_NONE;
+  if (it == UINT32_MAX && f != 3) {
+    otv_buf_bytes(o, src, len);
+    return otv_graph_pop(c->g);
+  }
+  otv_buf_u16(o, 3);
+  otv_buf_bytes(o, src + 2, 2);
+  otv_buf_u16(o, 0);
+  if (it != UINT32_MAX)
+    otv_graph_link(c->g, 4, 2, var_device(c, it));
+  else
+    copy_child(c, o, 4, &q, &q, 4, device_len);
+  return otv_graph_pop(c->g);
+}
+
+static void link_coord(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p, size_t rel)
+{
+  otv_obj id = base_coord(c, base, p, rel);
+  if (o && id) otv_graph_link(c->g, field, 2, id);
+}
+
+/* MinMax: minCoord, maxCoord, featMinMaxCount, FeatMinMaxRecords (tag, min, max) */
+static otv_obj base_minmax(gctx *c, const pos *m)
+{
+  if (!need(c, m, 0, 6)) return OTV_OBJ_NONE;
+  unsigned n = su16(c, m, 4);
+  if (!need(c, m, 6, 8 * (size_t)n)) return OTV_OBJ_NONE;
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  if (o) {
+    otv_buf_zeros(o, 6 + 8 * (size_t)n);
+    otv_buf_put_u16(o, 4, (uint16_t)n);
+  }
+  for (unsigned k = 0; k < 2; k++) {
+    pos q;
+    if (child(c, m, m, 2 * (size_t)k, &q)) link_coord(c, o, 2 * (size_t)k, m, m, 2 * (size_t)k);
+  }
+  for (unsigned i = 0; i < n && !c->st; i++) {
+    size_t r = 6 + 8 * (size_t)i;
+    if (!same_bytes(c, m, r, 4)) break;
+    if (o) memcpy(o->p + r, c->t[c->b->base].p + m->a[c->b->base] + r, 4);
+    for (unsigned k = 0; k < 2; k++) {
+      pos q;
+      if (child(c, m, m, r + 4 + 2 * k, &q)) link_coord(c, o, r + 4 + 2 * k, m, m, r + 4 + 2 * k);
+    }
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+/* BaseScript: baseValues, defaultMinMax, BaseLangSysRecords (tag, minMax) */
+static otv_obj base_script(gctx *c, const pos *s)
+{
+  if (!need(c, s, 0, 6)) return OTV_OBJ_NONE;
+  unsigned n = su16(c, s, 4);
+  if (!need(c, s, 6, 6 * (size_t)n)) return OTV_OBJ_NONE;
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  if (o) {
+    otv_buf_zeros(o, 6 + 6 * (size_t)n);
+    otv_buf_put_u16(o, 4, (uint16_t)n);
+  }
+  pos q;
+  if (child(c, s, s, 0, &q) && need(c, &q, 0, 4)) {
+    /* BaseValues: defaultBaselineIndex, baseCoordCount, offsets */
+    unsigned def = su16(c, &q, 0), cnt = su16(c, &q, 2);
+    if (need(c, &q, 4, 2 * (size_t)cnt)) {
+      otv_buf *v = c->write ? otv_graph_push(c->g) : NULL;
+      if (v) {
+        otv_buf_u16(v, (uint16_t)def);
+        otv_buf_u16(v, (uint16_t)cnt);
+        otv_buf_zeros(v, 2 * (size_t)cnt);
+      }
+      for (unsigned i = 0; i < cnt && !c->st; i++)
+        link_coord(c, v, 4 + 2 * (size_t)i, &q, &q, 4 + 2 * (size_t)i);
+      if (v) otv_graph_link(c->g, 0, 2, otv_graph_pop(c->g));
+    }
+  }
+  if (child(c, s, s, 2, &q)) {
+    otv_obj id = base_minmax(c, &q);
+    if (o && id) otv_graph_link(c->g, 2, 2, id);
+  }
+  for (unsigned i = 0; i < n && !c->st; i++) {
+    size_t r = 6 + 6 * (size_t)i;
+    if (!same_bytes(c, s, r, 4)) break;
+    if (o) memcpy(o->p + r, c->t[c->b->base].p + s->a[c->b->base] + r, 4);
+    if (child(c, s, s, r + 4, &q)) {
+      otv_obj id = base_minmax(c, &q);
+      if (o && id) otv_graph_link(c->g, r + 4, 2, id);
+    }
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+/* Axis: BaseTagList (copied), BaseScriptList (scripts rebuilt) */
+static otv_obj base_axis(gctx *c, const pos *a)
+{
+  if (!need(c, a, 0, 4)) return OTV_OBJ_NONE;
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  if (o) otv_buf_zeros(o, 4);
+  pos q;
+  if (child(c, a, a, 0, &q) && need(c, &q, 0, 2)) {
+    size_t n = 2 + 4 * (size_t)su16(c, &q, 0);
+    if (same_bytes(c, &q, 0, n)) {
+      otv_obj id = leaf(c, &q, n);
+      if (o && id) otv_graph_link(c->g, 0, 2, id);
+    }
+  }
+  if (child(c, a, a, 2, &q) && need(c, &q, 0, 2)) {
+    unsigned n = su16(c, &q, 0);
+    if (need(c, &q, 2, 6 * (size_t)n)) {
+      otv_buf *l = c->write ? otv_graph_push(c->g) : NULL;
+      if (l) {
+        otv_buf_u16(l, (uint16_t)n);
+        otv_buf_zeros(l, 6 * (size_t)n);
+      }
+      for (unsigned i = 0; i < n && !c->st; i++) {
+        size_t r = 2 + 6 * (size_t)i;
+        pos sc;
+        if (!same_bytes(c, &q, r, 4)) break;
+        if (l) memcpy(l->p + r, c->t[c->b->base].p + q.a[c->b->base] + r, 4);
+        if (!child(c, &q, &q, r + 4, &sc)) continue;
+        otv_obj id = base_script(c, &sc);
+        if (l && id) otv_graph_link(c->g, r + 4, 2, id);
+      }
+      if (l) otv_graph_link(c->g, 2, 2, otv_graph_pop(c->g));
+    }
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+static otv_obj base_table(gctx *c, const otv_buf *store)
+{
+  pos root;
+  memset(&root, 0, sizeof root);
+  if (!need(c, &root, 0, 8)) return OTV_OBJ_NONE;
+  su16(c, &root, 0);
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  if (o) {
+    otv_buf_u16(o, 1);
+    otv_buf_u16(o, 1); /* version 1.1: itemVarStoreOffset */
+    otv_buf_zeros(o, 8);
+  }
+  for (unsigned k = 0; k < 2 && !c->st; k++) {
+    pos a;
+    if (!child(c, &root, &root, 4 + 2 * (size_t)k, &a)) continue;
+    otv_obj id = base_axis(c, &a);
+    if (o && id) otv_graph_link(c->g, 4 + 2 * (size_t)k, 2, id);
+  }
+  if (o && store) {
+    otv_buf *v = otv_graph_push(c->g);
+    if (v) {
+      otv_buf_bytes(v, store->p, store->len);
+      otv_graph_link(c->g, 8, 4, otv_graph_pop(c->g));
+    }
+  }
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+otv_status otv_build_base(otv_builder *b)
+{
+  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_BASE);
+  if (!d.len) return OTV_E_OK;
+  gctx c;
+  memset(&c, 0, sizeof c);
+  c.b = b;
+  c.tag = OTV_T_BASE;
+  for (unsigned k = 0; k < b->mc; k++) {
+    c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_BASE);
+    if (c.t[k].len) c.mask |= (uint64_t)1 << k;
+  }
+  if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  if (d.len >= 4 && otv_peek_u16(d.p + 2) >= 1 && d.len >= 12 && otv_peek_u32(d.p + 8))
+    return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_BASE, 8, "the default master has variation data");
+  base_table(&c, NULL); /* pass 1 */
+  otv_status st = c.st;
+  c.slot_n = c.slot;
+  size_t rows = 0;
+  uint32_t *items = NULL;
+  if (!st && c.slot_n) {
+    items = otv_mem_calloc(&b->al, c.slot_n, sizeof *items);
+    if (OTV_RESERVE(&b->al, &c.item, &c.item_cap, c.slot_n, sizeof *c.item) || !items)
+      st = OTV_FAIL(b->err, NOMEM, 0, 0, "BASE");
+  }
+  for (size_t s = 0; !st && s < c.slot_n; s++) {
+    const int32_t *v = c.vals + s * b->mc;
+    bool varies = false;
+    EACH(&c, k) varies |= v[k] != v[b->base];
+    c.item[s] = UINT32_MAX;
+    if (!varies) continue;
+    if (rows != s) memmove(c.vals + rows * b->mc, v, b->mc * sizeof *v);
+    c.item[s] = (uint32_t)rows++;
+  }
+  otv_buf store;
+  otv_buf_init(&store, &b->al);
+  if (!st && rows) {
+    st = otv_build_store(b, c.mask, c.vals, b->mc, rows, items, &store);
+    for (size_t s = 0; !st && s < c.slot_n; s++)
+      if (c.item[s] != UINT32_MAX) c.item[s] = items[c.item[s]];
+    c.g = st ? NULL : otv_graph_new(&b->al);
+    if (!st && !c.g) st = OTV_FAIL(b->err, NOMEM, 0, 0, "BASE");
+    if (!st) {
+      c.write = true;
+      c.slot = 0;
+      otv_obj root = base_table(&c, &store);
+      st = c.st;
+      if (!st && (c.slot != c.slot_n || otv_graph_status(c.g)))
+        st = OTV_FAIL(b->err, NOMEM, OTV_T_BASE, 0, "BASE rebuilt");
+      otv_buf *t = st ? NULL : otv_build_table(b, OTV_T_BASE);
+      if (!st && !t) st = OTV_E_NOMEM;
+      if (!st) {
+        otv_status w = otv_graph_write(c.g, root, t, NULL);
+        if (w) st = otv_fail(b->err, w, OTV_T_BASE, 0, "BASE");
+      }
+    }
+  }
+  if (c.g) otv_graph_free(c.g);
+  if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
+  otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
+  otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
+  otv_mem_free(&b->al, c.sgroup, c.sgroup_cap * sizeof *c.sgroup);
+  otv_buf_free(&store);
   return st;
 }

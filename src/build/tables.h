@@ -27,6 +27,9 @@ otv_status otv_build_store(otv_builder *b, uint64_t mask, const int32_t *vals, s
 /* gpos.c: GPOS and GDEF merged from the masters' GPOS (values varying across masters become
  * VariationIndex devices in GDEF's store); nothing built when no value varies. */
 otv_status otv_build_gpos(otv_builder *b);
+/* gpos.c: BASE merged (coordinates varying across masters become VariationIndex devices in
+ * BASE 1.1's own store); nothing built when none varies. */
+otv_status otv_build_base(otv_builder *b);
 
 /* gsub.c: GSUB with FeatureVariations from the designspace's rules: box_count boxes, box q
  * (normalized F2Dot14 bounds lo/hi[q * axes + a]) a condition set of rule box_rule[q]. */

@@ -555,6 +555,76 @@ default="0"/></axes><sources>
           f"{len(TTFont(theirs).reader['GPOS'])}")
 
 
+def base_coords(font, loc, masters=False):
+    """every BaseCoord of BASE at user location loc (VariationIndex devices applied through
+    fontTools' VarStoreInstancer; fontTools 4.38's instancer leaves BASE alone)"""
+    from fontTools.varLib.varStore import VarStoreInstancer
+    from fontTools.varLib.models import normalizeLocation
+    t = font["BASE"].table
+    inst = None
+    if not masters and getattr(t, "VarStore", None):
+        axes = {a.axisTag: (a.minValue, a.defaultValue, a.maxValue) for a in font["fvar"].axes}
+        inst = VarStoreInstancer(t.VarStore, font["fvar"].axes, normalizeLocation(loc, axes))
+
+    def val(c):
+        if c is None:
+            return None
+        v = c.Coordinate
+        dev = getattr(c, "DeviceTable", None)
+        if c.Format == 3 and dev is not None and dev.DeltaFormat == 0x8000 and inst:
+            v += inst[(dev.StartSize << 16) | dev.EndSize]
+        return round(v, 6)
+
+    out = []
+    for ax in (t.HorizAxis, t.VertAxis):
+        if not ax:
+            continue
+        for rec in ax.BaseScriptList.BaseScriptRecord:
+            bs = rec.BaseScript
+            mm = bs.DefaultMinMax
+            out.append((rec.BaseScriptTag,
+                        [val(c) for c in bs.BaseValues.BaseCoord] if bs.BaseValues else None,
+                        (val(mm.MinCoord), val(mm.MaxCoord)) if mm else None))
+    return out
+
+
+def run_base(tmp):
+    """TestBASE: BASE coordinates merged (VariationIndex devices, BASE 1.1 store): at the
+    masters they equal the masters', elsewhere fontTools' build (evaluated the same way)."""
+    ds = os.path.join(DATA, "TestBASE.designspace")
+    if not os.path.exists(ds):
+        return
+    bd = os.path.join(tmp, "base")
+    os.makedirs(bd)
+    for n in ("TestBASE.0", "TestBASE.900"):
+        f = TTFont()
+        f.importXML(os.path.join(DATA, "master_base_test", n + ".ttx"))
+        f.save(os.path.join(bd, n + ".ttf"))
+    ours, theirs = os.path.join(bd, "o.ttf"), os.path.join(bd, "f.ttf")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", bd, "-o", ours, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"TestBASE: otvar build: {r.stderr.strip()}")
+        return
+    finder = lambda p: os.path.join(bd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds, master_finder=finder)
+    vf.save(theirs)
+    fo, ft = TTFont(ours), TTFont(theirs)
+    for w, m in ((0, "TestBASE.0"), (900, "TestBASE.900")):
+        if base_coords(fo, {"wght": w}) != base_coords(TTFont(os.path.join(bd, m + ".ttf")),
+                                                       None, masters=True):
+            fail(f"TestBASE at wght={w}: BASE differs from the master's")
+    for w in (0, 123, 450, 777, 900):
+        if base_coords(fo, {"wght": w}) != base_coords(ft, {"wght": w}):
+            fail(f"TestBASE at wght={w}: BASE differs from fontTools'")
+    if shutil.which("ots-sanitize"):
+        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
+        if r.returncode:
+            fail(f"TestBASE: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    print(f"TestBASE: size otvar {os.path.getsize(ours)} fontTools {os.path.getsize(theirs)}; "
+          f"BASE {len(fo.reader['BASE'])} vs {len(ft.reader['BASE'])}")
+
+
 def main():
     if not os.path.isdir(DATA):
         print(f"SKIP: no {DATA}")
@@ -567,6 +637,7 @@ def main():
         run_vvar(tmp)
         run_stat_labels(tmp)
         run_pair_sets(tmp)
+        run_base(tmp)
         run_rule_errors(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
