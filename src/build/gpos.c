@@ -1110,9 +1110,10 @@ static void walk(gctx *c, const pos *ll, unsigned lookups, sub_out *subs, size_t
       if (!c->st) bad(c, OTV_E_BAD_OFFSET, ll->a[c->b->base], "NULL lookup", c->b->base);
       return;
     }
-    unsigned type = su16(c, &L, 0), count = su16(c, &L, 4);
-    su16(c, &L, 2);
-    if (!need(c, &L, 6, 2 * (size_t)count)) return;
+    unsigned type = su16(c, &L, 0), count = su16(c, &L, 4), flag = su16(c, &L, 2);
+    /* spec: markFilteringSet follows the offsets when lookupFlag has useMarkFilteringSet */
+    if (!need(c, &L, 6, 2 * (size_t)count + (flag & 0x10 ? 2 : 0))) return;
+    if (flag & 0x10) su16(c, &L, 6 + 2 * (size_t)count);
     for (unsigned j = 0; j < count && !c->st; j++) {
       pos S;
       c->sub = j;

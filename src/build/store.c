@@ -345,7 +345,7 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
   otv_buf st1, st2;
   otv_buf_init(&st1, al);
   otv_buf_init(&st2, al);
-  otv_status st = row && item && direct ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, what);
+  otv_status st = row && item && direct ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
   double vals[OTV_BUILD_MAX_MASTERS];
   for (uint32_t g = 0; !st && g < gc; g++) {
     uint64_t mask = 0;
@@ -365,7 +365,7 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
   size_t map_at = st2.len;
   if (!st) {
     uint32_t *m = otv_mem_calloc(al, (size_t)gc + 1, sizeof *m);
-    if (!m) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
+    if (!m) st = OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
     for (uint32_t g = 0; !st && g < gc; g++) m[g] = item[row[g]];
     if (!st) write_map(&st2, m, gc);
     if (m) otv_mem_free(al, m, ((size_t)gc + 1) * sizeof *m);
@@ -381,7 +381,7 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
     size_t cols = 0, wsum = 0;
     bool lng = false;
     uint8_t *w = otv_mem_calloc(al, s.rc + 1, 1);
-    if (!w) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
+    if (!w) st = OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
     for (uint32_t g = 0; !st && g < gc; g++)
       for (size_t q = s.row_at[row[g]]; q < s.row_at[row[g] + 1]; q++) {
         unsigned c = wcode(s.pd[q]);
@@ -413,7 +413,7 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
         for (unsigned r = 0; r < s.rc; r++)
           if (w[r] && (w[r] >= (lng ? 4 : 2)) == !pass) otv_buf_u16(&st1, (uint16_t)r);
       int32_t *rv = otv_mem_calloc(al, s.rc + 1, sizeof *rv);
-      if (!rv) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
+      if (!rv) st = OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
       for (uint32_t g = 0; !st && g < gc; g++) {
         memset(rv, 0, s.rc * sizeof *rv);
         for (size_t q = s.row_at[row[g]]; q < s.row_at[row[g] + 1]; q++) rv[s.pr[q]] = s.pd[q];
@@ -446,7 +446,7 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
       if (vertical) otv_buf_u32(t, 0);
       otv_buf *src = direct_ok ? &st1 : &st2;
       otv_buf_bytes(t, src->p, src->len);
-      if (t->failed || src->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, what);
+      if (t->failed || src->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
     }
   }
   otv_buf_free(&st1);
