@@ -110,8 +110,8 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     return;
   }
   unsigned L = len - 1 < IUP_LOOKBACK ? len - 1 : IUP_LOOKBACK;
-  /* ok[p * (L + 1) + g]: the points between p - g and p (around the contour) are inferable
-   * from those two; reach[j]: the longest such gap starting at j */
+  /* row p of ok (L + 1 bytes): the gaps g such that the points between p - g and p (around
+   * the contour) are inferable from those two; reach[j]: the longest such gap starting at j */
   for (unsigned p = 0; p < len; p++) reach[p] = 1;
   /* IUP's value between two references lies between their deltas, so a gap whose points'
    * deltas leave that range (by more than the tolerance) fails without interpolating, and
@@ -119,29 +119,30 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
    * references at one coordinate with unequal deltas infer 0, outside that range: such rare
    * gaps may be passed over; the result stays exact, only perhaps not the fewest points) */
   for (unsigned p = 0; p < len; p++) {
+    /* row p: the count, then the gaps g that pass in increasing order (g = 1 always) */
     uint8_t *o = ok + (size_t)p * (L + 1);
-    o[0] = 0, o[1] = 1;
+    unsigned n = 1;
+    o[1] = 1;
     int32_t px = c->rx[a + p], py = c->ry[a + p];
     int32_t lox = INT32_MAX, hix = INT32_MIN, loy = INT32_MAX, hiy = INT32_MIN;
+    unsigned j = p ? p - 1 : len - 1; /* stepped back around the contour, no division */
     for (unsigned g = 2; g <= L; g++) {
-      unsigned j = (p + len - g) % len, in = a + (j + 1) % len; /* the point now between */
+      unsigned in = a + j;     /* the point now between: p - g + 1 */
+      j = j ? j - 1 : len - 1; /* the reference: p - g */
       if (c->rx[in] < lox) lox = c->rx[in];
       if (c->rx[in] > hix) hix = c->rx[in];
       if (c->ry[in] < loy) loy = c->ry[in];
       if (c->ry[in] > hiy) hiy = c->ry[in];
-      if ((lox < px && hix > px) || (loy < py && hiy > py)) { /* integers: beyond 0.5 */
-        memset(o + g, 0, L + 1 - g);
-        break;
-      }
+      if ((lox < px && hix > px) || (loy < py && hiy > py)) break; /* integers: beyond 0.5 */
       int32_t jx = c->rx[a + j], jy = c->ry[a + j];
       if (lox < (jx < px ? jx : px) || hix > (jx > px ? jx : px) || loy < (jy < py ? jy : py) ||
-          hiy > (jy > py ? jy : py)) {
-        o[g] = 0;
+          hiy > (jy > py ? jy : py))
         continue;
-      }
-      o[g] = between_ok(c, a + j, a + p);
-      if (o[g] && (int)g > reach[j]) reach[j] = (int)g;
+      if (!between_ok(c, a + j, a + p)) continue;
+      o[++n] = (uint8_t)g;
+      if ((int)g > reach[j]) reach[j] = (int)g;
     }
+    o[0] = (uint8_t)n;
   }
   /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
   int *wcount = cost; /* reused: len + 1 */
@@ -168,13 +169,17 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     if (t > 0 && (t > (unsigned)reach[s] - 1u || reach[s] < 2)) continue;
     if (t > L) break;
     cost[0] = 0;
+    unsigned pq = s;
     for (unsigned q = 1; q <= len; q++) {
-      unsigned pq = (s + q) % len;
+      pq = pq + 1 == len ? 0 : pq + 1; /* (s + q) % len */
       const uint8_t *o = ok + (size_t)pq * (L + 1);
       int bq = INT32_MAX;
-      for (unsigned g = 1; g <= L && g <= q; g++)
-        if (o[g] && cost[q - g] != INT32_MAX && cost[q - g] + 1 < bq)
+      for (unsigned t2 = 1; t2 <= o[0]; t2++) { /* the gaps that pass, shortest first */
+        unsigned g = o[t2];
+        if (g > q) break;
+        if (cost[q - g] != INT32_MAX && cost[q - g] + 1 < bq)
           bq = cost[q - g] + 1, prev[q] = (int)(q - g);
+      }
       cost[q] = bq;
     }
     if (cost[len] < best) {
