@@ -86,16 +86,16 @@ dsm mapbad '<mapping><input><dimension name="Weight" xvalue="abc"/></input></map
 expect 1 "mapping bad number" -- "$OTVAR" build "$TMP/mapbad.designspace" -o "$TMP/o.ttf"
 err_has "mapping bad number" "bad number"
 
-# rules (GSUB FeatureVariations): hostile ones are one-line errors; a default master with a
-# GSUB of its own is refused (not merged yet; the rules themselves: tests/oracle/test_build.py)
+# rules (GSUB FeatureVariations; the rules themselves: tests/oracle/test_build.py): hostile
+# ones are one-line errors; a rule on a glyph the default master lacks names the glyph
 dsr() { # dsr NAME RULES: the Reg master and RULES as <rules>
   printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes>%s</axes><rules>%s</rules><sources>%s</sources></designspace>\n' \
     '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "$2" \
     "$(src Reg 400)" >"$TMP/$1.designspace"
 }
 dsr rnoglyph '<rule name="r"><conditionset><condition name="Weight" minimum="500"/></conditionset><sub name="nosuchglyph" with="A"/></rule>'
-expect 1 "rules with a GSUB" -- "$OTVAR" build "$TMP/rnoglyph.designspace" -o "$TMP/o.ttf"
-err_has "rules with a GSUB" "not merged yet"
+expect 1 "rule unknown glyph" -- "$OTVAR" build "$TMP/rnoglyph.designspace" -o "$TMP/o.ttf"
+err_has "rule unknown glyph" "nosuchglyph"
 dsr rnoaxis '<rule name="r"><conditionset><condition name="Width" minimum="500"/></conditionset><sub name="A" with="B"/></rule>'
 expect 1 "rule unknown axis" -- "$OTVAR" build "$TMP/rnoaxis.designspace" -o "$TMP/o.ttf"
 err_has "rule unknown axis" "names no axis"

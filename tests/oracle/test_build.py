@@ -350,6 +350,58 @@ def run_rules(tmp):
               f"{len(TTFont(theirs).reader['GSUB'])}")
 
 
+def run_rules_gsub(tmp):
+    """rules added to masters that have a GSUB of their own (feaLib: ss01, liga under DFLT,
+    latn and latn/TRK): HarfBuzz glyphs with the default features, +ss01 and -liga equal
+    fontTools' build on a 6 x 6 grid; the FeatureList stays sorted (ots-sanitize quiet)."""
+    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
+    import itertools
+    ds = os.path.join(DATA, "FeatureVars.designspace")
+    if not os.path.exists(ds) or not shutil.which("hb-shape"):
+        return
+    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    gd = os.path.join(tmp, "gsub")
+    os.makedirs(gd)
+    doc = DesignSpaceDocument.fromfile(ds)
+    fea = """languagesystem DFLT dflt; languagesystem latn dflt; languagesystem latn TRK;
+feature ss01 { sub uni0041 by uni0061; } ss01;
+feature liga { sub uni0024 uni0024 by uni0024.nostroke; } liga;"""
+    for s in doc.sources:
+        stem = os.path.splitext(os.path.basename(s.filename))[0]
+        f = TTFont(os.path.join(src, stem + ".ttf"))
+        addOpenTypeFeaturesFromString(f, fea)
+        f.save(os.path.join(gd, stem + ".ttf"))
+    ours, theirs = os.path.join(gd, "o.ttf"), os.path.join(gd, "f.ttf")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", gd, "-o", ours, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"rules with a GSUB: otvar build: {r.stderr.strip()}")
+        return
+    finder = lambda p: os.path.join(gd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds, master_finder=finder)
+    vf.save(theirs)
+    axes = [(a.tag, a.minimum, a.maximum) for a in doc.axes]
+    grid = [[lo + (hi - lo) * i / 5 for i in range(6)] for _, lo, hi in axes]
+    bad = 0
+    for vals in itertools.product(*grid):
+        var = ",".join(f"{t}={v:g}" for (t, _, _), v in zip(axes, vals))
+        for feat in ("", "+ss01", "-liga"):
+            args = ["hb-shape", "--no-positions", "--no-clusters", f"--variations={var}",
+                    f"--features={feat}", "--script=latn", "--language=tr"]
+            go = subprocess.run(args + [ours, "$$Aa"], capture_output=True, text=True).stdout
+            gt = subprocess.run(args + [theirs, "$$Aa"], capture_output=True, text=True).stdout
+            if go != gt:
+                bad += 1
+                if bad <= 3:
+                    fail(f"rules with a GSUB at {var} {feat}: {go.strip()} vs {gt.strip()}")
+    if shutil.which("ots-sanitize"):
+        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
+        if r.returncode or "WARNING" in r.stdout + r.stderr:
+            fail(f"rules with a GSUB: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    print(f"rules with a GSUB: GSUB {len(TTFont(ours).reader['GSUB'])} bytes, fontTools' "
+          f"{len(TTFont(theirs).reader['GSUB'])}")
+
+
 def run_rule_errors(tmp):
     """a rule substituting a glyph the default master lacks: refused, naming the glyph"""
     mdir = os.path.join(tmp, "master_ttx_interpolatable_ttf")
@@ -639,6 +691,7 @@ def main():
         run_pair_sets(tmp)
         run_base(tmp)
         run_rule_errors(tmp)
+        run_rules_gsub(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
         km = os.path.join(DATA, "KerningMerging.designspace")
