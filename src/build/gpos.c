@@ -53,17 +53,23 @@ typedef struct gctx {
   uint8_t *gbits; /* per value-record group: the device bits its records gain */
   size_t group, gbits_cap;
   otv_graph *g;
-  uint32_t tag; /* GPOS or BASE (0: GPOS), for messages */
+  uint32_t tag;      /* GPOS or BASE (0: GPOS), for messages */
+  const char *where; /* for messages outside the lookups (NULL: lookup and sub-table) */
 } gctx;
 
 static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned k)
 {
-  if (!c->st)
-    c->st =
-        c->tag == OTV_T_BASE
-            ? otv_fail(c->b->err, code, OTV_T_BASE, off, "master %s: %s", c->b->m[k].name, what)
-            : otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
-                       c->b->m[k].name, c->lookup, c->sub, what);
+  if (c->st) return false;
+  if (c->where && code == OTV_E_UNSUPPORTED)
+    c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: %s differs from the default's",
+                     c->b->m[k].name, c->where);
+  else if (c->tag == OTV_T_BASE || c->where)
+    c->st = otv_fail(c->b->err, code, c->tag == OTV_T_BASE ? OTV_T_BASE : OTV_T_GPOS, off,
+                     "master %s: %s%s%s", c->b->m[k].name, c->where ? c->where : "",
+                     c->where ? ": " : "", what);
+  else
+    c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
+                     c->b->m[k].name, c->lookup, c->sub, what);
   return false;
 }
 
@@ -1259,6 +1265,51 @@ static otv_status gdef(gctx *c, const otv_buf *store)
   return st;
 }
 
+/* A LangSys: lookupOrder, requiredFeatureIndex, featureIndexCount, featureIndices */
+static void compare_langsys(gctx *c, const pos *l)
+{
+  if (!need(c, l, 0, 6)) return;
+  su16(c, l, 2);
+  unsigned n = su16(c, l, 4);
+  same_bytes(c, l, 6, 2 * (size_t)n);
+}
+
+/* The ScriptList and FeatureList of every master's GPOS equal the default's in what they say
+ * (tags, language systems, feature indices, lookup indices; not where they are). */
+static void compare_lists(gctx *c, const pos *root)
+{
+  pos sl, fl;
+  c->where = "ScriptList";
+  if (child(c, root, root, 4, &sl) && need(c, &sl, 0, 2)) {
+    unsigned n = su16(c, &sl, 0);
+    for (unsigned i = 0; i < n && !c->st && need(c, &sl, 2, 6 * (size_t)n); i++) {
+      pos sc, ls;
+      size_t r = 2 + 6 * (size_t)i;
+      if (!same_bytes(c, &sl, r, 4) || !child(c, &sl, &sl, r + 4, &sc) || !need(c, &sc, 0, 4))
+        continue;
+      if (child(c, &sc, &sc, 0, &ls)) compare_langsys(c, &ls);
+      unsigned m = su16(c, &sc, 2);
+      for (unsigned k = 0; k < m && !c->st && need(c, &sc, 4, 6 * (size_t)m); k++) {
+        size_t q = 4 + 6 * (size_t)k;
+        if (same_bytes(c, &sc, q, 4) && child(c, &sc, &sc, q + 4, &ls)) compare_langsys(c, &ls);
+      }
+    }
+  }
+  c->where = "FeatureList";
+  if (!c->st && child(c, root, root, 6, &fl) && need(c, &fl, 0, 2)) {
+    unsigned n = su16(c, &fl, 0);
+    for (unsigned i = 0; i < n && !c->st && need(c, &fl, 2, 6 * (size_t)n); i++) {
+      pos f;
+      size_t r = 2 + 6 * (size_t)i;
+      if (!same_bytes(c, &fl, r, 4) || !child(c, &fl, &fl, r + 4, &f) || !need(c, &f, 0, 4))
+        continue;
+      unsigned lc = su16(c, &f, 2);
+      same_bytes(c, &f, 4, 2 * (size_t)lc);
+    }
+  }
+  c->where = NULL;
+}
+
 otv_status otv_build_gpos(otv_builder *b)
 {
   otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GPOS);
@@ -1279,6 +1330,9 @@ otv_status otv_build_gpos(otv_builder *b)
   if (!need(&c, &ll, 0, 2)) return c.st;
   unsigned lookups = su16(&c, &ll, 0);
   if (c.st || !need(&c, &ll, 2, 2 * (size_t)lookups)) return c.st;
+  /* the ScriptList and FeatureList must agree (the default's are kept) */
+  compare_lists(&c, &root);
+  if (c.st) return c.st;
   /* pass 1: every value in every master */
   size_t sub_n = 0;
   walk(&c, &ll, lookups, NULL, &sub_n, NULL);

@@ -56,6 +56,7 @@ CASES = [
     ("FeatureVars", "master_ttx_interpolatable_ttf", 2),
     ("FeatureVarsWholeRange", "master_ttx_interpolatable_ttf", 1),
     ("FeatureVarsWholeRangeEmpty", "master_ttx_interpolatable_ttf", 1),
+    ("InconsistentUseMyMetrics", "master_ttx_interpolatable_ttf", 1),
 ]
 
 FIELDS = [("OS/2", f) for f in ("sTypoAscender", "sTypoDescender", "sTypoLineGap", "usWinAscent",
@@ -402,6 +403,31 @@ feature liga { sub uni0024 uni0024 by uni0024.nostroke; } liga;"""
           f"{len(TTFont(theirs).reader['GSUB'])}")
 
 
+def run_incompatible(tmp):
+    """fontTools' incompatible cases that otvar must refuse, naming the master and the cause:
+    IncompatibleArrays (a master's ScriptList is empty), IncompatibleFeatures (a master's
+    lookup differs)"""
+    for name, mdir, want in (("IncompatibleArrays", "master_incompatible_arrays", "ScriptList"),
+                             ("IncompatibleFeatures", "master_incompatible_features",
+                              "lookup 0")):
+        ds = os.path.join(DATA, name + ".designspace")
+        if not os.path.exists(ds):
+            continue
+        md = os.path.join(tmp, mdir)
+        os.makedirs(md, exist_ok=True)
+        for t in os.listdir(os.path.join(DATA, mdir)):
+            if t.endswith(".ttx"):
+                f = TTFont()
+                f.importXML(os.path.join(DATA, mdir, t))
+                f.save(os.path.join(md, t[:-4] + ".ttf"))
+        r = subprocess.run([OTVAR, "build", ds, "--master-dir", md, "-o",
+                            os.path.join(md, "o.ttf")], capture_output=True, text=True)
+        if r.returncode != 1 or want not in r.stderr or "Bold" not in r.stderr:
+            fail(f"{name}: exit {r.returncode}, {r.stderr.strip()}")
+        else:
+            print(f"{name} refused: {r.stderr.strip()}")
+
+
 def run_rule_errors(tmp):
     """a rule substituting a glyph the default master lacks: refused, naming the glyph"""
     mdir = os.path.join(tmp, "master_ttx_interpolatable_ttf")
@@ -692,6 +718,7 @@ def main():
         run_base(tmp)
         run_rule_errors(tmp)
         run_rules_gsub(tmp)
+        run_incompatible(tmp)
         # masters whose GPOS differs in more than values and classes (here a lookup flag) are
         # refused with a message naming the master and the lookup (never a silent wrong font)
         km = os.path.join(DATA, "KerningMerging.designspace")
