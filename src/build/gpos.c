@@ -53,8 +53,10 @@ typedef struct gctx {
   uint8_t *gbits; /* per value-record group: the device bits its records gain */
   size_t group, gbits_cap;
   otv_graph *g;
-  uint32_t tag;      /* GPOS or BASE (0: GPOS), for messages */
-  const char *where; /* for messages outside the lookups (NULL: lookup and sub-table) */
+  uint32_t tag;        /* GPOS or BASE (0: GPOS), for messages */
+  const char *where;   /* for messages outside the lookups (NULL: lookup and sub-table) */
+  size_t work, budget; /* bytes and records visited, and the most allowed (fan-out of shared
+                        * sub-tables, huge class matrices: OTV_E_LIMIT) */
 } gctx;
 
 static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned k)
@@ -78,9 +80,21 @@ static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned
     if ((c)->mask >> k & 1)
 
 /* n bytes at p + rel in every master */
-static bool need(gctx *c, const pos *p, size_t rel, size_t n)
+/* Count work (each unit a byte or record visited in every master); false past the budget. */
+static bool spend(gctx *c, size_t units)
 {
   if (c->st) return false;
+  c->work += units + 1;
+  if (c->work <= c->budget) return true;
+  c->st = OTV_FAIL(c->b->err, LIMIT, c->tag ? c->tag : OTV_T_GPOS, 0,
+                   "master tables fan out past the work budget (%u x their size)",
+                   OTV_LAYOUT_WORK_FACTOR);
+  return false;
+}
+
+static bool need(gctx *c, const pos *p, size_t rel, size_t n)
+{
+  if (!spend(c, n)) return false;
   EACH(c, k)
   if (!otv_span_has(c->t[k], p->a[k] + rel, n))
     return bad(c, OTV_E_TRUNCATED, p->a[k] + rel, "sub-table past the end", k);
@@ -543,6 +557,12 @@ typedef struct kern2 {
   uint64_t *tmp;
 } kern2;
 
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -861,6 +881,11 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
     otv_graph_link(c->g, 10, 2, classdef_of(c, m.n2, m.gc));
   }
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
+  if (!spend(c, (size_t)m.cnt1 * m.cnt2 * popcount((unsigned)c->mask & 0xFFFFFFFFu) +
+                    (size_t)m.cnt1 * m.cnt2)) {
+    kern2_free(c, &m);
+    return;
+  }
   for (uint32_t i = 0; i < m.cnt1 && !c->st; i++)
     for (uint32_t j = 0; j < m.cnt2 && !c->st; j++) {
       EACH(c, k)
@@ -921,7 +946,8 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
   size_t *set = otv_mem_calloc(al, mg + 1, sizeof *set);
   uint32_t *first = otv_mem_calloc(al, (size_t)gc + 1, sizeof *first);
   uint8_t *second = otv_mem_calloc(al, (size_t)gc + 1, 1);
-  if (!set || !first || !second) {
+  uint32_t *list = otv_mem_calloc(al, (size_t)gc + 1, sizeof *list);
+  if (!set || !first || !second || !list) {
     if (!c->st) c->st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
     goto done;
   }
@@ -990,8 +1016,7 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
   for (uint32_t a = 0; a < gc && !c->st; a++) {
     if (first[a] == UINT32_MAX) continue;
-    /* the second glyphs of any master */
-    memset(second, 0, gc);
+    /* the second glyphs of any master, listed once (second[] marks them), sorted */
     uint32_t pc = 0;
     EACH(c, k)
     {
@@ -1000,27 +1025,45 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
       const uint8_t *q = c->t[k].p + p->a[k];
       size_t rs = 2 + vr_size(otv_peek_u16(q + 4)) + vr_size(otv_peek_u16(q + 6));
       unsigned n = otv_peek_u16(c->t[k].p + ps);
+      if (!spend(c, n)) break;
       for (unsigned r = 0; r < n; r++) {
         unsigned g = otv_peek_u16(c->t[k].p + ps + 2 + (size_t)r * rs);
-        if (g < gc && !second[g]) second[g] = 1, pc++;
+        if (g < gc && !second[g]) second[g] = 1, list[pc++] = g;
       }
     }
+    if (c->st) break;
+    qsort(list, pc, sizeof *list, cmp_u32);
+    for (uint32_t i = 0; i < pc; i++) second[list[i]] = 0;
     otv_buf *q2 = c->write ? otv_graph_push(c->g) : NULL;
     if (c->write && !q2) break;
     if (q2) otv_buf_u16(q2, (uint16_t)pc);
-    for (uint32_t bg = 0; bg < gc && !c->st; bg++) {
-      if (!second[bg]) continue;
+    const uint8_t *recs[OTV_BUILD_MAX_MASTERS]; /* per master: this first glyph's records */
+    EACH(c, k) recs[k] = NULL;
+    for (uint32_t li = 0; li < pc && !c->st; li++) {
+      uint32_t bg = list[li];
       EACH(c, k)
       {
         size_t ps = set[(size_t)k * gc + a];
         const uint8_t *q = c->t[k].p + p->a[k];
         unsigned f1 = otv_peek_u16(q + 4) & 0x0Fu, f2 = otv_peek_u16(q + 6) & 0x0Fu;
         size_t rs = 2 + vr_size(f1) + vr_size(f2);
-        const uint8_t *rec = NULL;
         unsigned n = ps ? otv_peek_u16(c->t[k].p + ps) : 0;
-        for (unsigned r = 0; r < n && !rec; r++)
-          if (otv_peek_u16(c->t[k].p + ps + 2 + (size_t)r * rs) == bg)
-            rec = c->t[k].p + ps + 2 + (size_t)r * rs + 2;
+        if (li == 0) recs[k] = ps ? c->t[k].p + ps + 2 : NULL;
+        const uint8_t *rec = NULL;
+        /* pair sets are sorted by second glyph (spec): binary search, then a check */
+        unsigned lo2 = 0, hi2 = n;
+        while (lo2 < hi2) {
+          unsigned mid = (lo2 + hi2) / 2;
+          if (otv_peek_u16(recs[k] + (size_t)mid * rs) < bg)
+            lo2 = mid + 1;
+          else
+            hi2 = mid;
+        }
+        if (lo2 < n && otv_peek_u16(recs[k] + (size_t)lo2 * rs) == bg)
+          rec = recs[k] + (size_t)lo2 * rs + 2;
+        else /* not sorted (hostile or careless): a linear scan, counted */
+          for (unsigned r = 0; r < n && !rec && spend(c, 1); r++)
+            if (otv_peek_u16(recs[k] + (size_t)r * rs) == bg) rec = recs[k] + (size_t)r * rs + 2;
         for (unsigned f = 0; f < 8; f++) {
           unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
           size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
@@ -1052,6 +1095,7 @@ done:
   if (set) otv_mem_free(al, set, (mg + 1) * sizeof *set);
   if (first) otv_mem_free(al, first, ((size_t)gc + 1) * sizeof *first);
   if (second) otv_mem_free(al, second, (size_t)gc + 1);
+  if (list) otv_mem_free(al, list, ((size_t)gc + 1) * sizeof *list);
 }
 
 /* The sub-table at p of lookup type `type`: rebuilt (pass 2: its object), or OTV_OBJ_NONE for
@@ -1322,6 +1366,8 @@ otv_status otv_build_gpos(otv_builder *b)
     if (c.t[k].len) c.mask |= (uint64_t)1 << k;
   }
   if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  c.budget = (size_t)1 << 20;
+  EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
   pos root, ll;
   memset(&root, 0, sizeof root);
   if (!need(&c, &root, 0, 10)) return c.st;
@@ -1377,6 +1423,7 @@ otv_status otv_build_gpos(otv_builder *b)
     if (!st) {
       c.write = true;
       c.slot = c.group = 0;
+      c.work = 0;
       size_t n2 = 0;
       walk(&c, &ll, lookups, subs, &n2, &blob);
       st = c.st;
@@ -1608,6 +1655,8 @@ otv_status otv_build_base(otv_builder *b)
     if (c.t[k].len) c.mask |= (uint64_t)1 << k;
   }
   if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  c.budget = (size_t)1 << 20;
+  EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
   if (d.len >= 4 && otv_peek_u16(d.p + 2) >= 1 && d.len >= 12 && otv_peek_u32(d.p + 8))
     return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_BASE, 8, "the default master has variation data");
   base_table(&c, NULL); /* pass 1 */
@@ -1640,6 +1689,7 @@ otv_status otv_build_base(otv_builder *b)
     if (!st) {
       c.write = true;
       c.slot = 0;
+      c.work = 0;
       otv_obj root = base_table(&c, &store);
       st = c.st;
       if (!st && (c.slot != c.slot_n || otv_graph_status(c.g)))
