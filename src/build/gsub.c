@@ -18,6 +18,7 @@
 
 #define MAX_RULES 64u
 #define MAX_RECORDS 4096u
+#define MAX_WORK ((size_t)1 << 26) /* region comparisons */
 #define TAG_DFLT OTV_TAG('D', 'F', 'L', 'T')
 
 typedef struct fv_rec {
@@ -325,6 +326,7 @@ otv_status otv_build_gsub(otv_builder *b, const int16_t *lo, const int16_t *hi,
   fv_rec *rec = otv_mem_calloc(&b->al, MAX_RECORDS, sizeof *rec);
   if (!rec) return OTV_FAIL(b->err, NOMEM, 0, 0, "GSUB");
   unsigned n = 0;
+  size_t work = 0;
   otv_status st = OTV_E_OK;
   for (unsigned q = 0; q < box_count && !st; q++) {
     unsigned r = box_rule[q];
@@ -349,6 +351,10 @@ otv_status otv_build_gsub(otv_builder *b, const int16_t *lo, const int16_t *hi,
         x.rules = rec[e].rules | (uint64_t)1 << r;
       }
       bool dup = false;
+      if ((work += n + 1) > MAX_WORK) {
+        st = OTV_FAIL(b->err, LIMIT, OTV_T_GSUB, 0, "rules: too many overlapping regions");
+        break;
+      }
       for (unsigned k = 0; k < n && !dup; k++)
         dup = rec[k].rules == x.rules && !memcmp(rec[k].lo, x.lo, ac * sizeof *x.lo) &&
               !memcmp(rec[k].hi, x.hi, ac * sizeof *x.hi);

@@ -22,6 +22,7 @@
 #define MAX_SHARED_TUPLES 4095u
 #define IUP_TOL 0.5
 #define IUP_LOOKBACK 64u
+#define IUP_SEARCH_WORK ((size_t)1 << 16) /* len x lookback past which one start is tried */
 
 /* ---- IUP (spec: gvar "Inferred deltas for un-referenced point numbers") ---- */
 
@@ -168,6 +169,8 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     unsigned s = (bestp + len - t) % len; /* bestp itself, then the j whose gaps span it */
     if (t > 0 && (t > (unsigned)reach[s] - 1u || reach[s] < 2)) continue;
     if (t > L) break;
+    /* long contours (hostile ones) get the first start only: bounded work, still exact */
+    if (t > 0 && (size_t)len * L > IUP_SEARCH_WORK) break;
     cost[0] = 0;
     unsigned pq = s;
     for (unsigned q = 1; q <= len; q++) {
