@@ -5,6 +5,7 @@
  * NAME.ttf (or NAME.otf) in --master-dir, by default the designspace's directory.
  */
 #include "cli.h"
+#include "woff.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,14 @@ static const cli_cmd build_cmd = {
     "build",
     "otvar build DESIGNSPACE -o OUT [--master-dir DIR] [--force] [-q]",
     "Builds a variable TrueType font from the masters of DESIGNSPACE (format 3 to 5):\n"
-    "fvar with the named instances, avar from the axis maps, STAT (minimal), gvar, cvar,\n"
-    "HVAR and MVAR. Each source's filename NAME.ufo (or any extension) is read as the\n"
-    "binary master NAME.ttf (else NAME.otf) in DIR (default: the designspace's folder).\n"
-    "Masters are matched by glyph name; incompatible ones are refused with the glyph,\n"
-    "the master and what differs. The default master's other tables are copied.\n",
+    "fvar with the named instances, avar from the axis maps (version 2 from format 5\n"
+    "mappings), STAT (from format 5 labels, else minimal), gvar, cvar, HVAR, VVAR, MVAR,\n"
+    "GPOS and BASE merged (GDEF variation store), GSUB FeatureVariations from the rules.\n"
+    "Each source's filename NAME.ufo (or any extension) is read as the binary master\n"
+    "NAME.ttf (else NAME.otf) in DIR (default: the designspace's folder). Masters are\n"
+    "matched by glyph name; incompatible ones are refused with the glyph, the master\n"
+    "and what differs. The default master's other tables are copied. An OUT ending in\n"
+    ".woff2 (.woff) is written as WOFF 2.0 (1.0).\n",
     "Exit codes: 0 ok, 1 bad designspace, master or failed write, 2 bad usage or an\n"
     "existing OUT.\n" CLI_FILES_NOTE,
     "DESIGNSPACE",
@@ -106,6 +110,26 @@ int otv_cmd_build(int argc, char **argv)
     if (ms < best) best = ms;
   }
   if (reps > 0) fprintf(stderr, "otv_build: best %.4f ms of %ld\n", best, reps);
+  /* OUT.woff2 / OUT.woff: the web font (tools/util_woff_enc.c) */
+  size_t ol = strlen(out);
+  bool w2 = ol > 6 && !strcmp(out + ol - 6, ".woff2"),
+       w1 = ol > 5 && !strcmp(out + ol - 5, ".woff");
+  if (w1 || w2) {
+    uint8_t *web = NULL;
+    size_t wlen = 0;
+    if ((w2 ? woff2_encode : woff1_encode)(font, font_len, &web, &wlen, msg, sizeof msg)) {
+      fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
+      goto done;
+    }
+    otv_build_free(NULL, font, font_len);
+    font = NULL;
+    rc = cli_write_file("build", out, path, force, web, wlen);
+    if (!rc && !quiet && !cli_is_std(out))
+      printf("wrote %s: %zu bytes, %u axes, %u masters, %u named instances\n", out, wlen,
+             d.ds.axis_count, d.ds.source_count, d.ds.instance_count);
+    free(web);
+    goto done;
+  }
   rc = cli_write_file("build", out, path, force, font, font_len);
   if (!rc && !quiet && !cli_is_std(out))
     printf("wrote %s: %zu bytes, %u axes, %u masters, %u named instances\n", out, font_len,

@@ -33,6 +33,15 @@ empty_err "single master"
 expect 0 "opens" -- "$OTVAR" info "$TMP/one.ttf"
 has "opens" "wght"
 
+# OUT.woff2 / OUT.woff: the web font, which decompresses to a font that opens
+expect 0 "woff2 output" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.woff2" -q
+expect 0 "woff2 decompresses" -- "$OTVAR" decompress "$TMP/one.woff2" -o "$TMP/one2.ttf"
+expect 0 "woff2 opens" -- "$OTVAR" info "$TMP/one2.ttf"
+has "woff2 opens" "wght"
+expect 0 "woff output" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.woff" -q
+expect 0 "woff opens" -- "$OTVAR" info "$TMP/one.woff"
+has "woff opens" "wght"
+
 printf 'not xml' >"$TMP/bad.designspace"
 expect 1 "bad xml" -- "$OTVAR" build "$TMP/bad.designspace" -o "$TMP/o.ttf"
 one_line_err "bad xml"
