@@ -18,7 +18,8 @@
  * offsets) to the rebuilt sub-tables or to the original ones in a copy of the default's table,
  * which also holds the ScriptList, FeatureList and FeatureVariations. The layout writer
  * (layout.h, compact) then writes it as a normal table (Extension lookups unwrapped where
- * 16-bit offsets reach). GDEF gets version 1.3 and the store (made when the default has none).
+ * 16-bit offsets reach). GDEF gets version 1.3 and the store (made when the default has none),
+ * and its ligature carets merged the same way (CaretValue format 3 where a caret moves).
  */
 #include "build/tables.h"
 #include "layout.h"
@@ -1267,9 +1268,101 @@ static otv_status intermediate(gctx *c, otv_span d, unsigned lookups, const sub_
   return o->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS") : OTV_E_OK;
 }
 
+/* ---- GDEF ligature carets (spec: GDEF LigCaretList, CaretValue formats 1-3): a caret
+ * coordinate that differs becomes format 3 with a VariationIndex device (in the same store) ---- */
+
+/* The masters' GDEF LigCaretList side by side (c->t swapped to the GDEF tables by the caller);
+ * pass 2: the rebuilt list's object. */
+static otv_obj lig_carets(gctx *c, const pos *root)
+{
+  pos l;
+  c->where = "GDEF ligature carets";
+  if (!need(c, root, 0, 12) || !child(c, root, root, 8, &l) || !need(c, &l, 0, 4)) {
+    c->where = NULL;
+    return OTV_OBJ_NONE;
+  }
+  unsigned n = su16(c, &l, 2);
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (o) {
+    otv_buf_u16(o, 0);
+    otv_buf_u16(o, (uint16_t)n);
+    otv_buf_zeros(o, 2 * (size_t)n);
+  }
+  copy_child(c, o, 0, &l, &l, 0, coverage_len);
+  for (unsigned i = 0; i < n && !c->st && need(c, &l, 4, 2 * (size_t)n); i++) {
+    pos g;
+    if (!child(c, &l, &l, 4 + 2 * (size_t)i, &g) || !need(c, &g, 0, 2)) continue;
+    unsigned cc = su16(c, &g, 0);
+    if (!need(c, &g, 2, 2 * (size_t)cc)) break;
+    otv_buf *lg = c->write ? otv_graph_push(c->g) : NULL;
+    if (lg) {
+      otv_buf_u16(lg, (uint16_t)cc);
+      otv_buf_zeros(lg, 2 * (size_t)cc);
+    }
+    for (unsigned k = 0; k < cc && !c->st; k++) {
+      pos v;
+      if (!child(c, &g, &g, 2 + 2 * (size_t)k, &v) || !need(c, &v, 0, 4)) continue;
+      unsigned f = su16(c, &v, 0);
+      if (f == 2) { /* a point index: no coordinate to vary */
+        su16(c, &v, 2);
+        otv_obj id = leaf(c, &v, 4);
+        if (lg && id) otv_graph_link(c->g, 2 + 2 * (size_t)k, 2, id);
+        continue;
+      }
+      if ((f != 1 && f != 3) || !need(c, &v, 0, f == 3 ? 6 : 4)) {
+        bad(c, OTV_E_BAD_VALUE, v.a[c->b->base], "CaretValue format", c->b->base);
+        break;
+      }
+      uint32_t it = slot(c, &v, 2, SIZE_MAX);
+      if (!lg) {
+        pos dv;
+        if (f == 3 && child(c, &v, &v, 4, &dv)) {
+          size_t dn = device_len(c, &dv);
+          if (dn) same_bytes(c, &dv, 0, dn);
+        }
+        continue;
+      }
+      otv_buf *cv = otv_graph_push(c->g);
+      if (!cv) break;
+      otv_buf_u16(cv, it != UINT32_MAX || f == 3 ? 3 : 1);
+      otv_buf_bytes(cv, c->t[c->b->base].p + v.a[c->b->base] + 2, 2);
+      if (it != UINT32_MAX || f == 3) {
+        otv_buf_u16(cv, 0);
+        if (it != UINT32_MAX)
+          otv_graph_link(c->g, 4, 2, var_device(c, it));
+        else
+          copy_child(c, cv, 4, &v, &v, 4, device_len);
+      }
+      otv_graph_link(c->g, 2 + 2 * (size_t)k, 2, otv_graph_pop(c->g));
+    }
+    if (lg) otv_graph_link(c->g, 4 + 2 * (size_t)i, 2, otv_graph_pop(c->g));
+  }
+  c->where = NULL;
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
+/* Run lig_carets over the masters' GDEF tables (those with a GPOS; each must have a GDEF with
+ * a LigCaretList when the default's has one). */
+static otv_obj carets(gctx *c)
+{
+  otv_builder *b = c->b;
+  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GDEF);
+  if (d.len < 12 || !otv_peek_u16(d.p + 8)) return OTV_OBJ_NONE;
+  otv_span saved[OTV_BUILD_MAX_MASTERS];
+  memcpy(saved, c->t, sizeof saved);
+  uint64_t mask = c->mask;
+  EACH(c, k) c->t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GDEF);
+  pos root;
+  memset(&root, 0, sizeof root);
+  otv_obj id = lig_carets(c, &root);
+  memcpy(c->t, saved, sizeof saved);
+  c->mask = mask;
+  return id;
+}
+
 /* GDEF version 1.3 with the store: the default's GDEF (copied after the new header, its
  * offsets moved) or an empty one, then the store. */
-static otv_status gdef(gctx *c, const otv_buf *store)
+static otv_status gdef(gctx *c, const otv_buf *store, const otv_buf *lcl)
 {
   otv_builder *b = c->b;
   otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GDEF);
@@ -1290,15 +1383,17 @@ static otv_status gdef(gctx *c, const otv_buf *store)
   otv_buf_u16(&raw, 1);
   otv_buf_u16(&raw, 3);
   for (unsigned f = 0; f < 5; f++) {
-    unsigned off = f < nf ? otv_peek_u16(d.p + 4 + 2 * (size_t)f) : 0;
-    if (off && 18 + (size_t)off > 0xFFFF) {
+    size_t off = f < nf ? otv_peek_u16(d.p + 4 + 2 * (size_t)f) : 0;
+    if (f == 2 && lcl && lcl->len) off = d.len; /* the rebuilt LigCaretList, after the copy */
+    if (off && 18 + off > 0xFFFF) {
       otv_buf_free(&raw);
       return OTV_FAIL(b->err, LIMIT, OTV_T_GDEF, 0, "GDEF over 64 KiB");
     }
     otv_buf_u16(&raw, (uint16_t)(off ? 18 + off : 0));
   }
-  otv_buf_u32(&raw, (uint32_t)(18 + d.len));
+  otv_buf_u32(&raw, (uint32_t)(18 + d.len + (lcl ? lcl->len : 0)));
   if (d.len) otv_buf_bytes(&raw, d.p, d.len);
+  if (lcl && lcl->len) otv_buf_bytes(&raw, lcl->p, lcl->len);
   otv_buf_bytes(&raw, store->p, store->len);
   otv_status st = raw.failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "GDEF") : OTV_E_OK;
   /* written again by the layout writer: the old bytes no longer reached go */
@@ -1379,9 +1474,10 @@ otv_status otv_build_gpos(otv_builder *b)
   /* the ScriptList and FeatureList must agree (the default's are kept) */
   compare_lists(&c, &root);
   if (c.st) return c.st;
-  /* pass 1: every value in every master */
+  /* pass 1: every value in every master (GPOS, then GDEF's carets) */
   size_t sub_n = 0;
   walk(&c, &ll, lookups, NULL, &sub_n, NULL);
+  carets(&c);
   otv_status st = c.st;
   c.slot_n = c.slot;
   size_t rows = 0, groups = c.group;
@@ -1427,8 +1523,20 @@ otv_status otv_build_gpos(otv_builder *b)
       size_t n2 = 0;
       walk(&c, &ll, lookups, subs, &n2, &blob);
       st = c.st;
-      if (!st && (n2 != sub_n || c.slot != c.slot_n || blob.failed))
+      if (!st && (n2 != sub_n || blob.failed))
         st = OTV_FAIL(b->err, NOMEM, OTV_T_GPOS, 0, "GPOS rebuilt");
+    }
+    otv_buf lcl;
+    otv_buf_init(&lcl, &b->al);
+    if (!st) {
+      otv_obj cl = carets(&c);
+      st = c.st;
+      if (!st && cl) {
+        otv_status w = otv_graph_write(c.g, cl, &lcl, NULL);
+        if (w) st = otv_fail(b->err, w, OTV_T_GDEF, 0, "ligature carets");
+      }
+      if (!st && (c.slot != c.slot_n || lcl.failed))
+        st = OTV_FAIL(b->err, NOMEM, OTV_T_GDEF, 0, "ligature carets");
     }
     if (!st) st = intermediate(&c, d, lookups, subs, sub_n, &blob, &mid);
     if (!st) {
@@ -1439,7 +1547,8 @@ otv_status otv_build_gpos(otv_builder *b)
       st = t ? otv_layout_write(&b->al, OTV_T_GPOS, (otv_span){mid.p, mid.len}, &xf, t, b->err)
              : OTV_E_NOMEM;
     }
-    if (!st) st = gdef(&c, &store);
+    if (!st) st = gdef(&c, &store, &lcl);
+    otv_buf_free(&lcl);
   }
   if (c.g) otv_graph_free(c.g);
   if (subs) otv_mem_free(&b->al, subs, (sub_n + 1) * sizeof *subs);

@@ -666,6 +666,71 @@ def base_coords(font, loc, masters=False):
     return out
 
 
+def run_carets(tmp):
+    """GDEF ligature carets (feaLib LigatureCaretByPos, one moving, one not) on two of Build's
+    masters with kerning: every caret, VariationIndex deltas applied, equals fontTools' build
+    at 3 weights (the masters' and between)."""
+    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
+    from fontTools.varLib.varStore import VarStoreInstancer
+    from fontTools.varLib.models import normalizeLocation
+    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    cd = os.path.join(tmp, "carets")
+    os.makedirs(cd)
+    fea = {"TestFamily-Master0": "table GDEF { LigatureCaretByPos uni0024 300 500; "
+                                 "LigatureCaretByPos uni0041 200; } GDEF; "
+                                 "feature kern { pos uni0041 uni0061 -20; } kern;",
+           "TestFamily-Master1": "table GDEF { LigatureCaretByPos uni0024 340 520; "
+                                 "LigatureCaretByPos uni0041 200; } GDEF; "
+                                 "feature kern { pos uni0041 uni0061 -40; } kern;"}
+    for n, fe in fea.items():
+        f = TTFont(os.path.join(src, n + ".ttf"))
+        addOpenTypeFeaturesFromString(f, fe)
+        f.save(os.path.join(cd, n + ".ttf"))
+    ds = os.path.join(cd, "carets.designspace")
+    with open(ds, "w") as out:
+        out.write("""<?xml version='1.0' encoding='UTF-8'?>
+<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
+default="0"/></axes><sources>
+<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
+<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
+</sources></designspace>""")
+    ours, theirs = os.path.join(cd, "o.ttf"), os.path.join(cd, "f.ttf")
+    r = subprocess.run([OTVAR, "build", ds, "--master-dir", cd, "-o", ours, "-q"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"carets: otvar build: {r.stderr.strip()}")
+        return
+    finder = lambda p: os.path.join(cd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds, master_finder=finder)
+    vf.save(theirs)
+
+    def carets(font, w):
+        t = font["GDEF"].table
+        axes = {a.axisTag: (a.minValue, a.defaultValue, a.maxValue) for a in font["fvar"].axes}
+        inst = VarStoreInstancer(t.VarStore, font["fvar"].axes,
+                                 normalizeLocation({"wght": w}, axes))
+        out = []
+        for g, lg in zip(t.LigCaretList.Coverage.glyphs, t.LigCaretList.LigGlyph):
+            row = []
+            for cv in lg.CaretValue:
+                v = cv.Coordinate
+                dev = getattr(cv, "DeviceTable", None)
+                if cv.Format == 3 and dev is not None and dev.DeltaFormat == 0x8000:
+                    v += inst[(dev.StartSize << 16) | dev.EndSize]
+                row.append(round(v, 4))
+            out.append((g, row))
+        return out
+
+    for w in (0, 100, 368):
+        a, b = carets(TTFont(ours), w), carets(TTFont(theirs), w)
+        if a != b:
+            fail(f"carets at wght={w}: {a} vs fontTools' {b}")
+    if carets(TTFont(ours), 368)[-1][1] != [340.0, 520.0]:
+        fail(f"carets at the second master: {carets(TTFont(ours), 368)}")
+    print(f"carets: GDEF {len(TTFont(ours).reader['GDEF'])} bytes, fontTools' "
+          f"{len(TTFont(theirs).reader['GDEF'])}")
+
+
 def run_base(tmp):
     """TestBASE: BASE coordinates merged (VariationIndex devices, BASE 1.1 store): at the
     masters they equal the masters', elsewhere fontTools' build (evaluated the same way)."""
@@ -716,6 +781,7 @@ def main():
         run_stat_labels(tmp)
         run_pair_sets(tmp)
         run_base(tmp)
+        run_carets(tmp)
         run_rule_errors(tmp)
         run_rules_gsub(tmp)
         run_incompatible(tmp)
