@@ -846,26 +846,25 @@ typedef struct otv_designspace {
 
 /**
  * otv_build - a variable TrueType font from the masters of a designspace: the default master
- * (the source at every axis's default, mapped to design space) is copied, fvar (axes, named
- * instances, their names added to name), avar v1 (from the axis maps, left out when they are
- * identities; version 2 when ds has mappings: their deltas, output minus input normalized in
- * design space, in an ItemVariationStore of the model of the input locations, as fontTools'
- * varLib 5 builds them), a minimal STAT (when the default master has none), gvar (per-glyph deltas of the
- * variation model of the spec, as fontTools' VariationModel derives it, phantom points and
- * composite offsets included, deltas IUP can infer within 0.5 left out), cvar (from cvt), HVAR
- * (DeltaSetIndexMap and a compacted ItemVariationStore) and MVAR (the OS/2, hhea, vhea and post
- * values that differ) are added. Masters are matched to the default by glyph name (post format
- * 2) or, without names, by glyph id; a master that lacks a glyph or leaves it empty is a sparse
- * master for that glyph. Incompatible masters are OTV_E_BAD_VALUE with a message naming the
- * glyph, the master and what differs. GPOS is merged when the masters' GPOS tables differ only
- * in values (ValueRecords of single and pair adjustments, anchors of cursive and mark
- * attachment): a value that varies gets a VariationIndex device and GDEF (version 1.3) the
- * ItemVariationStore; class kerning (PairPos format 2) whose classes or coverage differ is
- * merged as fontTools' varLib does (classes refined, a pair a master lacks is 0); other
- * structural differences (pair sets, lookups) are OTV_E_UNSUPPORTED naming the master and the
- * lookup. GSUB and the rest of GDEF
- * are the default master's. CFF masters are OTV_E_UNSUPPORTED. *out is allocated with opt's
- * allocator (NULL: libc); free it with otv_build_free. Thread-safe (no shared state).
+ * (the source at every axis's default, mapped to design space) is copied, and built: fvar (axes,
+ * named instances, their names added to name), avar v1 (from the axis maps, left out when they
+ * are identities; version 2 when ds has mappings: output minus input normalized in design space,
+ * varied by the model of the input locations, as fontTools' varLib 5), STAT (from ds->labels,
+ * else minimal; only when the default master has none), gvar (per-glyph deltas of the spec's
+ * variation model as fontTools' VariationModel derives it, phantom points and composite offsets
+ * included, deltas IUP infers within 0.5 left out, exact at every master), cvar (from cvt),
+ * HVAR and VVAR (advance widths and heights), MVAR (the OS/2, hhea, vhea and post values that
+ * differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
+ * adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
+ * devices with GDEF 1.3's ItemVariationStore; class kerning and pair sets that differ are merged
+ * as varLib does, a pair a master lacks being 0), BASE (coordinates, BASE 1.1's own store) and
+ * GSUB FeatureVariations from ds->rules. Masters are matched to the default by glyph name (post
+ * format 2) or, without names, by glyph id; a master that lacks a glyph or leaves it empty is a
+ * sparse master for that glyph. Incompatible masters are OTV_E_BAD_VALUE with a message naming
+ * the glyph, the master and what differs; GPOS whose lookups, script or feature lists differ
+ * otherwise, and CFF masters, are OTV_E_UNSUPPORTED naming the master. Work on hostile masters
+ * is bounded (OTV_E_LIMIT). *out is allocated with opt's allocator (NULL: libc); free it with
+ * otv_build_free. Thread-safe (no shared state).
  * Since: 0.4
  */
 OTV_API otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t **out,
