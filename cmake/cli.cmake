@@ -72,3 +72,23 @@ endif()
 if(OTV_CLI)
   install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/fonts/samples.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/otvar)
 endif()
+# `otvar build` reads designspace documents with expat (scripts/deps.sh: libexpat1-dev); without
+# it the command says so at run time. Checked by linking, as HarfBuzz is (an i386 build finds
+# the amd64 .pc files).
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(EXPAT IMPORTED_TARGET expat)
+endif()
+if(EXPAT_FOUND)
+  include(CheckCSourceCompiles)
+  set(CMAKE_REQUIRED_INCLUDES ${EXPAT_INCLUDE_DIRS})
+  set(CMAKE_REQUIRED_LIBRARIES ${EXPAT_LINK_LIBRARIES})
+  check_c_source_compiles("#include <expat.h>
+int main(void) { XML_Parser p = XML_ParserCreate(0); XML_ParserFree(p); return 0; }" OTV_EXPAT_LINKS)
+  unset(CMAKE_REQUIRED_LIBRARIES)
+  unset(CMAKE_REQUIRED_INCLUDES)
+endif()
+if(EXPAT_FOUND AND OTV_EXPAT_LINKS)
+  target_sources(otvar_cli PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/tools/designspace.c)
+  target_link_libraries(otvar_cli PRIVATE PkgConfig::EXPAT)
+  target_compile_definitions(otvar_cli PRIVATE OTV_HAVE_EXPAT=1)
+endif()

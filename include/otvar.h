@@ -803,6 +803,136 @@ OTV_API otv_status otv_instance_create_limits(otv_location *loc, const otv_axis_
 /** otv_instance_free - free a font returned by otv_instance_create. NULL is ignored. Since: 0.1 */
 OTV_API void otv_instance_free(otv_location *loc, uint8_t *data, size_t len);
 
+/* ---- building variable fonts from masters (issue 27) ---- */
+
+/** One point of an axis map: user-space input -> design-space output (designspace <map>). */
+typedef struct otv_build_map {
+  double input, output;
+} otv_build_map;
+
+/** One axis of a designspace: tag, English name, user-space minimum/default/maximum, hidden
+ *  flag (fvar flags bit 0), and its map (may be empty: design = user). Since: 0.4 */
+typedef struct otv_build_axis {
+  uint32_t tag;
+  const char *name; /* UTF-8, NUL-terminated */
+  double min_value, default_value, max_value;
+  bool hidden;
+  const otv_build_map *map;
+  unsigned map_count;
+} otv_build_axis;
+
+/** One master: its name (for error messages), its design-space location (axis_count values in
+ *  the designspace's axis order) and the bytes of the master font (a TrueType sfnt; borrowed for
+ *  the call). Since: 0.4 */
+typedef struct otv_build_source {
+  const char *name;
+  const double *location;
+  const uint8_t *data;
+  size_t len;
+} otv_build_source;
+
+/** One named instance: English subfamily name, PostScript name (may be NULL) and design-space
+ *  location (axis_count values). Since: 0.4 */
+typedef struct otv_build_instance {
+  const char *style_name;
+  const char *postscript_name;
+  const double *location;
+} otv_build_instance;
+
+/** One avar 2 axis mapping (designspace format 5 <mappings><mapping>): an input and an output
+ *  location in design space, axis_count values each; NaN: the axis is not given (an input axis
+ *  not given is at its default; an output axis not given is not moved). Since: 0.4 */
+typedef struct otv_build_mapping {
+  const double *input, *output;
+} otv_build_mapping;
+
+/** One condition of a designspace rule: axis index, design-space minimum and maximum (NaN: not
+ *  bounded on that side). Since: 0.4 */
+typedef struct otv_build_condition {
+  unsigned axis;
+  double minimum, maximum;
+} otv_build_condition;
+
+/** One <conditionset>: the box where all its conditions hold (none: everywhere). Since: 0.4 */
+typedef struct otv_build_conditionset {
+  const otv_build_condition *conditions;
+  unsigned condition_count;
+} otv_build_conditionset;
+
+/** One designspace rule: where it applies (any of its condition sets) and its substitutions
+ *  (glyph names, UTF-8: sub_names[i] becomes sub_with[i]). Since: 0.4 */
+typedef struct otv_build_rule {
+  const otv_build_conditionset *sets;
+  unsigned set_count;
+  const char *const *sub_names;
+  const char *const *sub_with;
+  unsigned sub_count;
+} otv_build_rule;
+
+/** One STAT axis value label (designspace format 5 <axis><labels><label>): the axis index, its
+ *  user value, range (userminimum/usermaximum; NaN: none, a format 1 value) and linked value
+ *  (linkeduservalue; NaN: none), its English name and flags (bit 0 olderSibling, bit 1
+ *  elidable, the STAT flags). Since: 0.4 */
+typedef struct otv_build_label {
+  unsigned axis;
+  double value, minimum, maximum, linked;
+  const char *name;
+  unsigned flags;
+} otv_build_label;
+
+/** A designspace document already parsed (the CLI reads the XML with expat; the library only
+ *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
+ *  rules: GSUB FeatureVariations under the feature tags rule_features (rule_feature_count; 0:
+ *  'rvrn'), as fontTools' varLib builds them. labels: STAT axis values (when the default master
+ *  has no STAT). Since: 0.4 */
+typedef struct otv_designspace {
+  const otv_build_axis *axes;
+  unsigned axis_count;
+  const otv_build_source *sources;
+  unsigned source_count;
+  const otv_build_instance *instances;
+  unsigned instance_count;
+  const otv_build_mapping *mappings;
+  unsigned mapping_count;
+  const otv_build_rule *rules;
+  unsigned rule_count;
+  const uint32_t *rule_features;
+  unsigned rule_feature_count;
+  const otv_build_label *labels;
+  unsigned label_count;
+  const char *elided_fallback_name; /* NULL: name ID 2 */
+  const int *axis_ordering;         /* NULL, or per axis its STAT ordering (-1: its index) */
+} otv_designspace;
+
+/**
+ * otv_build - a variable TrueType font from the masters of a designspace: the default master
+ * (the source at every axis's default, mapped to design space) is copied, and built: fvar (axes,
+ * named instances, their names added to name), avar v1 (from the axis maps, left out when they
+ * are identities; version 2 when ds has mappings: output minus input normalized in design space,
+ * varied by the model of the input locations, as fontTools' varLib 5), STAT (from ds->labels,
+ * else minimal; only when the default master has none), gvar (per-glyph deltas of the spec's
+ * variation model as fontTools' VariationModel derives it, phantom points and composite offsets
+ * included, deltas IUP infers within 0.5 left out, exact at every master), cvar (from cvt),
+ * HVAR and VVAR (advance widths and heights), MVAR (the OS/2, hhea, vhea and post values that
+ * differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
+ * adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
+ * devices with GDEF 1.3's ItemVariationStore; class kerning and pair sets that differ are merged
+ * as varLib does, a pair a master lacks being 0), BASE (coordinates, BASE 1.1's own store) and
+ * GSUB FeatureVariations from ds->rules. Masters are matched to the default by glyph name (post
+ * format 2) or, without names, by glyph id; a master that lacks a glyph or leaves it empty is a
+ * sparse master for that glyph. Incompatible masters are OTV_E_BAD_VALUE with a message naming
+ * the glyph, the master and what differs; GPOS whose lookups, script or feature lists differ
+ * otherwise, and CFF masters, are OTV_E_UNSUPPORTED naming the master. Work on hostile masters
+ * is bounded (OTV_E_LIMIT). *out is allocated with opt's allocator (NULL: libc); free it with
+ * otv_build_free. Thread-safe (no shared state).
+ * Since: 0.4
+ */
+OTV_API otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t **out,
+                             size_t *out_len, otv_error *err);
+/** otv_build_free - free a font returned by otv_build (the same opt). NULL is ignored.
+ *  Since: 0.4 */
+OTV_API void otv_build_free(const otv_options *opt, uint8_t *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

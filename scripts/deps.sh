@@ -16,6 +16,7 @@ done
 # build and run: the library (libc, libm), the CLI's PNG, WOFF and WOFF2 support
 pkgs=(build-essential cmake ninja-build pkg-config libpng-dev zlib1g-dev libbrotli-dev
       libharfbuzz-dev libfribidi-dev) # + the CLI's text shaping (render, specimen, shape)
+pkgs+=(libexpat1-dev) # `otvar build` reads designspace documents (issue 27)
 if [ "$run_only" = 0 ]; then
   pkgs+=(libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools # the oracles
          opentype-sanitizer woff2 python3-brotli # instance and WOFF checks

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""bench_build.py - `otvar build` against fontTools 4.38's `fonttools varLib` on the same
+designspaces and masters (fontTools' varLib test cases, masters compiled from TTX first).
+
+usage: bench/bench_build.py OTVAR [REPEATS]
+Both run as commands, as users run them (process start included), REPEATS times each (default
+10; fontTools a fifth as often); the best wall time and the best CPU time (user + system, from
+the children's rusage: what the shared machine's load does not inflate) of each are printed with
+the ratios fontTools / otvar. Then the build alone, in process: otv_build on the parsed
+designspace and masters (`OTV_BUILD_BENCH=N otvar build ...` prints its best time) against
+fontTools' varLib.build called in this process (after a first call: imports and caches warm). Never a test: nothing is
+asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
+"""
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from fontTools.ttLib import TTFont
+from fontTools.designspaceLib import DesignSpaceDocument
+from fontTools import varLib
+
+DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+CASES = [("Build", "master_ttx_interpolatable_ttf"), ("BuildAvarIdentityMaps",
+         "master_ttx_interpolatable_ttf"), ("SparseMasters", "master_ttx_interpolatable_ttf"),
+         ("KerningMerging", "master_kerning_merging")]
+
+
+def best(cmd, n):
+    """best wall time and best CPU time (user + system of the child) over n runs"""
+    t = c = float("inf")
+    for _ in range(n):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        t = min(t, time.perf_counter() - t0)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        c = min(c, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime))
+    return t, c
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    otvar, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, mdir in CASES:
+            ds = os.path.join(DATA, name + ".designspace")
+            md = os.path.join(tmp, mdir)
+            os.makedirs(md, exist_ok=True)
+            # fontTools' command finds masters by a template: a copy of the designspace whose
+            # filenames point at the compiled masters
+            doc = DesignSpaceDocument.fromfile(ds)
+            for s in doc.sources:
+                stem = os.path.splitext(os.path.basename(s.filename))[0]
+                ttf = os.path.join(md, stem + ".ttf")
+                if not os.path.exists(ttf):
+                    f = TTFont()
+                    f.importXML(os.path.join(DATA, mdir, stem + ".ttx"))
+                    f.save(ttf)
+                s.path = ttf
+                s.filename = os.path.relpath(ttf, tmp)
+            ds2 = os.path.join(tmp, name + ".designspace")
+            doc.write(ds2)
+            t_ot, c_ot = best([otvar, "build", ds, "--master-dir", md, "-o",
+                               os.path.join(tmp, "o.ttf"), "--force", "-q"], reps)
+            t_ft, c_ft = best(["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
+                               os.path.join(tmp, "f.ttf")], max(1, reps // 5))
+            print(f"{name:24s} wall: otvar {t_ot * 1000:7.2f} ms  fonttools {t_ft * 1000:7.1f} ms"
+                  f"  {t_ft / t_ot:6.1f}x   cpu: otvar {c_ot * 1000:6.2f} ms  fonttools"
+                  f" {c_ft * 1000:7.1f} ms  {c_ft / max(c_ot, 1e-6):6.1f}x")
+            # in process, the build alone: otv_build on the parsed designspace and masters
+            # (OTV_BUILD_BENCH) against varLib.build on the compiled masters (imports and a
+            # first call done before timing)
+            env = dict(os.environ, OTV_BUILD_BENCH=str(reps * 5))
+            r = subprocess.run([otvar, "build", ds, "--master-dir", md, "-o",
+                                os.path.join(tmp, "o.ttf"), "--force", "-q"], env=env,
+                               capture_output=True, text=True, check=True)
+            m = re.search(r"best ([0-9.]+) ms", r.stderr)
+            i_ot = float(m.group(1)) / 1000 if m else float("nan")
+            finder = lambda p: os.path.join(md, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+            varLib.build(ds, master_finder=finder)
+            i_ft = float("inf")
+            for _ in range(max(3, reps // 2)):
+                t0 = time.perf_counter()
+                varLib.build(ds, master_finder=finder)
+                i_ft = min(i_ft, time.perf_counter() - t0)
+            print(f"{'':24s} in process: otv_build {i_ot * 1000:7.3f} ms  varLib.build"
+                  f" {i_ft * 1000:7.1f} ms  {i_ft / i_ot:6.1f}x")
+
+
+if __name__ == "__main__":
+    main()

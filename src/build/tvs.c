@@ -1,0 +1,771 @@
+/*
+ * build/tvs.c - the tuple variation stores of a build (spec: otvarcommonformats "Tuple Variation
+ * Store"; gvar; cvar): per glyph the masters' points (phantom points included), the model's
+ * deltas rounded half to even, IUP optimisation (a point is left out when the interpolation of
+ * the listed rounded deltas gives it within 0.5 of its own rounded delta, as fontTools'
+ * iup_delta_optimize with its default tolerance), and the encodings chosen for the fewest bytes:
+ * shared tuples for peaks used by more than one glyph, per glyph the shared point numbers that
+ * save the most, short (offset / 2) or long glyph offsets, whichever table is smaller.
+ */
+#include "build/master.h"
+#include "build/tables.h"
+#include "tuple.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMBEDDED_PEAK 0x8000u
+#define INTERMEDIATE 0x4000u
+#define PRIVATE_POINTS 0x2000u
+#define SHARED_POINTS 0x8000u
+#define MAX_SHARED_TUPLES 4095u
+#define IUP_TOL 0.5
+#define IUP_LOOKBACK 64u
+#define IUP_SEARCH_WORK ((size_t)1 << 16) /* len x lookback past which one start is tried */
+
+/* ---- IUP (spec: gvar "Inferred deltas for un-referenced point numbers") ---- */
+
+/* The delta IUP infers for point k on one axis from references j and i. */
+static double iup_one(const double *o, const int32_t *r, unsigned j, unsigned i, unsigned k)
+{
+  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
+  if (x1 == x2) return d1 == d2 ? d1 : 0;
+  if (x1 > x2) {
+    double t = x1;
+    x1 = x2, x2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  double x = o[k];
+  return x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * (d2 - d1) / (x2 - x1);
+}
+
+typedef struct iup {
+  const double *ox, *oy;
+  const int32_t *rx, *ry;
+  unsigned a, b;
+} iup;
+
+static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1; }
+
+/* The line IUP draws on one axis between references j and i (spec: gvar "Inferred deltas"):
+ * below x1 the delta d1, above x2 d2, linear in between; equal coordinates: d1 when the deltas
+ * are equal, else 0 (iup_one, with the division done once). */
+typedef struct iup_line {
+  double x1, x2, d1, d2, slope;
+  bool flat;
+} iup_line;
+
+static iup_line line_of(const double *o, const int32_t *r, unsigned j, unsigned i)
+{
+  iup_line l;
+  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
+  if (x1 > x2) {
+    double t = x1;
+    x1 = x2, x2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  l.x1 = x1, l.x2 = x2, l.d1 = d1, l.d2 = d2;
+  l.flat = x1 == x2;
+  if (l.flat) l.d1 = l.d2 = d1 == d2 ? d1 : 0;
+  l.slope = l.flat ? 0 : (d2 - d1) / (x2 - x1);
+  return l;
+}
+
+static OTV_ALWAYS_INLINE double line_at(const iup_line *l, double x)
+{
+  if (l->flat) return l->d1;
+  return x <= l->x1 ? l->d1 : x >= l->x2 ? l->d2 : l->d1 + (x - l->x1) * l->slope;
+}
+
+static bool between_ok(const iup *c, unsigned j, unsigned i)
+{
+  iup_line lx = line_of(c->ox, c->rx, j, i), ly = line_of(c->oy, c->ry, j, i);
+  for (unsigned k = nxt(c, j); k != i; k = nxt(c, k))
+    if (fabs(line_at(&lx, c->ox[k]) - c->rx[k]) > IUP_TOL ||
+        fabs(line_at(&ly, c->oy[k]) - c->ry[k]) > IUP_TOL)
+      return false;
+  return true;
+}
+
+/* keep[] for contour [a, b]: none when every delta is 0, one point when all are equal, else
+ * the fewest points such that every gap between two consecutive kept points (at most
+ * IUP_LOOKBACK apart, around the contour) is inferable. The contour is a cycle: a solution
+ * can start anywhere. Every solution keeps a point of W_p = {p} + {j : a gap from j can span p}
+ * for every point p, so a linear dynamic program is run from each start in the smallest W_p
+ * (often one point, one whose delta nothing can infer) and the best is kept: the optimum.
+ * Scratch: cost and prev (len + 1 each), ok (len x (L + 1)), reach (len + 1). */
+static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8_t *ok, int *reach)
+{
+  unsigned a = c->a, b = c->b, len = b - a + 1;
+  bool zero = true, same = true;
+  for (unsigned k = a; k <= b; k++) {
+    keep[k] = 0;
+    if (c->rx[k] || c->ry[k]) zero = false;
+    if (c->rx[k] != c->rx[a] || c->ry[k] != c->ry[a]) same = false;
+  }
+  if (zero) return;
+  if (same || len <= 2) {
+    keep[a] = 1;
+    if (!same) keep[b] = 1;
+    return;
+  }
+  unsigned L = len - 1 < IUP_LOOKBACK ? len - 1 : IUP_LOOKBACK;
+  /* row p of ok (L + 1 bytes): the gaps g such that the points between p - g and p (around
+   * the contour) are inferable from those two; reach[j]: the longest such gap starting at j */
+  for (unsigned p = 0; p < len; p++) reach[p] = 1;
+  /* IUP's value between two references lies between their deltas, so a gap whose points'
+   * deltas leave that range (by more than the tolerance) fails without interpolating, and
+   * once the points between straddle p's own delta no longer gap to p can pass (two
+   * references at one coordinate with unequal deltas infer 0, outside that range: such rare
+   * gaps may be passed over; the result stays exact, only perhaps not the fewest points) */
+  for (unsigned p = 0; p < len; p++) {
+    /* row p: the count, then the gaps g that pass in increasing order (g = 1 always) */
+    uint8_t *o = ok + (size_t)p * (L + 1);
+    unsigned n = 1;
+    o[1] = 1;
+    int32_t px = c->rx[a + p], py = c->ry[a + p];
+    int32_t lox = INT32_MAX, hix = INT32_MIN, loy = INT32_MAX, hiy = INT32_MIN;
+    unsigned j = p ? p - 1 : len - 1; /* stepped back around the contour, no division */
+    for (unsigned g = 2; g <= L; g++) {
+      unsigned in = a + j;     /* the point now between: p - g + 1 */
+      j = j ? j - 1 : len - 1; /* the reference: p - g */
+      if (c->rx[in] < lox) lox = c->rx[in];
+      if (c->rx[in] > hix) hix = c->rx[in];
+      if (c->ry[in] < loy) loy = c->ry[in];
+      if (c->ry[in] > hiy) hiy = c->ry[in];
+      if ((lox < px && hix > px) || (loy < py && hiy > py)) break; /* integers: beyond 0.5 */
+      int32_t jx = c->rx[a + j], jy = c->ry[a + j];
+      if (lox < (jx < px ? jx : px) || hix > (jx > px ? jx : px) || loy < (jy < py ? jy : py) ||
+          hiy > (jy > py ? jy : py))
+        continue;
+      if (!between_ok(c, a + j, a + p)) continue;
+      o[++n] = (uint8_t)g;
+      if ((int)g > reach[j]) reach[j] = (int)g;
+    }
+    o[0] = (uint8_t)n;
+  }
+  /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
+  int *wcount = cost; /* reused: len + 1 */
+  for (unsigned p = 0; p <= len; p++) wcount[p] = 0;
+  for (unsigned j = 0; j < len; j++) {
+    if (reach[j] < 2) continue;
+    unsigned lo = j + 1, hi = j + (unsigned)reach[j]; /* p in [lo, hi) around the contour */
+    if (hi <= len) {
+      wcount[lo]++, wcount[hi]--;
+    } else {
+      wcount[lo]++, wcount[len]--;
+      wcount[0]++, wcount[hi - len]--;
+    }
+  }
+  unsigned bestp = 0;
+  int run = 0, bestw = INT32_MAX;
+  for (unsigned p = 0; p < len; p++) {
+    run += wcount[p];
+    if (run < bestw) bestw = run, bestp = p;
+  }
+  int best = INT32_MAX;
+  for (unsigned t = 0; t < len && best > 2; t++) {
+    unsigned s = (bestp + len - t) % len; /* bestp itself, then the j whose gaps span it */
+    if (t > 0 && (t > (unsigned)reach[s] - 1u || reach[s] < 2)) continue;
+    if (t > L) break;
+    /* long contours (hostile ones) get the first start only: bounded work, still exact */
+    if (t > 0 && (size_t)len * L > IUP_SEARCH_WORK) break;
+    cost[0] = 0;
+    unsigned pq = s;
+    for (unsigned q = 1; q <= len; q++) {
+      pq = pq + 1 == len ? 0 : pq + 1; /* (s + q) % len */
+      const uint8_t *o = ok + (size_t)pq * (L + 1);
+      int bq = INT32_MAX;
+      for (unsigned t2 = 1; t2 <= o[0]; t2++) { /* the gaps that pass, shortest first */
+        unsigned g = o[t2];
+        if (g > q) break;
+        if (cost[q - g] != INT32_MAX && cost[q - g] + 1 < bq)
+          bq = cost[q - g] + 1, prev[q] = (int)(q - g);
+      }
+      cost[q] = bq;
+    }
+    if (cost[len] < best) {
+      best = cost[len];
+      for (unsigned k = a; k <= b; k++) keep[k] = 0;
+      keep[a + s] = 1;
+      for (int q = prev[len]; q > 0; q = prev[q]) keep[a + (s + (unsigned)q) % len] = 1;
+    }
+  }
+}
+
+/* ---- one store: headers and data ---- */
+
+typedef struct enc {
+  otv_buf pts;    /* every tuple's packed points, concatenated */
+  size_t *pts_at; /* tuple t: [pts_at[t], pts_at[t+1]) */
+  size_t pts_at_cap;
+  otv_buf dat; /* every tuple's packed deltas */
+  size_t *dat_at;
+  size_t dat_at_cap;
+} enc;
+
+/* Append a store (tupleVariationCount, dataOffset, headers, shared points, data) to out.
+ * data_base: what dataOffset counts from, as an offset back from the store's start (gvar 0,
+ * cvar 4). */
+static otv_status write_store(otv_builder *b, enc *e, const otv_btuple *t, unsigned tc, unsigned n,
+                              unsigned dims, unsigned ac, bool allow_shared_points,
+                              size_t data_base, otv_buf *out)
+{
+  e->pts.len = e->dat.len = 0;
+  if (OTV_RESERVE(&b->al, &e->pts_at, &e->pts_at_cap, (size_t)tc + 1, sizeof(size_t)) ||
+      OTV_RESERVE(&b->al, &e->dat_at, &e->dat_at_cap, (size_t)tc + 1, sizeof(size_t)))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
+  int32_t *tmp = NULL;
+  for (unsigned i = 0; i < tc; i++) {
+    e->pts_at[i] = e->pts.len;
+    otv_tuple_pack_points(&e->pts, t[i].keep, n, t[i].kept);
+    e->dat_at[i] = e->dat.len;
+    for (unsigned dim = 0; dim < dims; dim++) {
+      const int32_t *src = t[i].d + (size_t)dim * n;
+      if (t[i].kept == n) {
+        otv_tuple_pack_deltas(&e->dat, src, n);
+        continue;
+      }
+      if (!tmp && !(tmp = otv_mem_alloc(&b->al, (size_t)n * sizeof *tmp)))
+        return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
+      unsigned m = 0;
+      for (unsigned k = 0; k < n; k++)
+        if (t[i].keep[k]) tmp[m++] = src[k];
+      otv_tuple_pack_deltas(&e->dat, tmp, m);
+    }
+  }
+  if (tmp) otv_mem_free(&b->al, tmp, (size_t)n * sizeof *tmp);
+  e->pts_at[tc] = e->pts.len;
+  e->dat_at[tc] = e->dat.len;
+  if (e->pts.failed || e->dat.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
+  /* the shared point numbers that save the most bytes (none when none saves) */
+  int sh = -1;
+  long best = 0;
+  for (unsigned i = 0; allow_shared_points && i < tc; i++) {
+    size_t li = e->pts_at[i + 1] - e->pts_at[i];
+    long save = -(long)li;
+    for (unsigned j = 0; j < tc; j++) {
+      size_t lj = e->pts_at[j + 1] - e->pts_at[j];
+      if (lj == li && !memcmp(e->pts.p + e->pts_at[i], e->pts.p + e->pts_at[j], li))
+        save += (long)li;
+    }
+    if (save > best) best = save, sh = (int)i;
+  }
+  size_t start = out->len, hdr_len = 0;
+  for (unsigned i = 0; i < tc; i++)
+    hdr_len +=
+        4 + (t[i].shared < 0 ? 2 * (size_t)ac : 0) + (t[i].intermediate ? 4 * (size_t)ac : 0);
+  otv_buf_u16(out, (uint16_t)((sh >= 0 ? SHARED_POINTS : 0) | tc));
+  otv_buf_u16(out, (uint16_t)(data_base + 4 + hdr_len));
+  const uint8_t *shp = sh >= 0 ? e->pts.p + e->pts_at[sh] : NULL;
+  size_t shl = sh >= 0 ? e->pts_at[sh + 1] - e->pts_at[sh] : 0;
+  for (unsigned i = 0; i < tc; i++) {
+    size_t pl = e->pts_at[i + 1] - e->pts_at[i];
+    bool priv = !(shp && pl == shl && !memcmp(e->pts.p + e->pts_at[i], shp, shl));
+    size_t size = (priv ? pl : 0) + e->dat_at[i + 1] - e->dat_at[i];
+    if (size > 0xFFFF) return OTV_FAIL(b->err, LIMIT, 0, 0, "tuple data over 65535 bytes");
+    otv_buf_u16(out, (uint16_t)size);
+    unsigned idx = (t[i].shared < 0 ? EMBEDDED_PEAK : (unsigned)t[i].shared) |
+                   (t[i].intermediate ? INTERMEDIATE : 0) | (priv ? PRIVATE_POINTS : 0);
+    otv_buf_u16(out, (uint16_t)idx);
+    if (t[i].shared < 0)
+      for (unsigned a = 0; a < ac; a++) otv_buf_u16(out, (uint16_t)t[i].peak[a]);
+    if (t[i].intermediate) {
+      for (unsigned a = 0; a < ac; a++) otv_buf_u16(out, (uint16_t)t[i].start[a]);
+      for (unsigned a = 0; a < ac; a++) otv_buf_u16(out, (uint16_t)t[i].end[a]);
+    }
+  }
+  if (shp) otv_buf_bytes(out, shp, shl);
+  for (unsigned i = 0; i < tc; i++) {
+    size_t pl = e->pts_at[i + 1] - e->pts_at[i];
+    bool priv = !(shp && pl == shl && !memcmp(e->pts.p + e->pts_at[i], shp, shl));
+    if (priv) otv_buf_bytes(out, e->pts.p + e->pts_at[i], pl);
+    otv_buf_bytes(out, e->dat.p + e->dat_at[i], e->dat_at[i + 1] - e->dat_at[i]);
+  }
+  (void)start;
+  return out->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store") : OTV_E_OK;
+}
+
+/* The region of model position i as F2Dot14 (intermediate when it is not the one implied by
+ * its peak). */
+static void tuple_region(const otv_vmodel *md, unsigned i, otv_btuple *t)
+{
+  unsigned ac = md->axis_count;
+  t->intermediate = false;
+  for (unsigned a = 0; a < ac; a++) {
+    const double *r = md->support + ((size_t)i * ac + a) * 3;
+    t->start[a] = (int16_t)otv_build_f2(r[0]);
+    t->peak[a] = (int16_t)otv_build_f2(r[1]);
+    t->end[a] = (int16_t)otv_build_f2(r[2]);
+    int16_t is = t->peak[a] < 0 ? t->peak[a] : 0, ie = t->peak[a] > 0 ? t->peak[a] : 0;
+    if (t->start[a] != is || t->end[a] != ie) t->intermediate = true;
+  }
+}
+
+/* ---- gvar ---- */
+
+typedef struct peak_tab {
+  int16_t *v; /* count x ac */
+  unsigned *uses;
+  unsigned count, cap;
+} peak_tab;
+
+static int peak_find(const peak_tab *p, const int16_t *peak, unsigned ac)
+{
+  for (unsigned i = 0; i < p->count; i++)
+    if (!memcmp(p->v + (size_t)i * ac, peak, ac * sizeof *peak)) return (int)i;
+  return -1;
+}
+
+typedef struct gscratch {
+  int32_t *d;    /* tuples x 2n rounded deltas */
+  uint8_t *keep; /* tuples x n */
+  int *cost;     /* IUP scratch 2 x (n + 2) */
+  otv_btuple *t;
+  size_t d_cap, keep_cap, cost_cap, t_cap;
+  uint8_t *ok; /* IUP: n x (IUP_LOOKBACK + 1) */
+  int *reach;  /* IUP: n + 1 */
+  size_t ok_cap, reach_cap;
+  otv_buf sizer;   /* one tuple encoded, to measure it */
+  int32_t *listed; /* one tuple's listed deltas */
+  size_t listed_cap;
+  double *acc, *fill; /* the glyph at a master's location; one tuple's deltas after IUP */
+  size_t acc_cap, fill_cap;
+} gscratch;
+
+/* The deltas IUP gives every point of contour [a, b] from the kept ones (spec: gvar "Inferred
+ * deltas for un-referenced point numbers"), one axis: out[k] for k in [a, b]. */
+static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, unsigned a, unsigned b,
+                     double *out)
+{
+  unsigned first = UINT32_MAX, touched = 0;
+  for (unsigned k = a; k <= b; k++)
+    if (keep[k]) touched++, first = first == UINT32_MAX ? k : first;
+  for (unsigned k = a; k <= b; k++) out[k] = touched == 1 ? r[first] : keep[k] ? r[k] : 0;
+  if (touched < 2) return;
+  unsigned len = b - a + 1;
+  for (unsigned q = 0, j = first; q < len; q++) {
+    unsigned k = a + (first - a + q) % len;
+    if (keep[k]) {
+      j = k;
+      continue;
+    }
+    unsigned i = k;
+    while (!keep[i]) i = i == b ? a : i + 1;
+    out[k] = iup_one(o, r, j, i, k);
+  }
+}
+
+/* The bytes of one tuple's points and deltas (x then y) listing the kept points (keep NULL:
+ * all n). */
+static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned kept,
+                        const int32_t *d)
+{
+  s->sizer.len = 0;
+  if (!keep) {
+    otv_buf_u8(&s->sizer, 0);
+    otv_tuple_pack_deltas(&s->sizer, d, n);
+    otv_tuple_pack_deltas(&s->sizer, d + n, n);
+    return s->sizer.len;
+  }
+  otv_tuple_pack_points(&s->sizer, keep, n, kept);
+  if (OTV_RESERVE(s->sizer.al, &s->listed, &s->listed_cap, 2 * (size_t)n, sizeof *s->listed)) {
+    s->sizer.failed = true;
+    return 0;
+  }
+  unsigned m = 0;
+  for (unsigned k = 0; k < n; k++)
+    if (keep[k]) s->listed[m] = d[k], s->listed[kept + m] = d[n + k], m++;
+  otv_tuple_pack_deltas(&s->sizer, s->listed, kept);
+  otv_tuple_pack_deltas(&s->sizer, s->listed + kept, kept);
+  return s->sizer.len;
+}
+
+/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s); peaks_only:
+ * just the tuples (their regions), no IUP (gvar's first pass counts the peaks). */
+static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsigned *tc,
+                               bool *composite, bool peaks_only)
+{
+  unsigned mc = b->mc;
+  *tc = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    otv_status st = otv_bglyph_load(b, k, gid, &b->g[k]);
+    if (st) return st;
+  }
+  const otv_bglyph *dg = &b->g[b->base];
+  *composite = dg->composite;
+  uint64_t mask = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    const otv_bglyph *g = &b->g[k];
+    if (g->missing || (!dg->empty && g->empty)) continue; /* sparse master for this glyph */
+    mask |= (uint64_t)1 << k;
+    if (k == b->base) continue;
+    const char *mn = b->m[k].name;
+    if (g->composite != dg->composite)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                      "glyph %u: master %s has a %s glyph, the default master a %s one", gid, mn,
+                      g->composite ? "composite" : "simple",
+                      dg->composite ? "composite" : "simple");
+    if (g->n != dg->n)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                      "glyph %u: master %s has %u %s, the default master %u", gid, mn, g->n - 4,
+                      g->composite ? "components" : "points", dg->n - 4);
+    if (g->end_count != dg->end_count ||
+        (g->end_count && memcmp(g->ends, dg->ends, g->end_count * sizeof *g->ends)))
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                      "glyph %u: master %s has contours of other lengths than the default master",
+                      gid, mn);
+    for (unsigned c = 0; c < g->comp_count; c++)
+      if (dg->comp[c] >= b->m[b->base].glyph_count || g->comp[c] != b->m[k].gid_of[dg->comp[c]])
+        return OTV_FAIL(b->err, BAD_VALUE, OTV_T_GLYF, 0,
+                        "glyph %u: master %s: component %u is another glyph than in the default "
+                        "master",
+                        gid, mn, c);
+  }
+  const otv_vmodel *md;
+  otv_status st = otv_build_submodel(b, mask, &md);
+  if (st) return st;
+  unsigned n = dg->n, w = 2 * n, cnt = md->count;
+  if (OTV_BRESERVE(b, b->vals, b->vals_cap, (size_t)mc * w) ||
+      OTV_BRESERVE(b, b->deltas, b->deltas_cap, (size_t)cnt * w) ||
+      OTV_BRESERVE(b, s->d, s->d_cap, (size_t)cnt * w) ||
+      OTV_BRESERVE(b, s->keep, s->keep_cap, (size_t)cnt * n) ||
+      OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * ((size_t)n + 2)) ||
+      OTV_BRESERVE(b, s->ok, s->ok_cap, (size_t)n * (IUP_LOOKBACK + 1)) ||
+      OTV_BRESERVE(b, s->reach, s->reach_cap, (size_t)n + 1) ||
+      OTV_BRESERVE(b, s->t, s->t_cap, cnt))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  unsigned row = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    if (!(mask >> k & 1)) continue;
+    memcpy(b->vals + (size_t)row * w, b->g[k].x, n * sizeof(double));
+    memcpy(b->vals + (size_t)row * w + n, b->g[k].y, n * sizeof(double));
+    row++;
+  }
+  otv_vmodel_deltas(md, b->vals, w, w, b->deltas);
+  for (unsigned i = 1; i < cnt; i++) {
+    int32_t *d = s->d + (size_t)*tc * w;
+    bool any = false;
+    for (unsigned q = 0; q < w; q++) {
+      double v = b->deltas[(size_t)i * w + q];
+      if (fabs(v) > 2147483647.0)
+        return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
+      d[q] = (int32_t)v;
+      any |= d[q] != 0;
+    }
+    if (!any) continue;
+    otv_btuple *t = &s->t[*tc];
+    tuple_region(md, i, t);
+    uint8_t *keep = s->keep + (size_t)*tc * n;
+    if (peaks_only) { /* pass 1 of gvar: a tuple with a delta keeps a point whatever IUP does */
+      ++*tc;
+      continue;
+    }
+    /* IUP per contour; composites' offsets and the phantom points each stand alone */
+    iup c = {dg->x, dg->y, d, d + n, 0, 0};
+    unsigned a = 0;
+    for (unsigned e = 0; e < dg->end_count; e++) {
+      c.a = a, c.b = dg->ends[e];
+      iup_contour(&c, keep, s->cost, s->cost + n + 2, s->ok, s->reach);
+      a = dg->ends[e] + 1u;
+    }
+    for (unsigned k = a; k < n; k++) keep[k] = d[k] != 0 || d[n + k] != 0;
+    unsigned kept = 0;
+    for (unsigned k = 0; k < n; k++) kept += keep[k];
+    if (!kept) continue;
+    /* listing every point may still be smaller (no point numbers, runs of zeros are cheap) */
+    if (kept < n && tuple_len(s, keep, n, kept, d) >= tuple_len(s, NULL, n, n, d)) {
+      memset(keep, 1, n);
+      kept = n;
+    }
+    if (s->sizer.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+    t->keep = keep;
+    t->kept = kept;
+    t->d = d;
+    t->shared = -1;
+    ++*tc;
+  }
+  if (peaks_only) return OTV_E_OK;
+  /* exact at every master: the font drawn at each master's location (IUP as a reader does it,
+   * rounded half up) must give the master's points; else this glyph lists every point */
+  bool exact = true;
+  unsigned row2 = 0;
+  if (OTV_BRESERVE(b, s->acc, s->acc_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->fill, s->fill_cap, 2 * (size_t)n))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  for (unsigned k = 0; k < mc && exact; k++) {
+    if (!(mask >> k & 1)) continue;
+    const double *loc = b->norm + (size_t)k * b->ac;
+    const double *want = b->vals + (size_t)row2++ * w;
+    for (unsigned q = 0; q < w; q++) s->acc[q] = q < n ? dg->x[q] : dg->y[q - n];
+    for (unsigned ti = 0; ti < *tc; ti++) {
+      const otv_btuple *t = &s->t[ti];
+      double sc = 1;
+      for (unsigned a = 0; a < b->ac && sc != 0; a++) {
+        double lo = t->start[a] / 16384.0, pk = t->peak[a] / 16384.0, hi = t->end[a] / 16384.0;
+        double reg[3] = {lo, pk, hi};
+        sc *= otv_vmodel_scalar(reg, loc + a, 1);
+      }
+      if (sc == 0) continue;
+      unsigned a0 = 0;
+      for (unsigned e = 0; e < dg->end_count; e++) {
+        iup_fill(dg->x, t->d, t->keep, a0, dg->ends[e], s->fill);
+        iup_fill(dg->y, t->d + n, t->keep, a0, dg->ends[e], s->fill + n);
+        a0 = dg->ends[e] + 1u;
+      }
+      for (unsigned q = a0; q < n; q++) {
+        s->fill[q] = t->keep[q] ? t->d[q] : 0;
+        s->fill[n + q] = t->keep[q] ? t->d[n + q] : 0;
+      }
+      for (unsigned q = 0; q < w; q++) s->acc[q] += sc * s->fill[q];
+    }
+    for (unsigned q = 0; q < w && exact; q++)
+      if (floor(s->acc[q] + 0.5) != want[q]) exact = false;
+  }
+  if (!exact)
+    for (unsigned ti = 0; ti < *tc; ti++) {
+      memset((uint8_t *)s->t[ti].keep, 1, n);
+      s->t[ti].kept = n;
+    }
+  return OTV_E_OK;
+}
+
+otv_status otv_build_gvar(otv_builder *b)
+{
+  otv_bmaster *dm = &b->m[b->base];
+  uint32_t gc = dm->glyph_count;
+  unsigned ac = b->ac;
+  gscratch s;
+  memset(&s, 0, sizeof s);
+  otv_buf_init(&s.sizer, &b->al);
+  peak_tab pk = {0};
+  enc e;
+  memset(&e, 0, sizeof e);
+  otv_buf_init(&e.pts, &b->al);
+  otv_buf_init(&e.dat, &b->al);
+  otv_buf data;
+  otv_buf_init(&data, &b->al);
+  uint32_t *off = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *off);
+  otv_status st = off ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "gvar offsets");
+  /* pass 1: which peaks the glyphs use, and how often */
+  for (uint32_t g = 0; !st && g < gc; g++) {
+    unsigned tc;
+    bool comp;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp, true))) break;
+    for (unsigned i = 0; i < tc; i++) {
+      int f = peak_find(&pk, s.t[i].peak, ac);
+      if (f < 0) {
+        if (pk.count == pk.cap) {
+          unsigned ncap = pk.cap ? 2 * pk.cap : 16;
+          int16_t *nv = otv_mem_realloc(&b->al, pk.v, (size_t)pk.cap * ac * sizeof *nv,
+                                        (size_t)ncap * ac * sizeof *nv);
+          if (!nv) {
+            st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+            break;
+          }
+          pk.v = nv;
+          unsigned *nu = otv_mem_realloc(&b->al, pk.uses, pk.cap * sizeof *nu, ncap * sizeof *nu);
+          if (!nu) {
+            st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+            break;
+          }
+          pk.uses = nu;
+          pk.cap = ncap;
+        }
+        memcpy(pk.v + (size_t)pk.count * ac, s.t[i].peak, ac * sizeof(int16_t));
+        pk.uses[pk.count] = 0;
+        f = (int)pk.count++;
+      }
+      pk.uses[f]++;
+    }
+  }
+  /* shared tuples: the peaks used more than once, most used first */
+  unsigned *order = NULL, shared_n = 0;
+  if (!st && pk.count) {
+    order = otv_mem_calloc(&b->al, pk.count, sizeof *order);
+    if (!order) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+    for (unsigned i = 0; !st && i < pk.count; i++) {
+      if (pk.uses[i] < 2) continue;
+      unsigned p = shared_n++;
+      while (p > 0 && pk.uses[order[p - 1]] < pk.uses[i]) order[p] = order[p - 1], p--;
+      order[p] = i;
+    }
+    if (shared_n > MAX_SHARED_TUPLES) shared_n = MAX_SHARED_TUPLES;
+  }
+  /* pass 2: each glyph's store */
+  for (uint32_t g = 0; !st && g < gc; g++) {
+    unsigned tc;
+    bool comp;
+    off[g] = (uint32_t)data.len;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp, false))) break;
+    if (!tc) continue;
+    for (unsigned i = 0; i < tc; i++) {
+      int f = peak_find(&pk, s.t[i].peak, ac);
+      s.t[i].shared = -1;
+      for (unsigned q = 0; q < shared_n; q++)
+        if ((int)order[q] == f) s.t[i].shared = (int)q;
+    }
+    if ((st = write_store(b, &e, s.t, tc, b->g[b->base].n, 2, ac, true, 0, &data))) break;
+    if (data.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
+  }
+  if (!st) {
+    off[gc] = (uint32_t)data.len;
+    /* short offsets pad each glyph's data to an even length: count what that costs */
+    size_t pad = 0;
+    for (uint32_t g = 0; g < gc; g++) pad += (off[g + 1] - off[g]) & 1;
+    bool lng = data.len + pad > 2 * 0xFFFFu || 4 * ((size_t)gc + 1) < 2 * ((size_t)gc + 1) + pad;
+    otv_buf *t = otv_build_table(b, OTV_T_GVAR);
+    if (!t) st = OTV_E_NOMEM;
+    size_t offs_len = (lng ? 4 : 2) * ((size_t)gc + 1);
+    size_t shared_off = 20 + offs_len;
+    size_t data_off = shared_off + 2 * (size_t)ac * shared_n;
+    if (!st) {
+      otv_buf_u16(t, 1);
+      otv_buf_u16(t, 0);
+      otv_buf_u16(t, (uint16_t)ac);
+      otv_buf_u16(t, (uint16_t)shared_n);
+      otv_buf_u32(t, (uint32_t)shared_off);
+      otv_buf_u16(t, (uint16_t)gc);
+      otv_buf_u16(t, lng ? 1 : 0);
+      otv_buf_u32(t, (uint32_t)data_off);
+      size_t at = 0;
+      for (uint32_t g = 0; g <= gc; g++) {
+        if (lng)
+          otv_buf_u32(t, off[g]);
+        else
+          otv_buf_u16(t, (uint16_t)(at / 2));
+        if (g < gc) at += off[g + 1] - off[g] + ((off[g + 1] - off[g]) & 1);
+      }
+      for (unsigned q = 0; q < shared_n; q++)
+        for (unsigned a = 0; a < ac; a++) otv_buf_u16(t, (uint16_t)pk.v[(size_t)order[q] * ac + a]);
+      for (uint32_t g = 0; g < gc; g++) {
+        if (off[g + 1] > off[g]) otv_buf_bytes(t, data.p + off[g], off[g + 1] - off[g]);
+        if (!lng && ((off[g + 1] - off[g]) & 1)) otv_buf_u8(t, 0);
+      }
+      if (t->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar");
+    }
+  }
+  if (order) otv_mem_free(&b->al, order, pk.count * sizeof *order);
+  otv_mem_free(&b->al, pk.v, (size_t)pk.cap * ac * sizeof *pk.v);
+  otv_mem_free(&b->al, pk.uses, pk.cap * sizeof *pk.uses);
+  otv_mem_free(&b->al, off, ((size_t)gc + 1) * sizeof *off);
+  otv_mem_free(&b->al, s.d, s.d_cap * sizeof *s.d);
+  otv_mem_free(&b->al, s.keep, s.keep_cap);
+  otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
+  otv_mem_free(&b->al, s.ok, s.ok_cap);
+  otv_mem_free(&b->al, s.reach, s.reach_cap * sizeof *s.reach);
+  otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
+  otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
+  otv_buf_free(&s.sizer);
+  otv_mem_free(&b->al, s.acc, s.acc_cap * sizeof *s.acc);
+  otv_mem_free(&b->al, s.fill, s.fill_cap * sizeof *s.fill);
+  otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_buf_free(&e.pts);
+  otv_buf_free(&e.dat);
+  otv_buf_free(&data);
+  return st;
+}
+
+/* ---- cvar (spec: cvar): the masters' cvt values; points that do not move are left out when
+ * that is smaller (cvar has no IUP: unlisted values get no delta) ---- */
+otv_status otv_build_cvar(otv_builder *b)
+{
+  unsigned mc = b->mc, ac = b->ac;
+  otv_span dcvt = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_CVT);
+  if (dcvt.len < 2) return OTV_E_OK;
+  unsigned n = (unsigned)(dcvt.len / 2);
+  uint64_t mask = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    otv_span c = otv_sfnt_find(&b->m[k].sfnt, OTV_T_CVT);
+    if (!c.len) continue;
+    if (c.len / 2 != n)
+      return OTV_FAIL(b->err, BAD_VALUE, OTV_T_CVT, 0,
+                      "master %s has %zu cvt values, the default master %u", b->m[k].name,
+                      c.len / 2, n);
+    mask |= (uint64_t)1 << k;
+  }
+  const otv_vmodel *md;
+  otv_status st = otv_build_submodel(b, mask, &md);
+  if (st) return st;
+  unsigned cnt = md->count;
+  if (OTV_BRESERVE(b, b->vals, b->vals_cap, (size_t)mc * n) ||
+      OTV_BRESERVE(b, b->deltas, b->deltas_cap, (size_t)cnt * n))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
+  unsigned row = 0;
+  for (unsigned k = 0; k < mc; k++) {
+    if (!(mask >> k & 1)) continue;
+    otv_span c = otv_sfnt_find(&b->m[k].sfnt, OTV_T_CVT);
+    /* in range: c.len / 2 == n checked above */
+    for (unsigned i = 0; i < n; i++)
+      b->vals[(size_t)row * n + i] = otv_peek_i16(c.p + 2 * (size_t)i);
+    row++;
+  }
+  otv_vmodel_deltas(md, b->vals, n, n, b->deltas);
+  int32_t *d = otv_mem_calloc(&b->al, (size_t)cnt * n + 1, sizeof *d);
+  uint8_t *keep = otv_mem_calloc(&b->al, (size_t)cnt * n + 1, 1);
+  otv_btuple *t = otv_mem_calloc(&b->al, cnt, sizeof *t);
+  enc e;
+  memset(&e, 0, sizeof e);
+  otv_buf_init(&e.pts, &b->al);
+  otv_buf_init(&e.dat, &b->al);
+  unsigned tc = 0;
+  if (!d || !keep || !t) st = OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
+  for (unsigned i = 1; !st && i < cnt; i++) {
+    int32_t *dd = d + (size_t)tc * n;
+    uint8_t *kk = keep + (size_t)tc * n;
+    unsigned kept = 0;
+    for (unsigned q = 0; q < n; q++) {
+      dd[q] = (int32_t)b->deltas[(size_t)i * n + q];
+      kk[q] = dd[q] != 0;
+      kept += kk[q];
+    }
+    if (!kept) continue;
+    /* listing every value costs 1 byte of points; listing the moving ones more, saves zeros */
+    otv_buf all, some;
+    otv_buf_init(&all, &b->al);
+    otv_buf_init(&some, &b->al);
+    otv_tuple_pack_points(&all, kk, n, n);
+    otv_tuple_pack_deltas(&all, dd, n);
+    otv_tuple_pack_points(&some, kk, n, kept);
+    int32_t *tmp = otv_mem_alloc(&b->al, (size_t)n * sizeof *tmp);
+    if (tmp) {
+      unsigned m2 = 0;
+      for (unsigned q = 0; q < n; q++)
+        if (kk[q]) tmp[m2++] = dd[q];
+      otv_tuple_pack_deltas(&some, tmp, m2);
+      otv_mem_free(&b->al, tmp, (size_t)n * sizeof *tmp);
+    }
+    if (!tmp || all.failed || some.failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
+    if (all.len <= some.len) {
+      memset(kk, 1, n);
+      kept = n;
+    }
+    otv_buf_free(&all);
+    otv_buf_free(&some);
+    tuple_region(md, i, &t[tc]);
+    t[tc].shared = -1;
+    t[tc].keep = kk;
+    t[tc].kept = kept;
+    t[tc].d = dd;
+    tc++;
+  }
+  if (!st && tc) {
+    otv_buf *out = otv_build_table(b, OTV_T_CVAR);
+    if (!out) st = OTV_E_NOMEM;
+    if (!st) {
+      otv_buf_u16(out, 1);
+      otv_buf_u16(out, 0);
+      st = write_store(b, &e, t, tc, n, 1, ac, true, 4, out);
+    }
+  }
+  otv_mem_free(&b->al, d, ((size_t)cnt * n + 1) * sizeof *d);
+  otv_mem_free(&b->al, keep, (size_t)cnt * n + 1);
+  otv_mem_free(&b->al, t, cnt * sizeof *t);
+  otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_buf_free(&e.pts);
+  otv_buf_free(&e.dat);
+  return st;
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# test_build.sh - `otvar build` (issue 27): usage errors, hostile designspaces and masters (each a
+# one-line error and exit 1, never a crash), a single-master build that opens, and every prefix
+# of a master refused cleanly. The comparison with fontTools' builds is
+# tests/oracle/test_build.py.
+# Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
+set -u
+OTVAR=${OTVAR:-build/otvar}
+FONTS=${OTV_FONTS:-tests/fonts}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+expect 0 "help" -- "$OTVAR" build --help
+grep -q '^usage: otvar build' "$TMP/out" && ok || bad "help text"
+expect 2 "no designspace" -- "$OTVAR" build
+one_line_err "no designspace"
+expect 2 "no -o" -- "$OTVAR" build "$TMP/x.designspace"
+one_line_err "no -o"
+expect 1 "missing file" -- "$OTVAR" build "$TMP/none.designspace" -o "$TMP/o.ttf"
+one_line_err "missing file"
+
+ds() { # ds NAME BODY: a designspace with one wght axis and BODY as its sources
+  printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes>%s</axes><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "$2" >"$TMP/$1.designspace"
+}
+src() { printf '<source filename="%s.ufo" name="%s"><location><dimension name="%s" xvalue="%s"/></location></source>' "$1" "$1" "${3:-Weight}" "$2"; }
+
+cp "$FONTS/Muli-ABC.ttf" "$TMP/Reg.ttf"
+ds one "$(src Reg 400)"
+expect 0 "single master" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.ttf" -q
+empty_err "single master"
+expect 0 "opens" -- "$OTVAR" info "$TMP/one.ttf"
+has "opens" "wght"
+
+# OUT.woff2 / OUT.woff: the web font, which decompresses to a font that opens
+expect 0 "woff2 output" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.woff2" -q
+expect 0 "woff2 decompresses" -- "$OTVAR" decompress "$TMP/one.woff2" -o "$TMP/one2.ttf"
+expect 0 "woff2 opens" -- "$OTVAR" info "$TMP/one2.ttf"
+has "woff2 opens" "wght"
+expect 0 "woff output" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.woff" -q
+expect 0 "woff opens" -- "$OTVAR" info "$TMP/one.woff"
+has "woff opens" "wght"
+
+printf 'not xml' >"$TMP/bad.designspace"
+expect 1 "bad xml" -- "$OTVAR" build "$TMP/bad.designspace" -o "$TMP/o.ttf"
+one_line_err "bad xml"
+err_has "bad xml" "line 1"
+printf '<designspace format="4"><axes/><sources/></designspace>' >"$TMP/empty.designspace"
+expect 1 "no axes" -- "$OTVAR" build "$TMP/empty.designspace" -o "$TMP/o.ttf"
+one_line_err "no axes"
+ds unknown "$(src Reg 400 Width)"
+expect 1 "unknown axis" -- "$OTVAR" build "$TMP/unknown.designspace" -o "$TMP/o.ttf"
+err_has "unknown axis" "names no axis"
+ds nomaster "$(src Nope 400)"
+expect 1 "missing master" -- "$OTVAR" build "$TMP/nomaster.designspace" -o "$TMP/o.ttf"
+err_has "missing master" "Nope.ttf"
+ds nodefault "$(src Reg 900)"
+expect 1 "no default" -- "$OTVAR" build "$TMP/nodefault.designspace" -o "$TMP/o.ttf"
+err_has "no default" "default"
+ds twice "$(src Reg 400)$(src Reg 400)"
+expect 1 "same location" -- "$OTVAR" build "$TMP/twice.designspace" -o "$TMP/o.ttf"
+one_line_err "same location"
+printf '<designspace format="4"><axes><axis tag="wght" name="W" minimum="900" default="400" maximum="100"/></axes><sources>%s</sources></designspace>' \
+  "$(src Reg 400 W)" >"$TMP/range.designspace"
+expect 1 "bad range" -- "$OTVAR" build "$TMP/range.designspace" -o "$TMP/o.ttf"
+one_line_err "bad range"
+
+# avar 2 mappings (format 5 <mappings>): one that moves weight 600 builds avar version 2 and
+# normalizes as hand-computed (design = user here: 600 -> 0.4 = 6554, + (650 - 600) / 500 =
+# 1638 -> 8192); hostile ones are one-line errors
+dsm() { # dsm NAME MAPPINGS [AFTER]: one wght axis, the Reg master, MAPPINGS inside <axes>
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes>%s%s%s</axes><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "<mappings>$2</mappings>" "${3:-}" \
+    "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+mp() { printf '<mapping><input><dimension name="%s" xvalue="%s"/></input><output><dimension name="Weight" xvalue="%s"/></output></mapping>' "$1" "$2" "$3"; }
+dsm map "$(mp Weight 600 650)"
+expect 0 "avar2 mapping" -- "$OTVAR" build "$TMP/map.designspace" -o "$TMP/map.ttf" -q
+expect 0 "avar2 info" -- "$OTVAR" info "$TMP/map.ttf"
+has "avar2 info" "avar: version 2"
+expect 0 "avar2 normalize" -- "$OTVAR" normalize "$TMP/map.ttf" wght=600
+has "avar2 normalize" "wght 600 8192 "
+dsm mapunknown "$(mp Width 600 650)"
+expect 1 "mapping unknown axis" -- "$OTVAR" build "$TMP/mapunknown.designspace" -o "$TMP/o.ttf"
+err_has "mapping unknown axis" "names no axis"
+dsm maptwice "$(mp Weight 600 650)$(mp Weight 600 700)"
+expect 1 "mapping inputs repeated" -- "$OTVAR" build "$TMP/maptwice.designspace" -o "$TMP/o.ttf"
+one_line_err "mapping inputs repeated"
+err_has "mapping inputs repeated" "axis mappings"
+dsm mapaxis "$(mp Weight 600 650)" '<axis tag="wdth" name="Width" minimum="50" default="100" maximum="100"/>'
+expect 1 "axis after mappings" -- "$OTVAR" build "$TMP/mapaxis.designspace" -o "$TMP/o.ttf"
+err_has "axis after mappings" "after the axis mappings"
+dsm mapbad '<mapping><input><dimension name="Weight" xvalue="abc"/></input></mapping>'
+expect 1 "mapping bad number" -- "$OTVAR" build "$TMP/mapbad.designspace" -o "$TMP/o.ttf"
+err_has "mapping bad number" "bad number"
+
+# rules (GSUB FeatureVariations; the rules themselves: tests/oracle/test_build.py): hostile
+# ones are one-line errors; a rule on a glyph the default master lacks names the glyph
+dsr() { # dsr NAME RULES: the Reg master and RULES as <rules>
+  printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes>%s</axes><rules>%s</rules><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "$2" \
+    "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+dsr rnoglyph '<rule name="r"><conditionset><condition name="Weight" minimum="500"/></conditionset><sub name="nosuchglyph" with="A"/></rule>'
+expect 1 "rule unknown glyph" -- "$OTVAR" build "$TMP/rnoglyph.designspace" -o "$TMP/o.ttf"
+err_has "rule unknown glyph" "nosuchglyph"
+dsr rnoaxis '<rule name="r"><conditionset><condition name="Width" minimum="500"/></conditionset><sub name="A" with="B"/></rule>'
+expect 1 "rule unknown axis" -- "$OTVAR" build "$TMP/rnoaxis.designspace" -o "$TMP/o.ttf"
+err_has "rule unknown axis" "names no axis"
+dsr rnowith '<rule name="r"><sub name="A"/></rule>'
+expect 1 "rule sub without with" -- "$OTVAR" build "$TMP/rnowith.designspace" -o "$TMP/o.ttf"
+one_line_err "rule sub without with"
+dsr rbadnum '<rule name="r"><conditionset><condition name="Weight" minimum="x"/></conditionset></rule>'
+expect 1 "rule bad number" -- "$OTVAR" build "$TMP/rbadnum.designspace" -o "$TMP/o.ttf"
+err_has "rule bad number" "bad number"
+
+# format 5 axis labels (STAT): hostile ones are one-line errors
+dsl() { # dsl NAME LABELS: one wght axis with LABELS inside <labels>, the Reg master
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes><axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"><labels %s>%s</labels></axis></axes><sources>%s</sources></designspace>\n' \
+    "${3:-}" "$2" "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+dsl lnoname '<label uservalue="400"/>'
+expect 1 "label without name" -- "$OTVAR" build "$TMP/lnoname.designspace" -o "$TMP/o.ttf"
+err_has "label without name" "without a name"
+dsl lbadval '<label uservalue="heavy" name="X"/>'
+expect 1 "label bad value" -- "$OTVAR" build "$TMP/lbadval.designspace" -o "$TMP/o.ttf"
+err_has "label bad value" "bad number"
+dsl lbadord '<label uservalue="400" name="X"/>' 'ordering="-3"'
+expect 1 "labels bad ordering" -- "$OTVAR" build "$TMP/lbadord.designspace" -o "$TMP/o.ttf"
+one_line_err "labels bad ordering"
+dsl lhuge '<label uservalue="400" userminimum="-1e300" name="X"/>'
+expect 1 "label huge range" -- "$OTVAR" build "$TMP/lhuge.designspace" -o "$TMP/o.ttf"
+one_line_err "label huge range"
+
+# masters that are not fonts, and every 97th prefix of a real one: an error, never a crash
+printf 'garbage garbage garbage' >"$TMP/Junk.ttf"
+ds junk "$(src Junk 400)"
+expect 1 "junk master" -- "$OTVAR" build "$TMP/junk.designspace" -o "$TMP/o.ttf"
+one_line_err "junk master"
+size=$(stat -c %s "$FONTS/Muli-ABC.ttf")
+crashes=0
+for ((n = 0; n < size; n += 97)); do
+  head -c "$n" "$FONTS/Muli-ABC.ttf" >"$TMP/Junk.ttf"
+  "$OTVAR" build "$TMP/junk.designspace" -o "$TMP/p.ttf" --force -q >/dev/null 2>"$TMP/err"
+  rc=$?
+  [ "$rc" -le 1 ] || { crashes=$((crashes + 1)); echo "prefix $n: exit $rc" >&2; }
+done
+[ "$crashes" -eq 0 ] && ok || bad "truncated masters: $crashes crashed"
+
+cli_summary test_build

@@ -1,0 +1,697 @@
+/*
+ * designspace.c - designspace documents (fontTools' designspaceLib format, versions 3 to 5) read
+ * with expat into otv_designspace: axes (tag, name or English labelname, minimum/default/maximum
+ * in user space, hidden, <map input output>), sources (<location><dimension name xvalue> in
+ * design space; a dimension missing is the axis's default; format 5 uservalue is mapped), named
+ * instances (stylename, postscriptfontname, location), format 5 axis mappings (<mappings>
+ * <mapping> <input>/<output> <dimension>: avar 2), rules (<rules processing>, <rule>,
+ * <conditionset>, <condition name minimum maximum>, <sub name with>; the feature tags from the
+ * lib key com.github.fonttools.varLib.featureVarsFeatureTag), format 5 axis labels (<labels
+ * ordering>, <label uservalue userminimum usermaximum linkeduservalue name elidable
+ * oldersibling>) and <axes elidedfallbackname>. Location labels and discrete axes are not read
+ * (docs/build.md).
+ */
+#include "designspace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <expat.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct pstate {
+  ds_doc *d;
+  XML_Parser p;
+  char *msg;
+  size_t cap;
+  int failed;
+  int in_axis;      /* inside <axis> (index + 1) */
+  int in_source;    /* inside <source> (index + 1) */
+  int in_instance;  /* inside <instance> (index + 1) */
+  int in_labelname; /* inside <labelname xml:lang="en"> of an axis */
+  int in_location;
+  int in_label;   /* inside a format 5 <label> (its labelnames are not the axis's) */
+  int in_mapping; /* inside <mappings><mapping> (index + 1) */
+  int in_map_io;  /* inside its <input> (1) or <output> (2) */
+  int in_rule;    /* inside <rule> (index + 1) */
+  int in_cset;    /* inside <conditionset> of it */
+  int lib_depth;  /* inside the document's <lib> (its nesting depth) */
+  int lib_key;    /* the last <key> was varLib's featureVarsFeatureTag */
+  int in_text;    /* collecting text of a lib <key> (1) or <string> (2) */
+  char *text;
+  size_t text_len;
+} pstate;
+
+static void fail(pstate *s, const char *fmt, ...)
+{
+  if (s->failed) return;
+  s->failed = 1;
+  int n = snprintf(s->msg, s->cap, "line %lu: ", (unsigned long)XML_GetCurrentLineNumber(s->p));
+  va_list ap;
+  va_start(ap, fmt);
+  if (n > 0 && (size_t)n < s->cap) vsnprintf(s->msg + n, s->cap - (size_t)n, fmt, ap);
+  va_end(ap);
+  XML_StopParser(s->p, XML_FALSE);
+}
+
+static const char *attr(const char **a, const char *name)
+{
+  for (; a && a[0]; a += 2)
+    if (!strcmp(a[0], name)) return a[1];
+  return NULL;
+}
+
+static char *keep(pstate *s, const char *v)
+{
+  ds_doc *d = s->d;
+  char *c = v ? strdup(v) : NULL;
+  if (!c) return NULL;
+  char **ns = realloc(d->strings, (d->string_count + 1) * sizeof *ns);
+  if (!ns) {
+    free(c);
+    return NULL;
+  }
+  d->strings = ns;
+  d->strings[d->string_count++] = c;
+  return c;
+}
+
+static int num(pstate *s, const char *v, const char *what, double *out)
+{
+  if (!v) {
+    fail(s, "%s missing", what);
+    return -1;
+  }
+  char *end;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (end == v || *end || errno || x != x) {
+    fail(s, "bad number '%s' for %s", v, what);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+static int axis_by_name(const ds_doc *d, const char *name)
+{
+  for (unsigned a = 0; a < d->ds.axis_count; a++)
+    if (d->axis_keys[a] && name && !strcmp(d->axis_keys[a], name)) return (int)a;
+  return -1;
+}
+
+static double map_fwd(const otv_build_axis *a, double v)
+{
+  if (!a->map_count) return v;
+  const otv_build_map *m = a->map;
+  unsigned n = a->map_count;
+  if (v <= m[0].input) return m[0].output + (v - m[0].input);
+  if (v >= m[n - 1].input) return m[n - 1].output + (v - m[n - 1].input);
+  for (unsigned i = 1; i < n; i++)
+    if (v <= m[i].input)
+      return m[i - 1].output +
+             (v - m[i - 1].input) * (m[i].output - m[i - 1].output) / (m[i].input - m[i - 1].input);
+  return v;
+}
+
+/* a new location of axis_count design values, every axis at its default */
+static double *new_location(pstate *s)
+{
+  ds_doc *d = s->d;
+  double *l = calloc(d->ds.axis_count ? d->ds.axis_count : 1, sizeof *l);
+  if (!l) return NULL;
+  for (unsigned a = 0; a < d->ds.axis_count; a++)
+    l[a] = map_fwd(&d->axes[a], d->axes[a].default_value);
+  return l;
+}
+
+static void XMLCALL on_start(void *ud, const char *el, const char **a)
+{
+  pstate *s = ud;
+  ds_doc *d = s->d;
+  if (s->failed) return;
+  s->text_len = 0;
+  if (!strcmp(el, "designspace")) {
+    const char *f = attr(a, "format");
+    d->format_major = f ? atoi(f) : 3;
+  } else if (!strcmp(el, "axis") && !s->in_source && !s->in_instance) {
+    if (attr(a, "values")) {
+      fail(s, "discrete axes are not supported");
+      return;
+    }
+    if (d->ds.mapping_count) {
+      fail(s, "an axis after the axis mappings");
+      return;
+    }
+    if (d->ds.axis_count == 64) {
+      fail(s, "more than 64 axes");
+      return;
+    }
+    if (d->ds.axis_count == d->axis_cap) {
+      unsigned nc = d->axis_cap ? 2 * d->axis_cap : 8;
+      otv_build_axis *na = realloc(d->axes, nc * sizeof *na);
+      otv_build_map **nm = na ? realloc(d->maps, nc * sizeof *nm) : NULL;
+      if (na) d->axes = na;
+      if (!na || !nm) {
+        fail(s, "out of memory");
+        return;
+      }
+      d->maps = nm;
+      d->axis_cap = nc;
+    }
+    otv_build_axis *ax = &d->axes[d->ds.axis_count];
+    memset(ax, 0, sizeof *ax);
+    d->maps[d->ds.axis_count] = NULL;
+    const char *tag = attr(a, "tag"), *name = attr(a, "name");
+    if (!tag || !*tag || strlen(tag) > 4) {
+      fail(s, "axis without a tag of 1 to 4 characters");
+      return;
+    }
+    char t4[5] = "    ";
+    memcpy(t4, tag, strlen(tag));
+    ax->tag = OTV_TAG(t4[0], t4[1], t4[2], t4[3]);
+    ax->name = keep(s, name ? name : tag);
+    d->axis_keys[d->ds.axis_count] = ax->name;
+    /* the registered axes' lower-case names get their English names (as fontTools' varLib,
+     * when no <labelname> gives one) */
+    static const char *const registered[][2] = {{"weight", "Weight"},
+                                                {"width", "Width"},
+                                                {"slant", "Slant"},
+                                                {"optical", "Optical Size"},
+                                                {"italic", "Italic"}};
+    for (size_t i = 0; name && i < sizeof registered / sizeof registered[0]; i++)
+      if (!strcmp(name, registered[i][0])) ax->name = keep(s, registered[i][1]);
+    if (num(s, attr(a, "minimum"), "axis minimum", &ax->min_value) ||
+        num(s, attr(a, "default"), "axis default", &ax->default_value) ||
+        num(s, attr(a, "maximum"), "axis maximum", &ax->max_value))
+      return;
+    const char *h = attr(a, "hidden");
+    ax->hidden = h && (!strcmp(h, "1") || !strcmp(h, "true"));
+    d->ds.axis_count++;
+    s->in_axis = (int)d->ds.axis_count;
+  } else if (!strcmp(el, "map") && s->in_axis) {
+    unsigned ai = (unsigned)s->in_axis - 1;
+    otv_build_axis *ax = &d->axes[ai];
+    otv_build_map *nm = realloc(d->maps[ai], (ax->map_count + 1) * sizeof *nm);
+    if (!nm) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->maps[ai] = nm;
+    otv_build_map m;
+    if (num(s, attr(a, "input"), "map input", &m.input) ||
+        num(s, attr(a, "output"), "map output", &m.output))
+      return;
+    /* sorted by input */
+    unsigned p = ax->map_count;
+    while (p > 0 && nm[p - 1].input > m.input) nm[p] = nm[p - 1], p--;
+    nm[p] = m;
+    ax->map_count++;
+  } else if (!strcmp(el, "axes")) {
+    const char *ef = attr(a, "elidedfallbackname");
+    if (ef && !(d->ds.elided_fallback_name = keep(s, ef))) fail(s, "out of memory");
+  } else if (!strcmp(el, "labels") && s->in_axis) {
+    const char *o = attr(a, "ordering");
+    double v;
+    if (o && !num(s, o, "labels ordering", &v)) {
+      if (v < 0 || v > 65535) {
+        fail(s, "labels ordering out of range");
+        return;
+      }
+      d->axis_ordering[s->in_axis - 1] = (int)v;
+    }
+  } else if (!strcmp(el, "label")) {
+    s->in_label = 1;
+    if (!s->in_axis) return; /* location labels (STAT format 4) are not read */
+    if (d->ds.label_count >= 4096) {
+      fail(s, "more than 4096 labels");
+      return;
+    }
+    otv_build_label *nl = realloc(d->labels, (d->ds.label_count + 1) * sizeof *nl);
+    if (!nl) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->labels = nl;
+    otv_build_label *l = &nl[d->ds.label_count];
+    l->axis = (unsigned)s->in_axis - 1;
+    l->minimum = l->maximum = l->linked = NAN;
+    const char *uv = attr(a, "uservalue"), *mn = attr(a, "userminimum"),
+               *mx = attr(a, "usermaximum"), *lk = attr(a, "linkeduservalue"),
+               *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+    if (num(s, uv, "label uservalue", &l->value) ||
+        (mn && num(s, mn, "label userminimum", &l->minimum)) ||
+        (mx && num(s, mx, "label usermaximum", &l->maximum)) ||
+        (lk && num(s, lk, "label linkeduservalue", &l->linked)))
+      return;
+    if (!nm) {
+      fail(s, "label without a name");
+      return;
+    }
+    if (!(l->name = keep(s, nm))) {
+      fail(s, "out of memory");
+      return;
+    }
+    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
+               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    d->ds.label_count++;
+  } else if (!strcmp(el, "labelname") && s->in_axis && !s->in_label) {
+    const char *lang = attr(a, "xml:lang");
+    s->in_labelname = lang && !strcmp(lang, "en");
+  } else if (!strcmp(el, "source")) {
+    if (d->ds.source_count == d->source_cap) {
+      unsigned nc = d->source_cap ? 2 * d->source_cap : 8;
+      otv_build_source *ns = realloc(d->sources, nc * sizeof *ns);
+      if (ns) d->sources = ns;
+      char **nf = ns ? realloc(d->files, nc * sizeof *nf) : NULL;
+      if (nf) d->files = nf;
+      double **nl = nf ? realloc(d->src_locs, nc * sizeof *nl) : NULL;
+      if (!ns || !nf || !nl) {
+        fail(s, "out of memory");
+        return;
+      }
+      d->src_locs = nl;
+      d->source_cap = nc;
+    }
+    unsigned k = d->ds.source_count;
+    otv_build_source *src = &d->sources[k];
+    memset(src, 0, sizeof *src);
+    const char *f = attr(a, "filename");
+    if (!f) {
+      fail(s, "source without a filename");
+      return;
+    }
+    d->files[k] = keep(s, f);
+    const char *nm = attr(a, "name");
+    src->name = keep(s, nm ? nm : f);
+    d->src_locs[k] = new_location(s);
+    if (!d->files[k] || !src->name || !d->src_locs[k]) {
+      fail(s, "out of memory");
+      return;
+    }
+    src->location = d->src_locs[k];
+    d->ds.source_count++;
+    s->in_source = (int)d->ds.source_count;
+  } else if (!strcmp(el, "instance")) {
+    if (d->ds.instance_count == d->instance_cap) {
+      unsigned nc = d->instance_cap ? 2 * d->instance_cap : 8;
+      otv_build_instance *ni = realloc(d->instances, nc * sizeof *ni);
+      if (ni) d->instances = ni;
+      double **nl = ni ? realloc(d->inst_locs, nc * sizeof *nl) : NULL;
+      if (!ni || !nl) {
+        fail(s, "out of memory");
+        return;
+      }
+      d->inst_locs = nl;
+      d->instance_cap = nc;
+    }
+    unsigned k = d->ds.instance_count;
+    otv_build_instance *in = &d->instances[k];
+    memset(in, 0, sizeof *in);
+    const char *sn = attr(a, "stylename"), *ps = attr(a, "postscriptfontname");
+    in->style_name = sn ? keep(s, sn) : NULL;
+    in->postscript_name = ps ? keep(s, ps) : NULL;
+    d->inst_locs[k] = new_location(s);
+    if (!d->inst_locs[k]) {
+      fail(s, "out of memory");
+      return;
+    }
+    in->location = d->inst_locs[k];
+    d->ds.instance_count++;
+    s->in_instance = (int)d->ds.instance_count;
+  } else if (!strcmp(el, "mapping") && !s->in_axis) {
+    if (d->ds.mapping_count == d->mapping_cap) {
+      unsigned nc = d->mapping_cap ? 2 * d->mapping_cap : 4;
+      if (nc > 4096) {
+        fail(s, "more than 4096 axis mappings");
+        return;
+      }
+      otv_build_mapping *nm = realloc(d->mappings, nc * sizeof *nm);
+      if (!nm) {
+        fail(s, "out of memory");
+        return;
+      }
+      d->mappings = nm;
+      d->mapping_cap = nc;
+    }
+    otv_build_mapping *m = &d->mappings[d->ds.mapping_count];
+    double *io = malloc(2 * (d->ds.axis_count ? d->ds.axis_count : 1) * sizeof *io);
+    if (!io) {
+      fail(s, "out of memory");
+      return;
+    }
+    for (unsigned q = 0; q < 2 * d->ds.axis_count; q++) io[q] = NAN;
+    m->input = io, m->output = io + d->ds.axis_count;
+    d->ds.mapping_count++;
+    s->in_mapping = (int)d->ds.mapping_count;
+  } else if (s->in_mapping && (!strcmp(el, "input") || !strcmp(el, "output"))) {
+    s->in_map_io = el[0] == 'i' ? 1 : 2;
+  } else if (!strcmp(el, "dimension") && s->in_map_io) {
+    const char *nm = attr(a, "name");
+    int ai = axis_by_name(d, nm);
+    if (ai < 0) {
+      fail(s, "mapping dimension '%s' names no axis", nm ? nm : "");
+      return;
+    }
+    double v;
+    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
+    if (xv) {
+      if (num(s, xv, "dimension xvalue", &v)) return;
+    } else if (uv) {
+      if (num(s, uv, "dimension uservalue", &v)) return;
+      v = map_fwd(&d->axes[ai], v);
+    } else {
+      fail(s, "mapping dimension '%s' without xvalue", nm);
+      return;
+    }
+    const otv_build_mapping *m = &d->mappings[s->in_mapping - 1];
+    ((double *)(s->in_map_io == 1 ? m->input : m->output))[ai] = v;
+  } else if (!strcmp(el, "rules")) {
+    const char *pr = attr(a, "processing");
+    d->rules_last = pr && !strcmp(pr, "last");
+  } else if (!strcmp(el, "rule")) {
+    if (d->ds.rule_count >= 4096) {
+      fail(s, "more than 4096 rules");
+      return;
+    }
+    otv_build_rule *nr = realloc(d->rules, (d->ds.rule_count + 1) * sizeof *nr);
+    if (!nr) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->rules = nr;
+    memset(&nr[d->ds.rule_count], 0, sizeof *nr);
+    s->in_rule = (int)++d->ds.rule_count;
+  } else if (s->in_rule && (!strcmp(el, "conditionset") || !strcmp(el, "condition"))) {
+    otv_build_rule *r = &d->rules[s->in_rule - 1];
+    if (!strcmp(el, "conditionset") || !s->in_cset) {
+      /* a <condition> straight in <rule> (format 3) opens a set of its own once */
+      if (!strcmp(el, "conditionset") || r->set_count == 0) {
+        if (r->set_count >= 256) {
+          fail(s, "more than 256 condition sets in a rule");
+          return;
+        }
+        otv_build_conditionset *ns = realloc((void *)r->sets, (r->set_count + 1) * sizeof *ns);
+        if (!ns) {
+          fail(s, "out of memory");
+          return;
+        }
+        memset(&ns[r->set_count], 0, sizeof *ns);
+        r->sets = ns;
+        r->set_count++;
+      }
+      if (!strcmp(el, "conditionset")) {
+        s->in_cset = 1;
+        return;
+      }
+    }
+    otv_build_conditionset *cs = (otv_build_conditionset *)&r->sets[r->set_count - 1];
+    const char *nm = attr(a, "name");
+    int ai = axis_by_name(d, nm);
+    if (ai < 0) {
+      fail(s, "condition '%s' names no axis", nm ? nm : "");
+      return;
+    }
+    otv_build_condition cd = {(unsigned)ai, NAN, NAN};
+    const char *mn = attr(a, "minimum"), *mx = attr(a, "maximum");
+    if ((mn && num(s, mn, "condition minimum", &cd.minimum)) ||
+        (mx && num(s, mx, "condition maximum", &cd.maximum)))
+      return;
+    if (cs->condition_count >= 64) {
+      fail(s, "more than 64 conditions in a set");
+      return;
+    }
+    otv_build_condition *nc =
+        realloc((void *)cs->conditions, (cs->condition_count + 1) * sizeof *nc);
+    if (!nc) {
+      fail(s, "out of memory");
+      return;
+    }
+    nc[cs->condition_count++] = cd;
+    cs->conditions = nc;
+  } else if (s->in_rule && !strcmp(el, "sub")) {
+    otv_build_rule *r = &d->rules[s->in_rule - 1];
+    const char *nm = attr(a, "name"), *w = attr(a, "with");
+    if (!nm || !w) {
+      fail(s, "<sub> without name or with");
+      return;
+    }
+    if (r->sub_count >= 65535) {
+      fail(s, "too many substitutions");
+      return;
+    }
+    const char **nn = realloc((void *)r->sub_names, (r->sub_count + 1) * sizeof *nn);
+    if (nn) r->sub_names = nn;
+    const char **nw = nn ? realloc((void *)r->sub_with, (r->sub_count + 1) * sizeof *nw) : NULL;
+    if (nw) r->sub_with = nw;
+    const char *kn = nw ? keep(s, nm) : NULL, *kw = kn ? keep(s, w) : NULL;
+    if (!kw) {
+      fail(s, "out of memory");
+      return;
+    }
+    nn[r->sub_count] = kn, nw[r->sub_count] = kw;
+    r->sub_count++;
+  } else if (!strcmp(el, "lib") && !s->in_source && !s->in_instance && !s->lib_depth) {
+    s->lib_depth = 1;
+  } else if (s->lib_depth && (!strcmp(el, "key") || !strcmp(el, "string"))) {
+    s->in_text = el[0] == 'k' ? 1 : 2;
+  } else if (!strcmp(el, "location")) {
+    s->in_location = 1;
+  } else if (!strcmp(el, "dimension") && s->in_location && (s->in_source || s->in_instance)) {
+    const char *nm = attr(a, "name");
+    int ai = axis_by_name(d, nm);
+    if (ai < 0) {
+      fail(s, "dimension '%s' names no axis", nm ? nm : "");
+      return;
+    }
+    double v;
+    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
+    if (xv) {
+      if (num(s, xv, "dimension xvalue", &v)) return;
+    } else if (uv) {
+      if (num(s, uv, "dimension uservalue", &v)) return;
+      v = map_fwd(&d->axes[ai], v);
+    } else {
+      fail(s, "dimension '%s' without xvalue", nm);
+      return;
+    }
+    double *loc = s->in_source ? d->src_locs[s->in_source - 1] : d->inst_locs[s->in_instance - 1];
+    loc[ai] = v;
+  }
+}
+
+static void XMLCALL on_end(void *ud, const char *el)
+{
+  pstate *s = ud;
+  if (s->failed) return;
+  if (!strcmp(el, "axis") && s->in_axis && !s->in_source && !s->in_instance) {
+    unsigned ai = (unsigned)s->in_axis - 1;
+    s->d->axes[ai].map = s->d->maps[ai];
+    s->in_axis = 0;
+  } else if (!strcmp(el, "labelname") && s->in_labelname) {
+    if (s->text_len) {
+      s->text[s->text_len] = 0;
+      s->d->axes[s->in_axis - 1].name = keep(s, s->text);
+    }
+    s->in_labelname = 0;
+  } else if (!strcmp(el, "label")) {
+    s->in_label = 0;
+  } else if (!strcmp(el, "source")) {
+    s->in_source = 0;
+  } else if (!strcmp(el, "instance")) {
+    s->in_instance = 0;
+  } else if (!strcmp(el, "location")) {
+    s->in_location = 0;
+  } else if (!strcmp(el, "rule")) {
+    s->in_rule = 0;
+  } else if (!strcmp(el, "conditionset")) {
+    s->in_cset = 0;
+  } else if (!strcmp(el, "lib") && s->lib_depth) {
+    s->lib_depth = 0;
+  } else if (s->in_text && (!strcmp(el, "key") || !strcmp(el, "string"))) {
+    const char *t = s->text_len && s->text ? (s->text[s->text_len] = 0, s->text) : "";
+    if (s->in_text == 1)
+      s->lib_key = !strcmp(t, "com.github.fonttools.varLib.featureVarsFeatureTag");
+    else if (s->lib_key) {
+      /* comma-separated feature tags (at most 4) */
+      ds_doc *d = s->d;
+      d->ds.rule_feature_count = 0;
+      const char *q = t;
+      while (*q && d->ds.rule_feature_count < 4) {
+        char tg[5] = "    ";
+        size_t n = strcspn(q, ",");
+        if (n == 0 || n > 4) {
+          fail(s, "bad feature tag list '%s'", t);
+          break;
+        }
+        memcpy(tg, q, n);
+        d->rule_features[d->ds.rule_feature_count++] = OTV_TAG(tg[0], tg[1], tg[2], tg[3]);
+        q += n + (q[n] == ',');
+      }
+      s->lib_key = 0;
+    }
+    s->in_text = 0;
+  } else if (!strcmp(el, "mapping") && s->in_mapping) {
+    s->in_mapping = 0;
+  } else if (!strcmp(el, "input") || !strcmp(el, "output")) {
+    s->in_map_io = 0;
+  }
+  s->text_len = 0;
+}
+
+static void XMLCALL on_text(void *ud, const char *t, int len)
+{
+  pstate *s = ud;
+  if ((!s->in_labelname && !s->in_text) || s->failed || len <= 0) return;
+  char *nt = realloc(s->text, s->text_len + (size_t)len + 1);
+  if (!nt) {
+    fail(s, "out of memory");
+    return;
+  }
+  s->text = nt;
+  memcpy(s->text + s->text_len, t, (size_t)len);
+  s->text_len += (size_t)len;
+}
+
+int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
+{
+  memset(d, 0, sizeof *d);
+  for (unsigned a = 0; a < 64; a++) d->axis_ordering[a] = -1;
+  pstate s;
+  memset(&s, 0, sizeof s);
+  s.d = d;
+  s.msg = msg;
+  s.cap = cap;
+  s.p = XML_ParserCreate("UTF-8");
+  if (!s.p) {
+    snprintf(msg, cap, "out of memory");
+    return -1;
+  }
+  XML_SetUserData(s.p, &s);
+  XML_SetElementHandler(s.p, on_start, on_end);
+  XML_SetCharacterDataHandler(s.p, on_text);
+  if (len > (size_t)INT32_MAX) {
+    snprintf(msg, cap, "designspace too large");
+    XML_ParserFree(s.p);
+    return -1;
+  }
+  if (XML_Parse(s.p, xml, (int)len, XML_TRUE) == XML_STATUS_ERROR && !s.failed) {
+    snprintf(msg, cap, "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(s.p),
+             XML_ErrorString(XML_GetErrorCode(s.p)));
+    s.failed = 1;
+  }
+  XML_ParserFree(s.p);
+  free(s.text);
+  for (unsigned a = 0; a < d->ds.axis_count; a++) d->axes[a].map = d->maps[a];
+  d->ds.axes = d->axes;
+  d->ds.sources = d->sources;
+  d->ds.instances = d->instances;
+  d->ds.mappings = d->mappings;
+  d->ds.rules = d->rules;
+  d->ds.labels = d->labels;
+  d->ds.axis_ordering = d->axis_ordering;
+  if (d->ds.rule_count && !d->ds.rule_feature_count) {
+    d->rule_features[0] = d->rules_last ? OTV_TAG('r', 'c', 'l', 't') : OTV_TAG('r', 'v', 'r', 'n');
+    d->ds.rule_feature_count = 1;
+  }
+  d->ds.rule_features = d->rule_features;
+  if (!s.failed && !d->ds.axis_count) snprintf(msg, cap, "no axes"), s.failed = 1;
+  if (!s.failed && !d->ds.source_count) snprintf(msg, cap, "no sources"), s.failed = 1;
+  return s.failed ? -1 : 0;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  uint8_t *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n == cap) {
+      size_t nc = cap ? 2 * cap : 65536;
+      uint8_t *nb = realloc(buf, nc);
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      buf = nb, cap = nc;
+    }
+    size_t r = fread(buf + n, 1, cap - n, f);
+    n += r;
+    if (r == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+int ds_load_masters(ds_doc *d, const char *ds_dir, const char *master_dir, char *msg, size_t cap)
+{
+  const char *dir = master_dir ? master_dir : ds_dir;
+  for (unsigned k = 0; k < d->ds.source_count; k++) {
+    const char *f = d->files[k];
+    const char *base = strrchr(f, '/');
+    base = base ? base + 1 : f;
+    size_t stem = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot) stem = (size_t)(dot - base);
+    static const char *const exts[] = {".ttf", ".otf"};
+    char path[4096];
+    uint8_t *data = NULL;
+    size_t len = 0;
+    for (unsigned e = 0; e < 2 && !data; e++) {
+      int n = snprintf(path, sizeof path, "%s/%.*s%s", dir && *dir ? dir : ".", (int)stem, base,
+                       exts[e]);
+      if (n < 0 || (size_t)n >= sizeof path) break;
+      data = read_file(path, &len);
+    }
+    if (!data) {
+      snprintf(msg, cap, "source %s: no %.*s.ttf or .otf in %s", d->sources[k].name, (int)stem,
+               base, dir && *dir ? dir : ".");
+      return -1;
+    }
+    d->sources[k].data = data;
+    d->sources[k].len = len;
+  }
+  return 0;
+}
+
+void ds_free(ds_doc *d)
+{
+  for (unsigned k = 0; k < d->ds.source_count; k++) {
+    free((void *)d->sources[k].data);
+    free(d->src_locs[k]);
+  }
+  for (unsigned k = 0; k < d->ds.instance_count; k++) free(d->inst_locs[k]);
+  for (unsigned a = 0; a < d->ds.axis_count; a++) free(d->maps[a]);
+  for (unsigned i = 0; i < d->ds.mapping_count; i++) free((void *)d->mappings[i].input);
+  for (unsigned i = 0; i < d->ds.rule_count; i++) {
+    otv_build_rule *r = &d->rules[i];
+    for (unsigned j = 0; j < r->set_count; j++) free((void *)r->sets[j].conditions);
+    free((void *)r->sets);
+    free((void *)r->sub_names);
+    free((void *)r->sub_with);
+  }
+  free(d->rules);
+  free(d->labels);
+  free(d->mappings);
+  for (size_t i = 0; i < d->string_count; i++) free(d->strings[i]);
+  free(d->strings);
+  free(d->axes);
+  free(d->maps);
+  free(d->sources);
+  free(d->instances);
+  free(d->files);
+  free(d->src_locs);
+  free(d->inst_locs);
+  memset(d, 0, sizeof *d);
+}
