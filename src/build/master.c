@@ -6,7 +6,7 @@
  * component offset).
  */
 #include "build/master.h"
-#include "build/post_names.h"
+#include "post_names.h"
 
 #include <string.h>
 

@@ -35,6 +35,7 @@
 #include "instance/store.h"
 #include "cff_write.h"
 #include "name.h"
+#include "post_names.h"
 
 #include <stdlib.h>
 
@@ -275,11 +276,11 @@ static bool glyph_name(const cff1 *x, uint32_t g, const char **std, otv_span *s)
   *std = NULL;
   if ((size_t)g * 2 + 2 > x->post_index.len) return false;
   unsigned idx = otv_peek_u16(x->post_index.p + 2 * g); /* in range: checked above */
-  if (idx < OTV_POST_MAC_NAMES) {
-    *std = otv_post_mac_names[idx];
+  if (idx < OTV_POST_STD_NAMES) {
+    *std = otv_post_std_names[idx];
     return true;
   }
-  idx -= OTV_POST_MAC_NAMES;
+  idx -= OTV_POST_STD_NAMES;
   if (idx >= x->post_str_count) return false;
   size_t at = x->post_str[idx]; /* in range: a length byte scanned in post_setup */
   *s = (otv_span){x->post_names.p + at + 1, x->post_names.p[at]};
@@ -304,8 +305,8 @@ static otv_status post_setup(cff1 *x)
   unsigned need = 0; /* strings the index refers to */
   for (uint32_t g = 0; g < n; g++) {
     unsigned idx = otv_peek_u16(x->post_index.p + 2 * g); /* in range: the array span */
-    if (idx >= OTV_POST_MAC_NAMES && idx - OTV_POST_MAC_NAMES + 1 > need)
-      need = idx - OTV_POST_MAC_NAMES + 1;
+    if (idx >= OTV_POST_STD_NAMES && idx - OTV_POST_STD_NAMES + 1 > need)
+      need = idx - OTV_POST_STD_NAMES + 1;
   }
   if (need) {
     x->post_str = otv_mem_alloc(in->al, need * sizeof *x->post_str);

@@ -1,8 +1,9 @@
 /*
- * build/post_names.c - the 258 standard Macintosh glyph names (spec: post, "Macintosh standard
- * order"): the names a post format 2 index below 258 stands for.
+ * post_names.c - the 258 standard Macintosh glyph names (spec: post, "Macintosh standard
+ * order"): the names a post format 2 index below 258 stands for. Read by the builder's masters
+ * and by the CFF instancer's charset.
  */
-#include "build/post_names.h"
+#include "post_names.h"
 
 const char *const otv_post_std_names[OTV_POST_STD_NAMES] = {
     ".notdef",
