@@ -20,6 +20,7 @@ pkgs+=(libexpat1-dev) # `otvar build` reads designspace documents (issue 27)
 if [ "$run_only" = 0 ]; then
   pkgs+=(libfreetype-dev libharfbuzz-dev libharfbuzz-bin python3-fonttools # the oracles
          opentype-sanitizer woff2 python3-brotli # instance and WOFF checks
+         afdko-bin # tx: reads the CFF instances (tests/oracle/test_instance_cff1.py)
          clang clang-format llvm libclang-rt-14-dev valgrind # fuzzing, format, TSan, valgrind
          gcc-multilib # the 32-bit (i386) build of scripts/test.sh
          python3-pytest python3-venv python3-setuptools # the Python package's tests
