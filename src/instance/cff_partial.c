@@ -202,7 +202,7 @@ static otv_status blend(csw *w, size_t at)
     for (unsigned j = 0; j < k; j++)
       for (unsigned i = 0; i < cnt; i++) {
         double x = dl[(size_t)i * k + j];
-        if (!x) continue;
+        if (x == 0) continue;
         d[i] += x * fold[j];
         for (unsigned c = 0; c < ko; c++) w->nd[(size_t)i * ko + c] += x * wt[(size_t)j * ko + c];
       }
