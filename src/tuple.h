@@ -385,4 +385,21 @@ void otv_tuple_pack_deltas(otv_buf *b, const int32_t *d, unsigned n);
 /* The point numbers of the m points with keep set, or "all points" (a single 0) when m == n. */
 void otv_tuple_pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m);
 
+/* The delta IUP infers for point k on one axis from reference points j and i (spec: gvar
+ * "Inferred deltas for un-referenced point numbers"): o the original coordinates, r the
+ * references' deltas. Shared by the instancer's and the builder's point choice. */
+static inline double otv_iup_infer(const double *o, const int32_t *r, unsigned j, unsigned i,
+                                   unsigned k)
+{
+  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
+  if (x1 == x2) return d1 == d2 ? d1 : 0;
+  if (x1 > x2) {
+    double t = x1;
+    x1 = x2, x2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  double x = o[k];
+  return x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * (d2 - d1) / (x2 - x1);
+}
+
 #endif /* OTV_TUPLE_H */

@@ -26,20 +26,6 @@
 
 /* ---- IUP (spec: gvar "Inferred deltas for un-referenced point numbers") ---- */
 
-/* The delta IUP infers for point k on one axis from references j and i. */
-static double iup_one(const double *o, const int32_t *r, unsigned j, unsigned i, unsigned k)
-{
-  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
-  if (x1 == x2) return d1 == d2 ? d1 : 0;
-  if (x1 > x2) {
-    double t = x1;
-    x1 = x2, x2 = t;
-    t = d1, d1 = d2, d2 = t;
-  }
-  double x = o[k];
-  return x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * (d2 - d1) / (x2 - x1);
-}
-
 typedef struct iup {
   const double *ox, *oy;
   const int32_t *rx, *ry;
@@ -50,7 +36,7 @@ static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1;
 
 /* The line IUP draws on one axis between references j and i (spec: gvar "Inferred deltas"):
  * below x1 the delta d1, above x2 d2, linear in between; equal coordinates: d1 when the deltas
- * are equal, else 0 (iup_one, with the division done once). */
+ * are equal, else 0 (otv_iup_infer, with the division done once). */
 typedef struct iup_line {
   double x1, x2, d1, d2, slope;
   bool flat;
@@ -353,7 +339,7 @@ static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, uns
     }
     unsigned i = k;
     while (!keep[i]) i = i == b ? a : i + 1;
-    out[k] = iup_one(o, r, j, i, k);
+    out[k] = otv_iup_infer(o, r, j, i, k);
   }
 }
 

@@ -389,21 +389,6 @@ otv_status otv_tvs_sum(const otv_ictx *cx, otv_tvs_work *w, const otv_tvs_in *s,
 #define IUP_TOL 0.5
 #define IUP_LOOKBACK 64
 
-/* Delta IUP gives point k from the references j and i on one axis (the arithmetic of
- * iup_axis). */
-static double iup_one(const double *o, const int32_t *r, unsigned j, unsigned i, unsigned k)
-{
-  double x1 = o[j], x2 = o[i], d1 = r[j], d2 = r[i];
-  if (x1 == x2) return d1 == d2 ? d1 : 0;
-  if (x1 > x2) {
-    double t = x1;
-    x1 = x2, x2 = t;
-    t = d1, d1 = d2, d2 = t;
-  }
-  double x = o[k];
-  return x <= x1 ? d1 : x >= x2 ? d2 : d1 + (x - x1) * (d2 - d1) / (x2 - x1);
-}
-
 typedef struct iup_ctx {
   const double *ox, *oy, *ex, *ey; /* original coordinates, exact deltas */
   const int32_t *rx, *ry;          /* rounded deltas */
@@ -416,8 +401,8 @@ static unsigned next_pt(const iup_ctx *c, unsigned k) { return k == c->b ? c->a 
 static bool between_ok(const iup_ctx *c, unsigned j, unsigned i)
 {
   for (unsigned k = next_pt(c, j); k != i; k = next_pt(c, k)) {
-    if (fabs(iup_one(c->ox, c->rx, j, i, k) - c->ex[k]) > IUP_TOL) return false;
-    if (fabs(iup_one(c->oy, c->ry, j, i, k) - c->ey[k]) > IUP_TOL) return false;
+    if (fabs(otv_iup_infer(c->ox, c->rx, j, i, k) - c->ex[k]) > IUP_TOL) return false;
+    if (fabs(otv_iup_infer(c->oy, c->ry, j, i, k) - c->ey[k]) > IUP_TOL) return false;
   }
   return true;
 }
