@@ -11,9 +11,6 @@
 #include <string.h>
 
 #define T_POST OTV_TAG('p', 'o', 's', 't')
-#define POST_V2 0x00020000u
-#define POST_V2_HEADER 34u       /* version .. maxMemType1, then numGlyphs */
-#define POST_STANDARD_NAMES 258u /* spec: indices below 258 are the standard Macintosh names */
 
 otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *src)
 {
@@ -79,38 +76,24 @@ typedef struct name_key {
 } name_key;
 
 /* The names of a master (count entries), false when its post has none (format other than 2 or
- * malformed: the glyphs are then matched by id). */
-static bool post_names(const otv_bmaster *m, name_key *out, uint32_t count)
+ * malformed: the glyphs are then matched by id); *st OTV_E_NOMEM when out of memory. */
+static bool post_names(const otv_bmaster *m, const otv_alloc *al, name_key *out, uint32_t count,
+                       otv_status *st)
 {
-  otv_span post = otv_sfnt_find(&m->sfnt, T_POST);
-  otv_rd r = otv_rd_init(post, 0);
-  if (otv_rd_u32(&r) != POST_V2) return false;
-  r.pos = POST_V2_HEADER - 2;
-  unsigned n = otv_rd_u16(&r);
-  otv_span idx;
-  if (!otv_rd_ok(&r) || n != count || !otv_span_array(post, r.pos, n, 2, &idx)) return false;
-  /* the Pascal strings after the index array, in order */
-  size_t at = r.pos + 2 * (size_t)n;
-  otv_span strs[1];
-  (void)strs;
-  uint32_t custom = 0;
-  for (unsigned g = 0; g < n; g++) {
-    unsigned i = otv_peek_u16(idx.p + 2 * (size_t)g); /* in range: idx checked */
-    out[g].std = i;
-    if (i >= POST_STANDARD_NAMES && i - POST_STANDARD_NAMES + 1 > custom)
-      custom = i - POST_STANDARD_NAMES + 1;
+  otv_post_names pn;
+  if (!otv_post_names_open(otv_sfnt_find(&m->sfnt, T_POST), count, al, &pn, st)) return false;
+  bool all = true;
+  for (uint32_t g = 0; g < count && all; g++) {
+    const char *std;
+    otv_span s = {NULL, 0};
+    all = otv_post_name(&pn, g, &std, &s);
+    if (std)
+      out[g].std = (uint32_t)(otv_peek_u16(pn.index.p + 2 * (size_t)g)); /* in range: index */
+    else
+      out[g].std = UINT32_MAX, out[g].s = s;
   }
-  /* walk the strings once, giving each custom index its string */
-  for (uint32_t c = 0; c < custom; c++) {
-    if (at >= post.len) return false;
-    size_t len = post.p[at]; /* in range: at < post.len */
-    if (len > post.len - at - 1) return false;
-    otv_span s = {post.p + at + 1, len};
-    for (unsigned g = 0; g < n; g++)
-      if (out[g].std == POST_STANDARD_NAMES + c) out[g].s = s, out[g].std = UINT32_MAX;
-    at += 1 + len;
-  }
-  return true;
+  otv_post_names_free(&pn, al);
+  return all;
 }
 
 static bool key_eq(const name_key *a, const name_key *b)
@@ -142,7 +125,7 @@ otv_status otv_bmaster_match(otv_builder *b, unsigned k)
   otv_status s = OTV_E_OK;
   if (!dk || !mk || !slots) {
     s = OTV_FAIL(b->err, NOMEM, 0, 0, "glyph names");
-  } else if (post_names(d, dk, dn) && post_names(m, mk, mn)) {
+  } else if (post_names(d, &b->al, dk, dn, &s) && post_names(m, &b->al, mk, mn, &s)) {
     for (uint32_t g = 0; g < mn; g++) {
       uint32_t h = key_hash(&mk[g]) & (uint32_t)(slots_n - 1);
       while (slots[h]) h = (h + 1) & (uint32_t)(slots_n - 1);
@@ -157,6 +140,8 @@ otv_status otv_bmaster_match(otv_builder *b, unsigned k)
           break;
         }
     }
+  } else if (s) {
+    s = OTV_FAIL(b->err, NOMEM, T_POST, 0, "glyph names");
   } else if (mn != dn) {
     s = OTV_FAIL(b->err, BAD_VALUE, OTV_T_MAXP, 4,
                  "master %s has %u glyphs, the default master %u (and no glyph names to match)",
@@ -277,19 +262,19 @@ otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph 
 bool otv_bmaster_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid)
 {
   otv_bmaster *d = &b->m[b->base];
-  uint32_t n = d->glyph_count;
-  name_key *k = otv_mem_calloc(&b->al, (size_t)n + 1, sizeof *k);
-  if (!k) return false;
+  otv_post_names pn;
+  otv_status st;
+  if (!otv_post_names_open(otv_sfnt_find(&d->sfnt, T_POST), d->glyph_count, &b->al, &pn, &st))
+    return false;
   bool found = false;
   size_t len = strlen(name);
-  if (post_names(d, k, n))
-    for (uint32_t g = 0; g < n && !found; g++) {
-      if (k[g].std == UINT32_MAX)
-        found = k[g].s.len == len && !memcmp(k[g].s.p, name, len);
-      else if (k[g].std < OTV_POST_STD_NAMES)
-        found = !strcmp(otv_post_std_names[k[g].std], name);
-      if (found) *gid = g;
-    }
-  otv_mem_free(&b->al, k, ((size_t)n + 1) * sizeof *k);
+  for (uint32_t g = 0; g < d->glyph_count && !found; g++) {
+    const char *std;
+    otv_span s = {NULL, 0};
+    if (!otv_post_name(&pn, g, &std, &s)) continue;
+    found = std ? !strcmp(std, name) : s.len == len && !memcmp(s.p, name, len);
+    if (found) *gid = g;
+  }
+  otv_post_names_free(&pn, &b->al);
   return found;
 }

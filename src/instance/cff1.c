@@ -44,8 +44,6 @@
 #define CFF1_MAX_FDS 256               /* FDSelect stores a Font DICT index in a byte */
 #define CFF1_NAME_MAX 63               /* TN 5176 "Name INDEX": at most 127; PostScript names 63 */
 #define SID_ADOBE OTV_CFF1_STD_STRINGS /* the first custom string of a CID-keyed instance */
-#define POST_V2 0x00020000u
-#define POST_HEADER 32 /* version .. maxMemType1: numGlyphs follows */
 
 typedef struct fd_out {
   otv_buf priv;      /* the Private DICT */
@@ -69,10 +67,7 @@ typedef struct cff1 {
   size_t budget;
   /* name-keyed: the post table's names */
   bool named;
-  otv_span post_names; /* the Pascal strings */
-  otv_span post_index; /* glyphNameIndex */
-  uint32_t *post_str;  /* offset into post_names of each string */
-  uint32_t post_str_count, post_str_alloc;
+  otv_post_names post; /* its post 2.0 names (post_names.h) */
   char ps_name[CFF1_NAME_MAX + 1];
 } cff1;
 
@@ -273,52 +268,20 @@ static void font_name(cff1 *x)
 /* Glyph g's name from post 2.0 (x->named): false when it has none. */
 static bool glyph_name(const cff1 *x, uint32_t g, const char **std, otv_span *s)
 {
-  *std = NULL;
-  if ((size_t)g * 2 + 2 > x->post_index.len) return false;
-  unsigned idx = otv_peek_u16(x->post_index.p + 2 * g); /* in range: checked above */
-  if (idx < OTV_POST_STD_NAMES) {
-    *std = otv_post_std_names[idx];
-    return true;
-  }
-  idx -= OTV_POST_STD_NAMES;
-  if (idx >= x->post_str_count) return false;
-  size_t at = x->post_str[idx]; /* in range: a length byte scanned in post_setup */
-  *s = (otv_span){x->post_names.p + at + 1, x->post_names.p[at]};
-  return true;
+  return otv_post_name(&x->post, g, std, s);
 }
 
 /* Whether post 2.0 names every glyph with a valid name; sets up glyph_name(). */
 static otv_status post_setup(cff1 *x)
 {
   otv_inst *in = x->in;
-  size_t len = 0;
-  const uint8_t *p = otv_face_table(in->face, OTV_T_POST, &len);
   x->named = false;
-  if (x->c->fd_count != 1 || !p || len < POST_HEADER + 2 || otv_peek_u32(p) != POST_V2)
-    return OTV_E_OK;
-  otv_span t = {p, len};
-  uint32_t n = otv_peek_u16(p + POST_HEADER); /* in range: len checked above */
-  if (n != in->glyph_count || !otv_span_array(t, POST_HEADER + 2, n, 2, &x->post_index))
-    return OTV_E_OK;
-  size_t names_at = POST_HEADER + 2 + (size_t)n * 2;
-  x->post_names = (otv_span){p + names_at, len - names_at};
-  unsigned need = 0; /* strings the index refers to */
-  for (uint32_t g = 0; g < n; g++) {
-    unsigned idx = otv_peek_u16(x->post_index.p + 2 * g); /* in range: the array span */
-    if (idx >= OTV_POST_STD_NAMES && idx - OTV_POST_STD_NAMES + 1 > need)
-      need = idx - OTV_POST_STD_NAMES + 1;
-  }
-  if (need) {
-    x->post_str = otv_mem_alloc(in->al, need * sizeof *x->post_str);
-    if (!x->post_str) return OTV_FAIL(in->err, NOMEM, OTV_T_POST, 0, "glyph names");
-    x->post_str_alloc = need;
-    size_t at = 0;
-    for (unsigned i = 0; i < need; i++) {
-      if (at >= x->post_names.len || x->post_names.p[at] > x->post_names.len - at - 1) break;
-      x->post_str[x->post_str_count++] = (uint32_t)at;
-      at += 1 + (size_t)x->post_names.p[at];
-    }
-  }
+  if (x->c->fd_count != 1) return OTV_E_OK;
+  otv_status st;
+  if (!otv_post_names_open(otv_face_span(in->face, OTV_T_POST), in->glyph_count, in->al, &x->post,
+                           &st))
+    return st ? OTV_FAIL(in->err, NOMEM, OTV_T_POST, 0, "glyph names") : OTV_E_OK;
+  uint32_t n = in->glyph_count;
   for (uint32_t g = 1; g < n; g++) { /* glyph 0 is .notdef in a CFF charset */
     const char *std = NULL;
     otv_span s = {NULL, 0};
@@ -672,10 +635,7 @@ static void cff1_free(cff1 *x)
   if (x->gs_offs)
     otv_mem_free(al, x->gs_offs, ((size_t)x->c->gsubrs.count + 1) * sizeof *x->gs_offs);
   if (x->str_offs) otv_mem_free(al, x->str_offs, ((size_t)n + 3) * sizeof *x->str_offs);
-  if (x->post_str) {
-    /* allocated for the strings glyphNameIndex refers to (post_setup) */
-    otv_mem_free(al, x->post_str, x->post_str_alloc * sizeof *x->post_str);
-  }
+  otv_post_names_free(&x->post, al);
 }
 
 otv_status otv_inst_cff1(otv_inst *in)
