@@ -27,6 +27,7 @@
 #include "cff_write.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1044,6 +1045,32 @@ static void deltas_exact(const otv_vmodel *md, const double *vals, double *out)
   }
 }
 
+/* A DICT number as otv_cff_dict_put_num writes it, but a real between -1 and 1 without its
+ * leading zero ("0.0625" as ".0625": one nibble, often a byte, less). */
+static void dict_num(otv_buf *o, double v)
+{
+  char t[64];
+  if (v == floor(v) || fabs(v) >= 1) {
+    otv_cff_dict_put_num(o, v);
+    return;
+  }
+  snprintf(t, sizeof t, "%.8g", v);
+  const char *c = t;
+  if (strchr(t, 'e') || !(c[0] == '0' || (c[0] == '-' && c[1] == '0'))) {
+    otv_cff_dict_put_num(o, v);
+    return;
+  }
+  uint8_t nib[80];
+  size_t k = 0;
+  if (*c == '-') nib[k++] = OTV_CFF_NIB_MINUS, c++;
+  c++; /* the leading 0 */
+  for (; *c && k < 76; c++) nib[k++] = *c == '.' ? OTV_CFF_NIB_POINT : (uint8_t)(*c - '0');
+  nib[k++] = OTV_CFF_NIB_END;
+  if (k & 1) nib[k++] = OTV_CFF_NIB_END;
+  otv_buf_u8(o, OTV_CFF_REAL);
+  for (size_t i = 0; i < k; i += 2) otv_buf_u8(o, (uint8_t)(nib[i] << 4 | nib[i + 1]));
+}
+
 #define PRIV_MAX 96 /* operands of one Private DICT operator (the blue arrays: 14) */
 
 /* Font DICT f's Private DICT (CFF2): the blendable values blended over the masters whose
@@ -1108,7 +1135,7 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
       q++;
     }
     if (!differ) {
-      for (unsigned i = 0; i < nv; i++) otv_cff_dict_put_num(&body, dd.args[i]);
+      for (unsigned i = 0; i < nv; i++) dict_num(&body, dd.args[i]);
     } else {
       any_blend = true;
       double deltas[PRIV_MAX][OTV_BUILD_MAX_MASTERS];
@@ -1117,10 +1144,10 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
         deltas_exact(md, col, dl);
         memcpy(deltas[i], dl, md->count * sizeof *dl);
       }
-      for (unsigned i = 0; i < nv; i++) otv_cff_dict_put_num(&body, dd.args[i]);
+      for (unsigned i = 0; i < nv; i++) dict_num(&body, dd.args[i]);
       for (unsigned i = 0; i < nv; i++)
-        for (unsigned r = 1; r < md->count; r++) otv_cff_dict_put_num(&body, deltas[i][r]);
-      otv_cff_dict_put_num(&body, nv);
+        for (unsigned r = 1; r < md->count; r++) dict_num(&body, deltas[i][r]);
+      dict_num(&body, nv);
       otv_cff_put_op(&body, OTV_DICT_BLEND);
     }
     otv_cff_put_op(&body, op);
@@ -1132,7 +1159,7 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
       return s;
     }
     if (vi) {
-      otv_cff_dict_put_num(o, vi);
+      dict_num(o, vi);
       otv_cff_put_op(o, OTV_DICT_VSINDEX);
     }
   }
@@ -1143,6 +1170,12 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
 }
 
 /* ---- the table ---- */
+
+/* The bytes of integer v as a DICT operand (otv_cff_dict_put_num's shortest form). */
+static size_t int_len(size_t v)
+{
+  return v <= OTV_CFF_INT1_MAX ? 1 : v <= OTV_CFF_INT2_MAX ? 2 : v <= INT16_MAX ? 3 : 5;
+}
 
 static void put_store(cffb *x, otv_buf *o)
 {
@@ -1239,22 +1272,33 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
     s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "VariationStore over 64 KiB");
   /* layout: header, Top DICT, GlobalSubrs, VariationStore, FDSelect, FDArray, CharStrings,
    * Private DICTs (OTS refuses a Private DICT before the CharStrings) */
-  size_t top_len = top.len + (OTV_CFF_DICT_OFFSET_LEN + 1) * 3 +
-                   (fd_count > 1 ? OTV_CFF_DICT_OFFSET_LEN + 2 : 0) + 1;
-  size_t at = OTV_CFF2_HEADER_SIZE + top_len;
-  size_t gsubrs_at = at;
-  at += otv_cff2_index_len(0, 0);
-  size_t vs_at = at;
-  at += vs.len;
-  size_t fds_at = at;
-  at += fds.len;
-  size_t fdarray_at = at;
-  size_t fd_dict_len = 2 * OTV_CFF_DICT_OFFSET_LEN + 1;
-  at += otv_cff2_index_len(fd_count, fd_count * fd_dict_len);
-  size_t cs_at = at;
-  at += otv_cff2_index_len(gc, x->cs.len);
-  size_t priv_at = at;
-  at += priv.len;
+  /* every offset in its shortest form: the lengths grow with the offsets, the offsets with
+   * the lengths, so a few rounds reach the fixed point */
+  size_t top_len = 0, at = 0, gsubrs_at = 0, vs_at = 0, fds_at = 0, fdarray_at = 0, cs_at = 0,
+         priv_at = 0, fd_dict_len = 0;
+  for (unsigned round = 0; round < 16; round++) {
+    size_t tl = top.len + int_len(cs_at) + 1 + (fd_count > 1 ? int_len(fds_at) + 2 : 0) +
+                int_len(fdarray_at) + 2 + int_len(vs_at) + 1;
+    size_t fl = 0;
+    for (uint32_t f = 0; f < fd_count; f++)
+      fl += int_len(poff[f + 1] - poff[f]) + int_len(priv_at + poff[f]) + 1;
+    bool same = round && tl == top_len && fl == fd_dict_len;
+    top_len = tl, fd_dict_len = fl;
+    at = OTV_CFF2_HEADER_SIZE + top_len;
+    gsubrs_at = at;
+    at += otv_cff2_index_len(0, 0);
+    vs_at = at;
+    at += vs.len;
+    fds_at = at;
+    at += fds.len;
+    fdarray_at = at;
+    at += otv_cff2_index_len(fd_count, fd_dict_len);
+    cs_at = at;
+    at += otv_cff2_index_len(gc, x->cs.len);
+    priv_at = at;
+    at += priv.len;
+    if (same) break;
+  }
   if (!s && (at > UINT32_MAX || top_len > 0xFFFF))
     s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "CFF2 over 4 GiB");
   otv_buf *t = s ? NULL : otv_build_table(b, OTV_T_CFF2);
@@ -1265,17 +1309,17 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
     otv_buf_u8(t, OTV_CFF2_HEADER_SIZE);
     otv_buf_u16(t, (uint16_t)top_len);
     otv_buf_bytes(t, top.p, top.len);
-    otv_cff_dict_put_offset(t, (uint32_t)cs_at);
+    otv_cff_dict_put_num(t, (double)cs_at);
     otv_cff_put_op(t, OTV_DICT_CHARSTRINGS);
     if (fd_count > 1) {
-      otv_cff_dict_put_offset(t, (uint32_t)fds_at);
+      otv_cff_dict_put_num(t, (double)fds_at);
       otv_cff_put_op(t, OTV_DICT_FDSELECT);
     }
-    otv_cff_dict_put_offset(t, (uint32_t)fdarray_at);
+    otv_cff_dict_put_num(t, (double)fdarray_at);
     otv_cff_put_op(t, OTV_DICT_FDARRAY);
-    otv_cff_dict_put_offset(t, (uint32_t)vs_at);
+    otv_cff_dict_put_num(t, (double)vs_at);
     otv_cff_put_op(t, OTV_DICT_VSTORE);
-    (void)OTV_NEVER(t->len != gsubrs_at);
+    if (OTV_NEVER(t->len != gsubrs_at)) s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "CFF2 layout");
     otv_cff2_put_index(t, NULL, NULL, 0);
     otv_buf_bytes(t, vs.p, vs.len);
     otv_buf_bytes(t, fds.p, fds.len);
@@ -1286,8 +1330,8 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
     if (!fo) s = OTV_FAIL(b->err, NOMEM, 0, 0, "FDArray");
     for (uint32_t f = 0; !s && f < fd_count; f++) {
       fo[f] = (uint32_t)fdd.len;
-      otv_cff_dict_put_offset(&fdd, poff[f + 1] - poff[f]);
-      otv_cff_dict_put_offset(&fdd, (uint32_t)(priv_at + poff[f]));
+      otv_cff_dict_put_num(&fdd, poff[f + 1] - poff[f]);
+      otv_cff_dict_put_num(&fdd, (double)(priv_at + poff[f]));
       otv_cff_put_op(&fdd, OTV_DICT_PRIVATE);
     }
     if (!s) {
@@ -1295,7 +1339,8 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
       otv_cff2_put_index(t, &fdd, fo, fd_count);
       otv_cff2_put_index(t, &x->cs, x->cs_off, gc);
       otv_buf_bytes(t, priv.p, priv.len);
-      (void)OTV_NEVER(!t->failed && t->len != at);
+      if (OTV_NEVER(!t->failed && t->len != at))
+        s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "CFF2 layout did not settle");
     }
     if (fo) otv_mem_free(&b->al, fo, ((size_t)fd_count + 1) * sizeof *fo);
     otv_buf_free(&fdd);
