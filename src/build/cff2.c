@@ -94,7 +94,10 @@ otv_status otv_bcff_open(otv_builder *b, unsigned k)
   if (!m->cff) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: CFF", m->name);
   otv_bcff *x = m->cff;
   otv_error e = {0};
-  otv_status s = otv_cff_parse(is2 ? cff2 : cff1, is2, upem ? upem : 1000, 0, &b->al, &x->cff, &e);
+  otv_span fvar = otv_sfnt_find(&m->sfnt, OTV_T_FVAR); /* a variable CFF2 master: its defaults */
+  uint16_t axes = fvar.len >= 6 ? otv_peek_u16(fvar.p + 4) : 0; /* in range: checked */
+  otv_status s =
+      otv_cff_parse(is2 ? cff2 : cff1, is2, upem ? upem : 1000, axes, &b->al, &x->cff, &e);
   if (s) return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
   if (x->cff.charstrings.count != m->glyph_count)
     return OTV_FAIL(b->err, BAD_VALUE, x->cff.tag, 0, "master %s: %u charstrings, maxp %u glyphs",
@@ -1256,9 +1259,17 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
   for (uint32_t f = 1; !s && f < dc->fd_count; f++)
     if (memcmp(dc->fds[f].xf, dc->fds[0].xf, sizeof dc->fds[0].xf))
       s = OTV_FAIL(b->err, UNSUPPORTED, dc->tag, 0, "Font DICTs with different FontMatrix");
-  if (!s && dc->fd_count && dc->fds[0].xf_on) {
-    for (int i = 0; i < 6; i++) otv_cff_dict_put_num(&top, dc->fds[0].xf[i] / upem);
-    otv_cff_put_op(&top, OTV_DICT_FONTMATRIX);
+  if (!s && dc->fd_count) {
+    /* written unless it is CFF2's default [0.001 0 0 0.001 0 0] */
+    static const double def[6] = {0.001, 0, 0, 0.001, 0, 0};
+    double fm[6];
+    bool other = false;
+    for (int i = 0; i < 6; i++) {
+      fm[i] = dc->fds[0].xf_on ? dc->fds[0].xf[i] / upem : (i == 0 || i == 3) / upem;
+      other |= fabs(fm[i] - def[i]) > 1e-12;
+    }
+    for (int i = 0; other && i < 6; i++) otv_cff_dict_put_num(&top, fm[i]);
+    if (other) otv_cff_put_op(&top, OTV_DICT_FONTMATRIX);
   }
   /* FDSelect: format 3 or 0, the smaller */
   otv_buf fds;
