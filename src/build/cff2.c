@@ -1354,7 +1354,8 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
     otv_cff_put_op(t, OTV_DICT_FDARRAY);
     otv_cff_dict_put_num(t, (double)vs_at);
     otv_cff_put_op(t, OTV_DICT_VSTORE);
-    if (OTV_NEVER(t->len != gsubrs_at)) s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "CFF2 layout");
+    if (OTV_NEVER(!t->failed && t->len != gsubrs_at))
+      s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "CFF2 layout");
     otv_cff2_put_index(t, NULL, NULL, 0);
     otv_buf_bytes(t, vs.p, vs.len);
     otv_buf_bytes(t, fds.p, fds.len);
