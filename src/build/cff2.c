@@ -1255,7 +1255,7 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
   otv_buf_init(&top, &b->al);
   otv_span head = otv_sfnt_find(&dm->sfnt, OTV_T_HEAD);
   double upem = head.len >= 20 ? otv_peek_u16(head.p + 18) : 1000; /* in range: checked */
-  if (!upem) upem = 1000;
+  if (upem == 0) upem = 1000;
   for (uint32_t f = 1; !s && f < dc->fd_count; f++)
     if (memcmp(dc->fds[f].xf, dc->fds[0].xf, sizeof dc->fds[0].xf))
       s = OTV_FAIL(b->err, UNSUPPORTED, dc->tag, 0, "Font DICTs with different FontMatrix");
