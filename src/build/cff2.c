@@ -446,12 +446,14 @@ static otv_status run_cs(runner *r, otv_span cs, unsigned depth)
       continue; /* the stack carries on */
     }
     case OTV_CS_VSINDEX:
-      if (!r->c->cff2 || !sp) return rfail(r, "vsindex");
+      if (!r->c->cff2 || !sp || !(st[sp - 1] >= 0 && st[sp - 1] <= UINT16_MAX))
+        return rfail(r, "vsindex");
       r->vsindex = (unsigned)st[sp - 1];
       break;
     case OTV_CS_BLEND: {
       /* a variable master: its default (the deltas dropped) */
-      if (!r->c->cff2 || !sp) return rfail(r, "blend");
+      if (!r->c->cff2 || !sp || !(st[sp - 1] >= 0 && st[sp - 1] <= CFF2_STACK))
+        return rfail(r, "blend");
       unsigned nb = (unsigned)st[sp - 1];
       unsigned rk = r->c->ivs.present && r->vsindex < r->c->ivs.data_count
                         ? r->c->ivs.data[r->vsindex].region_index_count
