@@ -583,6 +583,12 @@ typedef struct cffb {
   unsigned vd_count;
   uint64_t *drop; /* master << 32 | glyph: empty where the default's is not (sparse) */
   size_t drop_count, drop_cap;
+  /* the Private DICTs (built before the charstrings: a charstring's vsindex defaults to its
+   * Private DICT's) */
+  otv_buf priv;
+  uint32_t *poff;    /* fd_count + 1 offsets into priv */
+  uint16_t *priv_vs; /* per Font DICT: its Private DICT's vsindex */
+  uint32_t fd_count;
 } cffb;
 
 static unsigned region_index(cffb *x, const otv_vmodel *md, unsigned i)
@@ -957,8 +963,11 @@ static otv_status glyph(cffb *x, uint32_t gid)
   otv_buf *o = &x->cs;
   if (any_blend) {
     unsigned vi;
+    uint32_t fd = 0;
+    const otv_cff *dc = &b->m[b->base].cff->cff;
+    if (dc->fd_count && !otv_cff_fd_of(dc, gid, &fd)) fd = 0;
     if ((s = vsindex_of(x, mask, md, &vi))) return s;
-    if (vi) {
+    if (vi != (fd < x->fd_count ? x->priv_vs[fd] : 0u)) {
       otv_cs_put_num(o, vi);
       otv_cff_put_op(o, OTV_CS_VSINDEX);
     }
@@ -1190,6 +1199,7 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
     if (vi) {
       dict_num(o, vi);
       otv_cff_put_op(o, OTV_DICT_VSINDEX);
+      x->priv_vs[f] = (uint16_t)vi;
     }
   }
   otv_buf_bytes(o, body.p, body.len);
@@ -1239,16 +1249,9 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
   const otv_cff *dc = &dm->cff->cff;
   uint32_t gc = dm->glyph_count;
   otv_status s = OTV_E_OK;
-  /* Private DICTs (first: they may add VarData) */
-  otv_buf priv;
-  otv_buf_init(&priv, &b->al);
-  uint32_t *poff = otv_mem_calloc(&b->al, (size_t)fd_count + 1, sizeof *poff);
-  if (!poff) return OTV_FAIL(b->err, NOMEM, 0, 0, "Private DICTs");
-  for (uint32_t f = 0; !s && f < fd_count; f++) {
-    poff[f] = (uint32_t)priv.len;
-    s = private_build(x, f, fdm + (size_t)f * b->mc, &priv);
-  }
-  poff[fd_count] = (uint32_t)priv.len;
+  const otv_buf priv = x->priv;
+  const uint32_t *poff = x->poff;
+  (void)fdm;
   unsigned vi;
   if (!s && !x->vd_count)
     s = vsindex_of(x, b->mc == 64 ? UINT64_MAX : ((uint64_t)1 << b->mc) - 1, &b->model, &vi);
@@ -1385,8 +1388,6 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
     if (!s && (t->failed || x->cs.failed || priv.failed || top.failed || fds.failed || vs.failed))
       s = OTV_FAIL(b->err, NOMEM, 0, 0, "CFF2");
   }
-  otv_mem_free(&b->al, poff, ((size_t)fd_count + 1) * sizeof *poff);
-  otv_buf_free(&priv);
   otv_buf_free(&top);
   otv_buf_free(&fds);
   otv_buf_free(&vs);
@@ -1463,6 +1464,17 @@ otv_status otv_build_cff2(otv_builder *b)
       fdm[(size_t)df * b->mc + k] = mf;
     }
   }
+  /* the Private DICTs first (they may add VarData, and set the charstrings' vsindex) */
+  otv_buf_init(&x.priv, &b->al);
+  x.fd_count = fd_count;
+  x.poff = s ? NULL : otv_mem_calloc(&b->al, (size_t)fd_count + 1, sizeof *x.poff);
+  x.priv_vs = s ? NULL : otv_mem_calloc(&b->al, (size_t)fd_count + 1, sizeof *x.priv_vs);
+  if (!s && (!x.poff || !x.priv_vs)) s = OTV_FAIL(b->err, NOMEM, 0, 0, "Private DICTs");
+  for (uint32_t f = 0; !s && f < fd_count; f++) {
+    x.poff[f] = (uint32_t)x.priv.len;
+    s = private_build(&x, f, fdm + (size_t)f * b->mc, &x.priv);
+  }
+  if (!s) x.poff[fd_count] = (uint32_t)x.priv.len;
   for (uint32_t g = 0; !s && g < gc; g++) {
     x.cs_off[g] = (uint32_t)x.cs.len;
     s = glyph(&x, g);
@@ -1497,5 +1509,8 @@ otv_status otv_build_cff2(otv_builder *b)
   for (unsigned v = 0; v < x.vd_count; v++)
     otv_mem_free(&b->al, x.vd_reg[v], (x.vd_rc[v] + 1) * sizeof *x.vd_reg[v]);
   otv_buf_free(&x.cs);
+  otv_buf_free(&x.priv);
+  if (x.poff) otv_mem_free(&b->al, x.poff, ((size_t)fd_count + 1) * sizeof *x.poff);
+  if (x.priv_vs) otv_mem_free(&b->al, x.priv_vs, ((size_t)fd_count + 1) * sizeof *x.priv_vs);
   return s;
 }
