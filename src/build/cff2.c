@@ -19,194 +19,18 @@
  * the glyphs that use it): the blue zones and stems whose operands differ are blended (their
  * DICT operands are already relative, so they blend operand by operand), the rest is the
  * default's; CFF-only operators are dropped. Top DICT: FontMatrix (when not the default),
- * CharStrings, FDArray, FDSelect (several Font DICTs), vstore. Also maxp 0.5 and post 3.
+ * CharStrings, FDArray, FDSelect (several Font DICTs), vstore. Also maxp 0.5 and post 3. The
+ * masters themselves (parsing, charsets, glyph matching) are build/cff2_master.c.
  */
 #include "build/cff2.h"
-#include "cff.h"
-#include "cff_strings.h"
 #include "cff_write.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define CFF2_STACK OTV_MAX_STACK_CFF2
 #define POST_HEADER_LEN 32u
-#define MAXP_05_LEN 6u
-#define STD_STRINGS 391u /* TN 5176 Appendix A: SIDs 0..390 are the standard strings */
-
-typedef struct otv_bcff {
-  otv_cff cff;
-  otv_cff_index strings; /* name-keyed CFF: the String INDEX */
-  bool has_strings;
-  uint32_t *sid; /* CFF (v1): per glyph its SID (CID-keyed: CID); NULL: CFF2 */
-} otv_bcff;
-
-/* ---- masters ---- */
-
-/* gid -> SID (or CID) through the charset (TN 5176 section 13); false when it is malformed. */
-static bool charset_read(const otv_cff *c, otv_span tab, size_t off, uint32_t n, uint32_t *out)
-{
-  for (uint32_t g = 0; g < n; g++) out[g] = g; /* predefined ISOAdobe: glyph i has SID i */
-  if (off <= 2) return off == 0;
-  otv_rd r = otv_rd_init(tab, off);
-  unsigned format = otv_rd_u8(&r);
-  uint32_t g = 1;
-  if (format == 0) {
-    while (g < n && otv_rd_ok(&r)) out[g++] = otv_rd_u16(&r);
-  } else if (format == 1 || format == 2) {
-    while (g < n && otv_rd_ok(&r)) {
-      uint32_t first = otv_rd_u16(&r);
-      uint32_t left = format == 1 ? otv_rd_u8(&r) : otv_rd_u16(&r);
-      for (uint32_t i = 0; i <= left && g < n; i++) out[g++] = first + i;
-    }
-  } else {
-    return false;
-  }
-  (void)c;
-  return otv_rd_ok(&r);
-}
-
-/* The charset's table offset (Top DICT operator 15) of a CFF (v1) table, 0: none. */
-static size_t charset_off(const otv_cff *c, size_t top_off, size_t top_len)
-{
-  otv_cff_dict d;
-  if (!otv_cff_dict_init(&d, c->tab, c->tag, top_off, top_len, false, NULL)) return 0;
-  for (;;) {
-    int op = otv_cff_dict_next(&d, NULL);
-    if (op == OTV_DICT_END || op == OTV_DICT_ERROR) return 0;
-    size_t o;
-    if (op == OTV_DICT_CHARSET && d.n && otv_cff_dict_offset(&d, d.n - 1, &o)) return o;
-  }
-}
-
-otv_status otv_bcff_open(otv_builder *b, unsigned k)
-{
-  otv_bmaster *m = &b->m[k];
-  otv_span cff1 = otv_sfnt_find(&m->sfnt, OTV_T_CFF), cff2 = otv_sfnt_find(&m->sfnt, OTV_T_CFF2);
-  bool is2 = !cff1.len && cff2.len;
-  if (!cff1.len && !cff2.len)
-    return OTV_FAIL(b->err, NO_TABLE, OTV_T_CFF, 0, "master %s: no CFF or CFF2 table", m->name);
-  otv_span head = otv_sfnt_find(&m->sfnt, OTV_T_HEAD);
-  uint16_t upem = head.len >= 20 ? otv_peek_u16(head.p + 18) : 1000; /* in range: checked */
-  m->cff = otv_mem_calloc(&b->al, 1, sizeof *m->cff);
-  if (!m->cff) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: CFF", m->name);
-  otv_bcff *x = m->cff;
-  otv_error e = {0};
-  otv_span fvar = otv_sfnt_find(&m->sfnt, OTV_T_FVAR); /* a variable CFF2 master: its defaults */
-  uint16_t axes = fvar.len >= 6 ? otv_peek_u16(fvar.p + 4) : 0; /* in range: checked */
-  otv_status s =
-      otv_cff_parse(is2 ? cff2 : cff1, is2, upem ? upem : 1000, axes, &b->al, &x->cff, &e);
-  if (s) return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
-  if (x->cff.charstrings.count != m->glyph_count)
-    return OTV_FAIL(b->err, BAD_VALUE, x->cff.tag, 0, "master %s: %u charstrings, maxp %u glyphs",
-                    m->name, x->cff.charstrings.count, m->glyph_count);
-  if (is2) return OTV_E_OK;
-  /* CFF (v1): the String INDEX (glyph names) and the charset */
-  otv_span t = x->cff.tab;
-  otv_cff_index names, tops;
-  size_t hdr = t.len > 2 ? t.p[2] : 4;
-  if ((s = otv_cff_index_parse(t, x->cff.tag, hdr, false, &names, "Name", &e)) ||
-      (s = otv_cff_index_parse(t, x->cff.tag, names.end, false, &tops, "Top DICT", &e)) ||
-      (s = otv_cff_index_parse(t, x->cff.tag, tops.end, false, &x->strings, "String", &e)))
-    return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
-  x->has_strings = true;
-  otv_span top;
-  if (!otv_cff_index_get(&tops, 0, &top))
-    return OTV_FAIL(b->err, BAD_OFFSET, x->cff.tag, tops.end, "master %s: Top DICT", m->name);
-  x->sid = otv_mem_calloc(&b->al, (size_t)m->glyph_count + 1, sizeof *x->sid);
-  if (!x->sid) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: charset", m->name);
-  size_t co = charset_off(&x->cff, (size_t)(top.p - t.p), top.len);
-  if (!charset_read(&x->cff, t, co, m->glyph_count, x->sid))
-    return OTV_FAIL(b->err, BAD_VALUE, x->cff.tag, co, "master %s: charset", m->name);
-  return OTV_E_OK;
-}
-
-void otv_bcff_close(otv_builder *b, unsigned k)
-{
-  otv_bmaster *m = &b->m[k];
-  if (!m->cff) return;
-  if (m->cff->sid)
-    otv_mem_free(&b->al, m->cff->sid, ((size_t)m->glyph_count + 1) * sizeof(uint32_t));
-  otv_cff_free(&b->al, &m->cff->cff);
-  otv_mem_free(&b->al, m->cff, sizeof *m->cff);
-  m->cff = NULL;
-}
-
-/* A glyph's name key: a standard string or CID (the SID itself), or a custom string. */
-typedef struct gkey {
-  uint32_t sid; /* < STD_STRINGS or CID-keyed: compared as is; else: s */
-  otv_span s;
-  uint32_t gid;
-} gkey;
-
-static void key_of(const otv_bcff *x, uint32_t g, gkey *out)
-{
-  out->gid = g;
-  out->sid = x->sid[g];
-  out->s = (otv_span){NULL, 0};
-  if (!x->cff.cid && out->sid >= STD_STRINGS) {
-    otv_span str;
-    if (otv_cff_index_get(&x->strings, out->sid - STD_STRINGS, &str)) {
-      out->s = str;
-      out->sid = UINT32_MAX;
-    }
-  }
-}
-
-static int key_cmp(const void *pa, const void *pb)
-{
-  const gkey *a = pa, *c = pb;
-  if (a->sid != c->sid) return a->sid < c->sid ? -1 : 1;
-  if (a->sid != UINT32_MAX) return 0;
-  size_t n = a->s.len < c->s.len ? a->s.len : c->s.len;
-  int r = n ? memcmp(a->s.p, c->s.p, n) : 0;
-  if (r) return r;
-  return a->s.len < c->s.len ? -1 : a->s.len > c->s.len;
-}
-
-otv_status otv_bcff_match(otv_builder *b, unsigned k, bool *done)
-{
-  otv_bmaster *m = &b->m[k], *d = &b->m[b->base];
-  *done = false;
-  if (!m->cff || !d->cff || !m->cff->sid || !d->cff->sid || m->cff->cff.cid != d->cff->cff.cid)
-    return OTV_E_OK;
-  gkey *mk = otv_mem_calloc(&b->al, (size_t)m->glyph_count + 1, sizeof *mk);
-  if (!mk) return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph names");
-  for (uint32_t g = 0; g < m->glyph_count; g++) key_of(m->cff, g, &mk[g]);
-  qsort(mk, m->glyph_count, sizeof *mk, key_cmp);
-  for (uint32_t g = 0; g < d->glyph_count; g++) {
-    gkey q;
-    key_of(d->cff, g, &q);
-    const gkey *hit = m->glyph_count ? bsearch(&q, mk, m->glyph_count, sizeof *mk, key_cmp) : NULL;
-    m->gid_of[g] = hit ? hit->gid : UINT32_MAX;
-  }
-  otv_mem_free(&b->al, mk, ((size_t)m->glyph_count + 1) * sizeof *mk);
-  *done = true;
-  return OTV_E_OK;
-}
-
-bool otv_bcff_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid, bool *done)
-{
-  const otv_bmaster *d = &b->m[b->base];
-  *done = false;
-  if (!d->cff || !d->cff->sid || d->cff->cff.cid) return false;
-  *done = true;
-  size_t len = strlen(name);
-  for (uint32_t g = 0; g < d->glyph_count; g++) {
-    gkey q;
-    key_of(d->cff, g, &q);
-    bool hit = q.sid == UINT32_MAX
-                   ? q.s.len == len && !memcmp(q.s.p, name, len)
-                   : q.sid < OTV_CFF_STD_STRINGS && !strcmp(otv_cff_std_strings[q.sid], name);
-    if (hit) {
-      *gid = g;
-      return true;
-    }
-  }
-  return false;
-}
 
 /* ---- charstrings into commands ---- */
 
@@ -1132,8 +956,6 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
   otv_buf body;
   otv_buf_init(&body, &b->al);
   bool any_blend = false;
-  static const double none = 0;
-  (void)none;
   double vals[OTV_BUILD_MAX_MASTERS][PRIV_MAX];
   int cnt[OTV_BUILD_MAX_MASTERS];
   double col[OTV_BUILD_MAX_MASTERS], dl[OTV_BUILD_MAX_MASTERS];
@@ -1242,7 +1064,7 @@ static void put_store(cffb *x, otv_buf *o)
   otv_buf_put_u16(o, start, (uint16_t)(o->len - ivs));
 }
 
-static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
+static otv_status write_table(cffb *x, uint32_t fd_count)
 {
   otv_builder *b = x->b;
   const otv_bmaster *dm = &b->m[b->base];
@@ -1251,7 +1073,6 @@ static otv_status write_table(cffb *x, const uint32_t *fdm, uint32_t fd_count)
   otv_status s = OTV_E_OK;
   const otv_buf priv = x->priv;
   const uint32_t *poff = x->poff;
-  (void)fdm;
   unsigned vi;
   if (!s && !x->vd_count)
     s = vsindex_of(x, b->mc == 64 ? UINT64_MAX : ((uint64_t)1 << b->mc) - 1, &b->model, &vi);
@@ -1410,7 +1231,6 @@ static otv_status write_maxp_post(otv_builder *b)
     otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
     if (p->failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "post");
   }
-  (void)MAXP_05_LEN;
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "maxp") : OTV_E_OK;
 }
 
@@ -1481,7 +1301,7 @@ otv_status otv_build_cff2(otv_builder *b)
   }
   if (!s) {
     x.cs_off[gc] = (uint32_t)x.cs.len;
-    s = write_table(&x, fdm, fd_count);
+    s = write_table(&x, fd_count);
   }
   if (!s) s = write_maxp_post(b);
   /* a glyph empty in a master where the default's is not is missing there for the other

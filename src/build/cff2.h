@@ -1,10 +1,19 @@
-/* build/cff2.h - CFF and CFF2 masters merged into a variable CFF2 table (cff2.c): opening a
- * master's CFF or CFF2 table, matching its glyphs to the default's by charset (names or CIDs),
- * and building CFF2 (blended charstrings, Private DICTs, VariationStore), maxp 0.5 and post 3. */
+/* build/cff2.h - CFF and CFF2 masters merged into a variable CFF2 table: opening a master's
+ * CFF or CFF2 table and matching its glyphs to the default's by charset, names or CIDs
+ * (cff2_master.c); building CFF2 (blended charstrings, Private DICTs, VariationStore), maxp 0.5
+ * and post 3 (cff2.c). */
 #ifndef OTV_BUILD_CFF2_H
 #define OTV_BUILD_CFF2_H
 
 #include "build/ctx.h"
+#include "cff.h"
+
+/* A CFF or CFF2 master (cff2_master.c). */
+typedef struct otv_bcff {
+  otv_cff cff;
+  otv_cff_index strings; /* name-keyed CFF: the String INDEX */
+  uint32_t *sid;         /* CFF (v1): per glyph its SID (CID-keyed: CID); NULL: CFF2 */
+} otv_bcff;
 
 /* The CFF or CFF2 table of master k (an OTTO font) parsed into b->m[k].cff. */
 otv_status otv_bcff_open(otv_builder *b, unsigned k);
