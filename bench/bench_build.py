@@ -26,7 +26,10 @@ from fontTools import varLib
 DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
 CASES = [("Build", "master_ttx_interpolatable_ttf"), ("BuildAvarIdentityMaps",
          "master_ttx_interpolatable_ttf"), ("SparseMasters", "master_ttx_interpolatable_ttf"),
-         ("KerningMerging", "master_kerning_merging")]
+         ("KerningMerging", "master_kerning_merging"),
+         # CFF masters (build/cff2.c): compiled to NAME.ttf like the others (the name does
+         # not matter to either builder)
+         ("TestCFF2", "master_cff2"), ("TestSparseCFF2VF", "master_sparse_cff2")]
 
 
 def best(cmd, n):

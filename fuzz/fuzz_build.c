@@ -10,6 +10,8 @@
  * origin moved to the next byte's value when bit 5 is set); bit 6: rules (uni0024 ->
  * uni0024.nostroke above weight 500, and uni0041 -> uni0061 in a second set below 300, so
  * the test masters' names are found). A built font must open again and draw its first glyphs.
+ * CFF and CFF2 masters (OTTO fonts) take the CFF2 path (build/cff2.c): seeds cff-two-masters and
+ * cff-cid-masters in corpus/build, regressions cff-* (sparse, CFF2 input, allocation failures).
  */
 #include "face.h"
 #include "fuzz_alloc.h"

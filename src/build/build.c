@@ -9,6 +9,7 @@
  * none, gvar and cvar (build/tvs.c), HVAR and MVAR (build/store.c); every other table of the
  * default master is copied; the sfnt is written with checksums (core/sfnt.c).
  */
+#include "build/cff2.h"
 #include "build/master.h"
 #include "build/tables.h"
 
@@ -652,8 +653,9 @@ static otv_status build_rules(otv_builder *b)
   return st;
 }
 
-static const uint32_t replaced[] = {OTV_T_FVAR, OTV_T_AVAR, OTV_T_STAT, OTV_T_NAME, OTV_T_GVAR,
-                                    OTV_T_VVAR, OTV_T_CVAR, OTV_T_HVAR, OTV_T_MVAR, OTV_T_DSIG};
+static const uint32_t replaced[] = {OTV_T_FVAR, OTV_T_AVAR, OTV_T_STAT, OTV_T_NAME,
+                                    OTV_T_GVAR, OTV_T_VVAR, OTV_T_CVAR, OTV_T_HVAR,
+                                    OTV_T_MVAR, OTV_T_DSIG, OTV_T_CFF};
 
 static otv_status assemble(otv_builder *b, uint8_t **out, size_t *out_len)
 {
@@ -749,7 +751,8 @@ otv_status otv_build(const otv_designspace *ds, const otv_options *opt, uint8_t 
   if ((s = otv_vmodel_init(&b.model, b.norm, b.mc, b.ac, &b.al, err))) goto done;
   if ((s = names_read(&b, &nm)) || (s = build_fvar(&b, &nm)) || (s = build_avar(&b)) ||
       (s = build_stat(&b, b.tab[0].p, &nm)) || (s = names_write(&b, &nm)) ||
-      (s = otv_build_gvar(&b)) || (s = otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) ||
+      (s = b.cff ? otv_build_cff2(&b) : otv_build_gvar(&b)) ||
+      (s = b.cff ? OTV_E_OK : otv_build_cvar(&b)) || (s = otv_build_hvar(&b)) ||
       (s = otv_build_vvar(&b)) || (s = otv_build_mvar(&b)) || (s = otv_build_gpos(&b)) ||
       (s = otv_build_base(&b)) || (s = build_rules(&b)))
     goto done;

@@ -25,6 +25,7 @@ typedef struct otv_bmaster {
   otv_coords at;    /* no axes: the glyf loader reads default outlines */
   otv_glyf_loc loader;
   bool loader_ready;
+  struct otv_bcff *cff; /* CFF or CFF2 master (build/cff2.c), NULL: TrueType */
 } otv_bmaster;
 
 /* A glyph's points in one master: n points (the 4 phantom points last), contour ends (simple
@@ -68,6 +69,7 @@ typedef struct otv_builder {
   double *vals;   /* master values, mc x width */
   double *deltas; /* model deltas, mc x width */
   size_t vals_cap, deltas_cap;
+  bool cff; /* CFF or CFF2 masters: CFF2 is built instead of gvar (build/cff2.c) */
 } otv_builder;
 
 /* ctx.c: the model of the masters in mask (all: &b->model) */

@@ -6,6 +6,7 @@
  * component offset).
  */
 #include "build/master.h"
+#include "build/cff2.h"
 #include "post_names.h"
 
 #include <string.h>
@@ -19,19 +20,26 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
   otv_error e = {0};
   otv_status s = otv_sfnt_open(&m->sfnt, otv_span_of(src->data, src->len), 0, &b->al, &e);
   if (s) return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
-  if (m->sfnt.version != OTV_SFNT_TRUETYPE && m->sfnt.version != OTV_SFNT_TRUE)
+  bool otto = m->sfnt.version == OTV_SFNT_OTTO;
+  if (m->sfnt.version != OTV_SFNT_TRUETYPE && m->sfnt.version != OTV_SFNT_TRUE && !otto)
+    return OTV_FAIL(b->err, UNSUPPORTED, 0, 0, "master %s: not a TrueType or CFF font", m->name);
+  if (k == b->base) b->cff = otto;
+  if (otto != b->cff)
     return OTV_FAIL(b->err, UNSUPPORTED, 0, 0,
-                    "master %s: not a TrueType font (CFF masters are not supported yet)", m->name);
+                    "master %s: %s outlines, the default master's are %s", m->name,
+                    otto ? "CFF" : "TrueType", b->cff ? "CFF" : "TrueType");
   otv_span maxp = otv_sfnt_find(&m->sfnt, OTV_T_MAXP), head = otv_sfnt_find(&m->sfnt, OTV_T_HEAD);
   if (maxp.len < 6) return OTV_FAIL(b->err, NO_TABLE, OTV_T_MAXP, 0, "master %s: no maxp", m->name);
   if (head.len < 54)
     return OTV_FAIL(b->err, NO_TABLE, OTV_T_HEAD, 0, "master %s: no head", m->name);
   m->glyph_count = otv_peek_u16(maxp.p + 4);  /* in range: 6 bytes checked */
   int loc_format = otv_peek_i16(head.p + 50); /* in range: 54 bytes checked */
-  if ((s = otv_glyf_parse(otv_sfnt_find(&m->sfnt, OTV_T_GLYF), otv_sfnt_find(&m->sfnt, OTV_T_LOCA),
+  if (otto && (s = otv_bcff_open(b, k))) return s;
+  if (!otto &&
+      (s = otv_glyf_parse(otv_sfnt_find(&m->sfnt, OTV_T_GLYF), otv_sfnt_find(&m->sfnt, OTV_T_LOCA),
                           loc_format, m->glyph_count, &m->glyf, &e)))
     return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
-  if (!m->glyf.present)
+  if (!otto && !m->glyf.present)
     return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_GLYF, 0,
                     "master %s: no glyf (CFF masters are not supported yet)", m->name);
   if ((s = otv_mtx_parse(otv_sfnt_find(&m->sfnt, OTV_T_HHEA), otv_sfnt_find(&m->sfnt, OTV_T_HMTX),
@@ -52,8 +60,10 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
   m->at.serial = 1;
   m->at.is_default = true;
   otv_locctx x = {&m->at, &b->al, b->err};
-  otv_glyf_loc_init(&m->loader, &m->glyf, x);
-  m->loader_ready = true;
+  if (!otto) {
+    otv_glyf_loc_init(&m->loader, &m->glyf, x);
+    m->loader_ready = true;
+  }
   m->gid_of = otv_mem_calloc(&b->al, b->m[b->base].glyph_count + 1, sizeof *m->gid_of);
   if (!m->gid_of) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: glyph map", m->name);
   return OTV_E_OK;
@@ -63,6 +73,7 @@ void otv_bmaster_close(otv_builder *b, unsigned k)
 {
   otv_bmaster *m = &b->m[k];
   if (m->loader_ready) otv_glyf_loc_free(&m->loader);
+  otv_bcff_close(b, k);
   if (m->gid_of)
     otv_mem_free(&b->al, m->gid_of, (b->m[b->base].glyph_count + 1) * sizeof *m->gid_of);
   otv_sfnt_close(&m->sfnt, &b->al);
@@ -117,6 +128,11 @@ otv_status otv_bmaster_match(otv_builder *b, unsigned k)
   uint32_t dn = d->glyph_count, mn = m->glyph_count;
   for (uint32_t g = 0; g < dn; g++) m->gid_of[g] = g < mn ? g : UINT32_MAX;
   if (k == b->base) return OTV_E_OK;
+  if (b->cff) {
+    bool done;
+    otv_status cs = otv_bcff_match(b, k, &done);
+    if (cs || done) return cs;
+  }
   name_key *dk = otv_mem_calloc(&b->al, dn + 1, sizeof *dk);
   name_key *mk = otv_mem_calloc(&b->al, mn + 1, sizeof *mk);
   size_t slots_n = 1;
@@ -262,6 +278,9 @@ otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph 
 bool otv_bmaster_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid)
 {
   otv_bmaster *d = &b->m[b->base];
+  bool cff_done;
+  bool cff_hit = otv_bcff_glyph_by_name(b, name, gid, &cff_done);
+  if (cff_done) return cff_hit;
   otv_post_names pn;
   otv_status st;
   if (!otv_post_names_open(otv_sfnt_find(&d->sfnt, T_POST), d->glyph_count, &b->al, &pn, &st))

@@ -148,4 +148,45 @@ for ((n = 0; n < size; n += 97)); do
 done
 [ "$crashes" -eq 0 ] && ok || bad "truncated masters: $crashes crashed"
 
+# CFF masters (build/cff2.c; compared with fontTools in tests/oracle/test_build_cff2.py): a
+# single CFF master makes a CFF2 font drawing the same outlines (FontMatrix kept: cff_fm_half's
+# 0.0005); two masters; a CFF2 variable master (its default); refusals; truncated CFF masters
+for f in cff_fm_2048 cff_fm_half; do
+  cp "$FONTS/$f.otf" "$TMP/Cff.otf"
+  ds cff "$(src Cff 400)"
+  expect 0 "cff master $f" -- "$OTVAR" build "$TMP/cff.designspace" -o "$TMP/cff.otf" -q --force
+  expect 0 "cff info $f" -- "$OTVAR" info "$TMP/cff.otf"
+  has "cff info $f" "flavour: CFF2"
+  "$OTVAR" outline "$FONTS/$f.otf" >"$TMP/want" 2>&1
+  "$OTVAR" outline "$TMP/cff.otf" >"$TMP/got" 2>&1
+  cmp -s "$TMP/want" "$TMP/got" && ok || bad "cff master $f: outlines differ"
+done
+cp "$FONTS/cff_fm_2048.otf" "$TMP/Cff.otf"
+cp "$FONTS/cff_fm_2048.otf" "$TMP/CffB.otf"
+ds cff2m "$(src Cff 400)$(src CffB 900)"
+expect 0 "two cff masters" -- "$OTVAR" build "$TMP/cff2m.designspace" -o "$TMP/cff2m.otf" -q --force
+cp "$FONTS/AdobeVFPrototype_vsindex.otf" "$TMP/Var.otf"
+ds cffvar "$(src Var 400)"
+expect 0 "cff2 variable master" -- "$OTVAR" build "$TMP/cffvar.designspace" -o "$TMP/cffvar.otf" -q --force
+expect 0 "cff2 variable master opens" -- "$OTVAR" outline "$TMP/cffvar.otf" --glyphs 1
+ds mixed "$(src Cff 400)$(src Reg 900)"
+expect 1 "cff and truetype masters" -- "$OTVAR" build "$TMP/mixed.designspace" -o "$TMP/o.otf"
+err_has "cff and truetype masters" "TrueType outlines"
+cp "$FONTS/cff_seac_f1.otf" "$TMP/Seac.otf"
+ds seac "$(src Seac 400)"
+expect 1 "seac master" -- "$OTVAR" build "$TMP/seac.designspace" -o "$TMP/o.otf"
+err_has "seac master" "seac"
+ds cffjunk "$(src Cff 400)$(src Junk 900)"
+size=$(stat -c %s "$FONTS/cff_fm_2048.otf")
+crashes=0
+for ((n = 0; n < size; n += 23)); do
+  head -c "$n" "$FONTS/cff_fm_2048.otf" >"$TMP/Junk.otf"
+  rm -f "$TMP/Junk.ttf"
+  "$OTVAR" build "$TMP/cffjunk.designspace" -o "$TMP/p.otf" --force -q >/dev/null 2>"$TMP/err"
+  rc=$?
+  [ "$rc" -le 1 ] || { crashes=$((crashes + 1)); echo "cff prefix $n: exit $rc" >&2; }
+  [ "$rc" -eq 0 ] || [ "$(wc -l <"$TMP/err")" -eq 1 ] || { crashes=$((crashes + 1)); echo "cff prefix $n: $(cat "$TMP/err")" >&2; }
+done
+[ "$crashes" -eq 0 ] && ok || bad "truncated cff masters: $crashes failed"
+
 cli_summary test_build
