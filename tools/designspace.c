@@ -238,6 +238,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       return;
     }
     d->maps[ai] = nm;
+    ax->map = nm; /* now: a location read before </axis> (hostile XML) maps through it */
     otv_build_map m;
     if (num(s, attr(a, "input"), "map input", &m.input) ||
         num(s, attr(a, "output"), "map output", &m.output))
@@ -422,9 +423,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     d->rules = nr;
     memset(&nr[d->ds.rule_count], 0, sizeof *nr);
     s->in_rule = (int)++d->ds.rule_count;
+    s->in_cset = 0;
   } else if (s->in_rule && (!strcmp(el, "conditionset") || !strcmp(el, "condition"))) {
     otv_build_rule *r = &d->rules[s->in_rule - 1];
-    if (!strcmp(el, "conditionset") || !s->in_cset) {
+    /* (a set is opened too when the rule has none yet: a <condition> in a <conditionset> left
+     * open by an earlier rule, hostile XML, found by fuzz_designspace) */
+    if (!strcmp(el, "conditionset") || !s->in_cset || r->set_count == 0) {
       /* a <condition> straight in <rule> (format 3) opens a set of its own once */
       if (!strcmp(el, "conditionset") || r->set_count == 0) {
         if (r->set_count >= 256) {

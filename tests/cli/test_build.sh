@@ -171,5 +171,9 @@ dsd dnosrc "0 1" "$(src2 up 0)"
 expect 1 "discrete value without sources" -- "$OTVAR" build "$TMP/dnosrc.designspace" -o "$TMP/vfc"
 err_has "discrete value without sources" "no source at its discrete axis values"
 [ ! -e "$TMP/vfc/dnosrc-VF-ital0.0.ttf" ] && ok || bad "a font written before the refusal"
+# an <instance> inside an <axis> with a map (fuzz_designspace: its location read the map before
+# </axis> set it, a null pointer)
+printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes><axis tag="wght" name="W" minimum="1" default="2" maximum="3"><map input="1" output="1"/><instance><location/></instance></axis></axes><sources><source filename="Reg.ufo"/></sources></designspace>\n' >"$TMP/inax.designspace"
+expect 0 "instance inside an axis" -- "$OTVAR" build "$TMP/inax.designspace" -o "$TMP/inax.ttf" -q
 
 cli_summary test_build
