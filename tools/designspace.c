@@ -533,7 +533,7 @@ static void XMLCALL on_end(void *ud, const char *el)
     s->d->axes[ai].map = s->d->maps[ai];
     s->in_axis = 0;
   } else if (!strcmp(el, "labelname") && s->in_labelname) {
-    if (s->text_len) {
+    if (s->text_len && s->in_axis) { /* (an <axis> closed inside it: hostile XML) */
       s->text[s->text_len] = 0;
       s->d->axes[s->in_axis - 1].name = keep(s, s->text);
     }
