@@ -66,6 +66,7 @@ REAL_FONTS = [("Karla-Italic-VF.ttf", True), ("SourceSans3VF-Upright.ttf", True)
 # fonts the builder cannot rebuild yet: (what its error says, why)
 KNOWN = {
     "Handjet.ttf": ("sources needed", "168 masters, the builder takes at most 64"),
+    "RobotoFlex-latin.ttf": ("sources needed", "85 masters, the builder takes at most 64"),
     "SourceSans3VF-Upright.ttf": ("resource limit exceeded",
                                   "a merged PairPos sub-table past 64 KiB (fontTools splits it)"),
     "SourceSerif4Variable-Roman.ttf": ("resource limit exceeded", "a merged PairPos sub-table "
