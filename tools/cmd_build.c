@@ -13,6 +13,9 @@
 
 #ifdef OTV_HAVE_EXPAT
 #  include "designspace.h"
+
+#  include <errno.h>
+#  include <sys/stat.h>
 #endif
 
 const char otv_cmd_build_summary[] = "build a variable font from a designspace and its masters";
@@ -30,10 +33,82 @@ static const cli_cmd build_cmd = {
     "and what differs. The default master's other tables are copied. An OUT ending in\n"
     ".woff2 (.woff) is written as WOFF 2.0 (1.0).\n",
     "Exit codes: 0 ok, 1 bad designspace, master or failed write, 2 bad usage or an\n"
-    "existing OUT.\n" CLI_FILES_NOTE,
+    "existing OUT.\n"
+    "Discrete axes (format 5 <axis values=\"...\">): one variable font per combination of\n"
+    "their values (as fontTools' splitInterpolable), each with the continuous axes and the\n"
+    "sources, instances, rules and labels at those values; OUT is then a folder (created\n"
+    "if missing) that gets NAME-VF-TAGVALUE....ttf (NAME: the designspace's file name,\n"
+    "VALUE as Python prints a float: ital0.0), fontTools' names for them.\n" CLI_FILES_NOTE,
     "DESIGNSPACE",
     1,
     1};
+
+#ifdef OTV_HAVE_EXPAT
+/* A designspace with discrete axes: each of its variable fonts into the folder out. */
+static int build_discrete(const ds_doc *d, const char *path, const char *out, int force, int quiet)
+{
+  unsigned n = ds_vf_count(d);
+  if (n > 65536) {
+    fprintf(stderr, "otvar: %s: more than 65536 combinations of discrete axis values\n",
+            cli_name(path));
+    return OTV_EXIT_FONT;
+  }
+  if (cli_is_std(out)) {
+    fprintf(stderr, "otvar: build: discrete axes: -o names a folder, not -\n");
+    return OTV_EXIT_USAGE;
+  }
+  if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "otvar: build: cannot create %s: %s\n", out, strerror(errno));
+    return OTV_EXIT_FONT;
+  }
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t stem = strlen(base);
+  const char *dot = strrchr(base, '.');
+  if (dot && dot != base) stem = (size_t)(dot - base);
+  char msg[512];
+  for (unsigned k = 0; k < n; k++) { /* every sub-space checked before any font is written */
+    ds_sub sub;
+    int bad = ds_subspace(d, k, &sub, msg, sizeof msg);
+    ds_sub_free(&sub);
+    if (bad) {
+      fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
+      return OTV_EXIT_FONT;
+    }
+  }
+  for (unsigned k = 0; k < n; k++) {
+    ds_sub sub;
+    if (ds_subspace(d, k, &sub, msg, sizeof msg)) {
+      fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
+      ds_sub_free(&sub);
+      return OTV_EXIT_FONT;
+    }
+    uint8_t *font = NULL;
+    size_t len = 0;
+    otv_error e = {0};
+    if (otv_build(&sub.ds, NULL, &font, &len, &e)) {
+      snprintf(msg, sizeof msg, "%s (variable font%s)", cli_name(path), sub.suffix);
+      cli_error(msg, &e);
+      ds_sub_free(&sub);
+      return OTV_EXIT_FONT;
+    }
+    bool cff = len >= 4 && !memcmp(font, "OTTO", 4);
+    char file[4096];
+    int fl = snprintf(file, sizeof file, "%s/%.*s-VF%s.%s", out, (int)stem, base, sub.suffix,
+                      cff ? "otf" : "ttf");
+    int rc = fl < 0 || (size_t)fl >= sizeof file
+                 ? (fprintf(stderr, "otvar: build: output path too long\n"), OTV_EXIT_USAGE)
+                 : cli_write_file("build", file, path, force, font, len);
+    if (!rc && !quiet)
+      printf("wrote %s: %zu bytes, %u axes, %u masters, %u named instances\n", file, len,
+             sub.ds.axis_count, sub.ds.source_count, sub.ds.instance_count);
+    otv_build_free(NULL, font, len);
+    ds_sub_free(&sub);
+    if (rc) return rc;
+  }
+  return 0;
+}
+#endif
 
 int otv_cmd_build(int argc, char **argv)
 {
@@ -85,6 +160,12 @@ int otv_cmd_build(int argc, char **argv)
   if (ds_parse(&d, (const char *)xml, len, msg, sizeof msg) ||
       ds_load_masters(&d, dir, master_dir, msg, sizeof msg)) {
     fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
+    goto done;
+  }
+  bool discrete = false; /* format 5 discrete axes: a folder of variable fonts */
+  for (unsigned a = 0; a < d.ds.axis_count; a++) discrete |= d.discrete[a] != NULL;
+  if (discrete) {
+    rc = build_discrete(&d, path, out, force, quiet);
     goto done;
   }
   otv_error e = {0};

@@ -8,8 +8,9 @@
  * <conditionset>, <condition name minimum maximum>, <sub name with>; the feature tags from the
  * lib key com.github.fonttools.varLib.featureVarsFeatureTag), format 5 axis labels (<labels
  * ordering>, <label uservalue userminimum usermaximum linkeduservalue name elidable
- * oldersibling>) and <axes elidedfallbackname>. Location labels and discrete axes are not read
- * (docs/build.md).
+ * oldersibling>) and <axes elidedfallbackname>; format 5 discrete axes (<axis values>), split
+ * into one variable font per combination of their values (ds_subspace, as fontTools'
+ * splitInterpolable). Location labels and <variable-fonts> are not read (docs/build.md).
  */
 #include "designspace.h"
 
@@ -138,10 +139,6 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     const char *f = attr(a, "format");
     d->format_major = f ? atoi(f) : 3;
   } else if (!strcmp(el, "axis") && !s->in_source && !s->in_instance) {
-    if (attr(a, "values")) {
-      fail(s, "discrete axes are not supported");
-      return;
-    }
     if (d->ds.mapping_count) {
       fail(s, "an axis after the axis mappings");
       return;
@@ -184,9 +181,49 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
                                                 {"italic", "Italic"}};
     for (size_t i = 0; name && i < sizeof registered / sizeof registered[0]; i++)
       if (!strcmp(name, registered[i][0])) ax->name = keep(s, registered[i][1]);
-    if (num(s, attr(a, "minimum"), "axis minimum", &ax->min_value) ||
-        num(s, attr(a, "default"), "axis default", &ax->default_value) ||
-        num(s, attr(a, "maximum"), "axis maximum", &ax->max_value))
+    const char *vals = attr(a, "values");
+    if (vals) {
+      /* a discrete axis: its user values (at most 256), minimum and maximum from them */
+      unsigned ai = d->ds.axis_count, n = 0;
+      double *v = malloc(256 * sizeof *v);
+      if (!v) {
+        fail(s, "out of memory");
+        return;
+      }
+      d->discrete[ai] = v;
+      for (const char *q = vals; *q;) {
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+        if (!*q) break;
+        char *end;
+        errno = 0;
+        double x = strtod(q, &end);
+        if (end == q || errno || x != x || (*end && !strchr(" \t\n\r", *end))) {
+          fail(s, "bad axis values '%s'", vals);
+          return;
+        }
+        if (n == 256) {
+          fail(s, "more than 256 values of a discrete axis");
+          return;
+        }
+        v[n++] = x;
+        q = end;
+      }
+      if (!n) {
+        fail(s, "discrete axis without values");
+        return;
+      }
+      d->discrete_count[ai] = n;
+      ax->min_value = ax->max_value = v[0];
+      for (unsigned i = 1; i < n; i++) {
+        if (v[i] < ax->min_value) ax->min_value = v[i];
+        if (v[i] > ax->max_value) ax->max_value = v[i];
+      }
+      ax->default_value = v[0];
+      const char *dv = attr(a, "default");
+      if (dv && num(s, dv, "axis default", &ax->default_value)) return;
+    } else if (num(s, attr(a, "minimum"), "axis minimum", &ax->min_value) ||
+               num(s, attr(a, "default"), "axis default", &ax->default_value) ||
+               num(s, attr(a, "maximum"), "axis maximum", &ax->max_value))
       return;
     const char *h = attr(a, "hidden");
     ax->hidden = h && (!strcmp(h, "1") || !strcmp(h, "true"));
@@ -201,6 +238,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       return;
     }
     d->maps[ai] = nm;
+    ax->map = nm; /* now: a location read before </axis> (hostile XML) maps through it */
     otv_build_map m;
     if (num(s, attr(a, "input"), "map input", &m.input) ||
         num(s, attr(a, "output"), "map output", &m.output))
@@ -385,9 +423,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     d->rules = nr;
     memset(&nr[d->ds.rule_count], 0, sizeof *nr);
     s->in_rule = (int)++d->ds.rule_count;
+    s->in_cset = 0;
   } else if (s->in_rule && (!strcmp(el, "conditionset") || !strcmp(el, "condition"))) {
     otv_build_rule *r = &d->rules[s->in_rule - 1];
-    if (!strcmp(el, "conditionset") || !s->in_cset) {
+    /* (a set is opened too when the rule has none yet: a <condition> in a <conditionset> left
+     * open by an earlier rule, hostile XML, found by fuzz_designspace) */
+    if (!strcmp(el, "conditionset") || !s->in_cset || r->set_count == 0) {
       /* a <condition> straight in <rule> (format 3) opens a set of its own once */
       if (!strcmp(el, "conditionset") || r->set_count == 0) {
         if (r->set_count >= 256) {
@@ -492,7 +533,7 @@ static void XMLCALL on_end(void *ud, const char *el)
     s->d->axes[ai].map = s->d->maps[ai];
     s->in_axis = 0;
   } else if (!strcmp(el, "labelname") && s->in_labelname) {
-    if (s->text_len) {
+    if (s->text_len && s->in_axis) { /* (an <axis> closed inside it: hostile XML) */
       s->text[s->text_len] = 0;
       s->d->axes[s->in_axis - 1].name = keep(s, s->text);
     }
@@ -673,6 +714,7 @@ void ds_free(ds_doc *d)
   }
   for (unsigned k = 0; k < d->ds.instance_count; k++) free(d->inst_locs[k]);
   for (unsigned a = 0; a < d->ds.axis_count; a++) free(d->maps[a]);
+  for (unsigned a = 0; a < 64; a++) free(d->discrete[a]);
   for (unsigned i = 0; i < d->ds.mapping_count; i++) free((void *)d->mappings[i].input);
   for (unsigned i = 0; i < d->ds.rule_count; i++) {
     otv_build_rule *r = &d->rules[i];
@@ -694,4 +736,194 @@ void ds_free(ds_doc *d)
   free(d->src_locs);
   free(d->inst_locs);
   memset(d, 0, sizeof *d);
+}
+
+/* ---- discrete axes: one variable font per combination of their values ---- */
+
+unsigned ds_vf_count(const ds_doc *d)
+{
+  unsigned n = 1;
+  for (unsigned a = 0; a < d->ds.axis_count; a++)
+    if (d->discrete[a]) n = n > 65536 / d->discrete_count[a] ? 65537 : n * d->discrete_count[a];
+  return n;
+}
+
+/* a number as Python's str(float) writes it: 0.0, 1.0, 0.5, 100.0 */
+static void py_float(char *buf, size_t cap, double v)
+{
+  if (v == floor(v) && fabs(v) < 1e15)
+    snprintf(buf, cap, "%.1f", v);
+  else {
+    for (int prec = 1; prec <= 17; prec++) { /* the shortest that reads back */
+      snprintf(buf, cap, "%.*g", prec, v);
+      if (strtod(buf, NULL) == v) break;
+    }
+  }
+}
+
+int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
+{
+  memset(sub, 0, sizeof *sub);
+  unsigned na = d->ds.axis_count, nc = 0;
+  double dval[64]; /* per discrete axis its design value in this combination */
+  int keep_ax[64], new_ix[64];
+  unsigned rest = k;
+  size_t sl = 0;
+  for (unsigned a = na; a-- > 0;) /* the last axis varies fastest */
+    if (d->discrete[a]) {
+      unsigned i = rest % d->discrete_count[a];
+      rest /= d->discrete_count[a];
+      dval[a] = map_fwd(&d->axes[a], d->discrete[a][i]);
+    }
+  for (unsigned a = 0; a < na; a++) {
+    keep_ax[a] = !d->discrete[a];
+    new_ix[a] = keep_ax[a] ? (int)nc++ : -1;
+    if (d->discrete[a]) { /* the name: -TAGVALUE in axis order */
+      unsigned rk = k;
+      for (unsigned b = na; b-- > a + 1;)
+        if (d->discrete[b]) rk /= d->discrete_count[b];
+      char t[5], v[40];
+      for (int j = 0; j < 4; j++) t[j] = (char)(d->axes[a].tag >> (24 - 8 * j));
+      t[4] = 0;
+      for (int j = 3; j > 0 && t[j] == ' '; j--) t[j] = 0;
+      py_float(v, sizeof v, d->discrete[a][rk % d->discrete_count[a]]);
+      int n = snprintf(sub->suffix + sl, sizeof sub->suffix - sl, "-%s%s", t, v);
+      if (n > 0 && (size_t)n < sizeof sub->suffix - sl) sl += (size_t)n;
+    }
+  }
+  if (!nc) {
+    snprintf(msg, cap, "no continuous axis (every axis is discrete)");
+    return -1;
+  }
+  if (d->ds.mapping_count && nc != na) {
+    snprintf(msg, cap, "axis mappings (avar 2) with discrete axes are not supported");
+    return -1;
+  }
+  size_t nsrc = 0, ninst = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    /* pass 0 counts, pass 1 fills */
+    nsrc = ninst = 0;
+    for (int what = 0; what < 2; what++) {
+      unsigned count = what ? d->ds.instance_count : d->ds.source_count;
+      for (unsigned i = 0; i < count; i++) {
+        const double *loc = what ? d->instances[i].location : d->sources[i].location;
+        bool in = true;
+        for (unsigned a = 0; a < na && in; a++)
+          if (d->discrete[a] && fabs(loc[a] - dval[a]) > 1e-9) in = false;
+        if (!in) continue;
+        if (pass) {
+          double *pl = sub->locs + (nsrc + ninst) * nc;
+          for (unsigned a = 0; a < na; a++)
+            if (keep_ax[a]) pl[new_ix[a]] = loc[a];
+          if (what) {
+            sub->instances[ninst] = d->instances[i];
+            sub->instances[ninst].location = pl;
+          } else {
+            sub->sources[nsrc] = d->sources[i];
+            sub->sources[nsrc].location = pl;
+          }
+        }
+        if (what)
+          ninst++;
+        else
+          nsrc++;
+      }
+    }
+    if (pass) break;
+    if (!nsrc) {
+      snprintf(msg, cap, "variable font *%s: no source at its discrete axis values", sub->suffix);
+      return -1;
+    }
+    sub->axes = malloc(nc * sizeof *sub->axes);
+    sub->sources = malloc(nsrc * sizeof *sub->sources);
+    sub->instances = malloc((ninst ? ninst : 1) * sizeof *sub->instances);
+    sub->locs = malloc((nsrc + ninst) * nc * sizeof *sub->locs);
+    if (!sub->axes || !sub->sources || !sub->instances || !sub->locs) {
+      snprintf(msg, cap, "out of memory");
+      return -1;
+    }
+  }
+  for (unsigned a = 0; a < na; a++)
+    if (keep_ax[a]) {
+      sub->axes[new_ix[a]] = d->axes[a];
+      sub->ordering[new_ix[a]] = d->axis_ordering[a];
+    }
+  /* rules: a condition on a discrete axis holds (dropped) or not (its set dropped); a rule
+   * whose sets all went is dropped (fontTools' _subsetRulesBasedOnConditions) */
+  size_t nsets = 0, nconds = 0;
+  for (unsigned r = 0; r < d->ds.rule_count; r++)
+    for (unsigned j = 0; j < d->rules[r].set_count; j++)
+      nsets++, nconds += d->rules[r].sets[j].condition_count;
+  sub->rules = malloc((d->ds.rule_count ? d->ds.rule_count : 1) * sizeof *sub->rules);
+  sub->sets = malloc((nsets ? nsets : 1) * sizeof *sub->sets);
+  sub->conds = malloc((nconds ? nconds : 1) * sizeof *sub->conds);
+  sub->labels = malloc((d->ds.label_count ? d->ds.label_count : 1) * sizeof *sub->labels);
+  if (!sub->rules || !sub->sets || !sub->conds || !sub->labels) {
+    snprintf(msg, cap, "out of memory");
+    return -1;
+  }
+  unsigned nr = 0;
+  size_t ns = 0, ncd = 0;
+  for (unsigned r = 0; r < d->ds.rule_count; r++) {
+    const otv_build_rule *ro = &d->rules[r];
+    size_t s0 = ns;
+    for (unsigned j = 0; j < ro->set_count; j++) {
+      const otv_build_conditionset *cs = &ro->sets[j];
+      size_t c0 = ncd;
+      bool holds = true;
+      for (unsigned c = 0; c < cs->condition_count && holds; c++) {
+        const otv_build_condition *cd = &cs->conditions[c];
+        if (cd->axis < na && d->discrete[cd->axis]) {
+          double v = dval[cd->axis];
+          holds = !(cd->minimum == cd->minimum && v < cd->minimum) &&
+                  !(cd->maximum == cd->maximum && v > cd->maximum);
+        } else if (cd->axis < na) {
+          sub->conds[ncd] = *cd;
+          sub->conds[ncd++].axis = (unsigned)new_ix[cd->axis];
+        }
+      }
+      if (!holds) {
+        ncd = c0;
+        continue;
+      }
+      sub->sets[ns].conditions = sub->conds + c0;
+      sub->sets[ns++].condition_count = (unsigned)(ncd - c0);
+    }
+    if (ro->set_count && ns == s0) continue;
+    sub->rules[nr] = *ro;
+    sub->rules[nr].sets = sub->sets + s0;
+    sub->rules[nr++].set_count = (unsigned)(ns - s0);
+  }
+  unsigned nl = 0;
+  for (unsigned i = 0; i < d->ds.label_count; i++)
+    if (d->labels[i].axis < na && keep_ax[d->labels[i].axis]) {
+      sub->labels[nl] = d->labels[i];
+      sub->labels[nl++].axis = (unsigned)new_ix[d->labels[i].axis];
+    }
+  sub->ds = d->ds;
+  sub->ds.axes = sub->axes;
+  sub->ds.axis_count = nc;
+  sub->ds.sources = sub->sources;
+  sub->ds.source_count = (unsigned)nsrc;
+  sub->ds.instances = sub->instances;
+  sub->ds.instance_count = (unsigned)ninst;
+  sub->ds.rules = sub->rules;
+  sub->ds.rule_count = nr;
+  sub->ds.labels = sub->labels;
+  sub->ds.label_count = nl;
+  sub->ds.axis_ordering = sub->ordering;
+  return 0;
+}
+
+void ds_sub_free(ds_sub *sub)
+{
+  free(sub->axes);
+  free(sub->sources);
+  free(sub->instances);
+  free(sub->locs);
+  free(sub->rules);
+  free(sub->sets);
+  free(sub->conds);
+  free(sub->labels);
+  memset(sub, 0, sizeof *sub);
 }

@@ -32,7 +32,28 @@ typedef struct ds_doc {
   size_t string_count;
   unsigned axis_cap, source_cap, instance_cap;
   int format_major;
+  /* format 5 discrete axes (<axis values="...">): per axis its user values (NULL: continuous) */
+  double *discrete[64];
+  unsigned discrete_count[64];
 } ds_doc;
+
+/* One variable font of a document with discrete axes (fontTools' splitInterpolable): the
+ * continuous axes only; the sources, instances, rules and labels at one combination of the
+ * discrete axes' values, their locations without the discrete axes. ds borrows the masters'
+ * bytes and the strings of the ds_doc it came from. */
+typedef struct ds_sub {
+  otv_designspace ds;
+  otv_build_axis *axes;
+  otv_build_source *sources;
+  otv_build_instance *instances;
+  double *locs; /* every projected location */
+  otv_build_rule *rules;
+  otv_build_conditionset *sets;
+  otv_build_condition *conds;
+  otv_build_label *labels;
+  int ordering[64];
+  char suffix[256]; /* "-TAGVALUE" per discrete axis (fontTools' VariableFontDescriptor name) */
+} ds_sub;
 
 /* Parse the XML text (len bytes). Returns 0, or -1 with a message in msg (cap bytes) naming the
  * line. Masters are not read here: ds.sources[i].data stays NULL (see ds_load_masters). */
@@ -42,5 +63,15 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap);
  * ds_dir). Returns 0, or -1 with a message naming the file. */
 int ds_load_masters(ds_doc *d, const char *ds_dir, const char *master_dir, char *msg, size_t cap);
 void ds_free(ds_doc *d);
+
+/* The number of variable fonts d describes: the product of its discrete axes' value counts (1
+ * without discrete axes). */
+unsigned ds_vf_count(const ds_doc *d);
+/* The k-th of them (k < ds_vf_count; the last discrete axis varies fastest, as
+ * itertools.product in fontTools). Returns 0, or -1 with a message (no source at that
+ * combination, avar 2 mappings with discrete axes, out of memory); free sub with ds_sub_free
+ * either way. */
+int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap);
+void ds_sub_free(ds_sub *sub);
 
 #endif

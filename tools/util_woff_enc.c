@@ -551,13 +551,37 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   }
   /* quality 11 in font mode, as Google's encoder: the same size to within a few hundred bytes
    * (trying the generic mode too wins 0.1-0.3% on some fonts and loses on others, for twice the
-   * time) */
-  size_t comp_len = BrotliEncoderMaxCompressedSize(stream.len);
-  if (!comp_len) comp_len = stream.len + 1024;
-  comp = malloc(comp_len);
+   * time: done for small inputs, below) */
+  size_t cap = BrotliEncoderMaxCompressedSize(stream.len);
+  if (!cap) cap = stream.len + 1024;
+  size_t comp_len = cap;
+  comp = malloc(cap);
   if (comp && !BrotliEncoderCompress(BROTLI_MAX_QUALITY, BROTLI_MAX_WINDOW_BITS, BROTLI_MODE_FONT,
                                      stream.len, stream.p, &comp_len, comp))
     comp_len = 0;
+  /* Table data up to 32 KiB (a Brotli pass over it takes a few milliseconds): the smallest of
+   * qualities 11 and 10, the font and generic modes and windows of the smallest size covering
+   * the data and the two below it. On inputs of a few KiB these choices move the size by up to
+   * 2% either way (the encoder's block splitting and context modelling), and varLib's test
+   * fonts come out up to 2% smaller than with one pass (docs/build.md); never larger, as the
+   * first pass stays a candidate. */
+  uint8_t *alt = comp && comp_len && stream.len <= 32u * 1024 ? malloc(cap) : NULL;
+  if (alt) {
+    int fit = 10;
+    while (fit < BROTLI_MAX_WINDOW_BITS && ((size_t)1 << fit) - 16 < stream.len) fit++;
+    for (int q = BROTLI_MAX_QUALITY; q >= BROTLI_MAX_QUALITY - 1; q--)
+      for (int mode = 0; mode < 2; mode++)
+        for (int lg = fit - 2 < 10 ? 10 : fit - 2; lg <= fit; lg++) {
+          size_t n = cap;
+          if (BrotliEncoderCompress(q, lg, mode ? BROTLI_MODE_GENERIC : BROTLI_MODE_FONT,
+                                    stream.len, stream.p, &n, alt) &&
+              n && n < comp_len) {
+            uint8_t *t = comp;
+            comp = alt, alt = t, comp_len = n;
+          }
+        }
+    free(alt);
+  }
   if (!comp || !comp_len) {
     rc = efail(&c, "Brotli could not compress %zu bytes of table data", stream.len);
     goto done;

@@ -44,6 +44,22 @@ static otv_obj feature(otv_graph *g, const uint16_t *lookups, unsigned n)
   return otv_graph_pop(g);
 }
 
+/* The default master's glyph a rule names: by its post name, else fontTools' name of a glyph
+ * without one, "glyph" and the glyph id in decimal (glyph00012; masters with post format 3) */
+static bool rule_glyph(otv_builder *b, const char *name, uint32_t *gid)
+{
+  if (otv_bmaster_glyph_by_name(b, name, gid)) return true;
+  if (strncmp(name, "glyph", 5) || !name[5]) return false;
+  uint32_t g = 0;
+  for (const char *q = name + 5; *q; q++) {
+    if (*q < '0' || *q > '9' || g > 0xFFFFu) return false;
+    g = g * 10 + (uint32_t)(*q - '0');
+  }
+  if (g >= b->m[b->base].glyph_count) return false;
+  *gid = g;
+  return true;
+}
+
 /* A SingleSubst format 2 lookup of rule r (from -> to sorted by from) */
 static otv_status rule_lookup(otv_builder *b, otv_graph *g, const otv_build_rule *r, otv_obj *out)
 {
@@ -56,10 +72,10 @@ static otv_status rule_lookup(otv_builder *b, otv_graph *g, const otv_build_rule
     uint32_t f, t;
     if (!r->sub_names[i] || !r->sub_with[i])
       st = OTV_FAIL(b->err, ARG, 0, 0, "rule substitution without a glyph name");
-    else if (!otv_bmaster_glyph_by_name(b, r->sub_names[i], &f))
+    else if (!rule_glyph(b, r->sub_names[i], &f))
       st = OTV_FAIL(b->err, BAD_VALUE, OTV_T_POST, 0,
                     "rule: no glyph '%.60s' in the default master", r->sub_names[i]);
-    else if (!otv_bmaster_glyph_by_name(b, r->sub_with[i], &t))
+    else if (!rule_glyph(b, r->sub_with[i], &t))
       st = OTV_FAIL(b->err, BAD_VALUE, OTV_T_POST, 0,
                     "rule: no glyph '%.60s' in the default master", r->sub_with[i]);
     if (st) break;

@@ -10,6 +10,7 @@
 #include "build/tables.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_REGIONS 0x7FFFu
@@ -126,6 +127,74 @@ static size_t group_cost(const uint8_t *w, unsigned rc, size_t items)
   return 4 + 6 + 2 * cols + items * row;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The regions renumbered in the order of the model's supports (the masters' order), those only
+ * sparse sub-models have after them in the order of first use: fontTools' region lists follow
+ * the model too, so equal stores come out as equal bytes (and compress alike, in WOFF2). Rows'
+ * region numbers follow; calling it again changes nothing. */
+static otv_status regions_in_model_order(ivsb *s)
+{
+  otv_builder *b = s->b;
+  const otv_alloc *al = &b->al;
+  unsigned rc = s->rc, ac = b->ac;
+  if (rc < 2) return OTV_E_OK;
+  const otv_vmodel *md = &b->model;
+  uint64_t *key = otv_mem_calloc(al, rc, sizeof *key);
+  uint32_t *newi = otv_mem_calloc(al, rc, sizeof *newi);
+  int16_t *nr = otv_mem_calloc(al, (size_t)rc * ac * 3, sizeof *nr);
+  if (!key || !newi || !nr) {
+    otv_mem_free(al, key, (size_t)rc * sizeof *key);
+    otv_mem_free(al, newi, (size_t)rc * sizeof *newi);
+    otv_mem_free(al, nr, (size_t)rc * ac * 3 * sizeof *nr);
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "variation store regions");
+  }
+  int16_t r[3 * OTV_MAX_AXES];
+  for (unsigned k = 0; k < rc; k++) key[k] = (uint64_t)(OTV_BUILD_MAX_MASTERS + k) << 32 | k;
+  for (unsigned i = 1; i < md->count; i++) {
+    for (unsigned a = 0; a < ac; a++)
+      for (unsigned q = 0; q < 3; q++)
+        r[3 * a + q] = (int16_t)otv_build_f2(md->support[((size_t)i * ac + a) * 3 + q]);
+    for (unsigned k = 0; k < rc; k++)
+      if (!memcmp(s->reg + (size_t)k * ac * 3, r, 3 * ac * sizeof *r)) {
+        key[k] = (uint64_t)i << 32 | k;
+        break;
+      }
+  }
+  qsort(key, rc, sizeof *key, cmp_u64);
+  for (unsigned j = 0; j < rc; j++) {
+    unsigned k = (unsigned)(key[j] & 0xFFFFFFFFu);
+    newi[k] = j;
+    memcpy(nr + (size_t)j * ac * 3, s->reg + (size_t)k * ac * 3, 3 * ac * sizeof *nr);
+  }
+  memcpy(s->reg, nr, (size_t)rc * ac * 3 * sizeof *nr);
+  for (size_t q = 0; q < s->pn; q++) s->pr[q] = newi[s->pr[q]];
+  otv_mem_free(al, key, (size_t)rc * sizeof *key);
+  otv_mem_free(al, newi, (size_t)rc * sizeof *newi);
+  otv_mem_free(al, nr, (size_t)rc * ac * 3 * sizeof *nr);
+  return OTV_E_OK;
+}
+
+/* Rows a and b of one subtable compared as their written delta lists (columns in written order,
+ * kp the written position of each entry's column, entries of a row sorted by it; kd its delta):
+ * the rows of a subtable are stored in this order, as fontTools' optimized stores sort them. */
+static int row_cmp(const ivsb *s, const uint32_t *kp, const int32_t *kd, uint32_t a, uint32_t b)
+{
+  size_t i = s->row_at[a], ie = s->row_at[a + 1], j = s->row_at[b], je = s->row_at[b + 1];
+  while (i < ie || j < je) {
+    uint32_t pa = i < ie ? kp[i] : UINT32_MAX, pb = j < je ? kp[j] : UINT32_MAX;
+    int32_t va = 0, vb = 0;
+    if (pa <= pb) va = kd[i++];
+    if (pb <= pa) vb = kd[j++];
+    if (va != vb) return va < vb ? -1 : 1;
+  }
+  return 0;
+}
+
 /* The store, written to out; item_of[r] gets (outer << 16 | inner) of unique row r of the rows
  * listed in use[0..use_n) (row indices; duplicates allowed). */
 static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t *item_of,
@@ -135,7 +204,8 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
   const otv_alloc *al = &b->al;
   unsigned rc = s->rc, ac = b->ac;
   size_t rows = s->rows;
-  otv_status st = OTV_E_OK;
+  otv_status st = regions_in_model_order(s);
+  if (st) return st;
   /* unique rows: canon[r] = the first identical row */
   uint32_t *canon = otv_mem_calloc(al, rows + 1, sizeof *canon);
   uint32_t *grp = otv_mem_calloc(al, rows + 1, sizeof *grp);
@@ -225,9 +295,47 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
       outer[k] = (uint32_t)outer_n++, g[k].items = 0;
     }
   if (outer_n > 0xFFFF) st = OTV_FAIL(b->err, LIMIT, 0, 0, "too many variation subtables");
+  /* the unique rows in written order: by subtable, then by their deltas (row_cmp) */
+  size_t on = 0;
+  uint32_t *ord = st ? NULL : otv_mem_calloc(al, 2 * (rows + 1), sizeof *ord);
+  uint32_t *kp = ord ? otv_mem_calloc(al, s->pn + 1, sizeof *kp) : NULL;
+  int32_t *kd = kp ? otv_mem_calloc(al, s->pn + 1, sizeof *kd) : NULL;
+  if (!st && !kd) st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
   for (size_t r = 0; !st && r < rows; r++) {
-    if (!used[r]) continue;
-    if (canon[r] == r) item_of[r] = outer[grp[r]] << 16 | (uint32_t)g[grp[r]].items++;
+    if (!used[r] || canon[r] != r) continue;
+    ord[on++] = (uint32_t)r;
+    const uint8_t *w = g[grp[r]].w;
+    bool lng = false;
+    for (unsigned c = 0; c < rc; c++) lng |= w[c] == 4;
+    size_t a0 = s->row_at[r], a1 = s->row_at[r + 1];
+    for (size_t q = a0; q < a1; q++) { /* insertion by written position (a row is short) */
+      uint32_t pos = (w[s->pr[q]] >= (lng ? 4 : 2) ? 0 : rc) + s->pr[q];
+      size_t t = q;
+      for (; t > a0 && kp[t - 1] > pos; t--) kp[t] = kp[t - 1], kd[t] = kd[t - 1];
+      kp[t] = pos, kd[t] = s->pd[q];
+    }
+  }
+  /* bottom-up merge sort (stable) by (outer index, row_cmp) */
+  for (size_t width = 1; !st && width < on; width *= 2) {
+    uint32_t *src = ord, *dst = ord + rows + 1;
+    for (size_t lo = 0; lo < on; lo += 2 * width) {
+      size_t mid = lo + width < on ? lo + width : on,
+             hi = lo + 2 * width < on ? lo + 2 * width : on;
+      size_t i = lo, j = mid, o = lo;
+      while (i < mid || j < hi) {
+        bool take_i = j >= hi;
+        if (i < mid && j < hi) {
+          uint32_t oi = outer[grp[src[i]]], oj = outer[grp[src[j]]];
+          take_i = oi != oj ? oi < oj : row_cmp(s, kp, kd, src[i], src[j]) <= 0;
+        }
+        dst[o++] = take_i ? src[i++] : src[j++];
+      }
+    }
+    memcpy(ord, dst, on * sizeof *ord);
+  }
+  for (size_t j = 0; !st && j < on; j++) {
+    uint32_t r = ord[j];
+    item_of[r] = outer[grp[r]] << 16 | (uint32_t)g[grp[r]].items++;
   }
   for (size_t r = 0; !st && r < rows; r++)
     if (used[r]) item_of[r] = item_of[canon[r]];
@@ -266,8 +374,9 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
       for (unsigned pass = 0; pass < 2; pass++)
         for (unsigned r = 0; r < rc; r++)
           if (g[k].w[r] && (g[k].w[r] >= (lng ? 4 : 2)) == !pass) otv_buf_u16(out, (uint16_t)r);
-      for (size_t r = 0; r < rows; r++) {
-        if (!used[r] || canon[r] != r || grp[r] != k) continue;
+      for (size_t j = 0; j < on; j++) {
+        size_t r = ord[j];
+        if (grp[r] != k) continue;
         memset(rowv, 0, rc * sizeof *rowv);
         for (size_t q = s->row_at[r]; q < s->row_at[r + 1]; q++) rowv[s->pr[q]] = s->pd[q];
         for (unsigned pass = 0; pass < 2; pass++)
@@ -286,6 +395,9 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
     if (out->failed && !st) st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
   }
   otv_mem_free(al, outer, (gn + 1) * sizeof *outer);
+  otv_mem_free(al, ord, 2 * (rows + 1) * sizeof *ord);
+  otv_mem_free(al, kp, (s->pn + 1) * sizeof *kp);
+  otv_mem_free(al, kd, (s->pn + 1) * sizeof *kd);
 done:
   otv_mem_free(al, canon, (rows + 1) * sizeof *canon);
   otv_mem_free(al, grp, (rows + 1) * sizeof *grp);
@@ -480,8 +592,8 @@ static const mvar_field mvar_fields[] = {
     {"sbxs", OTV_T_OS2, 10, false, 12},  {"sbyo", OTV_T_OS2, 16, false, 18},
     {"sbys", OTV_T_OS2, 12, false, 14},  {"spxo", OTV_T_OS2, 22, false, 24},
     {"spxs", OTV_T_OS2, 18, false, 20},  {"spyo", OTV_T_OS2, 24, false, 26},
-    {"spys", OTV_T_OS2, 20, false, 22},  {"strs", OTV_T_OS2, 26, false, 28},
-    {"stro", OTV_T_OS2, 28, false, 30},  {"undo", OTV_T_POST, 8, false, 10},
+    {"spys", OTV_T_OS2, 20, false, 22},  {"stro", OTV_T_OS2, 28, false, 30},
+    {"strs", OTV_T_OS2, 26, false, 28},  {"undo", OTV_T_POST, 8, false, 10},
     {"unds", OTV_T_POST, 10, false, 12}, {"vasc", OTV_T_VHEA, 4, false, 6},
     {"vcof", OTV_T_VHEA, 26, false, 28}, {"vcrn", OTV_T_VHEA, 24, false, 26},
     {"vcrs", OTV_T_VHEA, 22, false, 24}, {"vdsc", OTV_T_VHEA, 6, false, 8},

@@ -188,5 +188,32 @@ for ((n = 0; n < size; n += 23)); do
   [ "$rc" -eq 0 ] || [ "$(wc -l <"$TMP/err")" -eq 1 ] || { crashes=$((crashes + 1)); echo "cff prefix $n: $(cat "$TMP/err")" >&2; }
 done
 [ "$crashes" -eq 0 ] && ok || bad "truncated cff masters: $crashes failed"
+# discrete axes (format 5 values="..."; builds: tests/oracle/test_build_discrete.py): a folder
+# of variable fonts; hostile values and combinations without sources are one-line errors
+dsd() { # dsd NAME VALUES SOURCES: wght and a discrete ital axis
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes>%s%s</axes><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' \
+    "<axis tag=\"ital\" name=\"Italic\" values=\"$2\" default=\"0\"/>" "$3" >"$TMP/$1.designspace"
+}
+src2() { printf '<source filename="Reg.ufo" name="%s"><location><dimension name="Weight" xvalue="400"/><dimension name="Italic" xvalue="%s"/></location></source>' "$1" "$2"; }
+dsd disc "0 1" "$(src2 up 0)$(src2 it 1)"
+expect 0 "discrete axis" -- "$OTVAR" build "$TMP/disc.designspace" -o "$TMP/vfs" -q
+[ -f "$TMP/vfs/disc-VF-ital0.0.ttf" ] && [ -f "$TMP/vfs/disc-VF-ital1.0.ttf" ] && ok ||
+  bad "discrete axis: the two fonts"
+expect 2 "discrete axis to stdout" -- "$OTVAR" build "$TMP/disc.designspace" -o -
+one_line_err "discrete axis to stdout"
+for v in "" "0 x" "nan" "1e999" "0,1" "$(seq -s ' ' 0 300)"; do
+  dsd dbad "$v" "$(src2 up 0)"
+  expect 1 "discrete values '${v:0:12}'" -- "$OTVAR" build "$TMP/dbad.designspace" -o "$TMP/vfb"
+  one_line_err "discrete values '${v:0:12}'"
+done
+dsd dnosrc "0 1" "$(src2 up 0)"
+expect 1 "discrete value without sources" -- "$OTVAR" build "$TMP/dnosrc.designspace" -o "$TMP/vfc"
+err_has "discrete value without sources" "no source at its discrete axis values"
+[ ! -e "$TMP/vfc/dnosrc-VF-ital0.0.ttf" ] && ok || bad "a font written before the refusal"
+# an <instance> inside an <axis> with a map (fuzz_designspace: its location read the map before
+# </axis> set it, a null pointer)
+printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes><axis tag="wght" name="W" minimum="1" default="2" maximum="3"><map input="1" output="1"/><instance><location/></instance></axis></axes><sources><source filename="Reg.ufo"/></sources></designspace>\n' >"$TMP/inax.designspace"
+expect 0 "instance inside an axis" -- "$OTVAR" build "$TMP/inax.designspace" -o "$TMP/inax.ttf" -q
 
 cli_summary test_build
