@@ -360,6 +360,15 @@ static const double one_byte[256] = {
 #undef OB16
 #undef OB4
 
+/* otv_cff_int2 without a branch on the sign (b0 247..254): the sign of a 2-byte operand (a blend
+ * delta, a coordinate offset) follows the data, not a pattern a predictor learns. */
+static OTV_ALWAYS_INLINE int cs_int2(unsigned b0, unsigned b1)
+{
+  int t = (int)((b0 - OTV_CFF_POS2_FIRST) & 3u) * 256 + (int)b1 + OTV_CFF_INT2_BIAS;
+  int m = -(int)(b0 >= OTV_CFF_NEG2_FIRST);
+  return (t ^ m) - m;
+}
+
 /* Type 2 random (TN 5177 section 4.4: "a pseudo random number in the range (0, 1]"): xorshift32
  * seeded per charstring run from the glyph id, so that a glyph always draws the same outline
  * (and a face shared by threads has no generator state): the top 24 bits r give (r + 1) / 2^24.
@@ -859,7 +868,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
           p++;
         } else if (otv_cff_is_int2(b0)) {
           if (end - p < 2) return fail_at(s, p, OTV_E_TRUNCATED, "operand");
-          *q++ = otv_cff_int2(b0, p[1]); /* in range: p + 2 <= end */
+          *q++ = cs_int2(b0, p[1]); /* in range: p + 2 <= end */
           p += 2;
         } else {
           break;
