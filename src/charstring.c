@@ -35,14 +35,19 @@
 #define CS_COMP_MAX_COORDS 4096u /* coordinates (2 per point) */
 #define CS_COMP_MAX_SEGS 2048u   /* segments (move, line, curve): one point each at least */
 #define CS_COMP_MAX_CTL 512u     /* control values */
-/* A glyph is compiled on its draw after CS_COMP_DRAWS interpreted ones. Compiling runs the
- * interpreter 1 + R times (R regions; Source Serif 4 CFF2: ~7 draws' worth) to save ~2/3 of a
- * draw each time after: it pays back only over many draws, so a glyph drawn at a few
- * locations (a page shown at one or a few settings) is never compiled. Until then the glyph's
- * state (otv_cff_loc.comp) counts its draws down from UINT32_MAX: UINT32_MAX - k after k
- * draws, far above any cell index + 2 (the arena has at most CS_MAX_CELLS cells). */
+/* A glyph is compiled on its draw after T interpreted ones (otv_cff_loc.comp_draws). Compiling
+ * runs the interpreter 1 + R times (R regions with deltas) to save ~2/3 of a draw each time
+ * after: it pays back only after ~1.5 (1 + R) draws, so T grows with the font's regions: T =
+ * max(CS_COMP_DRAWS, (1 + K) + (1 + K) / 4), K the most regions one ItemVariationData has
+ * (a blend's k): 4 for Source Sans 3 and Cantarell (K = 2), 11 for Source Serif 4 (K = 8,
+ * where compiling costs ~9 draws: at 4 a location drawing each glyph 5-12 times paid more
+ * than it saved). A glyph drawn at a few locations (a page shown at one or a few settings) is
+ * never compiled. Until then the glyph's state (otv_cff_loc.comp) counts its draws down from
+ * UINT32_MAX: UINT32_MAX - k after k draws, far above any cell index + 2 (the arena has at
+ * most CS_MAX_CELLS cells). */
 #define CS_COMP_DRAWS 4u
-#define CS_COMP_COUNTED (UINT32_MAX - CS_COMP_DRAWS)
+#define CS_COMP_MAX_DRAWS 64u
+#define CS_COMP_COUNTED (UINT32_MAX - CS_COMP_MAX_DRAWS)
 enum { CS_SEG_MOVE, CS_SEG_LINE, CS_SEG_CURVE };
 #define CS_COMP_FLOAT 0x80000000u /* compiled coordinates stored as floats (exact) */
 
@@ -592,6 +597,15 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   }
   l->comp_count = c->charstrings.count;
   l->comp_scratch_size = bytes;
+  if (!l->comp_draws) { /* 0: from the font (tests may set it before the first outline) */
+    unsigned k = 0;
+    for (uint32_t i = 0; c->ivs.present && i < c->ivs.data_count; i++)
+      if (c->ivs.data[i].region_index_count > k) k = c->ivs.data[i].region_index_count;
+    unsigned t = (1 + k) + (1 + k) / 4;
+    l->comp_draws = t < CS_COMP_DRAWS       ? CS_COMP_DRAWS
+                    : t > CS_COMP_MAX_DRAWS ? CS_COMP_MAX_DRAWS
+                                            : t;
+  }
 }
 
 /* Double the arena (up to cell_bound) at the start of an outline call, when no replay points
@@ -1298,7 +1312,7 @@ static uint32_t comp_build(cs *s, uint32_t gid)
   if (need > room) {
     if (l->cell_cap < l->cell_bound) { /* compiled at the next draw, once the arena grew */
       l->cell_want = true;
-      result = UINT32_MAX - CS_COMP_DRAWS;
+      result = UINT32_MAX - l->comp_draws;
     }
     goto out;
   }
@@ -1516,13 +1530,13 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
 }
 
 /* A glyph that is not compiled (state cst: 0, 1 or counting, otv_cff_loc.comp) is drawn: count
- * the draw, or compile it after CS_COMP_DRAWS (its new state; 0 or 1: interpret it). */
+ * the draw, or compile it after comp_draws (its new state; 0 or 1: interpret it). */
 static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
 {
   otv_cff_loc *l = s->l;
   if (cst == 1) return 1;
   uint32_t drawn = cst ? UINT32_MAX - cst : 0;
-  if (drawn < CS_COMP_DRAWS) {
+  if (drawn < l->comp_draws) {
     l->comp[gid] = UINT32_MAX - (drawn + 1);
     return 0;
   }
@@ -1587,7 +1601,7 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   }
   s.rec = NULL;
   if (s.cache && l->comp && sink->pen && !sink->round && gid < l->comp_count) {
-    /* compiled glyphs: compiled on the draw after CS_COMP_DRAWS interpreted ones */
+    /* compiled glyphs: compiled on the draw after comp_draws interpreted ones */
     uint32_t cst = l->comp[gid];
     if (cst - 2u >= CS_COMP_COUNTED - 2u) cst = comp_state(&s, gid, cst);
     if (cst >= 2) return comp_draw(&s, l->cells + (cst - 2));

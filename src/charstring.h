@@ -70,6 +70,8 @@ typedef struct otv_cff_loc {
    * the coordinate deltas at scalar 1: the outline is affine in the region scalars. */
   uint32_t *comp;
   size_t comp_count;
+  unsigned comp_draws;      /* interpreted draws before a glyph is compiled (0: set from the font at
+                        * the set-up, charstring.c CS_COMP_DRAWS) */
   double *comp_scratch;     /* one block: recorded coordinates, drawn coordinates, control
                              * values (2 runs), forced blend scalars, then bytes: segment kinds
                              * (2 runs), forced per-vsindex nonzero flags */
