@@ -75,6 +75,8 @@ typedef struct cs {
   unsigned nstems;
   bool width_done;
   bool cff2;
+  bool plain;   /* drawing to a pen with both segment callbacks, no transform, not recording:
+               * line_to and curve_to take their short path (run_glyph) */
   bool zero;    /* blend scalars all zero */
   bool vs_zero; /* the current vsindex's scalars are all zero (or it has no regions) */
   const double *vs_all;
@@ -226,6 +228,16 @@ static void move_to(cs *s, double x, double y)
 static CS_INLINE otv_status line_to(cs *s, double x, double y)
 {
   otv_cs_sink *o = s->out;
+  if (s->plain) {                     /* one test instead of four per segment */
+    if (!o->open) (void)sink_open(s); /* pen mode: no error */
+    s->x = x;
+    s->y = y;
+    float fx = (float)x, fy = (float)y;
+    o->last_x = fx;
+    o->last_y = fy;
+    o->pen->line_to(o->ctx, fx, fy);
+    return OTV_E_OK;
+  }
   if (s->rec) {
     double xy[2] = {x, y};
     s->x = x, s->y = y;
@@ -251,6 +263,16 @@ static CS_INLINE otv_status curve_to(cs *s, double x1, double y1, double x2, dou
                                      double y3)
 {
   otv_cs_sink *o = s->out;
+  if (s->plain) {
+    if (!o->open) (void)sink_open(s);
+    s->x = x3;
+    s->y = y3;
+    float e = (float)x3, f = (float)y3;
+    o->last_x = e;
+    o->last_y = f;
+    o->pen->cubic_to(o->ctx, (float)x1, (float)y1, (float)x2, (float)y2, e, f);
+    return OTV_E_OK;
+  }
   if (s->rec) {
     double xy[6] = {x1, y1, x2, y2, x3, y3};
     s->x = x3, s->y = y3;
@@ -1239,6 +1261,7 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     s->xf_seac[5] += m[1] * tx + m[3] * ty;
     s->xf = s->xf_seac;
   }
+  s->plain = !s->rec && !s->xf && s->out->pen && s->out->pen->line_to && s->out->pen->cubic_to;
   s->nstems = 0;
   s->width_done = false;
   s->seac = false;
