@@ -1374,10 +1374,12 @@ static uint32_t comp_build(cs *s, uint32_t gid)
       goto out;
     for (unsigned i = 0; i < nctl; i++)
       if (ctl0[i] != ctl1[i]) goto out; /* a control value varies: not affine */
-    bool any = false;
+    /* without a branch per coordinate (whether a delta is 0 follows the data) */
+    unsigned any = 0;
     for (unsigned i = 0; i < ncoord; i++) {
-      d[i].v = rec[i] - p0[i].v;
-      if (d[i].v != 0) any = true;
+      double dv = rec[i] - p0[i].v;
+      d[i].v = dv;
+      any |= (unsigned)(dv != 0);
     }
     if (!any) continue;
     ri_cells[nreg].h.n = regs[q];
@@ -1392,9 +1394,9 @@ static uint32_t comp_build(cs *s, uint32_t gid)
   /* float storage when every value is a float exactly (the usual case: sums of integer deltas
    * and 16.16 operands below 2^24 / 2^8): half the memory, the same sums */
   size_t nv = (size_t)ncoord * (1u + nreg);
-  bool fl = true;
-  for (size_t i = 0; i < nv && fl; i++) fl = (double)(float)p0[i].v == p0[i].v;
-  if (fl) {
+  unsigned inexact = 0;
+  for (size_t i = 0; i < nv; i++) inexact |= (unsigned)((double)(float)p0[i].v != p0[i].v);
+  if (!inexact) {
     float *pf = (float *)(void *)p0; /* forward, in place: float i ends before double i */
     for (size_t i = 0; i < nv; i++) {
       double v = p0[i].v;
