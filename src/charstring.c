@@ -772,8 +772,10 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
     } while (i_ < (n));                                                                            \
   } while (0)
 
-/* Interpret one glyph's charstring into the sink. */
-static otv_status run(cs *s, otv_span glyph, uint32_t gid)
+/* Interpret one glyph's charstring into the sink. cached: with the decoded-subroutine cache
+ * (s->cache); false compiles the interpreter without the replay (run below), which a location
+ * drawing each glyph once runs: fewer live values in the loop, fewer spilled. */
+static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const bool cached)
 {
   cs_frame fr[OTV_MAX_SUBR_DEPTH + 1];
   unsigned depth = 0;
@@ -787,7 +789,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
-  otv_cff_loc *gl = s->cache;
+  otv_cff_loc *gl = cached ? s->cache : NULL;
   /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first), unless
    * it is to be compiled (pen drawing, not rounded: otv_cs_run), which then replaces them: its
    * interpreted draws until then read its bytes, and the arena keeps room for the compiled form
@@ -885,7 +887,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (depth == 0) break;
       depth--;
       p = fr[depth].p, end = fr[depth].end;
-      it = fr[depth].it, it_end = fr[depth].it_end;
+      if (cached) it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
     }
     b0 = *p; /* in range: p < end, end within the charstring's INDEX element */
@@ -1042,7 +1044,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (!(v > -2147483648.0 && v < 2147483648.0) ||
           (si = (uint32_t)((int64_t)v + x->ix->bias)) >= x->ix->count)
         goto no_subr;
-      if (s->cache) {
+      if (cached && s->cache) {
         /* in range: si < count, slots cover every INDEX */
         e = &s->cache->sub[x->slot + si];
         state = e->state;
@@ -1065,7 +1067,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         return fail_at(s, at, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
       budget += (uint32_t)cost;
       fr[depth].p = p, fr[depth].end = end;
-      fr[depth].it = it, fr[depth].it_end = it_end;
+      if (cached) fr[depth].it = it, fr[depth].it_end = it_end;
       depth++;
       p = sub.p;
       end = sub.p + sub.len;
@@ -1081,7 +1083,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (depth == 0) goto done;
       depth--;
       p = fr[depth].p, end = fr[depth].end;
-      it = fr[depth].it, it_end = fr[depth].it_end;
+      if (cached) it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
     case OTV_CS_ENDCHAR: /* CFF only */
       if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "endchar is not a CFF2 operator");
@@ -1230,6 +1232,21 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   }
 done:
   return OTV_E_OK;
+}
+
+static OTV_NOINLINE otv_status run_cached(cs *s, otv_span glyph, uint32_t gid)
+{
+  return run_impl(s, glyph, gid, true);
+}
+
+static OTV_NOINLINE otv_status run_bytes(cs *s, otv_span glyph, uint32_t gid)
+{
+  return run_impl(s, glyph, gid, false);
+}
+
+static otv_status run(cs *s, otv_span glyph, uint32_t gid)
+{
+  return s->cache ? run_cached(s, glyph, gid) : run_bytes(s, glyph, gid);
 }
 
 static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
