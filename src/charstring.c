@@ -789,6 +789,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
+  unsigned lastb = OTV_CFF_INT1_BIAS; /* the byte of the last 1-byte operand decoded (blend) */
   otv_cff_loc *gl = cached ? s->cache : NULL;
   /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first), unless
    * it is to be compiled (pen drawing, not rounded: otv_cs_run), which then replaces them: its
@@ -903,6 +904,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
         b0 = *p; /* in range: p < lim <= end */
         if (otv_cff_is_int1(b0)) {
           *q++ = one_byte[b0];
+          lastb = b0;
           p++;
         } else if (otv_cff_is_int2(b0)) {
           if (end - p < 2) return fail_at(s, p, OTV_E_TRUNCATED, "operand");
@@ -1110,9 +1112,18 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       double nv = st[--sp];
       CS_CTL(s, nv);
       unsigned k = s->vs_k;
-      if (!(nv >= 0 && nv <= (double)sp))
-        return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
-      unsigned n = (unsigned)nv; /* n <= 513, k < 65536: no overflow below */
+      unsigned n;
+      /* the count is usually the 1-byte operand just decoded: its value from that byte (lastb)
+       * is known at once, where converting the double waits for the load and the conversion;
+       * checked against the value (a stale lastb takes the general way) */
+      if (nv == one_byte[lastb] && lastb >= OTV_CFF_INT1_BIAS) {
+        n = lastb - OTV_CFF_INT1_BIAS; /* 0..107 */
+        if (n > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
+      } else {
+        if (!(nv >= 0 && nv <= (double)sp))
+          return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
+        n = (unsigned)nv; /* n <= 513, k < 65536: no overflow below */
+      }
       if (n * (k + 1) > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       unsigned base = sp - n * (k + 1);
       if (!s->vs_zero) {
