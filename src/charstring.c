@@ -789,7 +789,13 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
-  unsigned lastb = OTV_CFF_INT1_BIAS; /* the byte of the last 1-byte operand decoded (blend) */
+  /* the last 1-byte operand decoded (its byte) and the last 2-byte one (its value): blend's
+   * count and a subroutine number are usually the operand just decoded, known at once from
+   * its bytes where converting the double from the stack waits for the load and the
+   * conversion; each use checks it against the value on the stack (a stale one takes the
+   * general way) */
+  unsigned lastb = OTV_CFF_INT1_BIAS;
+  int last2 = 0;
   otv_cff_loc *gl = cached ? s->cache : NULL;
   /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first), unless
    * it is to be compiled (pen drawing, not rounded: otv_cs_run), which then replaces them: its
@@ -908,7 +914,8 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
           p++;
         } else if (otv_cff_is_int2(b0)) {
           if (end - p < 2) return fail_at(s, p, OTV_E_TRUNCATED, "operand");
-          *q++ = cs_int2(b0, p[1]); /* in range: p + 2 <= end */
+          last2 = cs_int2(b0, p[1]); /* in range: p + 2 <= end */
+          *q++ = last2;
           p += 2;
         } else {
           break;
@@ -1043,9 +1050,15 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
        * conversion */
       uint32_t si = 0, state = 0;
       otv_cs_slot *e = NULL;
-      if (!(v > -2147483648.0 && v < 2147483648.0) ||
-          (si = (uint32_t)((int64_t)v + x->ix->bias)) >= x->ix->count)
+      if (v == (double)last2) { /* the operand just decoded: |last2| <= 1131 */
+        if ((si = (uint32_t)((int64_t)last2 + x->ix->bias)) >= x->ix->count) goto no_subr;
+      } else if (v == one_byte[lastb]) {
+        if ((si = (uint32_t)((int64_t)lastb - OTV_CFF_INT1_BIAS + x->ix->bias)) >= x->ix->count)
+          goto no_subr;
+      } else if (!(v > -2147483648.0 && v < 2147483648.0) ||
+                 (si = (uint32_t)((int64_t)v + x->ix->bias)) >= x->ix->count) {
         goto no_subr;
+      }
       if (cached && s->cache) {
         /* in range: si < count, slots cover every INDEX */
         e = &s->cache->sub[x->slot + si];
@@ -1113,11 +1126,8 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       CS_CTL(s, nv);
       unsigned k = s->vs_k;
       unsigned n;
-      /* the count is usually the 1-byte operand just decoded: its value from that byte (lastb)
-       * is known at once, where converting the double waits for the load and the conversion;
-       * checked against the value (a stale lastb takes the general way) */
-      if (nv == one_byte[lastb] && lastb >= OTV_CFF_INT1_BIAS) {
-        n = lastb - OTV_CFF_INT1_BIAS; /* 0..107 */
+      if (nv == one_byte[lastb] && lastb >= OTV_CFF_INT1_BIAS) { /* the operand just decoded */
+        n = lastb - OTV_CFF_INT1_BIAS;                           /* 0..107 */
         if (n > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       } else {
         if (!(nv >= 0 && nv <= (double)sp))
