@@ -647,6 +647,14 @@ static void cells_grow(otv_cff_loc *l)
   l->cell_cap = cap;
 }
 
+/* The last operand of an item as the operator cell keeps it: an integer of int16 range
+ * (a blend count, a subroutine number), else CS_NO_LAST. */
+#define CS_NO_LAST INT16_MIN
+static int16_t cs_last(double v)
+{
+  return v > -32768.0 && v < 32768.0 && v == (double)(int)v ? (int16_t)v : CS_NO_LAST;
+}
+
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
  * byte}, {offset of the operator, or OTV_CS_NO_OP at the end}, then the operands. Returns the
  * slot's new state: 1 (interpret from bytes) or the first cell + 2. */
@@ -733,6 +741,7 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
     h[1].o.op =
         *p; /* the operator's first byte (OTV_CFF_ESCAPE when escaped): run dispatches on it */
     h[1].o.mask = (uint8_t)mask;
+    h[1].o.last = n ? cs_last(o[-1].v) : CS_NO_LAST;
     p += len + mask;
     h = o;
     o += 2;
@@ -744,6 +753,7 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
     h[1].o.off = OTV_CS_NO_OP;
     h[1].o.op = 0;
     h[1].o.mask = 0;
+    h[1].o.last = CS_NO_LAST;
   } else {
     o -= 2; /* no operands after the last operator */
   }
@@ -828,6 +838,9 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       uint32_t n = it[0].h.n, op = it[1].o.off;
       b0 = it[1].o.op;
       item_mask = it[1].o.mask;
+      /* the run's last operand as an integer (sub_decode), for blend and callsubr, as the byte
+       * interpreter's last2 */
+      last2 = it[1].o.last;
       const otv_cs_cell *v = it + 2;
       if (n) { /* items without operands (an operator after a blend) skip all this */
         if (n > max - sp) {
@@ -846,8 +859,8 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
           double nv = v[n - 1].v;
           CS_CTL(s, nv);
           unsigned k = s->vs_k;
-          if (nv >= 0 && nv < (double)n) {
-            unsigned nb = (unsigned)nv; /* nb < n */
+          if (last2 >= 0 && (unsigned)last2 < n) { /* last2 == nv (sub_decode) */
+            unsigned nb = (unsigned)last2;         /* nb < n */
             uint64_t nd = (uint64_t)nb * k;
             if (nd < n && nb <= sp + (n - 1 - (unsigned)nd)) {
               unsigned m = n - 1 - (unsigned)nd;
