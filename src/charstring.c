@@ -652,7 +652,8 @@ static void cells_grow(otv_cff_loc *l)
 #define CS_NO_LAST INT16_MIN
 static int16_t cs_last(double v)
 {
-  return v > -32768.0 && v < 32768.0 && v == (double)(int)v ? (int16_t)v : CS_NO_LAST;
+  if (v > -32768.0 && v < 32768.0 && v == (double)(int)v) return (int16_t)v;
+  return CS_NO_LAST;
 }
 
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
