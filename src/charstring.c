@@ -35,14 +35,19 @@
 #define CS_COMP_MAX_COORDS 4096u /* coordinates (2 per point) */
 #define CS_COMP_MAX_SEGS 2048u   /* segments (move, line, curve): one point each at least */
 #define CS_COMP_MAX_CTL 512u     /* control values */
-/* A glyph is compiled on its draw after CS_COMP_DRAWS interpreted ones. Compiling runs the
- * interpreter 1 + R times (R regions; Source Serif 4 CFF2: ~7 draws' worth) to save ~2/3 of a
- * draw each time after: it pays back only over many draws, so a glyph drawn at a few
- * locations (a page shown at one or a few settings) is never compiled. Until then the glyph's
- * state (otv_cff_loc.comp) counts its draws down from UINT32_MAX: UINT32_MAX - k after k
- * draws, far above any cell index + 2 (the arena has at most CS_MAX_CELLS cells). */
+/* A glyph is compiled on its draw after T interpreted ones (otv_cff_loc.comp_draws). Compiling
+ * runs the interpreter 1 + R times (R regions with deltas) to save ~2/3 of a draw each time
+ * after: it pays back only after ~1.5 (1 + R) draws, so T grows with the font's regions: T =
+ * max(CS_COMP_DRAWS, (1 + K) + (1 + K) / 4), K the most regions one ItemVariationData has
+ * (a blend's k): 4 for Source Sans 3 and Cantarell (K = 2), 11 for Source Serif 4 (K = 8,
+ * where compiling costs ~9 draws: at 4 a location drawing each glyph 5-12 times paid more
+ * than it saved). A glyph drawn at a few locations (a page shown at one or a few settings) is
+ * never compiled. Until then the glyph's state (otv_cff_loc.comp) counts its draws down from
+ * UINT32_MAX: UINT32_MAX - k after k draws, far above any cell index + 2 (the arena has at
+ * most CS_MAX_CELLS cells). */
 #define CS_COMP_DRAWS 4u
-#define CS_COMP_COUNTED (UINT32_MAX - CS_COMP_DRAWS)
+#define CS_COMP_MAX_DRAWS 64u
+#define CS_COMP_COUNTED (UINT32_MAX - CS_COMP_MAX_DRAWS)
 enum { CS_SEG_MOVE, CS_SEG_LINE, CS_SEG_CURVE };
 #define CS_COMP_FLOAT 0x80000000u /* compiled coordinates stored as floats (exact) */
 
@@ -70,6 +75,8 @@ typedef struct cs {
   unsigned nstems;
   bool width_done;
   bool cff2;
+  bool plain;   /* drawing to a pen with both segment callbacks, no transform, not recording:
+               * line_to and curve_to take their short path (run_glyph) */
   bool zero;    /* blend scalars all zero */
   bool vs_zero; /* the current vsindex's scalars are all zero (or it has no regions) */
   const double *vs_all;
@@ -221,6 +228,16 @@ static void move_to(cs *s, double x, double y)
 static CS_INLINE otv_status line_to(cs *s, double x, double y)
 {
   otv_cs_sink *o = s->out;
+  if (s->plain) {                     /* one test instead of four per segment */
+    if (!o->open) (void)sink_open(s); /* pen mode: no error */
+    s->x = x;
+    s->y = y;
+    float fx = (float)x, fy = (float)y;
+    o->last_x = fx;
+    o->last_y = fy;
+    o->pen->line_to(o->ctx, fx, fy);
+    return OTV_E_OK;
+  }
   if (s->rec) {
     double xy[2] = {x, y};
     s->x = x, s->y = y;
@@ -246,6 +263,16 @@ static CS_INLINE otv_status curve_to(cs *s, double x1, double y1, double x2, dou
                                      double y3)
 {
   otv_cs_sink *o = s->out;
+  if (s->plain) {
+    if (!o->open) (void)sink_open(s);
+    s->x = x3;
+    s->y = y3;
+    float e = (float)x3, f = (float)y3;
+    o->last_x = e;
+    o->last_y = f;
+    o->pen->cubic_to(o->ctx, (float)x1, (float)y1, (float)x2, (float)y2, e, f);
+    return OTV_E_OK;
+  }
   if (s->rec) {
     double xy[6] = {x1, y1, x2, y2, x3, y3};
     s->x = x3, s->y = y3;
@@ -359,6 +386,15 @@ static const double one_byte[256] = {
     OB16(128), OB16(144), OB16(160), OB16(176), OB16(192), OB16(208), OB16(224), OB16(240)};
 #undef OB16
 #undef OB4
+
+/* otv_cff_int2 without a branch on the sign (b0 247..254): the sign of a 2-byte operand (a blend
+ * delta, a coordinate offset) follows the data, not a pattern a predictor learns. */
+static OTV_ALWAYS_INLINE int cs_int2(unsigned b0, unsigned b1)
+{
+  int t = (int)((b0 - OTV_CFF_POS2_FIRST) & 3u) * 256 + (int)b1 + OTV_CFF_INT2_BIAS;
+  int m = -(int)(b0 >= OTV_CFF_NEG2_FIRST);
+  return (t ^ m) - m;
+}
 
 /* Type 2 random (TN 5177 section 4.4: "a pseudo random number in the range (0, 1]"): xorshift32
  * seeded per charstring run from the glyph id, so that a glyph always draws the same outline
@@ -583,6 +619,15 @@ static void sub_cache_setup(otv_cff_loc *l, const otv_cff *c)
   }
   l->comp_count = c->charstrings.count;
   l->comp_scratch_size = bytes;
+  if (!l->comp_draws) { /* 0: from the font (tests may set it before the first outline) */
+    unsigned k = 0;
+    for (uint32_t i = 0; c->ivs.present && i < c->ivs.data_count; i++)
+      if (c->ivs.data[i].region_index_count > k) k = c->ivs.data[i].region_index_count;
+    unsigned t = (1 + k) + (1 + k) / 4;
+    l->comp_draws = t < CS_COMP_DRAWS       ? CS_COMP_DRAWS
+                    : t > CS_COMP_MAX_DRAWS ? CS_COMP_MAX_DRAWS
+                                            : t;
+  }
 }
 
 /* Double the arena (up to cell_bound) at the start of an outline call, when no replay points
@@ -600,6 +645,15 @@ static void cells_grow(otv_cff_loc *l)
   }
   l->cells = cells;
   l->cell_cap = cap;
+}
+
+/* The last operand of an item as the operator cell keeps it: an integer of int16 range
+ * (a blend count, a subroutine number), else CS_NO_LAST. */
+#define CS_NO_LAST INT16_MIN
+static int16_t cs_last(double v)
+{
+  if (v > -32768.0 && v < 32768.0 && v == (double)(int)v) return (int16_t)v;
+  return CS_NO_LAST;
 }
 
 /* Decode subroutine `sub` into the arena: items of {operand count, offset of the first operand
@@ -688,6 +742,7 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
     h[1].o.op =
         *p; /* the operator's first byte (OTV_CFF_ESCAPE when escaped): run dispatches on it */
     h[1].o.mask = (uint8_t)mask;
+    h[1].o.last = n ? cs_last(o[-1].v) : CS_NO_LAST;
     p += len + mask;
     h = o;
     o += 2;
@@ -699,6 +754,7 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
     h[1].o.off = OTV_CS_NO_OP;
     h[1].o.op = 0;
     h[1].o.mask = 0;
+    h[1].o.last = CS_NO_LAST;
   } else {
     o -= 2; /* no operands after the last operator */
   }
@@ -727,8 +783,10 @@ static uint32_t sub_decode(cs *s, otv_span sub, size_t slot, unsigned sp0)
     } while (i_ < (n));                                                                            \
   } while (0)
 
-/* Interpret one glyph's charstring into the sink. */
-static otv_status run(cs *s, otv_span glyph, uint32_t gid)
+/* Interpret one glyph's charstring into the sink. cached: with the decoded-subroutine cache
+ * (s->cache); false compiles the interpreter without the replay (run below), which a location
+ * drawing each glyph once runs: fewer live values in the loop, fewer spilled. */
+static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const bool cached)
 {
   cs_frame fr[OTV_MAX_SUBR_DEPTH + 1];
   unsigned depth = 0;
@@ -742,7 +800,14 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
   const otv_cs_cell *it = NULL, *it_end = NULL;
   const uint8_t *const t0 = s->c->tab.p;
   unsigned b0, item_mask = 0;
-  otv_cff_loc *gl = s->cache;
+  /* the last 1-byte operand decoded (its byte) and the last 2-byte one (its value): blend's
+   * count and a subroutine number are usually the operand just decoded, known at once from
+   * its bytes where converting the double from the stack waits for the load and the
+   * conversion; each use checks it against the value on the stack (a stale one takes the
+   * general way) */
+  unsigned lastb = OTV_CFF_INT1_BIAS;
+  int last2 = 0;
+  otv_cff_loc *gl = cached ? s->cache : NULL;
   /* the glyph's own decoded items: decoded on its second draw (end = 1 marks the first), unless
    * it is to be compiled (pen drawing, not rounded: otv_cs_run), which then replaces them: its
    * interpreted draws until then read its bytes, and the arena keeps room for the compiled form
@@ -774,6 +839,9 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       uint32_t n = it[0].h.n, op = it[1].o.off;
       b0 = it[1].o.op;
       item_mask = it[1].o.mask;
+      /* the run's last operand as an integer (sub_decode), for blend and callsubr, as the byte
+       * interpreter's last2 */
+      last2 = it[1].o.last;
       const otv_cs_cell *v = it + 2;
       if (n) { /* items without operands (an operator after a blend) skip all this */
         if (n > max - sp) {
@@ -792,8 +860,8 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
           double nv = v[n - 1].v;
           CS_CTL(s, nv);
           unsigned k = s->vs_k;
-          if (nv >= 0 && nv < (double)n) {
-            unsigned nb = (unsigned)nv; /* nb < n */
+          if (last2 >= 0 && (unsigned)last2 < n) { /* last2 == nv (sub_decode) */
+            unsigned nb = (unsigned)last2;         /* nb < n */
             uint64_t nd = (uint64_t)nb * k;
             if (nd < n && nb <= sp + (n - 1 - (unsigned)nd)) {
               unsigned m = n - 1 - (unsigned)nd;
@@ -840,7 +908,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (depth == 0) break;
       depth--;
       p = fr[depth].p, end = fr[depth].end;
-      it = fr[depth].it, it_end = fr[depth].it_end;
+      if (cached) it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
     }
     b0 = *p; /* in range: p < end, end within the charstring's INDEX element */
@@ -856,10 +924,12 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         b0 = *p; /* in range: p < lim <= end */
         if (otv_cff_is_int1(b0)) {
           *q++ = one_byte[b0];
+          lastb = b0;
           p++;
         } else if (otv_cff_is_int2(b0)) {
           if (end - p < 2) return fail_at(s, p, OTV_E_TRUNCATED, "operand");
-          *q++ = otv_cff_int2(b0, p[1]); /* in range: p + 2 <= end */
+          last2 = cs_int2(b0, p[1]); /* in range: p + 2 <= end */
+          *q++ = last2;
           p += 2;
         } else {
           break;
@@ -994,10 +1064,16 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
        * conversion */
       uint32_t si = 0, state = 0;
       otv_cs_slot *e = NULL;
-      if (!(v > -2147483648.0 && v < 2147483648.0) ||
-          (si = (uint32_t)((int64_t)v + x->ix->bias)) >= x->ix->count)
+      if (v == (double)last2) { /* the operand just decoded: |last2| <= 1131 */
+        if ((si = (uint32_t)((int64_t)last2 + x->ix->bias)) >= x->ix->count) goto no_subr;
+      } else if (v == one_byte[lastb]) {
+        if ((si = (uint32_t)((int64_t)lastb - OTV_CFF_INT1_BIAS + x->ix->bias)) >= x->ix->count)
+          goto no_subr;
+      } else if (!(v > -2147483648.0 && v < 2147483648.0) ||
+                 (si = (uint32_t)((int64_t)v + x->ix->bias)) >= x->ix->count) {
         goto no_subr;
-      if (s->cache) {
+      }
+      if (cached && s->cache) {
         /* in range: si < count, slots cover every INDEX */
         e = &s->cache->sub[x->slot + si];
         state = e->state;
@@ -1020,7 +1096,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
         return fail_at(s, at, OTV_E_LIMIT, "charstring runs too long (subroutine fan-out)");
       budget += (uint32_t)cost;
       fr[depth].p = p, fr[depth].end = end;
-      fr[depth].it = it, fr[depth].it_end = it_end;
+      if (cached) fr[depth].it = it, fr[depth].it_end = it_end;
       depth++;
       p = sub.p;
       end = sub.p + sub.len;
@@ -1036,7 +1112,7 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       if (depth == 0) goto done;
       depth--;
       p = fr[depth].p, end = fr[depth].end;
-      it = fr[depth].it, it_end = fr[depth].it_end;
+      if (cached) it = fr[depth].it, it_end = fr[depth].it_end;
       continue;
     case OTV_CS_ENDCHAR: /* CFF only */
       if (s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "endchar is not a CFF2 operator");
@@ -1063,9 +1139,15 @@ static otv_status run(cs *s, otv_span glyph, uint32_t gid)
       double nv = st[--sp];
       CS_CTL(s, nv);
       unsigned k = s->vs_k;
-      if (!(nv >= 0 && nv <= (double)sp))
-        return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
-      unsigned n = (unsigned)nv; /* n <= 513, k < 65536: no overflow below */
+      unsigned n;
+      if (nv == one_byte[lastb] && lastb >= OTV_CFF_INT1_BIAS) { /* the operand just decoded */
+        n = lastb - OTV_CFF_INT1_BIAS;                           /* 0..107 */
+        if (n > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
+      } else {
+        if (!(nv >= 0 && nv <= (double)sp))
+          return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
+        n = (unsigned)nv; /* n <= 513, k < 65536: no overflow below */
+      }
       if (n * (k + 1) > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       unsigned base = sp - n * (k + 1);
       if (!s->vs_zero) {
@@ -1187,6 +1269,21 @@ done:
   return OTV_E_OK;
 }
 
+static OTV_NOINLINE otv_status run_cached(cs *s, otv_span glyph, uint32_t gid)
+{
+  return run_impl(s, glyph, gid, true);
+}
+
+static OTV_NOINLINE otv_status run_bytes(cs *s, otv_span glyph, uint32_t gid)
+{
+  return run_impl(s, glyph, gid, false);
+}
+
+static otv_status run(cs *s, otv_span glyph, uint32_t gid)
+{
+  return s->cache ? run_cached(s, glyph, gid) : run_bytes(s, glyph, gid);
+}
+
 static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
 {
   const otv_cff *c = s->c;
@@ -1216,6 +1313,7 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     s->xf_seac[5] += m[1] * tx + m[3] * ty;
     s->xf = s->xf_seac;
   }
+  s->plain = !s->rec && !s->xf && s->out->pen && s->out->pen->line_to && s->out->pen->cubic_to;
   s->nstems = 0;
   s->width_done = false;
   s->seac = false;
@@ -1289,7 +1387,7 @@ static uint32_t comp_build(cs *s, uint32_t gid)
   if (need > room) {
     if (l->cell_cap < l->cell_bound) { /* compiled at the next draw, once the arena grew */
       l->cell_want = true;
-      result = UINT32_MAX - CS_COMP_DRAWS;
+      result = UINT32_MAX - l->comp_draws;
     }
     goto out;
   }
@@ -1328,10 +1426,12 @@ static uint32_t comp_build(cs *s, uint32_t gid)
       goto out;
     for (unsigned i = 0; i < nctl; i++)
       if (ctl0[i] != ctl1[i]) goto out; /* a control value varies: not affine */
-    bool any = false;
+    /* without a branch per coordinate (whether a delta is 0 follows the data) */
+    unsigned any = 0;
     for (unsigned i = 0; i < ncoord; i++) {
-      d[i].v = rec[i] - p0[i].v;
-      if (d[i].v != 0) any = true;
+      double dv = rec[i] - p0[i].v;
+      d[i].v = dv;
+      any |= (unsigned)(dv != 0);
     }
     if (!any) continue;
     ri_cells[nreg].h.n = regs[q];
@@ -1346,9 +1446,9 @@ static uint32_t comp_build(cs *s, uint32_t gid)
   /* float storage when every value is a float exactly (the usual case: sums of integer deltas
    * and 16.16 operands below 2^24 / 2^8): half the memory, the same sums */
   size_t nv = (size_t)ncoord * (1u + nreg);
-  bool fl = true;
-  for (size_t i = 0; i < nv && fl; i++) fl = (double)(float)p0[i].v == p0[i].v;
-  if (fl) {
+  unsigned inexact = 0;
+  for (size_t i = 0; i < nv; i++) inexact |= (unsigned)((double)(float)p0[i].v != p0[i].v);
+  if (!inexact) {
     float *pf = (float *)(void *)p0; /* forward, in place: float i ends before double i */
     for (size_t i = 0; i < nv; i++) {
       double v = p0[i].v;
@@ -1507,13 +1607,13 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
 }
 
 /* A glyph that is not compiled (state cst: 0, 1 or counting, otv_cff_loc.comp) is drawn: count
- * the draw, or compile it after CS_COMP_DRAWS (its new state; 0 or 1: interpret it). */
+ * the draw, or compile it after comp_draws (its new state; 0 or 1: interpret it). */
 static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
 {
   otv_cff_loc *l = s->l;
   if (cst == 1) return 1;
   uint32_t drawn = cst ? UINT32_MAX - cst : 0;
-  if (drawn < CS_COMP_DRAWS) {
+  if (drawn < l->comp_draws) {
     l->comp[gid] = UINT32_MAX - (drawn + 1);
     return 0;
   }
@@ -1578,7 +1678,7 @@ otv_status otv_cs_run(otv_cff_loc *l, uint32_t gid, otv_cs_sink *sink)
   }
   s.rec = NULL;
   if (s.cache && l->comp && sink->pen && !sink->round && gid < l->comp_count) {
-    /* compiled glyphs: compiled on the draw after CS_COMP_DRAWS interpreted ones */
+    /* compiled glyphs: compiled on the draw after comp_draws interpreted ones */
     uint32_t cst = l->comp[gid];
     if (cst - 2u >= CS_COMP_COUNTED - 2u) cst = comp_state(&s, gid, cst);
     if (cst >= 2) return comp_draw(&s, l->cells + (cst - 2));

@@ -14,7 +14,8 @@
 /* A decoded CFF2 subroutine or glyph (charstring.c) is a list of items: a header cell {n
  * operands, byte offset of their first byte}, an operator cell {byte offset of the operator after
  * them (or OTV_CS_NO_OP at the end), the operator byte, for hintmask/cntrmask the mask length
- * the decoder assumed}, then the n operand values. */
+ * the decoder assumed, the last operand when it is an integer of int16 range (else INT16_MIN)},
+ * then the n operand values. */
 typedef union otv_cs_cell {
   double v;
   struct {
@@ -22,7 +23,8 @@ typedef union otv_cs_cell {
   } h;
   struct {
     uint32_t off;
-    uint8_t op, mask, pad[2];
+    uint8_t op, mask;
+    int16_t last;
   } o;
 } otv_cs_cell;
 #define OTV_CS_NO_OP UINT32_MAX
@@ -70,6 +72,8 @@ typedef struct otv_cff_loc {
    * the coordinate deltas at scalar 1: the outline is affine in the region scalars. */
   uint32_t *comp;
   size_t comp_count;
+  unsigned comp_draws;      /* interpreted draws before a glyph is compiled (0: set from the font at
+                        * the set-up, charstring.c CS_COMP_DRAWS) */
   double *comp_scratch;     /* one block: recorded coordinates, drawn coordinates, control
                              * values (2 runs), forced blend scalars, then bytes: segment kinds
                              * (2 runs), forced per-vsindex nonzero flags */
