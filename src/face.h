@@ -89,6 +89,7 @@ struct otv_location {
   otv_glyf_loc glyf;    /* glyf/gvar per-location cache and scratch */
   otv_cff_loc cff;      /* CFF2 blend scalars and scratch */
   otv_metrics_loc met;  /* HVAR/VVAR/MVAR scalar caches */
+  otv_budget work;      /* work of the calls since otv_location_set_work_budget (core/budget.h) */
 };
 
 /* Record an error in the location (first error wins until the next reset) and return code. */

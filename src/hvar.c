@@ -69,3 +69,17 @@ bool otv_xvar_delta(const otv_xvar *x, const float *scalars, unsigned which, uin
   *delta = otv_ivs_delta(&x->ivs, scalars, outer, inner);
   return true;
 }
+
+uint64_t otv_xvar_cost(const otv_xvar *x, uint32_t gid)
+{
+  const otv_dsim *maps[4] = {&x->adv, &x->side_a, &x->side_b, &x->vorg};
+  uint64_t cost = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    if (i != OTV_XVAR_ADVANCE && !maps[i]->present) continue; /* as otv_xvar_delta */
+    uint32_t outer, inner;
+    otv_dsim_map(maps[i], gid, &outer, &inner);
+    cost += OTV_WORK_ROW;
+    if (outer < x->ivs.data_count) cost += x->ivs.data[outer].region_index_count;
+  }
+  return cost;
+}

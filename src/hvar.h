@@ -33,5 +33,8 @@ void otv_xvar_free(const otv_alloc *al, otv_xvar *x);
  * mapping for that value (side bearings and origin). */
 bool otv_xvar_delta(const otv_xvar *x, const float *scalars, unsigned which, uint32_t gid,
                     float *delta);
+/* The work (core/budget.h) of every delta of glyph gid the table maps (advance, side bearings,
+ * origin): OTV_WORK_ROW + the columns of each row read. */
+uint64_t otv_xvar_cost(const otv_xvar *x, uint32_t gid);
 
 #endif /* OTV_HVAR_H */

@@ -20,6 +20,16 @@ static const float *scalars(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache
 
 static otv_status ascent_descent(otv_location *loc, float *asc, float *desc);
 
+/* Charge the HVAR/VVAR work of glyph gid (core/budget.h): OTV_E_OK, or OTV_E_LIMIT past the
+ * location's armed budget. */
+static otv_status charge_xvar(otv_location *loc, const otv_xvar *xv, uint32_t gid, bool vertical)
+{
+  if (otv_budget_charge(&loc->work, otv_xvar_cost(xv, gid))) return OTV_E_OK;
+  return otv_loc_fail(loc, OTV_E_LIMIT, vertical ? OTV_T_VVAR : OTV_T_HVAR, 0,
+                      "glyph %u: work budget of %llu units spent", gid,
+                      (unsigned long long)loc->work.limit);
+}
+
 /* ---- control box of the varied outline ---------------------------------------------------- */
 
 typedef struct cbox {
@@ -134,6 +144,8 @@ static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flag
     if (m->vvar.present && !loc->at.is_default) {
       const float *sc = scalars(loc, &m->vvar.ivs, &loc->met.vvar);
       if (!sc) return OTV_E_NOMEM;
+      otv_status s = charge_xvar(loc, &m->vvar, gid, true);
+      if (s) return s;
       if (otv_xvar_delta(&m->vvar, sc, OTV_XVAR_VORG, gid, &d)) origin += d;
     }
     if (round) origin = otv_round(origin);
@@ -203,6 +215,8 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
     if (xv->present) {
       sc = scalars(loc, &xv->ivs, cache);
       if (!sc) return OTV_E_NOMEM;
+      otv_status s = charge_xvar(loc, xv, gid, vertical);
+      if (s) return s;
       float d;
       if (otv_xvar_delta(xv, sc, OTV_XVAR_ADVANCE, gid, &d)) adv += d;
       /* side-bearing maps: TrueType outlines (spec: hvar, vvar), or no outlines at all. A CFF
@@ -346,6 +360,14 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
       }
       uint32_t outer, inner;
       otv_dsim_map(&xv->adv, g, &outer, &inner);
+      if (!otv_budget_charge(&loc->work,
+                             OTV_WORK_ROW + (outer < xv->ivs.data_count
+                                                 ? xv->ivs.data[outer].region_index_count
+                                                 : 0u))) {
+        out[i] = 0.0f;
+        if (!first) first = charge_xvar(loc, xv, g, vertical); /* past the budget: says so */
+        continue;
+      }
       float a = (float)otv_mtx_advance(mtx, g) + otv_ivs_delta(&xv->ivs, sc, outer, inner);
       out[i] = round ? otv_round(a) : a;
     }
