@@ -512,6 +512,10 @@ int main(int argc, char **argv)
     write_font(argv[2], "bomb_fanout.ttf", fa, la);
     write_font(argv[2], "bomb_gvar.ttf", fg, lg);
     write_font(argv[2], "bomb_hvar.ttf", fh, lh);
+    free(fa);
+    free(fg);
+    free(fh);
+    return 0;
   } else {
     walk("fanout", fa, la, 400, OTV_TAG('g', 'l', 'y', 'f'));
     walk("gvar", fg, lg, 420, OTV_TAG('g', 'v', 'a', 'r'));
