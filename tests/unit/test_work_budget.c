@@ -14,7 +14,8 @@
  * constant x the input), and the walk either finishes or fails with OTV_E_LIMIT naming the
  * table; the counting allocator's peak stays <= MEM_FACTOR x the font + MEM_FLOOR. Without the
  * budget the counter passes the bound after a few hundred glyphs and the test fails there
- * (instead of running for minutes). Also: a location without a budget never refuses, the
+ * (instead of running for minutes). The HVAR bomb goes through (its row is read once per
+ * location: the row memo of metrics.c). Also: a location without a budget never refuses, the
  * otv_options factor and switch, and instancing (which arms the budget itself).
  *
  * `test_work_budget --write DIR` writes the three fonts (for the CLI: tests/hostile).
@@ -409,9 +410,33 @@ static void walk(const char *what, const uint8_t *data, size_t len, double wght,
   CHECK_EQ(pa.live_blocks, 0);
 }
 
-/* A location without a budget counts but never refuses: the HVAR bomb's glyph drawn past the
- * face budget. */
+/* A location without a budget counts but never refuses: the fan-out's glyph drawn past the face
+ * budget. */
 static void unarmed(const uint8_t *data, size_t len)
+{
+  otv_face *f = NULL;
+  otv_location *loc = NULL;
+  CHECK_EQ(otv_face_open_memory(data, len, 0, NULL, &f, NULL), OTV_E_OK);
+  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  if (!loc) return;
+  uint64_t budget = otv_face_work_budget(f);
+  unsigned calls = 0;
+  while (otv_location_work_used(loc) <= budget && calls < 1000) {
+    otv_glyph_metrics m;
+    CHECK_EQ(otv_glyph_h_metrics(loc, 17, 0, &m), OTV_E_OK);
+    calls++;
+  }
+  CHECK(otv_location_work_used(loc) > budget);
+  printf("unarmed: %u calls, %llu units > budget %llu, no refusal\n", calls,
+         (unsigned long long)otv_location_work_used(loc), (unsigned long long)budget);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
+/* The HVAR bomb's row: read once per location (the memo), the same advance every time, 500 +
+ * 4095 (at wght 900, normalized 1, only the regions peaking at 1 - every 16th of 65535 - count,
+ * each +1); refused when a small budget is armed and the memo is cold. */
+static void hvar_row(const uint8_t *data, size_t len)
 {
   otv_face *f = NULL;
   otv_location *loc = NULL;
@@ -420,30 +445,28 @@ static void unarmed(const uint8_t *data, size_t len)
   if (!loc) return;
   otv_axis_value v = {OTV_TAG('w', 'g', 'h', 't'), 900};
   CHECK_EQ(otv_location_set_user(loc, &v, 1), OTV_E_OK);
-  uint64_t budget = otv_face_work_budget(f);
-  unsigned calls = 0;
-  while (otv_location_work_used(loc) <= budget && calls < 100000) {
+  for (uint32_t g = 0; g < 3; g++) {
     float adv = 0;
-    uint32_t g = 7;
+    otv_glyph_metrics m;
     CHECK_EQ(otv_glyph_advances(loc, &g, 1, 0, &adv), OTV_E_OK);
-    calls++;
+    CHECK_EQ(adv, 4595);
+    CHECK_EQ(otv_glyph_h_metrics(loc, g, 0, &m), OTV_E_OK);
+    CHECK_EQ(m.advance, 4595);
   }
-  CHECK(otv_location_work_used(loc) > budget);
-  printf("unarmed: %u calls, %llu units > budget %llu, no refusal\n", calls,
-         (unsigned long long)otv_location_work_used(loc), (unsigned long long)budget);
-  /* the advance: 500 + 65535 regions x 1 at wght 900 (peaks k/16, end 1: scalar k/16 ... 1) */
-  float adv = 0;
-  uint32_t g = 9;
-  CHECK_EQ(otv_glyph_advances(loc, &g, 1, 0, &adv), OTV_E_OK);
-  CHECK(adv > 500.0f);
-  /* armed with a small budget: the next call says so, naming HVAR */
+  /* 6 reads, one of them the row's 65535 columns */
+  CHECK(otv_location_work_used(loc) < 65535 + 6 * 100);
+  v.value = 650; /* normalized 0.5: regions peaking at 8/16..16/16 count, 0.5 / peak each */
+  CHECK_EQ(otv_location_set_user(loc, &v, 1), OTV_E_OK);
   otv_location_set_work_budget(loc, 1000);
   otv_glyph_metrics m;
   CHECK_EQ(otv_glyph_h_metrics(loc, 9, 0, &m), OTV_E_LIMIT);
   CHECK_EQ(otv_location_last_error(loc)->table, OTV_TAG('H', 'V', 'A', 'R'));
+  float adv = 0;
+  uint32_t g = 9;
   CHECK_EQ(otv_glyph_advances(loc, &g, 1, 0, &adv), OTV_E_LIMIT);
   otv_location_set_work_budget(loc, OTV_WORK_UNLIMITED);
   CHECK_EQ(otv_glyph_h_metrics(loc, 9, 0, &m), OTV_E_OK);
+  CHECK(m.advance > 500.0f);
   otv_location_destroy(loc);
   otv_face_close(f);
 }
@@ -520,7 +543,8 @@ int main(int argc, char **argv)
     walk("fanout", fa, la, 400, OTV_TAG('g', 'l', 'y', 'f'));
     walk("gvar", fg, lg, 420, OTV_TAG('g', 'v', 'a', 'r'));
     walk("hvar", fh, lh, 900, OTV_TAG('H', 'V', 'A', 'R'));
-    unarmed(fh, lh);
+    unarmed(fa, la);
+    hvar_row(fh, lh);
     options(fh, lh);
     instancing(fa, la);
     instancing(fg, lg);
