@@ -126,11 +126,18 @@ typedef void *(*otv_realloc_fn)(void *ud, void *ptr, size_t old_len, size_t new_
  *  long-lived locations. Small per-glyph arrays (1 bit to 16 bytes per glyph) are not counted.
  *  E.g. flags = OTV_OPT_OUTLINE_CACHE_KIB(64). Since: 0.4 */
 #define OTV_OPT_OUTLINE_CACHE_KIB(kib) ((unsigned)(kib) << 8)
+/** otv_options.flags: whole-font operations on the face run without a work budget (as before
+ *  0.4; otv_face_work_budget returns UINT64_MAX). Since: 0.4 */
+#define OTV_OPT_NO_WORK_BUDGET 0x2u
+/** otv_options.flags: the work budget of a whole-font operation is font bytes x 2^n + 2^24
+ *  units (n 1 .. 31, in bits 2-6 of flags; 0: the default, n = 6) instead of x 64
+ *  (docs/limits.md "Work budgets"). E.g. flags = OTV_OPT_WORK_FACTOR_LOG2(8). Since: 0.4 */
+#define OTV_OPT_WORK_FACTOR_LOG2(n) (((unsigned)(n)&31u) << 2)
 
 typedef struct otv_options {
   otv_realloc_fn realloc_fn; /* NULL: libc */
   void *ud;
-  unsigned flags; /* OTV_OPT_* (0: the defaults; bits 1-7 are reserved, 0) */
+  unsigned flags; /* OTV_OPT_* (0: the defaults; bit 7 is reserved, 0) */
 } otv_options;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -396,6 +403,33 @@ OTV_API const otv_error *otv_location_last_error(const otv_location *loc);
 /** otv_location_clear_error - forget the recorded error (coordinates and caches are kept).
  *  Since: 0.2 */
 OTV_API void otv_location_clear_error(otv_location *loc);
+
+/** Work budgets (docs/limits.md "Work budgets"). Every call on a location is bounded by
+ *  per-call limits, but a hostile font can make each of its glyphs cost the most a call may (a
+ *  composite fan-out, one gvar blob or HVAR row shared by every glyph), so that walking every
+ *  glyph costs glyphs x that. A caller that walks a whole font (every glyph's outline or
+ *  metrics) arms a budget on its location first: the decoding work of the calls that follow is
+ *  counted (about one unit per byte read or point produced: glyf, gvar, HVAR/VVAR; CFF
+ *  charstrings have only their per-glyph cap so far) and, once past the budget, calls
+ *  fail with OTV_E_LIMIT naming the table being decoded ("work budget of N units spent"),
+ *  until a budget is armed again. A new location has no budget (it counts, never refuses): a
+ *  renderer that draws glyphs for as long as it runs never hits one. otv_instance_create arms
+ *  the face's budget for its own work. Since: 0.4 */
+#define OTV_WORK_FONT 0u              /* otv_location_set_work_budget: the face's budget */
+#define OTV_WORK_UNLIMITED UINT64_MAX /* otv_location_set_work_budget: no budget */
+/** otv_face_work_budget - the budget of one whole-font operation on the face, in work units:
+ *  the font file's bytes x 64 (otv_options: OTV_OPT_WORK_FACTOR_LOG2) + 2^24, or
+ *  OTV_WORK_UNLIMITED when the face was opened with OTV_OPT_NO_WORK_BUDGET. No real font
+ *  needs more than a few units per byte to walk every glyph. Since: 0.4 */
+OTV_API uint64_t otv_face_work_budget(const otv_face *face);
+/** otv_location_set_work_budget - arm a budget of `budget` units for the calls that follow
+ *  (OTV_WORK_FONT: otv_face_work_budget; OTV_WORK_UNLIMITED: none) and restart the count at 0.
+ *  A whole-font pass at one location needs one face budget; a caller that walks the glyphs n
+ *  times (or at n locations) arms n x otv_face_work_budget. NULL is ignored. Since: 0.4 */
+OTV_API void otv_location_set_work_budget(otv_location *loc, uint64_t budget);
+/** otv_location_work_used - the units counted since the budget was last armed (or since the
+ *  location was created). 0 for NULL. Since: 0.4 */
+OTV_API uint64_t otv_location_work_used(const otv_location *loc);
 
 /**
  * otv_location_set_user - set the location from user-space axis values.

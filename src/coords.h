@@ -12,6 +12,7 @@
 #define OTV_COORDS_H
 
 #include "core/core.h"
+#include "core/budget.h"
 
 typedef struct otv_coords {
   const otv_f2dot14 *v; /* final normalized coordinates (after avar), axis_count entries */
@@ -31,6 +32,7 @@ typedef struct otv_locctx {
   const otv_coords *at;
   const otv_alloc *al;
   otv_error *err;
+  otv_budget *work; /* the location's work budget (core/budget.h); NULL: not counted */
 } otv_locctx;
 
 /* Scalar of one region axis (spec: otvarcommonformats "Algorithm for interpolation of

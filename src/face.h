@@ -38,8 +38,17 @@ typedef struct otv_metrics {
   otv_span head;
 } otv_metrics;
 
+/* Row memo (metrics.c xdelta): deltas of HVAR/VVAR rows of many regions at the location. */
+#define OTV_XVAR_MEMO 16u
+typedef struct otv_xvar_memo {
+  uint32_t serial; /* the location serial the delta is of; 0: empty */
+  uint32_t outer, inner;
+  float delta;
+} otv_xvar_memo;
+
 typedef struct otv_metrics_loc {
   otv_ivs_cache hvar, vvar, mvar;
+  otv_xvar_memo hmemo[OTV_XVAR_MEMO], vmemo[OTV_XVAR_MEMO];
 } otv_metrics_loc;
 
 /* ---- the face: immutable after open ---- */
@@ -89,6 +98,7 @@ struct otv_location {
   otv_glyf_loc glyf;    /* glyf/gvar per-location cache and scratch */
   otv_cff_loc cff;      /* CFF2 blend scalars and scratch */
   otv_metrics_loc met;  /* HVAR/VVAR/MVAR scalar caches */
+  otv_budget work;      /* work of the calls since otv_location_set_work_budget (core/budget.h) */
 };
 
 /* Record an error in the location (first error wins until the next reset) and return code. */

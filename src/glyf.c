@@ -149,6 +149,16 @@ static void default_phantoms(const otv_glyf *g, uint32_t gid, int x_min, int y_m
   ph[3].y = top - (float)vadv;
 }
 
+/* ---- work budget (core/budget.h) ---- */
+
+/* Charge n units of work on glyph gid (at: its data offset in glyf). */
+static otv_status charge(otv_glyf_loc *c, uint32_t gid, uint64_t n, size_t at)
+{
+  if (otv_budget_charge(c->x.work, n)) return OTV_E_OK;
+  return OTV_FAIL(c->x.err, LIMIT, T_GLYF, at, "glyph %u: work budget of %llu units spent", gid,
+                  (unsigned long long)c->x.work->limit);
+}
+
 /* ---- glyph data ---- */
 
 static otv_status glyph_data(otv_glyf_loc *c, uint32_t gid, otv_span *out)
@@ -788,7 +798,7 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
         if (used_again(c->comps + cbase, i, k)) s = memo_put(c, cp.gid, m);
       }
     }
-    if (s) return s;
+    if (s || (s = charge(c, gid, OTV_WORK_GLYPH_LOAD + (c->n_pts - m), glyph_at))) return s;
     unsigned n = c->n_pts - m - 4; /* the component's outline points */
     otv_point *p = c->pts + m;
     if (cp.flags & OTV_USE_MY_METRICS) memcpy(c->cstk + own + k, p + n, 4 * sizeof *p);
@@ -844,9 +854,10 @@ static otv_status load(otv_glyf_loc *c, uint32_t gid, unsigned depth, unsigned f
   if (depth > OTV_MAX_COMPONENT_DEPTH)
     return OTV_FAIL(c->x.err, LIMIT, T_GLYF, 0, "glyph %u: components nested deeper than %u", gid,
                     OTV_MAX_COMPONENT_DEPTH);
-  otv_span d;
+  otv_span d = {NULL, 0};
   otv_status s = glyph_data(c, gid, &d);
   if (s) return s;
+  if ((s = charge(c, gid, OTV_WORK_GLYPH_LOAD + d.len, (size_t)(d.p - c->g->glyf.p)))) return s;
   int contours = 0;
   if (d.len) {
     if (d.len < 10)
@@ -1092,6 +1103,9 @@ static bool gc_draw(otv_glyf_loc *c, uint32_t gid, const otv_pen *pen, void *ctx
   uint32_t hdr[4];
   memcpy(hdr, q, 16);
   unsigned nc = hdr[1], m = hdr[2], stride = hdr[3]; /* hdr[0] (np): the contour ends say it */
+  /* the work of a draw from the cache: points x (tuples + 1); past the budget the glyph is
+   * drawn the usual way, which reports it */
+  if (!otv_budget_charge(c->x.work, OTV_WORK_GLYPH_LOAD + (uint64_t)stride * (m + 1))) return false;
   if (!reserve_pts(c, (size_t)stride + 4)) return false;
   const otv_gvar_tup *tup = (const otv_gvar_tup *)(const void *)(q + 16);
   const otv_point *p0 = (const otv_point *)(const void *)(q + 16 + (size_t)m * sizeof *tup);

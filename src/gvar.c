@@ -698,6 +698,10 @@ checked:
   }
   if (k < 0) return tv.status;
 applied:
+  /* the work (core/budget.h): the bytes read and the points x tuples applied */
+  if (!otv_budget_charge(c->x.work, data.len + (uint64_t)n * n_act))
+    return OTV_FAIL(err, LIMIT, T_GVAR, base, "glyph %u: work budget of %llu units spent", gid,
+                    (unsigned long long)c->x.work->limit);
   if (n_act == 0) return OTV_E_OK;
 
     /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
@@ -892,6 +896,8 @@ bool otv_gvar_decode_all(otv_gvar_loc *c, uint32_t gid, const otv_point *orig, u
     return false;
   if (m == 0) return true;
   unsigned n = np + 4; /* the deltas cover the 4 phantom points too */
+  /* the work (core/budget.h); past the budget the glyph is drawn the usual way, which says so */
+  if (!otv_budget_charge(c->x.work, data.len + (uint64_t)n * m)) return false;
   otv_status st = OTV_E_OK;
   long shared_count = 0;
   bool shared_all = false;

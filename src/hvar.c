@@ -52,20 +52,35 @@ void otv_xvar_free(const otv_alloc *al, otv_xvar *x)
   memset(x, 0, sizeof *x);
 }
 
+static const otv_dsim *map_of(const otv_xvar *x, unsigned which)
+{
+  switch (which) {
+  case OTV_XVAR_ADVANCE: return &x->adv;
+  case OTV_XVAR_SIDE_A: return &x->side_a;
+  case OTV_XVAR_SIDE_B: return &x->side_b;
+  default: return &x->vorg;
+  }
+}
+
+bool otv_xvar_row(const otv_xvar *x, unsigned which, uint32_t gid, uint32_t *outer, uint32_t *inner)
+{
+  const otv_dsim *m = map_of(x, which);
+  /* Only the advance has an implicit mapping. */
+  if (which != OTV_XVAR_ADVANCE && !m->present) return false;
+  otv_dsim_map(m, gid, outer, inner);
+  return true;
+}
+
+uint64_t otv_xvar_row_cost(const otv_xvar *x, uint32_t outer)
+{
+  return OTV_WORK_ROW + (outer < x->ivs.data_count ? x->ivs.data[outer].region_index_count : 0u);
+}
+
 bool otv_xvar_delta(const otv_xvar *x, const float *scalars, unsigned which, uint32_t gid,
                     float *delta)
 {
-  const otv_dsim *m;
-  switch (which) {
-  case OTV_XVAR_ADVANCE: m = &x->adv; break;
-  case OTV_XVAR_SIDE_A: m = &x->side_a; break;
-  case OTV_XVAR_SIDE_B: m = &x->side_b; break;
-  default: m = &x->vorg; break;
-  }
-  /* Only the advance has an implicit mapping. */
-  if (which != OTV_XVAR_ADVANCE && !m->present) return false;
   uint32_t outer, inner;
-  otv_dsim_map(m, gid, &outer, &inner);
+  if (!otv_xvar_row(x, which, gid, &outer, &inner)) return false;
   *delta = otv_ivs_delta(&x->ivs, scalars, outer, inner);
   return true;
 }

@@ -33,5 +33,11 @@ void otv_xvar_free(const otv_alloc *al, otv_xvar *x);
  * mapping for that value (side bearings and origin). */
 bool otv_xvar_delta(const otv_xvar *x, const float *scalars, unsigned which, uint32_t gid,
                     float *delta);
+/* The row of value `which` of glyph gid: false when the table has no mapping for it (as
+ * otv_xvar_delta). */
+bool otv_xvar_row(const otv_xvar *x, unsigned which, uint32_t gid, uint32_t *outer,
+                  uint32_t *inner);
+/* The work (core/budget.h) of reading row (outer, inner): OTV_WORK_ROW + its columns. */
+uint64_t otv_xvar_row_cost(const otv_xvar *x, uint32_t outer);
 
 #endif /* OTV_HVAR_H */

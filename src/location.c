@@ -23,7 +23,8 @@ otv_status otv_location_create(const otv_face *face, otv_location **out, otv_err
   loc->at.q = loc->q;
   loc->model = OTV_NORM_SPEC;
   /* each module's per-location state, bound to this location */
-  loc->x = (otv_locctx){&loc->at, &loc->al, &loc->last_error};
+  loc->work.limit = UINT64_MAX; /* counted, never refused until a budget is armed */
+  loc->x = (otv_locctx){&loc->at, &loc->al, &loc->last_error, &loc->work};
   otv_glyf_loc_init(&loc->glyf, &face->glyf, loc->x);
   otv_cff_loc_init(&loc->cff, &face->cff, loc->x);
   /* otv_options: no outline caches, or smaller bounds (nothing is allocated for them here) */
@@ -70,6 +71,26 @@ void otv_location_clear_error(otv_location *loc)
 {
   if (loc) memset(&loc->last_error, 0, sizeof loc->last_error);
 }
+
+uint64_t otv_face_work_budget(const otv_face *face)
+{
+  if (!face || (face->opt_flags & OTV_OPT_NO_WORK_BUDGET)) return OTV_WORK_UNLIMITED;
+  unsigned k = (face->opt_flags >> 2) & 31u;
+  if (!k) k = OTV_WORK_FACTOR_LOG2;
+  uint64_t len = face->sfnt.file.len;
+  /* len x 2^k + floor, saturated below OTV_WORK_UNLIMITED (which would mean "no budget") */
+  if (len > ((UINT64_MAX - 1 - OTV_WORK_FLOOR) >> k)) return UINT64_MAX - 1;
+  return (len << k) + OTV_WORK_FLOOR;
+}
+
+void otv_location_set_work_budget(otv_location *loc, uint64_t budget)
+{
+  if (!loc) return;
+  loc->work.used = 0;
+  loc->work.limit = budget == OTV_WORK_FONT ? otv_face_work_budget(loc->face) : budget;
+}
+
+uint64_t otv_location_work_used(const otv_location *loc) { return loc ? loc->work.used : 0; }
 
 /* The coordinates changed: invalidate every cache. serial 0 is reserved for "never computed". */
 static void changed_to(otv_location *loc, bool is_default, bool fine)

@@ -20,6 +20,44 @@ static const float *scalars(otv_location *loc, const otv_ivs *ivs, otv_ivs_cache
 
 static otv_status ascent_descent(otv_location *loc, float *asc, float *desc);
 
+/* Rows with more columns than this go through the location's row memo. */
+#define MEMO_MIN_COLUMNS 32u
+
+/* Delta `which` (OTV_XVAR_*) of glyph gid in HVAR/VVAR at the location's scalars sc, its work
+ * charged to the location's budget (core/budget.h): *has false when the table maps no such
+ * value; OTV_E_LIMIT past the budget. A row of many regions is read once per location: a font
+ * can map every glyph to one row of 65535 regions, which would cost glyphs x regions; the memo
+ * (16 direct-mapped entries per table, of the location's serial) returns the delta it computed,
+ * the same float. */
+static otv_status xdelta(otv_location *loc, const otv_xvar *xv, const float *sc, bool vertical,
+                         unsigned which, uint32_t gid, float *d, bool *has)
+{
+  uint32_t outer, inner;
+  *has = false;
+  if (!otv_xvar_row(xv, which, gid, &outer, &inner)) return OTV_E_OK;
+  uint64_t cost = otv_xvar_row_cost(xv, outer);
+  otv_xvar_memo *e = NULL;
+  bool hit = false;
+  if (cost > OTV_WORK_ROW + MEMO_MIN_COLUMNS) {
+    otv_xvar_memo *memo = vertical ? loc->met.vmemo : loc->met.hmemo;
+    e = &memo[(outer * 31u + inner) & (OTV_XVAR_MEMO - 1u)];
+    hit = e->serial == loc->at.serial && e->outer == outer && e->inner == inner;
+    if (hit) cost = OTV_WORK_ROW;
+  }
+  if (!otv_budget_charge(&loc->work, cost))
+    return otv_loc_fail(loc, OTV_E_LIMIT, vertical ? OTV_T_VVAR : OTV_T_HVAR, 0,
+                        "glyph %u: work budget of %llu units spent", gid,
+                        (unsigned long long)loc->work.limit);
+  if (hit) {
+    *d = e->delta;
+  } else {
+    *d = otv_ivs_delta(&xv->ivs, sc, outer, inner);
+    if (e) *e = (otv_xvar_memo){loc->at.serial, outer, inner, *d};
+  }
+  *has = true;
+  return OTV_E_OK;
+}
+
 /* ---- control box of the varied outline ---------------------------------------------------- */
 
 typedef struct cbox {
@@ -134,7 +172,10 @@ static otv_status synth_v_metrics(otv_location *loc, uint32_t gid, unsigned flag
     if (m->vvar.present && !loc->at.is_default) {
       const float *sc = scalars(loc, &m->vvar.ivs, &loc->met.vvar);
       if (!sc) return OTV_E_NOMEM;
-      if (otv_xvar_delta(&m->vvar, sc, OTV_XVAR_VORG, gid, &d)) origin += d;
+      bool has;
+      otv_status s = xdelta(loc, &m->vvar, sc, true, OTV_XVAR_VORG, gid, &d, &has);
+      if (s) return s;
+      if (has) origin += d;
     }
     if (round) origin = otv_round(origin);
     tsb = origin - y_max;
@@ -204,17 +245,24 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
       sc = scalars(loc, &xv->ivs, cache);
       if (!sc) return OTV_E_NOMEM;
       float d;
-      if (otv_xvar_delta(xv, sc, OTV_XVAR_ADVANCE, gid, &d)) adv += d;
+      bool has;
+      otv_status s = xdelta(loc, xv, sc, vertical, OTV_XVAR_ADVANCE, gid, &d, &has);
+      if (s) return s;
+      if (has) adv += d;
       /* side-bearing maps: TrueType outlines (spec: hvar, vvar), or no outlines at all. A CFF
        * glyph's bearings come from its varied bounds, except the TSB of a font without VORG:
        * there vmtx TSB (+ its delta) places the vertical origin above the box. */
       bool sb_maps = glyf || f->flavour == OTV_FLAVOUR_NONE;
       bool near_map = sb_maps || (vertical && !m->vorg.present);
-      if (near_map && otv_xvar_delta(xv, sc, OTV_XVAR_SIDE_A, gid, &d))
+      has = false;
+      if (near_map && (s = xdelta(loc, xv, sc, vertical, OTV_XVAR_SIDE_A, gid, &d, &has))) return s;
+      if (has)
         side += d;
       else
         side_known = false;
-      if (sb_maps && otv_xvar_delta(xv, sc, OTV_XVAR_SIDE_B, gid, &d)) {
+      has = false;
+      if (sb_maps && (s = xdelta(loc, xv, sc, vertical, OTV_XVAR_SIDE_B, gid, &d, &has))) return s;
+      if (has) {
         far = default_far_side(loc, mtx, gid, vertical) + d;
         far_known = true;
       }
@@ -258,7 +306,10 @@ static otv_status glyph_metrics(otv_location *loc, uint32_t gid, unsigned flags,
     if (m->vorg.present) {
       origin = (float)otv_vorg_y(&m->vorg, gid);
       float d;
-      if (sc && otv_xvar_delta(xv, sc, OTV_XVAR_VORG, gid, &d)) origin += d;
+      bool has = false;
+      otv_status s = sc ? xdelta(loc, xv, sc, true, OTV_XVAR_VORG, gid, &d, &has) : OTV_E_OK;
+      if (s) return s;
+      if (has) origin += d;
       if (!side_known) side = origin - y_max;
     } else if (!side_known) {
       /* the top phantom point is the vertical origin (at the default: yMax + TSB) */
@@ -344,9 +395,15 @@ otv_status otv_glyph_advances(otv_location *loc, const uint32_t *gids, size_t n,
                                glyph_count);
         continue;
       }
-      uint32_t outer, inner;
-      otv_dsim_map(&xv->adv, g, &outer, &inner);
-      float a = (float)otv_mtx_advance(mtx, g) + otv_ivs_delta(&xv->ivs, sc, outer, inner);
+      float d = 0.0f;
+      bool has;
+      otv_status s = xdelta(loc, xv, sc, vertical, OTV_XVAR_ADVANCE, g, &d, &has);
+      if (s) { /* past the budget */
+        out[i] = 0.0f;
+        if (!first) first = s;
+        continue;
+      }
+      float a = (float)otv_mtx_advance(mtx, g) + d; /* the advance is always mapped */
       out[i] = round ? otv_round(a) : a;
     }
     return first;

@@ -34,6 +34,17 @@ static const cli_cmd metrics_cmd = {
     1,
     1};
 
+/* A walk over n glyphs of the face is one whole-font operation per pass over its glyphs: the
+ * location gets that many face work budgets (otvar.h, docs/limits.md "Work budgets"). */
+static void arm_budget(otv_location *loc, const otv_face *face, uint32_t glyph_count, size_t n)
+{
+  uint64_t one = otv_face_work_budget(face);
+  uint64_t passes = glyph_count && n > glyph_count ? (n + glyph_count - 1) / glyph_count : 1;
+  if (one == OTV_WORK_UNLIMITED) return; /* OTV_OPT_NO_WORK_BUDGET: a location has none */
+  otv_location_set_work_budget(loc, one > (OTV_WORK_UNLIMITED - 1) / passes ? OTV_WORK_UNLIMITED - 1
+                                                                            : one * passes);
+}
+
 /* The report: one line per glyph of the list at the location. */
 static int metrics(const char *path, unsigned index, const char *var, const char *named,
                    const char *model, const char *glyphs, int vertical, int round)
@@ -58,6 +69,7 @@ static int metrics(const char *path, unsigned index, const char *var, const char
   }
   if ((rc = cli_set_location("metrics", path, face, loc, var, named, model)) != OTV_EXIT_OK)
     goto done;
+  arm_budget(loc, face, fi.glyph_count, n);
   /* vertical: fonts without vhea/vmtx get synthesized metrics (otv_glyph_v_metrics) */
   unsigned flags = (round ? OTV_METRICS_ROUND : 0) | (vertical ? OTV_METRICS_SYNTHESIZE : 0);
   bool warned = false;

@@ -148,6 +148,17 @@ typedef struct outline_req {
   int svg, force;
 } outline_req;
 
+/* A walk over n glyphs of the face is one whole-font operation per pass over its glyphs: the
+ * location gets that many face work budgets (otvar.h, docs/limits.md "Work budgets"). */
+static void arm_budget(otv_location *loc, const otv_face *face, uint32_t glyph_count, size_t n)
+{
+  uint64_t one = otv_face_work_budget(face);
+  uint64_t passes = glyph_count && n > glyph_count ? (n + glyph_count - 1) / glyph_count : 1;
+  if (one == OTV_WORK_UNLIMITED) return; /* OTV_OPT_NO_WORK_BUDGET: a location has none */
+  otv_location_set_work_budget(loc, one > (OTV_WORK_UNLIMITED - 1) / passes ? OTV_WORK_UNLIMITED - 1
+                                                                            : one * passes);
+}
+
 /* The outlines of the glyphs at the location, to standard output or r->outpath. */
 static int outline(const outline_req *r)
 {
@@ -193,6 +204,7 @@ static int outline(const outline_req *r)
     rc = OTV_EXIT_USAGE;
     goto done;
   }
+  arm_budget(loc, face, info.glyph_count, ngids);
   if (r->outpath) {
     rc = cli_out_open("outline", r->outpath, r->path, r->force, &out);
     if (rc) goto done;

@@ -397,7 +397,7 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
       .v = NULL, .q = NULL, .axis_count = 0, .serial = 1, .is_default = true};
   otv_error lerr = {0};
   otv_glyf_loc ld;
-  otv_glyf_loc_init(&ld, &gl, (otv_locctx){&at_default, &c->al, &lerr});
+  otv_glyf_loc_init(&ld, &gl, (otv_locctx){&at_default, &c->al, &lerr, NULL});
   /* spec: bboxBitmap is 4 * floor((numGlyphs + 31) / 32) bytes, overlapSimpleBitmap
    * floor((numGlyphs + 7) / 8) */
   size_t bits = (((size_t)n + 31) >> 5) << 2, obits = ((size_t)n + 7) >> 3;

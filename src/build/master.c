@@ -59,7 +59,7 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
   m->at.axis_count = 0;
   m->at.serial = 1;
   m->at.is_default = true;
-  otv_locctx x = {&m->at, &b->al, b->err};
+  otv_locctx x = {&m->at, &b->al, b->err, NULL};
   if (!otto) {
     otv_glyf_loc_init(&m->loader, &m->glyf, x);
     m->loader_ready = true;

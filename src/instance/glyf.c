@@ -655,7 +655,7 @@ otv_status otv_inst_glyf(otv_inst *in)
   c.at.q = c.q;
   c.at.axis_count = in->pin.axis_count;
   c.at.serial = 1;
-  otv_locctx lx = {&c.at, in->al, in->err};
+  otv_locctx lx = {&c.at, in->al, in->err, &in->loc->work};
   otv_glyf_loc_init(&c.loader, &f->glyf, lx);
   uint32_t n = in->glyph_count;
   otv_status st = OTV_E_OK;

@@ -379,7 +379,11 @@ static otv_status create(otv_location *loc, unsigned flags, const uint32_t *keep
         in.loc = tmp;
     }
   }
+  /* one whole-font operation: under the face's work budget (otvar.h), the caller's restored */
+  otv_budget caller_work = loc->work;
+  otv_location_set_work_budget(in.loc, OTV_WORK_FONT);
   if (!st) st = run(&in, out, out_len);
+  loc->work = caller_work;
   inst_free(&in);
   otv_location_destroy(tmp);
   if (st) {
