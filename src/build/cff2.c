@@ -256,7 +256,7 @@ static otv_status run_cs(runner *r, otv_span cs, unsigned depth)
       break;
     case OTV_CS_RETURN:
       if (r->c->cff2) return rfail(r, "return in CFF2");
-      r->sp = 0;
+      /* the operands a subroutine leaves stay for its caller (Type 2 charstrings) */
       return depth ? OTV_E_OK : rfail(r, "return outside a subroutine");
     case OTV_CS_CALLSUBR:
     case OTV_CS_CALLGSUBR: {
