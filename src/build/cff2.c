@@ -24,8 +24,10 @@
  */
 #include "build/cff2.h"
 #include "cff_write.h"
+#include "post_names.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1215,20 +1217,138 @@ static otv_status write_table(cffb *x, uint32_t fd_count)
   return s;
 }
 
-/* maxp version 0.5 and post version 3 (the names stay with the masters: CFF2 has none) */
+/* A glyph's name for post 2.0: bytes, and its standard Macintosh index (or -1). */
+typedef struct pname {
+  const uint8_t *p;
+  uint32_t len, gid;
+  int32_t mac;
+} pname;
+
+static int pname_cmp(const void *pa, const void *pb)
+{
+  const pname *a = pa, *c = pb;
+  uint32_t n = a->len < c->len ? a->len : c->len;
+  int r = n ? memcmp(a->p, c->p, n) : 0;
+  if (r) return r;
+  if (a->len != c->len) return a->len < c->len ? -1 : 1;
+  return a->gid < c->gid ? -1 : a->gid > c->gid;
+}
+
+/* The default master's glyph names (its CFF charset; a CFF2 master: its own post 2.0 names)
+ * into names[]; false when a glyph has none or one is too long for a Pascal string. */
+static bool post_names_of(otv_builder *b, pname *names, bool *nomem)
+{
+  const otv_bmaster *dm = &b->m[b->base];
+  uint32_t gc = dm->glyph_count;
+  otv_post_names pn;
+  bool cff2 = !dm->cff->sid, ok = true;
+  if (cff2) {
+    otv_status st = OTV_E_OK;
+    if (!otv_post_names_open(otv_sfnt_find(&dm->sfnt, OTV_T_POST), gc, &b->al, &pn, &st)) {
+      *nomem = st == OTV_E_NOMEM;
+      return false;
+    }
+  }
+  for (uint32_t g = 0; ok && g < gc; g++) {
+    const char *std = NULL;
+    otv_span str = {NULL, 0};
+    ok = cff2 ? otv_post_name(&pn, g, &std, &str) : otv_bcff_glyph_name(dm->cff, g, &std, &str);
+    if (ok && std) str = (otv_span){(const uint8_t *)std, strlen(std)};
+    ok = ok && str.len && str.len <= 255;
+    if (ok) names[g] = (pname){str.p, (uint32_t)str.len, g, -1};
+  }
+  if (cff2) otv_post_names_free(&pn, &b->al);
+  return ok;
+}
+
+static int bytes_cmp(const void *pa, const void *pb)
+{
+  const pname *a = pa, *c = pb;
+  uint32_t n = a->len < c->len ? a->len : c->len;
+  int r = n ? memcmp(a->p, c->p, n) : 0;
+  return r ? r : a->len < c->len ? -1 : a->len > c->len;
+}
+
+/* post version 2.0 (spec: post) after the header: glyphNameIndex (a standard Macintosh name by
+ * its index, 258 + i the i-th Pascal string), then the strings, each distinct name once in the
+ * order of its first glyph (as fontTools writes them). names[] is sorted here (work[] as large
+ * holds the glyphs' indices). False when the indices do not fit (then post 3). */
+static bool post2_body(otv_buf *p, pname *names, uint32_t *idx, uint32_t gc)
+{
+  pname mac[OTV_POST_STD_NAMES];
+  for (uint32_t i = 0; i < OTV_POST_STD_NAMES; i++)
+    mac[i] = (pname){(const uint8_t *)otv_post_std_names[i],
+                     (uint32_t)strlen(otv_post_std_names[i]), i, (int32_t)i};
+  qsort(mac, OTV_POST_STD_NAMES, sizeof *mac, bytes_cmp);
+  qsort(names, gc, sizeof *names, pname_cmp); /* by bytes, then glyph */
+  /* idx[g]: a standard index, SAME + the first glyph of the same name, or OWN (a string) */
+  const uint32_t SAME = 0x80000000u, OWN = 0xFFFFFFFFu;
+  for (uint32_t i = 0, head = 0; i < gc; i++) {
+    const pname *n = &names[i];
+    if (i && !bytes_cmp(n, &names[i - 1])) {
+      uint32_t h = idx[names[head].gid];
+      idx[n->gid] = h < OTV_POST_STD_NAMES ? h : SAME + names[head].gid;
+      continue;
+    }
+    head = i;
+    const pname *hit = bsearch(n, mac, OTV_POST_STD_NAMES, sizeof *mac, bytes_cmp);
+    idx[n->gid] = hit ? (uint32_t)hit->mac : OWN;
+  }
+  /* the strings in glyph order: a glyph whose name came first gets the next index */
+  uint32_t next = OTV_POST_STD_NAMES;
+  for (uint32_t g = 0; g < gc; g++) {
+    if (idx[g] == OWN)
+      idx[g] = next++;
+    else if (idx[g] >= SAME)
+      idx[g] = idx[idx[g] - SAME];      /* an earlier glyph: resolved */
+    if (idx[g] > 0x7FFFu) return false; /* 32768.. were reserved: readers may refuse them */
+  }
+  otv_buf_u16(p, (uint16_t)gc);
+  for (uint32_t g = 0; g < gc; g++) otv_buf_u16(p, (uint16_t)idx[g]);
+  /* names[] sorted: find each string's bytes by the glyph that introduced it */
+  uint32_t *first = idx + gc; /* string i -> position in names[] */
+  for (uint32_t i = 0; i < gc; i++)
+    if (idx[names[i].gid] >= OTV_POST_STD_NAMES && (!i || bytes_cmp(&names[i], &names[i - 1])))
+      first[idx[names[i].gid] - OTV_POST_STD_NAMES] = i;
+  for (uint32_t i = 0; i < next - OTV_POST_STD_NAMES; i++) {
+    const pname *n = &names[first[i]];
+    otv_buf_u8(p, (uint8_t)n->len);
+    otv_buf_bytes(p, n->p, n->len);
+  }
+  return true;
+}
+
+/* maxp version 0.5 and post: version 2.0 with the default master's glyph names when it has
+ * them for every glyph (CFF2 keeps no names: post is the only place they survive), else 3.0 */
 static otv_status write_maxp_post(otv_builder *b)
 {
   const otv_bmaster *dm = &b->m[b->base];
+  uint32_t gc = dm->glyph_count;
   otv_buf *t = otv_build_table(b, OTV_T_MAXP);
   if (!t) return OTV_FAIL(b->err, LIMIT, 0, 0, "too many tables");
   otv_buf_u32(t, 0x00005000u);
-  otv_buf_u16(t, (uint16_t)dm->glyph_count);
+  otv_buf_u16(t, (uint16_t)gc);
   otv_span post = otv_sfnt_find(&dm->sfnt, OTV_T_POST);
   if (post.len >= POST_HEADER_LEN) {
     otv_buf *p = otv_build_table(b, OTV_T_POST);
     if (!p) return OTV_FAIL(b->err, LIMIT, 0, 0, "too many tables");
-    otv_buf_u32(p, 0x00030000u);
-    otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
+    pname *names = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *names);
+    uint32_t *idx = otv_mem_calloc(&b->al, 2 * (size_t)gc + 1, sizeof *idx);
+    bool nomem = !names || !idx, named = false;
+    size_t at = p->len;
+    if (!nomem && gc && post_names_of(b, names, &nomem)) {
+      otv_buf_u32(p, 0x00020000u);
+      otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
+      named = post2_body(p, names, idx, gc);
+      if (!named) p->len = at;
+    }
+    if (names) otv_mem_free(&b->al, names, ((size_t)gc + 1) * sizeof *names);
+    if (idx) otv_mem_free(&b->al, idx, (2 * (size_t)gc + 1) * sizeof *idx);
+    if (nomem) return OTV_FAIL(b->err, NOMEM, 0, 0, "post names");
+    if (!named) {
+      otv_buf_u32(p, 0x00030000u);
+      otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
+    }
     if (p->failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "post");
   }
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "maxp") : OTV_E_OK;
