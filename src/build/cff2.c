@@ -1234,14 +1234,15 @@ static int pname_cmp(const void *pa, const void *pb)
   return a->gid < c->gid ? -1 : a->gid > c->gid;
 }
 
-/* The default master's glyph names (its CFF charset; a CFF2 master: its own post 2.0 names)
- * into names[]; false when a glyph has none or one is too long for a Pascal string. */
+/* The default master's glyph names into names[]: its CFF charset's; a CFF2 or CID-keyed master
+ * (no names in the charset): its own post 2.0 names. False when a glyph has none or one is too
+ * long for a Pascal string. */
 static bool post_names_of(otv_builder *b, pname *names, bool *nomem)
 {
   const otv_bmaster *dm = &b->m[b->base];
   uint32_t gc = dm->glyph_count;
   otv_post_names pn;
-  bool cff2 = !dm->cff->sid, ok = true;
+  bool cff2 = !dm->cff->sid || dm->cff->cff.cid, ok = true;
   if (cff2) {
     otv_status st = OTV_E_OK;
     if (!otv_post_names_open(otv_sfnt_find(&dm->sfnt, OTV_T_POST), gc, &b->al, &pn, &st)) {

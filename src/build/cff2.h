@@ -29,7 +29,7 @@ bool otv_bcff_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid, boo
 bool otv_bcff_glyph_name(const otv_bcff *x, uint32_t g, const char **std, otv_span *str);
 /* CFF2 (charstrings with blend and vsindex, Private DICTs blended, the VariationStore), maxp
  * version 0.5 and post from the masters: version 2.0 with the default master's glyph names
- * (its CFF charset, or a CFF2 master's own post 2.0 names), else version 3.0. */
+ * (its CFF charset; a CFF2 or CID-keyed master: its own post 2.0 names), else version 3.0. */
 otv_status otv_build_cff2(otv_builder *b);
 
 #endif /* OTV_BUILD_CFF2_H */

@@ -19,7 +19,9 @@ the round trip is exact and every comparison must pass (the masters are rounded 
 peak another region's fractional scalar can leave up to 0.5 unit of rounding in a master, hence
 the 1-unit tolerance). When the original has regions the model does not derive from its peaks,
 the font is reported as approximate, naming the regions and its largest differences, and never
-fails; fonts the builder cannot make (KNOWN) are reported with the reason.
+fails. Fonts whose GPOS the builder cannot merge yet (KNOWN: a PairPos sub-table past 64 KiB)
+are rebuilt from their masters without GPOS, their outlines and advances compared, the shaping
+not, and the limit named.
 Default run: the test fonts and Cantarell at 2 locations; OTV_ROUNDTRIP_FULL=1: every font,
 8 locations. Exit 77 (skip) without fontTools or the CLI.
 """
@@ -154,14 +156,24 @@ def roundtrip(tmp, path, nloc):
     rt.write_designspace(ds, font, fvar, maps, masters, approx)
     out = os.path.join(work, "rt.otf")
     r = rt.run([OTVAR, "build", ds, "-o", out, "-q", "--force"])
+    no_gpos = False
     if r.returncode:
         why = KNOWN.get(name)
-        if why and why[0] in r.stderr:
-            summary.append(f"{name}: {len(axes)} axes, {len(peaks)} masters: NOT built, a known "
-                           f"limit: {why[1]} ({r.stderr.strip()[-120:]})")
-        else:
+        if not why or why[0] not in r.stderr:
             fail(f"{name}: otvar build: {r.stderr.strip()}")
-        return
+            return
+        # the known GPOS limit: the CFF2 (and the rest) still checked, from masters without
+        # GPOS, and the shaping left out
+        for stem, _ in masters:
+            m = TTFont(os.path.join(work, stem + ".otf"))
+            del m["GPOS"]
+            m.save(os.path.join(work, stem + ".otf"))
+        r = rt.run([OTVAR, "build", ds, "-o", out, "-q", "--force"])
+        if r.returncode:
+            fail(f"{name}: otvar build without GPOS: {r.stderr.strip()}")
+            return
+        no_gpos = True
+        notes.append(f"GPOS left out (a known limit: {why[1]}), shaping not compared")
     if shutil.which("ots-sanitize"):
         r = rt.run(["ots-sanitize", out, os.devnull])
         if r.returncode:
@@ -188,7 +200,7 @@ def roundtrip(tmp, path, nloc):
     chars = "".join(chr(c) for c in sorted(cmap) if c > 32 and not 0xD800 <= c < 0xE000)
     step = max(1, len(chars) // 20)
     some = chars[::step][:20]
-    text = "".join(a + b for a in some for b in some)
+    text = "" if no_gpos else "".join(a + b for a in some for b in some)
     for loc in locs:
         what = f"{name} at {', '.join(f'{t}={v:.6g}' for t, v in loc.items())}"
         a, b = rt.otvar_outlines(path, loc), rt.otvar_outlines(out, loc)
