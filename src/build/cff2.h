@@ -24,9 +24,6 @@ otv_status otv_bcff_match(otv_builder *b, unsigned k, bool *done);
 /* The default master's glyph named name through its CFF charset; *done false when it has none
  * (the post names are used instead). */
 bool otv_bcff_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid, bool *done);
-/* Glyph g's name in a name-keyed CFF (v1) master: a standard string (*std) or the String
- * INDEX's bytes (*str); false for CFF2 and CID-keyed masters, or a SID past the strings. */
-bool otv_bcff_glyph_name(const otv_bcff *x, uint32_t g, const char **std, otv_span *str);
 /* CFF2 (charstrings with blend and vsindex, Private DICTs blended, the VariationStore), maxp
  * version 0.5 and post from the masters: version 2.0 with the default master's glyph names
  * (its CFF charset; a CFF2 or CID-keyed master: its own post 2.0 names), else version 3.0. */

@@ -155,22 +155,6 @@ otv_status otv_bcff_match(otv_builder *b, unsigned k, bool *done)
   return OTV_E_OK;
 }
 
-bool otv_bcff_glyph_name(const otv_bcff *x, uint32_t g, const char **std, otv_span *str)
-{
-  if (!x->sid || x->cff.cid) return false;
-  gkey q;
-  key_of(x, g, &q);
-  *std = NULL;
-  *str = (otv_span){NULL, 0};
-  if (q.sid == UINT32_MAX) {
-    *str = q.s;
-    return true;
-  }
-  if (q.sid >= STD_STRINGS) return false; /* a SID past the String INDEX: no name */
-  *std = otv_cff_std_strings[q.sid];
-  return true;
-}
-
 bool otv_bcff_glyph_by_name(otv_builder *b, const char *name, uint32_t *gid, bool *done)
 {
   const otv_bmaster *d = &b->m[b->base];
