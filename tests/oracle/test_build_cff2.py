@@ -16,7 +16,8 @@ files at test time, both builders make a variable CFF2 font from the same design
     within 1 unit for every mapped character; TestVVAR: top-to-bottom advances (VVAR) too;
   - the CFF2 table is no larger than fontTools' (sizes of the file and CFF2 are printed);
   - post is version 2.0 with the default master's glyph names (the CFF charset's; CFF2 keeps
-    none), byte for byte fontTools' post; CID-keyed masters (TestSparseCFF2VF): post 3.0;
+    none), byte for byte fontTools' post; CID-keyed masters (TestSparseCFF2VF): post 3.0; a
+    glyph name of 255 bytes kept, one of 256 (too long for post's Pascal strings): post 3.0;
   - `otvar build -o X.woff2` is no larger than fontTools' build saved as WOFF2 by fontTools'
     encoder (with Brotli installed);
   - masters made incompatible (one master's glyph given an extra segment, or a line made a
@@ -424,6 +425,37 @@ def incompatible(tmp):
             print(f"incompatible master ({what}): {msg}")
 
 
+def long_names(tmp):
+    """glyph A renamed in every master: a name of 255 bytes is kept (post 2), one of 256 does not
+    fit post's Pascal strings and the font gets post 3 (never a truncated name)"""
+    doc, out_m, masters = masters_of(tmp, "TestCFF2")
+    for n in (255, 256):
+        long = "A" + "x" * (n - 1)
+        d = os.path.join(tmp, f"long{n}", "master_cff2")
+        os.makedirs(d, exist_ok=True)
+        for src in doc.sources:
+            stem = os.path.splitext(os.path.basename(src.filename))[0]
+            ttx = open(os.path.join(DATA, "master_cff2", stem + ".ttx")).read()
+            f = TTFont()
+            path = os.path.join(d, stem + ".ttx")
+            with open(path, "w") as fh:
+                fh.write(ttx.replace('"A"', f'"{long}"'))
+            f.importXML(path)
+            f.save(os.path.join(d, stem + ".otf"))
+        out = os.path.join(tmp, f"long{n}.otf")
+        r = otvar_build(os.path.join(DATA, "TestCFF2.designspace"), out, d)
+        if r.returncode:
+            fail(f"glyph name of {n} bytes: otvar build: {r.stderr.strip()}")
+            continue
+        f = TTFont(out)
+        want = 2.0 if n <= 255 else 3.0
+        if f["post"].formatType != want or (want == 2.0 and f.getGlyphOrder()[1] != long):
+            fail(f"glyph name of {n} bytes: post {f['post'].formatType}, glyph 1 "
+                 f"{f.getGlyphOrder()[1][:12]}...")
+        else:
+            print(f"glyph name of {n} bytes: post {want}")
+
+
 def main():
     if not os.path.isdir(DATA):
         print("SKIP: no fontTools varLib test data")
@@ -436,6 +468,7 @@ def main():
             run_case(tmp, name, nrand, ft_builds, tol)
         check_sparse_expected(tmp)
         incompatible(tmp)
+        long_names(tmp)
     if failures:
         print(f"{len(failures)} failures")
         return 1
