@@ -1141,7 +1141,7 @@ static otv_status subroutinize(cffb *x, uint32_t gc)
 {
   otv_builder *b = x->b;
   size_t n = x->bd_n;
-  if (n < 2 || x->cs.failed) return OTV_E_OK;
+  if (n < 2 || x->cs.failed || (b->ds->flags & OTV_BUILD_NO_SUBRS)) return OTV_E_OK;
   for (size_t i = 0; i < n; i++) x->bd[i].p = x->cs.p + x->bd[i].at;
   qsort(x->bd, n, sizeof *x->bd, body_key_cmp);
   sgroup *gr = otv_mem_alloc(&b->al, n * sizeof *gr);

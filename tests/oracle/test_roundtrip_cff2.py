@@ -14,7 +14,8 @@ SourceSerif4Variable-Roman.otf):
      HarfBuzz (harfbuzzjs) within 1 unit, advances equal (HarfBuzz's whole units; otvar's
      unrounded ones within 1), HarfBuzz's shaping (hb-shape, pairs of the font's characters)
      equal; ots-sanitize clean; the glyph names of the original (post 2) kept in the new font;
-     the contours repeated across glyphs shared as global subroutines (SUBRS: some there).
+     the contours repeated across glyphs shared as global subroutines (SUBRS: some there);
+     `otvar build -o X.woff2` no larger than `otvar compress` of the font built.
 The model derives one region per master. When the rebuilt font's regions are the original's,
 the round trip is exact and every comparison must pass (the masters are rounded instances: at a
 peak another region's fractional scalar can leave up to 0.5 unit of rounding in a master, hence
@@ -186,6 +187,18 @@ def roundtrip(tmp, path, nloc):
                              + (r0.stdout + r0.stderr).strip().replace("\n", " ")[:120])
             else:
                 fail(f"{name}: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    # WOFF2: `-o X.woff2` keeps the smaller of the fonts with and without subroutines (Brotli
+    # may compress flat charstrings smaller): never larger than the sfnt's own compression
+    woff, woff_note = os.path.join(work, "rt.woff2"), ""
+    r = rt.run([OTVAR, "build", ds, "-o", woff, "-q", "--force"])
+    r2 = rt.run([OTVAR, "compress", out, "-o", woff + ".c.woff2", "-q", "--force"])
+    if r.returncode or r2.returncode:
+        fail(f"{name}: WOFF2: {r.stderr.strip()} {r2.stderr.strip()}")
+    else:
+        wa, wb = os.path.getsize(woff), os.path.getsize(woff + ".c.woff2")
+        if wa > wb:
+            fail(f"{name}: otvar build -o X.woff2: {wa} bytes, the built font compressed {wb}")
+        woff_note = f", WOFF2 {wa} ({wb} from the font as built)"
     new = TTFont(out)
     if "CFF2" not in new or "CFF " in new:
         fail(f"{name}: the rebuilt font's tables: {sorted(new.keys())}")
@@ -237,7 +250,7 @@ def roundtrip(tmp, path, nloc):
     if name in SUBRS and not nsub:
         fail(f"{name}: no global subroutines (its accented letters repeat contours)")
     line = (f"{name}: {len(axes)} axes, {len(peaks)} masters, regions {len(orig)} -> {len(got)}, "
-            f"{so} -> {sn} bytes (CFF2 {c2o} -> {c2n}, {nsub} global subroutines); ")
+            f"{so} -> {sn} bytes (CFF2 {c2o} -> {c2n}, {nsub} global subroutines{woff_note}); ")
     if approx:
         exact = False
         notes += approx
