@@ -13,13 +13,15 @@
  * one that moves becomes a blend. The commands are then specialized as fontTools' cffLib
  * specializer does (h/v forms, zero-length lines dropped, runs joined up to the stack limit),
  * a vstem before the first hintmask is left implicit, and runs of blended operands share one
- * blend. Subroutines are not kept (fontTools 4.38 does not keep them either).
+ * blend. The masters' subroutines are inlined; contour bodies repeated across glyphs become
+ * global subroutines when that makes the table smaller (fontTools 4.38 keeps none).
  *
  * Private DICTs (one per Font DICT of the default master, matched to each master's through
  * the glyphs that use it): the blue zones and stems whose operands differ are blended (their
  * DICT operands are already relative, so they blend operand by operand), the rest is the
  * default's; CFF-only operators are dropped. Top DICT: FontMatrix (when not the default),
- * CharStrings, FDArray, FDSelect (several Font DICTs), vstore. Also maxp 0.5 and post 3. The
+ * CharStrings, FDArray, FDSelect (several Font DICTs), vstore. Also maxp 0.5 and post (2 with
+ * the default master's glyph names when it has them, else 3). The
  * masters themselves (parsing, charsets, glyph matching) are build/cff2_master.c.
  */
 #include "build/cff2.h"
