@@ -108,7 +108,6 @@ static int build_discrete(const ds_doc *d, const char *path, const char *out, in
   }
   return 0;
 }
-#endif
 
 /* Whether an sfnt's table directory lists CFF2 (a font otv_build wrote: well formed). */
 static bool sfnt_has_cff2(const uint8_t *f, size_t len)
@@ -118,6 +117,7 @@ static bool sfnt_has_cff2(const uint8_t *f, size_t len)
     if (!memcmp(f + 12 + 16 * (size_t)i, "CFF2", 4)) return true;
   return false;
 }
+#endif
 
 int otv_cmd_build(int argc, char **argv)
 {
