@@ -936,7 +936,13 @@ typedef struct otv_designspace {
   unsigned label_count;
   const char *elided_fallback_name; /* NULL: name ID 2 */
   const int *axis_ordering;         /* NULL, or per axis its STAT ordering (-1: its index) */
+  unsigned flags;                   /* OTV_BUILD_* (0: the defaults). Since: 0.4 */
 } otv_designspace;
+
+/** OTV_BUILD_NO_SUBRS - otv_designspace.flags: CFF2 output without the global subroutines
+ *  otv_build otherwise makes of contours repeated across glyphs (smaller sfnt; Brotli, as in
+ *  WOFF2, can compress the flat charstrings smaller). Since: 0.4 */
+#define OTV_BUILD_NO_SUBRS 1u
 
 /**
  * otv_build - a variable TrueType font from the masters of a designspace: the default master

@@ -108,6 +108,15 @@ static int build_discrete(const ds_doc *d, const char *path, const char *out, in
   }
   return 0;
 }
+
+/* Whether an sfnt's table directory lists CFF2 (a font otv_build wrote: well formed). */
+static bool sfnt_has_cff2(const uint8_t *f, size_t len)
+{
+  unsigned n = len >= 12 ? (unsigned)f[4] << 8 | f[5] : 0;
+  for (unsigned i = 0; i < n && 12 + 16 * (size_t)i + 4 <= len; i++)
+    if (!memcmp(f + 12 + 16 * (size_t)i, "CFF2", 4)) return true;
+  return false;
+}
 #endif
 
 int otv_cmd_build(int argc, char **argv)
@@ -201,6 +210,19 @@ int otv_cmd_build(int argc, char **argv)
     if ((w2 ? woff2_encode : woff1_encode)(font, font_len, &web, &wlen, msg, sizeof msg)) {
       fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
       goto done;
+    }
+    /* CFF2: Brotli may compress the charstrings without subroutines smaller; keep the smaller */
+    if (w2 && sfnt_has_cff2(font, font_len)) {
+      uint8_t *f2 = NULL, *web2 = NULL;
+      size_t l2 = 0, wl2 = 0;
+      d.ds.flags |= OTV_BUILD_NO_SUBRS;
+      if (!otv_build(&d.ds, NULL, &f2, &l2, NULL) &&
+          !woff2_encode(f2, l2, &web2, &wl2, msg, sizeof msg) && wl2 < wlen) {
+        free(web);
+        web = web2, wlen = wl2, web2 = NULL;
+      }
+      free(web2);
+      otv_build_free(NULL, f2, l2);
     }
     otv_build_free(NULL, font, font_len);
     font = NULL;

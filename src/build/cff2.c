@@ -13,19 +13,24 @@
  * one that moves becomes a blend. The commands are then specialized as fontTools' cffLib
  * specializer does (h/v forms, zero-length lines dropped, runs joined up to the stack limit),
  * a vstem before the first hintmask is left implicit, and runs of blended operands share one
- * blend. Subroutines are not kept (fontTools 4.38 does not keep them either).
+ * blend. The masters' subroutines are inlined; contour bodies repeated across glyphs become
+ * global subroutines when that makes the table smaller (fontTools 4.38 keeps none).
  *
  * Private DICTs (one per Font DICT of the default master, matched to each master's through
  * the glyphs that use it): the blue zones and stems whose operands differ are blended (their
  * DICT operands are already relative, so they blend operand by operand), the rest is the
  * default's; CFF-only operators are dropped. Top DICT: FontMatrix (when not the default),
- * CharStrings, FDArray, FDSelect (several Font DICTs), vstore. Also maxp 0.5 and post 3. The
+ * CharStrings, FDArray, FDSelect (several Font DICTs), vstore. Also maxp 0.5 and post (2 with
+ * the default master's glyph names when it has them, else 3). The
  * masters themselves (parsing, charsets, glyph matching) are build/cff2_master.c.
  */
 #include "build/cff2.h"
+#include "cff_strings.h"
 #include "cff_write.h"
+#include "post_names.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -256,7 +261,7 @@ static otv_status run_cs(runner *r, otv_span cs, unsigned depth)
       break;
     case OTV_CS_RETURN:
       if (r->c->cff2) return rfail(r, "return in CFF2");
-      r->sp = 0;
+      /* the operands a subroutine leaves stay for its caller (Type 2 charstrings) */
       return depth ? OTV_E_OK : rfail(r, "return outside a subroutine");
     case OTV_CS_CALLSUBR:
     case OTV_CS_CALLGSUBR: {
@@ -413,7 +418,21 @@ typedef struct cffb {
   uint32_t *poff;    /* fd_count + 1 offsets into priv */
   uint16_t *priv_vs; /* per Font DICT: its Private DICT's vsindex */
   uint32_t fd_count;
+  /* contour bodies (subroutines): the charstring bytes after each moveto up to the next
+   * moveto, hint or mask, shared as global subroutines when that makes CFF2 smaller */
+  struct cbody *bd;
+  size_t bd_n, bd_cap;
+  otv_buf gs;       /* Global Subr INDEX data */
+  uint32_t *gs_off; /* gs_n + 1 */
+  uint32_t gs_n;
 } cffb;
+
+typedef struct cbody {
+  const uint8_t *p; /* set once every charstring is written */
+  uint32_t at, len; /* in cffb.cs */
+  uint32_t vs;      /* the vsindex in effect (a blend's operand count depends on it) */
+  uint32_t subr;    /* UINT32_MAX: kept in place */
+} cbody;
 
 static unsigned region_index(cffb *x, const otv_vmodel *md, unsigned i)
 {
@@ -522,6 +541,19 @@ static void put_args(cffb *x, otv_buf *o, const uint32_t *sl, uint32_t first, ui
     depth += j - i;
     i = j;
   }
+}
+
+/* The contour body open since *open ends at end: recorded (3 bytes at least: shorter ones
+ * never pay for a call). */
+static otv_status body_close(cffb *x, size_t *open, size_t end, unsigned vs)
+{
+  size_t at = *open;
+  *open = SIZE_MAX;
+  if (at == SIZE_MAX || end < at + 3 || end > UINT32_MAX) return OTV_E_OK;
+  if (OTV_RESERVE(&x->b->al, &x->bd, &x->bd_cap, x->bd_n + 1, sizeof *x->bd))
+    return OTV_FAIL(x->b->err, NOMEM, 0, 0, "contour bodies");
+  x->bd[x->bd_n++] = (cbody){NULL, (uint32_t)at, (uint32_t)(end - at), vs, UINT32_MAX};
+  return OTV_E_OK;
 }
 
 /* One glyph: commands of the masters present merged, specialized, written to x->cs. */
@@ -785,21 +817,26 @@ static otv_status glyph(cffb *x, uint32_t gid)
   }
   /* write: vsindex, commands (step 6: the operators resolved), blends (step 7) */
   otv_buf *o = &x->cs;
+  /* the vsindex in effect (the Private DICT's unless the glyph sets its own) */
+  uint32_t fd = 0;
+  const otv_cff *dc = &b->m[b->base].cff->cff;
+  if (dc->fd_count && !otv_cff_fd_of(dc, gid, &fd)) fd = 0;
+  unsigned vs_priv = fd < x->fd_count ? x->priv_vs[fd] : 0u, vs_eff = vs_priv;
   if (any_blend) {
-    unsigned vi;
-    uint32_t fd = 0;
-    const otv_cff *dc = &b->m[b->base].cff->cff;
-    if (dc->fd_count && !otv_cff_fd_of(dc, gid, &fd)) fd = 0;
-    if ((s = vsindex_of(x, mask, md, &vi))) return s;
-    if (vi != (fd < x->fd_count ? x->priv_vs[fd] : 0u)) {
-      otv_cs_put_num(o, vi);
+    if ((s = vsindex_of(x, mask, md, &vs_eff))) return s;
+    if (vs_eff != vs_priv) {
+      otv_cs_put_num(o, vs_eff);
       otv_cff_put_op(o, OTV_CS_VSINDEX);
     }
   }
   bool has_mask = false;
+  size_t open = SIZE_MAX; /* where the current contour body starts */
   for (size_t i = 0; i < n; i++) has_mask |= sc[i].kind == K_MASK && sc[i].hop == C_HINTMASK;
   for (size_t i = 0; i < n; i++) {
     scmd *c = &sc[i];
+    if (c->kind == K_MASK || c->kind == K_HINT || c->kind == K_MOVE) {
+      if ((s = body_close(x, &open, o->len, vs_eff))) return s;
+    }
     if (c->kind == K_MASK) {
       otv_cff_put_op(o, c->hop == C_HINTMASK ? OTV_CS_HINTMASK : OTV_CS_CNTRMASK);
       otv_buf_bytes(o, d->mk + c->first, c->n);
@@ -851,7 +888,9 @@ static otv_status glyph(cffb *x, uint32_t gid)
     }
     put_args(x, o, p2, c->first, c->n);
     if (!implied) otv_cff_put_op(o, op);
+    if (c->kind == K_MOVE) open = o->len;
   }
+  if ((s = body_close(x, &open, o->len, vs_eff))) return s;
   return o->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "charstrings") : OTV_E_OK;
 }
 
@@ -1064,6 +1103,117 @@ static void put_store(cffb *x, otv_buf *o)
   otv_buf_put_u16(o, start, (uint16_t)(o->len - ivs));
 }
 
+static int body_key_cmp(const void *pa, const void *pb)
+{
+  const cbody *a = pa, *c = pb;
+  if (a->vs != c->vs) return a->vs < c->vs ? -1 : 1;
+  if (a->len != c->len) return a->len < c->len ? -1 : 1;
+  int r = memcmp(a->p, c->p, a->len);
+  if (r) return r;
+  return a->at < c->at ? -1 : a->at > c->at;
+}
+
+static int body_at_cmp(const void *pa, const void *pb)
+{
+  const cbody *a = pa, *c = pb;
+  return a->at < c->at ? -1 : a->at > c->at;
+}
+
+typedef struct sgroup {
+  uint32_t first, count, len; /* in the sorted bodies */
+} sgroup;
+
+static int group_cmp(const void *pa, const void *pb)
+{
+  const sgroup *a = pa, *c = pb;
+  if (a->count != c->count) return a->count > c->count ? -1 : 1; /* the most used first */
+  if (a->len != c->len) return a->len > c->len ? -1 : 1;
+  return a->first < c->first ? -1 : a->first > c->first;
+}
+
+static unsigned subr_bias(uint32_t n) { return n < 1240 ? 107 : n < 33900 ? 1131 : 32768; }
+
+/* Subroutines (spec: CFF2 "Subroutine operators"): each contour body (the operators after a
+ * moveto, up to the next moveto, hint, mask or the end: relative, so the same bytes draw the
+ * same wherever the contour starts) found in several glyphs with the same vsindex, where the
+ * calls save more than the subroutine costs, becomes a global subroutine, the most used
+ * first (the shortest index operands). Kept only when CharStrings and Global Subr INDEX
+ * together come out smaller than the CharStrings alone. Exact: the same operators run. */
+static otv_status subroutinize(cffb *x, uint32_t gc)
+{
+  otv_builder *b = x->b;
+  size_t n = x->bd_n;
+  if (n < 2 || x->cs.failed || (b->ds->flags & OTV_BUILD_NO_SUBRS)) return OTV_E_OK;
+  for (size_t i = 0; i < n; i++) x->bd[i].p = x->cs.p + x->bd[i].at;
+  qsort(x->bd, n, sizeof *x->bd, body_key_cmp);
+  sgroup *gr = otv_mem_alloc(&b->al, n * sizeof *gr);
+  if (!gr) return OTV_FAIL(b->err, NOMEM, 0, 0, "subroutines");
+  uint32_t ng = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && x->bd[j].vs == x->bd[i].vs && x->bd[j].len == x->bd[i].len &&
+           !memcmp(x->bd[j].p, x->bd[i].p, x->bd[i].len))
+      j++;
+    /* c calls of 2-3 bytes against the body once and its INDEX offset */
+    size_t c = j - i, len = x->bd[i].len;
+    if (c > 1 && c * len > c * 3 + len + 3)
+      gr[ng++] = (sgroup){(uint32_t)i, (uint32_t)c, (uint32_t)len};
+    i = j;
+  }
+  qsort(gr, ng, sizeof *gr, group_cmp);
+  if (ng > 65535) ng = 65535;
+  otv_status s = OTV_E_OK;
+  otv_buf gs, cs;
+  otv_buf_init(&gs, &b->al);
+  otv_buf_init(&cs, &b->al);
+  uint32_t *gs_off = ng ? otv_mem_alloc(&b->al, ((size_t)ng + 1) * sizeof *gs_off) : NULL;
+  uint32_t *cs_off = ng ? otv_mem_alloc(&b->al, ((size_t)gc + 1) * sizeof *cs_off) : NULL;
+  if (ng && (!gs_off || !cs_off)) s = OTV_FAIL(b->err, NOMEM, 0, 0, "subroutines");
+  for (uint32_t k = 0; !s && k < ng; k++) {
+    gs_off[k] = (uint32_t)gs.len;
+    otv_buf_bytes(&gs, x->bd[gr[k].first].p, gr[k].len);
+    for (uint32_t i = 0; i < gr[k].count; i++) x->bd[gr[k].first + i].subr = k;
+  }
+  if (!s && ng) {
+    gs_off[ng] = (uint32_t)gs.len;
+    qsort(x->bd, n, sizeof *x->bd, body_at_cmp);
+    long bias = (long)subr_bias(ng);
+    size_t j = 0;
+    for (uint32_t g = 0; g < gc; g++) {
+      size_t pos = x->cs_off[g], end = x->cs_off[g + 1];
+      cs_off[g] = (uint32_t)cs.len;
+      for (; j < n && x->bd[j].at < end; j++) {
+        const cbody *d = &x->bd[j];
+        if (d->subr == UINT32_MAX) continue;
+        otv_buf_bytes(&cs, x->cs.p + pos, d->at - pos);
+        otv_cs_put_num(&cs, (double)((long)d->subr - bias));
+        otv_cff_put_op(&cs, OTV_CS_CALLGSUBR);
+        pos = (size_t)d->at + d->len;
+      }
+      otv_buf_bytes(&cs, x->cs.p + pos, end - pos);
+    }
+    cs_off[gc] = (uint32_t)cs.len;
+    if (gs.failed || cs.failed || cs.len > UINT32_MAX)
+      s = OTV_FAIL(b->err, NOMEM, 0, 0, "subroutines");
+  }
+  if (!s && ng &&
+      otv_cff2_index_len(gc, cs.len) + otv_cff2_index_len(ng, gs.len) <
+          otv_cff2_index_len(gc, x->cs.len) + otv_cff2_index_len(0, 0)) {
+    otv_buf t = x->cs;
+    x->cs = cs, cs = t;
+    memcpy(x->cs_off, cs_off, ((size_t)gc + 1) * sizeof *cs_off);
+    x->gs = gs, x->gs_off = gs_off, x->gs_n = ng;
+    otv_buf_init(&gs, &b->al);
+    gs_off = NULL;
+  }
+  otv_buf_free(&gs);
+  otv_buf_free(&cs);
+  if (gs_off) otv_mem_free(&b->al, gs_off, ((size_t)ng + 1) * sizeof *gs_off);
+  if (cs_off) otv_mem_free(&b->al, cs_off, ((size_t)gc + 1) * sizeof *cs_off);
+  otv_mem_free(&b->al, gr, n * sizeof *gr);
+  return s;
+}
+
 static otv_status write_table(cffb *x, uint32_t fd_count)
 {
   otv_builder *b = x->b;
@@ -1147,7 +1297,7 @@ static otv_status write_table(cffb *x, uint32_t fd_count)
     top_len = tl, fd_dict_len = fl;
     at = OTV_CFF2_HEADER_SIZE + top_len;
     gsubrs_at = at;
-    at += otv_cff2_index_len(0, 0);
+    at += otv_cff2_index_len(x->gs_n, x->gs.len);
     vs_at = at;
     at += vs.len;
     fds_at = at;
@@ -1182,7 +1332,7 @@ static otv_status write_table(cffb *x, uint32_t fd_count)
     otv_cff_put_op(t, OTV_DICT_VSTORE);
     if (OTV_NEVER(!t->failed && t->len != gsubrs_at))
       s = OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "CFF2 layout");
-    otv_cff2_put_index(t, NULL, NULL, 0);
+    otv_cff2_put_index(t, x->gs_n ? &x->gs : NULL, x->gs_off, x->gs_n);
     otv_buf_bytes(t, vs.p, vs.len);
     otv_buf_bytes(t, fds.p, fds.len);
     /* FDArray: one Font DICT per default Font DICT, its Private */
@@ -1215,20 +1365,152 @@ static otv_status write_table(cffb *x, uint32_t fd_count)
   return s;
 }
 
-/* maxp version 0.5 and post version 3 (the names stay with the masters: CFF2 has none) */
+/* A glyph's name for post 2.0: bytes, and its standard Macintosh index (or -1). */
+typedef struct pname {
+  const uint8_t *p;
+  uint32_t len, gid;
+  int32_t mac;
+} pname;
+
+static int pname_cmp(const void *pa, const void *pb)
+{
+  const pname *a = pa, *c = pb;
+  uint32_t n = a->len < c->len ? a->len : c->len;
+  int r = n ? memcmp(a->p, c->p, n) : 0;
+  if (r) return r;
+  if (a->len != c->len) return a->len < c->len ? -1 : 1;
+  return a->gid < c->gid ? -1 : a->gid > c->gid;
+}
+
+/* Glyph g's name in a name-keyed CFF (v1) master: a standard string (*std) or the String
+ * INDEX's bytes (*str); false for CFF2 and CID-keyed masters, or a SID past the strings. */
+static bool cff_glyph_name(const otv_bcff *x, uint32_t g, const char **std, otv_span *str)
+{
+  if (!x->sid || x->cff.cid) return false;
+  uint32_t sid = x->sid[g];
+  if (sid < OTV_CFF_STD_STRINGS) {
+    *std = otv_cff_std_strings[sid];
+    return true;
+  }
+  return otv_cff_index_get(&x->strings, sid - OTV_CFF_STD_STRINGS, str);
+}
+
+/* The default master's glyph names into names[]: its CFF charset's; a CFF2 or CID-keyed master
+ * (no names in the charset): its own post 2.0 names. False when a glyph has none or one is too
+ * long for a Pascal string. */
+static bool post_names_of(otv_builder *b, pname *names, bool *nomem)
+{
+  const otv_bmaster *dm = &b->m[b->base];
+  uint32_t gc = dm->glyph_count;
+  otv_post_names pn;
+  bool cff2 = !dm->cff->sid || dm->cff->cff.cid, ok = true;
+  if (cff2) {
+    otv_status st = OTV_E_OK;
+    if (!otv_post_names_open(otv_sfnt_find(&dm->sfnt, OTV_T_POST), gc, &b->al, &pn, &st)) {
+      *nomem = st == OTV_E_NOMEM;
+      return false;
+    }
+  }
+  for (uint32_t g = 0; ok && g < gc; g++) {
+    const char *std = NULL;
+    otv_span str = {NULL, 0};
+    ok = cff2 ? otv_post_name(&pn, g, &std, &str) : cff_glyph_name(dm->cff, g, &std, &str);
+    if (ok && std) str = (otv_span){(const uint8_t *)std, strlen(std)};
+    ok = ok && str.len && str.len <= 255;
+    if (ok) names[g] = (pname){str.p, (uint32_t)str.len, g, -1};
+  }
+  if (cff2) otv_post_names_free(&pn, &b->al);
+  return ok;
+}
+
+static int bytes_cmp(const void *pa, const void *pb)
+{
+  const pname *a = pa, *c = pb;
+  uint32_t n = a->len < c->len ? a->len : c->len;
+  int r = n ? memcmp(a->p, c->p, n) : 0;
+  return r ? r : a->len < c->len ? -1 : a->len > c->len;
+}
+
+/* post version 2.0 (spec: post) after the header: glyphNameIndex (a standard Macintosh name by
+ * its index, 258 + i the i-th Pascal string), then the strings, each distinct name once in the
+ * order of its first glyph (as fontTools writes them). names[] is sorted here (work[] as large
+ * holds the glyphs' indices). False when the indices do not fit (then post 3). */
+static bool post2_body(otv_buf *p, pname *names, uint32_t *idx, uint32_t gc)
+{
+  pname mac[OTV_POST_STD_NAMES];
+  for (uint32_t i = 0; i < OTV_POST_STD_NAMES; i++)
+    mac[i] = (pname){(const uint8_t *)otv_post_std_names[i],
+                     (uint32_t)strlen(otv_post_std_names[i]), i, (int32_t)i};
+  qsort(mac, OTV_POST_STD_NAMES, sizeof *mac, bytes_cmp);
+  qsort(names, gc, sizeof *names, pname_cmp); /* by bytes, then glyph */
+  /* idx[g]: a standard index, SAME + the first glyph of the same name, or OWN (a string) */
+  const uint32_t SAME = 0x80000000u, OWN = 0xFFFFFFFFu;
+  for (uint32_t i = 0, head = 0; i < gc; i++) {
+    const pname *n = &names[i];
+    if (i && !bytes_cmp(n, &names[i - 1])) {
+      uint32_t h = idx[names[head].gid];
+      idx[n->gid] = h < OTV_POST_STD_NAMES ? h : SAME + names[head].gid;
+      continue;
+    }
+    head = i;
+    const pname *hit = bsearch(n, mac, OTV_POST_STD_NAMES, sizeof *mac, bytes_cmp);
+    idx[n->gid] = hit ? (uint32_t)hit->mac : OWN;
+  }
+  /* the strings in glyph order: a glyph whose name came first gets the next index */
+  uint32_t next = OTV_POST_STD_NAMES;
+  for (uint32_t g = 0; g < gc; g++) {
+    if (idx[g] == OWN)
+      idx[g] = next++;
+    else if (idx[g] >= SAME)
+      idx[g] = idx[idx[g] - SAME];      /* an earlier glyph: resolved */
+    if (idx[g] > 0x7FFFu) return false; /* 32768.. were reserved: readers may refuse them */
+  }
+  otv_buf_u16(p, (uint16_t)gc);
+  for (uint32_t g = 0; g < gc; g++) otv_buf_u16(p, (uint16_t)idx[g]);
+  /* names[] sorted: find each string's bytes by the glyph that introduced it */
+  uint32_t *first = idx + gc; /* string i -> position in names[] */
+  for (uint32_t i = 0; i < gc; i++)
+    if (idx[names[i].gid] >= OTV_POST_STD_NAMES && (!i || bytes_cmp(&names[i], &names[i - 1])))
+      first[idx[names[i].gid] - OTV_POST_STD_NAMES] = i;
+  for (uint32_t i = 0; i < next - OTV_POST_STD_NAMES; i++) {
+    const pname *n = &names[first[i]];
+    otv_buf_u8(p, (uint8_t)n->len);
+    otv_buf_bytes(p, n->p, n->len);
+  }
+  return true;
+}
+
+/* maxp version 0.5 and post: version 2.0 with the default master's glyph names when it has
+ * them for every glyph (CFF2 keeps no names: post is the only place they survive), else 3.0 */
 static otv_status write_maxp_post(otv_builder *b)
 {
   const otv_bmaster *dm = &b->m[b->base];
+  uint32_t gc = dm->glyph_count;
   otv_buf *t = otv_build_table(b, OTV_T_MAXP);
   if (!t) return OTV_FAIL(b->err, LIMIT, 0, 0, "too many tables");
   otv_buf_u32(t, 0x00005000u);
-  otv_buf_u16(t, (uint16_t)dm->glyph_count);
+  otv_buf_u16(t, (uint16_t)gc);
   otv_span post = otv_sfnt_find(&dm->sfnt, OTV_T_POST);
   if (post.len >= POST_HEADER_LEN) {
     otv_buf *p = otv_build_table(b, OTV_T_POST);
     if (!p) return OTV_FAIL(b->err, LIMIT, 0, 0, "too many tables");
-    otv_buf_u32(p, 0x00030000u);
-    otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
+    pname *names = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *names);
+    uint32_t *idx = otv_mem_calloc(&b->al, 2 * (size_t)gc + 1, sizeof *idx);
+    bool nomem = !names || !idx, named = false;
+    size_t at = p->len;
+    if (!nomem && gc && post_names_of(b, names, &nomem)) {
+      otv_buf_u32(p, 0x00020000u);
+      otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
+      named = post2_body(p, names, idx, gc);
+      if (!named) p->len = at;
+    }
+    if (names) otv_mem_free(&b->al, names, ((size_t)gc + 1) * sizeof *names);
+    if (idx) otv_mem_free(&b->al, idx, (2 * (size_t)gc + 1) * sizeof *idx);
+    if (nomem) return OTV_FAIL(b->err, NOMEM, 0, 0, "post names");
+    if (!named) {
+      otv_buf_u32(p, 0x00030000u);
+      otv_buf_bytes(p, post.p + 4, POST_HEADER_LEN - 4); /* in range: length checked */
+    }
     if (p->failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "post");
   }
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "maxp") : OTV_E_OK;
@@ -1299,10 +1581,12 @@ otv_status otv_build_cff2(otv_builder *b)
     x.cs_off[g] = (uint32_t)x.cs.len;
     s = glyph(&x, g);
   }
+  otv_buf_init(&x.gs, &b->al);
   if (!s) {
     x.cs_off[gc] = (uint32_t)x.cs.len;
-    s = write_table(&x, fd_count);
+    s = subroutinize(&x, gc);
   }
+  if (!s) s = write_table(&x, fd_count);
   if (!s) s = write_maxp_post(b);
   /* a glyph empty in a master where the default's is not is missing there for the other
    * tables too (HVAR, VVAR: its advance is not a master value, as fontTools' sparse masters) */
@@ -1329,6 +1613,9 @@ otv_status otv_build_cff2(otv_builder *b)
   for (unsigned v = 0; v < x.vd_count; v++)
     otv_mem_free(&b->al, x.vd_reg[v], (x.vd_rc[v] + 1) * sizeof *x.vd_reg[v]);
   otv_buf_free(&x.cs);
+  otv_buf_free(&x.gs);
+  if (x.gs_off) otv_mem_free(&b->al, x.gs_off, ((size_t)x.gs_n + 1) * sizeof *x.gs_off);
+  otv_mem_free(&b->al, x.bd, x.bd_cap * sizeof *x.bd);
   otv_buf_free(&x.priv);
   if (x.poff) otv_mem_free(&b->al, x.poff, ((size_t)fd_count + 1) * sizeof *x.poff);
   if (x.priv_vs) otv_mem_free(&b->al, x.priv_vs, ((size_t)fd_count + 1) * sizeof *x.priv_vs);

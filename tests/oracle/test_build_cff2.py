@@ -15,12 +15,18 @@ files at test time, both builders make a variable CFF2 font from the same design
     --show-extents: its own CFF2 interpreter) gives the same glyph extents and advances (HVAR)
     within 1 unit for every mapped character; TestVVAR: top-to-bottom advances (VVAR) too;
   - the CFF2 table is no larger than fontTools' (sizes of the file and CFF2 are printed);
+  - post is version 2.0 with the default master's glyph names (the CFF charset's; CFF2 keeps
+    none), byte for byte fontTools' post; CID-keyed masters (TestSparseCFF2VF): post 3.0; a
+    glyph name of 255 bytes kept, one of 256 (too long for post's Pascal strings): post 3.0;
+  - `otvar build -o X.woff2` is no larger than fontTools' build saved as WOFF2 by fontTools'
+    encoder (with Brotli installed);
   - masters made incompatible (one master's glyph given an extra segment, or a line made a
     curve) are refused with a message naming the glyph and the master.
 SparseCFF2 (which fontTools 4.38 cannot build: an AssertionError in its merger) is checked at
 the masters and against the expected charstrings of fontTools' own test result instead.
 Exit 77 (skip) without the test data or fontTools.
 """
+import io
 import json
 import math
 import os
@@ -39,6 +45,11 @@ try:
 except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
+try:
+    import brotli  # noqa: F401 (fontTools' WOFF2 encoder)
+    woff2_ok = True
+except ImportError:
+    woff2_ok = False
 
 OTVAR = os.environ.get("OTVAR") or "otvar"
 DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
@@ -246,6 +257,37 @@ def run_case(tmp, name, nrand, ft_builds, tol):
             fail(f"{name}: CFF2 {c2o} bytes, fontTools' {c2t}")
     else:
         print(f"{name}: size otvar {so}; CFF2 {c2o} (fontTools 4.38 cannot build it)")
+    # glyph names: post 2.0 with the default master's charset names (CID-keyed: post 3.0, the
+    # CIDs are no names), byte for byte fontTools' post when it writes the same names
+    dm0 = TTFont(masters[doc.findDefault().name or os.path.splitext(
+        os.path.basename(doc.findDefault().filename))[0]])
+    cid = "CFF " in dm0 and hasattr(dm0["CFF "].cff.topDictIndex[0], "ROS")
+    want_v = 3.0 if cid else 2.0
+    if f["post"].formatType != want_v:
+        fail(f"{name}: post version {f['post'].formatType}, expected {want_v}")
+    elif want_v == 2.0 and f.getGlyphOrder() != dm0.getGlyphOrder():
+        fail(f"{name}: post names {f.getGlyphOrder()[:8]} vs the master's "
+             f"{dm0.getGlyphOrder()[:8]}")
+    if ft_builds and want_v == 2.0 and f.reader["post"] != TTFont(theirs).reader["post"]:
+        fail(f"{name}: post differs from fontTools' ({len(f.reader['post'])} vs "
+             f"{len(TTFont(theirs).reader['post'])} bytes)")
+    # WOFF2: `otvar build -o X.woff2` no larger than fontTools' build through its own encoder
+    # (head.modified pinned: the size must not move with the clock)
+    if ft_builds and woff2_ok:
+        ow = os.path.join(tmp, name + "-otvar.woff2")
+        r = otvar_build(ds_path, ow, out_m)
+        if r.returncode:
+            fail(f"{name}: otvar build -o .woff2: {r.stderr.strip()}")
+        else:
+            tf = TTFont(theirs, recalcTimestamp=False)
+            tf["head"].modified = 0x7FFFFFFF
+            tf.flavor = "woff2"
+            buf = io.BytesIO()
+            tf.save(buf)
+            a, bsz = os.path.getsize(ow), len(buf.getvalue())
+            print(f"{name}: WOFF2 otvar {a} fontTools {bsz} ({a / bsz:.3f})")
+            if a > bsz:
+                fail(f"{name}: otvar's WOFF2 {a} bytes, fontTools' {bsz}")
     order = f.getGlyphOrder()
     # user locations: the masters', then random ones
     locs = []
@@ -383,6 +425,37 @@ def incompatible(tmp):
             print(f"incompatible master ({what}): {msg}")
 
 
+def long_names(tmp):
+    """glyph A renamed in every master: a name of 255 bytes is kept (post 2), one of 256 does not
+    fit post's Pascal strings and the font gets post 3 (never a truncated name)"""
+    doc, out_m, masters = masters_of(tmp, "TestCFF2")
+    for n in (255, 256):
+        long = "A" + "x" * (n - 1)
+        d = os.path.join(tmp, f"long{n}", "master_cff2")
+        os.makedirs(d, exist_ok=True)
+        for src in doc.sources:
+            stem = os.path.splitext(os.path.basename(src.filename))[0]
+            ttx = open(os.path.join(DATA, "master_cff2", stem + ".ttx")).read()
+            f = TTFont()
+            path = os.path.join(d, stem + ".ttx")
+            with open(path, "w") as fh:
+                fh.write(ttx.replace('"A"', f'"{long}"'))
+            f.importXML(path)
+            f.save(os.path.join(d, stem + ".otf"))
+        out = os.path.join(tmp, f"long{n}.otf")
+        r = otvar_build(os.path.join(DATA, "TestCFF2.designspace"), out, d)
+        if r.returncode:
+            fail(f"glyph name of {n} bytes: otvar build: {r.stderr.strip()}")
+            continue
+        f = TTFont(out)
+        want = 2.0 if n <= 255 else 3.0
+        if f["post"].formatType != want or (want == 2.0 and f.getGlyphOrder()[1] != long):
+            fail(f"glyph name of {n} bytes: post {f['post'].formatType}, glyph 1 "
+                 f"{f.getGlyphOrder()[1][:12]}...")
+        else:
+            print(f"glyph name of {n} bytes: post {want}")
+
+
 def main():
     if not os.path.isdir(DATA):
         print("SKIP: no fontTools varLib test data")
@@ -395,6 +468,7 @@ def main():
             run_case(tmp, name, nrand, ft_builds, tol)
         check_sparse_expected(tmp)
         incompatible(tmp)
+        long_names(tmp)
     if failures:
         print(f"{len(failures)} failures")
         return 1
