@@ -945,7 +945,9 @@ typedef struct otv_designspace {
 #define OTV_BUILD_NO_SUBRS 1u
 
 /**
- * otv_build - a variable TrueType font from the masters of a designspace: the default master
+ * otv_build - a variable font from the masters of a designspace (TrueType masters make a glyf
+ * font with gvar; CFF or CFF2 masters, all of one kind, make a CFF2 font whose charstrings blend
+ * over the same model, docs/build.md "CFF2 from CFF masters"): the default master
  * (the source at every axis's default, mapped to design space) is copied, and built: fvar (axes,
  * named instances, their names added to name), avar v1 (from the axis maps, left out when they
  * are identities; version 2 when ds has mappings: output minus input normalized in design space,
@@ -962,7 +964,8 @@ typedef struct otv_designspace {
  * format 2) or, without names, by glyph id; a master that lacks a glyph or leaves it empty is a
  * sparse master for that glyph. Incompatible masters are OTV_E_BAD_VALUE with a message naming
  * the glyph, the master and what differs; GPOS whose lookups, script or feature lists differ
- * otherwise, and CFF masters, are OTV_E_UNSUPPORTED naming the master. Work on hostile masters
+ * otherwise, TrueType and CFF masters mixed, seac and CFF arithmetic operators are
+ * OTV_E_UNSUPPORTED naming the master. Work on hostile masters
  * is bounded (OTV_E_LIMIT). *out is allocated with opt's allocator (NULL: libc); free it with
  * otv_build_free. Thread-safe (no shared state).
  * Since: 0.4
