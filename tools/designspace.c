@@ -143,6 +143,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       fail(s, "an axis after the axis mappings");
       return;
     }
+    if (d->ds.source_count || d->ds.instance_count) { /* their locations have no room for it */
+      fail(s, "an axis after the sources or instances");
+      return;
+    }
     if (d->ds.axis_count == 64) {
       fail(s, "more than 64 axes");
       return;

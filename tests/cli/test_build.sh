@@ -175,5 +175,9 @@ err_has "discrete value without sources" "no source at its discrete axis values"
 # </axis> set it, a null pointer)
 printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes><axis tag="wght" name="W" minimum="1" default="2" maximum="3"><map input="1" output="1"/><instance><location/></instance></axis></axes><sources><source filename="Reg.ufo"/></sources></designspace>\n' >"$TMP/inax.designspace"
 expect 0 "instance inside an axis" -- "$OTVAR" build "$TMP/inax.designspace" -o "$TMP/inax.ttf" -q
+# an axis after the sources (fuzz_designspace: their locations had no value for it, read past)
+printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes><axis tag="wght" name="W" minimum="100" default="400" maximum="900"/></axes><sources><source filename="Reg.ufo"/></sources><axes><axis tag="wdth" name="D" minimum="50" default="100" maximum="100"/></axes></designspace>\n' >"$TMP/axafter.designspace"
+expect 1 "axis after the sources" -- "$OTVAR" build "$TMP/axafter.designspace" -o "$TMP/o.ttf"
+err_has "axis after the sources" "an axis after the sources"
 
 cli_summary test_build
