@@ -914,6 +914,17 @@ typedef struct otv_build_label {
   unsigned flags;
 } otv_build_label;
 
+/** One STAT location label (designspace format 5 document-level <labels><label>, a STAT axis
+ *  value of format 4, written before the labels' values in STAT version 1.2): its English name,
+ *  flags (bit 0 olderSibling, bit 1 elidable) and user location (axis_count values; NaN: the
+ *  axis is not part of it; the CLI gives every axis, the default where the label names none, as
+ *  fontTools does). Since: 0.4 */
+typedef struct otv_build_location_label {
+  const char *name;
+  const double *location;
+  unsigned flags;
+} otv_build_location_label;
+
 /** A designspace document already parsed (the CLI reads the XML with expat; the library only
  *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
  *  rules: GSUB FeatureVariations under the feature tags rule_features (rule_feature_count; 0:
@@ -936,6 +947,9 @@ typedef struct otv_designspace {
   unsigned label_count;
   const char *elided_fallback_name; /* NULL: name ID 2 */
   const int *axis_ordering;         /* NULL, or per axis its STAT ordering (-1: its index) */
+  /* STAT format 4 axis values, after the labels' (may be NULL when the count is 0; Since: 0.4) */
+  const otv_build_location_label *location_labels;
+  unsigned location_label_count;
   unsigned flags;                   /* OTV_BUILD_* (0: the defaults). Since: 0.4 */
 } otv_designspace;
 

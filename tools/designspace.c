@@ -10,7 +10,9 @@
  * ordering>, <label uservalue userminimum usermaximum linkeduservalue name elidable
  * oldersibling>) and <axes elidedfallbackname>; format 5 discrete axes (<axis values>), split
  * into one variable font per combination of their values (ds_subspace, as fontTools'
- * splitInterpolable). Location labels and <variable-fonts> are not read (docs/build.md).
+ * splitInterpolable); format 5 location labels (<labels><label name elidable oldersibling>
+ * <location><dimension name uservalue>: STAT format 4). <variable-fonts> is not read
+ * (docs/build.md).
  */
 #include "designspace.h"
 
@@ -34,14 +36,15 @@ typedef struct pstate {
   int in_instance;  /* inside <instance> (index + 1) */
   int in_labelname; /* inside <labelname xml:lang="en"> of an axis */
   int in_location;
-  int in_label;   /* inside a format 5 <label> (its labelnames are not the axis's) */
-  int in_mapping; /* inside <mappings><mapping> (index + 1) */
-  int in_map_io;  /* inside its <input> (1) or <output> (2) */
-  int in_rule;    /* inside <rule> (index + 1) */
-  int in_cset;    /* inside <conditionset> of it */
-  int lib_depth;  /* inside the document's <lib> (its nesting depth) */
-  int lib_key;    /* the last <key> was varLib's featureVarsFeatureTag */
-  int in_text;    /* collecting text of a lib <key> (1) or <string> (2) */
+  int in_label;    /* inside a format 5 <label> (its labelnames are not the axis's) */
+  int in_loclabel; /* inside a document-level <label> (a location label; index + 1) */
+  int in_mapping;  /* inside <mappings><mapping> (index + 1) */
+  int in_map_io;   /* inside its <input> (1) or <output> (2) */
+  int in_rule;     /* inside <rule> (index + 1) */
+  int in_cset;     /* inside <conditionset> of it */
+  int lib_depth;   /* inside the document's <lib> (its nesting depth) */
+  int lib_key;     /* the last <key> was varLib's featureVarsFeatureTag */
+  int in_text;     /* collecting text of a lib <key> (1) or <string> (2) */
   char *text;
   size_t text_len;
 } pstate;
@@ -141,6 +144,11 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (!strcmp(el, "axis") && !s->in_source && !s->in_instance) {
     if (d->ds.mapping_count) {
       fail(s, "an axis after the axis mappings");
+      return;
+    }
+    if (d->ds.source_count || d->ds.instance_count || d->loc_label_count) {
+      /* their locations have no room for it */
+      fail(s, "an axis after the sources or instances");
       return;
     }
     if (d->ds.axis_count == 64) {
@@ -261,9 +269,57 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       }
       d->axis_ordering[s->in_axis - 1] = (int)v;
     }
+  } else if (!strcmp(el, "label") && !s->in_axis && !s->in_source && !s->in_instance &&
+             !s->in_label) {
+    /* a location label (STAT format 4): name, flags, then its <location> in user values */
+    s->in_label = 1;
+    if (d->loc_label_count >= 4096) {
+      fail(s, "more than 4096 location labels");
+      return;
+    }
+    otv_build_location_label *nl = realloc(d->loc_labels, (d->loc_label_count + 1) * sizeof *nl);
+    if (!nl) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->loc_labels = nl;
+    otv_build_location_label *l = &nl[d->loc_label_count];
+    memset(l, 0, sizeof *l);
+    const char *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+    if (!nm) {
+      fail(s, "location label without a name");
+      return;
+    }
+    double *loc = malloc((d->ds.axis_count ? d->ds.axis_count : 1) * sizeof *loc);
+    if (!loc || !(l->name = keep(s, nm))) {
+      free(loc);
+      fail(s, "out of memory");
+      return;
+    }
+    /* every axis: those the label does not name at their default (user value), as
+     * designspace's full user location of a label */
+    for (unsigned q = 0; q < d->ds.axis_count; q++) loc[q] = d->axes[q].default_value;
+    l->location = loc;
+    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
+               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    s->in_loclabel = (int)++d->loc_label_count;
+  } else if (!strcmp(el, "dimension") && s->in_location && s->in_loclabel) {
+    const char *nm = attr(a, "name"), *uv = attr(a, "uservalue");
+    int ai = axis_by_name(d, nm);
+    double v;
+    if (ai < 0) {
+      fail(s, "location label dimension '%s' names no axis", nm ? nm : "");
+      return;
+    }
+    if (!uv) {
+      fail(s, "location label dimension '%s' without uservalue", nm);
+      return;
+    }
+    if (num(s, uv, "dimension uservalue", &v)) return;
+    ((double *)d->loc_labels[s->in_loclabel - 1].location)[ai] = v;
   } else if (!strcmp(el, "label")) {
     s->in_label = 1;
-    if (!s->in_axis) return; /* location labels (STAT format 4) are not read */
+    if (!s->in_axis) return;
     if (d->ds.label_count >= 4096) {
       fail(s, "more than 4096 labels");
       return;
@@ -540,6 +596,7 @@ static void XMLCALL on_end(void *ud, const char *el)
     s->in_labelname = 0;
   } else if (!strcmp(el, "label")) {
     s->in_label = 0;
+    s->in_loclabel = 0;
   } else if (!strcmp(el, "source")) {
     s->in_source = 0;
   } else if (!strcmp(el, "instance")) {
@@ -634,6 +691,8 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   d->ds.rules = d->rules;
   d->ds.labels = d->labels;
   d->ds.axis_ordering = d->axis_ordering;
+  d->ds.location_labels = d->loc_labels;
+  d->ds.location_label_count = d->loc_label_count;
   if (d->ds.rule_count && !d->ds.rule_feature_count) {
     d->rule_features[0] = d->rules_last ? OTV_TAG('r', 'c', 'l', 't') : OTV_TAG('r', 'v', 'r', 'n');
     d->ds.rule_feature_count = 1;
@@ -715,6 +774,8 @@ void ds_free(ds_doc *d)
   for (unsigned k = 0; k < d->ds.instance_count; k++) free(d->inst_locs[k]);
   for (unsigned a = 0; a < d->ds.axis_count; a++) free(d->maps[a]);
   for (unsigned a = 0; a < 64; a++) free(d->discrete[a]);
+  for (unsigned i = 0; i < d->loc_label_count; i++) free((void *)d->loc_labels[i].location);
+  free(d->loc_labels);
   for (unsigned i = 0; i < d->ds.mapping_count; i++) free((void *)d->mappings[i].input);
   for (unsigned i = 0; i < d->ds.rule_count; i++) {
     otv_build_rule *r = &d->rules[i];
@@ -765,7 +826,7 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
 {
   memset(sub, 0, sizeof *sub);
   unsigned na = d->ds.axis_count, nc = 0;
-  double dval[64]; /* per discrete axis its design value in this combination */
+  double dval[64], duser[64]; /* per discrete axis its design and user value here */
   int keep_ax[64], new_ix[64];
   unsigned rest = k;
   size_t sl = 0;
@@ -773,6 +834,7 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
     if (d->discrete[a]) {
       unsigned i = rest % d->discrete_count[a];
       rest /= d->discrete_count[a];
+      duser[a] = d->discrete[a][i];
       dval[a] = map_fwd(&d->axes[a], d->discrete[a][i]);
     }
   for (unsigned a = 0; a < na; a++) {
@@ -900,7 +962,33 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
       sub->labels[nl] = d->labels[i];
       sub->labels[nl++].axis = (unsigned)new_ix[d->labels[i].axis];
     }
+  /* location labels: those whose discrete axes (when given) are at these values, located on the
+   * continuous axes (a label on discrete axes only is left out: STAT here has no discrete axes) */
+  unsigned nll = 0;
+  sub->loc_labels = malloc((d->loc_label_count ? d->loc_label_count : 1) * sizeof *sub->loc_labels);
+  sub->loc_label_locs = malloc((d->loc_label_count ? d->loc_label_count : 1) * nc * sizeof(double));
+  if (!sub->loc_labels || !sub->loc_label_locs) {
+    snprintf(msg, cap, "out of memory");
+    return -1;
+  }
+  for (unsigned i = 0; i < d->loc_label_count; i++) {
+    const double *l = d->loc_labels[i].location;
+    double *pl = sub->loc_label_locs + (size_t)nll * nc;
+    bool in = true;
+    unsigned given = 0;
+    for (unsigned a = 0; a < na; a++) {
+      if (d->discrete[a])
+        in &= isnan(l[a]) || fabs(l[a] - duser[a]) <= 1e-9;
+      else
+        pl[new_ix[a]] = l[a], given += !isnan(l[a]);
+    }
+    if (!in || !given) continue;
+    sub->loc_labels[nll] = d->loc_labels[i];
+    sub->loc_labels[nll++].location = pl;
+  }
   sub->ds = d->ds;
+  sub->ds.location_labels = sub->loc_labels;
+  sub->ds.location_label_count = nll;
   sub->ds.axes = sub->axes;
   sub->ds.axis_count = nc;
   sub->ds.sources = sub->sources;
@@ -925,5 +1013,7 @@ void ds_sub_free(ds_sub *sub)
   free(sub->sets);
   free(sub->conds);
   free(sub->labels);
+  free(sub->loc_labels);
+  free(sub->loc_label_locs);
   memset(sub, 0, sizeof *sub);
 }

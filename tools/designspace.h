@@ -32,6 +32,9 @@ typedef struct ds_doc {
   size_t string_count;
   unsigned axis_cap, source_cap, instance_cap;
   int format_major;
+  /* format 5 location labels (document-level <labels><label>: STAT format 4); locations owned */
+  otv_build_location_label *loc_labels;
+  unsigned loc_label_count;
   /* format 5 discrete axes (<axis values="...">): per axis its user values (NULL: continuous) */
   double *discrete[64];
   unsigned discrete_count[64];
@@ -51,6 +54,8 @@ typedef struct ds_sub {
   otv_build_conditionset *sets;
   otv_build_condition *conds;
   otv_build_label *labels;
+  otv_build_location_label *loc_labels;
+  double *loc_label_locs;
   int ordering[64];
   char suffix[256]; /* "-TAGVALUE" per discrete axis (fontTools' VariableFontDescriptor name) */
 } ds_sub;

@@ -21,11 +21,14 @@
 #  ifdef OTV_HAVE_FRIBIDI
 #    include <fribidi.h>
 #  endif
+#  include "hb_dl.h" /* OTV_HB_DLOPEN: HarfBuzz opened at first use */
 #endif
 
 bool shp_available(void)
 {
-#ifdef OTV_HAVE_HARFBUZZ
+#if defined(OTV_HAVE_HARFBUZZ) && defined(OTV_HB_DLOPEN)
+  return otv_hb_load();
+#elif defined(OTV_HAVE_HARFBUZZ)
   return true;
 #else
   return false;
@@ -35,7 +38,7 @@ bool shp_available(void)
 bool shp_has_bidi(void)
 {
 #if defined(OTV_HAVE_HARFBUZZ) && defined(OTV_HAVE_FRIBIDI)
-  return true;
+  return shp_available();
 #else
   return false;
 #endif
@@ -47,9 +50,15 @@ void shp_warn_fallback(const char *cmd)
   if (shp_available() || said) return;
   said = 1;
   fprintf(stderr,
-          "otvar: %s: warning: built without HarfBuzz: text is not shaped (one glyph per "
+          "otvar: %s: warning: %s: text is not shaped (one glyph per "
           "character through cmap, `kern` pairs; no ligatures, marks, GPOS or right-to-left)\n",
-          cmd);
+          cmd,
+#ifdef OTV_HB_DLOPEN
+          "HarfBuzz (" OTV_HB_SONAME ") could not be loaded"
+#else
+          "built without HarfBuzz"
+#endif
+  );
 }
 
 /* A line's pieces: [start, start + len) of the code points, one embedding level and script. */
@@ -125,6 +134,10 @@ static int parse_features(const char *cmd, const char *s, int no_kern, hb_featur
 int shp_font_create(const char *cmd, const otv_face *face, const shp_opts *o, shp_font **out)
 {
   *out = NULL;
+  if (!shp_available()) { /* OTV_HB_DLOPEN and no libharfbuzz: the cmap layout */
+    shp_warn_fallback(cmd);
+    return OTV_EXIT_OK;
+  }
   hb_direction_t dir = HB_DIRECTION_INVALID;
   hb_script_t script = HB_SCRIPT_INVALID;
   if (o->direction) {

@@ -477,7 +477,8 @@ static otv_status build_avar(otv_builder *b)
 /* STAT (spec: STAT, version 1.1) when the default master has none: the axes (their fvar
  * names, the designspace's ordering), and the axis values of the designspace's labels (format
  * 1: a value, 2: a range, 3: a value linked to another; flags and names as given, the names
- * added to name), as fontTools' buildVFStatTable; without labels just the axes. */
+ * added to name) and of its location labels (format 4, before them; version 1.2), as
+ * fontTools' buildVFStatTable; without labels just the axes. */
 static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
 {
   const otv_designspace *ds = b->ds;
@@ -497,19 +498,28 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
       return st;
     }
   }
-  otv_buf *t = otv_build_table(b, OTV_T_STAT);
+  /* format 4 (location labels) before the axes' labels, as fontTools' buildVFStatTable */
+  unsigned nl = ds->location_label_count, nv = ds->label_count + nl;
+  uint16_t *lids = nl ? otv_mem_calloc(&b->al, nl, sizeof *lids) : NULL;
+  otv_status lst = nl && !lids ? OTV_FAIL(b->err, NOMEM, 0, 0, "STAT") : OTV_E_OK;
+  for (unsigned i = 0; !lst && i < nl; i++) {
+    const char *n = ds->location_labels[i].name;
+    lst = name_id(b, nm, n ? n : "", NAME_MIN_FONT_ID, &lids[i]);
+  }
+  otv_buf *t = lst ? NULL : otv_build_table(b, OTV_T_STAT);
   if (!t) {
     if (ids) otv_mem_free(&b->al, ids, ds->label_count * sizeof *ids);
-    return OTV_E_NOMEM;
+    if (lids) otv_mem_free(&b->al, lids, nl * sizeof *lids);
+    return lst ? lst : OTV_E_NOMEM;
   }
   size_t axes_len = STAT_AXIS_LEN * (size_t)b->ac, offs = STAT_HEADER_LEN + axes_len;
   otv_buf_u16(t, 1);
-  otv_buf_u16(t, 1);
+  otv_buf_u16(t, nl ? 2 : 1); /* spec: format 4 axis values need version 1.2 */
   otv_buf_u16(t, STAT_AXIS_LEN);
   otv_buf_u16(t, (uint16_t)b->ac);
   otv_buf_u32(t, b->ac ? STAT_HEADER_LEN : 0);
-  otv_buf_u16(t, (uint16_t)ds->label_count);
-  otv_buf_u32(t, ds->label_count ? (uint32_t)offs : 0);
+  otv_buf_u16(t, (uint16_t)nv);
+  otv_buf_u32(t, nv ? (uint32_t)offs : 0);
   otv_buf_u16(t, elided); /* elidedFallbackNameID */
   for (unsigned a = 0; a < b->ac; a++) {
     const uint8_t *rec = fvar + FVAR_HEADER_LEN + FVAR_AXIS_LEN * (size_t)a;
@@ -519,11 +529,31 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
     otv_buf_u16(t, (uint16_t)(ord >= 0 ? ord : (int)a));
   }
   /* offsets (from the offsets array) to the axis values, then the values */
-  size_t at = 2 * (size_t)ds->label_count;
+  size_t at = 2 * (size_t)nv;
+  for (unsigned i = 0; i < nl; i++) {
+    unsigned given = 0;
+    for (unsigned a = 0; a < b->ac; a++) given += !isnan(ds->location_labels[i].location[a]);
+    otv_buf_u16(t, (uint16_t)at);
+    at += 8 + 6 * (size_t)given; /* format 4: a header and an AxisValueRecord per axis */
+  }
   for (unsigned i = 0; i < ds->label_count; i++) {
     const otv_build_label *l = &ds->labels[i];
     otv_buf_u16(t, (uint16_t)at);
     at += !isnan(l->linked) ? 16 : (!isnan(l->minimum) || !isnan(l->maximum)) ? 20 : 12;
+  }
+  for (unsigned i = 0; i < nl; i++) {
+    const otv_build_location_label *l = &ds->location_labels[i];
+    unsigned given = 0;
+    for (unsigned a = 0; a < b->ac; a++) given += !isnan(l->location[a]);
+    otv_buf_u16(t, 4);
+    otv_buf_u16(t, (uint16_t)given);
+    otv_buf_u16(t, (uint16_t)(l->flags & 3u));
+    otv_buf_u16(t, lids[i]);
+    for (unsigned a = 0; a < b->ac; a++) /* AxisValueRecords in axis order */
+      if (!isnan(l->location[a])) {
+        otv_buf_u16(t, (uint16_t)a);
+        otv_buf_u32(t, (uint32_t)fixed(l->location[a]));
+      }
   }
   for (unsigned i = 0; i < ds->label_count; i++) {
     const otv_build_label *l = &ds->labels[i];
@@ -541,6 +571,7 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
       otv_buf_u32(t, (uint32_t)fixed(l->linked));
   }
   if (ids) otv_mem_free(&b->al, ids, ds->label_count * sizeof *ids);
+  if (lids) otv_mem_free(&b->al, lids, nl * sizeof *lids);
   if (at > 0xFFFF) return OTV_FAIL(b->err, LIMIT, OTV_T_STAT, 0, "too many axis values");
   return t->failed ? OTV_FAIL(b->err, NOMEM, 0, 0, "STAT") : OTV_E_OK;
 }
@@ -582,6 +613,21 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
         isinf(l->maximum) || isinf(l->linked) || fabs(l->value) > 32767 ||
         fabs(l->minimum) > 32767 || fabs(l->maximum) > 32767 || fabs(l->linked) > 32767)
       return OTV_FAIL(err, ARG, 0, 0, "label %u: bad axis or value", i);
+  }
+  if (ds->location_label_count && !ds->location_labels)
+    return OTV_FAIL(err, ARG, 0, 0, "designspace: bad location labels");
+  for (unsigned i = 0; i < ds->location_label_count; i++) {
+    const otv_build_location_label *l = &ds->location_labels[i];
+    unsigned given = 0;
+    for (unsigned a = 0; l->location && a < ds->axis_count; a++) {
+      double v = l->location[a];
+      if (isnan(v)) continue;
+      if (!isfinite(v) || fabs(v) > 32767)
+        return OTV_FAIL(err, ARG, 0, 0, "location label %u: bad value", i);
+      given++;
+    }
+    if (!l->location || !given)
+      return OTV_FAIL(err, ARG, 0, 0, "location label %u: no axis value", i);
   }
   if ((ds->rule_count && !ds->rules) || ds->rule_feature_count > 4 ||
       (ds->rule_feature_count && !ds->rule_features))

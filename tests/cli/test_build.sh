@@ -215,5 +215,30 @@ err_has "discrete value without sources" "no source at its discrete axis values"
 # </axis> set it, a null pointer)
 printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes><axis tag="wght" name="W" minimum="1" default="2" maximum="3"><map input="1" output="1"/><instance><location/></instance></axis></axes><sources><source filename="Reg.ufo"/></sources></designspace>\n' >"$TMP/inax.designspace"
 expect 0 "instance inside an axis" -- "$OTVAR" build "$TMP/inax.designspace" -o "$TMP/inax.ttf" -q
+# an axis after the sources (fuzz_designspace: their locations had no value for it, read past)
+printf '<?xml version="1.0"?>\n<designspace format="4.1"><axes><axis tag="wght" name="W" minimum="100" default="400" maximum="900"/></axes><sources><source filename="Reg.ufo"/></sources><axes><axis tag="wdth" name="D" minimum="50" default="100" maximum="100"/></axes></designspace>\n' >"$TMP/axafter.designspace"
+expect 1 "axis after the sources" -- "$OTVAR" build "$TMP/axafter.designspace" -o "$TMP/o.ttf"
+err_has "axis after the sources" "an axis after the sources"
+
+# location labels (STAT format 4; against fontTools: tests/oracle/test_build_stat4.py): hostile
+# ones are one-line errors
+dsll() { # dsll NAME LABEL: one wght axis, the Reg master, LABEL in the document's <labels>
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes>%s</axes><labels>%s</labels><sources>%s</sources></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' "$2" "$(src Reg 400)" >"$TMP/$1.designspace"
+}
+dsll ll '<label name="Mid" elidable="true"><location><dimension name="Weight" uservalue="500"/></location></label>'
+expect 0 "location label" -- "$OTVAR" build "$TMP/ll.designspace" -o "$TMP/ll.ttf" -q
+expect 0 "location label info" -- "$OTVAR" info "$TMP/ll.ttf"
+for c in 'nonam|<label><location><dimension name="Weight" uservalue="500"/></location></label>|without a name' \
+         'noaxis|<label name="X"><location><dimension name="Width" uservalue="5"/></location></label>|names no axis' \
+         'xval|<label name="X"><location><dimension name="Weight" xvalue="5"/></location></label>|without uservalue' \
+         'badnum|<label name="X"><location><dimension name="Weight" uservalue="1e999"/></location></label>|bad number' \
+         'huge|<label name="X"><location><dimension name="Weight" uservalue="1e9"/></location></label>|bad value'; do
+  IFS='|' read -r n body msg <<<"$c"
+  dsll "ll$n" "$body"
+  expect 1 "location label $n" -- "$OTVAR" build "$TMP/ll$n.designspace" -o "$TMP/o.ttf"
+  one_line_err "location label $n"
+  err_has "location label $n" "$msg"
+done
 
 cli_summary test_build

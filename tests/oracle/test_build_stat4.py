@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""test_build_stat4.py - STAT location labels (designspace format 5 document-level <labels>: STAT
+axis values of format 4) in `otvar build`, against fontTools 4.38's buildVFStatTable.
+
+fontTools' Build masters (weight 0..1000, contrast 0..100) with axis labels on both axes and two
+location labels (one on both axes, elidable; one on weight alone, olderSibling: contrast then at
+its default, as designspaceLib's full user location). fontTools' varLib.build of 4.38 writes a
+minimal STAT; its buildVFStatTable (what build_many calls) makes the oracle: otvar's STAT must
+have the same version (1.2: format 4 needs it), axis records (tags, ordering), the same axis
+values in the same order (format 4 first, then the axes' labels) with the same formats, flags,
+names, axis indices and values, and pass ots-sanitize. With a discrete axis, each font keeps the
+location labels at its discrete values, on its continuous axes. Exit 77 (skip) without fontTools
+or the test data.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    from fontTools.ttLib import TTFont
+    from fontTools import varLib
+    from fontTools.varLib.stat import buildVFStatTable
+    from fontTools.designspaceLib import DesignSpaceDocument
+except ImportError:
+    print("SKIP: no fontTools")
+    sys.exit(77)
+
+OTVAR = os.environ.get("OTVAR") or "otvar"
+DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+SOURCES = [("m0", "TestFamily-Master0", 0, 0), ("m1", "TestFamily-Master1", 368, 0),
+           ("m2", "TestFamily-Master2", 1000, 0), ("m3", "TestFamily-Master3", 1000, 100),
+           ("m0b", "TestFamily-Master0", 0, 100), ("m4", "TestFamily-Master4", 368, 100)]
+
+
+def doc(contrast_axis, labels):
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<designspace format="5.0">',
+           '  <axes elidedfallbackname="Regular">',
+           '    <axis tag="wght" name="weight" minimum="0" maximum="1000" default="368">',
+           '      <labels><label uservalue="368" name="Regular" elidable="true"/>'
+           '<label uservalue="1000" name="Bold"/></labels>', "    </axis>", contrast_axis,
+           "  </axes>", "  <labels>", labels, "  </labels>", "  <sources>"]
+    for name, stem, w, c in SOURCES:
+        out.append(f'    <source filename="master_ufo/{stem}.ufo" name="{name}"><location>'
+                   f'<dimension name="weight" xvalue="{w}"/><dimension name="contrast" '
+                   f'xvalue="{c}"/></location></source>')
+    out += ["  </sources>", "</designspace>", ""]
+    return "\n".join(out)
+
+
+CONTRAST = ('    <axis tag="cntr" name="contrast" minimum="0" maximum="100" default="0">\n'
+            '      <labels><label uservalue="0" name="Flat" elidable="true"/>'
+            '<label uservalue="100" name="High"/></labels>\n    </axis>')
+LABELS = ('    <label name="Shiny" elidable="true"><location><dimension name="weight" '
+          'uservalue="600"/><dimension name="contrast" uservalue="50"/></location></label>\n'
+          '    <label name="Light Only" oldersibling="true"><location><dimension name="weight" '
+          'uservalue="100"/></location></label>')
+
+
+def stat_of(path):
+    f = TTFont(path)
+    st, nm = f["STAT"].table, f["name"]
+    vals = []
+    for av in (st.AxisValueArray.AxisValue if st.AxisValueArray else []):
+        v = (av.Format, av.Flags, nm.getDebugName(av.ValueNameID))
+        if av.Format == 4:
+            v += tuple((r.AxisIndex, r.Value) for r in av.AxisValueRecord)
+        else:
+            v += (av.AxisIndex, av.Value)
+        vals.append(v)
+    axes = [(a.AxisTag, a.AxisOrdering) for a in st.DesignAxisRecord.Axis]
+    return st.Version, axes, vals, nm.getDebugName(st.ElidedFallbackNameID)
+
+
+def main():
+    if not os.path.isdir(DATA):
+        print("SKIP: no fontTools varLib test data")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        md = os.path.join(tmp, "master_ufo")
+        os.makedirs(md)
+        for stem in sorted({s[1] for s in SOURCES}):
+            f = TTFont()
+            f.importXML(os.path.join(DATA, "master_ttx_interpolatable_ttf", stem + ".ttx"))
+            f.save(os.path.join(md, stem + ".ttf"))
+        ds = os.path.join(tmp, "Loc.designspace")
+        with open(ds, "w") as fp:
+            fp.write(doc(CONTRAST, LABELS))
+        ours = os.path.join(tmp, "Loc.ttf")
+        r = subprocess.run([OTVAR, "build", ds, "-o", ours, "--master-dir", md, "-q"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            fail(f"otvar build: {r.stderr.strip()}")
+            return 1
+        finder = lambda p: os.path.join(md, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+        d = DesignSpaceDocument.fromfile(ds)
+        vf, _, _ = varLib.build(d, master_finder=finder)
+        buildVFStatTable(vf, d, d.getVariableFonts()[0].name)
+        theirs = os.path.join(tmp, "Loc-ft.ttf")
+        vf.save(theirs)
+        a, b = stat_of(ours), stat_of(theirs)
+        print(f"otvar:     {a}\nfontTools: {b}")
+        if a != b:
+            fail("STAT differs from fontTools' buildVFStatTable")
+        if shutil.which("ots-sanitize"):
+            o = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
+            if o.returncode:
+                fail(f"ots-sanitize: {(o.stdout + o.stderr).strip()[:200]}")
+        # a discrete contrast: each font keeps the labels at its contrast, on weight alone
+        ds2 = os.path.join(tmp, "LocD.designspace")
+        with open(ds2, "w") as fp:
+            fp.write(doc('    <axis tag="cntr" name="contrast" values="0 100" default="0"/>',
+                         LABELS.replace('uservalue="50"', 'uservalue="100"')))
+        out = os.path.join(tmp, "out")
+        r = subprocess.run([OTVAR, "build", ds2, "-o", out, "--master-dir", md, "-q"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            fail(f"otvar build (discrete): {r.stderr.strip()}")
+        else:
+            want = {"LocD-VF-cntr0.0.ttf": [(4, 1, "Light Only", (0, 100.0))],
+                    "LocD-VF-cntr100.0.ttf": [(4, 2, "Shiny", (0, 600.0))]}
+            for name, w in want.items():
+                got = [v for v in stat_of(os.path.join(out, name))[2] if v[0] == 4]
+                if got != w:
+                    fail(f"{name}: format 4 values {got}, want {w}")
+    if failures:
+        print(f"{len(failures)} failures")
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
