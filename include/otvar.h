@@ -950,7 +950,7 @@ typedef struct otv_designspace {
   /* STAT format 4 axis values, after the labels' (may be NULL when the count is 0; Since: 0.4) */
   const otv_build_location_label *location_labels;
   unsigned location_label_count;
-  unsigned flags;                   /* OTV_BUILD_* (0: the defaults). Since: 0.4 */
+  unsigned flags; /* OTV_BUILD_* (0: the defaults). Since: 0.4 */
 } otv_designspace;
 
 /** OTV_BUILD_NO_SUBRS - otv_designspace.flags: CFF2 output without the global subroutines

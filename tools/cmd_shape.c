@@ -110,8 +110,10 @@ int otv_cmd_shape(int argc, char **argv)
   rc = cli_set_location("shape", font, face, loc, var, named, model);
   if (rc != OTV_EXIT_OK) goto done;
   if (!shp_available()) {
-    fprintf(stderr, "otvar: shape: this otvar was built without HarfBuzz: nothing to shape with "
-                    "(install libharfbuzz-dev and rebuild)\n");
+    fprintf(stderr,
+            "otvar: shape: %s: nothing to shape with (install libharfbuzz0b, or "
+            "libharfbuzz-dev and rebuild)\n",
+            shp_unavailable_reason());
     rc = OTV_EXIT_FONT;
     goto done;
   }

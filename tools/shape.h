@@ -26,11 +26,14 @@ typedef struct shp_opts {
 
 typedef struct shp_font shp_font;
 
-/* True when the CLI was built with HarfBuzz (and so shapes). */
+/* True when the CLI can shape: built with HarfBuzz (and, with OTV_HB_DLOPEN, it loads). */
 bool shp_available(void);
 /* True when the CLI was built with FriBidi (mixed-direction lines are split into runs). */
 bool shp_has_bidi(void);
-/* Print once per process: `otvar: CMD: warning: built without HarfBuzz: ...`. */
+/* Why shp_available() is false (for messages): not built with HarfBuzz, or its library could not
+ * be opened at run time (OTV_HB_DLOPEN). */
+const char *shp_unavailable_reason(void);
+/* Print once per process: `otvar: CMD: warning: REASON: text is not shaped ...`. */
 void shp_warn_fallback(const char *cmd);
 
 /* A shaper for face with options o, checked (a bad feature, direction or script is a usage error

@@ -44,6 +44,15 @@ bool shp_has_bidi(void)
 #endif
 }
 
+const char *shp_unavailable_reason(void)
+{
+#if defined(OTV_HAVE_HARFBUZZ) && defined(OTV_HB_DLOPEN)
+  return "HarfBuzz (" OTV_HB_SONAME ") could not be loaded";
+#else
+  return "this otvar was built without HarfBuzz";
+#endif
+}
+
 void shp_warn_fallback(const char *cmd)
 {
   static int said;
@@ -52,13 +61,7 @@ void shp_warn_fallback(const char *cmd)
   fprintf(stderr,
           "otvar: %s: warning: %s: text is not shaped (one glyph per "
           "character through cmap, `kern` pairs; no ligatures, marks, GPOS or right-to-left)\n",
-          cmd,
-#ifdef OTV_HB_DLOPEN
-          "HarfBuzz (" OTV_HB_SONAME ") could not be loaded"
-#else
-          "built without HarfBuzz"
-#endif
-  );
+          cmd, shp_unavailable_reason());
 }
 
 /* A line's pieces: [start, start + len) of the code points, one embedding level and script. */
