@@ -757,13 +757,15 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
  * keeps the kept axes' maps; FeatureVariations lose the records the pins exclude and the
  * conditions the pins satisfy; STAT keeps the axis values on the pinned values (as fontTools'
  * instancer) and name loses the records only the lost axes, instances and axis values used.
- * CFF2 fonts keep CFF2 with their VariationStore: charstrings with subroutines
- * inlined and blends rewritten the same way (non-integer values as 16.16 numbers), Private DICT
- * blends resolved at the new default (a blend whose defaults are another blend's results is
- * rewritten as one blend, Since: 0.4; one whose delta operands come from another blend is
- * OTV_E_UNSUPPORTED). avar version 2: the kept axes' rows of its store are rewritten over the
- * kept axes (pinned factors applied); a pinned axis whose avar 2 mapping follows a kept axis,
- * or pins that move a kept axis off its default, are OTV_E_UNSUPPORTED naming the axes.
+ * CFF2 fonts keep CFF2 with their VariationStore: charstrings (subroutines kept where each can
+ * be rewritten on its own, else inlined) with blends rewritten the same way (non-integer values
+ * as 16.16 numbers), Private DICT blends resolved at the new default (a blend whose defaults are
+ * another blend's results is rewritten as one blend; one whose delta operands are another
+ * blend's results is rewritten too, as a blend of blends where the kept axes need it, Since:
+ * 0.4; a blend taking the result of a blend of blends is OTV_E_UNSUPPORTED). avar version 2:
+ * the kept axes' rows of its store are rewritten over the kept axes (pinned factors applied); a
+ * pinned axis whose avar 2 mapping follows a kept axis, or pins that move a kept axis off its
+ * default, are OTV_E_UNSUPPORTED naming the axes.
  * OTV_INSTANCE_UPDATE_NAMES names the instance after its default (the pins, the kept axes'
  * defaults) from STAT. A tag that names no axis is OTV_E_NOT_FOUND. keep_count 0 is
  * otv_instance_create. Free *out with otv_instance_free.
