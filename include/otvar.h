@@ -719,6 +719,14 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * in the R/I/B/BI model (a "Bold" or "Italic" style keeps the family; "SemiBold" joins it), as
  * STAT's names would be. No named instance there: OTV_E_NOT_FOUND. Since: 0.4 */
 #define OTV_INSTANCE_NAME_INSTANCE 0x0008u
+/* CFF2 fonts, full instances (CFF, or CFF2 with OTV_INSTANCE_CFF2): every charstring value
+ * whose blend is not an integer is stored exact, as a 16.16 fixed number, instead of rounded to
+ * an integer (Private DICT values are stored as reals either way). The outlines and stems are
+ * then the variable font's at the location to 1/65536 unit, so a hinting rasterizer draws the
+ * instance as the variable font (FreeType: within 1/64 px at every size), where integer values
+ * move an edge by up to half a unit (more where rounding is carried across a shared
+ * subroutine); the table is larger (docs/instance.md). Since: 0.4 */
+#define OTV_INSTANCE_CFF_EXACT 0x0010u
 
 /**
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
@@ -728,7 +736,9 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * coordinates with the rounding carried forward along each contour, subroutines and hints kept,
  * name-keyed from post 2.0 names when there is one Font DICT, else CID-keyed; post becomes 3.0
  * when its names move into the CFF table), or with OTV_INSTANCE_CFF2 a CFF2 table without
- * VariationStore (points rounded, charstrings flattened, hints dropped), with hmtx/vmtx from
+ * VariationStore (the same charstrings, subroutines and hints kept, Since: 0.4; a font with a
+ * non-identity FontMatrix: points rounded, charstrings flattened, hints dropped; exact values
+ * instead of integers with OTV_INSTANCE_CFF_EXACT), with hmtx/vmtx from
  * HVAR/VVAR; an instance of a CFF2 font whose charstrings would exceed 8 x the CFF2 table +
  * 1 MiB is OTV_E_LIMIT (docs/limits.md); head/hhea/vhea/maxp recomputed, GPOS/GDEF device
  * deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR applied to OS/2, hhea, vhea and

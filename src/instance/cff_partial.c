@@ -82,6 +82,16 @@ typedef struct csw {
   size_t nd_cap;
 } csw;
 
+/* A full instance writes its values rounded to a quantum, the rounding carried along each
+ * contour (diffuse()): integers, or with OTV_INSTANCE_CFF_EXACT 1/65536 (16.16 fixed numbers
+ * where they are not integers), which keeps a contour that closes in exact arithmetic closed. */
+static bool rounds(const csw *w) { return w->ps && w->ps->full; }
+static double quant(const csw *w, double x)
+{
+  if (!(w->in->flags & OTV_INSTANCE_CFF_EXACT)) return floor(x + 0.5);
+  return floor(x * OTV_CFF_FIXED_ONE + 0.5) / OTV_CFF_FIXED_ONE;
+}
+
 /* Whether this level writes (a kept call's subroutine is walked for its state only). */
 static bool writing(const csw *w) { return !w->keep || w->level == 0; }
 
@@ -267,12 +277,12 @@ static otv_status blend(csw *w, size_t at)
   w->out->len = out_at;
   /* a static instance stores integers: the results are written rounded, and kept exact on the
    * stack, where a path operator taking them all from this stream writes them again (diffuse) */
-  bool full = w->ps && w->ps->full;
+  bool full = rounds(w);
   if (!any_g && !any_h) {
     for (unsigned i = from; i < base + cnt; i++) {
       w->at[i] = w->out->len;
       w->bgrp[i] = 0;
-      otv_cs_put_num(w->out, full ? floor(w->v[i] + 0.5) : w->v[i]);
+      otv_cs_put_num(w->out, full ? quant(w, w->v[i]) : w->v[i]);
     }
   } else {
     for (unsigned i = from; i < base + cnt; i++) otv_cs_put_num(w->out, w->v[i]);
@@ -346,8 +356,8 @@ static otv_status split_op(csw *w, int op, size_t at)
                     OTV_MAX_STACK_CFF);
   }
   w->out->len = w->at[0];
-  if (w->ps && w->ps->full) /* integers, as a static instance stores (lines and curves: already) */
-    for (unsigned k = 0; k < n; k++) w->v[k] = floor(w->v[k] + 0.5);
+  if (rounds(w)) /* integers, as a static instance stores (lines and curves: already) */
+    for (unsigned k = 0; k < n; k++) w->v[k] = quant(w, w->v[k]);
   double edge = 0; /* stems: the sum of the values written so far */
   unsigned i = 0;
   while (n - i > lim) {
@@ -454,7 +464,7 @@ static bool moves(const csw *w, int op, double e[2], double wr[2])
   if (flex && n > 11) return false; /* (counts checked: 7, 9, 11) */
   if (!flex && (!n || channel(op, 0, n) < 0)) return false;
   for (unsigned i = 0; flex && i < n; i++)
-    ev[i] = w->v[i], wv[i] = w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+    ev[i] = w->v[i], wv[i] = w->rnd[i] ? quant(w, w->v[i]) : w->v[i];
   if (op == OTV_CS_HFLEX || op == OTV_CS_HFLEX1) {
     /* hflex: dx1 dx2 dy2 dx3 dx4 dx5 dx6; hflex1: dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
     static const uint8_t hx[7] = {0, 1, 3, 4, 5, 6, 255}, h1x[7] = {0, 2, 4, 5, 6, 8, 255};
@@ -471,8 +481,7 @@ static bool moves(const csw *w, int op, double e[2], double wr[2])
   } else {
     for (unsigned i = 0; i < n; i++) {
       int ch = channel(op, i, n);
-      if (ch == 0 || ch == 1)
-        e[ch] += w->v[i], wr[ch] += w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+      if (ch == 0 || ch == 1) e[ch] += w->v[i], wr[ch] += w->rnd[i] ? quant(w, w->v[i]) : w->v[i];
     }
   }
   return true;
@@ -511,11 +520,11 @@ static bool diffuse(csw *w, int op)
   for (unsigned i = 0; i < w->n; i++) {
     int ch = channel(op, i, w->n);
     if (ch == 2) {
-      w->v[i] = floor(w->v[i] + 0.5);
+      w->v[i] = quant(w, w->v[i]);
       continue;
     }
     w->ce[ch] += w->v[i];
-    double t = floor(w->ce[ch] + 0.5) - w->cw[ch];
+    double t = quant(w, w->ce[ch]) - w->cw[ch];
     w->me[ch] += w->v[i], w->mw[ch] += t;
     w->v[i] = t;
     w->cw[ch] += t;
@@ -732,7 +741,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HFLEX1:
     case OTV_CS_FLEX1: {
       /* (in a kept call's subroutine too: its sums are what its own stream writes) */
-      bool diffused = w->ps && w->ps->full && !w->analyse && diffuse(w, op) && writing(w);
+      bool diffused = rounds(w) && !w->analyse && diffuse(w, op) && writing(w);
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
