@@ -279,8 +279,18 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   /* charstrings */
   for (uint32_t g = 0; g < n; g++) {
+    cs_offs[g] = (uint32_t)cs.len;
+    bool flat = !walk && !cff1; /* this glyph re-encoded from its points */
+    if (walk && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) {
+      if (!full_walk || st != OTV_E_UNSUPPORTED) goto done;
+      cs.len = cs_offs[g], flat = true, st = OTV_E_OK; /* self-contained: no subroutine call */
+    }
+    /* the outline drawn by the interpreter, for its box (and a flattened glyph's charstring);
+     * a full CFF2 instance written by the walker takes its boxes from the table instead */
+    bool drawn = !full_walk || flat;
     otv_glyph_points io;
-    for (;;) {
+    memset(&io, 0, sizeof io);
+    while (drawn) {
       memset(&io, 0, sizeof io);
       io.points = pts, io.point_flags = fl, io.contour_ends = ends;
       io.point_cap = pcap, io.contour_cap = ccap;
@@ -310,12 +320,6 @@ otv_status otv_inst_cff(otv_inst *in)
       st = otv_fail(in->err, st, le->table ? le->table : OTV_T_CFF2, le->offset, "glyph %u: %s", g,
                     le->msg);
       goto done;
-    }
-    cs_offs[g] = (uint32_t)cs.len;
-    bool flat = !walk && !cff1; /* this glyph re-encoded from its points */
-    if (walk && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) {
-      if (!full_walk || st != OTV_E_UNSUPPORTED) goto done;
-      cs.len = cs_offs[g], flat = true, st = OTV_E_OK; /* self-contained: no subroutine call */
     }
     /* the absolute points, rounded and clamped to int16 (as the glyf instancer keeps them):
      * relative operands are differences of these */
@@ -360,7 +364,7 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_glyph_metrics m;
     memset(&m, 0, sizeof m);
     if ((st = otv_glyph_advances(L, &g, 1, OTV_METRICS_ROUND, &adv)) ||
-        (!any && (st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m)))) {
+        (!any && drawn && (st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m)))) {
       const otv_error *le = otv_location_last_error(L);
       st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset,
                     "glyph %u metrics: %s", g, le->msg);
@@ -524,6 +528,17 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   /* a full instance whose charstrings come from the walker: the boxes of what it wrote */
   if (full_walk && (st = otv_inst_cff_boxes(in, true))) goto done;
+  for (uint32_t g = 0; g < n && full_walk; g++) { /* empty glyphs: the varied hmtx value */
+    otv_glyph_metrics m;
+    if (in->has_outline[g]) continue;
+    if ((st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m))) {
+      const otv_error *le = otv_location_last_error(L);
+      st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset,
+                    "glyph %u metrics: %s", g, le->msg);
+      goto done;
+    }
+    in->lsb[g] = (int16_t)otv_inst_round16(m.side_a);
+  }
   /* hmtx / vmtx */
 metrics : {
   uint32_t keep = n;

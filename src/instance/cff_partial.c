@@ -232,13 +232,19 @@ static otv_status blend(csw *w, size_t at)
   const otv_part_remap *rm = in->cff_remap;
   unsigned ko = k;
   if (rm && k) ko = w->vsindex < rm->data_count ? rm->kn[w->vsindex] : 0;
-  /* g: total x ko new deltas (constants); h: total x ko x ko, their own deltas */
-  size_t ng = total * ko, nh = ng * ko;
+  /* g: total x ko new deltas (constants); h: total x ko x ko, their own deltas (only where a
+   * delta operand is a blend result, and at most what one stack could write) */
+  bool nested = false;
+  for (unsigned i = base + cnt; i < w->n; i++) nested |= w->bgrp[i] != 0;
+  size_t ng = total * ko, nh = nested ? ng * ko : 0;
+  if (nh > (size_t)CS_STACK * CS_STACK)
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, at,
+                    "glyph %u: a blend of blends of %zu values over %u regions", w->gid, total, ko);
   if (ko &&
       (otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * ko, sizeof *w->pd) ||
        otv_mem_reserve(in->al, (void **)&w->nd, &w->nd_cap, ng + nh, sizeof *w->nd)))
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
-  double *g = w->nd, *h = w->nd + ng;
+  double *g = w->nd, *h = g ? g + ng : NULL; /* (ko 0: no deltas, nothing reserved) */
   for (size_t i = 0; i < ng + nh; i++) g[i] = 0;
   bool any_g = false, any_h = false;
   /* entries below base: chain values, their own deltas */
