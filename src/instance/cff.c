@@ -286,8 +286,8 @@ otv_status otv_inst_cff(otv_inst *in)
       cs.len = cs_offs[g], flat = true, st = OTV_E_OK; /* self-contained: no subroutine call */
     }
     /* the outline drawn by the interpreter, for its box (and a flattened glyph's charstring);
-     * a full CFF2 instance written by the walker takes its boxes from the table instead */
-    bool drawn = !full_walk || flat;
+     * a full instance written by the walker (CFF, or CFF2) takes its boxes from the table */
+    bool drawn = !(full_walk || cff1) || flat;
     otv_glyph_points io;
     memset(&io, 0, sizeof io);
     while (drawn) {
@@ -388,9 +388,9 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   cs_offs[n] = (uint32_t)cs.len;
   if (cs.failed) goto nomem;
-  if (cff1) {
-    if ((st = otv_inst_cff1(in)) || (st = otv_inst_cff_boxes(in, false))) goto done;
-    goto metrics;
+  if (cff1) { /* (it reads its boxes back itself: the Top DICT's FontBBox is their union) */
+    if ((st = otv_inst_cff1(in))) goto done;
+    goto boxes;
   }
   /* Private DICTs */
   for (uint32_t i = 0; i < fd_count; i++) {
@@ -528,7 +528,8 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   /* a full instance whose charstrings come from the walker: the boxes of what it wrote */
   if (full_walk && (st = otv_inst_cff_boxes(in, true))) goto done;
-  for (uint32_t g = 0; g < n && full_walk; g++) { /* empty glyphs: the varied hmtx value */
+boxes:
+  for (uint32_t g = 0; g < n && (full_walk || cff1); g++) { /* empty glyphs: the hmtx value */
     otv_glyph_metrics m;
     if (in->has_outline[g]) continue;
     if ((st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m))) {
@@ -540,25 +541,25 @@ otv_status otv_inst_cff(otv_inst *in)
     in->lsb[g] = (int16_t)otv_inst_round16(m.side_a);
   }
   /* hmtx / vmtx */
-metrics : {
-  uint32_t keep = n;
-  while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
-  in->num_h_metrics = (uint16_t)keep;
-  for (uint32_t i = 0; i < n; i++) {
-    if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
-    otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
-  }
-  if (in->has_vmtx) {
-    keep = n;
-    while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
-    in->num_v_metrics = (uint16_t)keep;
+  {
+    uint32_t keep = n;
+    while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
+    in->num_h_metrics = (uint16_t)keep;
     for (uint32_t i = 0; i < n; i++) {
-      if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
-      otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
+      if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
+      otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
     }
+    if (in->has_vmtx) {
+      keep = n;
+      while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
+      in->num_v_metrics = (uint16_t)keep;
+      for (uint32_t i = 0; i < n; i++) {
+        if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
+        otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
+      }
+    }
+    if (in->hmtx.failed || in->vmtx.failed) goto nomem;
   }
-  if (in->hmtx.failed || in->vmtx.failed) goto nomem;
-}
   in->loca_format = f->index_to_loc_format;
   st = OTV_E_OK;
   goto done;

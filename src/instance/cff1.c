@@ -26,6 +26,9 @@
  * (ROS Adobe-Identity-0, CID = glyph id, FDArray and FDSelect carried over). widths: per Font
  * DICT, defaultWidthX is the most frequent advance and nominalWidthX the median of the others.
  *
+ * The glyph boxes (head, hhea, hmtx side bearings, FontBBox) are those of the table written,
+ * read back and drawn (otv_inst_cff_boxes), then the table is laid out again with FontBBox.
+ *
  * Layout: header | Name INDEX | Top DICT INDEX | String INDEX | Global Subr INDEX | charset |
  * FDSelect | CharStrings INDEX | FDArray INDEX | per Font DICT: Private DICT, local Subrs. DICT
  * offsets use the 5-byte form so the Top DICT's size does not depend on their values.
@@ -686,7 +689,12 @@ otv_status otv_inst_cff1(otv_inst *in)
   font_name(x);
   if ((st = post_setup(x)) || (st = write_charset(x))) goto done;
   if (!x->named && (st = write_fdselect(x))) goto done;
-  st = assemble(x);
+  /* the glyph boxes of what was written (read back), then the table again with their union as
+   * FontBBox (the first one had the boxes of nothing) */
+  if (!(st = assemble(x)) && !(st = otv_inst_cff_boxes(in, false))) {
+    in->cff2.len = 0;
+    st = assemble(x);
+  }
 done:
   cff1_free(x);
   otv_mem_free(in->al, x, sizeof *x);
