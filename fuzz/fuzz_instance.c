@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t len = 0;
   unsigned flags = (sel & 0x80 ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0) |
                    (sel & 0x40 ? OTV_INSTANCE_UPDATE_NAMES : 0) |
-                   (sel & 0x20 ? OTV_INSTANCE_CFF2 : 0); /* CFF2 fonts: CFF2, else CFF output */
+                   (sel & 0x20 ? OTV_INSTANCE_CFF2 : 0) | /* CFF2 fonts: CFF2, else CFF output */
+                   (sel & 0x10 ? OTV_INSTANCE_CFF_EXACT : 0); /* ... exact (16.16) values */
   /* byte size-4 with its top bit set: a partial instance keeping the axes of its low bits */
   uint32_t keep[OTV_MAX_AXES];
   unsigned nkeep = 0;

@@ -753,6 +753,14 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * in the R/I/B/BI model (a "Bold" or "Italic" style keeps the family; "SemiBold" joins it), as
  * STAT's names would be. No named instance there: OTV_E_NOT_FOUND. Since: 0.4 */
 #define OTV_INSTANCE_NAME_INSTANCE 0x0008u
+/* CFF2 fonts, full instances (CFF, or CFF2 with OTV_INSTANCE_CFF2): every charstring value
+ * whose blend is not an integer is stored exact, as a 16.16 fixed number, instead of rounded to
+ * an integer (Private DICT values are stored as reals either way). The outlines and stems are
+ * then the variable font's at the location to 1/65536 unit, so a hinting rasterizer draws the
+ * instance as the variable font (FreeType: within 1/64 px at every size), where integer values
+ * move an edge by up to half a unit (more where rounding is carried across a shared
+ * subroutine); the table is larger (docs/instance.md). Since: 0.4 */
+#define OTV_INSTANCE_CFF_EXACT 0x0010u
 
 /**
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at
@@ -762,7 +770,9 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * coordinates with the rounding carried forward along each contour, subroutines and hints kept,
  * name-keyed from post 2.0 names when there is one Font DICT, else CID-keyed; post becomes 3.0
  * when its names move into the CFF table), or with OTV_INSTANCE_CFF2 a CFF2 table without
- * VariationStore (points rounded, charstrings flattened, hints dropped), with hmtx/vmtx from
+ * VariationStore (the same charstrings, subroutines and hints kept, Since: 0.4; a font with a
+ * non-identity FontMatrix: points rounded, charstrings flattened, hints dropped; exact values
+ * instead of integers with OTV_INSTANCE_CFF_EXACT), with hmtx/vmtx from
  * HVAR/VVAR; an instance of a CFF2 font whose charstrings would exceed 8 x the CFF2 table +
  * 1 MiB is OTV_E_LIMIT (docs/limits.md); head/hhea/vhea/maxp recomputed, GPOS/GDEF device
  * deltas applied and GSUB/GPOS FeatureVariations resolved, MVAR applied to OS/2, hhea, vhea and
@@ -791,13 +801,15 @@ OTV_API otv_status otv_instance_create(otv_location *loc, unsigned flags, uint8_
  * keeps the kept axes' maps; FeatureVariations lose the records the pins exclude and the
  * conditions the pins satisfy; STAT keeps the axis values on the pinned values (as fontTools'
  * instancer) and name loses the records only the lost axes, instances and axis values used.
- * CFF2 fonts keep CFF2 with their VariationStore: charstrings with subroutines
- * inlined and blends rewritten the same way (non-integer values as 16.16 numbers), Private DICT
- * blends resolved at the new default (a blend whose defaults are another blend's results is
- * rewritten as one blend, Since: 0.4; one whose delta operands come from another blend is
- * OTV_E_UNSUPPORTED). avar version 2: the kept axes' rows of its store are rewritten over the
- * kept axes (pinned factors applied); a pinned axis whose avar 2 mapping follows a kept axis,
- * or pins that move a kept axis off its default, are OTV_E_UNSUPPORTED naming the axes.
+ * CFF2 fonts keep CFF2 with their VariationStore: charstrings (subroutines kept where each can
+ * be rewritten on its own, else inlined) with blends rewritten the same way (non-integer values
+ * as 16.16 numbers), Private DICT blends resolved at the new default (a blend whose defaults are
+ * another blend's results is rewritten as one blend; one whose delta operands are another
+ * blend's results is rewritten too, as a blend of blends where the kept axes need it, Since:
+ * 0.4; a blend taking the result of a blend of blends is OTV_E_UNSUPPORTED). avar version 2:
+ * the kept axes' rows of its store are rewritten over the kept axes (pinned factors applied); a
+ * pinned axis whose avar 2 mapping follows a kept axis, or pins that move a kept axis off its
+ * default, are OTV_E_UNSUPPORTED naming the axes.
  * OTV_INSTANCE_UPDATE_NAMES names the instance after its default (the pins, the kept axes'
  * defaults) from STAT. A tag that names no axis is OTV_E_NOT_FOUND. keep_count 0 is
  * otv_instance_create. Free *out with otv_instance_free.

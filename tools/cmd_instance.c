@@ -676,7 +676,7 @@ int otv_cmd_instance(int argc, char **argv)
   const char *var = NULL, *named = NULL, *keep_arg = NULL, *out = NULL, *dir = NULL;
   const char *jobs = NULL, *index_arg = NULL, *model = NULL;
   int all = 0, force = 0, update_names = 0, woff2 = 0, woff = 0, no_overlap = 0, quiet = 0,
-      cff2 = 0;
+      cff2 = 0, cff_exact = 0;
   const cli_opt opts[] = {
       {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
        "user-space axis values (unlisted axes: default; a tag\n"
@@ -707,6 +707,10 @@ int otv_cmd_instance(int argc, char **argv)
       {"cff2", 0, CLI_OPT_FLAG, &cff2, NULL,
        "CFF2 fonts: a static instance keeps a CFF2 table\n(default: CFF, which every application "
        "reads)"},
+      {"cff-exact", 0, CLI_OPT_FLAG, &cff_exact, NULL,
+       "CFF2 fonts: a static instance stores values that are\n"
+       "not integers exactly (16.16), so it hints as the\n"
+       "variable font; larger (default: integers)"},
       {"force", 0, CLI_OPT_FLAG, &force, NULL, "overwrite existing outputs"},
       {"quiet", 'q', CLI_OPT_FLAG, &quiet, NULL, "print nothing on success"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
@@ -793,7 +797,8 @@ int otv_cmd_instance(int argc, char **argv)
   r.flags = (update_names ? OTV_INSTANCE_UPDATE_NAMES
              : all        ? OTV_INSTANCE_NAME_INSTANCE
                           : 0u) |
-            (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u) | (cff2 ? OTV_INSTANCE_CFF2 : 0u);
+            (no_overlap ? OTV_INSTANCE_NO_OVERLAP_FLAGS : 0u) | (cff2 ? OTV_INSTANCE_CFF2 : 0u) |
+            (cff_exact ? OTV_INSTANCE_CFF_EXACT : 0u);
   r.flavour = out && !cli_is_std(out) ? web_flavour(out) : woff2 ? 2 : woff ? 1 : 0;
   rc = instance(&r);
 done:

@@ -217,6 +217,29 @@ otv_status otv_inst_cff(otv_inst *in)
     }
   }
   if (ploc) L = ploc;
+  /* A full CFF2 instance is written by the partial instancer's walker in its full mode (as the
+   * CFF one, instance/cff1.c): subroutines and hints kept, every blend resolved (mode 0: every
+   * region folded at its factor at the location). A font with a non-identity FontMatrix is
+   * flattened instead (the interpreter's points are in font units), as is one whose
+   * charstrings the walker cannot rewrite (a glyph it refuses is flattened alone). */
+  bool any_xf = false;
+  for (uint32_t k = 0; k < fd_count; k++) any_xf |= fc->fds[k].xf_on;
+  bool full_walk = !in->pin.partial && !cff1 && !any_xf;
+  bool walk = in->pin.partial || full_walk; /* charstrings from the walker */
+  bool subrs = fc->gsubrs.count != 0;
+  for (uint32_t k = 0; k < fd_count; k++) subrs |= fc->fds[k].subrs.count != 0;
+  if (full_walk) {
+    unsigned rc = fc->ivs.region_count ? fc->ivs.region_count : 1;
+    mode = otv_mem_calloc(in->al, rc, 1);
+    factor = otv_mem_calloc(in->al, 2 * (size_t)rc, sizeof *factor);
+    if (!mode || !factor) {
+      partial_free(in, &ploc, &mode, &factor, &vstore);
+      otv_inst_ivs_fini(&in->cx, &ev);
+      return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend regions");
+    }
+    for (unsigned r = 0; r < fc->ivs.region_count; r++)
+      factor[r] = ev.k[r] < 0 ? 0 : otv_pin_scale(1.0, ev.s + (size_t)r * ev.stride, ev.k[r]);
+  }
   otv_buf cs, privs, fds, gsub;
   otv_buf_init(&cs, in->al);
   otv_buf_init(&privs, in->al);
@@ -225,6 +248,7 @@ otv_status otv_inst_cff(otv_inst *in)
   uint32_t *gsub_offs = NULL;
   otv_part_subrs ps;
   memset(&ps, 0, sizeof ps);
+  ps.full = full_walk;
   uint32_t *cs_offs = otv_mem_alloc(in->al, ((size_t)n + 1) * sizeof *cs_offs);
   uint32_t priv_at[OTV_INST_MAX_FDS], priv_len[OTV_INST_MAX_FDS];
   otv_point *pts = NULL;
@@ -240,8 +264,14 @@ otv_status otv_inst_cff(otv_inst *in)
     in->adv_h = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->adv_h);
     in->tsb = otv_mem_calloc(in->al, n ? n : 1, sizeof *in->tsb);
   }
-  /* a partial instance keeps the subroutines when each can be rewritten on its own */
+  /* a partial instance keeps the subroutines when each can be rewritten on its own; a full one
+   * that cannot be analysed (a charstring the walker refuses) is flattened */
   if (in->pin.partial && (st = otv_part_cff_analyse(in, mode, factor, &ps))) goto done;
+  if (full_walk && subrs && (st = otv_part_cff_analyse(in, mode, factor, &ps))) {
+    if (st != OTV_E_UNSUPPORTED) goto done;
+    otv_part_subrs_free(in, &ps);
+    full_walk = walk = false, st = OTV_E_OK;
+  }
   if (!cs_offs || !in->adv_w || !in->lsb || !in->bbox || !in->has_outline ||
       (in->has_vmtx && (!in->adv_h || !in->tsb))) {
     st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "glyph arrays");
@@ -249,8 +279,18 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   /* charstrings */
   for (uint32_t g = 0; g < n; g++) {
+    cs_offs[g] = (uint32_t)cs.len;
+    bool flat = !walk && !cff1; /* this glyph re-encoded from its points */
+    if (walk && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) {
+      if (!full_walk || st != OTV_E_UNSUPPORTED) goto done;
+      cs.len = cs_offs[g], flat = true, st = OTV_E_OK; /* self-contained: no subroutine call */
+    }
+    /* the outline drawn by the interpreter, for its box (and a flattened glyph's charstring);
+     * a full instance written by the walker (CFF, or CFF2) takes its boxes from the table */
+    bool drawn = !(full_walk || cff1) || flat;
     otv_glyph_points io;
-    for (;;) {
+    memset(&io, 0, sizeof io);
+    while (drawn) {
       memset(&io, 0, sizeof io);
       io.points = pts, io.point_flags = fl, io.contour_ends = ends;
       io.point_cap = pcap, io.contour_cap = ccap;
@@ -281,16 +321,13 @@ otv_status otv_inst_cff(otv_inst *in)
                     le->msg);
       goto done;
     }
-    cs_offs[g] = (uint32_t)cs.len;
-    if (in->pin.partial && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) goto done;
     /* the absolute points, rounded and clamped to int16 (as the glyf instancer keeps them):
      * relative operands are differences of these */
     for (unsigned i = 0; i < io.point_count; i++) {
       pts[i].x = (float)otv_inst_round16(pts[i].x);
       pts[i].y = (float)otv_inst_round16(pts[i].y);
     }
-    /* the box of the (rounded) points; a full instance also re-encodes them (a partial one
-     * wrote its charstring above) */
+    /* the box of the (rounded) points; a flattened glyph is re-encoded from them */
     double xmin = 0, ymin = 0, xmax = 0, ymax = 0;
     bool any = false;
     for (unsigned c = 0, start = 0; c < io.contour_count; c++) {
@@ -306,9 +343,7 @@ otv_status otv_inst_cff(otv_inst *in)
       }
       start = end + 1;
     }
-    if (!in->pin.partial && !cff1 &&
-        !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count))
-      goto nomem;
+    if (flat && !encode_points(&cs, pts, fl, ends, io.point_count, io.contour_count)) goto nomem;
     if (cs.len > budget) { /* before the memory is spent: a glyph adds at most 65535 points */
       st = OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0,
                     "CFF2 instance over its budget of %zu bytes at glyph %u (%u x the CFF2 table "
@@ -329,7 +364,7 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_glyph_metrics m;
     memset(&m, 0, sizeof m);
     if ((st = otv_glyph_advances(L, &g, 1, OTV_METRICS_ROUND, &adv)) ||
-        (!any && (st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m)))) {
+        (!any && drawn && (st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m)))) {
       const otv_error *le = otv_location_last_error(L);
       st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset,
                     "glyph %u metrics: %s", g, le->msg);
@@ -353,15 +388,15 @@ otv_status otv_inst_cff(otv_inst *in)
   }
   cs_offs[n] = (uint32_t)cs.len;
   if (cs.failed) goto nomem;
-  if (cff1) {
+  if (cff1) { /* (it reads its boxes back itself: the Top DICT's FontBBox is their union) */
     if ((st = otv_inst_cff1(in))) goto done;
-    goto metrics;
+    goto boxes;
   }
   /* Private DICTs */
   for (uint32_t i = 0; i < fd_count; i++) {
     priv_at[i] = (uint32_t)privs.len;
     if (fc->fds[i].priv.p && (st = copy_private(in, &ev, &fc->fds[i], &privs))) goto done;
-    uint32_t nsub = in->pin.partial ? fc->fds[i].subrs.count : 0;
+    uint32_t nsub = walk ? fc->fds[i].subrs.count : 0;
     if (nsub) {
       /* Subrs, right after this Private DICT (its offset counts from the DICT's start): after
        * this operand and the operator */
@@ -384,12 +419,19 @@ otv_status otv_inst_cff(otv_inst *in)
       if (st) goto done;
     }
   }
-  /* the global subroutines of a partial instance that keeps them */
-  uint32_t ngs = in->pin.partial ? fc->gsubrs.count : 0;
+  /* the global subroutines of an instance that keeps them */
+  uint32_t ngs = walk ? fc->gsubrs.count : 0;
   if (ngs) {
     gsub_offs = otv_mem_alloc(in->al, ((size_t)ngs + 1) * sizeof *gsub_offs);
     if (!gsub_offs) goto nomem;
     if ((st = otv_part_cff_subrs(in, mode, factor, &ps, -1, &gsub, gsub_offs))) goto done;
+  }
+  if (cs.len + privs.len + gsub.len > budget) { /* (the subroutines, each written once) */
+    st = OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, 0,
+                  "CFF2 instance over its budget of %zu bytes in its subroutines (%u x the CFF2 "
+                  "table + %zu)",
+                  budget, OTV_CFF_INSTANCE_FACTOR, (size_t)OTV_CFF_INSTANCE_FLOOR);
+    goto done;
   }
   /* FDSelect: copied as it is, as the face's parse found it (format, range count, then the
    * data whose size that parse checked) */
@@ -415,9 +457,7 @@ otv_status otv_inst_cff(otv_inst *in)
       /* The charstrings are written from our outlines, which are already in font units (the
        * interpreter applies a non-identity FontMatrix): the instance's matrix must then be
        * the plain 1/unitsPerEm one, or the transform would apply twice. */
-      bool any_xf = false;
-      for (uint32_t k = 0; k < fd_count; k++) any_xf |= fc->fds[k].xf_on;
-      if (any_xf && !in->pin.partial) { /* a partial instance copies the charstrings: same matrix */
+      if (any_xf && !walk) { /* the walker copies the charstrings: the same matrix */
         double s = f->units_per_em ? 1.0 / f->units_per_em : 0.001;
         double plain[6] = {s, 0, 0, s, 0, 0};
         memcpy(fm, plain, sizeof fm);
@@ -486,26 +526,40 @@ otv_status otv_inst_cff(otv_inst *in)
     otv_buf_bytes(o, vstore.p, vstore.len);
     if (o->failed) goto nomem;
   }
-  /* hmtx / vmtx */
-metrics : {
-  uint32_t keep = n;
-  while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
-  in->num_h_metrics = (uint16_t)keep;
-  for (uint32_t i = 0; i < n; i++) {
-    if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
-    otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
-  }
-  if (in->has_vmtx) {
-    keep = n;
-    while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
-    in->num_v_metrics = (uint16_t)keep;
-    for (uint32_t i = 0; i < n; i++) {
-      if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
-      otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
+  /* a full instance whose charstrings come from the walker: the boxes of what it wrote */
+  if (full_walk && (st = otv_inst_cff_boxes(in, true))) goto done;
+boxes:
+  for (uint32_t g = 0; g < n && (full_walk || cff1); g++) { /* empty glyphs: the hmtx value */
+    otv_glyph_metrics m;
+    if (in->has_outline[g]) continue;
+    if ((st = otv_glyph_h_metrics(L, g, OTV_METRICS_ROUND, &m))) {
+      const otv_error *le = otv_location_last_error(L);
+      st = otv_fail(in->err, st, le->table ? le->table : OTV_T_HMTX, le->offset,
+                    "glyph %u metrics: %s", g, le->msg);
+      goto done;
     }
+    in->lsb[g] = (int16_t)otv_inst_round16(m.side_a);
   }
-  if (in->hmtx.failed || in->vmtx.failed) goto nomem;
-}
+  /* hmtx / vmtx */
+  {
+    uint32_t keep = n;
+    while (keep > 1 && in->adv_w[keep - 1] == in->adv_w[keep - 2]) keep--;
+    in->num_h_metrics = (uint16_t)keep;
+    for (uint32_t i = 0; i < n; i++) {
+      if (i < keep) otv_buf_u16(&in->hmtx, in->adv_w[i]);
+      otv_buf_u16(&in->hmtx, (uint16_t)in->lsb[i]);
+    }
+    if (in->has_vmtx) {
+      keep = n;
+      while (keep > 1 && in->adv_h[keep - 1] == in->adv_h[keep - 2]) keep--;
+      in->num_v_metrics = (uint16_t)keep;
+      for (uint32_t i = 0; i < n; i++) {
+        if (i < keep) otv_buf_u16(&in->vmtx, in->adv_h[i]);
+        otv_buf_u16(&in->vmtx, (uint16_t)in->tsb[i]);
+      }
+    }
+    if (in->hmtx.failed || in->vmtx.failed) goto nomem;
+  }
   in->loca_format = f->index_to_loc_format;
   st = OTV_E_OK;
   goto done;

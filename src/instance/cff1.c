@@ -26,6 +26,9 @@
  * (ROS Adobe-Identity-0, CID = glyph id, FDArray and FDSelect carried over). widths: per Font
  * DICT, defaultWidthX is the most frequent advance and nominalWidthX the median of the others.
  *
+ * The glyph boxes (head, hhea, hmtx side bearings, FontBBox) are those of the table written,
+ * read back and drawn (otv_inst_cff_boxes), then the table is laid out again with FontBBox.
+ *
  * Layout: header | Name INDEX | Top DICT INDEX | String INDEX | Global Subr INDEX | charset |
  * FDSelect | CharStrings INDEX | FDArray INDEX | per Font DICT: Private DICT, local Subrs. DICT
  * offsets use the 5-byte form so the Top DICT's size does not depend on their values.
@@ -34,6 +37,7 @@
 #include "instance/cff1_strings.h"
 #include "instance/store.h"
 #include "cff_write.h"
+#include "charstring.h"
 #include "name.h"
 #include "post_names.h"
 
@@ -685,9 +689,81 @@ otv_status otv_inst_cff1(otv_inst *in)
   font_name(x);
   if ((st = post_setup(x)) || (st = write_charset(x))) goto done;
   if (!x->named && (st = write_fdselect(x))) goto done;
-  st = assemble(x);
+  /* the glyph boxes of what was written (read back), then the table again with their union as
+   * FontBBox (the first one had the boxes of nothing) */
+  if (!(st = assemble(x)) && !(st = otv_inst_cff_boxes(in, false))) {
+    in->cff2.len = 0;
+    st = assemble(x);
+  }
 done:
   cff1_free(x);
   otv_mem_free(in->al, x, sizeof *x);
+  return st;
+}
+
+/* ---- the boxes of what was written ---- */
+
+typedef struct box_pen {
+  double x0, y0, x1, y1;
+  bool any;
+} box_pen;
+
+static void box_pt(box_pen *b, float x, float y)
+{
+  if (!b->any) b->x0 = b->x1 = x, b->y0 = b->y1 = y, b->any = true;
+  if (x < b->x0) b->x0 = x;
+  if (x > b->x1) b->x1 = x;
+  if (y < b->y0) b->y0 = y;
+  if (y > b->y1) b->y1 = y;
+}
+static void box_move(void *c, float x, float y) { box_pt(c, x, y); }
+static void box_quad(void *c, float cx, float cy, float x, float y)
+{
+  box_pt(c, cx, cy), box_pt(c, x, y);
+}
+static void box_cubic(void *c, float ax, float ay, float bx, float by, float x, float y)
+{
+  box_pt(c, ax, ay), box_pt(c, bx, by), box_pt(c, x, y);
+}
+static void box_close(void *c) { (void)c; }
+
+otv_status otv_inst_cff_boxes(otv_inst *in, bool cff2)
+{
+  static const otv_pen pen = {box_move, box_move, box_quad, box_cubic, box_close};
+  const otv_face *f = in->face;
+  otv_span tab = {in->cff2.p, in->cff2.len};
+  otv_cff oc;
+  otv_error err = {0};
+  otv_status st = otv_cff_parse(tab, cff2, f->units_per_em, 0, in->al, &oc, &err);
+  if (st) {
+    otv_cff_free(in->al, &oc);
+    return otv_fail(in->err, st, cff2 ? OTV_T_CFF2 : OTV_T_CFF, err.offset,
+                    "internal: the instance's table does not read back: %s", err.msg);
+  }
+  otv_coords at;
+  memset(&at, 0, sizeof at);
+  at.serial = 1, at.is_default = true;
+  otv_cff_loc l;
+  otv_cff_loc_init(&l, &oc, (otv_locctx){&at, in->al, &err});
+  for (uint32_t g = 0; g < in->glyph_count && g < oc.charstrings.count && !st; g++) {
+    box_pen b = {0, 0, 0, 0, false};
+    if ((st = otv_cff_outline(&l, g, 0, &pen, &b))) {
+      st = otv_fail(in->err, st, cff2 ? OTV_T_CFF2 : OTV_T_CFF, err.offset,
+                    "internal: glyph %u of the instance: %s", g, err.msg);
+      break;
+    }
+    in->has_outline[g] = b.any;
+    int16_t bb[4] = {0, 0, 0, 0};
+    if (b.any) {
+      /* floor of the minima, ceiling of the maxima (integers already, but for exact values) */
+      bb[0] = (int16_t)otv_inst_round16(floor(b.x0)),
+      bb[1] = (int16_t)otv_inst_round16(floor(b.y0));
+      bb[2] = (int16_t)otv_inst_round16(ceil(b.x1)), bb[3] = (int16_t)otv_inst_round16(ceil(b.y1));
+      in->lsb[g] = bb[0];
+    }
+    memcpy(in->bbox[g], bb, sizeof bb);
+  }
+  otv_cff_loc_free(&l);
+  otv_cff_free(in->al, &oc);
   return st;
 }

@@ -25,4 +25,10 @@ static inline size_t otv_cff_instance_budget(size_t cff2_len)
  * Needs in->adv_w and in->bbox of every glyph (the outline step of instance/cff.c). */
 otv_status otv_inst_cff1(otv_inst *in);
 
+/* The glyph boxes (in->bbox, in->has_outline) and left side bearings (in->lsb, of glyphs with
+ * an outline) of the table just written into in->cff2 (CFF, or CFF2 when cff2), read back and
+ * drawn: what a renderer draws, which, where rounding crosses kept subroutine calls, is a unit
+ * or two off the variable font's outline rounded. */
+otv_status otv_inst_cff_boxes(otv_inst *in, bool cff2);
+
 #endif /* OTV_INSTANCE_CFF1_H */

@@ -10,7 +10,10 @@
  * The column count of every ItemVariationData stays (the store is rewritten in place), so
  * operand counts do not change; a blend left without a delta is replaced by its defaults. Values
  * that are not integers are written as 16.16 fixed numbers (1/65536 unit), so the outline is
- * exact to that. A charstring that starts in a Font DICT with a vsindex gets an explicit one
+ * exact to that. A blend taking earlier blends' results is rewritten with them: as one blend
+ * (their results as its defaults, a chain; or as its deltas where the kept axes fold the
+ * product away), or as a blend of blends (its new deltas from an inner blend; see blend()). A
+ * charstring that starts in a Font DICT with a vsindex gets an explicit one
  * (the Private DICTs are written without it). Hints are copied (stems counted for hintmask).
  *
  * Subroutines are kept where each can be rewritten on its own. A first pass walks every glyph,
@@ -64,6 +67,8 @@ typedef struct csw {
   uint8_t lvl[CS_STACK];   /* the level (w->level) the entry was pushed at; UINT8_MAX: a
                             * value not known here (the caller's) */
   bool rnd[CS_STACK];      /* a full instance's blend result: written rounded */
+  bool nest[CS_STACK];     /* the result of a blend of blends (not a linear form: no later
+                            * blend takes it) */
   unsigned n;
   unsigned max_n; /* deepest stack at an operator (cff1 analysis) */
   bool cleared;   /* a stack-clearing operator was seen in this glyph (its width) */
@@ -76,6 +81,16 @@ typedef struct csw {
   double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
   size_t nd_cap;
 } csw;
+
+/* A full instance writes its values rounded to a quantum, the rounding carried along each
+ * contour (diffuse()): integers, or with OTV_INSTANCE_CFF_EXACT 1/65536 (16.16 fixed numbers
+ * where they are not integers), which keeps a contour that closes in exact arithmetic closed. */
+static bool rounds(const csw *w) { return w->ps && w->ps->full; }
+static double quant(const csw *w, double x)
+{
+  if (!(w->in->flags & OTV_INSTANCE_CFF_EXACT)) return floor(x + 0.5);
+  return floor(x * OTV_CFF_FIXED_ONE + 0.5) / OTV_CFF_FIXED_ONE;
+}
 
 /* Whether this level writes (a kept call's subroutine is walked for its state only). */
 static bool writing(const csw *w) { return !w->keep || w->level == 0; }
@@ -116,6 +131,35 @@ static void inline_between(csw *w, unsigned a, unsigned b)
     if (w->fsubr[cb[i]]) w->fsubr[cb[i]]->inl = 1;
 }
 
+/* Old column j of the current ItemVariationData, at the instance: the part of its scalar that
+ * is constant over the new space (folded into the defaults)... */
+static double col_fold(const csw *w, unsigned j)
+{
+  const otv_part_remap *rm = w->in->cff_remap;
+  if (rm) return w->vsindex < rm->data_count ? rm->fold[w->vsindex][j] : 0;
+  const otv_ivd *v = &w->c->ivs.data[w->vsindex]; /* (vsindex checked where it was set) */
+  /* in range: j < region_index_count, parsed */
+  unsigned r = otv_peek_u16(v->region_indexes + 2 * j), rc = w->c->ivs.region_count;
+  if (r >= rc) return 0;
+  int m = w->mode[r];
+  return m == 0 ? w->factor[r] : m == 2 ? w->factor[rc + r] : 0;
+}
+
+/* ... and its weight on new column c (the remap's, or the region's own column scaled). */
+static double col_w(const csw *w, unsigned j, unsigned c)
+{
+  const otv_part_remap *rm = w->in->cff_remap;
+  if (rm)
+    return w->vsindex < rm->data_count ? rm->w[w->vsindex][(size_t)j * rm->kn[w->vsindex] + c] : 0;
+  if (c != j) return 0;
+  const otv_ivd *v = &w->c->ivs.data[w->vsindex];
+  /* in range: j < region_index_count, parsed */
+  unsigned r = otv_peek_u16(v->region_indexes + 2 * j), rc = w->c->ivs.region_count;
+  if (r >= rc) return 0;
+  int m = w->mode[r];
+  return m == 1 || m == 2 ? w->factor[r] : 0;
+}
+
 static otv_status blend(csw *w, size_t at)
 {
   otv_inst *in = w->in;
@@ -149,23 +193,30 @@ static otv_status blend(csw *w, size_t at)
     }
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame, w->bgrp[base + i] = 0;
+      w->nest[base + i] = false;
       w->lvl[base + i] = (uint8_t)(known ? w->level : UINT8_MAX);
       w->rnd[base + i] = true;
     }
     w->n = base + cnt;
     return OTV_E_OK;
   }
-  /* A default operand may be the result of an earlier blend that kept deltas (a chain): its
-   * deltas add to this blend's (a blend's result is its default plus the scaled deltas), and
-   * the two are written again as one blend from where the earlier one's operands began, with
-   * every value pushed in between (zero deltas). A delta operand from a blend would multiply
-   * scalars: refused. */
+  /* Every operand is a linear form in the new store's columns c (ko of them) at the location:
+   * its constant (w->v) plus, for a blend result that kept deltas (bgrp), its row of deltas
+   * (pd). With old column j's scalar = fold_j + sum_c W(j, c) x new scalar c (col_w), the result
+   * of value i, default D_i and delta operands X_ij, is
+   *   D_i + sum_j X_ij fold_j + sum_c new scalar c x (sum_j X_ij W(j, c))
+   * A default that is a blend result (a chain) adds its deltas to the new deltas; a delta
+   * operand that is a blend result (X_ij = a + sum_m b_m new scalar m) makes each new delta a
+   * linear form itself: its constant a W(j, c) plus the chain's b fold_j, and its deltas
+   * W(j, c) b_m. Written as one blend (with every value pushed in between, zero deltas) from
+   * where the first earlier blend's operands began; when a new delta has deltas of its own, its
+   * values come from an inner blend written just before (a blend of blends, as the source). */
   unsigned from = base; /* the first stack entry written again */
   for (unsigned i = base; i < w->n; i++) {
+    if (w->nest[i])
+      return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
+                      "glyph %u: a blend operand is the result of a blend of blends", w->gid);
     if (w->bgrp[i]) {
-      if (i >= base + cnt)
-        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
-                        "glyph %u: a blend delta is the result of another blend", w->gid);
       if (w->bgrp[i] - 1 < from) from = w->bgrp[i] - 1;
     } else if (w->at[i] >= NOT_WRITTEN) {
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
@@ -173,7 +224,7 @@ static otv_status blend(csw *w, size_t at)
     }
   }
   for (unsigned i = from; i < base; i++)
-    if (!w->bgrp[i] && w->at[i] >= NOT_WRITTEN)
+    if (w->nest[i] || (!w->bgrp[i] && w->at[i] >= NOT_WRITTEN))
       return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at,
                       "glyph %u: a blend chained over a value of another subroutine", w->gid);
   size_t total = base + cnt - from; /* entries of the blend written */
@@ -181,80 +232,81 @@ static otv_status blend(csw *w, size_t at)
   const otv_part_remap *rm = in->cff_remap;
   unsigned ko = k;
   if (rm && k) ko = w->vsindex < rm->data_count ? rm->kn[w->vsindex] : 0;
-  if (ko && (total * (ko + 1) + 1 > CS_STACK))
+  /* g: total x ko new deltas (constants); h: total x ko x ko, their own deltas (only where a
+   * delta operand is a blend result, and at most what one stack could write) */
+  bool nested = false;
+  for (unsigned i = base + cnt; i < w->n; i++) nested |= w->bgrp[i] != 0;
+  size_t ng = total * ko, nh = nested ? ng * ko : 0;
+  if (nh > (size_t)CS_STACK * CS_STACK)
     return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, at,
-                    "glyph %u: chained blends of %zu values, more than %u operands", w->gid, total,
-                    CS_STACK);
+                    "glyph %u: a blend of blends of %zu values over %u regions", w->gid, total, ko);
   if (ko &&
-      otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * ko, sizeof *w->pd))
+      (otv_mem_reserve(in->al, (void **)&w->pd, &w->pd_cap, (size_t)CS_STACK * ko, sizeof *w->pd) ||
+       otv_mem_reserve(in->al, (void **)&w->nd, &w->nd_cap, ng + nh, sizeof *w->nd)))
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
-  const otv_ivd *v = k ? &w->c->ivs.data[w->vsindex] : NULL;
-  bool any = false;
-  double *d = w->v + base, *dl = w->v + base + cnt;
-  if (rm && k) {
-    /* new delta c = sum over old columns j of delta j x weight (j, c); the constant parts
-     * go into the defaults */
-    if (otv_mem_reserve(in->al, (void **)&w->nd, &w->nd_cap, (size_t)cnt * (ko ? ko : 1),
-                        sizeof *w->nd))
-      return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, at, "blend deltas");
-    const double *wt = rm->w[w->vsindex], *fold = rm->fold[w->vsindex];
-    for (size_t i = 0; i < (size_t)cnt * ko; i++) w->nd[i] = 0;
-    for (unsigned j = 0; j < k; j++)
-      for (unsigned i = 0; i < cnt; i++) {
-        double x = dl[(size_t)i * k + j];
-        if (x == 0) continue;
-        d[i] += x * fold[j];
-        for (unsigned c = 0; c < ko; c++) w->nd[(size_t)i * ko + c] += x * wt[(size_t)j * ko + c];
-      }
-    dl = w->nd;
-    for (unsigned i = 0; i < cnt; i++)
-      for (unsigned c = 0; c < ko; c++) {
-        double *x = &dl[(size_t)i * ko + c];
-        if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * ko + c]; /* the chain's */
-        if (*x != 0) any = true;
-      }
-  } else {
+  double *g = w->nd, *h = g ? g + ng : NULL; /* (ko 0: no deltas, nothing reserved) */
+  for (size_t i = 0; i < ng + nh; i++) g[i] = 0;
+  bool any_g = false, any_h = false;
+  /* entries below base: chain values, their own deltas */
+  for (unsigned i = from; i < base; i++)
+    for (unsigned c = 0; c < ko; c++)
+      if (w->bgrp[i]) g[(size_t)(i - from) * ko + c] = w->pd[(size_t)i * ko + c];
+  for (unsigned i = 0; i < cnt; i++) {
+    unsigned e = base + i;
+    size_t row = (size_t)(e - from) * ko;
+    if (w->bgrp[e])
+      for (unsigned c = 0; c < ko; c++) g[row + c] = w->pd[(size_t)e * ko + c];
     for (unsigned j = 0; j < k; j++) {
-      unsigned r = otv_peek_u16(v->region_indexes + 2 * j); /* in range: parsed */
-      unsigned rc = w->c->ivs.region_count;
-      int m = r < rc ? w->mode[r] : -1;
-      double fac = r < rc ? w->factor[r] : 0, fold = m == 2 ? w->factor[rc + r] : fac;
-      for (unsigned i = 0; i < cnt; i++) {
-        double *x = &dl[(size_t)i * k + j];
-        if (m == 0 || m == 2) d[i] += *x * fold;
-        *x = m == 1 || m == 2 ? *x * fac : 0;
-        if (w->bgrp[base + i]) *x += w->pd[(size_t)(base + i) * k + j]; /* the chain's deltas */
-        if (*x != 0) any = true;
+      unsigned x = base + cnt + i * k + j; /* the delta operand */
+      double fold = col_fold(w, j), a = w->v[x];
+      const double *b = w->bgrp[x] ? w->pd + (size_t)x * ko : NULL; /* (ko > 0: it kept some) */
+      w->v[e] += a * fold;
+      for (unsigned c = 0; c < ko; c++) {
+        double wc = col_w(w, j, c);
+        g[row + c] += a * wc;
+        if (b) g[row + c] += b[c] * fold;
+        if (b && wc != 0)
+          for (unsigned m = 0; m < ko; m++) h[(row + c) * ko + m] += wc * b[m];
       }
     }
   }
-  for (unsigned i = from; i < base && !any; i++) any = w->bgrp[i] != 0;
+  for (size_t i = 0; i < ng; i++) any_g |= g[i] != 0;
+  for (size_t i = 0; i < nh; i++) any_h |= h[i] != 0;
+  /* the stack of the instance: the entries below, the defaults, the inner blend's operands */
+  size_t depth = from + total + (any_h ? ng * (ko + 1) + 1 : any_g ? ng + 1 : 0);
+  if (depth > CS_STACK)
+    return OTV_FAIL(in->err, LIMIT, OTV_T_CFF2, at,
+                    "glyph %u: chained blends of %zu values, more than %u operands", w->gid, total,
+                    CS_STACK);
   /* the operands are written again, from the first one (or the earlier blend's first) */
   size_t out_at = w->bgrp[from] ? w->bout[from] : w->at[from];
   w->out->len = out_at;
   /* a static instance stores integers: the results are written rounded, and kept exact on the
    * stack, where a path operator taking them all from this stream writes them again (diffuse) */
-  bool full = w->ps && w->ps->full;
-  if (!any) {
-    for (unsigned i = 0; i < cnt; i++) {
-      w->at[base + i] = w->out->len;
-      w->bgrp[base + i] = 0;
-      otv_cs_put_num(w->out, full ? floor(d[i] + 0.5) : d[i]);
+  bool full = rounds(w);
+  if (!any_g && !any_h) {
+    for (unsigned i = from; i < base + cnt; i++) {
+      w->at[i] = w->out->len;
+      w->bgrp[i] = 0;
+      otv_cs_put_num(w->out, full ? quant(w, w->v[i]) : w->v[i]);
     }
   } else {
-    /* the results' rows of deltas move to their stack entries (pd) before they are written */
-    for (unsigned i = 0; i < cnt; i++)
-      for (unsigned j = 0; j < ko; j++) w->pd[(size_t)(base + i) * ko + j] = dl[(size_t)i * ko + j];
     for (unsigned i = from; i < base + cnt; i++) otv_cs_put_num(w->out, w->v[i]);
-    for (unsigned i = from; i < base + cnt; i++)
-      for (unsigned j = 0; j < ko; j++)
-        otv_cs_put_num(w->out, w->bgrp[i] || i >= base ? w->pd[(size_t)i * ko + j] : 0);
+    if (any_h) { /* the new deltas from an inner blend of ng values */
+      for (size_t i = 0; i < ng; i++) otv_cs_put_num(w->out, g[i]);
+      for (size_t i = 0; i < nh; i++) otv_cs_put_num(w->out, h[i]);
+      otv_cs_put_num(w->out, (double)ng);
+      otv_cff_put_op(w->out, OTV_CS_BLEND);
+    } else {
+      for (size_t i = 0; i < ng; i++) otv_cs_put_num(w->out, g[i]);
+    }
     otv_cs_put_num(w->out, (double)total);
     otv_cff_put_op(w->out, OTV_CS_BLEND);
     for (unsigned i = from; i < base + cnt; i++) {
-      if (!w->bgrp[i] && i < base)
-        for (unsigned j = 0; j < ko; j++) w->pd[(size_t)i * ko + j] = 0;
-      w->at[i] = SIZE_MAX, w->bgrp[i] = from + 1, w->bout[i] = out_at;
+      for (unsigned c = 0; c < ko; c++) w->pd[(size_t)i * ko + c] = g[(size_t)(i - from) * ko + c];
+      w->at[i] = SIZE_MAX, w->bout[i] = out_at;
+      /* a blend of blends is no linear form: a later blend taking it is refused */
+      w->bgrp[i] = any_h ? 0 : from + 1, w->nest[i] = any_h;
     }
   }
   for (unsigned i = 0; i < cnt; i++)
@@ -310,8 +362,8 @@ static otv_status split_op(csw *w, int op, size_t at)
                     OTV_MAX_STACK_CFF);
   }
   w->out->len = w->at[0];
-  if (w->ps && w->ps->full) /* integers, as a static instance stores (lines and curves: already) */
-    for (unsigned k = 0; k < n; k++) w->v[k] = floor(w->v[k] + 0.5);
+  if (rounds(w)) /* integers, as a static instance stores (lines and curves: already) */
+    for (unsigned k = 0; k < n; k++) w->v[k] = quant(w, w->v[k]);
   double edge = 0; /* stems: the sum of the values written so far */
   unsigned i = 0;
   while (n - i > lim) {
@@ -418,7 +470,7 @@ static bool moves(const csw *w, int op, double e[2], double wr[2])
   if (flex && n > 11) return false; /* (counts checked: 7, 9, 11) */
   if (!flex && (!n || channel(op, 0, n) < 0)) return false;
   for (unsigned i = 0; flex && i < n; i++)
-    ev[i] = w->v[i], wv[i] = w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+    ev[i] = w->v[i], wv[i] = w->rnd[i] ? quant(w, w->v[i]) : w->v[i];
   if (op == OTV_CS_HFLEX || op == OTV_CS_HFLEX1) {
     /* hflex: dx1 dx2 dy2 dx3 dx4 dx5 dx6; hflex1: dx1 dy1 dx2 dy2 dx3 dx4 dx5 dy5 dx6 */
     static const uint8_t hx[7] = {0, 1, 3, 4, 5, 6, 255}, h1x[7] = {0, 2, 4, 5, 6, 8, 255};
@@ -435,8 +487,7 @@ static bool moves(const csw *w, int op, double e[2], double wr[2])
   } else {
     for (unsigned i = 0; i < n; i++) {
       int ch = channel(op, i, n);
-      if (ch == 0 || ch == 1)
-        e[ch] += w->v[i], wr[ch] += w->rnd[i] ? floor(w->v[i] + 0.5) : w->v[i];
+      if (ch == 0 || ch == 1) e[ch] += w->v[i], wr[ch] += w->rnd[i] ? quant(w, w->v[i]) : w->v[i];
     }
   }
   return true;
@@ -475,11 +526,11 @@ static bool diffuse(csw *w, int op)
   for (unsigned i = 0; i < w->n; i++) {
     int ch = channel(op, i, w->n);
     if (ch == 2) {
-      w->v[i] = floor(w->v[i] + 0.5);
+      w->v[i] = quant(w, w->v[i]);
       continue;
     }
     w->ce[ch] += w->v[i];
-    double t = floor(w->ce[ch] + 0.5) - w->cw[ch];
+    double t = quant(w, w->ce[ch]) - w->cw[ch];
     w->me[ch] += w->v[i], w->mw[ch] += t;
     w->v[i] = t;
     w->cw[ch] += t;
@@ -521,7 +572,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
                         w->gid, CS_STACK);
       w->v[w->n] = val;
       w->frame_of[w->n] = w->frame;
-      w->bgrp[w->n] = 0, w->rnd[w->n] = false;
+      w->bgrp[w->n] = 0, w->rnd[w->n] = false, w->nest[w->n] = false;
       w->lvl[w->n] = (uint8_t)w->level;
       if (writing(w)) {
         w->at[w->n++] = w->out->len;
@@ -696,7 +747,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HFLEX1:
     case OTV_CS_FLEX1: {
       /* (in a kept call's subroutine too: its sums are what its own stream writes) */
-      bool diffused = w->ps && w->ps->full && !w->analyse && diffuse(w, op) && writing(w);
+      bool diffused = rounds(w) && !w->analyse && diffuse(w, op) && writing(w);
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
@@ -1079,7 +1130,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
       w->v[w->n] = 0;
       w->frame_of[w->n] = 0;
-      w->bgrp[w->n] = 0;
+      w->bgrp[w->n] = 0, w->nest[w->n] = false;
       w->lvl[w->n] = UINT8_MAX, w->rnd[w->n] = false; /* the caller's: not this stream's */
       w->at[w->n++] = SIZE_MAX;
     }

@@ -7,7 +7,8 @@ Debian's afdko-bin installs it in /usr/libexec/afdko), and for every real font:
   - its subroutines are there: the same global and local subroutine counts as the source
     (numbering kept), and the stem hints (hstem/vstem/hintmask/cntrmask operators over glyphs
     and subroutines) as many as the source's;
-  - a name-keyed instance keeps the source's glyph names (post 2.0 -> charset, post 3.0).
+  - a name-keyed instance keeps the source's glyph names (post 2.0 -> charset, post 3.0);
+  - the --cff2 instance (a static CFF2 table) keeps the subroutines and hints too (run_cff2).
 Sizes are printed next to tx's own CFF instances of the same location (tx -cff, flattened and
 hint-less; tx -cff +S, subroutinized again) for the report.
 Fonts: the CFF2 test fonts and, when cached, Source Serif 4 / Source Sans 3 / Cantarell."""
@@ -28,7 +29,7 @@ TX = shutil.which("tx") or ("/usr/libexec/afdko/tx" if os.path.exists("/usr/libe
 OTS = shutil.which("ots-sanitize")
 
 TEST_FONTS = ["AdobeVFPrototype_vsindex.otf", "CFF2Instancer-VF-1.otf", "NotoSansJP-VF.subset.otf",
-              "AdobeVFPrototype_chained_blend.otf"]
+              "AdobeVFPrototype_chained_blend.otf", "cff2_nested_blend.otf"]
 REAL_FONTS = ["SourceSerif4Variable-Roman.otf", "SourceSans3VF-Upright.otf", "Cantarell-VF.otf"]
 
 checks = 0
@@ -154,6 +155,45 @@ def run_font(path, real, tmp):
         print("%s %s: CFF2 %d -> CFF %d bytes (%s-keyed; subroutines %d+%d; %d hint operators, "
               "source %d)%s" % (name, spec, cff2_len, cff_len, "name" if named else "CID",
                                 subrs[0], subrs[1], hints, s_hints, tx_sizes))
+        run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, len(src.getGlyphOrder()))
+
+
+def run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, glyph_count):
+    """The --cff2 instance at the same location: a CFF2 table without a VariationStore, its
+    subroutines there (the source's counts: numbering kept) and its hints, loaded and drawn by
+    fontTools, passed by OTS, no larger than the source's CFF2 table (real fonts)."""
+    out = os.path.join(tmp, "c2.otf")
+    r = subprocess.run([OTVAR, "instance", path, "--var", spec, "--cff2", "-o", out, "-q",
+                        "--force"], capture_output=True, text=True)
+    check(r.returncode == 0, "%s %s --cff2: otvar instance: %s" % (name, spec, r.stderr.strip()))
+    if r.returncode:
+        return
+    f = TTFont(out)
+    check("CFF2" in f and "CFF " not in f and "fvar" not in f,
+          "%s %s --cff2: a CFF2 table and no CFF/fvar" % (name, spec))
+    c2_len = len(f.reader["CFF2"])
+    cff = f["CFF2"].cff
+    cff.desubroutinize = False
+    top = cff.topDictIndex[0]
+    check(getattr(top, "VarStore", None) is None, "%s %s --cff2: no VariationStore" % (name, spec))
+    gs = f.getGlyphSet()
+    for g in f.getGlyphOrder():
+        gs[g].draw(RecordingPen())
+    check(len(f.getGlyphOrder()) == glyph_count, "%s --cff2: glyph count" % name)
+    subrs = subr_counts(cff)
+    check(subrs == s_subrs, "%s %s --cff2: subroutines %s, source %s" % (name, spec, subrs, s_subrs))
+    hints = hint_count(cff, top.CharStrings)
+    check(hints >= s_hints, "%s %s --cff2: %d hint operators, source %d" % (name, spec, hints,
+                                                                           s_hints))
+    if real:
+        check(c2_len <= cff2_len, "%s %s --cff2: CFF2 %d bytes > source CFF2 %d"
+              % (name, spec, c2_len, cff2_len))
+    if OTS:
+        r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True, text=True)
+        check(r.returncode == 0, "%s %s --cff2: ots-sanitize: %s"
+              % (name, spec, (r.stdout + r.stderr).strip()[:200]))
+    print("%s %s --cff2: CFF2 %d -> static CFF2 %d bytes (subroutines %d+%d; %d hint operators)"
+          % (name, spec, cff2_len, c2_len, subrs[0], subrs[1], hints))
 
 
 def main():

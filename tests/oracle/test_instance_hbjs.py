@@ -218,6 +218,34 @@ def rounding_ties(ca, cb, cv):
     return ties > 0
 
 
+SUBR_TOL = 4  # units: tests/oracle/test_instance_cff1.c's TOL_POINTS
+
+
+def subr_rounding(ca, cb):
+    """True when two outlines differ by at most SUBR_TOL units per coordinate, once each
+    contour's last line is dropped where it ends within SUBR_TOL of the start (a contour that
+    closes a unit or two off its start draws a closing line the other lacks): otvar's integer
+    CFF2 instance keeps the subroutines, and a subroutine shared by many callers cannot make
+    up for each caller's rounding (docs/instance.md), as hb-subset's flattened one does."""
+    def trim(cs):
+        out = []
+        for start, segs in cs:
+            if segs and segs[-1][0] == "L" and abs(segs[-1][1] - start[0]) <= SUBR_TOL and \
+                    abs(segs[-1][2] - start[1]) <= SUBR_TOL:
+                segs = segs[:-1]
+            out.append((start, segs))
+        return out
+    fa, fb = flat(trim(ca)), flat(trim(cb))
+    if len(fa) != len(fb):
+        return False
+    for s, t in zip(fa, fb):
+        if s[0] != t[0] or len(s) != len(t):
+            return False
+        if any(abs(x - y) > SUBR_TOL for x, y in zip(s[1:], t[1:])):
+            return False
+    return True
+
+
 def cmp_outlines(label, group, src, ja, jb, jv, names):
     """ja: otvar's instance, jb: hb-subset's, jv: the variable font drawn by HarfBuzz at the
     location. Outlines: otvar == hb-subset; for CFF2 also otvar == HarfBuzz's runtime outline
@@ -236,6 +264,9 @@ def cmp_outlines(label, group, src, ja, jb, jv, names):
         ca, cb = contours(ga[g]["path"]), contours(gb[g]["path"])
         if ca != cb and rounding_ties(ca, cb, contours(gv[g]["path"])):
             known("rounding ties (x.5 exactly)", "%s glyph %d" % (label, g))
+        elif ca != cb and group == "CFF2" and subr_rounding(ca, cb):
+            known("CFF2 rounding across kept subroutines (<= %d units)" % SUBR_TOL,
+                  "%s glyph %d" % (label, g))
         elif ca != cb:
             bad += 1
             cat, what = shape_diff(ca, cb)
@@ -243,7 +274,10 @@ def cmp_outlines(label, group, src, ja, jb, jv, names):
                 label, g, name, what, ca[:2], cb[:2]), cat)
         if group == "CFF2":
             cv = contours(rounded(gv[g]["path"]))
-            if ca != cv:
+            if ca != cv and subr_rounding(ca, cv):
+                known("CFF2 rounding across kept subroutines, runtime (<= %d units)" % SUBR_TOL,
+                      "%s glyph %d" % (label, g))
+            elif ca != cv:
                 cat, what = shape_diff(ca, cv)
                 fail("%s: glyph %d (%s) otvar vs rounded runtime: %s\n   otvar %s\n   VF    %s" % (
                     label, g, name, what, ca[:2], cv[:2]), cat + " (runtime)")
