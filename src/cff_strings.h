@@ -1,8 +1,8 @@
 /*
  * cff_strings.h - the CFF standard strings (Adobe TN 5176, Appendix A: SIDs 0..390), the glyph
  * names a name-keyed CFF font uses without storing them (cff_strings.c). Used by the builder's
- * CFF masters (build/cff2.c: glyph names for the designspace's rules). The same list as
- * instance/cff1_strings.c, which the CFF instancer could use instead of its own.
+ * CFF masters (build/cff2.c: glyph names for the designspace's rules) and the CFF instancer
+ * (instance/cff1.c: the String INDEX of a CFF instance).
  */
 #ifndef OTV_CFF_STRINGS_H
 #define OTV_CFF_STRINGS_H

@@ -34,7 +34,7 @@
  * offsets use the 5-byte form so the Top DICT's size does not depend on their values.
  */
 #include "instance/cff1.h"
-#include "instance/cff1_strings.h"
+#include "cff_strings.h"
 #include "instance/store.h"
 #include "cff_write.h"
 #include "charstring.h"
@@ -45,9 +45,9 @@
 
 #define CFF1_MAJOR 1
 #define CFF1_HEADER_SIZE 4
-#define CFF1_MAX_FDS 256               /* FDSelect stores a Font DICT index in a byte */
-#define CFF1_NAME_MAX 63               /* TN 5176 "Name INDEX": at most 127; PostScript names 63 */
-#define SID_ADOBE OTV_CFF1_STD_STRINGS /* the first custom string of a CID-keyed instance */
+#define CFF1_MAX_FDS 256              /* FDSelect stores a Font DICT index in a byte */
+#define CFF1_NAME_MAX 63              /* TN 5176 "Name INDEX": at most 127; PostScript names 63 */
+#define SID_ADOBE OTV_CFF_STD_STRINGS /* the first custom string of a CID-keyed instance */
 
 typedef struct fd_out {
   otv_buf priv;      /* the Private DICT */
@@ -305,7 +305,7 @@ static uint32_t add_string(cff1 *x, const void *s, size_t len)
 {
   x->str_offs[x->nstr] = (uint32_t)x->strs.len;
   otv_buf_bytes(&x->strs, s, len);
-  return OTV_CFF1_STD_STRINGS + x->nstr++;
+  return OTV_CFF_STD_STRINGS + x->nstr++;
 }
 
 /* The charset (and String INDEX): name-keyed, each glyph's SID; CID-keyed, CID = glyph id. Both
@@ -336,12 +336,12 @@ static otv_status write_charset(cff1 *x)
       const char *q = std ? std : (const char *)s.p;
       size_t ql = std ? strlen(std) : s.len;
       uint32_t k = 0;
-      for (; k < OTV_CFF1_STD_STRINGS; k++) /* (the first byte first: ql >= 1) */
-        if (otv_cff1_std_strings[k][0] == q[0] && !strncmp(otv_cff1_std_strings[k], q, ql) &&
-            !otv_cff1_std_strings[k][ql])
+      for (; k < OTV_CFF_STD_STRINGS; k++) /* (the first byte first: ql >= 1) */
+        if (otv_cff_std_strings[k][0] == q[0] && !strncmp(otv_cff_std_strings[k], q, ql) &&
+            !otv_cff_std_strings[k][ql])
           break;
-      if (k == OTV_CFF1_STD_STRINGS) {
-        if (x->nstr >= 65535u - OTV_CFF1_STD_STRINGS) {
+      if (k == OTV_CFF_STD_STRINGS) {
+        if (x->nstr >= 65535u - OTV_CFF_STD_STRINGS) {
           st = OTV_FAIL(in->err, LIMIT, OTV_T_POST, 0, "more than 65535 glyph names");
           break;
         }
@@ -744,7 +744,7 @@ otv_status otv_inst_cff_boxes(otv_inst *in, bool cff2)
   memset(&at, 0, sizeof at);
   at.serial = 1, at.is_default = true;
   otv_cff_loc l;
-  otv_cff_loc_init(&l, &oc, (otv_locctx){&at, in->al, &err});
+  otv_cff_loc_init(&l, &oc, (otv_locctx){&at, in->al, &err, NULL});
   for (uint32_t g = 0; g < in->glyph_count && g < oc.charstrings.count && !st; g++) {
     box_pen b = {0, 0, 0, 0, false};
     if ((st = otv_cff_outline(&l, g, 0, &pen, &b))) {
