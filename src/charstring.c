@@ -59,6 +59,7 @@ typedef struct cs_frame {
 /* A subroutine INDEX and the cache slot of its subroutine 0. */
 typedef struct cs_subrs {
   const otv_cff_index *ix;
+  const uint32_t *offs; /* its offsets decoded (otv_cff.offs_block; NULL: from the INDEX) */
   size_t slot;
 } cs_subrs;
 
@@ -1083,6 +1084,11 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
          * change) */
         sub.p = t0 + e->off;
         sub.len = e->len;
+      } else if (x->offs) {
+        /* in range: si < count, count + 1 offsets checked in order within the data */
+        uint32_t a = x->offs[si];
+        sub.p = x->ix->data + a;
+        sub.len = x->offs[si + 1] - a;
       } else if (!otv_cff_index_get(x->ix, si, &sub)) {
       no_subr:
         return fail_at(s, at, OTV_E_BAD_VALUE,
@@ -1299,8 +1305,10 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
                     "Font DICT",
                     gid);
   s->subrs[0].ix = &c->gsubrs;
+  s->subrs[0].offs = c->gsubr_offs;
   s->subrs[0].slot = 0;
   s->subrs[1].ix = &c->fds[fd].subrs;
+  s->subrs[1].offs = c->fds[fd].subr_offs;
   s->subrs[1].slot = s->cache ? s->cache->sub_fd_base[fd] : 0;
   s->xf = c->fds[fd].xf_on ? c->fds[fd].xf : NULL;
   s->x = s->y = 0;
