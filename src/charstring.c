@@ -944,9 +944,11 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
   dispatch:;
     const uint8_t *at = p++;
     unsigned b = 0;
-    /* blend is most of a CFF2 glyph's operators: a direct branch predicts better than the
+    /* blend and callsubr are most of a CFF2 glyph's operators (Source Sans 3's glyph
+     * charstrings: callsubr 37 %, blend 30 %): a direct branch predicts better than the
      * switch's indirect jump */
     if (b0 == OTV_CS_BLEND) goto blend;
+    if (b0 == OTV_CS_CALLSUBR) goto callsubr;
     switch (b0) {
     case OTV_CFF_SHORTINT: /* 16-bit operand */
     case OTV_CFF_FIXED:    /* 16.16 fixed operand */
@@ -1055,7 +1057,8 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       TRY(alt_curves(s, sp, b0 == OTV_CS_HVCURVETO));
       break;
     case OTV_CS_CALLSUBR:
-    case OTV_CS_CALLGSUBR: {
+    case OTV_CS_CALLGSUBR:
+    callsubr : {
       const cs_subrs *x = &s->subrs[b0 == OTV_CS_CALLSUBR];
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double v = st[--sp];
