@@ -206,9 +206,11 @@ static __attribute__((noinline)) void ctl_put(cs *s, double v)
   }
   s->ctl[s->nctl++] = v;
 }
-#define CS_CTL(s, v)                                                                               \
+/* a control value recorded (comp_build). In run_impl: only its instance with the replay
+ * records (run: recording runs take it), run_bytes tests nothing per blend or callsubr */
+#define CS_CTL_RUN(s, v)                                                                           \
   do {                                                                                             \
-    if ((s)->rec) ctl_put((s), (v));                                                               \
+    if (cached && (s)->rec) ctl_put((s), (v));                                                     \
   } while (0)
 
 static void move_to(cs *s, double x, double y)
@@ -859,7 +861,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
            * that does not fit) goes the general way and fails there as it would from the
            * bytes. */
           double nv = v[n - 1].v;
-          CS_CTL(s, nv);
+          CS_CTL_RUN(s, nv);
           unsigned k = s->vs_k;
           if (last2 >= 0 && (unsigned)last2 < n) { /* last2 == nv (sub_decode) */
             unsigned nb = (unsigned)last2;         /* nb < n */
@@ -1062,7 +1064,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       const cs_subrs *x = &s->subrs[b0 == OTV_CS_CALLSUBR];
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "callsubr: stack underflow");
       double v = st[--sp];
-      CS_CTL(s, v);
+      CS_CTL_RUN(s, v);
       otv_span sub;
       /* the number is truncated to an integer, then biased; |v| < 2^31 checked before the
        * conversion */
@@ -1135,7 +1137,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: stack underflow");
       double v = st[sp - 1];
-      CS_CTL(s, v);
+      CS_CTL_RUN(s, v);
       if (!s->c->ivs.present || !(v >= 0 && v < (double)s->c->ivs.data_count))
         return fail_at(s, at, OTV_E_BAD_VALUE, "vsindex: no such ItemVariationData");
       set_vsindex(s, (unsigned)v);
@@ -1146,7 +1148,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       if (!s->cff2) return fail_at(s, at, OTV_E_BAD_VALUE, "blend is a CFF2 operator");
       if (sp < 1) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       double nv = st[--sp];
-      CS_CTL(s, nv);
+      CS_CTL_RUN(s, nv);
       unsigned k = s->vs_k;
       unsigned n;
       if (nv == one_byte[lastb] && lastb >= OTV_CFF_INT1_BIAS) { /* the operand just decoded */
@@ -1227,8 +1229,8 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
         double x5 = x4 + st[8], y5 = y4 + st[9];
         double dx = x5 - x0, dy = y5 - y0;
         /* the test is not affine in the scalars: compiled only when dx and dy do not vary */
-        CS_CTL(s, dx);
-        CS_CTL(s, dy);
+        CS_CTL_RUN(s, dx);
+        CS_CTL_RUN(s, dy);
         double x6, y6;
         if (fabs(dx) > fabs(dy)) {
           x6 = x5 + st[10];
@@ -1290,7 +1292,8 @@ static OTV_NOINLINE otv_status run_bytes(cs *s, otv_span glyph, uint32_t gid)
 
 static otv_status run(cs *s, otv_span glyph, uint32_t gid)
 {
-  return s->cache ? run_cached(s, glyph, gid) : run_bytes(s, glyph, gid);
+  /* recording (comp_build) happens with the cache set up; run_bytes records nothing */
+  return s->cache || s->rec ? run_cached(s, glyph, gid) : run_bytes(s, glyph, gid);
 }
 
 static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
