@@ -311,6 +311,61 @@ static otv_status top_parse(otv_cff *c, size_t off, size_t len, top_info *t, otv
   return OTV_E_OK;
 }
 
+/* Decode ix's count + 1 offsets into o (0-based from ix->data): false when one element is not
+ * one otv_cff_index_get would return (then the INDEX stays read from its bytes). */
+static bool offs_decode(const otv_cff_index *ix, uint32_t *o)
+{
+  uint32_t prev = 1;
+  for (uint32_t i = 0; i <= ix->count; i++) {
+    /* in range: (count + 1) * off_size bytes checked at parse */
+    const uint8_t *q = ix->offsets + (size_t)i * ix->off_size;
+    uint32_t a;
+    switch (ix->off_size) {
+    case 1: a = q[0]; break;
+    case 2: a = otv_peek_u16(q); break;
+    case 3: a = otv_peek_u24(q); break;
+    default: a = otv_peek_u32(q); break;
+    }
+    /* otv_cff_index_get's tests, for every element: 1 <= a <= b, b - 1 <= data_len */
+    if (a < prev || a - 1 > ix->data_len) return false;
+    o[i] = a - 1;
+    prev = a;
+  }
+  return true;
+}
+
+/* The subroutine INDEXes' offsets decoded once (otv_cff.offs_block). An allocation failure
+ * or a font past the bound only leaves them read from their bytes (the same results). */
+static void subr_offs_build(otv_cff *c, const otv_alloc *al)
+{
+  size_t n = 0;
+  bool fits = true;
+  for (uint32_t i = 0; i <= c->fd_count && fits; i++) {
+    const otv_cff_index *ix = i == c->fd_count ? &c->gsubrs : &c->fds[i].subrs;
+    if (ix->count == 0) continue;
+    if ((size_t)ix->count + 1 > OTV_CFF_MAX_OFFS - n)
+      fits = false;
+    else
+      n += (size_t)ix->count + 1;
+  }
+  if (!fits || n == 0) return;
+  uint32_t *o = otv_mem_calloc(al, n, sizeof *o);
+  if (!o) return;
+  c->offs_block = o;
+  c->offs_n = n;
+  for (uint32_t i = 0; i <= c->fd_count; i++) {
+    const otv_cff_index *ix = i == c->fd_count ? &c->gsubrs : &c->fds[i].subrs;
+    if (ix->count == 0) continue;
+    if (offs_decode(ix, o)) {
+      if (i == c->fd_count)
+        c->gsubr_offs = o;
+      else
+        c->fds[i].subr_offs = o;
+    }
+    o += (size_t)ix->count + 1;
+  }
+}
+
 static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, const otv_alloc *al,
                             otv_error *err)
 {
@@ -409,6 +464,7 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
     charset_parse(c, t.charset);
   }
   for (uint32_t i = 0; i < c->fd_count; i++) fd_transform(c, &c->fds[i], upem);
+  subr_offs_build(c, al);
   return OTV_E_OK;
 }
 
@@ -435,5 +491,6 @@ void otv_cff_free(const otv_alloc *al, otv_cff *c)
   if (c->vs_off) otv_mem_free(al, c->vs_off, ((size_t)c->ivs.data_count + 1) * sizeof *c->vs_off);
   otv_ivs_free(al, &c->ivs);
   if (c->fds) otv_mem_free(al, c->fds, (size_t)c->fd_count * sizeof *c->fds);
+  if (c->offs_block) otv_mem_free(al, c->offs_block, c->offs_n * sizeof *c->offs_block);
   memset(c, 0, sizeof *c);
 }

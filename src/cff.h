@@ -30,15 +30,20 @@
 /* otv_cff.charset_format of the predefined ISOAdobe charset (charset offset 0), or of none */
 #define OTV_CFF_CHARSET_PREDEFINED 255
 
+/* the most subroutine offsets decoded at open, over every INDEX of a font (4 bytes each) */
+#define OTV_CFF_MAX_OFFS 262144u
+
 /* One Font DICT (CFF2, CID-keyed CFF) or the Top DICT's Private (name-keyed CFF). */
 typedef struct otv_cff_fd {
-  otv_cff_index subrs; /* local Subrs (count 0: none) */
-  otv_span priv;       /* its Private DICT (p NULL: none) */
-  uint16_t vsindex;    /* Private DICT vsindex (CFF2), default 0 */
-  bool has_matrix;     /* the Font DICT has a FontMatrix (CID-keyed CFF) */
-  bool xf_on;          /* xf is not the identity */
-  double matrix[6];    /* that FontMatrix */
-  double xf[6];        /* charstring space -> font units: FontMatrix(es) x unitsPerEm */
+  otv_cff_index subrs;       /* local Subrs (count 0: none) */
+  const uint32_t *subr_offs; /* subrs' element offsets from subrs.data, decoded and checked
+                              * (otv_cff.offs_block; NULL: read the INDEX) */
+  otv_span priv;             /* its Private DICT (p NULL: none) */
+  uint16_t vsindex;          /* Private DICT vsindex (CFF2), default 0 */
+  bool has_matrix;           /* the Font DICT has a FontMatrix (CID-keyed CFF) */
+  bool xf_on;                /* xf is not the identity */
+  double matrix[6];          /* that FontMatrix */
+  double xf[6];              /* charstring space -> font units: FontMatrix(es) x unitsPerEm */
 } otv_cff_fd;
 
 typedef struct otv_cff {
@@ -48,6 +53,14 @@ typedef struct otv_cff {
   otv_span tab;
   otv_cff_index charstrings;
   otv_cff_index gsubrs;
+  const uint32_t *gsubr_offs; /* as otv_cff_fd.subr_offs, for gsubrs */
+  /* The subroutine INDEXes' offsets decoded at open (callsubr: two loads, no check): element
+   * i of an INDEX is data + offs[i], offs[i + 1] - offs[i] bytes. One block for every INDEX
+   * whose offsets are all in order and in range (others are read from their bytes); a font
+   * with more than OTV_CFF_MAX_OFFS in all, or when the allocation fails, reads them all from
+   * their bytes (the same spans). Face allocator. */
+  uint32_t *offs_block;
+  size_t offs_n;
   uint32_t fd_count;
   otv_cff_fd *fds;         /* fd_count entries, face allocator */
   uint8_t fdselect_format; /* 0: none (every glyph uses FD 0); else 0/3/4 with has_fdselect */

@@ -2196,6 +2196,84 @@ out:
   otv_face_close(fc);
 }
 
+/* ---- the subroutine offsets decoded at open (otv_cff.offs_block) ---- */
+
+/* Every INDEX with a table: each element as otv_cff_index_get reads it from the bytes. */
+static void check_offs(const otv_cff_index *ix, const uint32_t *o)
+{
+  for (uint32_t i = 0; i < ix->count; i++) {
+    otv_span sp;
+    CHECK(otv_cff_index_get(ix, i, &sp));
+    CHECK(sp.p == ix->data + o[i]);
+    CHECK_EQ(sp.len, (size_t)(o[i + 1] - o[i]));
+  }
+}
+
+static void test_subr_offs(void)
+{
+  /* the fixture (5 global, 2 local subroutines) and real fonts: every element the same */
+  build_default_cff2();
+  otv_face *f = NULL;
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
+  if (!f) return;
+  CHECK(f->cff.gsubr_offs != NULL);
+  CHECK(f->cff.fds[0].subr_offs != NULL);
+  if (f->cff.gsubr_offs) check_offs(&f->cff.gsubrs, f->cff.gsubr_offs);
+  if (f->cff.fds[0].subr_offs) check_offs(&f->cff.fds[0].subrs, f->cff.fds[0].subr_offs);
+  otv_face_close(f);
+  static const char *const fonts[] = {"AdobeVFPrototype_vsindex.otf", "NotoSansJP-VF.subset.otf",
+                                      "CFF2Instancer-VF-1.otf"};
+  for (size_t i = 0; i < sizeof fonts / sizeof fonts[0]; i++) {
+    f = NULL;
+    CHECK_EQ(otv_face_open_file(h_font(fonts[i]), 0, NULL, &f, NULL), OTV_E_OK);
+    if (!f) continue;
+    const otv_cff *c = &f->cff;
+    CHECK(c->gsubrs.count == 0 || c->gsubr_offs != NULL);
+    if (c->gsubr_offs) check_offs(&c->gsubrs, c->gsubr_offs);
+    for (uint32_t d = 0; d < c->fd_count; d++) {
+      CHECK(c->fds[d].subrs.count == 0 || c->fds[d].subr_offs != NULL);
+      if (c->fds[d].subr_offs) check_offs(&c->fds[d].subrs, c->fds[d].subr_offs);
+    }
+    otv_face_close(f);
+  }
+  /* hostile: global subroutine 1's end offset below its start (out of order): that INDEX is
+   * read from its bytes (NULL), the local one still decoded; glyph 4 (calls global and local
+   * subroutines) draws as before and a glyph calling global subroutine 1 fails as before */
+  build_default_cff2();
+  otv_face *g = NULL;
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &g, NULL), OTV_E_OK);
+  size_t gs = 5 + ((size_t)cff2_tab[3] << 8 | cff2_tab[4]); /* the Global Subrs INDEX */
+  unsigned osz = cff2_tab[gs + 4];
+  CHECK(osz == 1 || osz == 2);
+  /* offset 2 (the end of subroutine 1) set to offset 1 - 1 */
+  uint8_t *o1 = &cff2_tab[gs + 5 + osz], *o2 = &cff2_tab[gs + 5 + 2 * osz];
+  unsigned v1 = osz == 1 ? o1[0] : (unsigned)(o1[0] << 8 | o1[1]);
+  if (osz == 1)
+    o2[0] = (uint8_t)(v1 - 1);
+  else
+    o2[0] = (uint8_t)((v1 - 1) >> 8), o2[1] = (uint8_t)(v1 - 1);
+  build_cff2_font(cff2_tab, cff2_len, (unsigned)nglyphs);
+  f = NULL;
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
+  if (f && g) {
+    CHECK(f->cff.gsubr_offs == NULL);
+    CHECK(f->cff.fds[0].subr_offs != NULL);
+    otv_location *a = NULL, *b = NULL;
+    CHECK_EQ(otv_location_create(f, &a, NULL), OTV_E_OK);
+    CHECK_EQ(otv_location_create(g, &b, NULL), OTV_E_OK);
+    rec ra = {{0}, 0}, rb = {{0}, 0};
+    CHECK_EQ(otv_glyph_outline(a, 4, 0, &r_pen, &ra), otv_glyph_outline(b, 4, 0, &r_pen, &rb));
+    CHECK_STR(ra.s, rb.s);
+    otv_span sp;
+    CHECK(!otv_cff_index_get(&f->cff.gsubrs, 1, &sp));
+    CHECK(otv_cff_index_get(&f->cff.gsubrs, 0, &sp));
+    otv_location_destroy(a);
+    otv_location_destroy(b);
+  }
+  if (f) otv_face_close(f);
+  if (g) otv_face_close(g);
+}
+
 int main(void)
 {
   test_cache_options();
@@ -2212,6 +2290,7 @@ int main(void)
   test_alloc_failures();
   test_real_fonts();
   test_subr_blend();
+  test_subr_offs();
   test_cache_real_fonts();
   test_dict_numbers();
   test_dict_blend();
