@@ -98,7 +98,8 @@ typedef struct cs {
   unsigned rec_n, nk, nctl;
   uint8_t *kinds;
   double *ctl;
-  bool rec_bad; /* a buffer overflowed: not compilable */
+  bool rec_bad;       /* a buffer overflowed: not compilable */
+  uint64_t rec_dhash; /* hash of the blends' delta operands (rec_deltas) */
   unsigned n_used_vs;
   uint16_t used_vs[CS_COMP_MAX_VS]; /* vsindexes set during the run */
   /* double: 16.16 operands and sums stay exact; 4 more for the four-wide copies of decoded
@@ -206,6 +207,21 @@ static __attribute__((noinline)) void ctl_put(cs *s, double v)
   }
   s->ctl[s->nctl++] = v;
 }
+/* The delta operands of a blend, hashed (comp_build): a glyph is affine in the scalars only
+ * when every delta operand is the same in every recording run. A delta operand that is itself a
+ * blend's result (CFF2 allows it) makes the outline quadratic in the scalars: its hash differs
+ * between runs and the glyph stays with the interpreter. */
+static __attribute__((noinline)) void rec_deltas(cs *s, const double *d, unsigned count)
+{
+  uint64_t h = s->rec_dhash;
+  for (unsigned i = 0; i < count; i++) {
+    uint64_t b;
+    memcpy(&b, &d[i], sizeof b);
+    h = (h ^ b) * 0x100000001b3u; /* FNV-1a over the doubles' bits */
+  }
+  s->rec_dhash = h;
+}
+
 /* a control value recorded (comp_build). In run_impl: only its instance with the replay
  * records (run: recording runs take it), run_bytes tests nothing per blend or callsubr */
 #define CS_CTL_RUN(s, v)                                                                           \
@@ -1161,6 +1177,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
       }
       if (n * (k + 1) > sp) return fail_at(s, at, OTV_E_BAD_VALUE, "blend: stack underflow");
       unsigned base = sp - n * (k + 1);
+      if (cached && s->rec) rec_deltas(s, st + base + n, n * k);
       if (!s->vs_zero) {
         const double *d = st + base + n;
         const double *vs = s->vs;
@@ -1381,8 +1398,10 @@ static uint32_t comp_build(cs *s, uint32_t gid)
 
   s->rec = rec, s->kinds = k0, s->ctl = ctl0;
   s->rec_n = s->nk = s->nctl = 0, s->rec_bad = false, s->n_used_vs = 0;
+  s->rec_dhash = 0xcbf29ce484222325u;
   s->vs_all = fvs, s->vs_nz = fnz, s->zero = true; /* every scalar 0 */
   if (run_glyph(s, gid, 0, 0) || s->rec_bad) goto out;
+  uint64_t dhash = s->rec_dhash;
   ncoord = s->rec_n, nseg = s->nk, nctl = s->nctl;
   /* the regions of the vsindexes used */
   for (unsigned i = 0; i < s->n_used_vs; i++) {
@@ -1426,6 +1445,7 @@ static uint32_t comp_build(cs *s, uint32_t gid)
     }
     s->rec = rec, s->kinds = k1, s->ctl = ctl1;
     s->rec_n = s->nk = s->nctl = 0, s->rec_bad = false, s->n_used_vs = 0;
+    s->rec_dhash = 0xcbf29ce484222325u;
     s->zero = false;
     otv_status st = run_glyph(s, gid, 0, 0);
     for (unsigned i = 0; i < n_used; i++) { /* back to all 0 */
@@ -1436,7 +1456,7 @@ static uint32_t comp_build(cs *s, uint32_t gid)
     /* a subroutine decoded during this run (a path the base run did not take) would have
      * been placed over g: the control values differ then too, but check the arena itself */
     if (st || s->rec_bad || l->cells + l->cell_used != g || s->rec_n != ncoord || s->nk != nseg ||
-        s->nctl != nctl || memcmp(k0, k1, nseg) != 0)
+        s->nctl != nctl || s->rec_dhash != dhash || memcmp(k0, k1, nseg) != 0)
       goto out;
     for (unsigned i = 0; i < nctl; i++)
       if (ctl0[i] != ctl1[i]) goto out; /* a control value varies: not affine */

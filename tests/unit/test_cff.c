@@ -2196,6 +2196,45 @@ out:
   otv_face_close(fc);
 }
 
+/* A blend whose delta operands are other blends' results (cff2_nested_blend.otf, made by
+ * tests/fonts/make_cff2_nested_blend.py): the outline is quadratic in the scalars, not affine,
+ * so the glyph must never be compiled; every draw at a location, past the compile threshold,
+ * equals the draw of a face without caches. */
+static void test_nested_blend_not_compiled(void)
+{
+  otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
+  const char *path = h_font("cff2_nested_blend.otf");
+  otv_face *fd = NULL, *fn = NULL;
+  otv_location *ld = NULL, *ln = NULL;
+  CHECK_EQ(otv_face_open_file(path, 0, NULL, &fd, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_file(path, 0, &none, &fn, NULL), OTV_E_OK);
+  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
+  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
+  if (!ld || !ln) goto out;
+  static const otv_f2dot14 at[3][2] = {{16384, 16384}, {8192, 12288}, {13000, 4096}};
+  unsigned bad = 0, draws = 0;
+  for (unsigned li = 0; li < 3; li++) {
+    CHECK_EQ(otv_location_set_normalized(ld, at[li], 2), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(ln, at[li], 2), OTV_E_OK);
+    for (unsigned rep = 0; rep < 24; rep++)
+      for (uint32_t g = 1; g < 5; g++, draws++) {
+        double rel, d = pen_vs_uncached(ld, ln, g, &rel);
+        if (d < 0 || rel > 1e-6) {
+          if (!bad)
+            fprintf(stderr, "nested blend: glyph %u draw %u at %u differs by %g\n", g, rep, li, d);
+          bad++;
+        }
+      }
+  }
+  CHECK(draws == 3 * 24 * 4);
+  CHECK_EQ(bad, 0);
+out:
+  otv_location_destroy(ld);
+  otv_location_destroy(ln);
+  otv_face_close(fd);
+  otv_face_close(fn);
+}
+
 /* ---- the subroutine offsets decoded at open (otv_cff.offs_block) ---- */
 
 /* Every INDEX with a table: each element as otv_cff_index_get reads it from the bytes. */
@@ -2277,6 +2316,7 @@ static void test_subr_offs(void)
 int main(void)
 {
   test_cache_options();
+  test_nested_blend_not_compiled();
   if (getenv("OTV_CFF_DUMP")) dump_fixtures(getenv("OTV_CFF_DUMP"));
   test_cff2_fixture();
   test_private_vsindex();
