@@ -409,8 +409,8 @@ OTV_API void otv_location_clear_error(otv_location *loc);
  *  composite fan-out, one gvar blob or HVAR row shared by every glyph), so that walking every
  *  glyph costs glyphs x that. A caller that walks a whole font (every glyph's outline or
  *  metrics) arms a budget on its location first: the decoding work of the calls that follow is
- *  counted (about one unit per byte read or point produced: glyf, gvar, HVAR/VVAR; CFF
- *  charstrings have only their per-glyph cap so far) and, once past the budget, calls
+ *  counted (about one unit per byte read or point produced: glyf, gvar, HVAR/VVAR, CFF/CFF2
+ *  charstrings with the subroutine bytes they enter) and, once past the budget, calls
  *  fail with OTV_E_LIMIT naming the table being decoded ("work budget of N units spent"),
  *  until a budget is armed again. A new location has no budget (it counts, never refuses): a
  *  renderer that draws glyphs for as long as it runs never hits one. otv_instance_create arms

@@ -98,8 +98,9 @@ typedef struct cs {
   unsigned rec_n, nk, nctl;
   uint8_t *kinds;
   double *ctl;
-  bool rec_bad;       /* a buffer overflowed: not compilable */
-  uint64_t rec_dhash; /* hash of the blends' delta operands (rec_deltas) */
+  bool rec_bad;        /* a buffer overflowed: not compilable */
+  uint64_t rec_dhash;  /* hash of the blends' delta operands (rec_deltas) */
+  uint32_t subr_bytes; /* subroutine bytes a finished run entered (its work, run_glyph) */
   unsigned n_used_vs;
   uint16_t used_vs[CS_COMP_MAX_VS]; /* vsindexes set during the run */
   /* double: 16.16 operands and sums stay exact; 4 more for the four-wide copies of decoded
@@ -1294,6 +1295,7 @@ static CS_INLINE otv_status run_impl(cs *s, otv_span glyph, uint32_t gid, const 
     sp = 0; /* every other operator clears the stack */
   }
 done:
+  s->subr_bytes = budget;
   return OTV_E_OK;
 }
 
@@ -1360,8 +1362,15 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
     unsigned vsi = c->fds[fd].vsindex;
     if (vsi < c->ivs.data_count) set_vsindex(s, vsi);
   }
+  s->subr_bytes = 0;
   otv_status st = run(s, glyph, gid);
   if (!s->rec) sink_close(s->out);
+  /* the work budget of a whole-font operation (core/budget.h): one glyph load, its bytes and
+   * the subroutine bytes it entered (at most CS_MAX_SUBR_BYTES a glyph, 65535 glyphs) */
+  if (!st && !otv_budget_charge(s->l->x.work, OTV_WORK_GLYPH_LOAD + glyph.len + s->subr_bytes))
+    return otv_fail(s->l->x.err, OTV_E_LIMIT, c->tag, (size_t)(glyph.p - c->tab.p),
+                    "glyph %u: work budget of %llu units spent", gid,
+                    (unsigned long long)s->l->x.work->limit);
   return st;
 }
 

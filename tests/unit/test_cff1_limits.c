@@ -389,7 +389,53 @@ int main(void)
   }
   CHECK_EQ(a.blocks, 0);
   free(out);
+  /* A drawn glyph after glyph with a work budget armed (core/budget.h): each glyph is charged
+   * its bytes and the subroutine bytes it enters (8421 lines' worth), so a walk stops with
+   * OTV_E_LIMIT in CFF2 once the budget is spent (65535 such glyphs would otherwise cost 65535 x
+   * the per-glyph cap of 400000 subroutine bytes); the face's own budget (64 x the font + 2^24)
+   * walks this font whole, and an unarmed location is never refused */
+  {
+    otv_face *v = NULL;
+    otv_location *loc = NULL;
+    CHECK_EQ(otv_face_open_memory(font, len, 0, NULL, &v, NULL), OTV_E_OK);
+    if (v) CHECK_EQ(otv_location_create(v, &loc, NULL), OTV_E_OK);
+    if (loc) {
+      static otv_point pts[70000];
+      static uint8_t fl[70000];
+      static uint16_t ends[64];
+      otv_glyph_points io;
+      memset(&io, 0, sizeof io);
+      io.points = pts, io.point_flags = fl, io.contour_ends = ends;
+      io.point_cap = 70000, io.contour_cap = 64;
+      otv_location_set_work_budget(loc, OTV_WORK_UNLIMITED);
+      CHECK_EQ(otv_glyph_points_get(loc, 1, 0, &io), OTV_E_OK);
+      uint64_t per_glyph = otv_location_work_used(loc);
+      CHECK(per_glyph > LINES_PER_GLYPH); /* counted: more than its 8421 lines */
+      otv_location_set_work_budget(loc, 40 * per_glyph);
+      uint32_t g = 1;
+      for (st = OTV_E_OK; g < NG && !st; g++) st = otv_glyph_points_get(loc, g, 0, &io);
+      const otv_error *e = otv_location_last_error(loc);
+      printf("C: %llu units per glyph; a budget of 40 glyphs stops at glyph %u: %s\n",
+             (unsigned long long)per_glyph, g - 1, e->msg);
+      CHECK_EQ(st, OTV_E_LIMIT);
+      CHECK_EQ(e->table, T_CFF2);
+      CHECK(strstr(e->msg, "work budget") != NULL);
+      CHECK_EQ(g - 1, 41); /* glyphs 1-40 within, the 41st past it */
+      otv_location_set_work_budget(loc, OTV_WORK_FONT);
+      otv_location_clear_error(loc);
+      for (st = OTV_E_OK, g = 1; g < NG && !st; g++) st = otv_glyph_points_get(loc, g, 0, &io);
+      CHECK_EQ(st, OTV_E_OK);
+      CHECK(otv_location_work_used(loc) <= otv_face_work_budget(v));
+      otv_location_set_work_budget(loc, OTV_WORK_UNLIMITED);
+      for (int pass = 0; pass < 4; pass++)
+        for (st = OTV_E_OK, g = 1; g < NG && !st; g++) st = otv_glyph_points_get(loc, g, 0, &io);
+      CHECK_EQ(st, OTV_E_OK);
+    }
+    otv_location_destroy(loc);
+    otv_face_close(v);
+  }
   free(font);
+  font = NULL;
   /* B: blends on the callers' operands: every call inlined, over the budget */
   font = make_font(1, &len, &cff2_len);
   budget = 8 * (long long)cff2_len + (1 << 20);
