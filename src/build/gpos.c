@@ -40,7 +40,7 @@ typedef struct pos {
 typedef struct gctx {
   otv_builder *b;
   otv_span t[OTV_BUILD_MAX_MASTERS]; /* each master's GPOS (len 0: none) */
-  uint64_t mask;                     /* the masters with a GPOS (the default among them) */
+  otv_mset mask;                     /* the masters with a GPOS (the default among them) */
   unsigned lookup, sub;              /* for messages */
   otv_status st;
   bool write; /* pass 2 */
@@ -82,7 +82,7 @@ static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned
 
 #define EACH(c, k)                                                                                 \
   for (unsigned k = 0; k < (c)->b->mc; k++)                                                        \
-    if ((c)->mask >> k & 1)
+    if (otv_mset_has(&(c)->mask, k))
 
 /* n bytes at p + rel in every master */
 /* Count work (each unit a byte or record visited in every master); false past the budget. */
@@ -946,8 +946,8 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
     if (part) otv_mem_free(&b->al, n1, ((size_t)m.gc + 1) * sizeof *n1);
   }
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
-  if (!spend(c, (size_t)(hi - lo) * m.cnt2 * popcount((unsigned)c->mask & 0xFFFFFFFFu) +
-                    (size_t)(hi - lo) * m.cnt2)) {
+  if (!spend(c,
+             (size_t)(hi - lo) * m.cnt2 * otv_mset_count(&c->mask) + (size_t)(hi - lo) * m.cnt2)) {
     kern2_free(c, &m);
     return;
   }
@@ -1506,7 +1506,7 @@ static otv_obj carets(gctx *c)
   if (d.len < 12 || !otv_peek_u16(d.p + 8)) return OTV_OBJ_NONE;
   otv_span saved[OTV_BUILD_MAX_MASTERS];
   memcpy(saved, c->t, sizeof saved);
-  uint64_t mask = c->mask;
+  otv_mset mask = c->mask;
   EACH(c, k) c->t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GDEF);
   pos root;
   memset(&root, 0, sizeof root);
@@ -1615,9 +1615,10 @@ otv_status otv_build_gpos(otv_builder *b)
   c.hi = UINT32_MAX;
   for (unsigned k = 0; k < b->mc; k++) {
     c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GPOS);
-    if (c.t[k].len) c.mask |= (uint64_t)1 << k;
+    if (c.t[k].len) otv_mset_add(&c.mask, k);
   }
-  if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  otv_mset only = otv_mset_one(b->base);
+  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
   c.budget = (size_t)1 << 20;
   EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
   pos root, ll;
@@ -1661,7 +1662,7 @@ otv_status otv_build_gpos(otv_builder *b)
   otv_buf_init(&mid, &b->al);
   subs_out subs = {NULL, 0, 0};
   if (!st && rows) {
-    st = otv_build_store(b, c.mask, c.vals, b->mc, rows, items, &store);
+    st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
     memset(c.gbits, 0, c.gbits_cap);
     for (size_t s = 0; !st && s < c.slot_n; s++) {
       if (c.item[s] == UINT32_MAX) continue;
@@ -1919,9 +1920,10 @@ otv_status otv_build_base(otv_builder *b)
   c.tag = OTV_T_BASE;
   for (unsigned k = 0; k < b->mc; k++) {
     c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_BASE);
-    if (c.t[k].len) c.mask |= (uint64_t)1 << k;
+    if (c.t[k].len) otv_mset_add(&c.mask, k);
   }
-  if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  otv_mset only = otv_mset_one(b->base);
+  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
   c.budget = (size_t)1 << 20;
   EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
   if (d.len >= 4 && otv_peek_u16(d.p + 2) >= 1 && d.len >= 12 && otv_peek_u32(d.p + 8))
@@ -1948,7 +1950,7 @@ otv_status otv_build_base(otv_builder *b)
   otv_buf store;
   otv_buf_init(&store, &b->al);
   if (!st && rows) {
-    st = otv_build_store(b, c.mask, c.vals, b->mc, rows, items, &store);
+    st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
     for (size_t s = 0; !st && s < c.slot_n; s++)
       if (c.item[s] != UINT32_MAX) c.item[s] = items[c.item[s]];
     c.g = st ? NULL : otv_graph_new(&b->al);

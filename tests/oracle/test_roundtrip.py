@@ -65,7 +65,7 @@ REAL_FONTS = [("Karla-Italic-VF.ttf", True), ("SourceSans3VF-Upright.ttf", True)
 
 # the most masters the builder takes (src/build/model.h OTV_BUILD_MAX_MASTERS): fonts with more
 # peaks are reported without instancing them (Handjet: 168, Roboto Flex: 85)
-BUILDER_MAX_MASTERS = 64
+BUILDER_MAX_MASTERS = 256
 # fonts the builder cannot rebuild yet: (what its error says, why). (Source Sans 3 and Source
 # Serif 4 were here until merged PairPos sub-tables past 64 KiB were split.)
 KNOWN = {}
