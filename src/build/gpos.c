@@ -1264,7 +1264,7 @@ static void split_pair(gctx *c, const pos *p, size_t slot0, size_t group0, uint3
     c->lo = lo, c->hi = hi;
     otv_obj id = subtable(c, p, 2);
     if (c->st) break;
-    if (OTV_NEVER(!id || c->slot != slot1 || c->group != group1)) {
+    if (!id || OTV_NEVER(c->slot != slot1 || c->group != group1)) { /* no id: graph memory */
       c->st = OTV_FAIL(c->b->err, NOMEM, OTV_T_GPOS, 0, "PairPos split");
       break;
     }
