@@ -406,7 +406,7 @@ typedef struct cffb {
   /* regions and VarData (one per set of masters, vsindex in order of first use) */
   int16_t *reg;
   unsigned reg_count, reg_cap;
-  uint64_t vd_mask[OTV_BUILD_MAX_MASTERS * 4];
+  otv_mset vd_mask[OTV_BUILD_MAX_MASTERS * 4];
   uint16_t *vd_reg[OTV_BUILD_MAX_MASTERS * 4];
   unsigned vd_rc[OTV_BUILD_MAX_MASTERS * 4];
   unsigned vd_count;
@@ -454,10 +454,10 @@ static unsigned region_index(cffb *x, const otv_vmodel *md, unsigned i)
 }
 
 /* The vsindex of the masters in mask (a VarData added at its first use). */
-static otv_status vsindex_of(cffb *x, uint64_t mask, const otv_vmodel *md, unsigned *out)
+static otv_status vsindex_of(cffb *x, const otv_mset *mask, const otv_vmodel *md, unsigned *out)
 {
   for (unsigned i = 0; i < x->vd_count; i++)
-    if (x->vd_mask[i] == mask) {
+    if (otv_mset_eq(&x->vd_mask[i], mask)) {
       *out = i;
       return OTV_E_OK;
     }
@@ -475,7 +475,7 @@ static otv_status vsindex_of(cffb *x, uint64_t mask, const otv_vmodel *md, unsig
     }
     ri[i - 1] = (uint16_t)r;
   }
-  x->vd_mask[x->vd_count] = mask;
+  x->vd_mask[x->vd_count] = *mask;
   x->vd_reg[x->vd_count] = ri;
   x->vd_rc[x->vd_count] = rc;
   *out = x->vd_count++;
@@ -561,24 +561,24 @@ static otv_status glyph(cffb *x, uint32_t gid)
 {
   otv_builder *b = x->b;
   otv_status s;
-  uint64_t mask = 0;
+  otv_mset mask = otv_mset_first(0);
   for (unsigned k = 0; k < b->mc; k++) {
     if ((s = load_glyph(b, k, gid, &x->mg[k], x->run))) return s;
-    if (b->m[k].gid_of[gid] != UINT32_MAX) mask |= (uint64_t)1 << k;
+    if (b->m[k].gid_of[gid] != UINT32_MAX) otv_mset_add(&mask, k);
   }
   const cglyph *d = &x->mg[b->base];
   /* sparse: an empty glyph where the default's has commands */
   for (unsigned k = 0; k < b->mc; k++)
-    if ((mask >> k & 1) && k != b->base && d->cn && !x->mg[k].cn) {
-      mask &= ~((uint64_t)1 << k);
+    if (otv_mset_has(&mask, k) && k != b->base && d->cn && !x->mg[k].cn) {
+      otv_mset_del(&mask, k);
       if (OTV_RESERVE(&b->al, &x->drop, &x->drop_cap, x->drop_count + 1, sizeof *x->drop))
         return OTV_FAIL(b->err, NOMEM, 0, 0, "sparse glyphs");
       x->drop[x->drop_count++] = (uint64_t)k << 32 | gid;
     }
   for (unsigned k = 0; k < b->mc; k++)
-    if ((mask >> k & 1) && k != b->base && (s = check_compat(x, gid, k))) return s;
+    if (otv_mset_has(&mask, k) && k != b->base && (s = check_compat(x, gid, k))) return s;
   const otv_vmodel *md;
-  if ((s = otv_build_submodel(b, mask, &md))) return s;
+  if ((s = otv_build_submodel(b, &mask, &md))) return s;
   unsigned rk = md->count - 1;
   size_t A = d->vn;
   /* master values (present masters, in master order) and the model's deltas */
@@ -588,7 +588,7 @@ static otv_status glyph(cffb *x, uint32_t gid)
     return OTV_FAIL(b->err, NOMEM, 0, 0, "charstring values");
   unsigned q = 0;
   for (unsigned k = 0; k < b->mc; k++) {
-    if (!(mask >> k & 1)) continue;
+    if (!otv_mset_has(&mask, k)) continue;
     if (A) memcpy(b->vals + (size_t)q * A, x->mg[k].v, A * sizeof *b->vals);
     q++;
   }
@@ -823,7 +823,7 @@ static otv_status glyph(cffb *x, uint32_t gid)
   if (dc->fd_count && !otv_cff_fd_of(dc, gid, &fd)) fd = 0;
   unsigned vs_priv = fd < x->fd_count ? x->priv_vs[fd] : 0u, vs_eff = vs_priv;
   if (any_blend) {
-    if ((s = vsindex_of(x, mask, md, &vs_eff))) return s;
+    if ((s = vsindex_of(x, &mask, md, &vs_eff))) return s;
     if (vs_eff != vs_priv) {
       otv_cs_put_num(o, vs_eff);
       otv_cff_put_op(o, OTV_CS_VSINDEX);
@@ -981,27 +981,34 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
   otv_builder *b = x->b;
   const otv_cff *dc = &b->m[b->base].cff->cff;
   if (f >= dc->fd_count || !dc->fds[f].priv.p) return OTV_E_OK;
-  uint64_t mask = 0;
+  otv_mset mask = otv_mset_first(0);
   for (unsigned k = 0; k < b->mc; k++)
-    if (k == b->base || fdm[k] != UINT32_MAX) mask |= (uint64_t)1 << k;
+    if (k == b->base || fdm[k] != UINT32_MAX) otv_mset_add(&mask, k);
   const otv_vmodel *md;
-  otv_status s = otv_build_submodel(b, mask, &md);
+  otv_status s = otv_build_submodel(b, &mask, &md);
   if (s) return s;
   otv_span pv = dc->fds[f].priv;
   otv_cff_dict dd;
   if (!otv_cff_dict_init(&dd, dc->tab, dc->tag, (size_t)(pv.p - dc->tab.p), pv.len, dc->cff2,
                          &dc->ivs))
     return OTV_FAIL(b->err, BAD_OFFSET, dc->tag, 0, "Private DICT");
+  /* per master present PRIV_MAX values, then per value its deltas (on the heap: up to
+   * OTV_BUILD_MAX_MASTERS masters) */
+  size_t vn = (size_t)b->mc * PRIV_MAX * 2;
+  double *vbuf = otv_mem_calloc(&b->al, vn, sizeof *vbuf);
+  if (!vbuf) return OTV_FAIL(b->err, NOMEM, 0, 0, "Private DICT");
+  double(*vals)[PRIV_MAX] = (double(*)[PRIV_MAX])vbuf;
+  double *deltas = vbuf + (size_t)b->mc * PRIV_MAX; /* [value * mc + model position] */
   otv_buf body;
   otv_buf_init(&body, &b->al);
   bool any_blend = false;
-  double vals[OTV_BUILD_MAX_MASTERS][PRIV_MAX];
   int cnt[OTV_BUILD_MAX_MASTERS];
   double col[OTV_BUILD_MAX_MASTERS], dl[OTV_BUILD_MAX_MASTERS];
   for (;;) {
     int op = otv_cff_dict_next(&dd, b->err);
     if (op == OTV_DICT_ERROR) {
       otv_buf_free(&body);
+      otv_mem_free(&b->al, vbuf, vn * sizeof *vbuf);
       return b->err ? b->err->code : OTV_E_BAD_VALUE;
     }
     if (op == OTV_DICT_END) break;
@@ -1012,7 +1019,7 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
     bool differ = false;
     unsigned q = 0;
     for (unsigned k = 0; k < b->mc; k++) {
-      if (!(mask >> k & 1)) continue;
+      if (!otv_mset_has(&mask, k)) continue;
       if (k == b->base) {
         memcpy(vals[q], dd.args, nv * sizeof(double));
         cnt[q] = (int)nv;
@@ -1020,6 +1027,7 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
         cnt[q] = keep ? -1 : private_get(b, k, fdm[k], op, vals[q], PRIV_MAX);
         if (cnt[q] >= 0 && (unsigned)cnt[q] != nv) {
           otv_buf_free(&body);
+          otv_mem_free(&b->al, vbuf, vn * sizeof *vbuf);
           return OTV_FAIL(
               b->err, BAD_VALUE, OTV_T_CFF2, 0,
               "Private DICT operator %d: master %s has %d values, the default master %u", op,
@@ -1037,23 +1045,23 @@ static otv_status private_build(cffb *x, uint32_t f, const uint32_t *fdm, otv_bu
       for (unsigned i = 0; i < nv; i++) dict_num(&body, dd.args[i]);
     } else {
       any_blend = true;
-      double deltas[PRIV_MAX][OTV_BUILD_MAX_MASTERS];
       for (unsigned i = 0; i < nv; i++) {
         for (unsigned r = 0; r < q; r++) col[r] = vals[r][i];
         deltas_exact(md, col, dl);
-        memcpy(deltas[i], dl, md->count * sizeof *dl);
+        memcpy(deltas + (size_t)i * b->mc, dl, md->count * sizeof *dl);
       }
       for (unsigned i = 0; i < nv; i++) dict_num(&body, dd.args[i]);
       for (unsigned i = 0; i < nv; i++)
-        for (unsigned r = 1; r < md->count; r++) dict_num(&body, deltas[i][r]);
+        for (unsigned r = 1; r < md->count; r++) dict_num(&body, deltas[(size_t)i * b->mc + r]);
       dict_num(&body, nv);
       otv_cff_put_op(&body, OTV_DICT_BLEND);
     }
     otv_cff_put_op(&body, op);
   }
+  otv_mem_free(&b->al, vbuf, vn * sizeof *vbuf);
   if (any_blend) {
     unsigned vi;
-    if ((s = vsindex_of(x, mask, md, &vi))) {
+    if ((s = vsindex_of(x, &mask, md, &vi))) {
       otv_buf_free(&body);
       return s;
     }
@@ -1224,8 +1232,8 @@ static otv_status write_table(cffb *x, uint32_t fd_count)
   const otv_buf priv = x->priv;
   const uint32_t *poff = x->poff;
   unsigned vi;
-  if (!s && !x->vd_count)
-    s = vsindex_of(x, b->mc == 64 ? UINT64_MAX : ((uint64_t)1 << b->mc) - 1, &b->model, &vi);
+  otv_mset all = otv_mset_first(b->mc);
+  if (!s && !x->vd_count) s = vsindex_of(x, &all, &b->model, &vi);
   /* FontMatrix: the default's transform (one for every Font DICT) */
   otv_buf top;
   otv_buf_init(&top, &b->al);

@@ -18,15 +18,15 @@ otv_buf *otv_build_table(otv_builder *b, uint32_t tag)
   return t;
 }
 
-otv_status otv_build_submodel(otv_builder *b, uint64_t mask, const otv_vmodel **out)
+otv_status otv_build_submodel(otv_builder *b, const otv_mset *mask, const otv_vmodel **out)
 {
-  uint64_t all = b->mc == 64 ? UINT64_MAX : (((uint64_t)1 << b->mc) - 1);
-  if (mask == all) {
+  otv_mset all = otv_mset_first(b->mc);
+  if (otv_mset_eq(mask, &all)) {
     *out = &b->model;
     return OTV_E_OK;
   }
   for (unsigned i = 0; i < b->sub_count; i++)
-    if (b->subs[i].mask == mask) {
+    if (otv_mset_eq(&b->subs[i].mask, mask)) {
       *out = &b->subs[i].model;
       return OTV_E_OK;
     }
@@ -45,13 +45,13 @@ otv_status otv_build_submodel(otv_builder *b, uint64_t mask, const otv_vmodel **
   if (!lp) return OTV_FAIL(b->err, NOMEM, 0, 0, "sub-models");
   unsigned n = 0;
   for (unsigned k = 0; k < b->mc; k++)
-    if (mask >> k & 1)
+    if (otv_mset_has(mask, k))
       memcpy(lp + (size_t)n++ * b->ac, b->norm + (size_t)k * b->ac, b->ac * sizeof *lp);
   struct otv_bsub *sb = &b->subs[b->sub_count];
   otv_status s = otv_vmodel_init(&sb->model, lp, n, b->ac, &b->al, b->err);
   if (lp != locs) otv_mem_free(&b->al, lp, (size_t)b->mc * b->ac * sizeof *lp);
   if (s) return s;
-  sb->mask = mask;
+  sb->mask = *mask;
   b->sub_count++;
   *out = &sb->model;
   return OTV_E_OK;

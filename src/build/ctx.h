@@ -55,7 +55,7 @@ typedef struct otv_builder {
   otv_vmodel model; /* of all masters */
   /* sub-models of sparse masters, by the mask of the masters present */
   struct otv_bsub {
-    uint64_t mask;
+    otv_mset mask;
     otv_vmodel model;
   } * subs;
   unsigned sub_count, sub_cap;
@@ -73,7 +73,7 @@ typedef struct otv_builder {
 } otv_builder;
 
 /* ctx.c: the model of the masters in mask (all: &b->model) */
-otv_status otv_build_submodel(otv_builder *b, uint64_t mask, const otv_vmodel **out);
+otv_status otv_build_submodel(otv_builder *b, const otv_mset *mask, const otv_vmodel **out);
 /* ctx.c: a new table buffer for tag */
 otv_buf *otv_build_table(otv_builder *b, uint32_t tag);
 /* ctx.c: F2Dot14 of a normalized value, as fontTools' fl2fi (round half up) */

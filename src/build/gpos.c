@@ -40,7 +40,7 @@ typedef struct pos {
 typedef struct gctx {
   otv_builder *b;
   otv_span t[OTV_BUILD_MAX_MASTERS]; /* each master's GPOS (len 0: none) */
-  uint64_t mask;                     /* the masters with a GPOS (the default among them) */
+  otv_mset mask;                     /* the masters with a GPOS (the default among them) */
   unsigned lookup, sub;              /* for messages */
   otv_status st;
   bool write; /* pass 2 */
@@ -58,6 +58,10 @@ typedef struct gctx {
   const char *where;   /* for messages outside the lookups (NULL: lookup and sub-table) */
   size_t work, budget; /* bytes and records visited, and the most allowed (fan-out of shared
                         * sub-tables, huge class matrices: OTV_E_LIMIT) */
+  /* pass 2, PairPos: the rows written, [lo, hi) (class-1 rows of format 2, pair sets of
+   * format 1; 0, UINT32_MAX: all), and the sub-table's row count (set by the writers): a
+   * sub-table too large for its 16-bit offsets is written as pieces of rows (split_pair) */
+  uint32_t lo, hi, rows;
 } gctx;
 
 static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned k)
@@ -78,7 +82,7 @@ static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned
 
 #define EACH(c, k)                                                                                 \
   for (unsigned k = 0; k < (c)->b->mc; k++)                                                        \
-    if ((c)->mask >> k & 1)
+    if (otv_mset_has(&(c)->mask, k))
 
 /* n bytes at p + rel in every master */
 /* Count work (each unit a byte or record visited in every master); false past the budget. */
@@ -376,6 +380,9 @@ static void single_pos(gctx *c, otv_buf *o, const pos *p, unsigned fmt)
     value_record(c, o, vf, gained, p, p, 8 + (size_t)i * vr_size(vf), grp);
 }
 
+static bool part_classes(gctx *c, const pos *p, uint32_t lo, uint32_t hi);
+static bool part_rows(gctx *c, uint32_t n, uint32_t *lo, uint32_t *hi);
+
 /* PairPos format 1 (PairSets) and 2 (class matrix) */
 static void pair_pos(gctx *c, otv_buf *o, const pos *p, unsigned fmt)
 {
@@ -389,9 +396,9 @@ static void pair_pos(gctx *c, otv_buf *o, const pos *p, unsigned fmt)
     otv_buf_u16(o, (uint16_t)o1);
     otv_buf_u16(o, (uint16_t)o2);
   }
-  copy_child(c, o, 2, p, p, 2, coverage_len);
   size_t rs = vr_size(f1) + vr_size(f2);
   if (fmt == 1) {
+    copy_child(c, o, 2, p, p, 2, coverage_len);
     unsigned n = su16(c, p, 8);
     if (o) otv_buf_u16(o, (uint16_t)n);
     if (!need(c, p, 10, 2 * (size_t)n)) return;
@@ -418,19 +425,28 @@ static void pair_pos(gctx *c, otv_buf *o, const pos *p, unsigned fmt)
   }
   if (!need(c, p, 0, 16)) return;
   unsigned n1 = su16(c, p, 12), n2 = su16(c, p, 14);
+  uint32_t lo, hi;
+  if (part_rows(c, n1, &lo, &hi) && o && !part_classes(c, p, lo, hi)) return;
   if (o) {
     otv_buf_u16(o, 0);
     otv_buf_u16(o, 0);
-    otv_buf_u16(o, (uint16_t)n1);
+    otv_buf_u16(o, (uint16_t)(hi - lo));
     otv_buf_u16(o, (uint16_t)n2);
   }
-  copy_child(c, o, 8, p, p, 8, classdef_len);
+  if (hi - lo == n1) { /* (a piece's: part_classes) */
+    copy_child(c, o, 2, p, p, 2, coverage_len);
+    copy_child(c, o, 8, p, p, 8, classdef_len);
+  }
   copy_child(c, o, 10, p, p, 10, classdef_len);
   if (!need(c, p, 16, (size_t)n1 * n2 * rs)) return;
-  for (size_t i = 0; i < (size_t)n1 * n2 && !c->st; i++) {
+  /* the rows left out still own their slots (pass 2 reads the items by slot) */
+  size_t per = (size_t)n2 * (popcount(f1 & 0x0Fu) + popcount(f2 & 0x0Fu));
+  c->slot += lo * per;
+  for (size_t i = (size_t)lo * n2; i < (size_t)hi * n2 && !c->st; i++) {
     value_record(c, o, f1, g1, p, p, 16 + i * rs, grp1);
     value_record(c, o, f2, g2, p, p, 16 + i * rs + vr_size(f1), grp2);
   }
+  c->slot += (n1 - hi) * per;
 }
 
 /* CursivePos format 1 */
@@ -716,6 +732,42 @@ static otv_obj classdef_of(gctx *c, const uint32_t *cls, uint32_t gc)
   return otv_graph_pop(c->g);
 }
 
+/* A piece of the default's PairPos format 2 at p (pass 2, its object open): the coverage and
+ * ClassDef1 of its class-1 rows [lo, hi), renumbered from 0, linked at fields 2 and 8. */
+static bool part_classes(gctx *c, const pos *p, uint32_t lo, uint32_t hi)
+{
+  otv_builder *b = c->b;
+  const otv_alloc *al = &b->al;
+  uint32_t gc = b->m[b->base].glyph_count;
+  uint16_t *c1 = otv_mem_calloc(al, (size_t)gc + 1, sizeof *c1);
+  uint16_t *c2 = otv_mem_calloc(al, (size_t)gc + 1, sizeof *c2);
+  uint32_t *n = otv_mem_calloc(al, (size_t)gc + 1, sizeof *n);
+  bool ok = c1 && c2 && n;
+  if (!ok && !c->st) c->st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+  if (ok) ok = kern2_read(c, c->t[b->base], p->a[b->base], gc, c1, c2, b->base);
+  if (ok) {
+    for (uint32_t g = 0; g < gc; g++)
+      n[g] = c1[g] != 0xFFFF && c1[g] >= lo && c1[g] < hi ? c1[g] - lo : UINT32_MAX;
+    otv_graph_link(c->g, 2, 2, coverage_of(c, n, gc));
+    otv_graph_link(c->g, 8, 2, classdef_of(c, n, gc));
+  }
+  if (c1) otv_mem_free(al, c1, ((size_t)gc + 1) * sizeof *c1);
+  if (c2) otv_mem_free(al, c2, ((size_t)gc + 1) * sizeof *c2);
+  if (n) otv_mem_free(al, n, ((size_t)gc + 1) * sizeof *n);
+  return ok && !c->st;
+}
+
+/* The class-1 rows (or pair sets) [*lo, *hi) of n that pass 2 writes (c->lo, c->hi); sets
+ * c->rows. Whether they are a part only. */
+static bool part_rows(gctx *c, uint32_t n, uint32_t *lo, uint32_t *hi)
+{
+  c->rows = n;
+  *lo = 0, *hi = n;
+  if (!c->write || (c->lo == 0 && c->hi >= n)) return false;
+  *lo = c->lo < n ? c->lo : n, *hi = c->hi < n ? c->hi : n;
+  return true;
+}
+
 /* A slot whose per-master values are given (v[k], masters of c->mask) */
 static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
 {
@@ -869,25 +921,40 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
   }
   unsigned g1, g2;
   size_t grp1 = new_group(c, &g1), grp2 = new_group(c, &g2);
+  uint32_t lo, hi;
+  bool part = part_rows(c, m.cnt1, &lo, &hi);
   if (o) {
     otv_buf_u16(o, 2);
     otv_buf_u16(o, 0);
     otv_buf_u16(o, (uint16_t)(fv1 | g1 << 4));
     otv_buf_u16(o, (uint16_t)(fv2 | g2 << 4));
     otv_buf_u32(o, 0);
-    otv_buf_u16(o, (uint16_t)m.cnt1);
+    otv_buf_u16(o, (uint16_t)(hi - lo));
     otv_buf_u16(o, (uint16_t)m.cnt2);
-    otv_graph_link(c->g, 2, 2, coverage_of(c, m.n1, m.gc));
-    otv_graph_link(c->g, 8, 2, classdef_of(c, m.n1, m.gc));
+    /* a piece: its rows' first glyphs, classes numbered from 0 */
+    uint32_t *n1 = part ? otv_mem_calloc(&b->al, (size_t)m.gc + 1, sizeof *n1) : m.n1;
+    if (!n1) {
+      if (!c->st) c->st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+      kern2_free(c, &m);
+      return;
+    }
+    for (uint32_t g = 0; part && g < m.gc; g++)
+      n1[g] = m.n1[g] != UINT32_MAX && m.n1[g] >= lo && m.n1[g] < hi ? m.n1[g] - lo : UINT32_MAX;
+    otv_graph_link(c->g, 2, 2, coverage_of(c, n1, m.gc));
+    otv_graph_link(c->g, 8, 2, classdef_of(c, n1, m.gc));
     otv_graph_link(c->g, 10, 2, classdef_of(c, m.n2, m.gc));
+    if (part) otv_mem_free(&b->al, n1, ((size_t)m.gc + 1) * sizeof *n1);
   }
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
-  if (!spend(c, (size_t)m.cnt1 * m.cnt2 * popcount((unsigned)c->mask & 0xFFFFFFFFu) +
-                    (size_t)m.cnt1 * m.cnt2)) {
+  if (!spend(c,
+             (size_t)(hi - lo) * m.cnt2 * otv_mset_count(&c->mask) + (size_t)(hi - lo) * m.cnt2)) {
     kern2_free(c, &m);
     return;
   }
-  for (uint32_t i = 0; i < m.cnt1 && !c->st; i++)
+  /* the rows left out still own their slots (pass 2 reads the items by slot) */
+  size_t per = (size_t)m.cnt2 * (popcount(fv1) + popcount(fv2));
+  c->slot += lo * per;
+  for (uint32_t i = lo; i < hi && !c->st; i++)
     for (uint32_t j = 0; j < m.cnt2 && !c->st; j++) {
       EACH(c, k)
       {
@@ -921,6 +988,7 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
         }
       }
     }
+  c->slot += (m.cnt1 - hi) * per;
   kern2_free(c, &m);
 }
 
@@ -1002,16 +1070,23 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
   size_t grp1 = new_group(c, &g1), grp2 = new_group(c, &g2);
   uint32_t nsets = 0;
   for (uint32_t g = 0; g < gc; g++) nsets += first[g] != UINT32_MAX;
+  uint32_t lo, hi;
+  bool part = part_rows(c, nsets, &lo, &hi);
   size_t arr = 0;
   if (o) {
     otv_buf_u16(o, 1);
     otv_buf_u16(o, 0);
     otv_buf_u16(o, (uint16_t)(fv1 | g1 << 4));
     otv_buf_u16(o, (uint16_t)(fv2 | g2 << 4));
-    otv_buf_u16(o, (uint16_t)nsets);
+    otv_buf_u16(o, (uint16_t)(hi - lo));
     arr = o->len;
-    otv_buf_zeros(o, 2 * (size_t)nsets);
-    otv_graph_link(c->g, 2, 2, coverage_of(c, first, gc));
+    otv_buf_zeros(o, 2 * (size_t)(hi - lo));
+    /* a piece: the first glyphs of its pair sets (list's room: filled again below) */
+    for (uint32_t g = 0, i = 0; part && g < gc; g++) {
+      list[g] = first[g] != UINT32_MAX && i >= lo && i < hi ? 0 : UINT32_MAX;
+      i += first[g] != UINT32_MAX;
+    }
+    otv_graph_link(c->g, 2, 2, coverage_of(c, part ? list : first, gc));
   }
   uint32_t si = 0;
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
@@ -1035,6 +1110,11 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
     if (c->st) break;
     qsort(list, pc, sizeof *list, cmp_u32);
     for (uint32_t i = 0; i < pc; i++) second[list[i]] = 0;
+    if (si < lo || si >= hi) { /* not in this piece: its slots skipped (pass 2) */
+      c->slot += (size_t)pc * (popcount(fv1) + popcount(fv2));
+      si++;
+      continue;
+    }
     otv_buf *q2 = c->write ? otv_graph_push(c->g) : NULL;
     if (c->write && !q2) break;
     if (q2) otv_buf_u16(q2, (uint16_t)pc);
@@ -1089,7 +1169,7 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
         }
       }
     }
-    if (q2) otv_graph_link(c->g, arr + 2 * (size_t)si, 2, otv_graph_pop(c->g));
+    if (q2) otv_graph_link(c->g, arr + 2 * (size_t)(si - lo), 2, otv_graph_pop(c->g));
     si++;
   }
 done:
@@ -1144,13 +1224,70 @@ static otv_obj subtable(gctx *c, const pos *p, unsigned type)
 /* ---- the lookups, both passes ---- */
 
 typedef struct sub_out {
-  size_t at;     /* pass 2: where the rebuilt sub-table is in the blob, or SIZE_MAX */
-  size_t orig;   /* the default's sub-table (Extension resolved), offset in its GPOS */
-  unsigned type; /* the lookup type it has (resolved) */
+  size_t at;       /* pass 2: where the rebuilt sub-table is in the blob, or SIZE_MAX */
+  size_t orig;     /* the default's sub-table (Extension resolved), offset in its GPOS */
+  unsigned type;   /* the lookup type it has (resolved) */
+  unsigned lookup; /* its lookup's index (a split sub-table: several in a row) */
 } sub_out;
 
-/* Walk every lookup's sub-tables; pass 2 fills subs (count *sub_n) and blob. */
-static void walk(gctx *c, const pos *ll, unsigned lookups, sub_out *subs, size_t *sub_n,
+typedef struct subs_out {
+  sub_out *v;
+  size_t n, cap;
+} subs_out;
+
+/* Append a sub-table to s (pass 2); false (c->st set) without memory. */
+static bool sub_add(gctx *c, subs_out *s, size_t at, size_t orig, unsigned type, unsigned lookup)
+{
+  if (OTV_RESERVE(&c->b->al, &s->v, &s->cap, s->n + 1, sizeof *s->v)) {
+    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
+    return false;
+  }
+  s->v[s->n++] = (sub_out){at, orig, type, lookup};
+  return true;
+}
+
+/* A PairPos sub-table at p (pass 2) whose rebuilt object cannot be written with 16-bit offsets
+ * (OTV_E_LIMIT): written again as pieces of consecutive rows (format 1: pair sets, so ranges
+ * of the coverage's first glyphs; format 2: class-1 rows, each piece with its own coverage and
+ * ClassDef1), each as many rows as fit: from the rows left, all, then half of them while they
+ * do not fit. The pieces are sub-tables of the same lookup in a row: a first glyph is in one
+ * piece only, so the lookup applies the same records (spec: the first sub-table whose coverage
+ * holds the glyph applies). slot0 and group0: the counters at the sub-table's start (each piece
+ * reads the same items); rows: its row count. */
+static void split_pair(gctx *c, const pos *p, size_t slot0, size_t group0, uint32_t rows,
+                       subs_out *subs, otv_buf *blob)
+{
+  size_t slot1 = c->slot, group1 = c->group;
+  uint32_t lo = 0, hi = rows;
+  while (lo < rows && !c->st) {
+    c->slot = slot0, c->group = group0;
+    c->lo = lo, c->hi = hi;
+    otv_obj id = subtable(c, p, 2);
+    if (c->st) break;
+    if (!id || OTV_NEVER(c->slot != slot1 || c->group != group1)) { /* no id: graph memory */
+      c->st = OTV_FAIL(c->b->err, NOMEM, OTV_T_GPOS, 0, "PairPos split");
+      break;
+    }
+    size_t at = blob->len;
+    otv_status st = otv_graph_write(c->g, id, blob, NULL);
+    if (st == OTV_E_LIMIT && hi - lo > 1) {
+      hi = lo + (hi - lo) / 2;
+      continue;
+    }
+    if (st) {
+      c->st = otv_fail(c->b->err, st, OTV_T_GPOS, 0,
+                       "lookup %u sub-table %u: rebuilt (one row of PairPos past 64 KiB)",
+                       c->lookup, c->sub);
+      break;
+    }
+    if (!sub_add(c, subs, at, p->a[c->b->base], 2, c->lookup)) break;
+    lo = hi, hi = rows;
+  }
+  c->lo = 0, c->hi = UINT32_MAX;
+}
+
+/* Walk every lookup's sub-tables; pass 2 fills subs and blob (pass 1 counts them in *sub_n). */
+static void walk(gctx *c, const pos *ll, unsigned lookups, subs_out *subs, size_t *sub_n,
                  otv_buf *blob)
 {
   size_t n = 0;
@@ -1183,30 +1320,41 @@ static void walk(gctx *c, const pos *ll, unsigned lookups, sub_out *subs, size_t
         }
         EACH(c, k) S.a[k] += otv_peek_u32(c->t[k].p + S.a[k] + 4);
       }
+      size_t slot0 = c->slot, group0 = c->group;
+      c->rows = 0;
       otv_obj id = subtable(c, &S, t);
-      if (!c->write) {
-        n++;
-        continue;
-      }
+      n++;
+      if (!c->write || c->st) continue;
       if (OTV_NEVER(!subs)) return;
-      subs[n].orig = S.a[c->b->base];
-      subs[n].type = t;
-      subs[n].at = SIZE_MAX;
+      size_t at = SIZE_MAX;
       if (id) {
-        subs[n].at = blob->len;
+        at = blob->len;
         otv_status st = otv_graph_write(c->g, id, blob, NULL);
+        if (st == OTV_E_LIMIT && t == 2 && c->rows > 1) {
+          split_pair(c, &S, slot0, group0, c->rows, subs, blob);
+          continue;
+        }
         if (st) {
           c->st = otv_fail(c->b->err, st, OTV_T_GPOS, 0, "lookup %u sub-table %u: rebuilt", i, j);
           return;
         }
       }
-      n++;
+      if (!sub_add(c, subs, at, S.a[c->b->base], t, i)) return;
     }
   }
   *sub_n = n;
 }
 
-/* The intermediate GPOS (see the top of the file) of the default's table d. */
+/* The number of subs of lookup i from *si on (advanced past them). */
+static size_t subs_of(const sub_out *subs, size_t sub_n, size_t *si, unsigned i)
+{
+  size_t n = 0;
+  for (; *si < sub_n && subs[*si].lookup == i; ++*si) n++;
+  return n;
+}
+
+/* The intermediate GPOS (see the top of the file) of the default's table d: each lookup's
+ * sub-tables are subs (in lookup order; a split PairPos adds several). */
 static otv_status intermediate(gctx *c, otv_span d, unsigned lookups, const sub_out *subs,
                                size_t sub_n, const otv_buf *blob, otv_buf *o)
 {
@@ -1216,10 +1364,14 @@ static otv_status intermediate(gctx *c, otv_span d, unsigned lookups, const sub_
   size_t lk = ll + 2 + 2 * (size_t)lookups, ext = lk;
   size_t L = otv_peek_u16(d.p + 8);
   /* the lookups' sizes (type, flag, count, offsets, markFilteringSet) */
+  size_t si = 0;
   for (unsigned i = 0; i < lookups; i++) {
     size_t at = L + otv_peek_u16(d.p + L + 2 + 2 * (size_t)i); /* in range: walked */
-    unsigned flag = otv_peek_u16(d.p + at + 2), count = otv_peek_u16(d.p + at + 4);
-    ext += 6 + 2 * (size_t)count + (flag & 0x10 ? 2 : 0);
+    unsigned flag = otv_peek_u16(d.p + at + 2);
+    size_t count = subs_of(subs, sub_n, &si, i);
+    if (count > 0xFFFF)
+      return OTV_FAIL(b->err, LIMIT, OTV_T_GPOS, 0, "lookup %u: over 65535 sub-tables", i);
+    ext += 6 + 2 * count + (flag & 0x10 ? 2 : 0);
   }
   size_t copy = ext + 8 * sub_n, after = copy + d.len;
   unsigned sl = otv_peek_u16(d.p + 4), fl = otv_peek_u16(d.p + 6);
@@ -1236,24 +1388,28 @@ static otv_status intermediate(gctx *c, otv_span d, unsigned lookups, const sub_
   }
   otv_buf_u16(o, (uint16_t)lookups);
   size_t at_l = lk;
+  si = 0;
   for (unsigned i = 0; i < lookups; i++) {
     size_t at = L + otv_peek_u16(d.p + L + 2 + 2 * (size_t)i);
-    unsigned flag = otv_peek_u16(d.p + at + 2), count = otv_peek_u16(d.p + at + 4);
+    unsigned flag = otv_peek_u16(d.p + at + 2);
+    size_t count = subs_of(subs, sub_n, &si, i);
     otv_buf_u16(o, (uint16_t)(at_l - ll));
-    at_l += 6 + 2 * (size_t)count + (flag & 0x10 ? 2 : 0);
+    at_l += 6 + 2 * count + (flag & 0x10 ? 2 : 0);
   }
-  size_t si = 0, at_e = ext;
+  size_t at_e = ext;
   at_l = lk;
+  si = 0;
   for (unsigned i = 0; i < lookups; i++) {
     size_t at = L + otv_peek_u16(d.p + L + 2 + 2 * (size_t)i);
-    unsigned flag = otv_peek_u16(d.p + at + 2), count = otv_peek_u16(d.p + at + 4);
+    unsigned flag = otv_peek_u16(d.p + at + 2), count0 = otv_peek_u16(d.p + at + 4);
+    size_t count = subs_of(subs, sub_n, &si, i);
     otv_buf_u16(o, EXT_TYPE);
     otv_buf_u16(o, (uint16_t)flag);
     otv_buf_u16(o, (uint16_t)count);
-    for (unsigned j = 0; j < count; j++) otv_buf_u16(o, (uint16_t)(at_e + 8 * (size_t)j - at_l));
-    if (flag & 0x10) otv_buf_u16(o, otv_peek_u16(d.p + at + 6 + 2 * (size_t)count));
-    at_l += 6 + 2 * (size_t)count + (flag & 0x10 ? 2 : 0);
-    at_e += 8 * (size_t)count;
+    for (size_t j = 0; j < count; j++) otv_buf_u16(o, (uint16_t)(at_e + 8 * j - at_l));
+    if (flag & 0x10) otv_buf_u16(o, otv_peek_u16(d.p + at + 6 + 2 * (size_t)count0));
+    at_l += 6 + 2 * count + (flag & 0x10 ? 2 : 0);
+    at_e += 8 * count;
   }
   for (si = 0; si < sub_n; si++) {
     size_t here = ext + 8 * si;
@@ -1350,7 +1506,7 @@ static otv_obj carets(gctx *c)
   if (d.len < 12 || !otv_peek_u16(d.p + 8)) return OTV_OBJ_NONE;
   otv_span saved[OTV_BUILD_MAX_MASTERS];
   memcpy(saved, c->t, sizeof saved);
-  uint64_t mask = c->mask;
+  otv_mset mask = c->mask;
   EACH(c, k) c->t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GDEF);
   pos root;
   memset(&root, 0, sizeof root);
@@ -1456,11 +1612,13 @@ otv_status otv_build_gpos(otv_builder *b)
   gctx c;
   memset(&c, 0, sizeof c);
   c.b = b;
+  c.hi = UINT32_MAX;
   for (unsigned k = 0; k < b->mc; k++) {
     c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GPOS);
-    if (c.t[k].len) c.mask |= (uint64_t)1 << k;
+    if (c.t[k].len) otv_mset_add(&c.mask, k);
   }
-  if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  otv_mset only = otv_mset_one(b->base);
+  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
   c.budget = (size_t)1 << 20;
   EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
   pos root, ll;
@@ -1502,9 +1660,9 @@ otv_status otv_build_gpos(otv_builder *b)
   otv_buf_init(&store, &b->al);
   otv_buf_init(&blob, &b->al);
   otv_buf_init(&mid, &b->al);
-  sub_out *subs = NULL;
+  subs_out subs = {NULL, 0, 0};
   if (!st && rows) {
-    st = otv_build_store(b, c.mask, c.vals, b->mc, rows, items, &store);
+    st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
     memset(c.gbits, 0, c.gbits_cap);
     for (size_t s = 0; !st && s < c.slot_n; s++) {
       if (c.item[s] == UINT32_MAX) continue;
@@ -1512,18 +1670,18 @@ otv_status otv_build_gpos(otv_builder *b)
       if (c.sgroup[s] != SIZE_MAX && (c.sgroup[s] >> 2) < c.gbits_cap)
         c.gbits[c.sgroup[s] >> 2] |= (uint8_t)(1u << (c.sgroup[s] & 3));
     }
-    /* pass 2: the rebuilt sub-tables */
-    subs = otv_mem_calloc(&b->al, sub_n + 1, sizeof *subs);
+    /* pass 2: the rebuilt sub-tables (a PairPos past 64 KiB split: more of them) */
     c.g = otv_graph_new(&b->al);
-    if (!st && (!subs || !c.g)) st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
+    if (!st && (OTV_RESERVE(&b->al, &subs.v, &subs.cap, sub_n + 1, sizeof *subs.v) || !c.g))
+      st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
     if (!st) {
       c.write = true;
       c.slot = c.group = 0;
       c.work = 0;
       size_t n2 = 0;
-      walk(&c, &ll, lookups, subs, &n2, &blob);
+      walk(&c, &ll, lookups, &subs, &n2, &blob);
       st = c.st;
-      if (!st && (n2 != sub_n || blob.failed))
+      if (!st && (n2 != sub_n || subs.n < sub_n || blob.failed))
         st = OTV_FAIL(b->err, NOMEM, OTV_T_GPOS, 0, "GPOS rebuilt");
     }
     otv_buf lcl;
@@ -1538,7 +1696,7 @@ otv_status otv_build_gpos(otv_builder *b)
       if (!st && (c.slot != c.slot_n || lcl.failed))
         st = OTV_FAIL(b->err, NOMEM, OTV_T_GDEF, 0, "ligature carets");
     }
-    if (!st) st = intermediate(&c, d, lookups, subs, sub_n, &blob, &mid);
+    if (!st) st = intermediate(&c, d, lookups, subs.v, subs.n, &blob, &mid);
     if (!st) {
       otv_buf *t = otv_build_table(b, OTV_T_GPOS);
       otv_layout_xform xf;
@@ -1551,7 +1709,7 @@ otv_status otv_build_gpos(otv_builder *b)
     otv_buf_free(&lcl);
   }
   if (c.g) otv_graph_free(c.g);
-  if (subs) otv_mem_free(&b->al, subs, (sub_n + 1) * sizeof *subs);
+  otv_mem_free(&b->al, subs.v, subs.cap * sizeof *subs.v);
   if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
   otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
   otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
@@ -1758,12 +1916,14 @@ otv_status otv_build_base(otv_builder *b)
   gctx c;
   memset(&c, 0, sizeof c);
   c.b = b;
+  c.hi = UINT32_MAX;
   c.tag = OTV_T_BASE;
   for (unsigned k = 0; k < b->mc; k++) {
     c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_BASE);
-    if (c.t[k].len) c.mask |= (uint64_t)1 << k;
+    if (c.t[k].len) otv_mset_add(&c.mask, k);
   }
-  if (c.mask == (uint64_t)1 << b->base) return OTV_E_OK;
+  otv_mset only = otv_mset_one(b->base);
+  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
   c.budget = (size_t)1 << 20;
   EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
   if (d.len >= 4 && otv_peek_u16(d.p + 2) >= 1 && d.len >= 12 && otv_peek_u32(d.p + 8))
@@ -1790,7 +1950,7 @@ otv_status otv_build_base(otv_builder *b)
   otv_buf store;
   otv_buf_init(&store, &b->al);
   if (!st && rows) {
-    st = otv_build_store(b, c.mask, c.vals, b->mc, rows, items, &store);
+    st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
     for (size_t s = 0; !st && s < c.slot_n; s++)
       if (c.item[s] != UINT32_MAX) c.item[s] = items[c.item[s]];
     c.g = st ? NULL : otv_graph_new(&b->al);

@@ -17,7 +17,54 @@
 
 #include "core/core.h"
 
-#define OTV_BUILD_MAX_MASTERS 64u
+#include <stdbool.h>
+#include <string.h>
+
+#define OTV_BUILD_MAX_MASTERS 256u /* a multiple of 64 (Handjet's round trip: 168) */
+
+/* A set of masters (their indexes in the builder's order): a bitset of OTV_BUILD_MAX_MASTERS. */
+typedef struct otv_mset {
+  uint64_t w[OTV_BUILD_MAX_MASTERS / 64];
+} otv_mset;
+
+static inline void otv_mset_add(otv_mset *s, unsigned k)
+{
+  s->w[k >> 6] |= (uint64_t)1 << (k & 63);
+}
+static inline void otv_mset_del(otv_mset *s, unsigned k)
+{
+  s->w[k >> 6] &= ~((uint64_t)1 << (k & 63));
+}
+static inline bool otv_mset_has(const otv_mset *s, unsigned k)
+{
+  return s->w[k >> 6] >> (k & 63) & 1;
+}
+static inline bool otv_mset_eq(const otv_mset *a, const otv_mset *b)
+{
+  return !memcmp(a->w, b->w, sizeof a->w);
+}
+/* The masters 0 .. n-1 (n <= OTV_BUILD_MAX_MASTERS) */
+static inline otv_mset otv_mset_first(unsigned n)
+{
+  otv_mset s;
+  memset(&s, 0, sizeof s);
+  for (unsigned k = 0; k < n; k++) otv_mset_add(&s, k);
+  return s;
+}
+static inline otv_mset otv_mset_one(unsigned k)
+{
+  otv_mset s;
+  memset(&s, 0, sizeof s);
+  otv_mset_add(&s, k);
+  return s;
+}
+static inline unsigned otv_mset_count(const otv_mset *s)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < OTV_BUILD_MAX_MASTERS / 64; i++)
+    for (uint64_t v = s->w[i]; v; v &= v - 1) n++;
+  return n;
+}
 
 typedef struct otv_vmodel {
   unsigned axis_count;

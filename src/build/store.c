@@ -87,7 +87,7 @@ static uint32_t add_row_model(ivsb *s, const otv_vmodel *md, const double *vals)
 
 /* Add one row: the deltas of master values vals (one per master; mask: the masters present,
  * the default always). Returns the row index, or UINT32_MAX (error recorded). */
-static uint32_t add_row(ivsb *s, uint64_t mask, const double *vals)
+static uint32_t add_row(ivsb *s, const otv_mset *mask, const double *vals)
 {
   const otv_vmodel *md;
   if (otv_build_submodel(s->b, mask, &md)) return UINT32_MAX;
@@ -460,16 +460,16 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
   otv_status st = row && item && direct ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
   double vals[OTV_BUILD_MAX_MASTERS];
   for (uint32_t g = 0; !st && g < gc; g++) {
-    uint64_t mask = 0;
+    otv_mset mask = otv_mset_first(0);
     unsigned q = 0;
     for (unsigned k = 0; k < b->mc; k++) {
       uint32_t mg = b->m[k].gid_of[g];
       const otv_mtx *mt = vertical ? &b->m[k].v : &b->m[k].h;
       if (mg == UINT32_MAX || !mt->present) continue;
-      mask |= (uint64_t)1 << k;
+      otv_mset_add(&mask, k);
       vals[q++] = otv_mtx_advance(mt, mg);
     }
-    if ((row[g] = add_row(&s, mask, vals)) == UINT32_MAX) st = b->err ? b->err->code : OTV_E_NOMEM;
+    if ((row[g] = add_row(&s, &mask, vals)) == UINT32_MAX) st = b->err ? b->err->code : OTV_E_NOMEM;
     if (!st && !st) st = OTV_E_OK;
   }
   /* mapped: unique rows, a DeltaSetIndexMap */
@@ -615,7 +615,7 @@ otv_status otv_build_mvar(otv_builder *b)
   for (unsigned f = 0; !st && f < MVAR_FIELD_COUNT; f++) {
     const mvar_field *fd = &mvar_fields[f];
     if (otv_sfnt_find(&b->m[b->base].sfnt, fd->table).len < fd->min_len) continue;
-    uint64_t mask = 0;
+    otv_mset mask = otv_mset_first(0);
     unsigned q = 0;
     bool differ = false;
     for (unsigned k = 0; k < b->mc; k++) {
@@ -624,14 +624,14 @@ otv_status otv_build_mvar(otv_builder *b)
       /* in range: min_len >= off + 2 */
       int v = fd->is_unsigned ? otv_peek_u16(t.p + fd->off) : otv_peek_i16(t.p + fd->off);
       if (fd->table == OTV_T_POST && v == POST_UNDERLINE_UNSET) continue;
-      mask |= (uint64_t)1 << k;
+      otv_mset_add(&mask, k);
       vals[q] = v;
       if (q && vals[q] != vals[0]) differ = true;
       q++;
     }
-    if (!differ || !(mask >> b->base & 1)) continue;
+    if (!differ || !otv_mset_has(&mask, b->base)) continue;
     /* vals are in master order; the default is in them */
-    uint32_t r = add_row(&s, mask, vals);
+    uint32_t r = add_row(&s, &mask, vals);
     if (r == UINT32_MAX) {
       st = b->err ? b->err->code : OTV_E_NOMEM;
       break;
@@ -704,7 +704,7 @@ otv_status otv_build_avar2(otv_builder *b, const otv_vmodel *md, const double *v
 
 /* ---- a store of given rows (GDEF) ---- */
 
-otv_status otv_build_store(otv_builder *b, uint64_t mask, const int32_t *vals, size_t stride,
+otv_status otv_build_store(otv_builder *b, const otv_mset *mask, const int32_t *vals, size_t stride,
                            size_t rows, uint32_t *item_of, otv_buf *out)
 {
   ivsb s;
@@ -717,7 +717,7 @@ otv_status otv_build_store(otv_builder *b, uint64_t mask, const int32_t *vals, s
   for (size_t r = 0; !st && r < rows; r++) {
     unsigned q = 0;
     for (unsigned k = 0; k < b->mc; k++)
-      if (mask >> k & 1) v[q++] = vals[r * stride + k];
+      if (otv_mset_has(mask, k)) v[q++] = vals[r * stride + k];
     if ((use[r] = add_row(&s, mask, v)) == UINT32_MAX)
       st = b->err && b->err->code ? b->err->code : OTV_E_NOMEM;
   }

@@ -22,7 +22,7 @@ otv_status otv_build_avar2(otv_builder *b, const otv_vmodel *md, const double *v
 /* store.c: an ItemVariationStore of `rows` rows appended to out: row r holds the values
  * vals[r * stride + k] of the masters k in mask (the default among them); item_of[r] gets its
  * (outer << 16 | inner). */
-otv_status otv_build_store(otv_builder *b, uint64_t mask, const int32_t *vals, size_t stride,
+otv_status otv_build_store(otv_builder *b, const otv_mset *mask, const int32_t *vals, size_t stride,
                            size_t rows, uint32_t *item_of, otv_buf *out);
 /* gpos.c: GPOS and GDEF merged from the masters' GPOS (values varying across masters become
  * VariationIndex devices in GDEF's store); nothing built when no value varies. */

@@ -381,11 +381,11 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
   }
   const otv_bglyph *dg = &b->g[b->base];
   *composite = dg->composite;
-  uint64_t mask = 0;
+  otv_mset mask = otv_mset_first(0);
   for (unsigned k = 0; k < mc; k++) {
     const otv_bglyph *g = &b->g[k];
     if (g->missing || (!dg->empty && g->empty)) continue; /* sparse master for this glyph */
-    mask |= (uint64_t)1 << k;
+    otv_mset_add(&mask, k);
     if (k == b->base) continue;
     const char *mn = b->m[k].name;
     if (g->composite != dg->composite)
@@ -410,7 +410,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
                         gid, mn, c);
   }
   const otv_vmodel *md;
-  otv_status st = otv_build_submodel(b, mask, &md);
+  otv_status st = otv_build_submodel(b, &mask, &md);
   if (st) return st;
   unsigned n = dg->n, w = 2 * n, cnt = md->count;
   if (OTV_BRESERVE(b, b->vals, b->vals_cap, (size_t)mc * w) ||
@@ -424,7 +424,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   unsigned row = 0;
   for (unsigned k = 0; k < mc; k++) {
-    if (!(mask >> k & 1)) continue;
+    if (!otv_mset_has(&mask, k)) continue;
     memcpy(b->vals + (size_t)row * w, b->g[k].x, n * sizeof(double));
     memcpy(b->vals + (size_t)row * w + n, b->g[k].y, n * sizeof(double));
     row++;
@@ -481,7 +481,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       OTV_BRESERVE(b, s->fill, s->fill_cap, 2 * (size_t)n))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   for (unsigned k = 0; k < mc && exact; k++) {
-    if (!(mask >> k & 1)) continue;
+    if (!otv_mset_has(&mask, k)) continue;
     const double *loc = b->norm + (size_t)k * b->ac;
     const double *want = b->vals + (size_t)row2++ * w;
     for (unsigned q = 0; q < w; q++) s->acc[q] = q < n ? dg->x[q] : dg->y[q - n];
@@ -662,7 +662,7 @@ otv_status otv_build_cvar(otv_builder *b)
   otv_span dcvt = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_CVT);
   if (dcvt.len < 2) return OTV_E_OK;
   unsigned n = (unsigned)(dcvt.len / 2);
-  uint64_t mask = 0;
+  otv_mset mask = otv_mset_first(0);
   for (unsigned k = 0; k < mc; k++) {
     otv_span c = otv_sfnt_find(&b->m[k].sfnt, OTV_T_CVT);
     if (!c.len) continue;
@@ -670,10 +670,10 @@ otv_status otv_build_cvar(otv_builder *b)
       return OTV_FAIL(b->err, BAD_VALUE, OTV_T_CVT, 0,
                       "master %s has %zu cvt values, the default master %u", b->m[k].name,
                       c.len / 2, n);
-    mask |= (uint64_t)1 << k;
+    otv_mset_add(&mask, k);
   }
   const otv_vmodel *md;
-  otv_status st = otv_build_submodel(b, mask, &md);
+  otv_status st = otv_build_submodel(b, &mask, &md);
   if (st) return st;
   unsigned cnt = md->count;
   if (OTV_BRESERVE(b, b->vals, b->vals_cap, (size_t)mc * n) ||
@@ -681,7 +681,7 @@ otv_status otv_build_cvar(otv_builder *b)
     return OTV_FAIL(b->err, NOMEM, 0, 0, "cvar");
   unsigned row = 0;
   for (unsigned k = 0; k < mc; k++) {
-    if (!(mask >> k & 1)) continue;
+    if (!otv_mset_has(&mask, k)) continue;
     otv_span c = otv_sfnt_find(&b->m[k].sfnt, OTV_T_CVT);
     /* in range: c.len / 2 == n checked above */
     for (unsigned i = 0; i < n; i++)
