@@ -21,9 +21,9 @@ the round trip is exact and every comparison must pass (the masters are rounded 
 peak another region's fractional scalar can leave up to 0.5 unit of rounding in a master, hence
 the 1-unit tolerance). When the original has regions the model does not derive from its peaks,
 the font is reported as approximate, naming the regions and its largest differences, and never
-fails. Fonts whose GPOS the builder cannot merge yet (KNOWN: a PairPos sub-table past 64 KiB)
-are rebuilt from their masters without GPOS, their outlines and advances compared, the shaping
-not, and the limit named.
+fails. Fonts whose GPOS the builder cannot merge (KNOWN, empty since PairPos sub-tables past
+64 KiB are split) would be rebuilt from their masters without GPOS, their outlines and advances
+compared, the shaping not, and the limit named.
 Default run: the test fonts and Cantarell at 2 locations; OTV_ROUNDTRIP_FULL=1: every font,
 8 locations. Exit 77 (skip) without fontTools or the CLI.
 """
@@ -50,12 +50,7 @@ REAL_FONTS = [("Cantarell-VF.otf", True), ("SourceSans3VF-Upright.otf", False),
 # fonts whose rebuilt CFF2 must share contours in global subroutines
 SUBRS = {"cantarell_vf_trimmed.ttf", "Cantarell-VF.otf", "SourceSerif4Variable-Roman.otf"}
 # fonts the builder cannot rebuild yet: (what its error says, why)
-KNOWN = {
-    "SourceSans3VF-Upright.otf": ("resource limit exceeded",
-                                  "a merged PairPos sub-table past 64 KiB (fontTools splits it)"),
-    "SourceSerif4Variable-Roman.otf": ("resource limit exceeded", "a merged PairPos sub-table "
-                                       "past 64 KiB (fontTools splits it)"),
-}
+KNOWN = {}  # none since merged PairPos sub-tables past 64 KiB are split (build/gpos.c)
 
 failures = []
 summary = []
