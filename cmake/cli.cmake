@@ -113,9 +113,14 @@ endif()
 # loader an open, mmaps, relocations and symbol look-ups at every command's start. glibc (libc,
 # libm, libdl) stays dynamic, HarfBuzz stays opened at first use (tools/hb_dl.h); the installable
 # libraries (libotvar, libotvar_woff) are not affected. The linker flags (-O1, --as-needed,
-# --hash-style=gnu) and -fno-plt (the CLI's own objects only) shorten the rest.
+# --hash-style=gnu) and -fno-plt (the CLI's own objects only) shorten the rest. Not with HarfBuzz
+# linked (OTV_HB_DLOPEN off): its FreeType would load the shared libpng, zlib and Brotli anyway.
 option(OTV_CLI_STATIC_DEPS "Link the otvar command's dependencies from their static archives" ON)
-if(OTV_CLI_STATIC_DEPS AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+set(otv_hb_linked OFF)
+if(HB_FOUND AND OTV_HB_LINKS AND NOT OTV_HB_DLOPEN)
+  set(otv_hb_linked ON)
+endif()
+if(OTV_CLI_STATIC_DEPS AND CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT otv_hb_linked)
   get_target_property(otv_cli_libs otvar_cli LINK_LIBRARIES)
   # archive names per imported target; the shared pieces (brotlicommon, zlib) go last, once
   set(otv_static_PNG png16)
