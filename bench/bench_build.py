@@ -11,6 +11,7 @@ designspace and masters (`OTV_BUILD_BENCH=N otvar build ...` prints its best tim
 fontTools' varLib.build called in this process (after a first call: imports and caches warm). Never a test: nothing is
 asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
 """
+import logging
 import os
 import re
 import statistics
@@ -61,6 +62,7 @@ def main():
         sys.exit(__doc__)
     otvar, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 30
     otvar = os.path.abspath(otvar)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # varLib's warnings, in process
     print("load average: %.2f %.2f %.2f" % os.getloadavg())
     with tempfile.TemporaryDirectory() as tmp:
         for name, mdir in CASES:
