@@ -176,8 +176,10 @@ if(OTV_CLI_STATIC_DEPS AND CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT otv_hb_lin
       set_property(TARGET otvar_cli PROPERTY LINK_LIBRARIES ${otv_new_libs})
     endif()
   endif()
-  include(CheckLinkerFlag)
-  check_linker_flag(C "-Wl,-O1,--as-needed,--hash-style=gnu" OTV_CLI_LDFLAGS_OK)
+  if(NOT CMAKE_VERSION VERSION_LESS 3.18) # CheckLinkerFlag
+    include(CheckLinkerFlag)
+    check_linker_flag(C "-Wl,-O1,--as-needed,--hash-style=gnu" OTV_CLI_LDFLAGS_OK)
+  endif()
   if(OTV_CLI_LDFLAGS_OK)
     target_link_options(otvar_cli PRIVATE "-Wl,-O1,--as-needed,--hash-style=gnu")
   endif()
