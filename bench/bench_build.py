@@ -4,16 +4,17 @@ designspaces and masters (fontTools' varLib test cases, masters compiled from TT
 
 usage: bench/bench_build.py OTVAR [REPEATS]
 Both run as commands, as users run them (process start included), REPEATS times each (default
-10; fontTools a fifth as often); the best wall time and the best CPU time (user + system, from
-the children's rusage: what the shared machine's load does not inflate) of each are printed with
-the ratios fontTools / otvar. Then the build alone, in process: otv_build on the parsed
+30, alternating otvar and fontTools); the best wall time and the median CPU time (user + system
+of that child, from wait4's rusage: what the shared machine's load inflates least) of each are
+printed with the ratios fontTools / otvar, and the load average before the runs. Then the build alone, in process: otv_build on the parsed
 designspace and masters (`OTV_BUILD_BENCH=N otvar build ...` prints its best time) against
 fontTools' varLib.build called in this process (after a first call: imports and caches warm). Never a test: nothing is
 asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
 """
+import logging
 import os
 import re
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,23 +33,37 @@ CASES = [("Build", "master_ttx_interpolatable_ttf"), ("BuildAvarIdentityMaps",
          ("TestCFF2", "master_cff2"), ("TestSparseCFF2VF", "master_sparse_cff2")]
 
 
-def best(cmd, n):
-    """best wall time and best CPU time (user + system of the child) over n runs"""
-    t = c = float("inf")
+def once(cmd):
+    """wall time and CPU time (user + system, from wait4) of one run, output discarded"""
+    dn = os.open(os.devnull, os.O_WRONLY)
+    t0 = time.perf_counter()
+    pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=[
+        (os.POSIX_SPAWN_DUP2, dn, 1), (os.POSIX_SPAWN_DUP2, dn, 2)])
+    _, status, ru = os.wait4(pid, 0)
+    t = time.perf_counter() - t0
+    os.close(dn)
+    if status != 0:
+        raise SystemExit(f"failed ({status}): {' '.join(cmd)}")
+    return t, ru.ru_utime + ru.ru_stime
+
+
+def measure(cmds, n):
+    """per command: best wall time and median CPU time over n runs, the commands alternating
+    (a change of the machine's load touches both alike)"""
+    runs = [[] for _ in cmds]
     for _ in range(n):
-        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        t = min(t, time.perf_counter() - t0)
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        c = min(c, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime))
-    return t, c
+        for i, cmd in enumerate(cmds):
+            runs[i].append(once(cmd))
+    return [(min(t for t, _ in r), statistics.median(c for _, c in r)) for r in runs]
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    otvar, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    otvar, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    otvar = os.path.abspath(otvar)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # varLib's warnings, in process
+    print("load average: %.2f %.2f %.2f" % os.getloadavg())
     with tempfile.TemporaryDirectory() as tmp:
         for name, mdir in CASES:
             ds = os.path.join(DATA, name + ".designspace")
@@ -68,12 +83,13 @@ def main():
                 s.filename = os.path.relpath(ttf, tmp)
             ds2 = os.path.join(tmp, name + ".designspace")
             doc.write(ds2)
-            t_ot, c_ot = best([otvar, "build", ds, "--master-dir", md, "-o",
-                               os.path.join(tmp, "o.ttf"), "--force", "-q"], reps)
-            t_ft, c_ft = best(["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
-                               os.path.join(tmp, "f.ttf")], max(1, reps // 5))
+            (t_ot, c_ot), (t_ft, c_ft) = measure([
+                [otvar, "build", ds, "--master-dir", md, "-o", os.path.join(tmp, "o.ttf"),
+                 "--force", "-q"],
+                ["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
+                 os.path.join(tmp, "f.ttf")]], reps)
             print(f"{name:24s} wall: otvar {t_ot * 1000:7.2f} ms  fonttools {t_ft * 1000:7.1f} ms"
-                  f"  {t_ft / t_ot:6.1f}x   cpu: otvar {c_ot * 1000:6.2f} ms  fonttools"
+                  f"  {t_ft / t_ot:6.1f}x   cpu (median): otvar {c_ot * 1000:6.2f} ms  fonttools"
                   f" {c_ft * 1000:7.1f} ms  {c_ft / max(c_ot, 1e-6):6.1f}x")
             # in process, the build alone: otv_build on the parsed designspace and masters
             # (OTV_BUILD_BENCH) against varLib.build on the compiled masters (imports and a

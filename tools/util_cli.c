@@ -213,6 +213,9 @@ int cli_write_file(const char *cmd, const char *path, const char *input, int for
   cli_out o;
   int rc = cli_out_open(cmd, path, input, force, &o);
   if (rc) return rc;
+  /* the whole buffer in one write(2), without a copy through stdio's buffer (docs/build.md
+   * "Start-up") */
+  if (o.f != stdout) setvbuf(o.f, NULL, _IONBF, 0);
   int ok = fwrite(data, 1, len, o.f) == len;
   if (!ok) cli_output_error(cmd, errno);
   return cli_out_close(&o, ok) || !ok ? OTV_EXIT_FONT : OTV_EXIT_OK;

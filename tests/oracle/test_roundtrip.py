@@ -1,8 +1,7 @@
 #!/usr/bin/python3
 """test_roundtrip.py - `otvar instance` + `otvar build` round trip on variable TrueType fonts.
 
-For every variable TrueType test font (tests/fonts; avar 2 fonts are reported and skipped: their
-design space is not a set of avar 1 maps) and the cached real fonts:
+For every variable TrueType test font (tests/fonts) and the cached real fonts:
   1. the masters: the peak of every region of the font (gvar and cvar tuples, the regions of
      HVAR, VVAR, MVAR and GDEF), each distinct one, plus the default location. `otvar instance`
      writes a static font at each (the user location whose normalized coordinates, after avar,
@@ -15,6 +14,11 @@ design space is not a set of avar 1 maps) and the cached real fonts:
      (harfbuzzjs, hbjs_instance.mjs dump) within 1 unit, advances equal (HarfBuzz's, whole
      units; otvar's unrounded ones within 1), HarfBuzz's shaping (hb-shape: glyphs and GPOS
      positions of pairs of the font's characters) equal; ots-sanitize clean.
+  avar 2 (read here: fontTools 4.38 cannot): its segment maps are the axis maps as for avar 1,
+  and its ItemVariationStore becomes format 5 `<mappings>`: one per peak of its regions, input
+  the peak (design coordinates: after the segment maps), output the peak plus the store's deltas
+  there; the new font's normalized coordinates (`otvar normalize`) must equal the original's
+  at every random location.
   GSUB FeatureVariations become designspace rules (each lookup a record adds: a rule whose
   condition sets are those records' boxes), exact for the record lists varLib builds.
 The model derives one region per master (fontTools' VariationModel). When the rebuilt font's
@@ -32,12 +36,15 @@ import os
 import random
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 
 try:
     from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables import otBase, otTables
+    from fontTools.varLib.varStore import VarStoreInstancer
 except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
@@ -96,6 +103,7 @@ def regions(font, axes):
 
     def add(axes_of):
         reg = tuple(axes_of)
+        reg += ((0, 0, 0),) * (len(axes) - len(reg))  # a store of fewer axes than fvar's
         # an axis whose peak is 0 does not take part, whatever its start and end
         out.add(tuple(r if r[1] else (0, 0, 0) for r in reg))
 
@@ -137,6 +145,59 @@ def avar_maps(font, axes):
     return maps
 
 
+def read_avar2(font, axes):
+    """avar version 2 (fontTools 4.38 reads version 1 only): (segment maps as avar_maps gives
+    them, [per axis the delta-set index (outer << 16 | inner) or None], the VarStore or None)"""
+    data = font.reader["avar"]
+    _, _, _, n = struct.unpack(">HHHH", data[:8])
+    maps = {a: [(-16384, -16384), (0, 0), (16384, 16384)] for a in axes}
+    pos = 8
+    for a in axes[:n]:
+        (c,) = struct.unpack(">H", data[pos:pos + 2])
+        pairs = [struct.unpack(">hh", data[pos + 2 + 4 * i:pos + 6 + 4 * i]) for i in range(c)]
+        pos += 2 + 4 * c
+        if pairs:
+            maps[a] = sorted(pairs)
+    imap, vs = struct.unpack(">LL", data[pos:pos + 8])
+    store = None
+    if vs:
+        store = otTables.VarStore()
+        store.decompile(otBase.OTTableReader(data, offset=vs), font)
+    if not imap:  # no axisIndexMap: the axis index is the delta-set index
+        return maps, [i for i in range(len(axes))], store
+    fmt, ef = data[imap], data[imap + 1]
+    cnt, p = ((struct.unpack(">H", data[imap + 2:imap + 4])[0], imap + 4) if fmt == 0 else
+              (struct.unpack(">L", data[imap + 2:imap + 6])[0], imap + 6))
+    size, inner = ((ef >> 4) & 3) + 1, (ef & 15) + 1
+    ent = [int.from_bytes(data[p + size * i:p + size * (i + 1)], "big") for i in range(cnt)]
+    idx = []
+    for i in range(len(axes)):  # past the map's end: its last entry
+        e = ent[min(i, cnt - 1)] if cnt else 0xFFFFFFFF
+        idx.append(None if e == (1 << (8 * size)) - 1 else
+                   (e >> inner) << 16 | (e & ((1 << inner) - 1)))
+    return maps, idx, store
+
+
+def avar2_mappings(font, fvar, idx, store):
+    """[(input peak, output)] in F2Dot14 (after the segment maps): per region peak of the store,
+    the peak and the peak plus the deltas there (rounded as HarfBuzz and otvar do)"""
+    if store is None:
+        return []
+    axes = fvar.axes
+    peaks = set()
+    for vd in store.VarData:
+        for ri in vd.VarRegionIndex:
+            reg = store.VarRegionList.Region[ri]
+            peaks.add(tuple(f2(r.PeakCoord) for r in reg.VarRegionAxis))
+    out = []
+    for peak in sorted(peaks):
+        inst = VarStoreInstancer(store, axes, {a.axisTag: p / 16384.0 for a, p in zip(axes, peak)})
+        # not clamped: a delta past the axis's end at the peak still counts between peaks
+        res = tuple(p + (int(round(inst[v])) if v is not None else 0) for p, v in zip(peak, idx))
+        out.append((peak, res))
+    return out
+
+
 def invert(seg, p):
     """the normalized coordinate (before avar) that avar maps to p (F2Dot14), as a real"""
     for (x0, y0), (x1, y1) in zip(seg, seg[1:]):
@@ -162,12 +223,12 @@ def normalize(path, loc):
     return {ln.split()[0]: int(ln.split()[2]) for ln in r.stdout.splitlines() if ln.strip()}
 
 
-def user_location(path, fvar, maps, peak):
+def user_location(path, fvar, maps, peak, tries=4):
     """a user location whose normalized coordinates (after avar) are peak; None if none found"""
     loc = {}
     for ax, p in zip(fvar.axes, peak):
         loc[ax.axisTag] = user_of(ax, invert(maps[ax.axisTag], p)) if p else ax.defaultValue
-    for _ in range(4):
+    for _ in range(tries):
         got = normalize(path, loc)
         if got is None:
             return None
@@ -276,10 +337,12 @@ def rules_xml(font, fvar, approx):
     return lines, tags
 
 
-def write_designspace(path, font, fvar, maps, masters, approx):
+def write_designspace(path, font, fvar, maps, masters, approx, mappings=()):
     """masters: [(file stem, peak)]; design coordinates: normalized after avar, -1..1; axes
-    named by their tags (names are for the masters' dimensions only)"""
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<designspace format="4.1">', "  <axes>"]
+    named by their tags (names are for the masters' dimensions only); mappings (avar 2):
+    [(input, output)] in F2Dot14"""
+    fmt = "5.0" if mappings else "4.1"
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<designspace format="{fmt}">', "  <axes>"]
     for ax in fvar.axes:
         t = ax.axisTag
         lo = -1 if ax.minValue < ax.defaultValue else 0
@@ -294,6 +357,18 @@ def write_designspace(path, font, fvar, maps, masters, approx):
         name = axis_name(font, ax).replace("&", "&amp;").replace("<", "&lt;")
         lines.append(f'      <labelname xml:lang="en">{name}</labelname>')
         lines.append("    </axis>")
+    if mappings:
+        lines.append("    <mappings>")
+        for inp, outp in mappings:
+            lines.append("      <mapping>")
+            for what, loc in (("input", inp), ("output", outp)):
+                lines.append(f"        <{what}>")
+                for ax, v in zip(fvar.axes, loc):
+                    lines.append(f'          <dimension name="{ax.axisTag}" '
+                                 f'xvalue="{v / 16384.0!r}"/>')
+                lines.append(f"        </{what}>")
+            lines.append("      </mapping>")
+        lines.append("    </mappings>")
     lines += ["  </axes>", "  <sources>"]
     for stem, peak in masters:
         lines.append(f'    <source filename="{stem}.ufo" name="{stem}">')
@@ -366,6 +441,8 @@ class Diff:
         self.advance = 0.0  # HarfBuzz's (integers)
         self.otvar_advance = 0.0  # otvar's, unrounded
         self.gpos = 0
+        self.coords = 0  # avar 2: normalized coordinates, F2Dot14 units
+        self.moved = self.unreached = 0  # avar 2: locations compared elsewhere, or not
         self.notes = []
 
     def note(self, msg):
@@ -407,12 +484,29 @@ def roundtrip(tmp, path, nloc):
     font = TTFont(path)
     if "fvar" not in font or "glyf" not in font:
         return
-    if "avar" in font and font.reader["avar"][1] == 2:
-        summary.append(f"{name}: skipped: avar 2 (not a set of avar 1 axis maps)")
-        return
     fvar = font["fvar"]
     axes = [a.axisTag for a in fvar.axes]
-    maps = avar_maps(font, axes)
+    mappings = []
+    avar2_past = None
+    avar2 = "avar" in font and font.reader["avar"][1] == 2
+    if avar2:
+        maps, idx, store = read_avar2(font, axes)
+        mappings = avar2_mappings(font, fvar, idx, store)
+        # a delta that reaches past the axis's end at a peak (the font clamps the sum there,
+        # not between peaks): a mapping's output is a location in the axis's range (the
+        # builder clamps it, as varLib does), so the rebuilt avar 2 differs between the peaks
+        past = [(a, peak, o) for peak, out in mappings for a, o in zip(axes, out)
+                if abs(o) > 16384]
+        if past:
+            a, peak, o = past[0]
+            pk = " ".join(f"{t}={p / 16384:g}" for t, p in zip(axes, peak) if p)
+            avar2_past = (f"avar 2 moves {len(past)} coordinates past the axis's end at a "
+                          f"region peak (e.g. {a} to {o / 16384:.4g} at {pk}), where a "
+                          f"designspace mapping's output stops: the rebuilt avar 2 differs "
+                          f"between the peaks")
+            mappings = [(i, tuple(max(-16384, min(16384, v)) for v in o)) for i, o in mappings]
+    else:
+        maps = avar_maps(font, axes)
     orig = regions(font, axes)
     peaks = sorted({tuple(p for _, p, _ in reg) for reg in orig} | {tuple(0 for _ in axes)},
                    key=lambda p: (sum(1 for v in p if v), p))
@@ -426,7 +520,14 @@ def roundtrip(tmp, path, nloc):
     inconsistent = set()
     notes = []
     for i, peak in enumerate(peaks):
-        loc = user_location(path, fvar, maps, peak)
+        loc = user_location(path, fvar, maps, peak, 40 if avar2 else 4)
+        if loc is None and avar2:  # avar 2 may map no user location to a master's peak
+            pk = " ".join(f"{t}={p / 16384:g}" for t, p in zip(axes, peak) if p)
+            summary.append(f"{name}: {len(axes)} axes, {len(peaks)} masters: NOT built: no user "
+                           f"location normalizes to the peak ({pk}) of a region the font varies "
+                           f"by (avar 2 moves every location there elsewhere), so no instance "
+                           f"is that master")
+            return
         if loc is None:
             fail(f"{name}: no user location normalizes to the peak {peak}")
             return
@@ -449,7 +550,7 @@ def roundtrip(tmp, path, nloc):
                 inconsistent.add(int(xa[0]))
     ds = os.path.join(work, "rt.designspace")
     approx = []
-    write_designspace(ds, font, fvar, maps, masters, approx)
+    write_designspace(ds, font, fvar, maps, masters, approx, mappings)
     out = os.path.join(work, "rt.ttf")
     r = run([OTVAR, "build", ds, "-o", out, "-q", "--force"])
     if r.returncode:
@@ -483,18 +584,35 @@ def roundtrip(tmp, path, nloc):
     text = "".join(a + b for a in some for b in some)
     for k, loc in enumerate(locs):
         what = f"{name} at {', '.join(f'{t}={v:.6g}' for t, v in loc.items())}"
-        a, b = otvar_outlines(path, loc), otvar_outlines(out, loc)
+        if avar2:  # the rebuilt avar 2 against the original's: the normalized coordinates
+            na, nb = normalize(path, loc), normalize(out, loc)
+            if na is None or nb is None:
+                fail(f"{what}: otvar normalize failed")
+            elif na != nb and not avar2_past:
+                fail(f"{what}: normalized coordinates {na} vs the rebuilt font's {nb}")
+            elif na != nb:
+                d.coords = max(d.coords, max(abs(na[t] - nb[t]) for t in na))
+        # the rebuilt font where its normalized coordinates are the original's (they differ
+        # only for avar2_past): what else the round trip keeps, compared as for other fonts
+        loc_b = loc
+        if avar2 and avar2_past and na and nb and na != nb:
+            loc_b = user_location(out, fvar, maps, tuple(na[t] for t in axes), 40)
+            if loc_b is None:
+                d.unreached += 1
+                continue
+            d.moved += 1
+        a, b = otvar_outlines(path, loc), otvar_outlines(out, loc_b)
         if a is None or b is None:
             fail(f"{what}: otvar outline failed")
             continue
         compare_paths(a, b, what + " (otvar)", d, "outline", "otvar_advance")
         hb = hb_outlines([(path, loc, os.path.join(work, "a.json")),
-                          (out, loc, os.path.join(work, "b.json"))])
+                          (out, loc_b, os.path.join(work, "b.json"))])
         if hb is not None:
             compare_paths(hb_paths(hb[0]), hb_paths(hb[1]), what + " (HarfBuzz)", d,
                           "hb_outline", "advance")
         if shutil.which("hb-shape") and text:
-            sa, sb = hb_shape(path, loc, text), hb_shape(out, loc, text)
+            sa, sb = hb_shape(path, loc, text), hb_shape(out, loc_b, text)
             if sa is None or sb is None or len(sa) != len(sb):
                 d.gpos = max(d.gpos, 10**9)
                 d.note(f"{what}: hb-shape failed or the runs differ in length")
@@ -508,8 +626,14 @@ def roundtrip(tmp, path, nloc):
                         break
     worst = (f"max differences: otvar outline {d.outline:.3f}, advance {d.otvar_advance:.3f}; "
              f"HarfBuzz outline {d.hb_outline:.3f}, advance {d.advance:g}, shaping {d.gpos}")
-    line = (f"{name}: {len(axes)} axes, {len(peaks)} masters, regions {len(orig)} -> {len(got)}, "
-            f"{os.path.getsize(path)} -> {os.path.getsize(out)} bytes; ")
+    av2 = f"avar 2 with {len(mappings)} mappings, " if avar2 else ""
+    line = (f"{name}: {len(axes)} axes, {len(peaks)} masters, {av2}regions {len(orig)} -> "
+            f"{len(got)}, {os.path.getsize(path)} -> {os.path.getsize(out)} bytes; ")
+    if avar2_past:
+        approx.append(avar2_past + f" (normalized coordinates up to {d.coords} F2Dot14 units "
+                      f"apart at the random locations; the rebuilt font compared at the user "
+                      f"location with the original's normalized coordinates at {d.moved}, none "
+                      f"found at {d.unreached})")
     if approx:
         exact = False
         notes += approx
