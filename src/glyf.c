@@ -219,14 +219,19 @@ bool otv_glyf_read_comp_checked(otv_rd *r, otv_glyf_comp *o)
 #define SCRATCH_ENDS 64u
 #define SCRATCH_COMPS 16u
 static inline size_t at_least(size_t n, size_t min) { return n < min ? min : n; }
+/* OTV_RESERVE growing to at least min elements: the test of the common case unchanged. */
+#define RESERVE_MIN(al, buf, cap, need, elem, min)                                                 \
+  ((need) <= *(cap)                                                                                \
+       ? OTV_E_OK                                                                                  \
+       : otv_mem_reserve((al), (void **)(buf), (cap), at_least((need), (min)), (elem)))
 
 #define TAGS_SPARE 16u
 static bool reserve_pts(otv_glyf_loc *c, size_t need)
 {
-  /* tags: TAGS_SPARE bytes past need (decode_flags writes 8 and reads 16 bytes at a time) */
-  return !OTV_RESERVE(c->x.al, &c->pts, &c->pts_cap, at_least(need, SCRATCH_PTS),
-                      sizeof(otv_point)) &&
-         !OTV_RESERVE(c->x.al, &c->tags, &c->tags_cap, at_least(need, SCRATCH_PTS) + TAGS_SPARE, 1);
+  /* tags: TAGS_SPARE bytes past need (decode_flags writes and reads 16 bytes at a time) */
+  return !RESERVE_MIN(c->x.al, &c->pts, &c->pts_cap, need, sizeof(otv_point), SCRATCH_PTS) &&
+         !RESERVE_MIN(c->x.al, &c->tags, &c->tags_cap, need + TAGS_SPARE, 1,
+                      SCRATCH_PTS + TAGS_SPARE);
 }
 
 static inline void round_points(otv_point *p, unsigned n)
@@ -375,9 +380,12 @@ static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *t
         tags[i++] = (uint8_t)fl;
         unsigned rep = *q++;
         if (rep > np - i) rep = np - i;
-        /* in range: up to 7 bytes past np, inside the TAGS_SPARE bytes */
+        /* in range: up to 15 bytes past np (the first 16 written whatever rep: most runs
+         * are short, no loop test for them), inside the TAGS_SPARE bytes */
         uint64_t v = ones * fl;
-        for (unsigned j = 0; j < rep; j += 8) memcpy(tags + i + j, &v, 8);
+        memcpy(tags + i, &v, 8);
+        memcpy(tags + i + 8, &v, 8);
+        for (unsigned j = 16; j < rep; j += 8) memcpy(tags + i + j, &v, 8);
         i += rep;
         continue;
       }
@@ -386,9 +394,11 @@ static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *t
       if (fl & REPEAT_FLAG) {
         unsigned rep = *q++;
         if (rep > np - i) rep = np - i;
-        /* in range: up to 7 bytes past np, inside the TAGS_SPARE bytes */
+        /* in range: up to 15 bytes past np, inside the TAGS_SPARE bytes (as above) */
         uint64_t v = ones * fl;
-        for (unsigned k = 0; k < rep; k += 8) memcpy(tags + i + k, &v, 8);
+        memcpy(tags + i, &v, 8);
+        memcpy(tags + i + 8, &v, 8);
+        for (unsigned k = 16; k < rep; k += 8) memcpy(tags + i + k, &v, 8);
         i += rep;
       }
     }
@@ -479,8 +489,8 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
     return OTV_FAIL(c->x.err, LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points", gid,
                     OTV_MAX_POINTS);
   if (!reserve_pts(c, (size_t)base + np + 4) ||
-      OTV_RESERVE(c->x.al, &c->ends, &c->ends_cap, at_least((size_t)ebase + nc + 1, SCRATCH_ENDS),
-                  sizeof(uint16_t)))
+      RESERVE_MIN(c->x.al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t),
+                  SCRATCH_ENDS))
     return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   otv_point *pts = c->pts + base;
   uint8_t *tags = c->tags + base;
@@ -765,8 +775,8 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
       return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at + at + 2,
                       "glyph %u: component glyph %u of %u", gid, cp.gid, g->glyph_count);
     if (cp.flags & OTV_OVERLAP_COMPOUND) c->glyph_flags |= OTV_GLYPH_OVERLAP_COMPOUND;
-    if (OTV_RESERVE(c->x.al, &c->comps, &c->comps_cap,
-                    at_least((size_t)cbase + k + 1, SCRATCH_COMPS), sizeof(comp)))
+    if (RESERVE_MIN(c->x.al, &c->comps, &c->comps_cap, (size_t)cbase + k + 1, sizeof(comp),
+                    SCRATCH_COMPS))
       return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
     c->comps[cbase + k] = cp;
     k++;
@@ -775,8 +785,8 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
 
   /* own points: component offsets then phantoms, varied by this glyph's gvar data */
   unsigned own = c->cstk_top;
-  if (OTV_RESERVE(c->x.al, &c->cstk, &c->cstk_cap, at_least((size_t)own + k + 4, SCRATCH_COMPS + 4),
-                  sizeof(otv_point)))
+  if (RESERVE_MIN(c->x.al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4, sizeof(otv_point),
+                  SCRATCH_COMPS + 4))
     return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;
   for (unsigned i = 0; i < k; i++) {
