@@ -104,7 +104,7 @@ void otv_glyf_loc_free(otv_glyf_loc *c)
   otv_mem_free(al, c->memo_pts, c->memo_pts_cap * sizeof(otv_point));
   otv_mem_free(al, c->memo_tags, c->memo_tags_cap);
   otv_mem_free(al, c->memo_ends, c->memo_ends_cap * sizeof(uint16_t));
-  otv_mem_free(al, c->cc_slots, c->cc_slots ? OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots : 0);
+  otv_mem_free(al, c->cc_slots, c->cc_slots ? ((size_t)c->cc_mask + 1) * sizeof *c->cc_slots : 0);
   otv_mem_free(al, c->cc_mem, c->cc_cap);
   otv_mem_free(al, c->gc_slots, c->gc_slots ? ((size_t)c->gc_mask + 1) * sizeof *c->gc_slots : 0);
   otv_mem_free(al, c->gc_seen, c->gc_seen ? ((size_t)c->g->glyph_count + 7) / 8 : 0);
@@ -212,12 +212,26 @@ bool otv_glyf_read_comp_checked(otv_rd *r, otv_glyf_comp *o)
   return otv_rd_ok(r);
 }
 
+/* The point scratch is first allocated for SCRATCH_PTS points (contour ends SCRATCH_ENDS,
+ * components SCRATCH_COMPS): one allocation each for most glyphs of a new location, not a
+ * doubling series from 16. */
+#define SCRATCH_PTS 256u
+#define SCRATCH_ENDS 64u
+#define SCRATCH_COMPS 16u
+static inline size_t at_least(size_t n, size_t min) { return n < min ? min : n; }
+/* OTV_RESERVE growing to at least min elements: the test of the common case unchanged. */
+#define RESERVE_MIN(al, buf, cap, need, elem, min)                                                 \
+  ((need) <= *(cap)                                                                                \
+       ? OTV_E_OK                                                                                  \
+       : otv_mem_reserve((al), (void **)(buf), (cap), at_least((need), (min)), (elem)))
+
 #define TAGS_SPARE 16u
 static bool reserve_pts(otv_glyf_loc *c, size_t need)
 {
-  /* tags: TAGS_SPARE bytes past need (decode_flags writes 8 and reads 16 bytes at a time) */
-  return !OTV_RESERVE(c->x.al, &c->pts, &c->pts_cap, need, sizeof(otv_point)) &&
-         !OTV_RESERVE(c->x.al, &c->tags, &c->tags_cap, need + TAGS_SPARE, 1);
+  /* tags: TAGS_SPARE bytes past need (decode_flags writes and reads 16 bytes at a time) */
+  return !RESERVE_MIN(c->x.al, &c->pts, &c->pts_cap, need, sizeof(otv_point), SCRATCH_PTS) &&
+         !RESERVE_MIN(c->x.al, &c->tags, &c->tags_cap, need + TAGS_SPARE, 1,
+                      SCRATCH_PTS + TAGS_SPARE);
 }
 
 static inline void round_points(otv_point *p, unsigned n)
@@ -244,14 +258,17 @@ static const uint64_t flag_sizes[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(
 #undef K4I_
 #undef K16I_
 #undef K64I_
-/* Decoding one coordinate from w, the big-endian int16 at its position: ((w >> sh) & msk) *
- * mul, then advance by size. int16: w (sh 0, msk -1, mul 1); short: the high byte (sh 8, msk
- * 0xFF) times 1 (IS_SAME_OR_POSITIVE) or -1; same as previous: 0 (msk 0, size 0). Indexed by
+/* Decoding one coordinate from w, the big-endian int16 at its position plus off: (w & msk) *
+ * mul, then advance by size. int16: w (off 0, msk -1, mul 1); short: the byte at the position,
+ * the low byte of the int16 one byte before it (off -1, msk 0xFF), times 1
+ * (IS_SAME_OR_POSITIVE) or -1; same as previous: 0 (msk 0, size 0). No shift by a variable
+ * count (3 micro-ops on many x86 cores): the offset goes into the load's address. Indexed by
  * the flag byte (only its XY_BITS matter): both coordinates' operations in one 32-byte entry. */
 #define XY_BITS (X_SHORT_VECTOR | Y_SHORT_VECTOR | X_IS_SAME_OR_POSITIVE | Y_IS_SAME_OR_POSITIVE)
 typedef struct xy_op {
   int32_t xmsk, xmul, ymsk, ymul;
-  uint8_t xsh, ysh, xsz, ysz;
+  int8_t xoff, yoff;
+  uint8_t xsz, ysz;
   uint8_t pad[12];
 } xy_op;
 #define MSK_(s, p) ((s) ? 0xFF : (p) ? 0 : -1)
@@ -261,7 +278,7 @@ typedef struct xy_op {
    MUL_((f) & X_SHORT_VECTOR, (f) & X_IS_SAME_OR_POSITIVE),                                    \
    MSK_((f) & Y_SHORT_VECTOR, (f) & Y_IS_SAME_OR_POSITIVE),                                    \
    MUL_((f) & Y_SHORT_VECTOR, (f) & Y_IS_SAME_OR_POSITIVE),                                    \
-   (f) & X_SHORT_VECTOR ? 8 : 0, (f) & Y_SHORT_VECTOR ? 8 : 0, XSZ_(f), YSZ_(f), {0}}
+   (f) & X_SHORT_VECTOR ? -1 : 0, (f) & Y_SHORT_VECTOR ? -1 : 0, XSZ_(f), YSZ_(f), {0}}
 #define OP4_(f) OP_(f), OP_((f) + 1), OP_((f) + 2), OP_((f) + 3)
 #define OP16_(f) OP4_(f), OP4_((f) + 4), OP4_((f) + 8), OP4_((f) + 12)
 #define OP64_(f) OP16_(f), OP16_((f) + 16), OP16_((f) + 32), OP16_((f) + 48)
@@ -363,9 +380,12 @@ static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *t
         tags[i++] = (uint8_t)fl;
         unsigned rep = *q++;
         if (rep > np - i) rep = np - i;
-        /* in range: up to 7 bytes past np, inside the TAGS_SPARE bytes */
+        /* in range: up to 15 bytes past np (the first 16 written whatever rep: most runs
+         * are short, no loop test for them), inside the TAGS_SPARE bytes */
         uint64_t v = ones * fl;
-        for (unsigned j = 0; j < rep; j += 8) memcpy(tags + i + j, &v, 8);
+        memcpy(tags + i, &v, 8);
+        memcpy(tags + i + 8, &v, 8);
+        for (unsigned j = 16; j < rep; j += 8) memcpy(tags + i + j, &v, 8);
         i += rep;
         continue;
       }
@@ -374,9 +394,11 @@ static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *t
       if (fl & REPEAT_FLAG) {
         unsigned rep = *q++;
         if (rep > np - i) rep = np - i;
-        /* in range: up to 7 bytes past np, inside the TAGS_SPARE bytes */
+        /* in range: up to 15 bytes past np, inside the TAGS_SPARE bytes (as above) */
         uint64_t v = ones * fl;
-        for (unsigned k = 0; k < rep; k += 8) memcpy(tags + i + k, &v, 8);
+        memcpy(tags + i, &v, 8);
+        memcpy(tags + i + 8, &v, 8);
+        for (unsigned k = 16; k < rep; k += 8) memcpy(tags + i + k, &v, 8);
         i += rep;
       }
     }
@@ -403,8 +425,9 @@ static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *t
 }
 
 /* The x and y arrays of np points (flag bytes in tags) into pts. In range: the arrays hold the
- * sizes the flags give (checked by the caller) and are followed by 2 readable bytes, so every
- * point may read 2 bytes from each array (using 0, 1 or 2 of them). Not inlined: in its own
+ * sizes the flags give (checked by the caller), are preceded by 1 readable byte and followed
+ * by 2, so every point may read 2 bytes from each array at its position or one before it
+ * (using 0, 1 or 2 of them). Not inlined: in its own
  * function the loop keeps every pointer in a register. */
 static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
                                    const uint8_t *tags, unsigned np)
@@ -414,9 +437,9 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
 #define XY_STEP(k)                                                                                 \
   do {                                                                                             \
     const xy_op *o = &xy_ops[tags[k]];                                                             \
-    int wx = otv_peek_i16(xs), wy = otv_peek_i16(ys);                                              \
-    x += ((wx >> o->xsh) & o->xmsk) * o->xmul;                                                     \
-    y += ((wy >> o->ysh) & o->ymsk) * o->ymul;                                                     \
+    int wx = otv_peek_i16(xs + o->xoff), wy = otv_peek_i16(ys + o->yoff);                          \
+    x += (wx & o->xmsk) * o->xmul;                                                                 \
+    y += (wy & o->ymsk) * o->ymul;                                                                 \
     xs += o->xsz;                                                                                  \
     ys += o->ysz;                                                                                  \
     pts[k].x = (float)x;                                                                           \
@@ -466,7 +489,8 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
     return OTV_FAIL(c->x.err, LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points", gid,
                     OTV_MAX_POINTS);
   if (!reserve_pts(c, (size_t)base + np + 4) ||
-      OTV_RESERVE(c->x.al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t)))
+      RESERVE_MIN(c->x.al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t),
+                  SCRATCH_ENDS))
     return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
   otv_point *pts = c->pts + base;
   uint8_t *tags = c->tags + base;
@@ -496,17 +520,20 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
                       glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
                       "glyph %u: flags and coordinates of %u points", gid, np);
     /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes. The
-     * branch-free loop reads 2 bytes for every point (using 0, 1 or 2 of them): it needs two
-     * spare bytes after the y array (the arrays follow each other) inside the glyf table,
-     * which all glyphs but a last one at the very end of the table have; that one is decoded
-     * from a copy with 2 zero bytes after it. */
+     * branch-free loop reads 2 bytes for every point at its position or one byte before it
+     * (using 0, 1 or 2 of them): the byte before the x array is the last flag (np >= 1), the
+     * byte before the y array the last x byte or that flag; it needs two spare bytes after
+     * the y array (the arrays follow each other) inside the glyf table, which all glyphs but
+     * a last one at the very end of the table have; that one is decoded from a copy with a
+     * zero byte before it and 2 after it. */
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
     if (!otv_span_has(g->glyf, end_at, 2)) {
-      if (OTV_RESERVE(c->x.al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 2, 1))
+      if (OTV_RESERVE(c->x.al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 3, 1))
         return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
-      memcpy(c->xy_pad, xs, xlen + ylen);
-      c->xy_pad[xlen + ylen] = c->xy_pad[xlen + ylen + 1] = 0;
-      xs = c->xy_pad;
+      c->xy_pad[0] = 0;
+      memcpy(c->xy_pad + 1, xs, xlen + ylen);
+      c->xy_pad[xlen + ylen + 1] = c->xy_pad[xlen + ylen + 2] = 0;
+      xs = c->xy_pad + 1;
       ys = xs + xlen;
     }
     decode_xy(xs, ys, pts, tags, np);
@@ -608,8 +635,8 @@ static otv_status memo_get(otv_glyf_loc *c, uint32_t gid)
  * plus whether its phantoms are the real ones (a component whose parent drops them gets zeros +
  * deltas), whether OTV_OUTLINE_ROUND was applied, and the OVERLAP_SIMPLE bit. A hit appends a
  * copy, exactly as memo_get does. Composites are not cached, nor glyphs drawn at the top level.
- * Bounds: OTV_GLYF_CC_SLOTS direct-mapped slots (a later glyph of the same slot replaces the
- * earlier one) and one OTV_GLYF_CC_BYTES arena filled in order; when it is full every entry is
+ * Bounds: up to OTV_GLYF_CC_SLOTS direct-mapped slots (the glyph count rounded up to a power of
+ * two, at least 64; a later glyph of the same slot replaces the earlier one) and one OTV_GLYF_CC_BYTES arena filled in order; when it is full every entry is
  * dropped (cc_gen++) and it fills again. A glyph bigger than a quarter of the arena is not
  * cached. Setting coordinates bumps c->x.at->serial; the next top-level call sees cc_serial differ
  * and drops every entry. If allocating the slots or the arena fails, the location runs without
@@ -623,7 +650,7 @@ static void cc_clear(otv_glyf_loc *c)
 {
   c->cc_used = 0;
   if (++c->cc_gen == 0) { /* wrapped: gen 0 would match never-used slots */
-    memset(c->cc_slots, 0, OTV_GLYF_CC_SLOTS * sizeof *c->cc_slots);
+    memset(c->cc_slots, 0, ((size_t)c->cc_mask + 1) * sizeof *c->cc_slots);
     c->cc_gen = 1;
   }
 }
@@ -641,7 +668,7 @@ static inline void cc_sync(otv_glyf_loc *c)
 static int cc_get(otv_glyf_loc *c, uint32_t gid, bool want_ph, unsigned flags, otv_status *s)
 {
   if (!c->cc_slots || c->cc_off) return 0;
-  const struct otv_glyf_cent *e = &c->cc_slots[gid & (OTV_GLYF_CC_SLOTS - 1u)];
+  const struct otv_glyf_cent *e = &c->cc_slots[gid & c->cc_mask];
   unsigned round = (flags & OTV_OUTLINE_ROUND) ? CC_ROUND : 0u;
   if (e->gen != c->cc_gen || e->gid != gid || (e->bits & CC_ROUND) != round ||
       (want_ph && !(e->bits & CC_PHANTOMS)))
@@ -677,11 +704,16 @@ static void cc_put(otv_glyf_loc *c, uint32_t gid, unsigned m, unsigned flags, bo
 {
   if (c->cc_off || c->cc_failed) return;
   if (!c->cc_slots) { /* first use: the slots, once per location */
-    c->cc_slots = otv_mem_calloc(c->x.al, OTV_GLYF_CC_SLOTS, sizeof *c->cc_slots);
+    /* the power of two at or above the glyph count, 64..OTV_GLYF_CC_SLOTS: a small font
+     * zeroes only what it can use (and has no two glyphs in one slot) */
+    uint32_t slots = 64;
+    while (slots < OTV_GLYF_CC_SLOTS && slots < c->g->glyph_count) slots *= 2;
+    c->cc_slots = otv_mem_calloc(c->x.al, slots, sizeof *c->cc_slots);
     if (!c->cc_slots) {
       c->cc_failed = true;
       return;
     }
+    c->cc_mask = slots - 1;
     c->cc_gen = 1;
     c->cc_used = 0;
     c->cc_serial = c->x.at->serial;
@@ -702,7 +734,7 @@ static void cc_put(otv_glyf_loc *c, uint32_t gid, unsigned m, unsigned flags, bo
     if (need > c->cc_cap - c->cc_used) cc_clear(c);
     if (need > c->cc_cap) return; /* no arena (its first allocation failed) */
   }
-  struct otv_glyf_cent *e = &c->cc_slots[gid & (OTV_GLYF_CC_SLOTS - 1u)];
+  struct otv_glyf_cent *e = &c->cc_slots[gid & c->cc_mask];
   uint8_t *q = c->cc_mem + c->cc_used;
   e->gen = c->cc_gen;
   e->gid = gid;
@@ -743,7 +775,8 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
       return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at + at + 2,
                       "glyph %u: component glyph %u of %u", gid, cp.gid, g->glyph_count);
     if (cp.flags & OTV_OVERLAP_COMPOUND) c->glyph_flags |= OTV_GLYPH_OVERLAP_COMPOUND;
-    if (OTV_RESERVE(c->x.al, &c->comps, &c->comps_cap, (size_t)cbase + k + 1, sizeof(comp)))
+    if (RESERVE_MIN(c->x.al, &c->comps, &c->comps_cap, (size_t)cbase + k + 1, sizeof(comp),
+                    SCRATCH_COMPS))
       return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
     c->comps[cbase + k] = cp;
     k++;
@@ -752,7 +785,8 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
 
   /* own points: component offsets then phantoms, varied by this glyph's gvar data */
   unsigned own = c->cstk_top;
-  if (OTV_RESERVE(c->x.al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4, sizeof(otv_point)))
+  if (RESERVE_MIN(c->x.al, &c->cstk, &c->cstk_cap, (size_t)own + k + 4, sizeof(otv_point),
+                  SCRATCH_COMPS + 4))
     return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;
   for (unsigned i = 0; i < k; i++) {

@@ -182,7 +182,8 @@ typedef struct otv_glyf_loc {
   size_t pts_cap, tags_cap;
   uint16_t *ends;
   size_t ends_cap;
-  uint8_t *xy_pad; /* a glyph's x and y arrays copied with 2 spare bytes (glyf.c decode_xy) */
+  uint8_t *
+      xy_pad; /* a glyph's x and y arrays copied with a byte before and 2 after (glyf.c decode_xy) */
   size_t xy_pad_cap;
   /* composite own points (component offsets + phantoms), a stack across nesting levels */
   otv_point *cstk;
@@ -202,13 +203,15 @@ typedef struct otv_glyf_loc {
   bool memo_phantoms; /* the memorized glyph has its real phantom points */
   /* component cache (glyf.c, "Component cache"): varied simple glyphs loaded as components,
    * kept across top-level calls while the coordinates stay the same. Direct-mapped by glyph
-   * id into OTV_GLYF_CC_SLOTS slots; the data (points, contour ends, flags) lives in one
+   * id into cc_mask + 1 slots (the power of two at or above the glyph count, 64 to
+   * OTV_GLYF_CC_SLOTS); the data (points, contour ends, flags) lives in one
    * arena of at most OTV_GLYF_CC_BYTES bytes, from 16 KiB at first use, grown by doubling
    * when full (at most 5 times); both bounded. Stale when cc_serial != x.at->serial; cc_gen invalidates every slot at once. */
   struct otv_glyf_cent *cc_slots;
   uint8_t *cc_mem;
   size_t cc_used;
   uint32_t cc_serial, cc_gen;
+  uint32_t cc_mask; /* slots - 1 (set with cc_slots) */
   /* glyph cache (glyf.c "Glyph cache"): simple glyphs drawn to a pen, decoded once with every
    * tuple's deltas (unscaled, after IUP), independent of the coordinates (never dropped).
    * Direct-mapped by glyph id, first come first kept; the arena fills in order and then stays

@@ -80,6 +80,17 @@ void otv_gvar_loc_free(otv_gvar_loc *c)
   otv_gvar_loc_init(c, c->g, c->x);
 }
 
+/* The per-point scratch (deltas, point numbers, IUP) is first allocated for SCRATCH_PTS
+ * points: one allocation each for most glyphs of a new location, not a doubling series
+ * from 16. */
+#define SCRATCH_PTS 256u
+static inline size_t at_least(size_t n, size_t min) { return n < min ? min : n; }
+/* OTV_RESERVE growing to at least min elements: the test of the common case unchanged. */
+#define RESERVE_MIN(al, buf, cap, need, elem, min)                                                 \
+  ((need) <= *(cap)                                                                                \
+       ? OTV_E_OK                                                                                  \
+       : otv_mem_reserve((al), (void **)(buf), (cap), at_least((need), (min)), (elem)))
+
 /* Scalar of a tuple (spec: "Algorithm for calculating the scalar for a region"). peak, start,
  * end point at axis_count F2Dot14 values (in range: checked by the caller); start/end NULL for a
  * tuple without an intermediate region (start = min(0, peak), end = max(0, peak)). coords are
@@ -229,7 +240,7 @@ static inline long read_points(otv_gvar_loc *c, const uint8_t **q, const uint8_t
   }
   *all = count == 0;
   if (count == 0) return 0;
-  if (OTV_RESERVE(c->x.al, buf, cap, count, sizeof(uint16_t))) {
+  if (RESERVE_MIN(c->x.al, buf, cap, count, sizeof(uint16_t), SCRATCH_PTS)) {
     *st = OTV_E_NOMEM;
     return -1;
   }
@@ -566,14 +577,14 @@ static void iup(const otv_point *orig, otv_point *td, const uint8_t *touched, co
   }
 }
 
-/* Grow the per-point delta scratch (acc, td, touched) to n entries. */
+/* Grow the per-point delta scratch (acc, td, touched) to n entries (first SCRATCH_PTS). */
 static bool grow_points(otv_gvar_loc *c, unsigned n)
 {
   const otv_alloc *al = c->x.al;
-  return !OTV_RESERVE(al, &c->acc, &c->acc_cap, n, sizeof(otv_point)) &&
-         !OTV_RESERVE(al, &c->td, &c->td_cap, n, sizeof(otv_point)) &&
-         !OTV_RESERVE(al, &c->touched, &c->touched_cap, n, 1) &&
-         !OTV_RESERVE(al, &c->refs, &c->refs_cap, n, sizeof(uint16_t));
+  return !RESERVE_MIN(al, &c->acc, &c->acc_cap, n, sizeof(otv_point), SCRATCH_PTS) &&
+         !RESERVE_MIN(al, &c->td, &c->td_cap, n, sizeof(otv_point), SCRATCH_PTS) &&
+         !RESERVE_MIN(al, &c->touched, &c->touched_cap, n, 1, SCRATCH_PTS) &&
+         !RESERVE_MIN(al, &c->refs, &c->refs_cap, n, sizeof(uint16_t), SCRATCH_PTS);
 }
 
 typedef struct otv_gvar_act act_t;
@@ -644,7 +655,7 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
   if (tuple_count == 0) return OTV_E_OK;
 
   const float *shared = shared_scalars(c);
-  if (!shared || OTV_RESERVE(c->x.al, &c->act, &c->act_cap, tuple_count, sizeof(act_t)))
+  if (!shared || RESERVE_MIN(c->x.al, &c->act, &c->act_cap, tuple_count, sizeof(act_t), 32))
     return OTV_FAIL(err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
 
   long shared_count = 0;
@@ -717,7 +728,8 @@ applied:
   if (!sparse && n_act <= 2) {
     /* the common case, apart: one or two tuples, each listing every point (shared numbers, or
      * private ones that are the single byte 0): x and y deltas into dl, added to the points */
-    if (OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
+    if (RESERVE_MIN(c->x.al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point),
+                    SCRATCH_PTS))
       return OTV_FAIL(err, NOMEM, T_GVAR, 0, "delta list");
     float *dx = &c->dl[0].x, *dy = dx + n;
     /* drawing to a pen (phantoms false) the phantom points are not used: the outline
@@ -755,7 +767,8 @@ applied:
   float *dacc = NULL;
 #if OTV_SSE2
   if (fast && n_act > 2 && (!lim || !sparse)) {
-    if (OTV_RESERVE(c->x.al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float)))
+    if (RESERVE_MIN(c->x.al, &c->dacc, &c->dacc_cap, 2 * (size_t)n + DELTA_PAD, sizeof(float),
+                    2 * SCRATCH_PTS))
       return OTV_FAIL(err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
     dacc = c->dacc;
     unsigned p = 0;
@@ -796,7 +809,8 @@ applied:
     }
 #endif
     /* x deltas at dl[0..m), y deltas at dl[m..2m), DELTA_PAD spare floats (fast decoder) */
-    if (OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point)))
+    if (RESERVE_MIN(c->x.al, &c->dl, &c->dl_cap, (size_t)m + DELTA_PAD / 2, sizeof(otv_point),
+                    SCRATCH_PTS))
       return OTV_FAIL(err, NOMEM, T_GVAR, 0, "delta list");
     float *dx = &c->dl[0].x, *dy = dx + m;
     if (lim ? !decode_xy_deltas_guard(&q, tend, m, dx, dy, lim)
@@ -908,8 +922,8 @@ bool otv_gvar_decode_all(otv_gvar_loc *c, uint32_t gid, const otv_point *orig, u
     if (shared_count < 0) return false;
     tv.data_pos = (size_t)(q - dp);
   }
-  if (!grow_points(c, n) ||
-      OTV_RESERVE(c->x.al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2, sizeof(otv_point)))
+  if (!grow_points(c, n) || RESERVE_MIN(c->x.al, &c->dl, &c->dl_cap, (size_t)n + DELTA_PAD / 2,
+                                        sizeof(otv_point), SCRATCH_PTS))
     return false;
 #if OTV_SSE2
   const bool fast = true;
