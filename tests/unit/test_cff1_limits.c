@@ -14,77 +14,7 @@
 
 #include <stdlib.h>
 
-/* ---- byte buffer ---- */
-typedef struct bb {
-  uint8_t *p;
-  size_t n, cap;
-} bb;
-static void bb_need(bb *b, size_t k)
-{
-  if (b->n + k <= b->cap) return;
-  size_t c = b->cap ? b->cap : 4096;
-  while (c < b->n + k) c *= 2;
-  b->p = realloc(b->p, c);
-  if (!b->p) exit(2);
-  b->cap = c;
-}
-static void put8(bb *b, unsigned v)
-{
-  bb_need(b, 1);
-  b->p[b->n++] = (uint8_t)v;
-}
-static void put16(bb *b, unsigned v)
-{
-  put8(b, v >> 8);
-  put8(b, v);
-}
-static void put32(bb *b, uint32_t v)
-{
-  put16(b, v >> 16);
-  put16(b, v & 0xFFFF);
-}
-static void putb(bb *b, const void *d, size_t k)
-{
-  if (!k) return;
-  bb_need(b, k);
-  memcpy(b->p + b->n, d, k);
-  b->n += k;
-}
-static void pad4(bb *b)
-{
-  while (b->n % 4) put8(b, 0);
-}
-
-typedef struct tbl {
-  const char *tag;
-  bb d;
-} tbl;
-
-/* An sfnt from tables given in tag order. */
-static uint8_t *sfnt(tbl *t, unsigned n, uint32_t version, size_t *len)
-{
-  bb o = {0};
-  put32(&o, version);
-  put16(&o, n);
-  put16(&o, 16);
-  put16(&o, 0);
-  put16(&o, 0);
-  size_t off = 12 + 16 * (size_t)n;
-  for (unsigned i = 0; i < n; i++) {
-    putb(&o, t[i].tag, 4);
-    put32(&o, 0);
-    put32(&o, (uint32_t)off);
-    put32(&o, (uint32_t)t[i].d.n);
-    off += (t[i].d.n + 3) & ~(size_t)3;
-  }
-  for (unsigned i = 0; i < n; i++) {
-    putb(&o, t[i].d.p, t[i].d.n);
-    pad4(&o);
-    free(t[i].d.p);
-  }
-  *len = o.n;
-  return o.p;
-}
+#include "fontbuf.h"
 
 static void head_tbl(bb *b)
 {

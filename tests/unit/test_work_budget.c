@@ -26,84 +26,7 @@
 #define MEM_FACTOR 4
 #define MEM_FLOOR ((long long)16 << 20)
 
-/* ---- byte buffer ---- */
-typedef struct bb {
-  uint8_t *p;
-  size_t n, cap;
-} bb;
-static void bb_need(bb *b, size_t k)
-{
-  if (b->n + k <= b->cap) return;
-  size_t c = b->cap ? b->cap : 4096;
-  while (c < b->n + k) c *= 2;
-  b->p = realloc(b->p, c);
-  if (!b->p) exit(2);
-  b->cap = c;
-}
-static void put8(bb *b, unsigned v)
-{
-  bb_need(b, 1);
-  b->p[b->n++] = (uint8_t)v;
-}
-static void put16(bb *b, unsigned v)
-{
-  put8(b, v >> 8);
-  put8(b, v);
-}
-static void put32(bb *b, uint32_t v)
-{
-  put16(b, v >> 16);
-  put16(b, v & 0xFFFF);
-}
-static void putb(bb *b, const void *d, size_t k)
-{
-  if (!k) return;
-  bb_need(b, k);
-  memcpy(b->p + b->n, d, k);
-  b->n += k;
-}
-static void pad4(bb *b)
-{
-  while (b->n % 4) put8(b, 0);
-}
-static void set32(bb *b, size_t at, uint32_t v)
-{
-  b->p[at] = (uint8_t)(v >> 24);
-  b->p[at + 1] = (uint8_t)(v >> 16);
-  b->p[at + 2] = (uint8_t)(v >> 8);
-  b->p[at + 3] = (uint8_t)v;
-}
-
-typedef struct tbl {
-  const char *tag;
-  bb d;
-} tbl;
-
-/* An sfnt from tables given in tag order (checksums 0: otvar does not check them). */
-static uint8_t *sfnt(tbl *t, unsigned n, size_t *len)
-{
-  bb o = {0};
-  put32(&o, 0x00010000);
-  put16(&o, n);
-  put16(&o, 16);
-  put16(&o, 0);
-  put16(&o, 0);
-  size_t off = 12 + 16 * (size_t)n;
-  for (unsigned i = 0; i < n; i++) {
-    putb(&o, t[i].tag, 4);
-    put32(&o, 0);
-    put32(&o, (uint32_t)off);
-    put32(&o, (uint32_t)t[i].d.n);
-    off += (t[i].d.n + 3) & ~(size_t)3;
-  }
-  for (unsigned i = 0; i < n; i++) {
-    putb(&o, t[i].d.p, t[i].d.n);
-    pad4(&o);
-    free(t[i].d.p);
-  }
-  *len = o.n;
-  return o.p;
-}
+#include "fontbuf.h"
 
 static void head_tbl(bb *b)
 {
@@ -202,7 +125,7 @@ static uint8_t *make_fanout(size_t *len)
   hmtx_tbl(&t[4].d);
   maxp_tbl(&t[6].d);
   name_tbl(&t[7].d);
-  return sfnt(t, 8, len);
+  return sfnt(t, 8, 0x00010000, len);
 }
 
 #define GV_POINTS 8000u
@@ -277,7 +200,7 @@ static uint8_t *make_gvar(size_t *len)
   hmtx_tbl(&t[5].d);
   maxp_tbl(&t[7].d);
   name_tbl(&t[8].d);
-  return sfnt(t, 9, len);
+  return sfnt(t, 9, 0x00010000, len);
 }
 
 #define HV_REGIONS 65535u
@@ -330,7 +253,7 @@ static uint8_t *make_hvar(size_t *len)
   for (unsigned g = 0; g <= NG; g++) put32(&t[6].d, 0);
   maxp_tbl(&t[7].d);
   name_tbl(&t[8].d);
-  return sfnt(t, 9, len);
+  return sfnt(t, 9, 0x00010000, len);
 }
 
 /* ---- the walk ---- */
