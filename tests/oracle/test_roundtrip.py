@@ -641,6 +641,13 @@ def roundtrip(tmp, path, nloc):
         exact = False
         notes.append(f"HVAR and gvar disagree on the advances of {len(inconsistent)} glyphs "
                      f"(e.g. {sorted(inconsistent)[:4]}): the instances take gvar's")
+    verdict(line, exact, d, notes, worst, orig, got, summary, fail)
+
+
+def verdict(line, exact, d, notes, worst, orig, got, summary, fail):
+    """One font's line of the report: exact (every comparison within tolerance, else each
+    difference a failure) when the rebuilt regions are the original's, else approximate,
+    naming the regions the model did not rebuild or added."""
     if exact:
         ok = (d.outline <= 1 and d.hb_outline <= 1 and d.otvar_advance <= 1 and d.advance == 0
               and d.gpos == 0)
@@ -661,20 +668,22 @@ def roundtrip(tmp, path, nloc):
         summary.append(line + "approximate: " + "; ".join(notes) + f" ({worst})")
 
 
-def main():
+def run_all(title, test_fonts, real_fonts, roundtrip, summary, failures, nloc):
+    """Round-trip the test fonts and the cached real ones (those marked for the default
+    run, or all with OTV_ROUNDTRIP_FULL=1) and print the report under title."""
     if not OTVAR:
         print("SKIP: no otvar")
         return 77
-    fonts = [os.path.join(FONTS, f) for f in TEST_FONTS]
-    for f, default in REAL_FONTS:
+    fonts = [os.path.join(FONTS, f) for f in test_fonts]
+    for f, default in real_fonts:
         p = os.path.join(CACHE, f) if CACHE else ""
         if p and os.path.exists(p) and (default or FULL):
             fonts.append(p)
     with tempfile.TemporaryDirectory() as tmp:
         for p in fonts:
             if os.path.exists(p):
-                roundtrip(tmp, p, NLOC)
-    print("round trip (instance at every region peak, build, compare):")
+                roundtrip(tmp, p, nloc)
+    print(title + ":")
     for s in summary:
         print("  " + s)
     if failures:
@@ -682,6 +691,11 @@ def main():
         return 1
     print("ok")
     return 0
+
+
+def main():
+    return run_all("round trip (instance at every region peak, build, compare)",
+                   TEST_FONTS, REAL_FONTS, roundtrip, summary, failures, NLOC)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ import os
 import random
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_roundtrip as rt  # noqa: E402 (exits 77 without fontTools)
@@ -249,47 +248,12 @@ def roundtrip(tmp, path, nloc):
     if approx:
         exact = False
         notes += approx
-    if exact:
-        ok = (d.outline <= 1 and d.hb_outline <= 1 and d.otvar_advance <= 1 and d.advance == 0
-              and d.gpos == 0)
-        summary.append(line + ("exact" if ok else "regions equal but NOT within tolerance")
-                       + "".join("; " + n for n in notes) + f" ({worst})")
-        if not ok:
-            for n in d.notes:
-                fail(n)
-    else:
-        missing = sorted(orig - got)
-        extra = sorted(got - orig)
-        fmt = lambda reg: "(" + " ".join(f"{s / 16384:g}:{p / 16384:g}:{e / 16384:g}"
-                                         for s, p, e in reg) + ")"
-        if missing or extra:
-            eg = lambda rs: (", e.g. " + ", ".join(fmt(r) for r in rs[:2])) if rs else ""
-            notes.append(f"the model's regions are not the font's: {len(missing)} of the "
-                         f"original's not rebuilt{eg(missing)}; {len(extra)} new{eg(extra)}")
-        summary.append(line + "approximate: " + "; ".join(notes) + f" ({worst})")
+    rt.verdict(line, exact, d, notes, worst, orig, got, summary, fail)
 
 
 def main():
-    if not OTVAR:
-        print("SKIP: no otvar")
-        return 77
-    fonts = [os.path.join(FONTS, f) for f in TEST_FONTS]
-    for f, default in REAL_FONTS:
-        p = os.path.join(CACHE, f) if CACHE else ""
-        if p and os.path.exists(p) and (default or FULL):
-            fonts.append(p)
-    with tempfile.TemporaryDirectory() as tmp:
-        for p in fonts:
-            if os.path.exists(p):
-                roundtrip(tmp, p, NLOC)
-    print("CFF2 round trip (instance at every region peak, build, compare):")
-    for s in summary:
-        print("  " + s)
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return rt.run_all("CFF2 round trip (instance at every region peak, build, compare)",
+                      TEST_FONTS, REAL_FONTS, roundtrip, summary, failures, NLOC)
 
 
 if __name__ == "__main__":
