@@ -59,6 +59,8 @@ def hint_count(cff, charstrings):
     for fd in getattr(cff.topDictIndex[0], "FDArray", None) or [cff.topDictIndex[0]]:
         subrs = getattr(fd.Private, "Subrs", None)
         if subrs:
+            for cs in subrs:  # (one no glyph calls is decompiled with its Font DICT's subrs)
+                cs.private = fd.Private
             progs += list(subrs)
     n = 0
     for cs in progs:
