@@ -61,6 +61,7 @@ typedef struct csw {
   /* ... the pen of the glyph being written, exact and written (every level), and the largest
    * distance between them at a point since err was last cleared (NAN: a point not known) */
   double pe[2], pw[2], err;
+  double se[2], sw[2];  /* ... at the start of the current contour */
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
   const double *factor; /* per region (and, for mode 2, its folded part at rc + region) */
   double v[CS_STACK];
@@ -87,8 +88,18 @@ typedef struct csw {
   size_t pd_cap;
   double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
   size_t nd_cap;
+  /* the glyph's last path operator, when written diffused in its own stream and no path
+   * operator came after it (close_contour): its bytes [start, end), operator, operands */
+  struct {
+    bool valid;
+    int op;
+    unsigned n;
+    size_t start, end;
+    double v[OTV_MAX_STACK_CFF2];
+  } last;
   /* the state before a kept call of a glyph, to walk it again inline (try_call) */
   struct {
+    bool last_valid;
     double v[CS_STACK];
     size_t at[CS_STACK];
     unsigned frame_of[CS_STACK];
@@ -678,6 +689,66 @@ static bool drifted(const csw *w)
   return false;
 }
 
+/* The operand of the last point of path operator op (n operands) on channel ch, when that
+ * operand moves that point alone; -1 otherwise. */
+static int final_operand(int op, unsigned n, int ch)
+{
+  switch (op) {
+  case OTV_CS_RLINETO:
+  case OTV_CS_RRCURVETO:
+  case OTV_CS_RCURVELINE:
+  case OTV_CS_RLINECURVE: return (int)n - 2 + ch;
+  case OTV_CS_HLINETO:
+  case OTV_CS_VLINETO:
+  case OTV_CS_HHCURVETO:
+  case OTV_CS_VVCURVETO:
+  case OTV_CS_HVCURVETO:
+  case OTV_CS_VHCURVETO:
+    if (channel(op, n - 1, n) == ch) return (int)n - 1;
+    /* a curve's last point with an extra operand: its other coordinate just before */
+    if ((op == OTV_CS_HVCURVETO || op == OTV_CS_VHCURVETO) && n % 4 == 1 &&
+        channel(op, n - 2, n) == ch)
+      return (int)n - 2;
+    return -1;
+  default: return -1;
+  }
+}
+
+/* A glyph's contour ends (a moveto or the end of the glyph): where it closes in exact
+ * arithmetic (its last point is its start) but its written last point is not its written start
+ * (the start was written in a kept subroutine), the glyph's last operator, when it is its own
+ * and written last, is written again ending on the written start, so that no closing line
+ * appears. Its last point then stands at most as far off as the start does. */
+static void close_contour(csw *w)
+{
+  if (!w->last.valid || !rounds(w) || w->analyse || w->level || w->gid == UINT32_MAX) return;
+  w->last.valid = false;
+  double d[2];
+  int at[2];
+  for (int ch = 0; ch < 2; ch++) {
+    if (fabs(w->pe[ch] - w->se[ch]) > 1e-6) return; /* open in the variable font too */
+    d[ch] = w->sw[ch] - w->pw[ch];
+    at[ch] = d[ch] != 0 ? final_operand(w->last.op, w->last.n, ch) : 0;
+    if (fabs(d[ch]) > 1 + 1e-9 || at[ch] < 0) return;
+  }
+  if (d[0] == 0 && d[1] == 0) return;
+  otv_buf *out = w->out;
+  size_t tail = out->len - w->last.end; /* hints, calls and operands written since */
+  if (tail > 256) return;
+  uint8_t keep[256];
+  memcpy(keep, out->p + w->last.end, tail);
+  out->len = w->last.start;
+  for (int ch = 0; ch < 2; ch++) w->last.v[at[ch]] += d[ch];
+  for (unsigned i = 0; i < w->last.n; i++) otv_cs_put_num(out, w->last.v[i]);
+  otv_cff_put_op(out, w->last.op);
+  size_t end = out->len;
+  otv_buf_bytes(out, keep, tail);
+  if (out->failed) return;
+  for (unsigned i = 0; i < w->n; i++) /* the operands written since moved */
+    if (w->at[i] < NOT_WRITTEN && w->at[i] >= w->last.end) w->at[i] = w->at[i] - w->last.end + end;
+  for (int ch = 0; ch < 2; ch++) w->cw[ch] += d[ch], w->pw[ch] += d[ch];
+}
+
 /* Whether a kept call is tried (a glyph's own stream: the choice is this glyph's alone). */
 static bool try_call(const csw *w)
 {
@@ -709,7 +780,7 @@ static void snap_save(csw *w)
   }
   memcpy(w->snap.ae, w->ae, sizeof w->ae), memcpy(w->snap.aw, w->aw, sizeof w->aw);
   w->snap.n = w->n, w->snap.stems = w->stems, w->snap.vsindex = w->vsindex;
-  w->snap.cleared = w->cleared, w->snap.moved = w->moved;
+  w->snap.cleared = w->cleared, w->snap.moved = w->moved, w->snap.last_valid = w->last.valid;
   w->snap.out_len = w->out->len;
 }
 
@@ -729,6 +800,7 @@ static void snap_restore(csw *w)
   memcpy(w->ae, w->snap.ae, sizeof w->ae), memcpy(w->aw, w->snap.aw, sizeof w->aw);
   w->n = w->snap.n, w->stems = w->snap.stems, w->vsindex = w->snap.vsindex;
   w->cleared = w->snap.cleared, w->moved = w->snap.moved; /* (work stays charged) */
+  w->last.valid = w->snap.last_valid;
   w->out->len = w->snap.out_len;
 }
 
@@ -957,16 +1029,27 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HFLEX1:
     case OTV_CS_FLEX1: {
       /* (in a kept call's subroutine too: its sums are what its own stream writes) */
+      bool mv = op == OTV_CS_RMOVETO || op == OTV_CS_HMOVETO || op == OTV_CS_VMOVETO;
+      if (mv) close_contour(w);
       bool diffused = rounds(w) && !w->analyse && diffuse(w, op) && writing(w);
+      w->last.valid = false;
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
       } else if (diffused) {
+        size_t start = w->out->len;
         for (unsigned i = 0; i < w->n; i++) otv_cs_put_num(w->out, w->v[i]);
         otv_cff_put_op(w->out, op);
+        if (!mv && w->level == 0 && w->gid != UINT32_MAX) {
+          w->last.valid = true, w->last.op = op, w->last.n = w->n;
+          w->last.start = start, w->last.end = w->out->len;
+          memcpy(w->last.v, w->v, w->n * sizeof *w->v);
+        }
       } else if (writing(w)) {
         otv_cff_put_op(w->out, op);
       }
+      if (mv) /* (the pen after the move: where the contour starts) */
+        for (int ch = 0; ch < 2; ch++) w->se[ch] = w->pe[ch], w->sw[ch] = w->pw[ch];
       w->n = 0;
       break;
     }
@@ -1201,7 +1284,7 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
-  w->cleared = false, w->moved = false;
+  w->cleared = false, w->moved = false, w->last.valid = false;
   return w;
 }
 
@@ -1224,6 +1307,7 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
     otv_cff_put_op(out, OTV_CS_VSINDEX);
   }
   otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
+  if (!st && ps->full) close_contour(w); /* the last contour */
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   return st;
 }
