@@ -759,6 +759,7 @@ static bool try_call(const csw *w)
  * the operator taking them here could not write again). */
 static bool left_rounded(const csw *w)
 {
+  if (w->in->flags & OTV_INSTANCE_CFF_EXACT) return false; /* (1/65536 off at most) */
   for (unsigned i = 0; i < w->n; i++)
     if (w->lvl[i] > w->level && w->lvl[i] != UINT8_MAX && w->rnd[i] && quant(w, w->v[i]) != w->v[i])
       return true;

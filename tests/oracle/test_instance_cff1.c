@@ -129,6 +129,9 @@ static void compare_hinted(oo_font *f, oo_font *p, unsigned step, hint_stats *hs
       long worst = 0;
       if (an != b.n_points) {
         worst = 1 << 20;
+        if (getenv("OTV_CFF1_DEBUG"))
+          fprintf(stderr, "hinted ppem %u glyph %u: %d points, the variable font %d\n", ppem, g,
+                  (int)b.n_points, (int)an);
       } else {
         for (short i = 0; i < an; i++) {
           long dx = labs(ap[i].x - b.points[i].x), dy = labs(ap[i].y - b.points[i].y);
