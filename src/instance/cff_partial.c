@@ -603,7 +603,14 @@ static bool mixed(csw *w, int op)
     int o;
     double val;
     size_t len = otv_cs_token(out->p + p, out->p + end, &o, &val);
-    if (!len || len > 8) break; /* (this stream's own tokens: numbers and calls) */
+    if (!len || len > 8) { /* (not expected: numbers and calls) the rest as it stands */
+      uint8_t tok[8];
+      for (size_t q = p; q < end && !out->failed; q++) {
+        tok[0] = out->p[q];
+        otv_buf_bytes(out, tok, 1);
+      }
+      break;
+    }
     while (j < n && !mine(w, j)) j++;
     if (j < n && w->at[j] == p) {
       otv_cs_put_num(out, w->v[j++]);
