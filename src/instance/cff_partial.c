@@ -53,7 +53,15 @@ typedef struct csw {
   size_t fparent_cap, fsubr_cap;
   /* a full instance: per channel (x, y), the sum of the exact and of the written relative
    * coordinates of this stream's path operators (diffuse) */
-  double ce[2], cw[2], me[2], mw[2];
+  double ce[2], cw[2];
+  /* ... and per calling stream (level), its sums while a kept call runs: each path operator
+   * credits the streams whose own writing knows its operands (pushed at their level or
+   * deeper), as each such stream's standalone writing does */
+  double ae[CS_DEPTH + 2][2], aw[CS_DEPTH + 2][2];
+  /* ... the pen of the glyph being written, exact and written (every level), and the largest
+   * distance between them at a point since err was last cleared (NAN: a point not known) */
+  double pe[2], pw[2], err;
+  double se[2], sw[2];  /* ... at the start of the current contour */
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
   const double *factor; /* per region (and, for mode 2, its folded part at rc + region) */
   double v[CS_STACK];
@@ -80,6 +88,28 @@ typedef struct csw {
   size_t pd_cap;
   double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
   size_t nd_cap;
+  /* the glyph's last path operator, when written diffused in its own stream and no path
+   * operator came after it (close_contour): its bytes [start, end), operator, operands */
+  struct {
+    bool valid;
+    int op;
+    unsigned n;
+    size_t start, end;
+    double v[OTV_MAX_STACK_CFF2];
+  } last;
+  /* the state before a kept call of a glyph, to walk it again inline (try_call) */
+  struct {
+    bool last_valid;
+    double v[CS_STACK];
+    size_t at[CS_STACK];
+    unsigned frame_of[CS_STACK];
+    uint8_t lvl[CS_STACK];
+    bool rnd[CS_STACK];
+    double ce[2], cw[2], ae[CS_DEPTH + 2][2], aw[CS_DEPTH + 2][2], pe[2], pw[2];
+    unsigned n, stems, vsindex;
+    bool cleared, moved;
+    size_t out_len;
+  } snap;
 } csw;
 
 /* A full instance writes its values rounded to a quantum, the rounding carried along each
@@ -493,6 +523,111 @@ static bool moves(const csw *w, int op, double e[2], double wr[2])
   return true;
 }
 
+/* A move (exact e, written wr) on channel ch of an operator whose operands were pushed at
+ * level low or deeper: credited to the calling streams at levels up to low (the others'
+ * writing does not know it). */
+static void credit(csw *w, unsigned low, int ch, double e, double wr)
+{
+  for (unsigned f = 0; f < w->level && f <= low; f++) w->ae[f][ch] += e, w->aw[f][ch] += wr;
+}
+
+/* A point on channel ch: how far the written pen is from the exact one. */
+static void point(csw *w, int ch)
+{
+  double d = fabs(w->pw[ch] - w->pe[ch]);
+  if (d > w->err) w->err = d; /* (NAN stays) */
+}
+
+/* The pen through a path operator that is written as it stands (moves() gave e and wr when
+ * m): each operand's point where the operator has one per operand, else its end point. */
+static void track(csw *w, int op, bool m, const double e[2], const double wr[2])
+{
+  if (!m) {
+    w->err = NAN;
+    return;
+  }
+  if (channel(w->n ? op : -1, 0, w->n) < 0 || op == OTV_CS_FLEX) {
+    for (int ch = 0; ch < 2; ch++) w->pe[ch] += e[ch], w->pw[ch] += wr[ch], point(w, ch);
+    return;
+  }
+  for (unsigned i = 0; i < w->n; i++) {
+    int ch = channel(op, i, w->n);
+    if (ch != 0 && ch != 1) continue;
+    w->pe[ch] += w->v[i], w->pw[ch] += w->rnd[i] ? quant(w, w->v[i]) : w->v[i];
+    point(w, ch);
+  }
+}
+
+/* Whether stack entry i was pushed in the stream being written at this level (its value can
+ * be written again here). */
+static bool mine(const csw *w, unsigned i)
+{
+  return w->level ? w->lvl[i] == w->level : w->at[i] < NOT_WRITTEN;
+}
+
+/* A path operator whose operands come from this stream and from kept calls it made (every
+ * value known here): the operands pushed here are written again as diffuse() does, the others
+ * stay as their subroutines write them (each one's rounding is made up by the next operand
+ * of this stream on its channel). Where the stream is being written, its bytes from the first
+ * such operand on are written again (the calls in between copied). False: not such an
+ * operator. */
+static bool mixed(csw *w, int op)
+{
+  unsigned n = w->n, first = n;
+  if (!n || channel(op, 0, n) < 0) return false;
+  for (unsigned i = 0; i < n; i++) {
+    if (w->bgrp[i]) return false;
+    if (first == n && mine(w, i)) first = i;
+  }
+  if (first == n) return false;
+  for (unsigned i = 0; i < n; i++) {
+    int ch = channel(op, i, n);
+    bool m = mine(w, i);
+    if (ch != 0 && ch != 1) {
+      if (m) w->v[i] = quant(w, w->v[i]);
+      continue;
+    }
+    w->ce[ch] += w->v[i];
+    double t = m ? quant(w, w->ce[ch]) - w->cw[ch] : w->rnd[i] ? quant(w, w->v[i]) : w->v[i];
+    w->pe[ch] += w->v[i], w->pw[ch] += t;
+    point(w, ch);
+    credit(w, w->level, ch, w->v[i], t); /* (here: every operand from this level or deeper) */
+    w->cw[ch] += t;
+    if (m) w->v[i] = t;
+  }
+  if (!writing(w)) return true;
+  otv_buf *out = w->out;
+  size_t start = w->at[first], end = out->len;
+  unsigned j = first;
+  for (size_t p = start; p < end && !out->failed;) {
+    int o;
+    double val;
+    size_t len = otv_cs_token(out->p + p, out->p + end, &o, &val);
+    if (!len || len > 8) { /* (not expected: numbers and calls) the rest as it stands */
+      uint8_t tok[8];
+      for (size_t q = p; q < end && !out->failed; q++) {
+        tok[0] = out->p[q];
+        otv_buf_bytes(out, tok, 1);
+      }
+      break;
+    }
+    while (j < n && !mine(w, j)) j++;
+    if (j < n && w->at[j] == p) {
+      otv_cs_put_num(out, w->v[j++]);
+    } else {
+      uint8_t tok[8];
+      memcpy(tok, out->p + p, len); /* (out may move as it grows) */
+      otv_buf_bytes(out, tok, len);
+    }
+    p += len;
+  }
+  if (!out->failed) {
+    memmove(out->p + start, out->p + end, out->len - end);
+    out->len = start + (out->len - end);
+  }
+  return true;
+}
+
 /* A full instance's path operator. Two pairs of sums per stream (x, y):
  *   - ce/cw, the exact and written coordinates so far as this stream's own writing knows them
  *     (what a kept subroutine knows when it is written on its own: from its start, without its
@@ -514,9 +649,14 @@ static bool diffuse(csw *w, int op)
     here = here && w->lvl[i] != UINT8_MAX && w->lvl[i] >= w->level;
   }
   if (!ok) {
+    if (here && mixed(w, op)) return false;
     double e[2], wr[2];
     bool m = known && moves(w, op, e, wr);
-    for (int ch = 0; ch < 2 && m; ch++) w->me[ch] += e[ch], w->mw[ch] += wr[ch];
+    track(w, op, m, e, wr);
+    unsigned low = UINT8_MAX; /* the lowest level an operand was pushed at */
+    for (unsigned i = 0; i < w->n; i++)
+      if (w->lvl[i] < low) low = w->lvl[i];
+    for (int ch = 0; ch < 2 && m && low != UINT8_MAX; ch++) credit(w, low, ch, e[ch], wr[ch]);
     if (m && here)
       for (int ch = 0; ch < 2; ch++) w->ce[ch] += e[ch], w->cw[ch] += wr[ch];
     else
@@ -531,12 +671,145 @@ static bool diffuse(csw *w, int op)
     }
     w->ce[ch] += w->v[i];
     double t = quant(w, w->ce[ch]) - w->cw[ch];
-    w->me[ch] += w->v[i], w->mw[ch] += t;
+    w->pe[ch] += w->v[i], w->pw[ch] += t;
+    point(w, ch);
+    credit(w, w->level, ch, w->v[i], t);
     w->v[i] = t;
     w->cw[ch] += t;
   }
   if (writing(w)) w->out->len = w->at[0];
   return true;
+}
+
+/* A full instance at a kept subroutine call: whether this stream's written coordinates are
+ * more than half a unit off its exact ones (in x or y). A kept subroutine writes its points
+ * rounded from its own start, so each is off by the caller's drift at the call plus at most
+ * half a unit; calls in a row would add their drifts up (a caller compensates a call's drift
+ * only in its next operator). Such a call is written inline instead: its operators take this
+ * stream's sums. The sums are the stream's own (a subroutine's from its start, the same in
+ * its standalone writing and where it is walked in a caller), so the choice is too. */
+static bool drifted(const csw *w)
+{
+  if (!rounds(w) || w->analyse) return false;
+  for (int ch = 0; ch < 2; ch++)
+    if (fabs(w->cw[ch] - w->ce[ch]) > 0.5 + 1e-9) return true;
+  return false;
+}
+
+/* The operand of the last point of path operator op (n operands) on channel ch, when that
+ * operand moves that point alone; -1 otherwise. */
+static int final_operand(int op, unsigned n, int ch)
+{
+  switch (op) {
+  case OTV_CS_RLINETO:
+  case OTV_CS_RRCURVETO:
+  case OTV_CS_RCURVELINE:
+  case OTV_CS_RLINECURVE: return (int)n - 2 + ch;
+  case OTV_CS_HLINETO:
+  case OTV_CS_VLINETO:
+  case OTV_CS_HHCURVETO:
+  case OTV_CS_VVCURVETO:
+  case OTV_CS_HVCURVETO:
+  case OTV_CS_VHCURVETO:
+    if (channel(op, n - 1, n) == ch) return (int)n - 1;
+    /* a curve's last point with an extra operand: its other coordinate just before */
+    if ((op == OTV_CS_HVCURVETO || op == OTV_CS_VHCURVETO) && n % 4 == 1 &&
+        channel(op, n - 2, n) == ch)
+      return (int)n - 2;
+    return -1;
+  default: return -1;
+  }
+}
+
+/* A glyph's contour ends (a moveto or the end of the glyph): where it closes in exact
+ * arithmetic (its last point is its start) but its written last point is not its written start
+ * (the start was written in a kept subroutine), the glyph's last operator, when it is its own
+ * and written last, is written again ending on the written start, so that no closing line
+ * appears. Its last point then stands at most as far off as the start does. */
+static void close_contour(csw *w)
+{
+  if (!w->last.valid || !rounds(w) || w->analyse || w->level || w->gid == UINT32_MAX) return;
+  w->last.valid = false;
+  double d[2];
+  int at[2];
+  for (int ch = 0; ch < 2; ch++) {
+    if (fabs(w->pe[ch] - w->se[ch]) > 1e-6) return; /* open in the variable font too */
+    d[ch] = w->sw[ch] - w->pw[ch];
+    at[ch] = d[ch] != 0 ? final_operand(w->last.op, w->last.n, ch) : 0;
+    if (fabs(d[ch]) > 1 + 1e-9 || at[ch] < 0) return;
+  }
+  if (d[0] == 0 && d[1] == 0) return;
+  otv_buf *out = w->out;
+  size_t tail = out->len - w->last.end; /* hints, calls and operands written since */
+  if (tail > 256) return;
+  uint8_t keep[256];
+  memcpy(keep, out->p + w->last.end, tail);
+  out->len = w->last.start;
+  for (int ch = 0; ch < 2; ch++) w->last.v[at[ch]] += d[ch];
+  for (unsigned i = 0; i < w->last.n; i++) otv_cs_put_num(out, w->last.v[i]);
+  otv_cff_put_op(out, w->last.op);
+  size_t end = out->len;
+  otv_buf_bytes(out, keep, tail);
+  if (out->failed) return;
+  for (unsigned i = 0; i < w->n; i++) /* the operands written since moved */
+    if (w->at[i] < NOT_WRITTEN && w->at[i] >= w->last.end) w->at[i] = w->at[i] - w->last.end + end;
+  for (int ch = 0; ch < 2; ch++) w->cw[ch] += d[ch], w->pw[ch] += d[ch];
+}
+
+/* Whether a kept call is tried (a glyph's own stream: the choice is this glyph's alone). */
+static bool try_call(const csw *w)
+{
+  return rounds(w) && !w->analyse && w->level == 0 && writing(w) && w->gid != UINT32_MAX;
+}
+
+/* After a tried call: whether it left values it rounded on the stack (blend results, which
+ * the operator taking them here could not write again). */
+static bool left_rounded(const csw *w)
+{
+  if (w->in->flags & OTV_INSTANCE_CFF_EXACT) return false; /* (1/65536 off at most) */
+  for (unsigned i = 0; i < w->n; i++)
+    if (w->lvl[i] > w->level && w->lvl[i] != UINT8_MAX && w->rnd[i] && quant(w, w->v[i]) != w->v[i])
+      return true;
+  return false;
+}
+
+/* The state at a tried call (its subroutine number popped) and back. */
+static void snap_save(csw *w)
+{
+  unsigned k = w->n + 1; /* (the popped subroutine number too) */
+  memcpy(w->snap.v, w->v, k * sizeof *w->v);
+  memcpy(w->snap.at, w->at, k * sizeof *w->at);
+  memcpy(w->snap.frame_of, w->frame_of, k * sizeof *w->frame_of);
+  memcpy(w->snap.lvl, w->lvl, k * sizeof *w->lvl);
+  memcpy(w->snap.rnd, w->rnd, k * sizeof *w->rnd);
+  for (int ch = 0; ch < 2; ch++) {
+    w->snap.ce[ch] = w->ce[ch], w->snap.cw[ch] = w->cw[ch];
+    w->snap.pe[ch] = w->pe[ch], w->snap.pw[ch] = w->pw[ch];
+  }
+  memcpy(w->snap.ae, w->ae, sizeof w->ae), memcpy(w->snap.aw, w->aw, sizeof w->aw);
+  w->snap.n = w->n, w->snap.stems = w->stems, w->snap.vsindex = w->vsindex;
+  w->snap.cleared = w->cleared, w->snap.moved = w->moved, w->snap.last_valid = w->last.valid;
+  w->snap.out_len = w->out->len;
+}
+
+static void snap_restore(csw *w)
+{
+  unsigned k = w->snap.n + 1;
+  memcpy(w->v, w->snap.v, k * sizeof *w->v);
+  memcpy(w->at, w->snap.at, k * sizeof *w->at);
+  memcpy(w->frame_of, w->snap.frame_of, k * sizeof *w->frame_of);
+  memcpy(w->lvl, w->snap.lvl, k * sizeof *w->lvl);
+  memcpy(w->rnd, w->snap.rnd, k * sizeof *w->rnd);
+  for (unsigned i = 0; i < k; i++) w->bgrp[i] = 0, w->nest[i] = false; /* (full: none) */
+  for (int ch = 0; ch < 2; ch++) {
+    w->ce[ch] = w->snap.ce[ch], w->cw[ch] = w->snap.cw[ch];
+    w->pe[ch] = w->snap.pe[ch], w->pw[ch] = w->snap.pw[ch];
+  }
+  memcpy(w->ae, w->snap.ae, sizeof w->ae), memcpy(w->aw, w->snap.aw, sizeof w->aw);
+  w->n = w->snap.n, w->stems = w->snap.stems, w->vsindex = w->snap.vsindex;
+  w->cleared = w->snap.cleared, w->moved = w->snap.moved; /* (work stays charged) */
+  w->last.valid = w->snap.last_valid;
+  w->out->len = w->snap.out_len;
 }
 
 /* Whether an operator of w->n operands must be split for CFF (split_op). */
@@ -631,6 +904,15 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       if (deep && e) e->inl = 1;
       /* a kept call stays with its number; an inlined one loses it */
       bool kept = w->keep && !(e && e->inl);
+      /* a glyph's kept call is tried: written inline instead where its points would stand
+       * more than a unit off (try_call); a subroutine's where its stream has drifted */
+      bool trial = kept && try_call(w);
+      if (kept && !trial && drifted(w)) kept = false;
+      double serr = w->err;
+      if (trial) snap_save(w), w->err = 0;
+    again:
+      if (kept && e && !w->analyse && rounds(w))
+        e->seen = 2; /* called from a glyph of a full instance (otv_part_cff_subrs) */
       if (kept) {
         if (writing(w)) otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
@@ -654,20 +936,28 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       /* a kept subroutine is written from sums of its own (0 at its start): what it moves
        * exactly and as written adds to this stream's sums after it */
-      double sce[2] = {w->ce[0], w->ce[1]}, scw[2] = {w->cw[0], w->cw[1]};
-      double sme[2] = {w->me[0], w->me[1]}, smw[2] = {w->mw[0], w->mw[1]};
       if (kept) {
         w->level++;
-        for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = w->me[ch] = w->mw[ch] = 0;
+        for (int ch = 0; ch < 2; ch++) {
+          w->ae[w->level - 1][ch] = w->ce[ch], w->aw[w->level - 1][ch] = w->cw[ch];
+          w->ce[ch] = w->cw[ch] = 0;
+        }
       }
       otv_status st = walk(w, sub, (size_t)(sub.p - c->tab.p), fd, depth + 1);
       if (kept) {
         w->level--;
         for (int ch = 0; ch < 2; ch++) {
-          double me = w->me[ch], mw = w->mw[ch];
-          w->ce[ch] = sce[ch] + me, w->cw[ch] = scw[ch] + mw;
-          w->me[ch] = sme[ch] + me, w->mw[ch] = smw[ch] + mw;
+          w->ce[ch] = w->ae[w->level][ch], w->cw[ch] = w->aw[w->level][ch];
         }
+      }
+      if (trial) {
+        trial = false;
+        if (!st && (w->err > 1 + 1e-9 || left_rounded(w))) { /* (NAN: not known, kept) */
+          snap_restore(w);
+          kept = false;
+          goto again;
+        }
+        w->err = isnan(serr) || isnan(w->err) ? NAN : fmax(serr, w->err);
       }
       if (w->analyse && saved_cur) { /* what a subroutine contains, its callers contain */
         saved_cur->has_mask |= e->has_mask;
@@ -747,16 +1037,27 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HFLEX1:
     case OTV_CS_FLEX1: {
       /* (in a kept call's subroutine too: its sums are what its own stream writes) */
+      bool mv = op == OTV_CS_RMOVETO || op == OTV_CS_HMOVETO || op == OTV_CS_VMOVETO;
+      if (mv) close_contour(w);
       bool diffused = rounds(w) && !w->analyse && diffuse(w, op) && writing(w);
+      w->last.valid = false;
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
       } else if (diffused) {
+        size_t start = w->out->len;
         for (unsigned i = 0; i < w->n; i++) otv_cs_put_num(w->out, w->v[i]);
         otv_cff_put_op(w->out, op);
+        if (!mv && w->level == 0 && w->gid != UINT32_MAX) {
+          w->last.valid = true, w->last.op = op, w->last.n = w->n;
+          w->last.start = start, w->last.end = w->out->len;
+          memcpy(w->last.v, w->v, w->n * sizeof *w->v);
+        }
       } else if (writing(w)) {
         otv_cff_put_op(w->out, op);
       }
+      if (mv) /* (the pen after the move: where the contour starts) */
+        for (int ch = 0; ch < 2; ch++) w->se[ch] = w->pe[ch], w->sw[ch] = w->pw[ch];
       w->n = 0;
       break;
     }
@@ -991,7 +1292,7 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
-  w->cleared = false, w->moved = false;
+  w->cleared = false, w->moved = false, w->last.valid = false;
   return w;
 }
 
@@ -1014,6 +1315,7 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
     otv_cff_put_op(out, OTV_CS_VSINDEX);
   }
   otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
+  if (!st && ps->full) close_contour(w); /* the last contour */
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   return st;
 }
@@ -1115,8 +1417,10 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
       break;
     }
     const otv_part_subr *e = &states[i];
-    if (!e->seen || e->inl) { /* never called through the INDEX: copied (keeps the numbering) */
-      if (ps->cff1)           /* (its blends would not be CFF; nothing calls it) */
+    /* never called through the INDEX (a full instance: by no glyph's writing, which may write
+     * a call inline; seen 2 where one did not): copied, which keeps the numbering */
+    if (!e->seen || e->inl || (ps->full && e->seen != 2)) {
+      if (ps->cff1) /* (its blends would not be CFF; nothing calls it) */
         otv_cff_put_op(data, OTV_CS_RETURN);
       else if (!ps->full)
         otv_buf_bytes(data, s.p, s.len);
@@ -1125,7 +1429,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     /* rewritten from its entry state: the caller's operands are unknown values */
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
     w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
-    for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = w->me[ch] = w->mw[ch] = 0;
+    for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = 0;
     w->n = 0;
     for (uint32_t k = 0; k < e->depth && w->n < CS_STACK; k++) {
       w->v[w->n] = 0;

@@ -11,8 +11,13 @@ Debian's afdko-bin installs it in /usr/libexec/afdko), and for every real font:
   - the --cff2 instance (a static CFF2 table) keeps the subroutines and hints too (run_cff2).
 Sizes are printed next to tx's own CFF instances of the same location (tx -cff, flattened and
 hint-less; tx -cff +S, subroutinized again) for the report.
-Fonts: the CFF2 test fonts and, when cached, Source Serif 4 / Source Sans 3 / Cantarell."""
+Fonts: the CFF2 test fonts and, when cached, Source Serif 4 / Source Sans 3 / Cantarell.
+Locations: the default, each axis 70% toward its maximum and the last named instance;
+OTV_CFF1_FULL=1: every named
+instance and 20 random locations too (the tx size comparisons only at the first two), and a
+summary line per font."""
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -59,6 +64,8 @@ def hint_count(cff, charstrings):
     for fd in getattr(cff.topDictIndex[0], "FDArray", None) or [cff.topDictIndex[0]]:
         subrs = getattr(fd.Private, "Subrs", None)
         if subrs:
+            for cs in subrs:  # (one no glyph calls is decompiled with its Font DICT's subrs)
+                cs.private = fd.Private
             progs += list(subrs)
     n = 0
     for cs in progs:
@@ -72,6 +79,30 @@ def subr_counts(cff):
     fds = getattr(top, "FDArray", None) or [top]
     local = sum(len(getattr(fd.Private, "Subrs", None) or []) for fd in fds)
     return len(cff.GlobalSubrs), local
+
+
+FULL = os.environ.get("OTV_CFF1_FULL") == "1"
+RANDOM_LOCATIONS = 20
+
+
+def locations(src):
+    """The locations checked: the default, 'high', and with OTV_CFF1_FULL=1 every named instance
+    and RANDOM_LOCATIONS random ones (seeded by the glyph count: the same every run)."""
+    locs = [location_of(src, "default"), location_of(src, "high")]
+    axes = src["fvar"].axes
+    if not FULL:  # and the last named instance (a master in the real fonts)
+        named = src["fvar"].instances
+        if named:
+            locs.append({a.axisTag: round(named[-1].coordinates.get(a.axisTag, a.defaultValue), 3)
+                         for a in axes})
+        return locs
+    for i in src["fvar"].instances:
+        locs.append({a.axisTag: round(i.coordinates.get(a.axisTag, a.defaultValue), 3)
+                     for a in axes})
+    rnd = random.Random(len(src.getGlyphOrder()))
+    for _ in range(RANDOM_LOCATIONS):
+        locs.append({a.axisTag: round(rnd.uniform(a.minValue, a.maxValue), 2) for a in axes})
+    return locs
 
 
 def location_of(src, which):
@@ -91,8 +122,9 @@ def run_font(path, real, tmp):
     scff.desubroutinize = False
     s_subrs = subr_counts(scff)
     s_hints = hint_count(scff, scff.topDictIndex[0].CharStrings)
-    for which in ("default", "high"):
-        loc = location_of(src, which)
+    done = 0
+    start_failures = failures
+    for n_loc, loc in enumerate(locations(src)):
         spec = ",".join("%s=%g" % kv for kv in loc.items())
         out = os.path.join(tmp, "i.otf")
         r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q", "--force"],
@@ -127,7 +159,15 @@ def run_font(path, real, tmp):
             check(r.returncode == 0, "%s %s: ots-sanitize: %s" % (name, spec,
                                                                   (r.stdout + r.stderr).strip()[:200]))
         tx_sizes = ""
-        if TX:
+        if TX and n_loc >= 2:
+            r = subprocess.run([TX, "-dump", "-0", out], capture_output=True, text=True)
+            check(r.returncode == 0 and "Top Dict" in r.stdout, "%s %s: tx -dump: %s"
+                  % (name, spec, r.stderr.strip()[:200]))
+            conv = os.path.join(tmp, "conv.cff")
+            r = subprocess.run([TX, "-cff", out, conv], capture_output=True, text=True)
+            check(r.returncode == 0 and os.path.exists(conv), "%s %s: tx decodes every "
+                  "charstring: %s" % (name, spec, r.stderr.strip()[:200]))
+        elif TX:
             r = subprocess.run([TX, "-dump", "-0", out], capture_output=True, text=True)
             check(r.returncode == 0 and "Top Dict" in r.stdout, "%s %s: tx -dump: %s"
                   % (name, spec, r.stderr.strip()[:200]))
@@ -156,6 +196,11 @@ def run_font(path, real, tmp):
               "source %d)%s" % (name, spec, cff2_len, cff_len, "name" if named else "CID",
                                 subrs[0], subrs[1], hints, s_hints, tx_sizes))
         run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, len(src.getGlyphOrder()))
+        done += 1
+    if FULL:
+        print("%s: %d locations, %d failed checks (OTS %s, tx %s, fontTools, --cff2 too)"
+              % (name, done, failures - start_failures, "yes" if OTS else "no",
+                 "yes" if TX else "no"))
 
 
 def run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, glyph_count):

@@ -218,15 +218,16 @@ def rounding_ties(ca, cb, cv):
     return ties > 0
 
 
-SUBR_TOL = 4  # units: tests/oracle/test_instance_cff1.c's TOL_POINTS
+SUBR_TOL = 1  # units: tests/oracle/test_instance_cff1.c's TOL_POINTS
 
 
 def subr_rounding(ca, cb):
     """True when two outlines differ by at most SUBR_TOL units per coordinate, once each
     contour's last line is dropped where it ends within SUBR_TOL of the start (a contour that
-    closes a unit or two off its start draws a closing line the other lacks): otvar's integer
-    CFF2 instance keeps the subroutines, and a subroutine shared by many callers cannot make
-    up for each caller's rounding (docs/instance.md), as hb-subset's flattened one does."""
+    closes a unit off its start draws a closing line the other lacks): otvar's integer CFF2
+    instance keeps the subroutines, whose points are rounded from their own start (within a
+    unit of the variable font, docs/instance.md), where hb-subset's flattened one rounds
+    each value."""
     def trim(cs):
         out = []
         for start, segs in cs:
