@@ -71,8 +71,12 @@ static const char *attr(const char **a, const char *name)
 static char *keep(pstate *s, const char *v)
 {
   ds_doc *d = s->d;
-  char *c = v ? strdup(v) : NULL;
+  /* not strdup: POSIX, undeclared where _POSIX_C_SOURCE is not set (the fuzz targets build this
+   * file as C11: an implicit int strdup cut the pointer to 32 bits) */
+  size_t n = v ? strlen(v) + 1 : 0;
+  char *c = n ? malloc(n) : NULL;
   if (!c) return NULL;
+  memcpy(c, v, n);
   char **ns = realloc(d->strings, (d->string_count + 1) * sizeof *ns);
   if (!ns) {
     free(c);
