@@ -191,9 +191,27 @@ bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid)
   return false;
 }
 
+bool otv_cff_charset_sids(const otv_cff *c, uint32_t *out, uint32_t n)
+{
+  for (uint32_t g = 0; g < n; g++) out[g] = g; /* predefined ISOAdobe: glyph i has SID i */
+  if (c->charset_format == OTV_CFF_CHARSET_PREDEFINED || c->cff2) return true;
+  otv_rd r = otv_rd_init(c->charset, 0);
+  uint32_t g = 1;
+  if (c->charset_format == 0) {
+    while (g < n && otv_rd_ok(&r)) out[g++] = otv_rd_u16(&r);
+  } else {
+    while (g < n && otv_rd_ok(&r)) {
+      uint32_t first = otv_rd_u16(&r);
+      uint32_t left = c->charset_format == 1 ? otv_rd_u8(&r) : otv_rd_u16(&r);
+      for (uint32_t i = 0; i <= left && g < n; i++) out[g++] = first + i;
+    }
+  }
+  return otv_rd_ok(&r);
+}
+
 static void charset_parse(otv_cff *c, size_t off)
 {
-  /* charset is only used by seac; a bad one makes seac fail on use, not the font. */
+  /* a bad charset fails its users (seac, otv_cff_charset_sids) on use, not the font */
   c->charset_format = OTV_CFF_CHARSET_PREDEFINED;
   if (off <= 2) return; /* predefined: 0 ISOAdobe (1/2 Expert sets: seac needs StdEnc glyphs) */
   if (off >= c->tab.len) return;
@@ -395,15 +413,15 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
     if (s) return s;
     gsubr_off = (size_t)hdr_size + top_len;
   } else {
-    otv_cff_index names, tops, strings;
+    otv_cff_index names, tops, *strings = &c->strings;
     if ((s = otv_cff_index_parse(tab, tag, hdr_size, false, &names, "Name", err))) return s;
     if ((s = otv_cff_index_parse(tab, tag, names.end, false, &tops, "Top DICT", err))) return s;
-    if ((s = otv_cff_index_parse(tab, tag, tops.end, false, &strings, "String", err))) return s;
+    if ((s = otv_cff_index_parse(tab, tag, tops.end, false, strings, "String", err))) return s;
     otv_span top;
     if (!otv_cff_index_get(&tops, 0, &top))
       return OTV_FAIL(err, BAD_VALUE, tag, names.end, "Top DICT INDEX: no usable entry");
     if ((s = top_parse(c, (size_t)(top.p - tab.p), top.len, &t, err))) return s;
-    gsubr_off = strings.end;
+    gsubr_off = strings->end;
     if (t.charstring_type != OTV_CFF_CHARSTRING_TYPE2)
       return OTV_FAIL(err, UNSUPPORTED, tag, (size_t)(top.p - tab.p), "CharstringType not 2");
   }
@@ -461,8 +479,8 @@ static otv_status cff_parse(otv_cff *c, uint16_t upem, uint16_t axis_count, cons
     if (t.has_private && t.priv_size) {
       if ((s = private_parse(c, t.priv_off, t.priv_size, &c->fds[0], err))) return s;
     }
-    charset_parse(c, t.charset);
   }
+  if (!c->cff2) charset_parse(c, t.charset); /* seac (name-keyed), glyph names and CIDs */
   for (uint32_t i = 0; i < c->fd_count; i++) fd_transform(c, &c->fds[i], upem);
   subr_offs_build(c, al);
   return OTV_E_OK;

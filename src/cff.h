@@ -76,6 +76,7 @@ typedef struct otv_cff {
   double top_matrix[6];   /* Top DICT FontMatrix (default 0.001 0 0 0.001 0 0) */
   uint8_t charset_format; /* 0, 1, 2, or OTV_CFF_CHARSET_PREDEFINED */
   otv_span charset;       /* data after the format byte */
+  otv_cff_index strings;  /* CFF (v1): the String INDEX (custom glyph names); CFF2: empty */
 } otv_cff;
 
 /* The table (tab: 'CFF ' when cff2 is false, else CFF2) with units_per_em for the Font DICT
@@ -89,5 +90,8 @@ void otv_cff_free(const otv_alloc *al, otv_cff *c);
 bool otv_cff_fd_of(const otv_cff *c, uint32_t gid, uint32_t *fd);
 /* Glyph id of a Standard Encoding code through the charset (seac); false when absent. */
 bool otv_cff_seac_glyph(const otv_cff *c, unsigned code, uint32_t *gid);
+/* Per glyph its SID (name-keyed) or CID (CID-keyed) through the charset, for out[0..n); the
+ * predefined charsets give glyph i SID i. False when the charset ends before n glyphs. */
+bool otv_cff_charset_sids(const otv_cff *c, uint32_t *out, uint32_t n);
 
 #endif

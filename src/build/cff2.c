@@ -1400,7 +1400,7 @@ static bool cff_glyph_name(const otv_bcff *x, uint32_t g, const char **std, otv_
     *std = otv_cff_std_strings[sid];
     return true;
   }
-  return otv_cff_index_get(&x->strings, sid - OTV_CFF_STD_STRINGS, str);
+  return otv_cff_index_get(&x->cff.strings, sid - OTV_CFF_STD_STRINGS, str);
 }
 
 /* The default master's glyph names into names[]: its CFF charset's; a CFF2 or CID-keyed master

@@ -11,8 +11,7 @@
 /* A CFF or CFF2 master (cff2_master.c). */
 typedef struct otv_bcff {
   otv_cff cff;
-  otv_cff_index strings; /* name-keyed CFF: the String INDEX */
-  uint32_t *sid;         /* CFF (v1): per glyph its SID (CID-keyed: CID); NULL: CFF2 */
+  uint32_t *sid; /* CFF (v1): per glyph its SID (CID-keyed: CID); NULL: CFF2 */
 } otv_bcff;
 
 /* The CFF or CFF2 table of master k (an OTTO font) parsed into b->m[k].cff. */

@@ -15,41 +15,6 @@
 
 /* ---- masters ---- */
 
-/* gid -> SID (or CID) through the charset (TN 5176 section 13); false when it is malformed. */
-static bool charset_read(otv_span tab, size_t off, uint32_t n, uint32_t *out)
-{
-  for (uint32_t g = 0; g < n; g++) out[g] = g; /* predefined ISOAdobe: glyph i has SID i */
-  if (off <= 2) return off == 0;
-  otv_rd r = otv_rd_init(tab, off);
-  unsigned format = otv_rd_u8(&r);
-  uint32_t g = 1;
-  if (format == 0) {
-    while (g < n && otv_rd_ok(&r)) out[g++] = otv_rd_u16(&r);
-  } else if (format == 1 || format == 2) {
-    while (g < n && otv_rd_ok(&r)) {
-      uint32_t first = otv_rd_u16(&r);
-      uint32_t left = format == 1 ? otv_rd_u8(&r) : otv_rd_u16(&r);
-      for (uint32_t i = 0; i <= left && g < n; i++) out[g++] = first + i;
-    }
-  } else {
-    return false;
-  }
-  return otv_rd_ok(&r);
-}
-
-/* The charset's table offset (Top DICT operator 15) of a CFF (v1) table, 0: none. */
-static size_t charset_off(const otv_cff *c, size_t top_off, size_t top_len)
-{
-  otv_cff_dict d;
-  if (!otv_cff_dict_init(&d, c->tab, c->tag, top_off, top_len, false, NULL)) return 0;
-  for (;;) {
-    int op = otv_cff_dict_next(&d, NULL);
-    if (op == OTV_DICT_END || op == OTV_DICT_ERROR) return 0;
-    size_t o;
-    if (op == OTV_DICT_CHARSET && d.n && otv_cff_dict_offset(&d, d.n - 1, &o)) return o;
-  }
-}
-
 otv_status otv_bcff_open(otv_builder *b, unsigned k)
 {
   otv_bmaster *m = &b->m[k];
@@ -72,22 +37,12 @@ otv_status otv_bcff_open(otv_builder *b, unsigned k)
     return OTV_FAIL(b->err, BAD_VALUE, x->cff.tag, 0, "master %s: %u charstrings, maxp %u glyphs",
                     m->name, x->cff.charstrings.count, m->glyph_count);
   if (is2) return OTV_E_OK;
-  /* CFF (v1): the String INDEX (glyph names) and the charset */
-  otv_span t = x->cff.tab;
-  otv_cff_index names, tops;
-  size_t hdr = t.len > 2 ? t.p[2] : 4;
-  if ((s = otv_cff_index_parse(t, x->cff.tag, hdr, false, &names, "Name", &e)) ||
-      (s = otv_cff_index_parse(t, x->cff.tag, names.end, false, &tops, "Top DICT", &e)) ||
-      (s = otv_cff_index_parse(t, x->cff.tag, tops.end, false, &x->strings, "String", &e)))
-    return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
-  otv_span top;
-  if (!otv_cff_index_get(&tops, 0, &top))
-    return OTV_FAIL(b->err, BAD_OFFSET, x->cff.tag, tops.end, "master %s: Top DICT", m->name);
+  /* CFF (v1): glyph names through the charset (cff.c keeps the String INDEX) */
   x->sid = otv_mem_calloc(&b->al, (size_t)m->glyph_count + 1, sizeof *x->sid);
   if (!x->sid) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: charset", m->name);
-  size_t co = charset_off(&x->cff, (size_t)(top.p - t.p), top.len);
-  if (!charset_read(t, co, m->glyph_count, x->sid))
-    return OTV_FAIL(b->err, BAD_VALUE, x->cff.tag, co, "master %s: charset", m->name);
+  if (!otv_cff_charset_sids(&x->cff, x->sid, m->glyph_count))
+    return OTV_FAIL(b->err, BAD_VALUE, x->cff.tag, (size_t)(x->cff.charset.p - x->cff.tab.p),
+                    "master %s: charset", m->name);
   return OTV_E_OK;
 }
 
@@ -116,7 +71,7 @@ static void key_of(const otv_bcff *x, uint32_t g, gkey *out)
   out->s = (otv_span){NULL, 0};
   if (!x->cff.cid && out->sid >= STD_STRINGS) {
     otv_span str;
-    if (otv_cff_index_get(&x->strings, out->sid - STD_STRINGS, &str)) {
+    if (otv_cff_index_get(&x->cff.strings, out->sid - STD_STRINGS, &str)) {
       out->s = str;
       out->sid = UINT32_MAX;
     }
