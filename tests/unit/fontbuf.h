@@ -1,7 +1,7 @@
 /*
  * fontbuf.h - a growing byte buffer and an sfnt wrapper for the unit tests that build hostile
- * fonts in memory (test_limits, test_work_budget, test_cff1_limits): big-endian writers and
- * an sfnt from tables given in tag order (checksums 0: otvar does not check them). Allocation
+ * fonts in memory (test_limits, test_work_budget, test_cff1_limits): big-endian writers, the
+ * head, hhea and fvar they share, and an sfnt from tables given in tag order (checksums 0: otvar does not check them). Allocation
  * failure exits 2 (the test cannot go on).
  */
 #ifndef OTV_TEST_FONTBUF_H
@@ -88,6 +88,58 @@ static inline uint8_t *sfnt(tbl *t, unsigned n, uint32_t version, size_t *len)
   }
   *len = o.n;
   return o.p;
+}
+
+/* head: version 1.0, unitsPerEm 1000, box 0,0 1000,1000, indexToLocFormat 1 (long). */
+static inline void head_tbl(bb *b)
+{
+  put32(b, 0x00010000);
+  put32(b, 0x00010000);
+  put32(b, 0);
+  put32(b, 0x5F0F3CF5);
+  put16(b, 0);
+  put16(b, 1000); /* unitsPerEm */
+  for (int i = 0; i < 16; i++) put8(b, 0);
+  put16(b, 0);
+  put16(b, 0);
+  put16(b, 1000);
+  put16(b, 1000);
+  put16(b, 0);
+  put16(b, 8);
+  put16(b, 2);
+  put16(b, 1); /* indexToLocFormat: long */
+  put16(b, 0);
+}
+
+/* hhea: ascender 800, descender -200, advanceWidthMax 1000, nhm long metrics. */
+static inline void hhea_tbl(bb *b, unsigned nhm)
+{
+  put32(b, 0x00010000);
+  put16(b, 800);
+  put16(b, (uint16_t)-200);
+  put16(b, 0);
+  put16(b, 1000);
+  for (int i = 0; i < 22; i++) put8(b, 0);
+  put16(b, nhm); /* numberOfHMetrics */
+}
+
+/* fvar: one axis, wght 100..400..900, no named instance. */
+static inline void fvar_tbl(bb *b)
+{
+  put16(b, 1);
+  put16(b, 0);
+  put16(b, 16);
+  put16(b, 2);
+  put16(b, 1);
+  put16(b, 20);
+  put16(b, 0);
+  put16(b, 8);
+  putb(b, "wght", 4);
+  put32(b, 100u << 16);
+  put32(b, 400u << 16);
+  put32(b, 900u << 16);
+  put16(b, 0);
+  put16(b, 256);
 }
 
 #endif /* OTV_TEST_FONTBUF_H */

@@ -16,53 +16,6 @@
 
 #include "fontbuf.h"
 
-static void head_tbl(bb *b)
-{
-  put32(b, 0x00010000);
-  put32(b, 0x00010000);
-  put32(b, 0);
-  put32(b, 0x5F0F3CF5);
-  put16(b, 0);
-  put16(b, 1000);
-  for (int i = 0; i < 16; i++) put8(b, 0);
-  put16(b, 0);
-  put16(b, 0);
-  put16(b, 1000);
-  put16(b, 1000);
-  put16(b, 0);
-  put16(b, 8);
-  put16(b, 2);
-  put16(b, 1);
-  put16(b, 0);
-}
-static void hhea_tbl(bb *b, unsigned nhm)
-{
-  put32(b, 0x00010000);
-  put16(b, 800);
-  put16(b, (uint16_t)-200);
-  put16(b, 0);
-  put16(b, 1000);
-  for (int i = 0; i < 22; i++) put8(b, 0);
-  put16(b, nhm);
-}
-static void fvar_tbl(bb *b)
-{
-  put16(b, 1);
-  put16(b, 0);
-  put16(b, 16);
-  put16(b, 2);
-  put16(b, 1);
-  put16(b, 20);
-  put16(b, 0);
-  put16(b, 8);
-  putb(b, "wght", 4);
-  put32(b, 100u << 16);
-  put32(b, 400u << 16);
-  put32(b, 900u << 16);
-  put16(b, 0);
-  put16(b, 256);
-}
-
 #define NG 150u
 #define DEPTH 4
 #define FAN 20

@@ -28,35 +28,6 @@
 
 #include "fontbuf.h"
 
-static void head_tbl(bb *b)
-{
-  put32(b, 0x00010000);
-  put32(b, 0x00010000);
-  put32(b, 0);
-  put32(b, 0x5F0F3CF5);
-  put16(b, 0);
-  put16(b, 1000); /* unitsPerEm */
-  for (int i = 0; i < 16; i++) put8(b, 0);
-  put16(b, 0);
-  put16(b, 0);
-  put16(b, 1000);
-  put16(b, 1000);
-  put16(b, 0);
-  put16(b, 8);
-  put16(b, 2);
-  put16(b, 1); /* indexToLocFormat: long */
-  put16(b, 0);
-}
-static void hhea_tbl(bb *b)
-{
-  put32(b, 0x00010000);
-  put16(b, 800);
-  put16(b, (uint16_t)-200);
-  put16(b, 0);
-  put16(b, 1000);
-  for (int i = 0; i < 22; i++) put8(b, 0);
-  put16(b, 1); /* numberOfHMetrics */
-}
 static void hmtx_tbl(bb *b)
 {
   put16(b, 500);
@@ -68,23 +39,6 @@ static void maxp_tbl(bb *b)
   put32(b, 0x00010000);
   put16(b, NG);
   for (int i = 0; i < 13; i++) put16(b, i == 12 ? 16 : 0); /* maxComponentDepth 16 */
-}
-static void fvar_tbl(bb *b)
-{
-  put16(b, 1);
-  put16(b, 0);
-  put16(b, 16);
-  put16(b, 2);
-  put16(b, 1);
-  put16(b, 20);
-  put16(b, 0);
-  put16(b, 8);
-  putb(b, "wght", 4);
-  put32(b, 100u << 16);
-  put32(b, 400u << 16);
-  put32(b, 900u << 16);
-  put16(b, 0);
-  put16(b, 256);
 }
 static void name_tbl(bb *b)
 {
@@ -121,7 +75,7 @@ static uint8_t *make_fanout(size_t *len)
     put32(loca, (uint32_t)glyf->n);
   }
   head_tbl(&t[2].d);
-  hhea_tbl(&t[3].d);
+  hhea_tbl(&t[3].d, 1);
   hmtx_tbl(&t[4].d);
   maxp_tbl(&t[6].d);
   name_tbl(&t[7].d);
@@ -196,7 +150,7 @@ static uint8_t *make_gvar(size_t *len)
   set32(gvar, offs_at + 4, 0);
   for (unsigned g = 2; g <= NG; g++) set32(gvar, offs_at + 4 * (size_t)g, (uint32_t)(gend - data0));
   head_tbl(&t[3].d);
-  hhea_tbl(&t[4].d);
+  hhea_tbl(&t[4].d, 1);
   hmtx_tbl(&t[5].d);
   maxp_tbl(&t[7].d);
   name_tbl(&t[8].d);
@@ -248,7 +202,7 @@ static uint8_t *make_hvar(size_t *len)
   fvar_tbl(&t[1].d);
   put32(&t[2].d, 0); /* glyf: 4 bytes, every glyph empty */
   head_tbl(&t[3].d);
-  hhea_tbl(&t[4].d);
+  hhea_tbl(&t[4].d, 1);
   hmtx_tbl(&t[5].d);
   for (unsigned g = 0; g <= NG; g++) put32(&t[6].d, 0);
   maxp_tbl(&t[7].d);
