@@ -1,8 +1,8 @@
 /*
  * fontbuf.h - a growing byte buffer and an sfnt wrapper for the unit tests that build hostile
  * fonts in memory (test_limits, test_work_budget, test_cff1_limits): big-endian writers, the
- * head, hhea and fvar they share, and an sfnt from tables given in tag order (checksums 0: otvar does not check them). Allocation
- * failure exits 2 (the test cannot go on).
+ * head, hhea and fvar they share, and an sfnt from tables given in tag order (checksums 0:
+ * otvar does not check them). Allocation failure exits 2 (the test cannot go on).
  */
 #ifndef OTV_TEST_FONTBUF_H
 #define OTV_TEST_FONTBUF_H
