@@ -937,6 +937,18 @@ typedef struct otv_build_location_label {
   unsigned flags;
 } otv_build_location_label;
 
+/** One STAT design axis of a font built from part of a designspace (a discrete axis, one a
+ *  format 5 <variable-font> pins at a value, or one the font varies): its tag, English name
+ *  (used when it is not an fvar axis), AxisOrdering and the otv_designspace axis it is (index
+ *  into axes, whose fvar name ID it then shares; -1: not an fvar axis, the font has one value
+ *  on it). fontTools' buildVFStatTable lists every axis of the document so. Since: 0.4 */
+typedef struct otv_build_stat_axis {
+  uint32_t tag;
+  const char *name; /* UTF-8, NUL-terminated */
+  unsigned ordering;
+  int axis;
+} otv_build_stat_axis;
+
 /** A designspace document already parsed (the CLI reads the XML with expat; the library only
  *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
  *  rules: GSUB FeatureVariations under the feature tags rule_features (rule_feature_count; 0:
@@ -963,6 +975,11 @@ typedef struct otv_designspace {
   const otv_build_location_label *location_labels;
   unsigned location_label_count;
   unsigned flags; /* OTV_BUILD_* (0: the defaults). Since: 0.4 */
+  /* STAT's design axes when they are not the fvar axes (may be NULL when the count is 0; at
+   * most 64): labels[i].axis then indexes stat_axes, location_labels[i].location has
+   * stat_axis_count values, axis_ordering is not used. Since: 0.4 */
+  const otv_build_stat_axis *stat_axes;
+  unsigned stat_axis_count;
 } otv_designspace;
 
 /** OTV_BUILD_NO_SUBRS - otv_designspace.flags: CFF2 output without the global subroutines
