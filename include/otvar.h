@@ -995,10 +995,11 @@ typedef struct otv_designspace {
  * named instances, their names added to name), avar v1 (from the axis maps, left out when they
  * are identities; version 2 when ds has mappings: output minus input normalized in design space,
  * varied by the model of the input locations, as fontTools' varLib 5), STAT (from ds->labels,
- * else minimal; only when the default master has none), gvar (per-glyph deltas of the spec's
- * variation model as fontTools' VariationModel derives it, phantom points and composite offsets
+ * else minimal; over ds->stat_axes when given; only when the default master has none), gvar
+ * (per-glyph deltas of the spec's variation model as fontTools' VariationModel derives it, phantom points and composite offsets
  * included, deltas IUP infers within 0.5 left out, exact at every master), cvar (from cvt),
- * HVAR and VVAR (advance widths and heights), MVAR (the OS/2, hhea, vhea and post values that
+ * HVAR and VVAR (advance widths and heights; VVAR's vOrgMapping when the masters' VORG
+ * origins differ), MVAR (the OS/2, hhea, vhea and post values that
  * differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
  * adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
  * devices with GDEF 1.3's ItemVariationStore; class kerning and pair sets that differ are merged
