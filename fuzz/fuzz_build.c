@@ -9,7 +9,9 @@
  * named instance; bit 3: an axis map; bit 4: an avar 2 mapping (design 650 -> 700, and the
  * origin moved to the next byte's value when bit 5 is set); bit 6: rules (uni0024 ->
  * uni0024.nostroke above weight 500, and uni0041 -> uni0061 in a second set below 300, so
- * the test masters' names are found). A built font must open again and draw its first glyphs.
+ * the test masters' names are found); bit 7: STAT axes (otv_designspace.stat_axes: an ital
+ * axis fvar lacks, as a font of a discrete axis), labels and a location label on them. A built
+ * font must open again and draw its first glyphs.
  * CFF and CFF2 masters (OTTO fonts) take the CFF2 path (build/cff2.c): seeds cff-two-masters and
  * cff-cid-masters in corpus/build, regressions cff-* (sparse, CFF2 input, allocation failures).
  */
@@ -68,6 +70,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   static const otv_build_rule rules[2] = {{&sets[0], 1, from, to, 1},
                                           {sets, 2, from + 1, to + 1, 1}};
   if (flags & 64) ds.rules = rules, ds.rule_count = 2;
+  /* bit 7: STAT axes of a font of part of a designspace (an ital axis fvar lacks), labels on
+   * both and a location label */
+  static const otv_build_stat_axis sax[2] = {{OTV_TAG('i', 't', 'a', 'l'), "Italic", 3, -1},
+                                             {OTV_TAG('w', 'g', 'h', 't'), "Weight", 0, 0}};
+  static const otv_build_label lab[3] = {{0, 1, NAN, NAN, NAN, "Italic", 0},
+                                         {1, 400, NAN, 500, NAN, "Regular", 2},
+                                         {1, 700, NAN, NAN, 400, "Bold", 0}};
+  static const double ll_loc[2] = {1, 700};
+  static const otv_build_location_label ll = {"Bold Italic", ll_loc, 1};
+  if (flags & 128) {
+    ds.stat_axes = sax, ds.stat_axis_count = 2;
+    ds.labels = lab, ds.label_count = 3;
+    ds.location_labels = &ll, ds.location_label_count = 1;
+  }
   uint8_t *out = NULL;
   size_t len = 0;
   otv_error err = {0};

@@ -937,6 +937,18 @@ typedef struct otv_build_location_label {
   unsigned flags;
 } otv_build_location_label;
 
+/** One STAT design axis of a font built from part of a designspace (a discrete axis, one a
+ *  format 5 <variable-font> pins at a value, or one the font varies): its tag, English name
+ *  (used when it is not an fvar axis), AxisOrdering and the otv_designspace axis it is (index
+ *  into axes, whose fvar name ID it then shares; -1: not an fvar axis, the font has one value
+ *  on it). fontTools' buildVFStatTable lists every axis of the document so. Since: 0.4 */
+typedef struct otv_build_stat_axis {
+  uint32_t tag;
+  const char *name; /* UTF-8, NUL-terminated */
+  unsigned ordering;
+  int axis;
+} otv_build_stat_axis;
+
 /** A designspace document already parsed (the CLI reads the XML with expat; the library only
  *  takes this plain data). mappings (may be NULL when mapping_count is 0): avar 2 mappings.
  *  rules: GSUB FeatureVariations under the feature tags rule_features (rule_feature_count; 0:
@@ -963,6 +975,11 @@ typedef struct otv_designspace {
   const otv_build_location_label *location_labels;
   unsigned location_label_count;
   unsigned flags; /* OTV_BUILD_* (0: the defaults). Since: 0.4 */
+  /* STAT's design axes when they are not the fvar axes (may be NULL when the count is 0; at
+   * most 64): labels[i].axis then indexes stat_axes, location_labels[i].location has
+   * stat_axis_count values, axis_ordering is not used. Since: 0.4 */
+  const otv_build_stat_axis *stat_axes;
+  unsigned stat_axis_count;
 } otv_designspace;
 
 /** OTV_BUILD_NO_SUBRS - otv_designspace.flags: CFF2 output without the global subroutines
@@ -978,10 +995,11 @@ typedef struct otv_designspace {
  * named instances, their names added to name), avar v1 (from the axis maps, left out when they
  * are identities; version 2 when ds has mappings: output minus input normalized in design space,
  * varied by the model of the input locations, as fontTools' varLib 5), STAT (from ds->labels,
- * else minimal; only when the default master has none), gvar (per-glyph deltas of the spec's
- * variation model as fontTools' VariationModel derives it, phantom points and composite offsets
+ * else minimal; over ds->stat_axes when given; only when the default master has none), gvar
+ * (per-glyph deltas of the spec's variation model as fontTools' VariationModel derives it, phantom points and composite offsets
  * included, deltas IUP infers within 0.5 left out, exact at every master), cvar (from cvt),
- * HVAR and VVAR (advance widths and heights), MVAR (the OS/2, hhea, vhea and post values that
+ * HVAR and VVAR (advance widths and heights; VVAR's vOrgMapping when the masters' VORG
+ * origins differ), MVAR (the OS/2, hhea, vhea and post values that
  * differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
  * adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
  * devices with GDEF 1.3's ItemVariationStore; class kerning and pair sets that differ are merged

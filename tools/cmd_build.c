@@ -38,13 +38,37 @@ static const cli_cmd build_cmd = {
     "their values (as fontTools' splitInterpolable), each with the continuous axes and the\n"
     "sources, instances, rules and labels at those values; OUT is then a folder (created\n"
     "if missing) that gets NAME-VF-TAGVALUE....ttf (NAME: the designspace's file name,\n"
-    "VALUE as Python prints a float: ital0.0), fontTools' names for them.\n" CLI_FILES_NOTE,
+    "VALUE as Python prints a float: ital0.0), fontTools' names for them.\n"
+    "Format 5 <variable-fonts>: each <variable-font> is built instead, over its\n"
+    "<axis-subsets> (an axis whole, a user range, or one value; an axis not named is\n"
+    "pinned at its default), into the folder OUT as its filename (its base name), else\n"
+    "its name with .ttf (.otf for CFF2).\n" CLI_FILES_NOTE,
     "DESIGNSPACE",
     1,
     1};
 
 #ifdef OTV_HAVE_EXPAT
-/* A designspace with discrete axes: each of its variable fonts into the folder out. */
+/* A variable font's file name in the folder: a <variable-font>'s filename, else its name with
+ * the extension; else NAME-VF-TAGVALUE... (fontTools' implicit names). 0, or -1 when the name
+ * cannot be a file name in the folder. */
+static int vf_file(const ds_sub *sub, const char *base, size_t stem, bool cff, char *buf,
+                   size_t cap)
+{
+  const char *ext = cff ? "otf" : "ttf";
+  int n;
+  if (sub->vf_filename)
+    n = snprintf(buf, cap, "%s", sub->vf_filename);
+  else if (sub->vf_name)
+    n = snprintf(buf, cap, "%s.%s", sub->vf_name, ext);
+  else
+    n = snprintf(buf, cap, "%.*s-VF%s.%s", (int)stem, base, sub->suffix, ext);
+  return n <= 0 || (size_t)n >= cap || strchr(buf, '/') || !strcmp(buf, ".") || !strcmp(buf, "..")
+             ? -1
+             : 0;
+}
+
+/* A designspace with discrete axes or <variable-fonts>: each of its variable fonts into the
+ * folder out. */
 static int build_discrete(const ds_doc *d, const char *path, const char *out, int force, int quiet)
 {
   unsigned n = ds_vf_count(d);
@@ -67,15 +91,35 @@ static int build_discrete(const ds_doc *d, const char *path, const char *out, in
   const char *dot = strrchr(base, '.');
   if (dot && dot != base) stem = (size_t)(dot - base);
   char msg[512];
+  char(*names)[256] = malloc((size_t)n * sizeof *names);
+  if (!names) {
+    fprintf(stderr, "otvar: build: out of memory\n");
+    return OTV_EXIT_FONT;
+  }
   for (unsigned k = 0; k < n; k++) { /* every sub-space checked before any font is written */
     ds_sub sub;
     int bad = ds_subspace(d, k, &sub, msg, sizeof msg);
+    /* the extension is not known before the build: compared without it */
+    if (!bad && vf_file(&sub, base, stem, false, names[k], sizeof names[k])) {
+      snprintf(msg, sizeof msg, "variable font '%s': not a file name in the output folder",
+               sub.vf_filename ? sub.vf_filename
+               : sub.vf_name   ? sub.vf_name
+                               : sub.suffix);
+      bad = 1;
+    }
+    for (unsigned j = 0; !bad && j < k; j++)
+      if (!strcmp(names[j], names[k])) {
+        snprintf(msg, sizeof msg, "two variable fonts would be written to %s", names[k]);
+        bad = 1;
+      }
     ds_sub_free(&sub);
     if (bad) {
       fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
+      free(names);
       return OTV_EXIT_FONT;
     }
   }
+  free(names);
   for (unsigned k = 0; k < n; k++) {
     ds_sub sub;
     if (ds_subspace(d, k, &sub, msg, sizeof msg)) {
@@ -87,15 +131,19 @@ static int build_discrete(const ds_doc *d, const char *path, const char *out, in
     size_t len = 0;
     otv_error e = {0};
     if (otv_build(&sub.ds, NULL, &font, &len, &e)) {
-      snprintf(msg, sizeof msg, "%s (variable font%s)", cli_name(path), sub.suffix);
+      if (sub.vf_name)
+        snprintf(msg, sizeof msg, "%s (variable font '%s')", cli_name(path), sub.vf_name);
+      else
+        snprintf(msg, sizeof msg, "%s (variable font%s)", cli_name(path), sub.suffix);
       cli_error(msg, &e);
       ds_sub_free(&sub);
       return OTV_EXIT_FONT;
     }
     bool cff = len >= 4 && !memcmp(font, "OTTO", 4);
-    char file[4096];
-    int fl = snprintf(file, sizeof file, "%s/%.*s-VF%s.%s", out, (int)stem, base, sub.suffix,
-                      cff ? "otf" : "ttf");
+    char file[4096], name[256];
+    int fl = vf_file(&sub, base, stem, cff, name, sizeof name)
+                 ? -1
+                 : snprintf(file, sizeof file, "%s/%s", out, name);
     int rc = fl < 0 || (size_t)fl >= sizeof file
                  ? (fprintf(stderr, "otvar: build: output path too long\n"), OTV_EXIT_USAGE)
                  : cli_write_file("build", file, path, force, font, len);
@@ -171,7 +219,8 @@ int otv_cmd_build(int argc, char **argv)
     fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
     goto done;
   }
-  bool discrete = false; /* format 5 discrete axes: a folder of variable fonts */
+  /* format 5 discrete axes or <variable-fonts>: a folder of variable fonts */
+  bool discrete = d.vf_count > 0;
   for (unsigned a = 0; a < d.ds.axis_count; a++) discrete |= d.discrete[a] != NULL;
   if (discrete) {
     rc = build_discrete(&d, path, out, force, quiet);

@@ -11,8 +11,10 @@
  * oldersibling>) and <axes elidedfallbackname>; format 5 discrete axes (<axis values>), split
  * into one variable font per combination of their values (ds_subspace, as fontTools'
  * splitInterpolable); format 5 location labels (<labels><label name elidable oldersibling>
- * <location><dimension name uservalue>: STAT format 4). <variable-fonts> is not read
- * (docs/build.md).
+ * <location><dimension name uservalue>: STAT format 4); format 5 <variable-fonts>
+ * (<variable-font name filename>, <axis-subsets><axis-subset name uservalue | userminimum
+ * userdefault usermaximum>, its lib's featureVarsFeatureTag), each built as a font of its own
+ * (ds_subspace, as fontTools' splitVariableFonts).
  */
 #include "designspace.h"
 
@@ -44,6 +46,9 @@ typedef struct pstate {
   int in_cset;     /* inside <conditionset> of it */
   int lib_depth;   /* inside the document's <lib> (its nesting depth) */
   int lib_key;     /* the last <key> was varLib's featureVarsFeatureTag */
+  int in_vfs;      /* inside format 5 <variable-fonts> */
+  int in_vf;       /* inside its <variable-font> (index + 1) */
+  int lib_vf;      /* the <lib> being read is that of <variable-font> lib_vf (index + 1) */
   int in_text;     /* collecting text of a lib <key> (1) or <string> (2) */
   char *text;
   size_t text_len;
@@ -359,6 +364,85 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (!strcmp(el, "labelname") && s->in_axis && !s->in_label) {
     const char *lang = attr(a, "xml:lang");
     s->in_labelname = lang && !strcmp(lang, "en");
+  } else if (!strcmp(el, "variable-fonts") && d->format_major >= 5) {
+    s->in_vfs = 1;
+  } else if (!strcmp(el, "variable-font") && s->in_vfs && !s->in_vf) {
+    if (d->vf_count >= 4096) {
+      fail(s, "more than 4096 variable fonts");
+      return;
+    }
+    ds_vf *nv = realloc(d->vfs, (d->vf_count + 1) * sizeof *nv);
+    if (!nv) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->vfs = nv;
+    ds_vf *vf = &nv[d->vf_count];
+    memset(vf, 0, sizeof *vf);
+    const char *nm = attr(a, "name"), *fn = attr(a, "filename");
+    if (!nm || !*nm) {
+      fail(s, "variable-font without a name");
+      return;
+    }
+    /* only the base name of filename (as designspaceLib: no path traversal) */
+    const char *slash = fn ? strrchr(fn, '/') : NULL;
+    if (slash) fn = slash + 1;
+    if (!(vf->name = keep(s, nm)) || (fn && !(vf->filename = keep(s, fn)))) {
+      fail(s, "out of memory");
+      return;
+    }
+    vf->first = d->subset_count;
+    s->in_vf = (int)++d->vf_count;
+  } else if (!strcmp(el, "axis-subset") && s->in_vf) {
+    ds_vf *vf = &d->vfs[s->in_vf - 1];
+    const char *nm = attr(a, "name"), *uv = attr(a, "uservalue"), *mn = attr(a, "userminimum"),
+               *df = attr(a, "userdefault"), *mx = attr(a, "usermaximum");
+    int ai = axis_by_name(d, nm);
+    if (ai < 0) {
+      fail(s, "variable font '%s': axis-subset '%s' names no axis", vf->name, nm ? nm : "");
+      return;
+    }
+    for (unsigned i = vf->first; i < d->subset_count; i++)
+      if (d->subsets[i].axis == (unsigned)ai) {
+        fail(s, "variable font '%s': axis '%s' subset twice", vf->name, nm);
+        return;
+      }
+    if (d->subset_count >= 65536) {
+      fail(s, "more than 65536 axis subsets");
+      return;
+    }
+    ds_axis_subset *ns = realloc(d->subsets, (d->subset_count + 1) * sizeof *ns);
+    if (!ns) {
+      fail(s, "out of memory");
+      return;
+    }
+    d->subsets = ns;
+    ds_axis_subset *sb = &ns[d->subset_count];
+    memset(sb, 0, sizeof *sb);
+    sb->axis = (unsigned)ai;
+    if (uv) {
+      sb->kind = DS_SUBSET_VALUE;
+      if (num(s, uv, "axis-subset uservalue", &sb->value)) return;
+    } else if (mn && df && mx) {
+      sb->kind = DS_SUBSET_RANGE;
+      if (num(s, mn, "axis-subset userminimum", &sb->minimum) ||
+          num(s, df, "axis-subset userdefault", &sb->def) ||
+          num(s, mx, "axis-subset usermaximum", &sb->maximum))
+        return;
+    } else if (mn || df || mx) {
+      fail(s,
+           "variable font '%s': axis-subset '%s' needs userminimum, userdefault and "
+           "usermaximum, or none",
+           vf->name, nm);
+      return;
+    } else
+      sb->kind = DS_SUBSET_WHOLE;
+    if (sb->kind != DS_SUBSET_VALUE && d->discrete[ai]) {
+      fail(s, "variable font '%s': a range of discrete axis '%s' (use uservalue)", vf->name, nm);
+      return;
+    }
+    d->subset_count++;
+    vf->count++;
   } else if (!strcmp(el, "source")) {
     if (d->ds.source_count == d->source_cap) {
       unsigned nc = d->source_cap ? 2 * d->source_cap : 8;
@@ -557,6 +641,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     r->sub_count++;
   } else if (!strcmp(el, "lib") && !s->in_source && !s->in_instance && !s->lib_depth) {
     s->lib_depth = 1;
+    s->lib_vf = s->in_vf; /* a <variable-font>'s lib: its own feature tags */
   } else if (s->lib_depth && (!strcmp(el, "key") || !strcmp(el, "string"))) {
     s->in_text = el[0] == 'k' ? 1 : 2;
   } else if (!strcmp(el, "location")) {
@@ -613,16 +698,24 @@ static void XMLCALL on_end(void *ud, const char *el)
     s->in_cset = 0;
   } else if (!strcmp(el, "lib") && s->lib_depth) {
     s->lib_depth = 0;
+    s->lib_vf = 0;
+  } else if (!strcmp(el, "variable-font") && s->in_vf) {
+    s->in_vf = 0;
+  } else if (!strcmp(el, "variable-fonts")) {
+    s->in_vfs = 0;
   } else if (s->in_text && (!strcmp(el, "key") || !strcmp(el, "string"))) {
     const char *t = s->text_len && s->text ? (s->text[s->text_len] = 0, s->text) : "";
     if (s->in_text == 1)
       s->lib_key = !strcmp(t, "com.github.fonttools.varLib.featureVarsFeatureTag");
     else if (s->lib_key) {
-      /* comma-separated feature tags (at most 4) */
+      /* comma-separated feature tags (at most 4): the document's, or a variable font's */
       ds_doc *d = s->d;
-      d->ds.rule_feature_count = 0;
+      ds_vf *vf = s->lib_vf && (unsigned)s->lib_vf <= d->vf_count ? &d->vfs[s->lib_vf - 1] : NULL;
+      uint32_t *tags = vf ? vf->rule_features : d->rule_features;
+      unsigned *count = vf ? &vf->rule_feature_count : &d->ds.rule_feature_count;
+      *count = 0;
       const char *q = t;
-      while (*q && d->ds.rule_feature_count < 4) {
+      while (*q && *count < 4) {
         char tg[5] = "    ";
         size_t n = strcspn(q, ",");
         if (n == 0 || n > 4) {
@@ -630,7 +723,7 @@ static void XMLCALL on_end(void *ud, const char *el)
           break;
         }
         memcpy(tg, q, n);
-        d->rule_features[d->ds.rule_feature_count++] = OTV_TAG(tg[0], tg[1], tg[2], tg[3]);
+        tags[(*count)++] = OTV_TAG(tg[0], tg[1], tg[2], tg[3]);
         q += n + (q[n] == ',');
       }
       s->lib_key = 0;
@@ -694,7 +787,14 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   d->ds.mappings = d->mappings;
   d->ds.rules = d->rules;
   d->ds.labels = d->labels;
-  d->ds.axis_ordering = d->axis_ordering;
+  /* STAT ordering as fontTools' getStatAxes: the given ones, the others after the largest
+   * given one in axis order */
+  int next = -1;
+  for (unsigned a = 0; a < d->ds.axis_count; a++)
+    if (d->axis_ordering[a] > next) next = d->axis_ordering[a];
+  for (unsigned a = 0; a < d->ds.axis_count; a++)
+    d->stat_ordering[a] = d->axis_ordering[a] >= 0 ? d->axis_ordering[a] : ++next;
+  d->ds.axis_ordering = d->stat_ordering;
   d->ds.location_labels = d->loc_labels;
   d->ds.location_label_count = d->loc_label_count;
   if (d->ds.rule_count && !d->ds.rule_feature_count) {
@@ -789,6 +889,8 @@ void ds_free(ds_doc *d)
     free((void *)r->sub_with);
   }
   free(d->rules);
+  free(d->vfs);
+  free(d->subsets);
   free(d->labels);
   free(d->mappings);
   for (size_t i = 0; i < d->string_count; i++) free(d->strings[i]);
@@ -807,6 +909,7 @@ void ds_free(ds_doc *d)
 
 unsigned ds_vf_count(const ds_doc *d)
 {
+  if (d->vf_count) return d->vf_count;
   unsigned n = 1;
   for (unsigned a = 0; a < d->ds.axis_count; a++)
     if (d->discrete[a]) n = n > 65536 / d->discrete_count[a] ? 65537 : n * d->discrete_count[a];
@@ -826,62 +929,152 @@ static void py_float(char *buf, size_t cap, double v)
   }
 }
 
+/* The region of one variable font, per axis of the document: a user range (minimum, default,
+ * maximum) or a point (all three its value), and the same in design space. */
+typedef struct ds_region {
+  bool point[64];
+  double umin[64], udef[64], umax[64];
+  double dmin[64], ddef[64], dmax[64];
+} ds_region;
+
+static bool in_values(const ds_doc *d, unsigned a, double v)
+{
+  for (unsigned i = 0; i < d->discrete_count[a]; i++)
+    if (d->discrete[a][i] == v) return true;
+  return false;
+}
+
+/* the k-th <variable-font>'s region (fontTools' getVFUserRegion); 0, or -1 with a message */
+static int vf_region(const ds_doc *d, const ds_vf *vf, ds_region *r, char *msg, size_t cap)
+{
+  for (unsigned a = 0; a < d->ds.axis_count; a++) { /* not named: pinned at its default */
+    r->point[a] = true;
+    r->umin[a] = r->udef[a] = r->umax[a] = d->axes[a].default_value;
+  }
+  for (unsigned i = vf->first; i < vf->first + vf->count; i++) {
+    const ds_axis_subset *sb = &d->subsets[i];
+    unsigned a = sb->axis;
+    const otv_build_axis *ax = &d->axes[a];
+    const char *an = d->axis_keys[a];
+    if (sb->kind == DS_SUBSET_VALUE) {
+      double v = sb->value;
+      if (d->discrete[a] ? !in_values(d, a, v) : !(v >= ax->min_value && v <= ax->max_value)) {
+        snprintf(msg, cap, "variable font '%s': %g is not a value of axis '%s'", vf->name, v, an);
+        return -1;
+      }
+      r->umin[a] = r->udef[a] = r->umax[a] = v;
+      continue;
+    }
+    r->point[a] = false;
+    double lo = ax->min_value, hi = ax->max_value, df = ax->default_value;
+    if (sb->kind == DS_SUBSET_RANGE) {
+      lo = fmax(sb->minimum, lo), hi = fmin(sb->maximum, hi), df = sb->def;
+      if (!(lo <= hi)) {
+        snprintf(msg, cap, "variable font '%s': the range of axis '%s' is outside the axis",
+                 vf->name, an);
+        return -1;
+      }
+      df = fmin(fmax(df, lo), hi); /* as designspaceLib's Range */
+    }
+    r->umin[a] = lo, r->udef[a] = df, r->umax[a] = hi;
+  }
+  return 0;
+}
+
+/* whether design value v of axis a is in region r (a point: equal; fontTools compares user
+ * values, mapped back) */
+static bool in_region(const ds_region *r, unsigned a, double v)
+{
+  if (r->point[a]) return fabs(v - r->ddef[a]) <= 1e-9;
+  return v >= r->dmin[a] - 1e-9 && v <= r->dmax[a] + 1e-9;
+}
+
+static bool user_in_region(const ds_region *r, unsigned a, double v)
+{
+  if (r->point[a]) return v == r->udef[a];
+  return v >= r->umin[a] && v <= r->umax[a];
+}
+
 int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
 {
   memset(sub, 0, sizeof *sub);
   unsigned na = d->ds.axis_count, nc = 0;
-  double dval[64], duser[64]; /* per discrete axis its design and user value here */
   int keep_ax[64], new_ix[64];
-  unsigned rest = k;
-  size_t sl = 0;
-  for (unsigned a = na; a-- > 0;) /* the last axis varies fastest */
-    if (d->discrete[a]) {
-      unsigned i = rest % d->discrete_count[a];
-      rest /= d->discrete_count[a];
-      duser[a] = d->discrete[a][i];
-      dval[a] = map_fwd(&d->axes[a], d->discrete[a][i]);
+  ds_region r;
+  const ds_vf *vf = NULL;
+  char what[300]; /* the font, in messages */
+  if (d->vf_count) {
+    if (k >= d->vf_count) {
+      snprintf(msg, cap, "no variable font %u", k);
+      return -1;
     }
+    vf = &d->vfs[k];
+    sub->vf_name = vf->name;
+    sub->vf_filename = vf->filename;
+    snprintf(what, sizeof what, "variable font '%s'", vf->name);
+    if (vf_region(d, vf, &r, msg, cap)) return -1;
+  } else {
+    unsigned rest = k;
+    for (unsigned a = na; a-- > 0;) { /* the last axis varies fastest */
+      const otv_build_axis *ax = &d->axes[a];
+      r.point[a] = d->discrete[a] != NULL;
+      if (r.point[a]) {
+        double v = d->discrete[a][rest % d->discrete_count[a]];
+        rest /= d->discrete_count[a];
+        r.umin[a] = r.udef[a] = r.umax[a] = v;
+      } else
+        r.umin[a] = ax->min_value, r.udef[a] = ax->default_value, r.umax[a] = ax->max_value;
+    }
+    size_t sl = 0;
+    for (unsigned a = 0; a < na; a++)
+      if (d->discrete[a]) { /* the name: -TAGVALUE in axis order */
+        char t[5], v[40];
+        for (int j = 0; j < 4; j++) t[j] = (char)(d->axes[a].tag >> (24 - 8 * j));
+        t[4] = 0;
+        for (int j = 3; j > 0 && t[j] == ' '; j--) t[j] = 0;
+        py_float(v, sizeof v, r.udef[a]);
+        int n = snprintf(sub->suffix + sl, sizeof sub->suffix - sl, "-%s%s", t, v);
+        if (n > 0 && (size_t)n < sizeof sub->suffix - sl) sl += (size_t)n;
+      }
+    snprintf(what, sizeof what, "variable font *%s", sub->suffix);
+  }
+  bool whole = true; /* every axis varies over all of it */
   for (unsigned a = 0; a < na; a++) {
-    keep_ax[a] = !d->discrete[a];
+    const otv_build_axis *ax = &d->axes[a];
+    r.dmin[a] = map_fwd(ax, r.umin[a]);
+    r.ddef[a] = map_fwd(ax, r.udef[a]);
+    r.dmax[a] = map_fwd(ax, r.umax[a]);
+    keep_ax[a] = !r.point[a];
     new_ix[a] = keep_ax[a] ? (int)nc++ : -1;
-    if (d->discrete[a]) { /* the name: -TAGVALUE in axis order */
-      unsigned rk = k;
-      for (unsigned b = na; b-- > a + 1;)
-        if (d->discrete[b]) rk /= d->discrete_count[b];
-      char t[5], v[40];
-      for (int j = 0; j < 4; j++) t[j] = (char)(d->axes[a].tag >> (24 - 8 * j));
-      t[4] = 0;
-      for (int j = 3; j > 0 && t[j] == ' '; j--) t[j] = 0;
-      py_float(v, sizeof v, d->discrete[a][rk % d->discrete_count[a]]);
-      int n = snprintf(sub->suffix + sl, sizeof sub->suffix - sl, "-%s%s", t, v);
-      if (n > 0 && (size_t)n < sizeof sub->suffix - sl) sl += (size_t)n;
-    }
+    whole &= keep_ax[a] && r.umin[a] == ax->min_value && r.umax[a] == ax->max_value;
   }
   if (!nc) {
-    snprintf(msg, cap, "no continuous axis (every axis is discrete)");
+    snprintf(msg, cap, vf ? "%s: no axis varies" : "no continuous axis (every axis is discrete)",
+             what);
     return -1;
   }
-  if (d->ds.mapping_count && nc != na) {
-    snprintf(msg, cap, "axis mappings (avar 2) with discrete axes are not supported");
+  if (d->ds.mapping_count && !whole) {
+    snprintf(msg, cap,
+             "axis mappings (avar 2) with discrete, pinned or subset axes are not "
+             "supported");
     return -1;
   }
   size_t nsrc = 0, ninst = 0;
   for (int pass = 0; pass < 2; pass++) {
     /* pass 0 counts, pass 1 fills */
     nsrc = ninst = 0;
-    for (int what = 0; what < 2; what++) {
-      unsigned count = what ? d->ds.instance_count : d->ds.source_count;
+    for (int wh = 0; wh < 2; wh++) {
+      unsigned count = wh ? d->ds.instance_count : d->ds.source_count;
       for (unsigned i = 0; i < count; i++) {
-        const double *loc = what ? d->instances[i].location : d->sources[i].location;
+        const double *loc = wh ? d->instances[i].location : d->sources[i].location;
         bool in = true;
-        for (unsigned a = 0; a < na && in; a++)
-          if (d->discrete[a] && fabs(loc[a] - dval[a]) > 1e-9) in = false;
+        for (unsigned a = 0; a < na && in; a++) in = in_region(&r, a, loc[a]);
         if (!in) continue;
         if (pass) {
           double *pl = sub->locs + (nsrc + ninst) * nc;
           for (unsigned a = 0; a < na; a++)
             if (keep_ax[a]) pl[new_ix[a]] = loc[a];
-          if (what) {
+          if (wh) {
             sub->instances[ninst] = d->instances[i];
             sub->instances[ninst].location = pl;
           } else {
@@ -889,7 +1082,7 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
             sub->sources[nsrc].location = pl;
           }
         }
-        if (what)
+        if (wh)
           ninst++;
         else
           nsrc++;
@@ -897,7 +1090,9 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
     }
     if (pass) break;
     if (!nsrc) {
-      snprintf(msg, cap, "variable font *%s: no source at its discrete axis values", sub->suffix);
+      snprintf(msg, cap,
+               vf ? "%s: no source in its region" : "%s: no source at its discrete axis values",
+               what);
       return -1;
     }
     sub->axes = malloc(nc * sizeof *sub->axes);
@@ -909,17 +1104,47 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
       return -1;
     }
   }
-  for (unsigned a = 0; a < na; a++)
-    if (keep_ax[a]) {
-      sub->axes[new_ix[a]] = d->axes[a];
-      sub->ordering[new_ix[a]] = d->axis_ordering[a];
+  /* the kept axes: their range, the map's points inside it, and the range's ends mapped when
+   * points beyond them are dropped (fontTools keeps only the points inside, which moves the
+   * design values of the ends when they fall between points; within the range this map is the
+   * document's) */
+  size_t nmap = 0;
+  for (unsigned a = 0; a < na; a++) nmap += d->axes[a].map_count + 2;
+  sub->maps = malloc((nmap ? nmap : 1) * sizeof *sub->maps);
+  if (!sub->maps) {
+    snprintf(msg, cap, "out of memory");
+    return -1;
+  }
+  otv_build_map *mp = sub->maps;
+  for (unsigned a = 0; a < na; a++) {
+    if (!keep_ax[a]) continue;
+    const otv_build_axis *ax = &d->axes[a];
+    otv_build_axis *o = &sub->axes[new_ix[a]];
+    *o = *ax;
+    o->min_value = r.umin[a], o->default_value = r.udef[a], o->max_value = r.umax[a];
+    o->map = mp;
+    unsigned n = 0, m = ax->map_count;
+    bool cut_lo = m && ax->map[0].input < r.umin[a], cut_hi = m && ax->map[m - 1].input > r.umax[a];
+    bool has_lo = false, has_hi = false;
+    for (unsigned i = 0; i < m; i++) {
+      has_lo |= ax->map[i].input == r.umin[a];
+      has_hi |= ax->map[i].input == r.umax[a];
     }
-  /* rules: a condition on a discrete axis holds (dropped) or not (its set dropped); a rule
-   * whose sets all went is dropped (fontTools' _subsetRulesBasedOnConditions) */
+    if (cut_lo && !has_lo) mp[n].input = r.umin[a], mp[n++].output = r.dmin[a];
+    for (unsigned i = 0; i < m; i++)
+      if (ax->map[i].input >= r.umin[a] && ax->map[i].input <= r.umax[a]) mp[n++] = ax->map[i];
+    if (cut_hi && !has_hi && r.umax[a] > r.umin[a])
+      mp[n].input = r.umax[a], mp[n++].output = r.dmax[a];
+    o->map_count = n;
+    mp += n;
+  }
+  /* rules (fontTools' _subsetRulesBasedOnConditions): a condition on a pinned axis holds
+   * (dropped) or not (its set dropped); on a kept axis it is dropped when it covers the range,
+   * else cut to it (its set dropped when nothing is left); a rule whose sets all went is dropped */
   size_t nsets = 0, nconds = 0;
-  for (unsigned r = 0; r < d->ds.rule_count; r++)
-    for (unsigned j = 0; j < d->rules[r].set_count; j++)
-      nsets++, nconds += d->rules[r].sets[j].condition_count;
+  for (unsigned i = 0; i < d->ds.rule_count; i++)
+    for (unsigned j = 0; j < d->rules[i].set_count; j++)
+      nsets++, nconds += d->rules[i].sets[j].condition_count;
   sub->rules = malloc((d->ds.rule_count ? d->ds.rule_count : 1) * sizeof *sub->rules);
   sub->sets = malloc((nsets ? nsets : 1) * sizeof *sub->sets);
   sub->conds = malloc((nconds ? nconds : 1) * sizeof *sub->conds);
@@ -930,8 +1155,8 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
   }
   unsigned nr = 0;
   size_t ns = 0, ncd = 0;
-  for (unsigned r = 0; r < d->ds.rule_count; r++) {
-    const otv_build_rule *ro = &d->rules[r];
+  for (unsigned i = 0; i < d->ds.rule_count; i++) {
+    const otv_build_rule *ro = &d->rules[i];
     size_t s0 = ns;
     for (unsigned j = 0; j < ro->set_count; j++) {
       const otv_build_conditionset *cs = &ro->sets[j];
@@ -939,19 +1164,29 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
       bool holds = true;
       for (unsigned c = 0; c < cs->condition_count && holds; c++) {
         const otv_build_condition *cd = &cs->conditions[c];
-        if (cd->axis < na && d->discrete[cd->axis]) {
-          double v = dval[cd->axis];
-          holds = !(cd->minimum == cd->minimum && v < cd->minimum) &&
-                  !(cd->maximum == cd->maximum && v > cd->maximum);
-        } else if (cd->axis < na) {
-          sub->conds[ncd] = *cd;
-          sub->conds[ncd++].axis = (unsigned)new_ix[cd->axis];
+        if (cd->axis >= na) continue;
+        unsigned a = cd->axis;
+        double lo = isnan(cd->minimum) ? -INFINITY : cd->minimum,
+               hi = isnan(cd->maximum) ? INFINITY : cd->maximum;
+        if (r.point[a]) {
+          holds = r.ddef[a] >= lo && r.ddef[a] <= hi;
+        } else if (!(lo <= r.dmin[a] && r.dmax[a] <= hi)) {
+          lo = fmax(lo, r.dmin[a]), hi = fmin(hi, r.dmax[a]);
+          holds = lo <= hi;
+          sub->conds[ncd].axis = (unsigned)new_ix[a];
+          sub->conds[ncd].minimum = lo;
+          sub->conds[ncd++].maximum = hi;
         }
       }
       if (!holds) {
         ncd = c0;
         continue;
       }
+      for (size_t x = c0 + 1; x < ncd; x++) /* in axis order, as fontTools */
+        for (size_t y = x; y > c0 && sub->conds[y - 1].axis > sub->conds[y].axis; y--) {
+          otv_build_condition t = sub->conds[y];
+          sub->conds[y] = sub->conds[y - 1], sub->conds[y - 1] = t;
+        }
       sub->sets[ns].conditions = sub->conds + c0;
       sub->sets[ns++].condition_count = (unsigned)(ncd - c0);
     }
@@ -960,35 +1195,30 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
     sub->rules[nr].sets = sub->sets + s0;
     sub->rules[nr++].set_count = (unsigned)(ns - s0);
   }
+  /* STAT: every axis of the document (fontTools' getStatAxes), the labels in the region, the
+   * location labels whose full user location is in it */
+  for (unsigned a = 0; a < na; a++) {
+    sub->stat_axes[a].tag = d->axes[a].tag;
+    sub->stat_axes[a].name = d->axes[a].name;
+    sub->stat_axes[a].ordering =
+        d->stat_ordering[a] > 0xFFFF ? 0xFFFFu : (unsigned)d->stat_ordering[a];
+    sub->stat_axes[a].axis = new_ix[a];
+  }
   unsigned nl = 0;
   for (unsigned i = 0; i < d->ds.label_count; i++)
-    if (d->labels[i].axis < na && keep_ax[d->labels[i].axis]) {
-      sub->labels[nl] = d->labels[i];
-      sub->labels[nl++].axis = (unsigned)new_ix[d->labels[i].axis];
-    }
-  /* location labels: those whose discrete axes (when given) are at these values, located on the
-   * continuous axes (a label on discrete axes only is left out: STAT here has no discrete axes) */
+    if (d->labels[i].axis < na && user_in_region(&r, d->labels[i].axis, d->labels[i].value))
+      sub->labels[nl++] = d->labels[i];
   unsigned nll = 0;
   sub->loc_labels = malloc((d->loc_label_count ? d->loc_label_count : 1) * sizeof *sub->loc_labels);
-  sub->loc_label_locs = malloc((d->loc_label_count ? d->loc_label_count : 1) * nc * sizeof(double));
-  if (!sub->loc_labels || !sub->loc_label_locs) {
+  if (!sub->loc_labels) {
     snprintf(msg, cap, "out of memory");
     return -1;
   }
   for (unsigned i = 0; i < d->loc_label_count; i++) {
     const double *l = d->loc_labels[i].location;
-    double *pl = sub->loc_label_locs + (size_t)nll * nc;
     bool in = true;
-    unsigned given = 0;
-    for (unsigned a = 0; a < na; a++) {
-      if (d->discrete[a])
-        in &= isnan(l[a]) || fabs(l[a] - duser[a]) <= 1e-9;
-      else
-        pl[new_ix[a]] = l[a], given += !isnan(l[a]);
-    }
-    if (!in || !given) continue;
-    sub->loc_labels[nll] = d->loc_labels[i];
-    sub->loc_labels[nll++].location = pl;
+    for (unsigned a = 0; a < na && in; a++) in = user_in_region(&r, a, l[a]);
+    if (in) sub->loc_labels[nll++] = d->loc_labels[i];
   }
   sub->ds = d->ds;
   sub->ds.location_labels = sub->loc_labels;
@@ -1003,7 +1233,13 @@ int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap)
   sub->ds.rule_count = nr;
   sub->ds.labels = sub->labels;
   sub->ds.label_count = nl;
-  sub->ds.axis_ordering = sub->ordering;
+  sub->ds.axis_ordering = NULL;
+  sub->ds.stat_axes = sub->stat_axes;
+  sub->ds.stat_axis_count = na;
+  if (vf && vf->rule_feature_count) {
+    sub->ds.rule_features = vf->rule_features;
+    sub->ds.rule_feature_count = vf->rule_feature_count;
+  }
   return 0;
 }
 
@@ -1013,11 +1249,11 @@ void ds_sub_free(ds_sub *sub)
   free(sub->sources);
   free(sub->instances);
   free(sub->locs);
+  free(sub->maps);
   free(sub->rules);
   free(sub->sets);
   free(sub->conds);
   free(sub->labels);
   free(sub->loc_labels);
-  free(sub->loc_label_locs);
   memset(sub, 0, sizeof *sub);
 }

@@ -10,6 +10,25 @@
 
 #include <stddef.h>
 
+/* One <axis-subset> of a format 5 <variable-font>: the whole axis, a user range (userminimum,
+ * userdefault, usermaximum) or one user value (uservalue: a discrete or pinned axis). */
+enum { DS_SUBSET_WHOLE, DS_SUBSET_RANGE, DS_SUBSET_VALUE };
+typedef struct ds_axis_subset {
+  unsigned axis;
+  int kind;
+  double minimum, def, maximum; /* DS_SUBSET_RANGE */
+  double value;                 /* DS_SUBSET_VALUE */
+} ds_axis_subset;
+
+/* One format 5 <variable-font name filename>: its subsets (first .. first + count - 1 of
+ * ds_doc.subsets) and the feature tags of its <lib>'s featureVarsFeatureTag (0: the doc's). */
+typedef struct ds_vf {
+  const char *name, *filename; /* filename: its base name, or NULL */
+  unsigned first, count;
+  uint32_t rule_features[4];
+  unsigned rule_feature_count;
+} ds_vf;
+
 typedef struct ds_doc {
   otv_designspace ds;
   /* owned storage behind ds */
@@ -38,6 +57,12 @@ typedef struct ds_doc {
   /* format 5 discrete axes (<axis values="...">): per axis its user values (NULL: continuous) */
   double *discrete[64];
   unsigned discrete_count[64];
+  /* format 5 <variable-fonts> (read from format 5 on, as designspaceLib) */
+  ds_vf *vfs;
+  unsigned vf_count;
+  ds_axis_subset *subsets;
+  unsigned subset_count;
+  int stat_ordering[64]; /* per axis its STAT AxisOrdering (fontTools' getStatAxes) */
 } ds_doc;
 
 /* One variable font of a document with discrete axes (fontTools' splitInterpolable): the
@@ -55,9 +80,10 @@ typedef struct ds_sub {
   otv_build_condition *conds;
   otv_build_label *labels;
   otv_build_location_label *loc_labels;
-  double *loc_label_locs;
-  int ordering[64];
+  otv_build_map *maps;               /* every kept axis's map, clipped to its range */
+  otv_build_stat_axis stat_axes[64]; /* every axis of the document (fontTools' getStatAxes) */
   char suffix[256]; /* "-TAGVALUE" per discrete axis (fontTools' VariableFontDescriptor name) */
+  const char *vf_name, *vf_filename; /* a <variable-font>'s name and filename (or NULL) */
 } ds_sub;
 
 /* Parse the XML text (len bytes). Returns 0, or -1 with a message in msg (cap bytes) naming the
@@ -69,13 +95,16 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap);
 int ds_load_masters(ds_doc *d, const char *ds_dir, const char *master_dir, char *msg, size_t cap);
 void ds_free(ds_doc *d);
 
-/* The number of variable fonts d describes: the product of its discrete axes' value counts (1
- * without discrete axes). */
+/* The number of variable fonts d describes: its <variable-font>s, else the product of its
+ * discrete axes' value counts (1 without discrete axes). */
 unsigned ds_vf_count(const ds_doc *d);
-/* The k-th of them (k < ds_vf_count; the last discrete axis varies fastest, as
- * itertools.product in fontTools). Returns 0, or -1 with a message (no source at that
- * combination, avar 2 mappings with discrete axes, out of memory); free sub with ds_sub_free
- * either way. */
+/* The k-th of them (k < ds_vf_count): the k-th <variable-font> (its region: the axis subsets,
+ * an axis it does not name pinned at its default, as fontTools' getVFUserRegion), else the k-th
+ * combination of discrete values (the last discrete axis varies fastest, as itertools.product
+ * in fontTools) with the continuous axes whole. Sources, instances, rules and labels are
+ * those in the region (fontTools' _extractSubSpace); STAT lists every axis. Returns 0, or -1
+ * with a message (no source in the region, a value not on its axis, avar 2 mappings with
+ * discrete or subset axes, out of memory); free sub with ds_sub_free either way. */
 int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap);
 void ds_sub_free(ds_sub *sub);
 

@@ -27,6 +27,7 @@
 #define STAT_AXIS_LEN 8u
 #define NAME_ID_SUBFAMILY 2u
 #define AVAR_MAX_MAP 1024u
+#define OTV_BUILD_MAX_STAT_AXES 64u
 
 static int32_t fixed(double v) { return (int32_t)floor(v * 65536.0 + 0.5); }
 
@@ -488,6 +489,20 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
     otv_status st = name_id(b, nm, ds->elided_fallback_name, NAME_MIN_FONT_ID, &elided);
     if (st) return st;
   }
+  /* the design axes: the fvar axes, or ds->stat_axes (a font of part of a designspace: those
+   * that are not fvar axes get a name of their own) */
+  unsigned sac = ds->stat_axis_count ? ds->stat_axis_count : b->ac;
+  uint16_t axis_names[OTV_BUILD_MAX_STAT_AXES];
+  for (unsigned i = 0; i < sac; i++) {
+    const otv_build_stat_axis *sa = ds->stat_axis_count ? &ds->stat_axes[i] : NULL;
+    if (!sa || sa->axis >= 0) {
+      unsigned fa = sa ? (unsigned)sa->axis : i;
+      axis_names[i] = otv_peek_u16(fvar + FVAR_HEADER_LEN + FVAR_AXIS_LEN * (size_t)fa + 18);
+    } else {
+      otv_status st = name_id(b, nm, sa->name ? sa->name : "", NAME_MIN_FONT_ID, &axis_names[i]);
+      if (st) return st;
+    }
+  }
   uint16_t *ids = ds->label_count ? otv_mem_calloc(&b->al, ds->label_count, sizeof *ids) : NULL;
   if (ds->label_count && !ids) return OTV_FAIL(b->err, NOMEM, 0, 0, "STAT");
   for (unsigned i = 0; i < ds->label_count; i++) {
@@ -512,19 +527,25 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
     if (lids) otv_mem_free(&b->al, lids, nl * sizeof *lids);
     return lst ? lst : OTV_E_NOMEM;
   }
-  size_t axes_len = STAT_AXIS_LEN * (size_t)b->ac, offs = STAT_HEADER_LEN + axes_len;
+  size_t axes_len = STAT_AXIS_LEN * (size_t)sac, offs = STAT_HEADER_LEN + axes_len;
   otv_buf_u16(t, 1);
   otv_buf_u16(t, nl ? 2 : 1); /* spec: format 4 axis values need version 1.2 */
   otv_buf_u16(t, STAT_AXIS_LEN);
-  otv_buf_u16(t, (uint16_t)b->ac);
-  otv_buf_u32(t, b->ac ? STAT_HEADER_LEN : 0);
+  otv_buf_u16(t, (uint16_t)sac);
+  otv_buf_u32(t, sac ? STAT_HEADER_LEN : 0);
   otv_buf_u16(t, (uint16_t)nv);
   otv_buf_u32(t, nv ? (uint32_t)offs : 0);
   otv_buf_u16(t, elided); /* elidedFallbackNameID */
-  for (unsigned a = 0; a < b->ac; a++) {
+  for (unsigned a = 0; a < sac; a++) {
+    if (ds->stat_axis_count) {
+      otv_buf_u32(t, ds->stat_axes[a].tag);
+      otv_buf_u16(t, axis_names[a]);
+      otv_buf_u16(t, (uint16_t)ds->stat_axes[a].ordering);
+      continue;
+    }
     const uint8_t *rec = fvar + FVAR_HEADER_LEN + FVAR_AXIS_LEN * (size_t)a;
-    otv_buf_u32(t, otv_peek_u32(rec));      /* axisTag */
-    otv_buf_u16(t, otv_peek_u16(rec + 18)); /* axisNameID, the fvar axis's */
+    otv_buf_u32(t, otv_peek_u32(rec)); /* axisTag */
+    otv_buf_u16(t, axis_names[a]);     /* axisNameID, the fvar axis's */
     int ord = ds->axis_ordering ? ds->axis_ordering[a] : -1;
     otv_buf_u16(t, (uint16_t)(ord >= 0 ? ord : (int)a));
   }
@@ -532,7 +553,7 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
   size_t at = 2 * (size_t)nv;
   for (unsigned i = 0; i < nl; i++) {
     unsigned given = 0;
-    for (unsigned a = 0; a < b->ac; a++) given += !isnan(ds->location_labels[i].location[a]);
+    for (unsigned a = 0; a < sac; a++) given += !isnan(ds->location_labels[i].location[a]);
     otv_buf_u16(t, (uint16_t)at);
     at += 8 + 6 * (size_t)given; /* format 4: a header and an AxisValueRecord per axis */
   }
@@ -544,12 +565,12 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
   for (unsigned i = 0; i < nl; i++) {
     const otv_build_location_label *l = &ds->location_labels[i];
     unsigned given = 0;
-    for (unsigned a = 0; a < b->ac; a++) given += !isnan(l->location[a]);
+    for (unsigned a = 0; a < sac; a++) given += !isnan(l->location[a]);
     otv_buf_u16(t, 4);
     otv_buf_u16(t, (uint16_t)given);
     otv_buf_u16(t, (uint16_t)(l->flags & 3u));
     otv_buf_u16(t, lids[i]);
-    for (unsigned a = 0; a < b->ac; a++) /* AxisValueRecords in axis order */
+    for (unsigned a = 0; a < sac; a++) /* AxisValueRecords in axis order */
       if (!isnan(l->location[a])) {
         otv_buf_u16(t, (uint16_t)a);
         otv_buf_u32(t, (uint32_t)fixed(l->location[a]));
@@ -557,16 +578,15 @@ static otv_status build_stat(otv_builder *b, const uint8_t *fvar, names *nm)
   }
   for (unsigned i = 0; i < ds->label_count; i++) {
     const otv_build_label *l = &ds->labels[i];
-    const otv_build_axis *ax = &ds->axes[l->axis];
     unsigned fmt = !isnan(l->linked) ? 3 : (!isnan(l->minimum) || !isnan(l->maximum)) ? 2 : 1;
     otv_buf_u16(t, (uint16_t)fmt);
     otv_buf_u16(t, (uint16_t)l->axis);
     otv_buf_u16(t, (uint16_t)(l->flags & 3u));
     otv_buf_u16(t, ids[i]);
     otv_buf_u32(t, (uint32_t)fixed(l->value));
-    if (fmt == 2) {
-      otv_buf_u32(t, (uint32_t)fixed(isnan(l->minimum) ? ax->min_value : l->minimum));
-      otv_buf_u32(t, (uint32_t)fixed(isnan(l->maximum) ? ax->max_value : l->maximum));
+    if (fmt == 2) { /* an open side: the Fixed extremes, as fontTools' buildStatTable */
+      otv_buf_u32(t, isnan(l->minimum) ? 0x80000000u : (uint32_t)fixed(l->minimum));
+      otv_buf_u32(t, isnan(l->maximum) ? 0x7FFFFFFFu : (uint32_t)fixed(l->maximum));
     } else if (fmt == 3)
       otv_buf_u32(t, (uint32_t)fixed(l->linked));
   }
@@ -606,12 +626,23 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
       return OTV_FAIL(err, ARG, 0, 0, "source %u: no font data or location", k);
   for (unsigned i = 0; i < ds->instance_count; i++)
     if (!ds->instances[i].location) return OTV_FAIL(err, ARG, 0, 0, "instance %u: no location", i);
+  if (ds->stat_axis_count > OTV_BUILD_MAX_STAT_AXES || (ds->stat_axis_count && !ds->stat_axes))
+    return OTV_FAIL(err, ARG, 0, 0, "designspace: 0 to %u STAT axes needed",
+                    OTV_BUILD_MAX_STAT_AXES);
+  for (unsigned i = 0; i < ds->stat_axis_count; i++) {
+    const otv_build_stat_axis *sa = &ds->stat_axes[i];
+    if (sa->axis < -1 || (sa->axis >= 0 && (unsigned)sa->axis >= ds->axis_count) ||
+        sa->ordering > 0xFFFF)
+      return OTV_FAIL(err, ARG, 0, 0, "STAT axis %u: bad axis index or ordering", i);
+  }
+  /* the axes labels and location labels refer to */
+  unsigned lac = ds->stat_axis_count ? ds->stat_axis_count : ds->axis_count;
   if (ds->label_count && !ds->labels) return OTV_FAIL(err, ARG, 0, 0, "designspace: bad labels");
   for (unsigned i = 0; i < ds->label_count; i++) {
     const otv_build_label *l = &ds->labels[i];
-    if (l->axis >= ds->axis_count || !isfinite(l->value) || isinf(l->minimum) ||
-        isinf(l->maximum) || isinf(l->linked) || fabs(l->value) > 32767 ||
-        fabs(l->minimum) > 32767 || fabs(l->maximum) > 32767 || fabs(l->linked) > 32767)
+    if (l->axis >= lac || !isfinite(l->value) || isinf(l->minimum) || isinf(l->maximum) ||
+        isinf(l->linked) || fabs(l->value) > 32767 || fabs(l->minimum) > 32767 ||
+        fabs(l->maximum) > 32767 || fabs(l->linked) > 32767)
       return OTV_FAIL(err, ARG, 0, 0, "label %u: bad axis or value", i);
   }
   if (ds->location_label_count && !ds->location_labels)
@@ -619,7 +650,7 @@ static otv_status check_ds(const otv_designspace *ds, otv_error *err)
   for (unsigned i = 0; i < ds->location_label_count; i++) {
     const otv_build_location_label *l = &ds->location_labels[i];
     unsigned given = 0;
-    for (unsigned a = 0; l->location && a < ds->axis_count; a++) {
+    for (unsigned a = 0; l->location && a < lac; a++) {
       double v = l->location[a];
       if (isnan(v)) continue;
       if (!isfinite(v) || fabs(v) > 32767)

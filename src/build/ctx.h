@@ -21,6 +21,7 @@ typedef struct otv_bmaster {
   uint32_t glyph_count;
   otv_glyf glyf;
   otv_mtx h, v;
+  otv_vorg vorg;    /* VORG (present: false without one): VVAR's vertical origin deltas */
   uint32_t *gid_of; /* default glyph id -> this master's glyph id, UINT32_MAX: missing */
   otv_coords at;    /* no axes: the glyf loader reads default outlines */
   otv_glyf_loc loader;

@@ -45,7 +45,8 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
   if ((s = otv_mtx_parse(otv_sfnt_find(&m->sfnt, OTV_T_HHEA), otv_sfnt_find(&m->sfnt, OTV_T_HMTX),
                          false, m->glyph_count, &m->h, &e)) ||
       (s = otv_mtx_parse(otv_sfnt_find(&m->sfnt, OTV_T_VHEA), otv_sfnt_find(&m->sfnt, OTV_T_VMTX),
-                         true, m->glyph_count, &m->v, &e)))
+                         true, m->glyph_count, &m->v, &e)) ||
+      (s = otv_vorg_parse(otv_sfnt_find(&m->sfnt, OTV_T_VORG), &m->vorg, &e)))
     return otv_fail(b->err, s, e.table, e.offset, "master %s: %s", m->name, e.msg);
   otv_span hmtx = otv_sfnt_find(&m->sfnt, OTV_T_HMTX);
   if (!m->h.present && m->glyph_count && hmtx.len / 4 >= m->glyph_count) {

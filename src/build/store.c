@@ -439,20 +439,42 @@ static void write_map(otv_buf *out, const uint32_t *item, size_t n)
   }
 }
 
+/* Whether the vertical origins (VORG, spec: vorg) of the masters that have one differ from the
+ * default master's for some glyph (the default master must have VORG). */
+static bool vorg_varies(const otv_builder *b)
+{
+  const otv_bmaster *dm = &b->m[b->base];
+  if (!dm->vorg.present) return false;
+  for (unsigned k = 0; k < b->mc; k++) {
+    const otv_bmaster *m = &b->m[k];
+    if (k == b->base || !m->vorg.present) continue;
+    for (uint32_t g = 0; g < dm->glyph_count; g++) {
+      uint32_t mg = m->gid_of[g];
+      if (mg != UINT32_MAX && otv_vorg_y(&m->vorg, mg) != otv_vorg_y(&dm->vorg, g)) return true;
+    }
+  }
+  return false;
+}
+
 /* HVAR or VVAR (spec: hvar, vvar): the advance widths or heights; VVAR's header has one more
- * offset (vOrgMapping, 0 here). */
+ * offset: vOrgMapping, a DeltaSetIndexMap of the glyphs' vertical origin deltas when the
+ * masters' VORG values differ (the masters with a VORG, a glyph missing in one sparse, as the
+ * advances; the store then mapped), else 0 (fontTools 4.38 writes a map of zero deltas when
+ * the default master has VORG: the same origins). */
 static otv_status build_metrics_var(otv_builder *b, bool vertical)
 {
   otv_bmaster *dm = &b->m[b->base];
   const char *what = vertical ? "VVAR" : "HVAR";
   if (!(vertical ? dm->v.present : dm->h.present)) return OTV_E_OK;
   uint32_t gc = dm->glyph_count;
+  bool vorg = vertical && vorg_varies(b);
+  size_t nrow = vorg ? 2 * (size_t)gc : gc; /* rows: advances, then origins */
   ivsb s;
   memset(&s, 0, sizeof s);
   s.b = b;
   const otv_alloc *al = &b->al;
-  uint32_t *row = otv_mem_calloc(al, (size_t)gc + 1, sizeof *row);
-  uint32_t *item = otv_mem_calloc(al, (size_t)gc + 1, sizeof *item);
+  uint32_t *row = otv_mem_calloc(al, nrow + 1, sizeof *row);
+  uint32_t *item = otv_mem_calloc(al, nrow + 1, sizeof *item);
   uint32_t *direct = otv_mem_calloc(al, (size_t)gc + 1, sizeof *direct);
   otv_buf st1, st2;
   otv_buf_init(&st1, al);
@@ -470,22 +492,36 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
       vals[q++] = otv_mtx_advance(mt, mg);
     }
     if ((row[g] = add_row(&s, &mask, vals)) == UINT32_MAX) st = b->err ? b->err->code : OTV_E_NOMEM;
-    if (!st && !st) st = OTV_E_OK;
   }
-  /* mapped: unique rows, a DeltaSetIndexMap */
-  if (!st) st = ivs_write(&s, row, gc, item, &st2);
-  size_t map_at = st2.len;
+  for (uint32_t g = 0; vorg && !st && g < gc; g++) {
+    otv_mset mask = otv_mset_first(0);
+    unsigned q = 0;
+    for (unsigned k = 0; k < b->mc; k++) {
+      uint32_t mg = b->m[k].gid_of[g];
+      if (mg == UINT32_MAX || !b->m[k].vorg.present) continue;
+      otv_mset_add(&mask, k);
+      vals[q++] = otv_vorg_y(&b->m[k].vorg, mg);
+    }
+    if ((row[gc + g] = add_row(&s, &mask, vals)) == UINT32_MAX)
+      st = b->err ? b->err->code : OTV_E_NOMEM;
+  }
+  /* mapped: unique rows, a DeltaSetIndexMap (two with origins) */
+  if (!st) st = ivs_write(&s, row, nrow, item, &st2);
+  size_t map_at = st2.len, vorg_at = 0;
   if (!st) {
     uint32_t *m = otv_mem_calloc(al, (size_t)gc + 1, sizeof *m);
     if (!m) st = OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
     for (uint32_t g = 0; !st && g < gc; g++) m[g] = item[row[g]];
     if (!st) write_map(&st2, m, gc);
+    vorg_at = st2.len;
+    for (uint32_t g = 0; vorg && !st && g < gc; g++) m[g] = item[row[gc + g]];
+    if (vorg && !st) write_map(&st2, m, gc);
     if (m) otv_mem_free(al, m, ((size_t)gc + 1) * sizeof *m);
   }
   /* direct: glyph id = inner index of one subtable (possible when it is one group: every row
-   * kept, in glyph order) */
+   * kept, in glyph order; not with origins, which need a map) */
   bool direct_ok = false;
-  if (!st && gc <= 0xFFFF) {
+  if (!st && gc <= 0xFFFF && !vorg) {
     /* a direct store: one VarData holding every glyph's row in order; built by making the
      * rows unique per glyph (each glyph its own row) in one group */
     ivsb d = s; /* rows shared; written as one subtable below */
@@ -555,7 +591,7 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
       otv_buf_u32(t, direct_ok ? 0 : (uint32_t)(hdr + map_at));
       otv_buf_u32(t, 0);
       otv_buf_u32(t, 0);
-      if (vertical) otv_buf_u32(t, 0);
+      if (vertical) otv_buf_u32(t, vorg ? (uint32_t)(hdr + vorg_at) : 0);
       otv_buf *src = direct_ok ? &st1 : &st2;
       otv_buf_bytes(t, src->p, src->len);
       if (t->failed || src->failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "%s", what);
@@ -563,8 +599,8 @@ static otv_status build_metrics_var(otv_builder *b, bool vertical)
   }
   otv_buf_free(&st1);
   otv_buf_free(&st2);
-  otv_mem_free(al, row, ((size_t)gc + 1) * sizeof *row);
-  otv_mem_free(al, item, ((size_t)gc + 1) * sizeof *item);
+  otv_mem_free(al, row, (nrow + 1) * sizeof *row);
+  otv_mem_free(al, item, (nrow + 1) * sizeof *item);
   otv_mem_free(al, direct, ((size_t)gc + 1) * sizeof *direct);
   ivsb_free(&s);
   return st;

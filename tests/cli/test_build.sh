@@ -241,4 +241,57 @@ for c in 'nonam|<label><location><dimension name="Weight" uservalue="500"/></loc
   err_has "location label $n" "$msg"
 done
 
+# format 5 <variable-fonts> (builds against fontTools: tests/oracle/test_build_vfonts.py): each
+# <variable-font> a file in the folder OUT; hostile subsets and names are one-line errors, and
+# nothing is written
+dsv() { # dsv NAME VFONTS: wght and a discrete ital axis, the Reg master at ital 0 and 1
+  printf '<?xml version="1.0"?>\n<designspace format="5.0"><axes>%s%s</axes><sources>%s</sources><variable-fonts>%s</variable-fonts></designspace>\n' \
+    '<axis tag="wght" name="Weight" minimum="100" default="400" maximum="900"/>' \
+    '<axis tag="ital" name="Italic" values="0 1" default="0"/>' "$(src2 up 0)$(src2 it 1)" "$2" >"$TMP/$1.designspace"
+}
+vf() { printf '<variable-font name="%s"%s><axis-subsets>%s</axis-subsets></variable-font>' "$@"; }
+dsv vfs "$(vf Up '' '<axis-subset name="Weight"/>')$(vf It ' filename="../x/It.ttf"' '<axis-subset name="Weight" userminimum="100" userdefault="400" usermaximum="700"/><axis-subset name="Italic" uservalue="1"/>')"
+expect 0 "variable fonts" -- "$OTVAR" build "$TMP/vfs.designspace" -o "$TMP/vfo" -q
+[ "$(ls "$TMP/vfo" | tr '\n' ' ')" = "It.ttf Up.ttf " ] && ok || bad "variable fonts: files $(ls "$TMP/vfo")"
+expect 0 "variable font info" -- "$OTVAR" info "$TMP/vfo/It.ttf"
+expect 2 "variable fonts again without --force" -- "$OTVAR" build "$TMP/vfs.designspace" -o "$TMP/vfo"
+one_line_err "variable fonts again without --force"
+expect 2 "variable fonts to stdout" -- "$OTVAR" build "$TMP/vfs.designspace" -o -
+one_line_err "variable fonts to stdout"
+W='<axis-subset name="Weight"/>'
+for c in "nan|$W<axis-subset name=\"Italic\" uservalue=\"nan\"/>|bad number" \
+         "inf|$W<axis-subset name=\"Italic\" uservalue=\"1e999\"/>|bad number" \
+         "notval|$W<axis-subset name=\"Italic\" uservalue=\"0.5\"/>|is not a value of axis" \
+         "range|<axis-subset name=\"Italic\"/>$W|a range of discrete axis" \
+         "partial|<axis-subset name=\"Weight\" usermaximum=\"500\"/>|needs userminimum" \
+         "badnum|<axis-subset name=\"Weight\" userminimum=\"x\" userdefault=\"1\" usermaximum=\"2\"/>|bad number" \
+         "outside|<axis-subset name=\"Weight\" userminimum=\"1e308\" userdefault=\"0\" usermaximum=\"1e308\"/>|outside the axis" \
+         "huge|<axis-subset name=\"Weight\" userminimum=\"-1e308\" userdefault=\"1e308\" usermaximum=\"1e308\"/>|no source at the default" \
+         "noaxis|<axis-subset name=\"Slant\"/>|names no axis" \
+         "twice|$W$W|subset twice" \
+         "nosubset||no axis varies" \
+         "nosrc|<axis-subset name=\"Weight\" userminimum=\"500\" userdefault=\"500\" usermaximum=\"900\"/>|no source in its region"; do
+  IFS='|' read -r n body msg <<<"$c"
+  dsv "vb$n" "$(vf Up '' "$body")"
+  expect 1 "variable font $n" -- "$OTVAR" build "$TMP/vb$n.designspace" -o "$TMP/vbo$n"
+  one_line_err "variable font $n"
+  err_has "variable font $n" "$msg"
+  [ -z "$(ls "$TMP/vbo$n" 2>/dev/null)" ] && ok || bad "variable font $n: a file written"
+done
+for c in 'fndot|<variable-font name="A" filename=".">|not a file name' \
+         'fnempty|<variable-font name="A" filename="x/">|not a file name' \
+         'fndotdot|<variable-font name="A" filename="x/..">|not a file name' \
+         'slash|<variable-font name="a/b">|not a file name' \
+         'noname|<variable-font>|without a name' \
+         'emptyname|<variable-font name="">|without a name'; do
+  IFS='|' read -r n open msg <<<"$c"
+  dsv "vn$n" "$open<axis-subsets>$W</axis-subsets></variable-font>"
+  expect 1 "variable font name $n" -- "$OTVAR" build "$TMP/vn$n.designspace" -o "$TMP/vno$n"
+  one_line_err "variable font name $n"
+  err_has "variable font name $n" "$msg"
+done
+dsv vdup "$(vf A ' filename="B.ttf"' "$W")$(vf B '' "$W")"
+expect 1 "two variable fonts to one file" -- "$OTVAR" build "$TMP/vdup.designspace" -o "$TMP/vdupo"
+err_has "two variable fonts to one file" "two variable fonts would be written to B.ttf"
+
 cli_summary test_build

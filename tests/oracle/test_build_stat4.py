@@ -8,9 +8,9 @@ its default, as designspaceLib's full user location). fontTools' varLib.build of
 minimal STAT; its buildVFStatTable (what build_many calls) makes the oracle: otvar's STAT must
 have the same version (1.2: format 4 needs it), axis records (tags, ordering), the same axis
 values in the same order (format 4 first, then the axes' labels) with the same formats, flags,
-names, axis indices and values, and pass ots-sanitize. With a discrete axis, each font keeps the
-location labels at its discrete values, on its continuous axes. Exit 77 (skip) without fontTools
-or the test data.
+names, axis indices and values, and pass ots-sanitize. With a discrete axis, each font's STAT is
+fontTools' build_many's: every axis (the discrete one too), the labels and location labels at its
+discrete values (their full location). Exit 77 (skip) without fontTools or the test data.
 """
 import os
 import shutil
@@ -115,7 +115,7 @@ def main():
             o = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
             if o.returncode:
                 fail(f"ots-sanitize: {(o.stdout + o.stderr).strip()[:200]}")
-        # a discrete contrast: each font keeps the labels at its contrast, on weight alone
+        # a discrete contrast: each font keeps the labels at its contrast
         ds2 = os.path.join(tmp, "LocD.designspace")
         with open(ds2, "w") as fp:
             fp.write(doc('    <axis tag="cntr" name="contrast" values="0 100" default="0"/>',
@@ -126,12 +126,20 @@ def main():
         if r.returncode:
             fail(f"otvar build (discrete): {r.stderr.strip()}")
         else:
-            want = {"LocD-VF-cntr0.0.ttf": [(4, 1, "Light Only", (0, 100.0))],
-                    "LocD-VF-cntr100.0.ttf": [(4, 2, "Shiny", (0, 600.0))]}
+            # every axis in STAT, the discrete one included (its labels, the location labels
+            # with their full location), as fontTools' build_many (buildVFStatTable)
+            theirs_many = varLib.build_many(DesignSpaceDocument.fromfile(ds2),
+                                            master_finder=finder)
+            want = {"LocD-VF-cntr0.0": [(4, 1, "Light Only", (0, 100.0), (1, 0.0))],
+                    "LocD-VF-cntr100.0": [(4, 2, "Shiny", (0, 600.0), (1, 100.0))]}
             for name, w in want.items():
-                got = [v for v in stat_of(os.path.join(out, name))[2] if v[0] == 4]
-                if got != w:
-                    fail(f"{name}: format 4 values {got}, want {w}")
+                got = stat_of(os.path.join(out, name + ".ttf"))
+                if [v for v in got[2] if v[0] == 4] != w:
+                    fail(f"{name}: format 4 values {got[2]}, want {w}")
+                ft = os.path.join(tmp, name + "-ft.ttf")
+                theirs_many[name].save(ft)
+                if got != stat_of(ft):
+                    fail(f"{name}: STAT {got}, fontTools' build_many {stat_of(ft)}")
     if failures:
         print(f"{len(failures)} failures")
         return 1
