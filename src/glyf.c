@@ -614,12 +614,12 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
                       glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
                       "glyph %u: flags and coordinates of %u points", gid, np);
     /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes. The
-     * branch-free loop reads 2 bytes for every point at its position or one byte before it
-     * (using 0, 1 or 2 of them): the byte before the x array is the last flag (np >= 1), the
-     * byte before the y array the last x byte or that flag; it needs two spare bytes after
-     * the y array (the arrays follow each other) inside the glyf table, which all glyphs but
-     * a last one at the very end of the table have; that one is decoded from a copy with a
-     * zero byte before it and 2 after it. */
+     * branch-free loop reads 2 bytes for every point at its position (SSE2) or at its position
+     * or one byte before it (the portable loop; using 0, 1 or 2 of them): the byte before the
+     * x array is the last flag (np >= 1), the byte before the y array the last x byte or that
+     * flag; it needs two spare bytes after the y array (the arrays follow each other) inside
+     * the glyf table, which all glyphs but a last one at the very end of the table have; that
+     * one is decoded from a copy with a zero byte before it and 2 after it. */
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
     if (!otv_span_has(g->glyf, end_at, 2)) {
       if (OTV_RESERVE(c->x.al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 3, 1))
