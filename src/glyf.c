@@ -258,6 +258,7 @@ static const uint64_t flag_sizes[256] = {K64I_(0), K64I_(64), K64I_(128), K64I_(
 #undef K4I_
 #undef K16I_
 #undef K64I_
+#if !OTV_SSE2
 /* Decoding one coordinate from w, the big-endian int16 at its position plus off: (w & msk) *
  * mul, then advance by size. int16: w (off 0, msk -1, mul 1); short: the byte at the position,
  * the low byte of the int16 one byte before it (off -1, msk 0xFF), times 1
@@ -289,6 +290,7 @@ static const xy_op xy_ops[256] = {OP64_(0), OP64_(64), OP64_(128), OP64_(192)};
 #undef OP_
 #undef MUL_
 #undef MSK_
+#endif
 #undef XSZ_
 #undef YSZ_
 /* clang-format on */
@@ -424,6 +426,96 @@ static unsigned decode_flags(const uint8_t **qp, const uint8_t *qend, uint8_t *t
   return i;
 }
 
+#if OTV_SSE2
+/* Per flag byte: the x byte size, the y byte size. */
+#  define XSZ8_(f) ((f)&X_SHORT_VECTOR ? 1u : (f)&X_IS_SAME_OR_POSITIVE ? 0u : 2u)
+#  define YSZ8_(f) ((f)&Y_SHORT_VECTOR ? 1u : (f)&Y_IS_SAME_OR_POSITIVE ? 0u : 2u)
+#  define S_(f)                                                                                    \
+    {                                                                                              \
+      XSZ8_(f), YSZ8_(f)                                                                           \
+    }
+#  define S4_(f) S_(f), S_((f) + 1), S_((f) + 2), S_((f) + 3)
+#  define S16_(f) S4_(f), S4_((f) + 4), S4_((f) + 8), S4_((f) + 12)
+#  define S64_(f) S16_(f), S16_((f) + 16), S16_((f) + 32), S16_((f) + 48)
+static const uint8_t xy_sizes[256][2] = {S64_(0), S64_(64), S64_(128), S64_(192)};
+#  undef S64_
+#  undef S16_
+#  undef S4_
+#  undef S_
+#  undef YSZ8_
+#  undef XSZ8_
+
+/* The x and y arrays of np points (flag bytes in tags) into pts, in two passes. 1: each
+ * point's raw words (the two bytes at its x and at its y position, whatever its sizes) are
+ * gathered into the upper half of pts[0, np4) (np4: np rounded up to a multiple of 4), 4
+ * bytes a point: loads, stores and the positions' sums only. 2: 4 points at a time (8 16-bit
+ * lanes x0 y0 x1 y1 ..., each with its point's flag byte), the deltas from the raw words and
+ * the flags, their running sums (a pair of lanes per point: x and y summed at once) from the
+ * previous block's last point, converted and stored as points; a block's points overwrite
+ * only raw words already read. The sums are the int ones of the scalar decode, converted the
+ * same way (cvtdq2ps), so the points are the same floats.
+ * In range: the arrays hold the sizes the flags give (checked by the caller) and are
+ * followed by 2 readable bytes (a point at an array's end reads 2 bytes there); pts holds
+ * np4 points; tags has TAGS_SPARE bytes after np (the last block's lanes past np are computed
+ * from them and from the raw words there, and land in pts[np, np4)). */
+static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                   const uint8_t *tags, unsigned np)
+{
+  unsigned np4 = (np + 3u) & ~3u;
+  uint8_t *const raw0 = (uint8_t *)(void *)pts + 4 * (size_t)np4;
+  uint8_t *raw = raw0;
+  const uint8_t *tg = tags, *te = tags + np;
+#  define RAW_STEP(k)                                                                              \
+    do {                                                                                           \
+      const uint8_t *sz = xy_sizes[tg[k]];                                                         \
+      memcpy(raw + 4 * (k), xs, 2);                                                                \
+      memcpy(raw + 4 * (k) + 2, ys, 2);                                                            \
+      xs += sz[0];                                                                                 \
+      ys += sz[1];                                                                                 \
+    } while (0)
+  for (; te - tg >= 4; tg += 4, raw += 16) {
+    RAW_STEP(0);
+    RAW_STEP(1);
+    RAW_STEP(2);
+    RAW_STEP(3);
+  }
+  for (; tg < te; tg++, raw += 4) RAW_STEP(0);
+#  undef RAW_STEP
+  /* per lane (x, y alternating): the SHORT_VECTOR and the IS_SAME_OR_POSITIVE bit */
+  const __m128i sb = _mm_set_epi16(Y_SHORT_VECTOR, X_SHORT_VECTOR, Y_SHORT_VECTOR, X_SHORT_VECTOR,
+                                   Y_SHORT_VECTOR, X_SHORT_VECTOR, Y_SHORT_VECTOR, X_SHORT_VECTOR);
+  const __m128i pb = _mm_set_epi16(
+      Y_IS_SAME_OR_POSITIVE, X_IS_SAME_OR_POSITIVE, Y_IS_SAME_OR_POSITIVE, X_IS_SAME_OR_POSITIVE,
+      Y_IS_SAME_OR_POSITIVE, X_IS_SAME_OR_POSITIVE, Y_IS_SAME_OR_POSITIVE, X_IS_SAME_OR_POSITIVE);
+  const __m128i low = _mm_set1_epi16(0xFF), zero = _mm_setzero_si128();
+  __m128i carry = zero; /* the previous point's x, y in lanes 0, 1 and 2, 3 */
+  float *out = &pts[0].x;
+  raw = raw0;
+  for (unsigned i = 0; i < np; i += 4, raw += 16, out += 8) {
+    __m128i r = _mm_loadu_si128((const __m128i *)(const void *)raw);
+    uint32_t t4;
+    memcpy(&t4, tags + i, 4);
+    __m128i t = _mm_cvtsi32_si128((int)t4);
+    t = _mm_unpacklo_epi8(t, t);
+    t = _mm_unpacklo_epi16(t, t); /* each lane: its point's flag byte (twice) */
+    __m128i s = _mm_cmpeq_epi16(_mm_and_si128(t, sb), sb);   /* short */
+    __m128i n = _mm_cmpeq_epi16(_mm_and_si128(t, pb), zero); /* not same-or-positive */
+    __m128i sv = _mm_and_si128(r, low);                      /* short: the byte, */
+    sv = _mm_sub_epi16(_mm_xor_si128(sv, n), n);             /* negated without the bit */
+    __m128i w = _mm_or_si128(_mm_slli_epi16(r, 8), _mm_srli_epi16(r, 8)); /* big-endian */
+    __m128i d = _mm_or_si128(_mm_and_si128(s, sv), _mm_and_si128(_mm_andnot_si128(s, n), w));
+    __m128i a = _mm_srai_epi32(_mm_unpacklo_epi16(d, d), 16); /* points 0, 1 in 32 bits */
+    __m128i b = _mm_srai_epi32(_mm_unpackhi_epi16(d, d), 16); /* points 2, 3 */
+    a = _mm_add_epi32(_mm_add_epi32(a, _mm_slli_si128(a, 8)), carry);
+    carry = _mm_shuffle_epi32(a, _MM_SHUFFLE(3, 2, 3, 2));
+    b = _mm_add_epi32(_mm_add_epi32(b, _mm_slli_si128(b, 8)), carry);
+    carry = _mm_shuffle_epi32(b, _MM_SHUFFLE(3, 2, 3, 2));
+    _mm_storeu_ps(out, _mm_cvtepi32_ps(a));
+    _mm_storeu_ps(out + 4, _mm_cvtepi32_ps(b));
+  }
+}
+#  define DECODE_XY_PTS(np) (((np) + 3u) & ~3u) /* the points decode_xy writes */
+#else
 /* The x and y arrays of np points (flag bytes in tags) into pts. In range: the arrays hold the
  * sizes the flags give (checked by the caller), are preceded by 1 readable byte and followed
  * by 2, so every point may read 2 bytes from each array at its position or one before it
@@ -434,24 +526,26 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
 {
   int x = 0, y = 0;
   unsigned i = 0;
-#define XY_STEP(k)                                                                                 \
-  do {                                                                                             \
-    const xy_op *o = &xy_ops[tags[k]];                                                             \
-    int wx = otv_peek_i16(xs + o->xoff), wy = otv_peek_i16(ys + o->yoff);                          \
-    x += (wx & o->xmsk) * o->xmul;                                                                 \
-    y += (wy & o->ymsk) * o->ymul;                                                                 \
-    xs += o->xsz;                                                                                  \
-    ys += o->ysz;                                                                                  \
-    pts[k].x = (float)x;                                                                           \
-    pts[k].y = (float)y;                                                                           \
-  } while (0)
+#  define XY_STEP(k)                                                                               \
+    do {                                                                                           \
+      const xy_op *o = &xy_ops[tags[k]];                                                           \
+      int wx = otv_peek_i16(xs + o->xoff), wy = otv_peek_i16(ys + o->yoff);                        \
+      x += (wx & o->xmsk) * o->xmul;                                                               \
+      y += (wy & o->ymsk) * o->ymul;                                                               \
+      xs += o->xsz;                                                                                \
+      ys += o->ysz;                                                                                \
+      pts[k].x = (float)x;                                                                         \
+      pts[k].y = (float)y;                                                                         \
+    } while (0)
   for (; i + 2 <= np; i += 2) { /* two points per iteration: half the loop overhead */
     XY_STEP(i);
     XY_STEP(i + 1);
   }
   if (i < np) XY_STEP(i);
-#undef XY_STEP
+#  undef XY_STEP
 }
+#  define DECODE_XY_PTS(np) (np)
+#endif
 
 static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int contours,
                               unsigned flags)
@@ -488,7 +582,7 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
   if ((size_t)base + np > OTV_MAX_POINTS)
     return OTV_FAIL(c->x.err, LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u points", gid,
                     OTV_MAX_POINTS);
-  if (!reserve_pts(c, (size_t)base + np + 4) ||
+  if (!reserve_pts(c, (size_t)base + (np + 4 > DECODE_XY_PTS(np) ? np + 4 : DECODE_XY_PTS(np))) ||
       RESERVE_MIN(c->x.al, &c->ends, &c->ends_cap, (size_t)ebase + nc + 1, sizeof(uint16_t),
                   SCRATCH_ENDS))
     return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: point scratch", gid);
@@ -520,12 +614,12 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
                       glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
                       "glyph %u: flags and coordinates of %u points", gid, np);
     /* in range: xs/ys spans of xlen/ylen bytes were taken above from the flags' sizes. The
-     * branch-free loop reads 2 bytes for every point at its position or one byte before it
-     * (using 0, 1 or 2 of them): the byte before the x array is the last flag (np >= 1), the
-     * byte before the y array the last x byte or that flag; it needs two spare bytes after
-     * the y array (the arrays follow each other) inside the glyf table, which all glyphs but
-     * a last one at the very end of the table have; that one is decoded from a copy with a
-     * zero byte before it and 2 after it. */
+     * branch-free loop reads 2 bytes for every point at its position (SSE2) or at its position
+     * or one byte before it (the portable loop; using 0, 1 or 2 of them): the byte before the
+     * x array is the last flag (np >= 1), the byte before the y array the last x byte or that
+     * flag; it needs two spare bytes after the y array (the arrays follow each other) inside
+     * the glyf table, which all glyphs but a last one at the very end of the table have; that
+     * one is decoded from a copy with a zero byte before it and 2 after it. */
     size_t end_at = (size_t)(ys + ylen - g->glyf.p);
     if (!otv_span_has(g->glyf, end_at, 2)) {
       if (OTV_RESERVE(c->x.al, &c->xy_pad, &c->xy_pad_cap, xlen + ylen + 3, 1))

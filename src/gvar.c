@@ -313,13 +313,11 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
       /* tested by frequency (bytes, zeros, words, 32-bit), not a jump table */
       if (kind == OTV_DELTA_BYTES) {
         if (end - q < (ptrdiff_t)run) return false;
-        for (unsigned k = 0; k < run; k += 4) {
-          uint32_t w;
-          memcpy(&w, q + k, 4); /* in range: see fast above */
-          __m128i v = _mm_cvtsi32_si128((int)w);
+        for (unsigned k = 0; k < run; k += 8) { /* in range: see fast above */
+          __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)(q + k));
           v = _mm_unpacklo_epi8(v, v);
-          v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
-          _mm_storeu_ps(o + k, _mm_cvtepi32_ps(v));
+          _mm_storeu_ps(o + k, _mm_cvtepi32_ps(_mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24)));
+          _mm_storeu_ps(o + k + 4, _mm_cvtepi32_ps(_mm_srai_epi32(_mm_unpackhi_epi16(v, v), 24)));
         }
         q += run;
       } else if (kind == OTV_DELTA_ZEROS) { /* a control byte read at end fails here */
@@ -385,6 +383,27 @@ static inline __m128i load4_i16(const uint8_t *q)
   v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));  /* big-endian */
   return _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
 }
+/* 8 deltas at q as two vectors of 4 int32: lo (the first 4), returned, and *hi. */
+static inline __m128i load8_i8(const uint8_t *q, __m128i *hi)
+{
+  __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)q); /* in range: as load4_i8 */
+  v = _mm_unpacklo_epi8(v, v);
+  *hi = _mm_srai_epi32(_mm_unpackhi_epi16(v, v), 24);
+  return _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
+}
+static inline __m128i load8_i16(const uint8_t *q, __m128i *hi)
+{
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q); /* in range: as load4_i8 */
+  v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));  /* big-endian */
+  *hi = _mm_srai_epi32(_mm_unpackhi_epi16(v, v), 16);
+  return _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
+}
+/* o[0, 8) += s x the 8 deltas lo, hi. */
+static inline void add8(float *o, __m128i lo, __m128i hi, __m128 vs)
+{
+  _mm_storeu_ps(o, _mm_add_ps(_mm_loadu_ps(o), _mm_mul_ps(_mm_cvtepi32_ps(lo), vs)));
+  _mm_storeu_ps(o + 4, _mm_add_ps(_mm_loadu_ps(o + 4), _mm_mul_ps(_mm_cvtepi32_ps(hi), vs)));
+}
 static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t *end,
                                               unsigned count, float *acc, float s,
                                               const uint8_t *lim)
@@ -415,9 +434,15 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
     /* tested by frequency (bytes, zeros, words, 32-bit), not a jump table */
     if (kind == OTV_DELTA_BYTES) {
       if (end - q < (ptrdiff_t)run) return false;
-      for (; k + 4 <= run; k += 4)
+      for (; k + 8 <= run; k += 8) {
+        __m128i hi, lo = load8_i8(q + k, &hi);
+        add8(o + k, lo, hi, vs);
+      }
+      if (k + 4 <= run) {
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
                                         _mm_mul_ps(_mm_cvtepi32_ps(load4_i8(q + k)), vs)));
+        k += 4;
+      }
       if (k < run) {
         __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(load4_i8(q + k)), vs),
                               _mm_loadu_ps((const float *)(const void *)lane_mask[run - k]));
@@ -428,9 +453,15 @@ static OTV_ALWAYS_INLINE bool decode_add_impl(const uint8_t **qp, const uint8_t 
       if (q > end) return false;
     } else if (kind == OTV_DELTA_WORDS) {
       if (end - q < 2 * (ptrdiff_t)run) return false;
-      for (; k + 4 <= run; k += 4)
+      for (; k + 8 <= run; k += 8) {
+        __m128i hi, lo = load8_i16(q + 2 * k, &hi);
+        add8(o + k, lo, hi, vs);
+      }
+      if (k + 4 <= run) {
         _mm_storeu_ps(o + k, _mm_add_ps(_mm_loadu_ps(o + k),
                                         _mm_mul_ps(_mm_cvtepi32_ps(load4_i16(q + 2 * k)), vs)));
+        k += 4;
+      }
       if (k < run) {
         __m128 d = _mm_and_ps(_mm_mul_ps(_mm_cvtepi32_ps(load4_i16(q + 2 * k)), vs),
                               _mm_loadu_ps((const float *)(const void *)lane_mask[run - k]));
