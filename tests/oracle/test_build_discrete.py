@@ -43,6 +43,7 @@ def fail(msg):
     print("FAIL: " + msg)
 
 
+# (name, master stem, weight design, contrast)
 SOURCES = [("master_0", "TestFamily-Master0", 0, 0), ("master_1", "TestFamily-Master1", 368, 0),
            ("master_2", "TestFamily-Master2", 1000, 0), ("master_3", "TestFamily-Master3", 1000, 100),
            ("master_0b", "TestFamily-Master0", 0, 100), ("master_4", "TestFamily-Master4", 368, 100)]

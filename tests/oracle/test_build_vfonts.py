@@ -40,7 +40,7 @@ except ImportError:
     sys.exit(77)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_build_discrete import glyph_data, stat_summary  # noqa: E402
+from test_build_discrete import RULES, SOURCES, glyph_data, stat_summary  # noqa: E402
 
 OTVAR = os.environ.get("OTVAR") or "otvar"
 DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
@@ -53,11 +53,6 @@ def fail(msg):
     failures.append(msg)
     print("FAIL: " + msg)
 
-
-# (name, master stem, weight design, contrast)
-SOURCES = [("master_0", "TestFamily-Master0", 0, 0), ("master_1", "TestFamily-Master1", 368, 0),
-           ("master_2", "TestFamily-Master2", 1000, 0), ("master_3", "TestFamily-Master3", 1000, 100),
-           ("master_0b", "TestFamily-Master0", 0, 100), ("master_4", "TestFamily-Master4", 368, 100)]
 
 WEIGHT = ('    <axis tag="wght" name="weight" minimum="100" maximum="900" default="400">\n'
           '      <map input="100" output="0"/><map input="250" output="100"/>'
@@ -73,25 +68,6 @@ CONTRAST = ('    <axis tag="cntr" name="contrast" minimum="0" maximum="100" defa
 CONTRAST_DISCRETE = ('    <axis tag="cntr" name="contrast" values="0 100" default="0">\n'
                      '      <labels ordering="0"><label uservalue="0" name="Flat" elidable="true"/>'
                      '<label uservalue="100" name="High"/></labels>\n    </axis>')
-
-RULES = """  <rules processing="last">
-    <rule name="dollar-stroke">
-      <conditionset><condition name="weight" minimum="500"/></conditionset>
-      <sub name="uni0024" with="uni0024.nostroke"/>
-    </rule>
-    <rule name="to-lowercase">
-      <conditionset><condition name="contrast" minimum="75" maximum="100"/></conditionset>
-      <sub name="uni0041" with="uni0061"/>
-    </rule>
-    <rule name="to-uppercase">
-      <conditionset>
-        <condition name="weight" minimum="0" maximum="200"/>
-        <condition name="contrast" minimum="0" maximum="25"/>
-      </conditionset>
-      <sub name="uni0061" with="uni0041"/>
-    </rule>
-  </rules>
-"""
 
 # (at 650, not at the location label's 600: there fontTools' build_many names the instance
 # after the label, Shiny, over its stylename; otvar keeps the stylename)
