@@ -611,8 +611,9 @@ OTV_API otv_status otv_glyph_h_metrics(otv_location *loc, uint32_t gid, unsigned
 OTV_API otv_status otv_glyph_v_metrics(otv_location *loc, uint32_t gid, unsigned flags,
                                        otv_glyph_metrics *out);
 /** otv_glyph_advances - advances of many glyphs at once (flags: OTV_METRICS_ROUND,
- *  OTV_METRICS_VERTICAL, OTV_METRICS_SYNTHESIZE), equal to the advance of otv_glyph_h/v_metrics. A glyph id out of range
- *  gets 0 and the call returns OTV_E_ARG after filling the rest. Since: 0.1 */
+ *  OTV_METRICS_VERTICAL, OTV_METRICS_SYNTHESIZE), equal to the advance of
+ *  otv_glyph_h/v_metrics. A glyph id out of range gets 0 and the call returns OTV_E_ARG after
+ *  filling the rest. Since: 0.1 */
 #define OTV_METRICS_VERTICAL 0x0002u
 /* otv_glyph_v_metrics, otv_glyph_advances (vertical): a font without vhea/vmtx gets
  * synthesized vertical metrics (see otv_glyph_v_metrics) instead of OTV_E_NO_TABLE. Since: 0.1 */
@@ -996,11 +997,11 @@ typedef struct otv_designspace {
  * are identities; version 2 when ds has mappings: output minus input normalized in design space,
  * varied by the model of the input locations, as fontTools' varLib 5), STAT (from ds->labels,
  * else minimal; over ds->stat_axes when given; only when the default master has none), gvar
- * (per-glyph deltas of the spec's variation model as fontTools' VariationModel derives it, phantom points and composite offsets
- * included, deltas IUP infers within 0.5 left out, exact at every master), cvar (from cvt),
- * HVAR and VVAR (advance widths and heights; VVAR's vOrgMapping when the masters' VORG
- * origins differ), MVAR (the OS/2, hhea, vhea and post values that
- * differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
+ * (per-glyph deltas of the spec's variation model as fontTools' VariationModel derives it,
+ * phantom points and composite offsets included, deltas IUP infers within 0.5 left out, exact
+ * at every master), cvar (from cvt), HVAR and VVAR (advance widths and heights; VVAR's
+ * vOrgMapping when the masters' VORG origins differ), MVAR (the OS/2, hhea, vhea and post
+ * values that differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
  * adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
  * devices with GDEF 1.3's ItemVariationStore; class kerning and pair sets that differ are merged
  * as varLib does, a pair a master lacks being 0), BASE (coordinates, BASE 1.1's own store) and
