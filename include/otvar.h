@@ -1001,8 +1001,8 @@ typedef struct otv_designspace {
  * phantom points and composite offsets included, deltas IUP infers within 0.5 left out, exact
  * at every master), cvar (from cvt), HVAR and VVAR (advance widths and heights; VVAR's
  * vOrgMapping when the masters' VORG origins differ), MVAR (the OS/2, hhea, vhea and post
- * values that differ), GPOS and GDEF (values that differ between the masters' GPOS - single and pair
- * adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
+ * values that differ), GPOS and GDEF (values that differ between the masters' GPOS - single
+ * and pair adjustments, cursive and mark anchors - and GDEF ligature carets become VariationIndex
  * devices with GDEF 1.3's ItemVariationStore; class kerning and pair sets that differ are merged
  * as varLib does, a pair a master lacks being 0), BASE (coordinates, BASE 1.1's own store) and
  * GSUB FeatureVariations from ds->rules. Masters are matched to the default by glyph name (post
