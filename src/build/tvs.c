@@ -36,9 +36,13 @@ static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1;
 
 /* The line IUP draws on one axis between references j and i (spec: gvar "Inferred deltas"):
  * below x1 the delta d1, above x2 d2, linear in between; equal coordinates: d1 when the deltas
- * are equal, else 0 (otv_iup_infer, with the division done once). */
+ * are equal, else 0 (otv_iup_infer). Tested without a division: inside (x1, x2) the value
+ * d1 + (x - x1) (d2 - d1) / (x2 - x1) is within IUP_TOL of r when
+ * |(d1 - r) (x2 - x1) + (x - x1) (d2 - d1)| <= IUP_TOL (x2 - x1), exact for the integer
+ * coordinates and deltas of glyphs (the products stay far below 2^53) where the quotient
+ * rounded (the division was the IUP search's largest single cost). */
 typedef struct iup_line {
-  double x1, x2, d1, d2, slope;
+  double x1, x2, d1, d2, dx, dd, tol;
   bool flat;
 } iup_line;
 
@@ -54,23 +58,25 @@ static iup_line line_of(const double *o, const int32_t *r, unsigned j, unsigned 
   l.x1 = x1, l.x2 = x2, l.d1 = d1, l.d2 = d2;
   l.flat = x1 == x2;
   if (l.flat) l.d1 = l.d2 = d1 == d2 ? d1 : 0;
-  l.slope = l.flat ? 0 : (d2 - d1) / (x2 - x1);
+  l.dx = x2 - x1;
+  l.dd = l.d2 - l.d1;
+  l.tol = IUP_TOL * l.dx;
   return l;
 }
 
-static OTV_ALWAYS_INLINE double line_at(const iup_line *l, double x)
+/* Whether the line's value at x is further than IUP_TOL from the delta r. */
+static OTV_ALWAYS_INLINE bool line_off(const iup_line *l, double x, double r)
 {
-  if (l->flat) return l->d1;
-  return x <= l->x1 ? l->d1 : x >= l->x2 ? l->d2 : l->d1 + (x - l->x1) * l->slope;
+  if (l->flat || x <= l->x1) return fabs(l->d1 - r) > IUP_TOL;
+  if (x >= l->x2) return fabs(l->d2 - r) > IUP_TOL;
+  return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
 }
 
 static bool between_ok(const iup *c, unsigned j, unsigned i)
 {
   iup_line lx = line_of(c->ox, c->rx, j, i), ly = line_of(c->oy, c->ry, j, i);
   for (unsigned k = nxt(c, j); k != i; k = nxt(c, k))
-    if (fabs(line_at(&lx, c->ox[k]) - c->rx[k]) > IUP_TOL ||
-        fabs(line_at(&ly, c->oy[k]) - c->ry[k]) > IUP_TOL)
-      return false;
+    if (line_off(&lx, c->ox[k], c->rx[k]) || line_off(&ly, c->oy[k], c->ry[k])) return false;
   return true;
 }
 
@@ -343,19 +349,66 @@ static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, uns
   }
 }
 
+static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
+static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
+
+/* The bytes otv_tuple_pack_deltas (src/tuple.c) writes for d[0..n), counted without writing
+ * them: the same runs (zeros up to 64; bytes on through single zeros; words stopping at a zero
+ * and at two byte-sized values; longs). */
+static size_t deltas_len(const int32_t *d, unsigned n)
+{
+  size_t len = 0;
+  unsigned i = 0;
+  while (i < n) {
+    unsigned j = i;
+    if (d[i] == 0) {
+      while (j < n && d[j] == 0 && j - i < 64) j++;
+      len += 1;
+    } else if (fits8(d[i])) {
+      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
+      len += 1 + (size_t)(j - i);
+    } else if (fits16(d[i])) {
+      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
+             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
+        j++;
+      len += 1 + 2 * (size_t)(j - i);
+    } else {
+      while (j < n && j - i < 64 && !fits16(d[j])) j++;
+      len += 1 + 4 * (size_t)(j - i);
+    }
+    i = j;
+  }
+  return len;
+}
+
+/* The bytes otv_tuple_pack_points writes for the m points with keep set (m < n), counted: runs
+ * of up to 128 points, words when a step in the run exceeds 255. */
+static size_t points_len(const uint8_t *keep, unsigned n, unsigned m)
+{
+  size_t len = m <= OTV_POINT_RUN_COUNT_MASK ? 1 : 2;
+  unsigned last = 0, k = 0;
+  while (k < n) {
+    unsigned cnt = 0, prevp = last;
+    bool words = false;
+    for (; k < n && cnt < 128; k++) {
+      if (!keep[k]) continue;
+      if (k - prevp > 0xFF) words = true;
+      cnt++;
+      prevp = k;
+    }
+    if (!cnt) break;
+    len += 1 + (size_t)cnt * (words ? 2 : 1);
+    last = prevp;
+  }
+  return len;
+}
+
 /* The bytes of one tuple's points and deltas (x then y) listing the kept points (keep NULL:
- * all n). */
+ * all n), counted as the packers would write them. */
 static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned kept,
                         const int32_t *d)
 {
-  s->sizer.len = 0;
-  if (!keep) {
-    otv_buf_u8(&s->sizer, 0);
-    otv_tuple_pack_deltas(&s->sizer, d, n);
-    otv_tuple_pack_deltas(&s->sizer, d + n, n);
-    return s->sizer.len;
-  }
-  otv_tuple_pack_points(&s->sizer, keep, n, kept);
+  if (!keep) return 1 + deltas_len(d, n) + deltas_len(d + n, n);
   if (OTV_RESERVE(s->sizer.al, &s->listed, &s->listed_cap, 2 * (size_t)n, sizeof *s->listed)) {
     s->sizer.failed = true;
     return 0;
@@ -363,9 +416,8 @@ static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned k
   unsigned m = 0;
   for (unsigned k = 0; k < n; k++)
     if (keep[k]) s->listed[m] = d[k], s->listed[kept + m] = d[n + k], m++;
-  otv_tuple_pack_deltas(&s->sizer, s->listed, kept);
-  otv_tuple_pack_deltas(&s->sizer, s->listed + kept, kept);
-  return s->sizer.len;
+  return points_len(keep, n, kept) + deltas_len(s->listed, kept) +
+         deltas_len(s->listed + kept, kept);
 }
 
 /* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s); peaks_only:
