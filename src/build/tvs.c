@@ -586,11 +586,22 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_buf_init(&data, &b->al);
   uint32_t *off = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *off);
   otv_status st = off ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "gvar offsets");
-  /* pass 1: which peaks the glyphs use, and how often */
+  /* One pass over the glyphs: each glyph's store written with its peaks embedded (the shared
+   * tuples are known only once every glyph's peaks are counted), the peak of each tuple noted
+   * (tid); then the headers are written again with the shared tuples' indices (the serialized
+   * data stays as it is). The glyphs are loaded, modelled and IUP-optimized once. */
+  uint32_t *tid = NULL;
+  size_t tid_n = 0, tid_cap = 0;
   for (uint32_t g = 0; !st && g < gc; g++) {
     unsigned tc;
     bool comp;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp, true))) break;
+    off[g] = (uint32_t)data.len;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp, false))) break;
+    if (!tc) continue;
+    if (OTV_RESERVE(&b->al, &tid, &tid_cap, tid_n + tc, sizeof *tid)) {
+      st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+      break;
+    }
     for (unsigned i = 0; i < tc; i++) {
       int f = peak_find(&pk, s.t[i].peak, ac);
       if (f < 0) {
@@ -616,8 +627,14 @@ otv_status otv_build_gvar(otv_builder *b)
         f = (int)pk.count++;
       }
       pk.uses[f]++;
+      tid[tid_n++] = (uint32_t)f;
+      s.t[i].shared = -1;
     }
+    if (st) break;
+    if ((st = write_store(b, &e, s.t, tc, b->g[b->base].n, 2, ac, true, 0, &data))) break;
+    if (data.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
   }
+  if (!st) off[gc] = (uint32_t)data.len;
   /* shared tuples: the peaks used more than once, most used first */
   unsigned *order = NULL, shared_n = 0;
   if (!st && pk.count) {
@@ -631,22 +648,55 @@ otv_status otv_build_gvar(otv_builder *b)
     }
     if (shared_n > MAX_SHARED_TUPLES) shared_n = MAX_SHARED_TUPLES;
   }
-  /* pass 2: each glyph's store */
-  for (uint32_t g = 0; !st && g < gc; g++) {
-    unsigned tc;
-    bool comp;
-    off[g] = (uint32_t)data.len;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp, false))) break;
-    if (!tc) continue;
-    for (unsigned i = 0; i < tc; i++) {
-      int f = peak_find(&pk, s.t[i].peak, ac);
-      s.t[i].shared = -1;
-      for (unsigned q = 0; q < shared_n; q++)
-        if ((int)order[q] == f) s.t[i].shared = (int)q;
-    }
-    if ((st = write_store(b, &e, s.t, tc, b->g[b->base].n, 2, ac, true, 0, &data))) break;
-    if (data.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
+  /* the stores again, each tuple of a shared peak naming it by index */
+  otv_buf data2;
+  otv_buf_init(&data2, &b->al);
+  int *shared_of = NULL;
+  if (!st && pk.count) {
+    shared_of = otv_mem_alloc(&b->al, pk.count * sizeof *shared_of);
+    if (!shared_of) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+    for (unsigned i = 0; !st && i < pk.count; i++) shared_of[i] = -1;
+    for (unsigned q = 0; !st && q < shared_n; q++) shared_of[order[q]] = (int)q;
   }
+  for (uint32_t g = 0, ti = 0; !st && g < gc; g++) {
+    const uint8_t *p = data.p + off[g];
+    size_t len = off[g + 1] - off[g], q = 4, hdr = 0;
+    off[g] = (uint32_t)data2.len;
+    if (!len) continue;
+    unsigned cnt = otv_peek_u16(p), tc = cnt & 0x0FFFu;
+    for (unsigned i = 0; i < tc; i++) { /* the new header's length */
+      unsigned idx = otv_peek_u16(p + q + 2);
+      bool sh = shared_of[tid[ti + i]] >= 0;
+      hdr += 4 + (sh ? 0 : 2 * (size_t)ac) + (idx & INTERMEDIATE ? 4 * (size_t)ac : 0);
+      q += 4 + 2 * (size_t)ac + (idx & INTERMEDIATE ? 4 * (size_t)ac : 0);
+    }
+    otv_buf_u16(&data2, (uint16_t)cnt);
+    otv_buf_u16(&data2, (uint16_t)(4 + hdr));
+    q = 4;
+    for (unsigned i = 0; i < tc; i++, ti++) {
+      unsigned size = otv_peek_u16(p + q), idx = otv_peek_u16(p + q + 2);
+      int sh = shared_of[tid[ti]];
+      otv_buf_u16(&data2, (uint16_t)size);
+      otv_buf_u16(&data2, (uint16_t)(sh >= 0 ? (idx & ~EMBEDDED_PEAK) | (unsigned)sh : idx));
+      q += 4;
+      if (sh < 0) otv_buf_bytes(&data2, p + q, 2 * (size_t)ac);
+      q += 2 * (size_t)ac;
+      if (idx & INTERMEDIATE) {
+        otv_buf_bytes(&data2, p + q, 4 * (size_t)ac);
+        q += 4 * (size_t)ac;
+      }
+    }
+    otv_buf_bytes(&data2, p + q, len - q);
+    if (data2.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
+  }
+  if (!st && data2.failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar");
+  if (!st) {
+    otv_buf tmp = data;
+    data = data2, data2 = tmp;
+  }
+  if (shared_of) otv_mem_free(&b->al, shared_of, pk.count * sizeof *shared_of);
+  otv_mem_free(&b->al, tid, tid_cap * sizeof *tid);
+  otv_buf_free(&data2);
   if (!st) {
     off[gc] = (uint32_t)data.len;
     /* short offsets pad each glyph's data to an even length: count what that costs */
