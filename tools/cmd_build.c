@@ -15,7 +15,9 @@
 #  include "designspace.h"
 
 #  include <errno.h>
+#  include <fcntl.h>
 #  include <sys/stat.h>
+#  include <unistd.h>
 #endif
 
 const char otv_cmd_build_summary[] = "build a variable font from a designspace and its masters";
@@ -109,6 +111,59 @@ static int build_discrete(const ds_doc *d, const char *path, const char *out, in
   return 0;
 }
 
+/* The designspace's bytes: one open, fstat and read of the regular file (cli_load_sfnt, which
+ * standard input still goes through, opens a file three times: to check it, for a WOFF
+ * signature, to read it; docs/build.md "Start-up"). O_NONBLOCK: a FIFO without a writer would
+ * block the open; it is refused as not a regular file, as cli_input_ok does. */
+static uint8_t *load_designspace(const char *path, size_t *len)
+{
+  if (cli_is_std(path)) return cli_load_sfnt(path, len);
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st = {0};
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    close(fd);
+    fd = -1;
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+  }
+  if (fd < 0) {
+    if (errno == EINVAL || errno == EISDIR)
+      fprintf(stderr, "otvar: %s: not a regular file (otvar reads regular files and -)\n", path);
+    else
+      fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0; /* + 1: the read that finds the end */
+  uint8_t *buf = (size_t)st.st_size < WOFF_MAX_SFNT ? malloc(cap) : (errno = EFBIG, NULL);
+  while (buf) {
+    if (n == cap) { /* the file grew since fstat */
+      uint8_t *nb = cap < WOFF_MAX_SFNT ? realloc(buf, 2 * cap) : (errno = EFBIG, NULL);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb, cap *= 2;
+    }
+    ssize_t r = read(fd, buf + n, cap - n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    if (r == 0) break;
+    n += (size_t)r;
+  }
+  int err = errno;
+  close(fd);
+  if (!buf) {
+    fprintf(stderr, "otvar: %s: %s\n", path, strerror(err ? err : ENOMEM));
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
 /* Whether an sfnt's table directory lists CFF2 (a font otv_build wrote: well formed). */
 static bool sfnt_has_cff2(const uint8_t *f, size_t len)
 {
@@ -149,7 +204,7 @@ int otv_cmd_build(int argc, char **argv)
   return OTV_EXIT_FONT;
 #else
   size_t len = 0;
-  uint8_t *xml = cli_load_sfnt(path, &len); /* read whole (not WOFF: plain bytes) */
+  uint8_t *xml = load_designspace(path, &len);
   if (!xml) return OTV_EXIT_FONT;
   ds_doc d;
   char msg[512];
