@@ -420,10 +420,10 @@ static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned k
          deltas_len(s->listed + kept, kept);
 }
 
-/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s); peaks_only:
- * just the tuples (their regions), no IUP (gvar's first pass counts the peaks). */
+/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s). Every tuple
+ * with a delta keeps a point whatever IUP does. */
 static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsigned *tc,
-                               bool *composite, bool peaks_only)
+                               bool *composite)
 {
   unsigned mc = b->mc;
   *tc = 0;
@@ -496,10 +496,6 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     otv_btuple *t = &s->t[*tc];
     tuple_region(md, i, t);
     uint8_t *keep = s->keep + (size_t)*tc * n;
-    if (peaks_only) { /* pass 1 of gvar: a tuple with a delta keeps a point whatever IUP does */
-      ++*tc;
-      continue;
-    }
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
     iup c = {dg->x, dg->y, d, d + n, 0, 0};
     unsigned a = 0;
@@ -524,7 +520,6 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     t->shared = -1;
     ++*tc;
   }
-  if (peaks_only) return OTV_E_OK;
   /* exact at every master: the font drawn at each master's location (IUP as a reader does it,
    * rounded half up) must give the master's points; else this glyph lists every point */
   bool exact = true;
@@ -596,7 +591,7 @@ otv_status otv_build_gvar(otv_builder *b)
     unsigned tc;
     bool comp;
     off[g] = (uint32_t)data.len;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp, false))) break;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp))) break;
     if (!tc) continue;
     if (OTV_RESERVE(&b->al, &tid, &tid_cap, tid_n + tc, sizeof *tid)) {
       st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
