@@ -238,23 +238,29 @@ int otv_cmd_build(int argc, char **argv)
     goto done;
   }
   /* OTV_BUILD_BENCH=N (bench/bench_build.py): build N more times in process and print the best
-   * time of otv_build alone (parsed designspace and masters in memory) */
+   * time of otv_build alone (parsed designspace and masters in memory): wall time, and the
+   * process's CPU time (what a shared machine's load inflates least) */
   const char *bench = getenv("OTV_BUILD_BENCH");
   long reps = bench ? strtol(bench, NULL, 10) : 0;
-  double best = 1e30;
+  double best = 1e30, best_cpu = 1e30;
   for (long i = 0; i < reps && i < 100000; i++) {
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     uint8_t *f2 = NULL;
     size_t l2 = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     otv_status st = otv_build(&d.ds, NULL, &f2, &l2, NULL);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     otv_build_free(NULL, f2, l2);
     if (st) break;
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    double cms = (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6;
     if (ms < best) best = ms;
+    if (cms < best_cpu) best_cpu = cms;
   }
-  if (reps > 0) fprintf(stderr, "otv_build: best %.4f ms of %ld\n", best, reps);
+  if (reps > 0)
+    fprintf(stderr, "otv_build: best %.4f ms of %ld, cpu best %.4f ms\n", best, reps, best_cpu);
   /* OUT.woff2 / OUT.woff: the web font (tools/util_woff_enc.c) */
   size_t ol = strlen(out);
   bool w2 = ol > 6 && !strcmp(out + ol - 6, ".woff2"),
