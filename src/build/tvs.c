@@ -106,6 +106,37 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
   /* row p of ok (L + 1 bytes): the gaps g such that the points between p - g and p (around
    * the contour) are inferable from those two; reach[j]: the longest such gap starting at j */
   for (unsigned p = 0; p < len; p++) reach[p] = 1;
+  /* keep[] holds, until the search below sets it, the points no gap can pass over: those IUP
+   * cannot give from any references, decided from the point and its two neighbours (fontTools'
+   * _iup_contour_bound_forced_set: between its neighbours' coordinates a point's delta must lie
+   * between theirs; outside them it must equal the nearer one's or lie on the side their
+   * interpolation extends to; at equal neighbour coordinates with unequal deltas it must be 0).
+   * A gap reaching one stops the row: fewer gaps tried, the rows as before (fontTools'
+   * proof that such points are forced; a gap passed over would only cost points, never
+   * exactness). */
+  for (unsigned k = 0; k < len; k++) {
+    unsigned pk = a + (k ? k - 1 : len - 1), nk = a + (k + 1 == len ? 0 : k + 1), q = a + k;
+    bool force = false;
+    for (int ax = 0; ax < 2 && !force; ax++) {
+      const double *o = ax ? c->oy : c->ox;
+      const int32_t *r = ax ? c->ry : c->rx;
+      double c1 = o[pk], c2 = o[nk], d1 = r[pk], d2 = r[nk], cj = o[q], dj = r[q];
+      if (c1 > c2) {
+        double t = c1;
+        c1 = c2, c2 = t;
+        t = d1, d1 = d2, d2 = t;
+      }
+      if (c1 == c2)
+        force = fabs(d1 - d2) > IUP_TOL && fabs(dj) > IUP_TOL;
+      else if (c1 <= cj && cj <= c2)
+        force = !(fmin(d1, d2) - IUP_TOL <= dj && dj <= fmax(d1, d2) + IUP_TOL);
+      else if (d1 != d2 && cj < c1)
+        force = fabs(dj) > IUP_TOL && fabs(dj - d1) > IUP_TOL && ((dj - IUP_TOL < d1) != (d1 < d2));
+      else if (d1 != d2)
+        force = fabs(dj) > IUP_TOL && fabs(dj - d2) > IUP_TOL && ((d2 < dj + IUP_TOL) != (d1 < d2));
+    }
+    keep[q] = force;
+  }
   /* IUP's value between two references lies between their deltas, so a gap whose points'
    * deltas leave that range (by more than the tolerance) fails without interpolating, and
    * once the points between straddle p's own delta no longer gap to p can pass (two
@@ -121,6 +152,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     unsigned j = p ? p - 1 : len - 1; /* stepped back around the contour, no division */
     for (unsigned g = 2; g <= L; g++) {
       unsigned in = a + j;     /* the point now between: p - g + 1 */
+      if (keep[in]) break;     /* forced: no gap over it */
       j = j ? j - 1 : len - 1; /* the reference: p - g */
       if (c->rx[in] < lox) lox = c->rx[in];
       if (c->rx[in] > hix) hix = c->rx[in];
@@ -137,6 +169,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     }
     o[0] = (uint8_t)n;
   }
+  for (unsigned k = a; k <= b; k++) keep[k] = 0;
   /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
   int *wcount = cost; /* reused: len + 1 */
   for (unsigned p = 0; p <= len; p++) wcount[p] = 0;
