@@ -119,7 +119,7 @@ def bench_case(otvar, name, ds, ds2, md, finder, tmp, reps, bench_reps=None):
     # in process, the build alone: otv_build on the parsed designspace and masters
     # (OTV_BUILD_BENCH) against varLib.build on the compiled masters (imports and a
     # first call done before timing)
-    env = dict(os.environ, OTV_BUILD_BENCH=str(bench_reps or reps * 5))
+    env = dict(os.environ, OTV_BUILD_BENCH=str(bench_reps or reps * 100))
     r = subprocess.run([otvar, "build", ds, "--master-dir", md, "-o",
                         os.path.join(tmp, "o.ttf"), "--force", "-q"], env=env,
                        capture_output=True, text=True, check=True)
