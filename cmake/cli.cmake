@@ -184,4 +184,43 @@ if(OTV_CLI_STATIC_DEPS AND CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT otv_hb_lin
     target_link_options(otvar_cli PRIVATE "-Wl,-O1,--as-needed,--hash-style=gnu")
   endif()
   target_compile_options(otvar_cli PRIVATE -fno-plt)
+  # The whole command static, glibc included (-static-pie): no dynamic loader at start (no
+  # libc/libm to map, relocate and look symbols up in: docs/build.md "Start-up"). Release builds
+  # only, and only when the static dependencies above linked: sanitizers cannot link statically
+  # and valgrind cannot replace malloc in a static program (scripts/test.sh's RelWithDebInfo
+  # build). HarfBuzz stays opened at first use: dlopen from a static glibc program works when
+  # the run time's glibc is the one linked (Debian's), checked by running such a program here.
+  if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT OTV_SANITIZE AND NOT OTV_TSAN AND NOT OTV_FUZZ
+     AND NOT CMAKE_C_FLAGS MATCHES "-fsanitize")
+    set(OTV_CLI_STATIC_DEFAULT ON)
+  else()
+    set(OTV_CLI_STATIC_DEFAULT OFF)
+  endif()
+  option(OTV_CLI_STATIC "Link the otvar command fully static (-static-pie; Release builds)"
+         ${OTV_CLI_STATIC_DEFAULT})
+  if(OTV_CLI_STATIC AND OTV_CLI_STATIC_LINKS AND NOT CMAKE_CROSSCOMPILING
+     AND NOT CMAKE_VERSION VERSION_LESS 3.14) # CMAKE_REQUIRED_LINK_OPTIONS
+    include(CheckCSourceRuns)
+    set(CMAKE_REQUIRED_LIBRARIES ${otv_new_libs} ${CMAKE_DL_LIBS})
+    list(FILTER CMAKE_REQUIRED_LIBRARIES EXCLUDE REGEX "^(otvar|Threads::Threads)$")
+    set(CMAKE_REQUIRED_LINK_OPTIONS -static-pie)
+    if(OTV_HB_DLOPEN AND HB_FOUND AND OTV_HB_LINKS)
+      check_c_source_runs("#include <dlfcn.h>
+int main(void) {
+  void *h = dlopen(\"libharfbuzz.so.0\", RTLD_NOW | RTLD_LOCAL);
+  void *(*create)(void) = h ? (void *(*)(void))dlsym(h, \"hb_buffer_create\") : 0;
+  void (*destroy)(void *) = h ? (void (*)(void *))dlsym(h, \"hb_buffer_destroy\") : 0;
+  if (!create || !destroy) return 1;
+  destroy(create());
+  return 0;
+}" OTV_CLI_STATIC_RUNS)
+    else()
+      check_c_source_runs("int main(void) { return 0; }" OTV_CLI_STATIC_RUNS)
+    endif()
+    unset(CMAKE_REQUIRED_LINK_OPTIONS)
+    unset(CMAKE_REQUIRED_LIBRARIES)
+    if(OTV_CLI_STATIC_RUNS)
+      target_link_options(otvar_cli PRIVATE -static-pie)
+    endif()
+  endif()
 endif()

@@ -19,6 +19,7 @@
 #include "designspace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <expat.h>
 #include <stdarg.h>
@@ -26,6 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#ifndef O_CLOEXEC
+#  define O_CLOEXEC 0
+#endif
 
 typedef struct pstate {
   ds_doc *d;
@@ -807,35 +812,50 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   return s.failed ? -1 : 0;
 }
 
+/* A master's bytes: open, fstat, one read of the file's size and the read that finds its end
+ * (stdio's buffered reads of 64 KiB cost a copy and more calls). NULL if it cannot be read. */
 static uint8_t *read_file(const char *path, size_t *len)
 {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  uint8_t *buf = NULL;
-  size_t n = 0, cap = 0;
-  for (;;) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, n = 0;
+  uint8_t *buf = malloc(cap);
+  while (buf) {
     if (n == cap) {
-      size_t nc = cap ? 2 * cap : 65536;
-      uint8_t *nb = realloc(buf, nc);
+      uint8_t *nb = cap < ((size_t)1 << 30) ? realloc(buf, 2 * cap) : NULL;
       if (!nb) {
         free(buf);
-        fclose(f);
-        return NULL;
+        buf = NULL;
+        break;
       }
-      buf = nb, cap = nc;
+      buf = nb, cap *= 2;
     }
-    size_t r = fread(buf + n, 1, cap - n, f);
-    n += r;
+    ssize_t r = read(fd, buf + n, cap - n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
     if (r == 0) break;
+    n += (size_t)r;
   }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    return NULL;
-  }
-  *len = n;
+  close(fd);
+  if (buf) *len = n;
   return buf;
+}
+
+/* Whether file names the same master as the stem base[0..stem) (its last path component up to
+ * its extension: the master file ds_load_masters reads for it). */
+static bool same_stem(const char *file, const char *base, size_t stem)
+{
+  const char *b = strrchr(file, '/');
+  b = b ? b + 1 : file;
+  size_t n = strlen(b);
+  const char *dot = strrchr(b, '.');
+  if (dot) n = (size_t)(dot - b);
+  return n == stem && !memcmp(b, base, stem);
 }
 
 int ds_load_masters(ds_doc *d, const char *ds_dir, const char *master_dir, char *msg, size_t cap)
@@ -848,6 +868,14 @@ int ds_load_masters(ds_doc *d, const char *ds_dir, const char *master_dir, char 
     size_t stem = strlen(base);
     const char *dot = strrchr(base, '.');
     if (dot) stem = (size_t)(dot - base);
+    /* a file named by an earlier source (a layer of it: ignored) is read once, shared */
+    unsigned same = 0;
+    while (same < k && !same_stem(d->files[same], base, stem)) same++;
+    if (same < k) {
+      d->sources[k].data = d->sources[same].data;
+      d->sources[k].len = d->sources[same].len;
+      continue;
+    }
     static const char *const exts[] = {".ttf", ".otf"};
     char path[4096];
     uint8_t *data = NULL;
@@ -872,7 +900,9 @@ int ds_load_masters(ds_doc *d, const char *ds_dir, const char *master_dir, char 
 void ds_free(ds_doc *d)
 {
   for (unsigned k = 0; k < d->ds.source_count; k++) {
-    free((void *)d->sources[k].data);
+    unsigned same = 0; /* bytes shared with an earlier source are freed there */
+    while (same < k && d->sources[same].data != d->sources[k].data) same++;
+    if (same == k) free((void *)d->sources[k].data);
     free(d->src_locs[k]);
   }
   for (unsigned k = 0; k < d->ds.instance_count; k++) free(d->inst_locs[k]);

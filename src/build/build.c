@@ -197,8 +197,9 @@ static int nrec_cmp(const nrec *a, const nrec *c)
 static size_t pool_find(const uint8_t *pool, size_t pool_len, const uint8_t *p, size_t len)
 {
   if (!len) return 0;
+  /* two bytes tested first: a UTF-16 string's first byte is mostly 0 */
   for (size_t o = 0; o + len <= pool_len; o += (len & 1) ? 1 : 2)
-    if (pool[o] == p[0] && !memcmp(pool + o, p, len)) return o;
+    if (pool[o] == p[0] && (len < 2 || pool[o + 1] == p[1]) && !memcmp(pool + o, p, len)) return o;
   return SIZE_MAX;
 }
 

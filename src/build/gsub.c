@@ -339,7 +339,8 @@ otv_status otv_build_gsub(otv_builder *b, const int16_t *lo, const int16_t *hi,
   for (unsigned i = 0; i < ds->rule_feature_count && i < 4; i++) tags[i] = ds->rule_features[i];
   if (nf > 4) nf = 4;
   /* the records: every combination of boxes of distinct rules, intersected */
-  fv_rec *rec = otv_mem_calloc(&b->al, MAX_RECORDS, sizeof *rec);
+  /* not zeroed: only the n records written are read (zeroing the 1 MiB touched its pages) */
+  fv_rec *rec = otv_mem_alloc(&b->al, MAX_RECORDS * sizeof *rec);
   if (!rec) return OTV_FAIL(b->err, NOMEM, 0, 0, "GSUB");
   unsigned n = 0;
   size_t work = 0;

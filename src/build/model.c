@@ -10,7 +10,6 @@
 #include "build/model.h"
 
 #include <math.h>
-#include <string.h>
 
 /* Sort key of one location (fontTools' getMasterLocationsSortKeyFunc): returns <0, 0, >0. */
 typedef struct key_ctx {
@@ -187,19 +186,20 @@ void otv_vmodel_deltas(const otv_vmodel *m, const double *values, size_t stride,
                        double *out)
 {
   unsigned n = m->count;
+  /* row by row (each earlier row's deltas subtracted from the whole row: loops the compiler
+   * vectorizes), each value getting the same subtractions in the same order as one by one */
   for (unsigned i = 0; i < n; i++) {
     const double *v = values + (size_t)m->order[i] * stride;
-    double *o = out + (size_t)i * width;
-    for (size_t c = 0; c < width; c++) {
-      double d = v[c];
-      for (unsigned j = 0; j < i; j++) {
-        double w = m->weight[(size_t)i * n + j];
-        if (w == 1)
-          d -= out[(size_t)j * width + c];
-        else if (w != 0)
-          d -= out[(size_t)j * width + c] * w;
-      }
-      o[c] = nearbyint(d); /* half to even: Python's round */
+    double *restrict o = out + (size_t)i * width;
+    for (size_t c = 0; c < width; c++) o[c] = v[c];
+    for (unsigned j = 0; j < i; j++) {
+      double w = m->weight[(size_t)i * n + j];
+      const double *restrict oj = out + (size_t)j * width;
+      if (w == 1)
+        for (size_t c = 0; c < width; c++) o[c] -= oj[c];
+      else if (w != 0)
+        for (size_t c = 0; c < width; c++) o[c] -= oj[c] * w;
     }
+    for (size_t c = 0; c < width; c++) o[c] = nearbyint(o[c]); /* half to even: Python's round */
   }
 }

@@ -36,9 +36,13 @@ static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1;
 
 /* The line IUP draws on one axis between references j and i (spec: gvar "Inferred deltas"):
  * below x1 the delta d1, above x2 d2, linear in between; equal coordinates: d1 when the deltas
- * are equal, else 0 (otv_iup_infer, with the division done once). */
+ * are equal, else 0 (otv_iup_infer). Tested without a division: inside (x1, x2) the value
+ * d1 + (x - x1) (d2 - d1) / (x2 - x1) is within IUP_TOL of r when
+ * |(d1 - r) (x2 - x1) + (x - x1) (d2 - d1)| <= IUP_TOL (x2 - x1), exact for the integer
+ * coordinates and deltas of glyphs (the products stay far below 2^53) where the quotient
+ * rounded (the division was the IUP search's largest single cost). */
 typedef struct iup_line {
-  double x1, x2, d1, d2, slope;
+  double x1, x2, d1, d2, dx, dd, tol;
   bool flat;
 } iup_line;
 
@@ -54,23 +58,25 @@ static iup_line line_of(const double *o, const int32_t *r, unsigned j, unsigned 
   l.x1 = x1, l.x2 = x2, l.d1 = d1, l.d2 = d2;
   l.flat = x1 == x2;
   if (l.flat) l.d1 = l.d2 = d1 == d2 ? d1 : 0;
-  l.slope = l.flat ? 0 : (d2 - d1) / (x2 - x1);
+  l.dx = x2 - x1;
+  l.dd = l.d2 - l.d1;
+  l.tol = IUP_TOL * l.dx;
   return l;
 }
 
-static OTV_ALWAYS_INLINE double line_at(const iup_line *l, double x)
+/* Whether the line's value at x is further than IUP_TOL from the delta r. */
+static OTV_ALWAYS_INLINE bool line_off(const iup_line *l, double x, double r)
 {
-  if (l->flat) return l->d1;
-  return x <= l->x1 ? l->d1 : x >= l->x2 ? l->d2 : l->d1 + (x - l->x1) * l->slope;
+  if (l->flat || x <= l->x1) return fabs(l->d1 - r) > IUP_TOL;
+  if (x >= l->x2) return fabs(l->d2 - r) > IUP_TOL;
+  return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
 }
 
 static bool between_ok(const iup *c, unsigned j, unsigned i)
 {
   iup_line lx = line_of(c->ox, c->rx, j, i), ly = line_of(c->oy, c->ry, j, i);
   for (unsigned k = nxt(c, j); k != i; k = nxt(c, k))
-    if (fabs(line_at(&lx, c->ox[k]) - c->rx[k]) > IUP_TOL ||
-        fabs(line_at(&ly, c->oy[k]) - c->ry[k]) > IUP_TOL)
-      return false;
+    if (line_off(&lx, c->ox[k], c->rx[k]) || line_off(&ly, c->oy[k], c->ry[k])) return false;
   return true;
 }
 
@@ -100,6 +106,37 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
   /* row p of ok (L + 1 bytes): the gaps g such that the points between p - g and p (around
    * the contour) are inferable from those two; reach[j]: the longest such gap starting at j */
   for (unsigned p = 0; p < len; p++) reach[p] = 1;
+  /* keep[] holds, until the search below sets it, the points no gap can pass over: those IUP
+   * cannot give from any references, decided from the point and its two neighbours (fontTools'
+   * _iup_contour_bound_forced_set: between its neighbours' coordinates a point's delta must lie
+   * between theirs; outside them it must equal the nearer one's or lie on the side their
+   * interpolation extends to; at equal neighbour coordinates with unequal deltas it must be 0).
+   * A gap reaching one stops the row: fewer gaps tried, the rows as before (fontTools'
+   * proof that such points are forced; a gap passed over would only cost points, never
+   * exactness). */
+  for (unsigned k = 0; k < len; k++) {
+    unsigned pk = a + (k ? k - 1 : len - 1), nk = a + (k + 1 == len ? 0 : k + 1), q = a + k;
+    bool force = false;
+    for (int ax = 0; ax < 2 && !force; ax++) {
+      const double *o = ax ? c->oy : c->ox;
+      const int32_t *r = ax ? c->ry : c->rx;
+      double c1 = o[pk], c2 = o[nk], d1 = r[pk], d2 = r[nk], cj = o[q], dj = r[q];
+      if (c1 > c2) {
+        double t = c1;
+        c1 = c2, c2 = t;
+        t = d1, d1 = d2, d2 = t;
+      }
+      if (c1 == c2)
+        force = fabs(d1 - d2) > IUP_TOL && fabs(dj) > IUP_TOL;
+      else if (c1 <= cj && cj <= c2)
+        force = !(fmin(d1, d2) - IUP_TOL <= dj && dj <= fmax(d1, d2) + IUP_TOL);
+      else if (d1 != d2 && cj < c1)
+        force = fabs(dj) > IUP_TOL && fabs(dj - d1) > IUP_TOL && ((dj - IUP_TOL < d1) != (d1 < d2));
+      else if (d1 != d2)
+        force = fabs(dj) > IUP_TOL && fabs(dj - d2) > IUP_TOL && ((d2 < dj + IUP_TOL) != (d1 < d2));
+    }
+    keep[q] = force;
+  }
   /* IUP's value between two references lies between their deltas, so a gap whose points'
    * deltas leave that range (by more than the tolerance) fails without interpolating, and
    * once the points between straddle p's own delta no longer gap to p can pass (two
@@ -115,6 +152,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     unsigned j = p ? p - 1 : len - 1; /* stepped back around the contour, no division */
     for (unsigned g = 2; g <= L; g++) {
       unsigned in = a + j;     /* the point now between: p - g + 1 */
+      if (keep[in]) break;     /* forced: no gap over it */
       j = j ? j - 1 : len - 1; /* the reference: p - g */
       if (c->rx[in] < lox) lox = c->rx[in];
       if (c->rx[in] > hix) hix = c->rx[in];
@@ -131,6 +169,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     }
     o[0] = (uint8_t)n;
   }
+  for (unsigned k = a; k <= b; k++) keep[k] = 0;
   /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
   int *wcount = cost; /* reused: len + 1 */
   for (unsigned p = 0; p <= len; p++) wcount[p] = 0;
@@ -343,19 +382,66 @@ static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, uns
   }
 }
 
+static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
+static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
+
+/* The bytes otv_tuple_pack_deltas (src/tuple.c) writes for d[0..n), counted without writing
+ * them: the same runs (zeros up to 64; bytes on through single zeros; words stopping at a zero
+ * and at two byte-sized values; longs). */
+static size_t deltas_len(const int32_t *d, unsigned n)
+{
+  size_t len = 0;
+  unsigned i = 0;
+  while (i < n) {
+    unsigned j = i;
+    if (d[i] == 0) {
+      while (j < n && d[j] == 0 && j - i < 64) j++;
+      len += 1;
+    } else if (fits8(d[i])) {
+      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
+      len += 1 + (size_t)(j - i);
+    } else if (fits16(d[i])) {
+      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
+             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
+        j++;
+      len += 1 + 2 * (size_t)(j - i);
+    } else {
+      while (j < n && j - i < 64 && !fits16(d[j])) j++;
+      len += 1 + 4 * (size_t)(j - i);
+    }
+    i = j;
+  }
+  return len;
+}
+
+/* The bytes otv_tuple_pack_points writes for the m points with keep set (m < n), counted: runs
+ * of up to 128 points, words when a step in the run exceeds 255. */
+static size_t points_len(const uint8_t *keep, unsigned n, unsigned m)
+{
+  size_t len = m <= OTV_POINT_RUN_COUNT_MASK ? 1 : 2;
+  unsigned last = 0, k = 0;
+  while (k < n) {
+    unsigned cnt = 0, prevp = last;
+    bool words = false;
+    for (; k < n && cnt < 128; k++) {
+      if (!keep[k]) continue;
+      if (k - prevp > 0xFF) words = true;
+      cnt++;
+      prevp = k;
+    }
+    if (!cnt) break;
+    len += 1 + (size_t)cnt * (words ? 2 : 1);
+    last = prevp;
+  }
+  return len;
+}
+
 /* The bytes of one tuple's points and deltas (x then y) listing the kept points (keep NULL:
- * all n). */
+ * all n), counted as the packers would write them. */
 static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned kept,
                         const int32_t *d)
 {
-  s->sizer.len = 0;
-  if (!keep) {
-    otv_buf_u8(&s->sizer, 0);
-    otv_tuple_pack_deltas(&s->sizer, d, n);
-    otv_tuple_pack_deltas(&s->sizer, d + n, n);
-    return s->sizer.len;
-  }
-  otv_tuple_pack_points(&s->sizer, keep, n, kept);
+  if (!keep) return 1 + deltas_len(d, n) + deltas_len(d + n, n);
   if (OTV_RESERVE(s->sizer.al, &s->listed, &s->listed_cap, 2 * (size_t)n, sizeof *s->listed)) {
     s->sizer.failed = true;
     return 0;
@@ -363,15 +449,14 @@ static size_t tuple_len(gscratch *s, const uint8_t *keep, unsigned n, unsigned k
   unsigned m = 0;
   for (unsigned k = 0; k < n; k++)
     if (keep[k]) s->listed[m] = d[k], s->listed[kept + m] = d[n + k], m++;
-  otv_tuple_pack_deltas(&s->sizer, s->listed, kept);
-  otv_tuple_pack_deltas(&s->sizer, s->listed + kept, kept);
-  return s->sizer.len;
+  return points_len(keep, n, kept) + deltas_len(s->listed, kept) +
+         deltas_len(s->listed + kept, kept);
 }
 
-/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s); peaks_only:
- * just the tuples (their regions), no IUP (gvar's first pass counts the peaks). */
+/* The tuples of glyph gid: *tc tuples in s->t (their deltas and kept points in s). Every tuple
+ * with a delta keeps a point whatever IUP does. */
 static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsigned *tc,
-                               bool *composite, bool peaks_only)
+                               bool *composite)
 {
   unsigned mc = b->mc;
   *tc = 0;
@@ -444,10 +529,6 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     otv_btuple *t = &s->t[*tc];
     tuple_region(md, i, t);
     uint8_t *keep = s->keep + (size_t)*tc * n;
-    if (peaks_only) { /* pass 1 of gvar: a tuple with a delta keeps a point whatever IUP does */
-      ++*tc;
-      continue;
-    }
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
     iup c = {dg->x, dg->y, d, d + n, 0, 0};
     unsigned a = 0;
@@ -472,7 +553,6 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     t->shared = -1;
     ++*tc;
   }
-  if (peaks_only) return OTV_E_OK;
   /* exact at every master: the font drawn at each master's location (IUP as a reader does it,
    * rounded half up) must give the master's points; else this glyph lists every point */
   bool exact = true;
@@ -534,11 +614,22 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_buf_init(&data, &b->al);
   uint32_t *off = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *off);
   otv_status st = off ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "gvar offsets");
-  /* pass 1: which peaks the glyphs use, and how often */
+  /* One pass over the glyphs: each glyph's store written with its peaks embedded (the shared
+   * tuples are known only once every glyph's peaks are counted), the peak of each tuple noted
+   * (tid); then the headers are written again with the shared tuples' indices (the serialized
+   * data stays as it is). The glyphs are loaded, modelled and IUP-optimized once. */
+  uint32_t *tid = NULL;
+  size_t tid_n = 0, tid_cap = 0;
   for (uint32_t g = 0; !st && g < gc; g++) {
     unsigned tc;
     bool comp;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp, true))) break;
+    off[g] = (uint32_t)data.len;
+    if ((st = glyph_tuples(b, &s, g, &tc, &comp))) break;
+    if (!tc) continue;
+    if (OTV_RESERVE(&b->al, &tid, &tid_cap, tid_n + tc, sizeof *tid)) {
+      st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+      break;
+    }
     for (unsigned i = 0; i < tc; i++) {
       int f = peak_find(&pk, s.t[i].peak, ac);
       if (f < 0) {
@@ -564,8 +655,14 @@ otv_status otv_build_gvar(otv_builder *b)
         f = (int)pk.count++;
       }
       pk.uses[f]++;
+      tid[tid_n++] = (uint32_t)f;
+      s.t[i].shared = -1;
     }
+    if (st) break;
+    if ((st = write_store(b, &e, s.t, tc, b->g[b->base].n, 2, ac, true, 0, &data))) break;
+    if (data.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
   }
+  if (!st) off[gc] = (uint32_t)data.len;
   /* shared tuples: the peaks used more than once, most used first */
   unsigned *order = NULL, shared_n = 0;
   if (!st && pk.count) {
@@ -579,22 +676,55 @@ otv_status otv_build_gvar(otv_builder *b)
     }
     if (shared_n > MAX_SHARED_TUPLES) shared_n = MAX_SHARED_TUPLES;
   }
-  /* pass 2: each glyph's store */
-  for (uint32_t g = 0; !st && g < gc; g++) {
-    unsigned tc;
-    bool comp;
-    off[g] = (uint32_t)data.len;
-    if ((st = glyph_tuples(b, &s, g, &tc, &comp, false))) break;
-    if (!tc) continue;
-    for (unsigned i = 0; i < tc; i++) {
-      int f = peak_find(&pk, s.t[i].peak, ac);
-      s.t[i].shared = -1;
-      for (unsigned q = 0; q < shared_n; q++)
-        if ((int)order[q] == f) s.t[i].shared = (int)q;
-    }
-    if ((st = write_store(b, &e, s.t, tc, b->g[b->base].n, 2, ac, true, 0, &data))) break;
-    if (data.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
+  /* the stores again, each tuple of a shared peak naming it by index */
+  otv_buf data2;
+  otv_buf_init(&data2, &b->al);
+  int *shared_of = NULL;
+  if (!st && pk.count) {
+    shared_of = otv_mem_alloc(&b->al, pk.count * sizeof *shared_of);
+    if (!shared_of) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar peaks");
+    for (unsigned i = 0; !st && i < pk.count; i++) shared_of[i] = -1;
+    for (unsigned q = 0; !st && q < shared_n; q++) shared_of[order[q]] = (int)q;
   }
+  for (uint32_t g = 0, ti = 0; !st && g < gc; g++) {
+    const uint8_t *p = data.p + off[g];
+    size_t len = off[g + 1] - off[g], q = 4, hdr = 0;
+    off[g] = (uint32_t)data2.len;
+    if (!len) continue;
+    unsigned cnt = otv_peek_u16(p), tc = cnt & 0x0FFFu;
+    for (unsigned i = 0; i < tc; i++) { /* the new header's length */
+      unsigned idx = otv_peek_u16(p + q + 2);
+      bool sh = shared_of[tid[ti + i]] >= 0;
+      hdr += 4 + (sh ? 0 : 2 * (size_t)ac) + (idx & INTERMEDIATE ? 4 * (size_t)ac : 0);
+      q += 4 + 2 * (size_t)ac + (idx & INTERMEDIATE ? 4 * (size_t)ac : 0);
+    }
+    otv_buf_u16(&data2, (uint16_t)cnt);
+    otv_buf_u16(&data2, (uint16_t)(4 + hdr));
+    q = 4;
+    for (unsigned i = 0; i < tc; i++, ti++) {
+      unsigned size = otv_peek_u16(p + q), idx = otv_peek_u16(p + q + 2);
+      int sh = shared_of[tid[ti]];
+      otv_buf_u16(&data2, (uint16_t)size);
+      otv_buf_u16(&data2, (uint16_t)(sh >= 0 ? (idx & ~EMBEDDED_PEAK) | (unsigned)sh : idx));
+      q += 4;
+      if (sh < 0) otv_buf_bytes(&data2, p + q, 2 * (size_t)ac);
+      q += 2 * (size_t)ac;
+      if (idx & INTERMEDIATE) {
+        otv_buf_bytes(&data2, p + q, 4 * (size_t)ac);
+        q += 4 * (size_t)ac;
+      }
+    }
+    otv_buf_bytes(&data2, p + q, len - q);
+    if (data2.len > UINT32_MAX / 2) st = OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "gvar over 2 GiB");
+  }
+  if (!st && data2.failed) st = OTV_FAIL(b->err, NOMEM, 0, 0, "gvar");
+  if (!st) {
+    otv_buf tmp = data;
+    data = data2, data2 = tmp;
+  }
+  if (shared_of) otv_mem_free(&b->al, shared_of, pk.count * sizeof *shared_of);
+  otv_mem_free(&b->al, tid, tid_cap * sizeof *tid);
+  otv_buf_free(&data2);
   if (!st) {
     off[gc] = (uint32_t)data.len;
     /* short offsets pad each glyph's data to an even length: count what that costs */

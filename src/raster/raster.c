@@ -1462,6 +1462,35 @@ static void set_float(otv_raster *r)
   }
 }
 
+#if RASTER_AVX2
+#  include <cpuid.h>
+/* Whether the CPU and the OS run AVX2: CPUID leaf 1 (OSXSAVE and AVX), XCR0 (the XMM and YMM
+ * states saved by the OS) and leaf 7 (AVX2). Asked at the first rasterizer's creation, not by
+ * __builtin_cpu_supports: that pulls libgcc's constructor (__cpu_indicator_init) into every
+ * program linking the library, which probes the CPU before main (CPUID traps to the hypervisor
+ * on virtual machines) whether anything is drawn or not. The answer is cached (0 not asked yet,
+ * 1 no, 2 yes); threads racing on the first call store the same value (relaxed atomics). */
+static bool cpu_has_avx2(void)
+{
+  static int cached;
+  int c = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (!c) {
+    unsigned a, b, cx, d;
+    bool yes = false;
+    if (__get_cpuid(1, &a, &b, &cx, &d) && (cx & (1u << 27)) && (cx & (1u << 28))) {
+      unsigned lo, hi;
+      __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+      (void)hi;
+      if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &cx, &d) && (b & (1u << 5)))
+        yes = true;
+    }
+    c = yes ? 2 : 1;
+    __atomic_store_n(&cached, c, __ATOMIC_RELAXED);
+  }
+  return c == 2;
+}
+#endif
+
 void otv_raster_use_sse2(otv_raster *r)
 {
   if (r) r->avx2 = false;
@@ -1480,8 +1509,7 @@ otv_status otv_raster_create(const otv_options *opt, otv_raster **out)
   set_float(r);
   path_clear(r);
 #if RASTER_AVX2
-  /* (the CPU model is filled in by the runtime's constructor before main) */
-  r->avx2 = __builtin_cpu_supports("avx2");
+  r->avx2 = cpu_has_avx2();
 #endif
   *out = r;
   return OTV_E_OK;
