@@ -221,6 +221,7 @@ int main(void) {
     unset(CMAKE_REQUIRED_LIBRARIES)
     if(OTV_CLI_STATIC_RUNS)
       target_link_options(otvar_cli PRIVATE -static-pie)
+      target_compile_definitions(otvar_cli PRIVATE OTV_CLI_STATIC_BINARY=1)
     endif()
   endif()
 endif()
