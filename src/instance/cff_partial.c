@@ -28,9 +28,12 @@
 #include "instance/inst.h"
 #include "cff_write.h"
 
+#include <limits.h>
+
 #define CS_STACK OTV_MAX_STACK_CFF2
 #define CS_DEPTH OTV_MAX_SUBR_DEPTH
 #define NOT_WRITTEN (SIZE_MAX - 1)
+#define NO_KEY UINT_MAX
 /* operands + operators per glyph (or rewritten subroutine) over all calls, so that a subroutine
  * fan-out cannot take exponential time (HarfBuzz stops at 10000 operators per glyph) */
 #define CS_WORK 100000u
@@ -61,7 +64,17 @@ typedef struct csw {
   /* ... the pen of the glyph being written, exact and written (every level), and the largest
    * distance between them at a point since err was last cleared (NAN: a point not known) */
   double pe[2], pw[2], err;
-  double se[2], sw[2];  /* ... at the start of the current contour */
+  double se[2], sw[2]; /* ... at the start of the current contour */
+  /* a glyph's contours (full instance): ncon movetos so far; the ncon at the kept call of the
+   * glyph's own stream that is running (call_key) and at the one that wrote the current
+   * contour's moveto (start_key, NO_KEY: the glyph's own stream); the keys of the contours
+   * found to close in exact arithmetic but not as written (det, det_n of them: the calls made
+   * while they were drawn are written inline in the next walk of the glyph, inl_keys; all of
+   * them when inl_all) */
+  unsigned ncon, call_key, start_key, det_n, inl_n;
+  unsigned inl_depth; /* ... those calls made at most this deep in inlined subroutines */
+  bool inl_all;
+  size_t marked_n;      /* subroutines this walk of the glyph marked called (marked) */
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
   const double *factor; /* per region (and, for mode 2, its folded part at rc + region) */
   double v[CS_STACK];
@@ -88,6 +101,11 @@ typedef struct csw {
   size_t pd_cap;
   double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
   size_t nd_cap;
+  unsigned *det, *inl_keys; /* (above; not reset per glyph) */
+  size_t det_cap, inl_cap;
+  otv_part_subr **marked; /* the subroutines whose seen this walk set to 2, and their */
+  uint8_t *marked_was;    /* ... earlier value (undone where the walk is undone) */
+  size_t marked_cap, marked_was_cap;
   /* the glyph's last path operator, when written diffused in its own stream and no path
    * operator came after it (close_contour): its bytes [start, end), operator, operands */
   struct {
@@ -106,9 +124,10 @@ typedef struct csw {
     uint8_t lvl[CS_STACK];
     bool rnd[CS_STACK];
     double ce[2], cw[2], ae[CS_DEPTH + 2][2], aw[CS_DEPTH + 2][2], pe[2], pw[2];
-    unsigned n, stems, vsindex;
+    unsigned n, stems, vsindex, ncon, call_key, start_key, det_n;
     bool cleared, moved;
-    size_t out_len;
+    size_t out_len, marked_n;
+    double se[2], sw[2];
   } snap;
 } csw;
 
@@ -756,6 +775,49 @@ static void close_contour(csw *w)
   for (int ch = 0; ch < 2; ch++) w->cw[ch] += d[ch], w->pw[ch] += d[ch];
 }
 
+/* Whether the walk writes a glyph of a full instance (at any level of its calls). */
+static bool glyph_walk(const csw *w) { return rounds(w) && !w->analyse && w->gid != UINT32_MAX; }
+
+/* Adds key to a list (no duplicates); false: out of memory. */
+static bool key_add(csw *w, unsigned **list, size_t *cap, unsigned *n, unsigned key)
+{
+  for (unsigned i = 0; i < *n; i++)
+    if ((*list)[i] == key) return true;
+  if (otv_mem_reserve(w->in->al, (void **)list, cap, (size_t)*n + 1, sizeof **list)) return false;
+  (*list)[(*n)++] = key;
+  return true;
+}
+
+/* A glyph's contour ends (after close_contour): one that closes in exact arithmetic but not as
+ * written (its start or its end written in a kept subroutine, each rounded from the
+ * subroutine's own start) would gain a closing line a unit long. Its key, and that of the
+ * kept call that wrote its start, are noted (det): the glyph is walked again with the calls
+ * made while they were drawn written inline (otv_part_cff_glyph), where the glyph's own
+ * stream writes every point as the exact one rounded, its end as its start. */
+static void contour_end(csw *w)
+{
+  if (!glyph_walk(w) || !w->ncon) return;
+  double tol = (w->in->flags & OTV_INSTANCE_CFF_EXACT) ? 1e-9 : 1e-6;
+  for (int ch = 0; ch < 2; ch++)
+    if (fabs(w->pe[ch] - w->se[ch]) > 1e-6) return; /* open in the variable font too */
+  if (fabs(w->pw[0] - w->sw[0]) <= tol && fabs(w->pw[1] - w->sw[1]) <= tol) return;
+  bool ok = key_add(w, &w->det, &w->det_cap, &w->det_n, w->ncon);
+  if (ok && w->start_key != NO_KEY) ok = key_add(w, &w->det, &w->det_cap, &w->det_n, w->start_key);
+  if (!ok) w->out->failed = true; /* (reported as out of memory by the caller) */
+}
+
+/* Whether a call of the glyph's own stream (depth subroutines deep, all inlined) is written
+ * inline for the contours (contour_end). */
+static bool inline_for_contour(const csw *w, unsigned depth)
+{
+  if (!glyph_walk(w) || w->level || !writing(w)) return false;
+  if (w->inl_all) return true;
+  if (depth > w->inl_depth) return false;
+  for (unsigned i = 0; i < w->inl_n; i++)
+    if (w->inl_keys[i] == w->ncon) return true;
+  return false;
+}
+
 /* Whether a kept call is tried (a glyph's own stream: the choice is this glyph's alone). */
 static bool try_call(const csw *w)
 {
@@ -790,6 +852,18 @@ static void snap_save(csw *w)
   w->snap.n = w->n, w->snap.stems = w->stems, w->snap.vsindex = w->vsindex;
   w->snap.cleared = w->cleared, w->snap.moved = w->moved, w->snap.last_valid = w->last.valid;
   w->snap.out_len = w->out->len;
+  w->snap.ncon = w->ncon, w->snap.call_key = w->call_key, w->snap.start_key = w->start_key;
+  w->snap.det_n = w->det_n, w->snap.marked_n = w->marked_n;
+  for (int ch = 0; ch < 2; ch++) w->snap.se[ch] = w->se[ch], w->snap.sw[ch] = w->sw[ch];
+}
+
+/* The subroutines marked called since the walk's marked count was k, unmarked. */
+static void unmark(csw *w, size_t k)
+{
+  while (w->marked_n > k) {
+    w->marked_n--;
+    w->marked[w->marked_n]->seen = w->marked_was[w->marked_n];
+  }
 }
 
 static void snap_restore(csw *w)
@@ -810,6 +884,10 @@ static void snap_restore(csw *w)
   w->cleared = w->snap.cleared, w->moved = w->snap.moved; /* (work stays charged) */
   w->last.valid = w->snap.last_valid;
   w->out->len = w->snap.out_len;
+  w->ncon = w->snap.ncon, w->call_key = w->snap.call_key, w->start_key = w->snap.start_key;
+  w->det_n = w->snap.det_n;
+  unmark(w, w->snap.marked_n);
+  for (int ch = 0; ch < 2; ch++) w->se[ch] = w->snap.se[ch], w->sw[ch] = w->snap.sw[ch];
 }
 
 /* Whether an operator of w->n operands must be split for CFF (split_op). */
@@ -903,7 +981,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
           w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
       if (deep && e) e->inl = 1;
       /* a kept call stays with its number; an inlined one loses it */
-      bool kept = w->keep && !(e && e->inl);
+      bool kept = w->keep && !(e && e->inl) && !inline_for_contour(w, depth);
       /* a glyph's kept call is tried: written inline instead where its points would stand
        * more than a unit off (try_call); a subroutine's where its stream has drifted */
       bool trial = kept && try_call(w);
@@ -911,8 +989,17 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       double serr = w->err;
       if (trial) snap_save(w), w->err = 0;
     again:
-      if (kept && e && !w->analyse && rounds(w))
-        e->seen = 2; /* called from a glyph of a full instance (otv_part_cff_subrs) */
+      if (kept && e && !w->analyse && rounds(w) && e->seen != 2) {
+        /* called from a glyph of a full instance (otv_part_cff_subrs); undone with the walk */
+        if (otv_mem_reserve(in->al, (void **)&w->marked, &w->marked_cap, w->marked_n + 1,
+                            sizeof *w->marked) ||
+            otv_mem_reserve(in->al, (void **)&w->marked_was, &w->marked_was_cap, w->marked_n + 1,
+                            sizeof *w->marked_was))
+          return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, s_off + here, "subroutine states");
+        w->marked[w->marked_n] = e, w->marked_was[w->marked_n++] = e->seen;
+        e->seen = 2;
+      }
+      if (kept && w->level == 0) w->call_key = w->ncon; /* (the glyph's own call) */
       if (kept) {
         if (writing(w)) otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
@@ -1038,7 +1125,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_FLEX1: {
       /* (in a kept call's subroutine too: its sums are what its own stream writes) */
       bool mv = op == OTV_CS_RMOVETO || op == OTV_CS_HMOVETO || op == OTV_CS_VMOVETO;
-      if (mv) close_contour(w);
+      if (mv) close_contour(w), contour_end(w);
       bool diffused = rounds(w) && !w->analyse && diffuse(w, op) && writing(w);
       w->last.valid = false;
       if (must_split(w)) {
@@ -1056,8 +1143,11 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       } else if (writing(w)) {
         otv_cff_put_op(w->out, op);
       }
-      if (mv) /* (the pen after the move: where the contour starts) */
+      if (mv) { /* (the pen after the move: where the contour starts) */
         for (int ch = 0; ch < 2; ch++) w->se[ch] = w->pe[ch], w->sw[ch] = w->pw[ch];
+        w->ncon++;
+        w->start_key = w->level ? w->call_key : NO_KEY;
+      }
       w->n = 0;
       break;
     }
@@ -1287,12 +1377,15 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
     if (!w) return NULL;
     w->pd = NULL, w->pd_cap = 0;
     w->nd = NULL, w->nd_cap = 0;
+    w->det = w->inl_keys = NULL, w->det_cap = w->inl_cap = 0;
+    w->marked = NULL, w->marked_was = NULL, w->marked_cap = w->marked_was_cap = 0;
     ps->w = w;
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
   w->cleared = false, w->moved = false, w->last.valid = false;
+  w->start_key = w->call_key = NO_KEY;
   return w;
 }
 
@@ -1304,18 +1397,35 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
   otv_span s;
   if (!otv_cff_fd_of(c, gid, &fd) || !otv_cff_index_get(&c->charstrings, gid, &s))
     return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "glyph %u: charstring or Font DICT", gid);
-  csw *w = csw_get(in, mode, factor, ps, out);
-  if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
-  w->gid = gid;
-  w->keep = true;
-  w->vsindex = c->fds[fd].vsindex;
-  if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
-                                    * DICT drops */
-    otv_cs_put_num(out, w->vsindex);
-    otv_cff_put_op(out, OTV_CS_VSINDEX);
+  size_t start = out->len;
+  otv_status st = OTV_E_OK;
+  /* a full instance whose contours close as written only with some calls inline (contour_end)
+   * is walked again with them inline: the glyph's own calls made while those contours were
+   * drawn, then, where a contour still does not close, also the calls in those calls, at last
+   * every call of the glyph's own stream (at most 4 walks) */
+  unsigned inl_n = 0;
+  const unsigned last = 3;
+  for (unsigned pass = 0; pass <= last; pass++) {
+    csw *w = csw_get(in, mode, factor, ps, out);
+    if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
+    w->gid = gid;
+    w->keep = true;
+    w->vsindex = c->fds[fd].vsindex;
+    w->inl_n = inl_n, w->inl_depth = pass ? pass - 1 : 0, w->inl_all = pass == last;
+    if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
+                                      * DICT drops */
+      otv_cs_put_num(out, w->vsindex);
+      otv_cff_put_op(out, OTV_CS_VSINDEX);
+    }
+    st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
+    if (!st && ps->full) close_contour(w), contour_end(w); /* the last contour */
+    if (st || !w->det_n || pass == last || out->failed) break;
+    for (unsigned i = 0; i < w->det_n; i++)
+      if (!key_add(w, &w->inl_keys, &w->inl_cap, &inl_n, w->det[i])) out->failed = true;
+    if (out->failed) break;
+    unmark(w, 0);
+    out->len = start;
   }
-  otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
-  if (!st && ps->full) close_contour(w); /* the last contour */
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   return st;
 }
@@ -1327,6 +1437,10 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
     csw *w = ps->w;
     if (w->pd) otv_mem_free(in->al, w->pd, w->pd_cap * sizeof *w->pd);
     if (w->nd) otv_mem_free(in->al, w->nd, w->nd_cap * sizeof *w->nd);
+    if (w->det) otv_mem_free(in->al, w->det, w->det_cap * sizeof *w->det);
+    if (w->inl_keys) otv_mem_free(in->al, w->inl_keys, w->inl_cap * sizeof *w->inl_keys);
+    if (w->marked) otv_mem_free(in->al, w->marked, w->marked_cap * sizeof *w->marked);
+    if (w->marked_was) otv_mem_free(in->al, w->marked_was, w->marked_was_cap);
     otv_mem_free(in->al, w, sizeof(csw));
   }
   if (ps->global)

@@ -82,6 +82,32 @@ static void drop_short_closing(oo_path *p, float len)
   p->n_seg = wr;
 }
 
+/* Whether contour c of p ends with a closing line no longer than len in x and in y (a contour
+ * that closes but for rounding). */
+static bool short_closing(const oo_path *p, size_t c, float len)
+{
+  const oo_contour *k = &p->con[c];
+  if (k->n < 2 || p->seg[k->first + k->n - 1].op != 'L') return false;
+  const oo_seg *prev = &p->seg[k->first + k->n - 2];
+  int e = prev->op == 'L' ? 0 : prev->op == 'Q' ? 2 : 4;
+  float dx = fabsf(prev->p[e] - k->x0), dy = fabsf(prev->p[e + 1] - k->y0);
+  return (dx > 0 || dy > 0) && dx <= len && dy <= len;
+}
+
+/* The contours of a (the variable font rounded) and b (an instance) of which one has a short
+ * closing line and the other none: the instance gained (or lost) a closing line of a unit or
+ * two where rounding differences were carried across subroutine calls. (Contour counts that
+ * differ are reported by the comparison.) */
+static unsigned long closing_lines, closing_contours;
+static unsigned closing_differs(const oo_path *a, const oo_path *b)
+{
+  if (a->n_con != b->n_con) return 0;
+  unsigned n = 0;
+  for (size_t c = 0; c < a->n_con; c++)
+    n += short_closing(a, c, SHORT_LINE) != short_closing(b, c, SHORT_LINE);
+  return n;
+}
+
 /* Every point of a path rounded with floor(x + 0.5): the outline an exact static instance
  * stores. */
 static void round_path(oo_path *p)
@@ -224,8 +250,17 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
     /* FreeType drops the zero-length lines that rounding makes (HarfBuzz some of them); a
      * contour of the instance that ends a unit or two from its start (rounding differences
      * carried across subroutine calls) has a closing line the rounded outline lacks */
-    oo_path_drop_zero_lines(&a), drop_short_closing(&a, SHORT_LINE);
-    oo_path_drop_zero_lines(&b), drop_short_closing(&b, SHORT_LINE);
+    oo_path_drop_zero_lines(&a), oo_path_drop_zero_lines(&b), oo_path_drop_zero_lines(&c);
+    unsigned cft = closing_differs(&a, &b), chb = closing_differs(&a, &c);
+    closing_contours += a.n_con;
+    if (cft || chb) {
+      closing_lines += cft > chb ? cft : chb;
+      fprintf(stderr,
+              "%s %s glyph %u: %u contours (FreeType), %u (HarfBuzz) with a closing line "
+              "the variable font lacks or the other way\n",
+              name, where, g, cft, chb);
+    }
+    drop_short_closing(&a, SHORT_LINE), drop_short_closing(&b, SHORT_LINE);
     double dft = oo_path_diff(&a, &b, 0, &why);
     if (dft < 0 || dft > TOL_POINTS) {
       fprintf(stderr, "%s %s glyph %u: FreeType %s %g\n", name, where, g, why ? why : "off by",
@@ -239,7 +274,7 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
     } else if (dft > worst_ft) {
       worst_ft = dft;
     }
-    oo_path_drop_zero_lines(&c), drop_short_closing(&c, SHORT_LINE);
+    drop_short_closing(&c, SHORT_LINE);
     double dhb = oo_path_diff(&a, &c, 1, &why);
     oo_path_drop_zero_lines(&r), drop_short_closing(&r, SHORT_LINE);
     double draw = oo_path_diff(&r, &c, 1, NULL); /* from the exact outline */
@@ -303,6 +338,7 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
   }
   unsigned step = full ? 1 : c->glyph_step;
   worst_ft = worst_hb = worst_raw = worst_exact = 0;
+  closing_lines = closing_contours = 0;
   memset(&hs_int, 0, sizeof hs_int), memset(&hs_exact, 0, sizeof hs_exact);
   unsigned named = otv_face_named_instances(f.face, 0, NULL, NULL), locations = 0;
   char where[64];
@@ -335,6 +371,10 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
          "the rounded variable font; %.3f of the unrounded one; exact instances (named) within "
          "%.5f of it\n",
          c->font, locations, step, worst_ft, worst_hb, worst_raw, worst_exact);
+  printf("  closing lines: %lu of %lu contours (integer instances) close unlike the variable "
+         "font's\n",
+         closing_lines, closing_contours);
+  if (closing_lines) CHECK(!"the instance's contours close as the variable font's");
   print_hinted("integers", &hs_int);
   print_hinted("exact", &hs_exact);
   for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX && !c->hints_counted; ppem++)
