@@ -209,10 +209,20 @@ static double col_w(const csw *w, unsigned j, unsigned c)
   return m == 1 || m == 2 ? w->factor[r] : 0;
 }
 
+/* Whether stack entry i is a number this walk knows (a literal, or a blend result where it is
+ * written, or, in a full instance, where a kept call's subroutine is followed for its state:
+ * the blend resolved at the location, as the subroutine's own writing writes it). */
+static bool is_number(const csw *w, unsigned i)
+{
+  if (w->at[i] != SIZE_MAX) return true;
+  return w->ps && w->ps->full && !writing(w) && w->lvl[i] != UINT8_MAX && !w->bgrp[i] &&
+         !w->nest[i];
+}
+
 static otv_status blend(csw *w, size_t at)
 {
   otv_inst *in = w->in;
-  if (!w->n || w->at[w->n - 1] == SIZE_MAX)
+  if (!w->n || !is_number(w, w->n - 1))
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at, "glyph %u: blend count not a number",
                     w->gid);
   double cv = w->v[w->n - 1];
@@ -965,7 +975,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     switch (op) {
     case OTV_CS_CALLSUBR:
     case OTV_CS_CALLGSUBR: {
-      if (!w->n || w->at[w->n - 1] == SIZE_MAX)
+      if (!w->n || !is_number(w, w->n - 1))
         return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
                         "glyph %u: subroutine number not a number", w->gid);
       if (w->analyse && w->frame_of[w->n - 1] != w->frame) /* numbered by another call */

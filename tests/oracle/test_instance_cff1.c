@@ -34,13 +34,15 @@ typedef struct ccase {
   bool cache;
   unsigned glyph_step; /* large fonts: every Nth glyph unless OTV_CFF1_FULL=1 */
   bool hints_counted;  /* exact instances' hinting counted, not asserted (see below) */
+  bool matrix; /* a FontMatrix FreeType (NO_SCALE) and HarfBuzz do not apply: the CFF instance
+                * (which keeps it) drawn by otvar; the --cff2 one, flattened, by them */
 } ccase;
 
 static const ccase CASES[] = {
-    {"AdobeVFPrototype_vsindex.otf", false, 1, false},
-    {"CFF2Instancer-VF-1.otf", false, 1, false},
-    {"NotoSansJP-VF.subset.otf", false, 1, false},
-    {"AdobeVFPrototype_chained_blend.otf", false, 1, false},
+    {"AdobeVFPrototype_vsindex.otf", false, 1, false, false},
+    {"CFF2Instancer-VF-1.otf", false, 1, false, false},
+    {"NotoSansJP-VF.subset.otf", false, 1, false, false},
+    {"AdobeVFPrototype_chained_blend.otf", false, 1, false, false},
     /* Source Serif 4 and Cantarell: their exact instances' unhinted outlines equal the
      * variable font's in FreeType, but hinted, FreeType 2.12 draws some glyphs differently.
      * Source Serif 4 (10-28 % of the glyphs) blends its BlueScale, which FreeType reads 1000x
@@ -48,9 +50,13 @@ static const ccase CASES[] = {
      * hints as the variable font at 12 and 24 ppem (0 glyphs differ, 423 and 421 of 1464 with
      * the true value). Cantarell (up to 6 of 830 sampled: accented glyphs whose hint masks
      * switch stems set in subroutines) is not explained. Counted, not asserted. */
-    {"SourceSerif4Variable-Roman.otf", true, 8, true},
-    {"SourceSans3VF-Upright.otf", true, 8, false},
-    {"Cantarell-VF.otf", true, 8, true},
+    {"SourceSerif4Variable-Roman.otf", true, 8, true, false},
+    {"SourceSans3VF-Upright.otf", true, 8, false, false},
+    {"Cantarell-VF.otf", true, 8, true, false},
+    /* tests/fonts/make_cff2_flatten.py: blend results as a subroutine number and a blend count
+     * in kept subroutines; a FontMatrix of half units (--cff2 flattens the font) */
+    {"cff2_blend_numbers.otf", false, 1, false, false},
+    {"cff2_flat_fm.otf", false, 1, false, true},
 };
 
 #define RANDOM_LOCATIONS 20
@@ -189,7 +195,7 @@ static void print_hinted(const char *what, const hint_stats *hs)
 
 /* One location (already set in f.loc): instance, open, compare. */
 static void check_location(oo_font *f, const char *name, const char *tmp, unsigned step,
-                           const char *where, bool hinted, unsigned flags)
+                           const char *where, bool hinted, unsigned flags, bool matrix)
 {
   uint8_t *out = NULL;
   size_t len = 0;
@@ -223,7 +229,9 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
       CHECK(!"otvar draws the variable font");
       continue;
     }
-    if (oo_ft_outline(&p, g, &b) || oo_hb_outline(&p, g, &c)) {
+    bool by_otvar = matrix && !cff2; /* (the instance keeps the FontMatrix) */
+    if (by_otvar ? oo_otv_outline(&p, g, 0, &b, NULL) || oo_otv_outline(&p, g, 0, &c, NULL)
+                 : oo_ft_outline(&p, g, &b) || oo_hb_outline(&p, g, &c)) {
       fprintf(stderr, "%s %s glyph %u: FreeType or HarfBuzz cannot draw the instance\n", name,
               where, g);
       CHECK(!"FreeType and HarfBuzz draw the instance");
@@ -346,11 +354,11 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
     CHECK_EQ(otv_location_set_named(f.loc, i), OTV_E_OK);
     char where2[80];
     snprintf(where, sizeof where, "named instance %u", i);
-    check_location(&f, c->font, tmp, step, where, true, 0);
+    check_location(&f, c->font, tmp, step, where, true, 0, c->matrix);
     snprintf(where2, sizeof where2, "%s (exact)", where);
-    check_location(&f, c->font, tmp, step, where2, true, OTV_INSTANCE_CFF_EXACT);
+    check_location(&f, c->font, tmp, step, where2, true, OTV_INSTANCE_CFF_EXACT, c->matrix);
     snprintf(where2, sizeof where2, "%s (--cff2)", where);
-    check_location(&f, c->font, tmp, step, where2, false, OTV_INSTANCE_CFF2);
+    check_location(&f, c->font, tmp, step, where2, false, OTV_INSTANCE_CFF2, c->matrix);
     locations++;
   }
   unsigned long long seed = 0x2545F4914F6CDD1DULL ^ f.glyph_count;
@@ -359,11 +367,11 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
     for (unsigned a = 0; a < f.axis_count && a < 64; a++) co[a] = oo_rand_coord(&seed);
     otv_location_set_normalized(f.loc, co, f.axis_count);
     snprintf(where, sizeof where, "random location %d", l);
-    check_location(&f, c->font, tmp, step, where, false, 0);
+    check_location(&f, c->font, tmp, step, where, false, 0, c->matrix);
     if (l < CFF2_LOCATIONS) {
       char where2[80];
       snprintf(where2, sizeof where2, "%s (--cff2)", where);
-      check_location(&f, c->font, tmp, step, where2, false, OTV_INSTANCE_CFF2);
+      check_location(&f, c->font, tmp, step, where2, false, OTV_INSTANCE_CFF2, c->matrix);
     }
     locations++;
   }
