@@ -74,6 +74,13 @@ typedef struct csw {
   unsigned ncon, call_key, start_key, det_n, inl_n;
   unsigned inl_depth; /* ... those calls made at most this deep in inlined subroutines */
   bool inl_all;
+  /* flat subroutines (a full instance): the level of the stream that is a flat subroutine's
+   * (its calls are inlined; NO_KEY: none); the glyph's own kept calls counted (call_seq), the
+   * one running (call_fi, its flat index) and the one the current contour started in
+   * (start_seq); detect: the pass that finds the flat subroutines (find_flat) */
+  unsigned flat_level, call_seq, start_seq;
+  size_t call_fi;
+  bool detect;
   size_t marked_n;      /* subroutines this walk of the glyph marked called (marked) */
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
   const double *factor; /* per region (and, for mode 2, its folded part at rc + region) */
@@ -103,6 +110,13 @@ typedef struct csw {
   size_t nd_cap;
   unsigned *det, *inl_keys; /* (above; not reset per glyph) */
   size_t det_cap, inl_cap;
+  /* per subroutine (the global ones, then each Font DICT's local ones from flat_at[fd]):
+   * flat, a subroutine a contour of which closes in exact arithmetic but not as written: it is
+   * written with its calls inline (its contour then in its own stream, closed) */
+  uint8_t *flat;
+  size_t flat_n;
+  uint32_t *flat_at;
+  size_t flat_at_n;
   otv_part_subr **marked; /* the subroutines whose seen this walk set to 2, and their */
   uint8_t *marked_was;    /* ... earlier value (undone where the walk is undone) */
   size_t marked_cap, marked_was_cap;
@@ -811,6 +825,10 @@ static void contour_end(csw *w)
   for (int ch = 0; ch < 2; ch++)
     if (fabs(w->pe[ch] - w->se[ch]) > 1e-6) return; /* open in the variable font too */
   if (fabs(w->pw[0] - w->sw[0]) <= tol && fabs(w->pw[1] - w->sw[1]) <= tol) return;
+  if (w->detect && w->level && w->start_seq == w->call_seq && w->call_fi < w->flat_n) {
+    w->flat[w->call_fi] = 1; /* the contour lies in the glyph's kept call: its subroutine's */
+    return;
+  }
   bool ok = key_add(w, &w->det, &w->det_cap, &w->det_n, w->ncon);
   if (ok && w->start_key != NO_KEY) ok = key_add(w, &w->det, &w->det_cap, &w->det_n, w->start_key);
   if (!ok) w->out->failed = true; /* (reported as out of memory by the caller) */
@@ -991,7 +1009,11 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
           w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
       if (deep && e) e->inl = 1;
       /* a kept call stays with its number; an inlined one loses it */
-      bool kept = w->keep && !(e && e->inl) && !inline_for_contour(w, depth);
+      size_t fi = !w->flat ? SIZE_MAX
+                  : local  ? (size_t)w->flat_at[fd] + (uint32_t)sv
+                           : (uint32_t)sv;
+      bool kept = w->keep && !(e && e->inl) && !inline_for_contour(w, depth) &&
+                  w->flat_level != w->level; /* (a flat subroutine's calls are inlined) */
       /* a glyph's kept call is tried: written inline instead where its points would stand
        * more than a unit off (try_call); a subroutine's where its stream has drifted */
       bool trial = kept && try_call(w);
@@ -1009,7 +1031,8 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         w->marked[w->marked_n] = e, w->marked_was[w->marked_n++] = e->seen;
         e->seen = 2;
       }
-      if (kept && w->level == 0) w->call_key = w->ncon; /* (the glyph's own call) */
+      if (kept && w->level == 0) /* (the glyph's own call) */
+        w->call_key = w->ncon, w->call_seq++, w->call_fi = fi;
       if (kept) {
         if (writing(w)) otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
@@ -1033,8 +1056,10 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       /* a kept subroutine is written from sums of its own (0 at its start): what it moves
        * exactly and as written adds to this stream's sums after it */
+      unsigned saved_flat = w->flat_level;
       if (kept) {
         w->level++;
+        if (fi < w->flat_n && w->flat[fi]) w->flat_level = w->level;
         for (int ch = 0; ch < 2; ch++) {
           w->ae[w->level - 1][ch] = w->ce[ch], w->aw[w->level - 1][ch] = w->cw[ch];
           w->ce[ch] = w->cw[ch] = 0;
@@ -1042,6 +1067,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       otv_status st = walk(w, sub, (size_t)(sub.p - c->tab.p), fd, depth + 1);
       if (kept) {
+        w->flat_level = saved_flat;
         w->level--;
         for (int ch = 0; ch < 2; ch++) {
           w->ce[ch] = w->ae[w->level][ch], w->cw[ch] = w->aw[w->level][ch];
@@ -1157,6 +1183,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         for (int ch = 0; ch < 2; ch++) w->se[ch] = w->pe[ch], w->sw[ch] = w->pw[ch];
         w->ncon++;
         w->start_key = w->level ? w->call_key : NO_KEY;
+        w->start_seq = w->level ? w->call_seq : NO_KEY;
       }
       w->n = 0;
       break;
@@ -1389,13 +1416,15 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
     w->nd = NULL, w->nd_cap = 0;
     w->det = w->inl_keys = NULL, w->det_cap = w->inl_cap = 0;
     w->marked = NULL, w->marked_was = NULL, w->marked_cap = w->marked_was_cap = 0;
+    w->flat = NULL, w->flat_n = 0, w->flat_at = NULL, w->flat_at_n = 0;
     ps->w = w;
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
   w->cleared = false, w->moved = false, w->last.valid = false;
-  w->start_key = w->call_key = NO_KEY;
+  w->start_key = w->call_key = w->flat_level = w->start_seq = NO_KEY;
+  w->call_fi = SIZE_MAX;
   return w;
 }
 
@@ -1451,6 +1480,8 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
     if (w->inl_keys) otv_mem_free(in->al, w->inl_keys, w->inl_cap * sizeof *w->inl_keys);
     if (w->marked) otv_mem_free(in->al, w->marked, w->marked_cap * sizeof *w->marked);
     if (w->marked_was) otv_mem_free(in->al, w->marked_was, w->marked_was_cap);
+    if (w->flat) otv_mem_free(in->al, w->flat, w->flat_n ? w->flat_n : 1);
+    if (w->flat_at) otv_mem_free(in->al, w->flat_at, w->flat_at_n * sizeof *w->flat_at);
     otv_mem_free(in->al, w, sizeof(csw));
   }
   if (ps->global)
@@ -1463,6 +1494,51 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
     otv_mem_free(in->al, ps->local, (c->fd_count ? c->fd_count : 1) * sizeof *ps->local);
   }
   memset(ps, 0, sizeof *ps);
+}
+
+/* A full instance, after the analysis: every glyph walked as it will be written (into
+ * scratch), to find the kept subroutines a contour of which lies in one call of theirs and
+ * closes in exact arithmetic but not as written (contour_end): those are made flat (written
+ * with their calls inline, so that the contour is in their own stream, where each point is the
+ * exact one rounded from the subroutine's start and the contour closes), once for all their
+ * callers, instead of being written inline in each (otv_part_cff_glyph). */
+static otv_status find_flat(otv_inst *in, const int8_t *mode, const double *factor,
+                            otv_part_subrs *ps)
+{
+  const otv_cff *c = &in->face->cff;
+  otv_buf scratch;
+  otv_buf_init(&scratch, in->al);
+  csw *w = csw_get(in, mode, factor, ps, &scratch);
+  if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
+  size_t n = c->gsubrs.count;
+  w->flat_at_n = c->fd_count;
+  w->flat_at = otv_mem_alloc(in->al, (c->fd_count ? c->fd_count : 1) * sizeof *w->flat_at);
+  if (!w->flat_at) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
+  for (uint32_t f = 0; f < c->fd_count; f++)
+    w->flat_at[f] = (uint32_t)n, n += c->fds[f].subrs.count;
+  w->flat_n = n;
+  w->flat = otv_mem_calloc(in->al, n ? n : 1, 1);
+  if (!w->flat) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
+  for (uint32_t g = 0; g < c->charstrings.count; g++) {
+    uint32_t fd = 0;
+    otv_span s;
+    if (!otv_cff_fd_of(c, g, &fd) || !otv_cff_index_get(&c->charstrings, g, &s)) continue;
+    w = csw_get(in, mode, factor, ps, &scratch);
+    w->gid = g, w->keep = true, w->detect = true, w->vsindex = c->fds[fd].vsindex;
+    scratch.len = 0;
+    /* (a glyph refused here is refused where it is written) */
+    if (!walk(w, s, (size_t)(s.p - c->tab.p), fd, 0)) close_contour(w), contour_end(w);
+    w->detect = false;
+  }
+  bool failed = scratch.failed;
+  otv_buf_free(&scratch);
+  /* the calls this pass marked are marked again by the writing */
+  for (uint32_t i = 0; i < c->gsubrs.count; i++)
+    if (ps->global[i].seen == 2) ps->global[i].seen = 1;
+  for (uint32_t f = 0; f < c->fd_count; f++)
+    for (uint32_t i = 0; i < c->fds[f].subrs.count; i++)
+      if (ps->local[f][i].seen == 2) ps->local[f][i].seen = 1;
+  return failed ? OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings") : OTV_E_OK;
 }
 
 otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
@@ -1518,7 +1594,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       otv_part_subr *e = &ps->local[f][i];
       if ((e->has_mask && e->differ_stems) || (e->has_blend && e->differ_vs)) e->inl = 1;
     }
-  return OTV_E_OK;
+  return full ? find_flat(in, mode, factor, ps) : OTV_E_OK;
 nomem:
   return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
 }
@@ -1550,7 +1626,10 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
         otv_buf_bytes(data, s.p, s.len);
       continue;
     }
-    /* rewritten from its entry state: the caller's operands are unknown values */
+    /* rewritten from its entry state: the caller's operands are unknown values (a flat one
+     * with its calls inline) */
+    size_t fi = fd < 0 ? i : (w->flat ? (size_t)w->flat_at[fd] + i : SIZE_MAX);
+    w->flat_level = fi < w->flat_n && w->flat[fi] ? 0 : NO_KEY;
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
     w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
     for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = 0;

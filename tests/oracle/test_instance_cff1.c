@@ -12,9 +12,12 @@
  * rounded from its own start, so a glyph writes a call inline where its points would stand more
  * than a unit off or where it leaves rounded values for the glyph's operators (measured over
  * every glyph at every location here: 1.000, 0.500 in Source Serif 4; 2-4 units before). A
- * contour that ends that close to its start has a closing line the rounded outline lacks
- * (dropped before comparing). The worst distance from the exact outline is printed.
- * Hinted outlines (FreeType, ppem 12-48) against the variable font's are counted and printed.
+ * contour of the instance that closes unlike the variable font's rounded outline (a closing
+ * line of a unit or two that it lacks, or the other way) is counted, FreeType and HarfBuzz,
+ * and none may (the writer's closing pass); such lines are then dropped before comparing the
+ * points. The worst distance from the exact outline is printed.
+ * Hinted outlines (FreeType, ppem 12-48) against the variable font's are counted and printed
+ * (OTV_CFF1_HINTDBG=1: each glyph and ppem that differs).
  * The static CFF2 instance (OTV_INSTANCE_CFF2: the same walker, subroutines and hints kept) is
  * checked the same way at the named instances and the first CFF2_LOCATIONS random locations.
  * Also: the hmtx advances of I equal otvar's rounded advances of the variable font, and every
