@@ -27,6 +27,7 @@
 #include "instance/store.h"
 #include "instance/inst.h"
 #include "cff_write.h"
+#include "instance/cff1.h"
 
 #include <limits.h>
 
@@ -1519,16 +1520,22 @@ static otv_status find_flat(otv_inst *in, const int8_t *mode, const double *fact
   w->flat_n = n;
   w->flat = otv_mem_calloc(in->al, n ? n : 1, 1);
   if (!w->flat) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
-  for (uint32_t g = 0; g < c->charstrings.count; g++) {
+  /* as long as the writing could go on: past the output budget, or at a glyph over the work
+   * limit, it stops too (a fan-out is refused no later than before) */
+  size_t total = 0, budget = otv_cff_instance_budget(c->tab.len);
+  for (uint32_t g = 0; g < c->charstrings.count && total <= budget; g++) {
     uint32_t fd = 0;
     otv_span s;
     if (!otv_cff_fd_of(c, g, &fd) || !otv_cff_index_get(&c->charstrings, g, &s)) continue;
     w = csw_get(in, mode, factor, ps, &scratch);
     w->gid = g, w->keep = true, w->detect = true, w->vsindex = c->fds[fd].vsindex;
     scratch.len = 0;
-    /* (a glyph refused here is refused where it is written) */
-    if (!walk(w, s, (size_t)(s.p - c->tab.p), fd, 0)) close_contour(w), contour_end(w);
+    /* (a glyph refused here is refused where it is written, or flattened) */
+    otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
+    if (!st) close_contour(w), contour_end(w);
     w->detect = false;
+    if (st == OTV_E_LIMIT) break;
+    total += scratch.len;
   }
   bool failed = scratch.failed;
   otv_buf_free(&scratch);
