@@ -70,9 +70,9 @@ typedef struct csw {
    * glyph's own stream that is running (call_key) and at the one that wrote the current
    * contour's moveto (start_key, NO_KEY: the glyph's own stream); the keys of the contours
    * found to close in exact arithmetic but not as written (det, det_n of them: the calls made
-   * while they were drawn are written inline in the next walk of the glyph, inl_keys; all of
+   * while they were drawn are written inline in the next walk of the glyph, cmap; all of
    * them when inl_all) */
-  unsigned ncon, call_key, start_key, det_n, inl_n;
+  unsigned ncon, call_key, start_key, det_n;
   unsigned inl_depth; /* ... those calls made at most this deep in inlined subroutines */
   bool inl_all;
   /* flat subroutines (a full instance): the level of the stream that is a flat subroutine's
@@ -109,8 +109,10 @@ typedef struct csw {
   size_t pd_cap;
   double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
   size_t nd_cap;
-  unsigned *det, *inl_keys; /* (above; not reset per glyph) */
-  size_t det_cap, inl_cap;
+  unsigned *det; /* (above; not reset per glyph) */
+  size_t det_cap;
+  uint8_t *cmap; /* per contour key of the glyph (cmap_len of them): 1 in det, 2 inline */
+  size_t cmap_cap, cmap_len;
   /* per subroutine (the global ones, then each Font DICT's local ones from flat_at[fd]):
    * flat, a subroutine a contour of which closes in exact arithmetic but not as written: it is
    * written with its calls inline (its contour then in its own stream, closed) */
@@ -803,13 +805,21 @@ static void close_contour(csw *w)
 /* Whether the walk writes a glyph of a full instance (at any level of its calls). */
 static bool glyph_walk(const csw *w) { return rounds(w) && !w->analyse && w->gid != UINT32_MAX; }
 
-/* Adds key to a list (no duplicates); false: out of memory. */
-static bool key_add(csw *w, unsigned **list, size_t *cap, unsigned *n, unsigned key)
+/* Adds contour key to det (once); false: out of memory. */
+static bool det_add(csw *w, unsigned key)
 {
-  for (unsigned i = 0; i < *n; i++)
-    if ((*list)[i] == key) return true;
-  if (otv_mem_reserve(w->in->al, (void **)list, cap, (size_t)*n + 1, sizeof **list)) return false;
-  (*list)[(*n)++] = key;
+  if (key >= w->cmap_len) {
+    if (otv_mem_reserve(w->in->al, (void **)&w->cmap, &w->cmap_cap, (size_t)key + 1, 1))
+      return false;
+    memset(w->cmap + w->cmap_len, 0, (size_t)key + 1 - w->cmap_len);
+    w->cmap_len = (size_t)key + 1;
+  }
+  if (w->cmap[key] & 1) return true;
+  if (otv_mem_reserve(w->in->al, (void **)&w->det, &w->det_cap, (size_t)w->det_n + 1,
+                      sizeof *w->det))
+    return false;
+  w->cmap[key] |= 1;
+  w->det[w->det_n++] = key;
   return true;
 }
 
@@ -830,8 +840,8 @@ static void contour_end(csw *w)
     w->flat[w->call_fi] = 1; /* the contour lies in the glyph's kept call: its subroutine's */
     return;
   }
-  bool ok = key_add(w, &w->det, &w->det_cap, &w->det_n, w->ncon);
-  if (ok && w->start_key != NO_KEY) ok = key_add(w, &w->det, &w->det_cap, &w->det_n, w->start_key);
+  bool ok = det_add(w, w->ncon);
+  if (ok && w->start_key != NO_KEY) ok = det_add(w, w->start_key);
   if (!ok) w->out->failed = true; /* (reported as out of memory by the caller) */
 }
 
@@ -842,9 +852,7 @@ static bool inline_for_contour(const csw *w, unsigned depth)
   if (!glyph_walk(w) || w->level || !writing(w)) return false;
   if (w->inl_all) return true;
   if (depth > w->inl_depth) return false;
-  for (unsigned i = 0; i < w->inl_n; i++)
-    if (w->inl_keys[i] == w->ncon) return true;
-  return false;
+  return w->ncon < w->cmap_len && (w->cmap[w->ncon] & 2);
 }
 
 /* Whether a kept call is tried (a glyph's own stream: the choice is this glyph's alone). */
@@ -914,6 +922,7 @@ static void snap_restore(csw *w)
   w->last.valid = w->snap.last_valid;
   w->out->len = w->snap.out_len;
   w->ncon = w->snap.ncon, w->call_key = w->snap.call_key, w->start_key = w->snap.start_key;
+  for (unsigned i = w->snap.det_n; i < w->det_n; i++) w->cmap[w->det[i]] &= (uint8_t)~1u;
   w->det_n = w->snap.det_n;
   unmark(w, w->snap.marked_n);
   for (int ch = 0; ch < 2; ch++) w->se[ch] = w->snap.se[ch], w->sw[ch] = w->snap.sw[ch];
@@ -1415,7 +1424,8 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
     if (!w) return NULL;
     w->pd = NULL, w->pd_cap = 0;
     w->nd = NULL, w->nd_cap = 0;
-    w->det = w->inl_keys = NULL, w->det_cap = w->inl_cap = 0;
+    w->det = NULL, w->det_cap = 0;
+    w->cmap = NULL, w->cmap_cap = w->cmap_len = 0;
     w->marked = NULL, w->marked_was = NULL, w->marked_cap = w->marked_was_cap = 0;
     w->flat = NULL, w->flat_n = 0, w->flat_at = NULL, w->flat_at_n = 0;
     ps->w = w;
@@ -1443,7 +1453,6 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
    * is walked again with them inline: the glyph's own calls made while those contours were
    * drawn, then, where a contour still does not close, also the calls in those calls, at last
    * every call of the glyph's own stream (at most 4 walks) */
-  unsigned inl_n = 0;
   const unsigned last = 3;
   for (unsigned pass = 0; pass <= last; pass++) {
     csw *w = csw_get(in, mode, factor, ps, out);
@@ -1451,7 +1460,8 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
     w->gid = gid;
     w->keep = true;
     w->vsindex = c->fds[fd].vsindex;
-    w->inl_n = inl_n, w->inl_depth = pass ? pass - 1 : 0, w->inl_all = pass == last;
+    if (!pass) w->cmap_len = 0; /* (the glyph's contour keys) */
+    w->inl_depth = pass ? pass - 1 : 0, w->inl_all = pass == last;
     if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
                                       * DICT drops */
       otv_cs_put_num(out, w->vsindex);
@@ -1460,9 +1470,7 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
     if (!st && ps->full) close_contour(w), contour_end(w); /* the last contour */
     if (st || !w->det_n || pass == last || out->failed) break;
-    for (unsigned i = 0; i < w->det_n; i++)
-      if (!key_add(w, &w->inl_keys, &w->inl_cap, &inl_n, w->det[i])) out->failed = true;
-    if (out->failed) break;
+    for (unsigned i = 0; i < w->det_n; i++) w->cmap[w->det[i]] = 2;
     unmark(w, 0);
     out->len = start;
   }
@@ -1478,7 +1486,7 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
     if (w->pd) otv_mem_free(in->al, w->pd, w->pd_cap * sizeof *w->pd);
     if (w->nd) otv_mem_free(in->al, w->nd, w->nd_cap * sizeof *w->nd);
     if (w->det) otv_mem_free(in->al, w->det, w->det_cap * sizeof *w->det);
-    if (w->inl_keys) otv_mem_free(in->al, w->inl_keys, w->inl_cap * sizeof *w->inl_keys);
+    if (w->cmap) otv_mem_free(in->al, w->cmap, w->cmap_cap);
     if (w->marked) otv_mem_free(in->al, w->marked, w->marked_cap * sizeof *w->marked);
     if (w->marked_was) otv_mem_free(in->al, w->marked_was, w->marked_was_cap);
     if (w->flat) otv_mem_free(in->al, w->flat, w->flat_n ? w->flat_n : 1);
@@ -1529,6 +1537,7 @@ static otv_status find_flat(otv_inst *in, const int8_t *mode, const double *fact
     if (!otv_cff_fd_of(c, g, &fd) || !otv_cff_index_get(&c->charstrings, g, &s)) continue;
     w = csw_get(in, mode, factor, ps, &scratch);
     w->gid = g, w->keep = true, w->detect = true, w->vsindex = c->fds[fd].vsindex;
+    w->cmap_len = 0;
     scratch.len = 0;
     /* (a glyph refused here is refused where it is written, or flattened) */
     otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
