@@ -77,10 +77,12 @@ typedef struct csw {
   bool inl_all;
   /* flat subroutines (a full instance): the level of the stream that is a flat subroutine's
    * (its calls are inlined; NO_KEY: none); the glyph's own kept calls counted (call_seq), the
-   * one running (call_fi, its flat index) and the one the current contour started in
-   * (start_seq); detect: the pass that finds the flat subroutines (find_flat) */
-  unsigned flat_level, call_seq, start_seq;
-  size_t call_fi;
+   * one running (call_fi, its flat index, and call_e) and the one the current contour started
+   * in (start_seq); detect: the glyph's first walk, which notes the subroutines that may be
+   * made flat (cand_*, flat 2) */
+  unsigned flat_level, call_seq, start_seq, cand_n;
+  size_t call_fi, cand_fi[8];
+  otv_part_subr *call_e, *cand_e[8];
   bool detect;
   size_t marked_n;      /* subroutines this walk of the glyph marked called (marked) */
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
@@ -114,8 +116,9 @@ typedef struct csw {
   uint8_t *cmap; /* per contour key of the glyph (cmap_len of them): 1 in det, 2 inline */
   size_t cmap_cap, cmap_len;
   /* per subroutine (the global ones, then each Font DICT's local ones from flat_at[fd]):
-   * flat, a subroutine a contour of which closes in exact arithmetic but not as written: it is
-   * written with its calls inline (its contour then in its own stream, closed) */
+   * flat (1), a subroutine a contour of which closes in exact arithmetic but not as written:
+   * it is written with its calls inline (its contour then in its own stream, closed); 2: a
+   * candidate of the glyph being walked */
   uint8_t *flat;
   size_t flat_n;
   uint32_t *flat_at;
@@ -836,9 +839,11 @@ static void contour_end(csw *w)
   for (int ch = 0; ch < 2; ch++)
     if (fabs(w->pe[ch] - w->se[ch]) > 1e-6) return; /* open in the variable font too */
   if (fabs(w->pw[0] - w->sw[0]) <= tol && fabs(w->pw[1] - w->sw[1]) <= tol) return;
-  if (w->detect && w->level && w->start_seq == w->call_seq && w->call_fi < w->flat_n) {
-    w->flat[w->call_fi] = 1; /* the contour lies in the glyph's kept call: its subroutine's */
-    return;
+  if (w->detect && w->level && w->start_seq == w->call_seq && w->call_fi < w->flat_n &&
+      !w->flat[w->call_fi] && w->cand_n < 8) {
+    /* the contour lies in one kept call of the glyph: its subroutine's fault */
+    w->flat[w->call_fi] = 2;
+    w->cand_fi[w->cand_n] = w->call_fi, w->cand_e[w->cand_n++] = w->call_e;
   }
   bool ok = det_add(w, w->ncon);
   if (ok && w->start_key != NO_KEY) ok = det_add(w, w->start_key);
@@ -1042,7 +1047,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
         e->seen = 2;
       }
       if (kept && w->level == 0) /* (the glyph's own call) */
-        w->call_key = w->ncon, w->call_seq++, w->call_fi = fi;
+        w->call_key = w->ncon, w->call_seq++, w->call_fi = fi, w->call_e = e;
       if (kept) {
         if (writing(w)) otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
@@ -1069,7 +1074,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       unsigned saved_flat = w->flat_level;
       if (kept) {
         w->level++;
-        if (fi < w->flat_n && w->flat[fi]) w->flat_level = w->level;
+        if (fi < w->flat_n && w->flat[fi] == 1) w->flat_level = w->level;
         for (int ch = 0; ch < 2; ch++) {
           w->ae[w->level - 1][ch] = w->ce[ch], w->aw[w->level - 1][ch] = w->cw[ch];
           w->ce[ch] = w->cw[ch] = 0;
@@ -1454,6 +1459,7 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
    * drawn, then, where a contour still does not close, also the calls in those calls, at last
    * every call of the glyph's own stream (at most 4 walks) */
   const unsigned last = 3;
+  bool first = true; /* (the walk that may find flat subroutines) */
   for (unsigned pass = 0; pass <= last; pass++) {
     csw *w = csw_get(in, mode, factor, ps, out);
     if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
@@ -1461,6 +1467,7 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
     w->keep = true;
     w->vsindex = c->fds[fd].vsindex;
     if (!pass) w->cmap_len = 0; /* (the glyph's contour keys) */
+    w->detect = first && w->flat;
     w->inl_depth = pass ? pass - 1 : 0, w->inl_all = pass == last;
     if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
                                       * DICT drops */
@@ -1469,10 +1476,23 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
     }
     st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
     if (!st && ps->full) close_contour(w), contour_end(w); /* the last contour */
-    if (st || !w->det_n || pass == last || out->failed) break;
+    bool again = !st && w->det_n && pass < last && !out->failed;
+    if (again) unmark(w, 0), out->len = start;
+    /* a candidate no earlier glyph's walk followed kept (no glyph written so far depends on
+     * how it is written) is made flat, and the glyph walked again with it */
+    bool made = false;
+    for (unsigned i = 0; i < w->cand_n; i++) {
+      bool ok = again && w->cand_e[i] && w->cand_e[i]->seen != 2;
+      w->flat[w->cand_fi[i]] = ok ? 1 : 0;
+      made |= ok;
+    }
+    w->detect = first = false;
+    if (!again) break;
+    if (made) {
+      pass = UINT_MAX; /* (the first walk again: pass 0 after the increment) */
+      continue;
+    }
     for (unsigned i = 0; i < w->det_n; i++) w->cmap[w->det[i]] = 2;
-    unmark(w, 0);
-    out->len = start;
   }
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   return st;
@@ -1505,14 +1525,9 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
   memset(ps, 0, sizeof *ps);
 }
 
-/* A full instance, after the analysis: every glyph walked as it will be written (into
- * scratch), to find the kept subroutines a contour of which lies in one call of theirs and
- * closes in exact arithmetic but not as written (contour_end): those are made flat (written
- * with their calls inline, so that the contour is in their own stream, where each point is the
- * exact one rounded from the subroutine's start and the contour closes), once for all their
- * callers, instead of being written inline in each (otv_part_cff_glyph). */
-static otv_status find_flat(otv_inst *in, const int8_t *mode, const double *factor,
-                            otv_part_subrs *ps)
+/* A full instance: the flat marks of every subroutine (otv_part_cff_glyph sets them). */
+static otv_status flat_alloc(otv_inst *in, const int8_t *mode, const double *factor,
+                             otv_part_subrs *ps)
 {
   const otv_cff *c = &in->face->cff;
   otv_buf scratch;
@@ -1528,33 +1543,7 @@ static otv_status find_flat(otv_inst *in, const int8_t *mode, const double *fact
   w->flat_n = n;
   w->flat = otv_mem_calloc(in->al, n ? n : 1, 1);
   if (!w->flat) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
-  /* as long as the writing could go on: past the output budget, or at a glyph over the work
-   * limit, it stops too (a fan-out is refused no later than before) */
-  size_t total = 0, budget = otv_cff_instance_budget(c->tab.len);
-  for (uint32_t g = 0; g < c->charstrings.count && total <= budget; g++) {
-    uint32_t fd = 0;
-    otv_span s;
-    if (!otv_cff_fd_of(c, g, &fd) || !otv_cff_index_get(&c->charstrings, g, &s)) continue;
-    w = csw_get(in, mode, factor, ps, &scratch);
-    w->gid = g, w->keep = true, w->detect = true, w->vsindex = c->fds[fd].vsindex;
-    w->cmap_len = 0;
-    scratch.len = 0;
-    /* (a glyph refused here is refused where it is written, or flattened) */
-    otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
-    if (!st) close_contour(w), contour_end(w);
-    w->detect = false;
-    if (st == OTV_E_LIMIT) break;
-    total += scratch.len;
-  }
-  bool failed = scratch.failed;
-  otv_buf_free(&scratch);
-  /* the calls this pass marked are marked again by the writing */
-  for (uint32_t i = 0; i < c->gsubrs.count; i++)
-    if (ps->global[i].seen == 2) ps->global[i].seen = 1;
-  for (uint32_t f = 0; f < c->fd_count; f++)
-    for (uint32_t i = 0; i < c->fds[f].subrs.count; i++)
-      if (ps->local[f][i].seen == 2) ps->local[f][i].seen = 1;
-  return failed ? OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings") : OTV_E_OK;
+  return OTV_E_OK;
 }
 
 otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
@@ -1610,7 +1599,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       otv_part_subr *e = &ps->local[f][i];
       if ((e->has_mask && e->differ_stems) || (e->has_blend && e->differ_vs)) e->inl = 1;
     }
-  return full ? find_flat(in, mode, factor, ps) : OTV_E_OK;
+  return full ? flat_alloc(in, mode, factor, ps) : OTV_E_OK;
 nomem:
   return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
 }
@@ -1645,7 +1634,7 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
     /* rewritten from its entry state: the caller's operands are unknown values (a flat one
      * with its calls inline) */
     size_t fi = fd < 0 ? i : (w->flat ? (size_t)w->flat_at[fd] + i : SIZE_MAX);
-    w->flat_level = fi < w->flat_n && w->flat[fi] ? 0 : NO_KEY;
+    w->flat_level = fi < w->flat_n && w->flat[fi] == 1 ? 0 : NO_KEY;
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
     w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
     for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = 0;
