@@ -831,7 +831,9 @@ static bool det_add(csw *w, unsigned key)
  * subroutine's own start) would gain a closing line a unit long. Its key, and that of the
  * kept call that wrote its start, are noted (det): the glyph is walked again with the calls
  * made while they were drawn written inline (otv_part_cff_glyph), where the glyph's own
- * stream writes every point as the exact one rounded, its end as its start. */
+ * stream writes every point as the exact one rounded, its end as its start. In the glyph's
+ * first walk, a contour that lies wholly in one kept call of the glyph also makes that call's
+ * subroutine a candidate for flat (written with its calls inline, once for all callers). */
 static void contour_end(csw *w)
 {
   if (!glyph_walk(w) || !w->ncon) return;
