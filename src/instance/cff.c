@@ -117,7 +117,10 @@ static otv_status copy_private(otv_inst *in, otv_inst_ivs *ev, const otv_cff_fd 
     /* vsindex: the blends are resolved; Subrs: the charstrings are flattened (a partial
      * instance writes its own Subrs operator) */
     if (op == OTV_DICT_VSINDEX || op == OTV_DICT_SUBRS) continue;
-    for (unsigned i = 0; i < d.n; i++) otv_cff_dict_put_num(out, d.args[i]);
+    /* a full instance: integer values rounded as FreeType reads the variable font's (cff1.h) */
+    bool whole = !in->pin.partial && otv_cff_private_int(op);
+    for (unsigned i = 0; i < d.n; i++)
+      otv_cff_dict_put_num(out, whole ? floor(d.args[i] + 0.5) : d.args[i]);
     otv_cff_put_op(out, op);
   }
 }

@@ -155,7 +155,9 @@ static otv_status write_private(cff1 *x, uint32_t i)
       if (op == OTV_DICT_VSINDEX || op == OTV_DICT_SUBRS || op == OTV_DICT_DEFAULTWIDTHX ||
           op == OTV_DICT_NOMINALWIDTHX || !private_entry_ok(op, d.n))
         continue;
-      for (unsigned k = 0; k < d.n; k++) otv_cff_dict_put_num(out, d.args[k]);
+      bool whole = otv_cff_private_int(op);
+      for (unsigned k = 0; k < d.n; k++)
+        otv_cff_dict_put_num(out, whole ? floor(d.args[k] + 0.5) : d.args[k]);
       otv_cff_put_op(out, op);
     }
   }

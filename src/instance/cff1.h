@@ -20,6 +20,30 @@ static inline size_t otv_cff_instance_budget(size_t cff2_len)
              : cff2_len * OTV_CFF_INSTANCE_FACTOR + OTV_CFF_INSTANCE_FLOOR;
 }
 
+/* Whether a Private DICT operator's operands are integers to FreeType (its parser reads them
+ * as integers: a CFF2 blend result rounded, a real number truncated), which a static
+ * instance then writes as its blended values rounded with floor(x + 0.5), each as stored (the
+ * deltas of a delta array one by one): the values FreeType uses for the variable font, where
+ * the reals would be truncated (alignment zones a unit lower, hinted edges a pixel off).
+ * BlueScale and ExpansionFactor stay real. */
+static inline bool otv_cff_private_int(int op)
+{
+  switch (op) {
+  case OTV_DICT_BLUEVALUES:
+  case OTV_DICT_OTHERBLUES:
+  case OTV_DICT_FAMILYBLUES:
+  case OTV_DICT_FAMILYOTHERBLUES:
+  case OTV_DICT_STEMSNAPH:
+  case OTV_DICT_STEMSNAPV:
+  case OTV_DICT_STDHW:
+  case OTV_DICT_STDVW:
+  case OTV_DICT_BLUESHIFT:
+  case OTV_DICT_BLUEFUZZ:
+  case OTV_DICT_LANGUAGEGROUP: return true;
+  default: return false;
+  }
+}
+
 /* The CFF table of a full instance into in->cff2 (in->cff1 set): charstrings rewritten with
  * blends resolved at the pin (instance/cff_partial.c's walker), subroutines and hints kept.
  * Needs in->adv_w and in->bbox of every glyph (the outline step of instance/cff.c). */

@@ -27,10 +27,14 @@
 #include "instance/store.h"
 #include "instance/inst.h"
 #include "cff_write.h"
+#include "instance/cff1.h"
+
+#include <limits.h>
 
 #define CS_STACK OTV_MAX_STACK_CFF2
 #define CS_DEPTH OTV_MAX_SUBR_DEPTH
 #define NOT_WRITTEN (SIZE_MAX - 1)
+#define NO_KEY UINT_MAX
 /* operands + operators per glyph (or rewritten subroutine) over all calls, so that a subroutine
  * fan-out cannot take exponential time (HarfBuzz stops at 10000 operators per glyph) */
 #define CS_WORK 100000u
@@ -61,7 +65,26 @@ typedef struct csw {
   /* ... the pen of the glyph being written, exact and written (every level), and the largest
    * distance between them at a point since err was last cleared (NAN: a point not known) */
   double pe[2], pw[2], err;
-  double se[2], sw[2];  /* ... at the start of the current contour */
+  double se[2], sw[2]; /* ... at the start of the current contour */
+  /* a glyph's contours (full instance): ncon movetos so far; the ncon at the kept call of the
+   * glyph's own stream that is running (call_key) and at the one that wrote the current
+   * contour's moveto (start_key, NO_KEY: the glyph's own stream); the keys of the contours
+   * found to close in exact arithmetic but not as written (det, det_n of them: the calls made
+   * while they were drawn are written inline in the next walk of the glyph, cmap; all of
+   * them when inl_all) */
+  unsigned ncon, call_key, start_key, det_n;
+  unsigned inl_depth; /* ... those calls made at most this deep in inlined subroutines */
+  bool inl_all;
+  /* flat subroutines (a full instance): the level of the stream that is a flat subroutine's
+   * (its calls are inlined; NO_KEY: none); the glyph's own kept calls counted (call_seq), the
+   * one running (call_fi, its flat index, and call_e) and the one the current contour started
+   * in (start_seq); detect: the glyph's first walk, which notes the subroutines that may be
+   * made flat (cand_*, flat 2) */
+  unsigned flat_level, call_seq, start_seq, cand_n;
+  size_t call_fi, cand_fi[8];
+  otv_part_subr *call_e, *cand_e[8];
+  bool detect;
+  size_t marked_n;      /* subroutines this walk of the glyph marked called (marked) */
   const int8_t *mode;   /* per region: -1 dead, 0 folded, 1 scaled, 2 both (inst.h) */
   const double *factor; /* per region (and, for mode 2, its folded part at rc + region) */
   double v[CS_STACK];
@@ -88,6 +111,21 @@ typedef struct csw {
   size_t pd_cap;
   double *nd; /* a remapped blend's deltas (in->cff_remap), cnt x the new column count */
   size_t nd_cap;
+  unsigned *det; /* (above; not reset per glyph) */
+  size_t det_cap;
+  uint8_t *cmap; /* per contour key of the glyph (cmap_len of them): 1 in det, 2 inline */
+  size_t cmap_cap, cmap_len;
+  /* per subroutine (the global ones, then each Font DICT's local ones from flat_at[fd]):
+   * flat (1), a subroutine a contour of which closes in exact arithmetic but not as written:
+   * it is written with its calls inline (its contour then in its own stream, closed); 2: a
+   * candidate of the glyph being walked */
+  uint8_t *flat;
+  size_t flat_n;
+  uint32_t *flat_at;
+  size_t flat_at_n;
+  otv_part_subr **marked; /* the subroutines whose seen this walk set to 2, and their */
+  uint8_t *marked_was;    /* ... earlier value (undone where the walk is undone) */
+  size_t marked_cap, marked_was_cap;
   /* the glyph's last path operator, when written diffused in its own stream and no path
    * operator came after it (close_contour): its bytes [start, end), operator, operands */
   struct {
@@ -106,9 +144,10 @@ typedef struct csw {
     uint8_t lvl[CS_STACK];
     bool rnd[CS_STACK];
     double ce[2], cw[2], ae[CS_DEPTH + 2][2], aw[CS_DEPTH + 2][2], pe[2], pw[2];
-    unsigned n, stems, vsindex;
+    unsigned n, stems, vsindex, ncon, call_key, start_key, det_n;
     bool cleared, moved;
-    size_t out_len;
+    size_t out_len, marked_n;
+    double se[2], sw[2];
   } snap;
 } csw;
 
@@ -190,10 +229,20 @@ static double col_w(const csw *w, unsigned j, unsigned c)
   return m == 1 || m == 2 ? w->factor[r] : 0;
 }
 
+/* Whether stack entry i is a number this walk knows (a literal, or a blend result where it is
+ * written, or, in a full instance, where a kept call's subroutine is followed for its state:
+ * the blend resolved at the location, as the subroutine's own writing writes it). */
+static bool is_number(const csw *w, unsigned i)
+{
+  if (w->at[i] != SIZE_MAX) return true;
+  return w->ps && w->ps->full && !writing(w) && w->lvl[i] != UINT8_MAX && !w->bgrp[i] &&
+         !w->nest[i];
+}
+
 static otv_status blend(csw *w, size_t at)
 {
   otv_inst *in = w->in;
-  if (!w->n || w->at[w->n - 1] == SIZE_MAX)
+  if (!w->n || !is_number(w, w->n - 1))
     return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, at, "glyph %u: blend count not a number",
                     w->gid);
   double cv = w->v[w->n - 1];
@@ -756,6 +805,63 @@ static void close_contour(csw *w)
   for (int ch = 0; ch < 2; ch++) w->cw[ch] += d[ch], w->pw[ch] += d[ch];
 }
 
+/* Whether the walk writes a glyph of a full instance (at any level of its calls). */
+static bool glyph_walk(const csw *w) { return rounds(w) && !w->analyse && w->gid != UINT32_MAX; }
+
+/* Adds contour key to det (once); false: out of memory. */
+static bool det_add(csw *w, unsigned key)
+{
+  if (key >= w->cmap_len) {
+    if (otv_mem_reserve(w->in->al, (void **)&w->cmap, &w->cmap_cap, (size_t)key + 1, 1))
+      return false;
+    memset(w->cmap + w->cmap_len, 0, (size_t)key + 1 - w->cmap_len);
+    w->cmap_len = (size_t)key + 1;
+  }
+  if (w->cmap[key] & 1) return true;
+  if (otv_mem_reserve(w->in->al, (void **)&w->det, &w->det_cap, (size_t)w->det_n + 1,
+                      sizeof *w->det))
+    return false;
+  w->cmap[key] |= 1;
+  w->det[w->det_n++] = key;
+  return true;
+}
+
+/* A glyph's contour ends (after close_contour): one that closes in exact arithmetic but not as
+ * written (its start or its end written in a kept subroutine, each rounded from the
+ * subroutine's own start) would gain a closing line a unit long. Its key, and that of the
+ * kept call that wrote its start, are noted (det): the glyph is walked again with the calls
+ * made while they were drawn written inline (otv_part_cff_glyph), where the glyph's own
+ * stream writes every point as the exact one rounded, its end as its start. In the glyph's
+ * first walk, a contour that lies wholly in one kept call of the glyph also makes that call's
+ * subroutine a candidate for flat (written with its calls inline, once for all callers). */
+static void contour_end(csw *w)
+{
+  if (!glyph_walk(w) || !w->ncon) return;
+  double tol = (w->in->flags & OTV_INSTANCE_CFF_EXACT) ? 1e-9 : 1e-6;
+  for (int ch = 0; ch < 2; ch++)
+    if (fabs(w->pe[ch] - w->se[ch]) > 1e-6) return; /* open in the variable font too */
+  if (fabs(w->pw[0] - w->sw[0]) <= tol && fabs(w->pw[1] - w->sw[1]) <= tol) return;
+  if (w->detect && w->level && w->start_seq == w->call_seq && w->call_fi < w->flat_n &&
+      !w->flat[w->call_fi] && w->cand_n < 8) {
+    /* the contour lies in one kept call of the glyph: its subroutine's fault */
+    w->flat[w->call_fi] = 2;
+    w->cand_fi[w->cand_n] = w->call_fi, w->cand_e[w->cand_n++] = w->call_e;
+  }
+  bool ok = det_add(w, w->ncon);
+  if (ok && w->start_key != NO_KEY) ok = det_add(w, w->start_key);
+  if (!ok) w->out->failed = true; /* (reported as out of memory by the caller) */
+}
+
+/* Whether a call of the glyph's own stream (depth subroutines deep, all inlined) is written
+ * inline for the contours (contour_end). */
+static bool inline_for_contour(const csw *w, unsigned depth)
+{
+  if (!glyph_walk(w) || w->level || !writing(w)) return false;
+  if (w->inl_all) return true;
+  if (depth > w->inl_depth) return false;
+  return w->ncon < w->cmap_len && (w->cmap[w->ncon] & 2);
+}
+
 /* Whether a kept call is tried (a glyph's own stream: the choice is this glyph's alone). */
 static bool try_call(const csw *w)
 {
@@ -790,6 +896,18 @@ static void snap_save(csw *w)
   w->snap.n = w->n, w->snap.stems = w->stems, w->snap.vsindex = w->vsindex;
   w->snap.cleared = w->cleared, w->snap.moved = w->moved, w->snap.last_valid = w->last.valid;
   w->snap.out_len = w->out->len;
+  w->snap.ncon = w->ncon, w->snap.call_key = w->call_key, w->snap.start_key = w->start_key;
+  w->snap.det_n = w->det_n, w->snap.marked_n = w->marked_n;
+  for (int ch = 0; ch < 2; ch++) w->snap.se[ch] = w->se[ch], w->snap.sw[ch] = w->sw[ch];
+}
+
+/* The subroutines marked called since the walk's marked count was k, unmarked. */
+static void unmark(csw *w, size_t k)
+{
+  while (w->marked_n > k) {
+    w->marked_n--;
+    w->marked[w->marked_n]->seen = w->marked_was[w->marked_n];
+  }
 }
 
 static void snap_restore(csw *w)
@@ -810,6 +928,11 @@ static void snap_restore(csw *w)
   w->cleared = w->snap.cleared, w->moved = w->snap.moved; /* (work stays charged) */
   w->last.valid = w->snap.last_valid;
   w->out->len = w->snap.out_len;
+  w->ncon = w->snap.ncon, w->call_key = w->snap.call_key, w->start_key = w->snap.start_key;
+  for (unsigned i = w->snap.det_n; i < w->det_n; i++) w->cmap[w->det[i]] &= (uint8_t)~1u;
+  w->det_n = w->snap.det_n;
+  unmark(w, w->snap.marked_n);
+  for (int ch = 0; ch < 2; ch++) w->se[ch] = w->snap.se[ch], w->sw[ch] = w->snap.sw[ch];
 }
 
 /* Whether an operator of w->n operands must be split for CFF (split_op). */
@@ -887,7 +1010,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     switch (op) {
     case OTV_CS_CALLSUBR:
     case OTV_CS_CALLGSUBR: {
-      if (!w->n || w->at[w->n - 1] == SIZE_MAX)
+      if (!w->n || !is_number(w, w->n - 1))
         return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
                         "glyph %u: subroutine number not a number", w->gid);
       if (w->analyse && w->frame_of[w->n - 1] != w->frame) /* numbered by another call */
@@ -903,7 +1026,11 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
           w->ps ? (local ? &w->ps->local[fd][(uint32_t)sv] : &w->ps->global[(uint32_t)sv]) : NULL;
       if (deep && e) e->inl = 1;
       /* a kept call stays with its number; an inlined one loses it */
-      bool kept = w->keep && !(e && e->inl);
+      size_t fi = !w->flat ? SIZE_MAX
+                  : local  ? (size_t)w->flat_at[fd] + (uint32_t)sv
+                           : (uint32_t)sv;
+      bool kept = w->keep && !(e && e->inl) && !inline_for_contour(w, depth) &&
+                  w->flat_level != w->level; /* (a flat subroutine's calls are inlined) */
       /* a glyph's kept call is tried: written inline instead where its points would stand
        * more than a unit off (try_call); a subroutine's where its stream has drifted */
       bool trial = kept && try_call(w);
@@ -911,8 +1038,18 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       double serr = w->err;
       if (trial) snap_save(w), w->err = 0;
     again:
-      if (kept && e && !w->analyse && rounds(w))
-        e->seen = 2; /* called from a glyph of a full instance (otv_part_cff_subrs) */
+      if (kept && e && !w->analyse && rounds(w) && e->seen != 2) {
+        /* called from a glyph of a full instance (otv_part_cff_subrs); undone with the walk */
+        if (otv_mem_reserve(in->al, (void **)&w->marked, &w->marked_cap, w->marked_n + 1,
+                            sizeof *w->marked) ||
+            otv_mem_reserve(in->al, (void **)&w->marked_was, &w->marked_was_cap, w->marked_n + 1,
+                            sizeof *w->marked_was))
+          return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, s_off + here, "subroutine states");
+        w->marked[w->marked_n] = e, w->marked_was[w->marked_n++] = e->seen;
+        e->seen = 2;
+      }
+      if (kept && w->level == 0) /* (the glyph's own call) */
+        w->call_key = w->ncon, w->call_seq++, w->call_fi = fi, w->call_e = e;
       if (kept) {
         if (writing(w)) otv_cff_put_op(w->out, op);
       } else if (writing(w)) {
@@ -936,8 +1073,10 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       /* a kept subroutine is written from sums of its own (0 at its start): what it moves
        * exactly and as written adds to this stream's sums after it */
+      unsigned saved_flat = w->flat_level;
       if (kept) {
         w->level++;
+        if (fi < w->flat_n && w->flat[fi] == 1) w->flat_level = w->level;
         for (int ch = 0; ch < 2; ch++) {
           w->ae[w->level - 1][ch] = w->ce[ch], w->aw[w->level - 1][ch] = w->cw[ch];
           w->ce[ch] = w->cw[ch] = 0;
@@ -945,6 +1084,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       }
       otv_status st = walk(w, sub, (size_t)(sub.p - c->tab.p), fd, depth + 1);
       if (kept) {
+        w->flat_level = saved_flat;
         w->level--;
         for (int ch = 0; ch < 2; ch++) {
           w->ce[ch] = w->ae[w->level][ch], w->cw[ch] = w->aw[w->level][ch];
@@ -1038,7 +1178,7 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_FLEX1: {
       /* (in a kept call's subroutine too: its sums are what its own stream writes) */
       bool mv = op == OTV_CS_RMOVETO || op == OTV_CS_HMOVETO || op == OTV_CS_VMOVETO;
-      if (mv) close_contour(w);
+      if (mv) close_contour(w), contour_end(w);
       bool diffused = rounds(w) && !w->analyse && diffuse(w, op) && writing(w);
       w->last.valid = false;
       if (must_split(w)) {
@@ -1056,8 +1196,12 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       } else if (writing(w)) {
         otv_cff_put_op(w->out, op);
       }
-      if (mv) /* (the pen after the move: where the contour starts) */
+      if (mv) { /* (the pen after the move: where the contour starts) */
         for (int ch = 0; ch < 2; ch++) w->se[ch] = w->pe[ch], w->sw[ch] = w->pw[ch];
+        w->ncon++;
+        w->start_key = w->level ? w->call_key : NO_KEY;
+        w->start_seq = w->level ? w->call_seq : NO_KEY;
+      }
       w->n = 0;
       break;
     }
@@ -1287,12 +1431,18 @@ static csw *csw_get(otv_inst *in, const int8_t *mode, const double *factor, otv_
     if (!w) return NULL;
     w->pd = NULL, w->pd_cap = 0;
     w->nd = NULL, w->nd_cap = 0;
+    w->det = NULL, w->det_cap = 0;
+    w->cmap = NULL, w->cmap_cap = w->cmap_len = 0;
+    w->marked = NULL, w->marked_was = NULL, w->marked_cap = w->marked_was_cap = 0;
+    w->flat = NULL, w->flat_n = 0, w->flat_at = NULL, w->flat_at_n = 0;
     ps->w = w;
   }
   memset(w, 0, offsetof(csw, v)); /* the stack arrays are filled as they are pushed */
   w->in = in, w->c = &in->face->cff, w->out = out, w->mode = mode, w->factor = factor, w->ps = ps;
   w->n = 0, w->stems = 0, w->vsindex = 0, w->gid = 0, w->work = 0, w->max_n = 0;
   w->cleared = false, w->moved = false, w->last.valid = false;
+  w->start_key = w->call_key = w->flat_level = w->start_seq = NO_KEY;
+  w->call_fi = SIZE_MAX;
   return w;
 }
 
@@ -1304,18 +1454,48 @@ otv_status otv_part_cff_glyph(otv_inst *in, uint32_t gid, const int8_t *mode, co
   otv_span s;
   if (!otv_cff_fd_of(c, gid, &fd) || !otv_cff_index_get(&c->charstrings, gid, &s))
     return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, 0, "glyph %u: charstring or Font DICT", gid);
-  csw *w = csw_get(in, mode, factor, ps, out);
-  if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
-  w->gid = gid;
-  w->keep = true;
-  w->vsindex = c->fds[fd].vsindex;
-  if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
-                                    * DICT drops */
-    otv_cs_put_num(out, w->vsindex);
-    otv_cff_put_op(out, OTV_CS_VSINDEX);
+  size_t start = out->len;
+  otv_status st = OTV_E_OK;
+  /* a full instance whose contours close as written only with some calls inline (contour_end)
+   * is walked again with them inline: the glyph's own calls made while those contours were
+   * drawn, then, where a contour still does not close, also the calls in those calls, at last
+   * every call of the glyph's own stream (at most 4 walks) */
+  const unsigned last = 3;
+  bool first = true; /* (the walk that may find flat subroutines) */
+  for (unsigned pass = 0; pass <= last; pass++) {
+    csw *w = csw_get(in, mode, factor, ps, out);
+    if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
+    w->gid = gid;
+    w->keep = true;
+    w->vsindex = c->fds[fd].vsindex;
+    if (!pass) w->cmap_len = 0; /* (the glyph's contour keys) */
+    w->detect = first && w->flat;
+    w->inl_depth = pass ? pass - 1 : 0, w->inl_all = pass == last;
+    if (w->vsindex && !ps->full) { /* the Private DICT's vsindex, which the instance's Private
+                                      * DICT drops */
+      otv_cs_put_num(out, w->vsindex);
+      otv_cff_put_op(out, OTV_CS_VSINDEX);
+    }
+    st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
+    if (!st && ps->full) close_contour(w), contour_end(w); /* the last contour */
+    bool again = !st && w->det_n && pass < last && !out->failed;
+    if (again) unmark(w, 0), out->len = start;
+    /* a candidate no earlier glyph's walk followed kept (no glyph written so far depends on
+     * how it is written) is made flat, and the glyph walked again with it */
+    bool made = false;
+    for (unsigned i = 0; i < w->cand_n; i++) {
+      bool ok = again && w->cand_e[i] && w->cand_e[i]->seen != 2;
+      w->flat[w->cand_fi[i]] = ok ? 1 : 0;
+      made |= ok;
+    }
+    w->detect = first = false;
+    if (!again) break;
+    if (made) {
+      pass = UINT_MAX; /* (the first walk again: pass 0 after the increment) */
+      continue;
+    }
+    for (unsigned i = 0; i < w->det_n; i++) w->cmap[w->det[i]] = 2;
   }
-  otv_status st = walk(w, s, (size_t)(s.p - c->tab.p), fd, 0);
-  if (!st && ps->full) close_contour(w); /* the last contour */
   if (!st && out->failed) st = OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstrings");
   return st;
 }
@@ -1327,6 +1507,12 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
     csw *w = ps->w;
     if (w->pd) otv_mem_free(in->al, w->pd, w->pd_cap * sizeof *w->pd);
     if (w->nd) otv_mem_free(in->al, w->nd, w->nd_cap * sizeof *w->nd);
+    if (w->det) otv_mem_free(in->al, w->det, w->det_cap * sizeof *w->det);
+    if (w->cmap) otv_mem_free(in->al, w->cmap, w->cmap_cap);
+    if (w->marked) otv_mem_free(in->al, w->marked, w->marked_cap * sizeof *w->marked);
+    if (w->marked_was) otv_mem_free(in->al, w->marked_was, w->marked_was_cap);
+    if (w->flat) otv_mem_free(in->al, w->flat, w->flat_n ? w->flat_n : 1);
+    if (w->flat_at) otv_mem_free(in->al, w->flat_at, w->flat_at_n * sizeof *w->flat_at);
     otv_mem_free(in->al, w, sizeof(csw));
   }
   if (ps->global)
@@ -1339,6 +1525,27 @@ void otv_part_subrs_free(otv_inst *in, otv_part_subrs *ps)
     otv_mem_free(in->al, ps->local, (c->fd_count ? c->fd_count : 1) * sizeof *ps->local);
   }
   memset(ps, 0, sizeof *ps);
+}
+
+/* A full instance: the flat marks of every subroutine (otv_part_cff_glyph sets them). */
+static otv_status flat_alloc(otv_inst *in, const int8_t *mode, const double *factor,
+                             otv_part_subrs *ps)
+{
+  const otv_cff *c = &in->face->cff;
+  otv_buf scratch;
+  otv_buf_init(&scratch, in->al);
+  csw *w = csw_get(in, mode, factor, ps, &scratch);
+  if (!w) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "charstring stack");
+  size_t n = c->gsubrs.count;
+  w->flat_at_n = c->fd_count;
+  w->flat_at = otv_mem_alloc(in->al, (c->fd_count ? c->fd_count : 1) * sizeof *w->flat_at);
+  if (!w->flat_at) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
+  for (uint32_t f = 0; f < c->fd_count; f++)
+    w->flat_at[f] = (uint32_t)n, n += c->fds[f].subrs.count;
+  w->flat_n = n;
+  w->flat = otv_mem_calloc(in->al, n ? n : 1, 1);
+  if (!w->flat) return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
+  return OTV_E_OK;
 }
 
 otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *factor,
@@ -1394,7 +1601,7 @@ otv_status otv_part_cff_analyse(otv_inst *in, const int8_t *mode, const double *
       otv_part_subr *e = &ps->local[f][i];
       if ((e->has_mask && e->differ_stems) || (e->has_blend && e->differ_vs)) e->inl = 1;
     }
-  return OTV_E_OK;
+  return full ? flat_alloc(in, mode, factor, ps) : OTV_E_OK;
 nomem:
   return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "subroutine states");
 }
@@ -1426,7 +1633,10 @@ otv_status otv_part_cff_subrs(otv_inst *in, const int8_t *mode, const double *fa
         otv_buf_bytes(data, s.p, s.len);
       continue;
     }
-    /* rewritten from its entry state: the caller's operands are unknown values */
+    /* rewritten from its entry state: the caller's operands are unknown values (a flat one
+     * with its calls inline) */
+    size_t fi = fd < 0 ? i : (w->flat ? (size_t)w->flat_at[fd] + i : SIZE_MAX);
+    w->flat_level = fi < w->flat_n && w->flat[fi] == 1 ? 0 : NO_KEY;
     w->gid = UINT32_MAX, w->level = 0, w->stems = e->stems, w->vsindex = e->vsindex, w->work = 0;
     w->moved = true; /* (the glyphs that call it were checked: the analysis walks them) */
     for (int ch = 0; ch < 2; ch++) w->ce[ch] = w->cw[ch] = 0;

@@ -8,7 +8,10 @@ Debian's afdko-bin installs it in /usr/libexec/afdko), and for every real font:
     (numbering kept), and the stem hints (hstem/vstem/hintmask/cntrmask operators over glyphs
     and subroutines) as many as the source's;
   - a name-keyed instance keeps the source's glyph names (post 2.0 -> charset, post 3.0);
-  - the --cff2 instance (a static CFF2 table) keeps the subroutines and hints too (run_cff2).
+  - the --cff2 instance (a static CFF2 table) keeps the subroutines and hints too (run_cff2);
+  - a font with a FontMatrix (tests/fonts/cff2_flat_fm.otf): the --cff2 instance is flattened
+    (no subroutine, no hint, the plain matrix, the points in font units as the hand-computed
+    outline rounded), the CFF one keeps the matrix and its subroutine (run_flat_fm).
 Sizes are printed next to tx's own CFF instances of the same location (tx -cff, flattened and
 hint-less; tx -cff +S, subroutinized again) for the report.
 Fonts: the CFF2 test fonts and, when cached, Source Serif 4 / Source Sans 3 / Cantarell.
@@ -16,6 +19,7 @@ Locations: the default, each axis 70% toward its maximum and the last named inst
 OTV_CFF1_FULL=1: every named
 instance and 20 random locations too (the tx size comparisons only at the first two), and a
 summary line per font."""
+import math
 import os
 import random
 import shutil
@@ -34,7 +38,8 @@ TX = shutil.which("tx") or ("/usr/libexec/afdko/tx" if os.path.exists("/usr/libe
 OTS = shutil.which("ots-sanitize")
 
 TEST_FONTS = ["AdobeVFPrototype_vsindex.otf", "CFF2Instancer-VF-1.otf", "NotoSansJP-VF.subset.otf",
-              "AdobeVFPrototype_chained_blend.otf", "cff2_nested_blend.otf"]
+              "AdobeVFPrototype_chained_blend.otf", "cff2_nested_blend.otf",
+              "cff2_blend_numbers.otf"]
 REAL_FONTS = ["SourceSerif4Variable-Roman.otf", "SourceSans3VF-Upright.otf", "Cantarell-VF.otf"]
 
 checks = 0
@@ -241,6 +246,61 @@ def run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, glyph_coun
           % (name, spec, cff2_len, c2_len, subrs[0], subrs[1], hints))
 
 
+def run_flat_fm(path, tmp):
+    """cff2_flat_fm.otf (tests/fonts/make_cff2_flatten.py; FontMatrix 0.0005, so charstring
+    units are half font units) at wght = 100 + 800a: the --cff2 instance is flattened (otvar's
+    interpreter draws each glyph in font units at the location; each point rounded with
+    floor(x + 0.5), the plain matrix, no subroutine, no hint); the CFF one keeps the matrix, the
+    global subroutine and the hint, its points in charstring units rounded."""
+    name = os.path.basename(path)
+    r5 = lambda x: int(math.floor(x + 0.5))
+    for a in (0, 0.25, 0.5, 0.7, 1):
+        spec = "wght=%g" % (100 + 800 * a)
+        # font units: box (10 + 20a, 0) (210 + 45a, 0) (210 + 45a, 300) (10 + 20a, 300);
+        # tri (0, 0) (150 + 50a, 0) (75 + 25a, 250)
+        box = [(r5(10 + 20 * a), 0), (r5(210 + 45 * a), 0), (r5(210 + 45 * a), 300),
+               (r5(10 + 20 * a), 300)]
+        tri = [(0, 0), (r5(150 + 50 * a), 0), (r5(75 + 25 * a), 250)]
+        # charstring units (twice): box (20 + 40a, 0) (420 + 90a, 0) ...; tri (0, 0) ...
+        cbox = [(r5(20 + 40 * a), 0), (r5(420 + 90 * a), 0), (r5(420 + 90 * a), 600),
+                (r5(20 + 40 * a), 600)]
+        ctri = [(0, 0), (r5(300 + 100 * a), 0), (r5(150 + 50 * a), 500)]
+        for flag, want, table in ((["--cff2"], {"box": box, "hint": box, "tri": tri}, "CFF2"),
+                                  ([], {"box": cbox, "hint": cbox, "tri": ctri}, "CFF ")):
+            out = os.path.join(tmp, "fm.otf")
+            r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q",
+                                "--force"] + flag, capture_output=True, text=True)
+            what = "%s %s %s" % (name, spec, " ".join(flag))
+            check(r.returncode == 0, "%s: otvar instance: %s" % (what, r.stderr.strip()))
+            if r.returncode:
+                continue
+            f = TTFont(out)
+            check(table in f, "%s: a %s table" % (what, table))
+            if table not in f:
+                continue
+            cff = f[table].cff
+            cff.desubroutinize = False
+            top = cff.topDictIndex[0]
+            matrix = [0.001, 0, 0, 0.001, 0, 0] if flag else [0.0005, 0, 0, 0.0005, 0, 0]
+            check(all(abs(x - y) < 1e-9 for x, y in zip(top.FontMatrix, matrix)),
+                  "%s: FontMatrix %s, want %s" % (what, top.FontMatrix, matrix))
+            subrs, hints = subr_counts(cff), hint_count(cff, top.CharStrings)
+            check(subrs == ((0, 0) if flag else (1, 0)), "%s: subroutines %s" % (what, subrs))
+            check(hints == (0 if flag else 1), "%s: %d hint operators" % (what, hints))
+            gs = f.getGlyphSet()
+            for g, pts in want.items():
+                pen = RecordingPen()
+                gs[g].draw(pen)
+                got = [tuple(v[0]) for op, v in pen.value if op in ("moveTo", "lineTo")]
+                check(got == pts, "%s glyph %s: %s, want %s" % (what, g, got, pts))
+            if OTS:
+                r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
+                                   text=True)
+                check(r.returncode == 0, "%s: ots-sanitize: %s"
+                      % (what, (r.stdout + r.stderr).strip()[:200]))
+    print("%s: --cff2 flattened, CFF with its FontMatrix, at 5 locations" % name)
+
+
 def main():
     if not OTVAR:
         print("OTVAR not set")
@@ -253,6 +313,7 @@ def main():
     try:
         for n in TEST_FONTS:
             run_font(os.path.join(FONTS, n), False, tmp)
+        run_flat_fm(os.path.join(FONTS, "cff2_flat_fm.otf"), tmp)
         for n in REAL_FONTS:
             p = os.path.join(CACHE, n)
             if CACHE and os.path.exists(p):
