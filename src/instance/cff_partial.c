@@ -27,7 +27,6 @@
 #include "instance/store.h"
 #include "instance/inst.h"
 #include "cff_write.h"
-#include "instance/cff1.h"
 
 #include <limits.h>
 
