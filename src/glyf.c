@@ -460,7 +460,7 @@ static const uint8_t xy_sizes[256][2] = {S64_(0), S64_(64), S64_(128), S64_(192)
  * from them and from the raw words there, and land in pts[np, np4)). */
 static OTV_ALWAYS_INLINE void decode_xy_impl(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
                                              const uint8_t *tags, unsigned np,
-                                             const otv_gvar_pre *pre)
+                                             const otv_gvar_pre *pre, unsigned nk)
 {
   unsigned np4 = (np + 3u) & ~3u;
   uint8_t *const raw0 = (uint8_t *)(void *)pts + 4 * (size_t)np4;
@@ -493,7 +493,7 @@ static OTV_ALWAYS_INLINE void decode_xy_impl(const uint8_t *xs, const uint8_t *y
   float *out = &pts[0].x;
   raw = raw0;
   __m128 vs[OTV_GVAR_PLANAR_MAX];
-  unsigned n_act = pre ? pre->n_act : 0;
+  unsigned n_act = nk ? nk : pre ? pre->n_act : 0; /* nk: a constant count (unrolled) */
   for (unsigned t = 0; t < n_act; t++) vs[t] = _mm_set1_ps(pre->s[t]);
   for (unsigned i = 0; i < np; i += 4, raw += 16, out += 8) {
     __m128i r = _mm_loadu_si128((const __m128i *)(const void *)raw);
@@ -530,14 +530,31 @@ static OTV_ALWAYS_INLINE void decode_xy_impl(const uint8_t *xs, const uint8_t *y
 static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
                                    const uint8_t *tags, unsigned np)
 {
-  decode_xy_impl(xs, ys, pts, tags, np, NULL);
+  decode_xy_impl(xs, ys, pts, tags, np, NULL, 0);
 }
 /* As decode_xy, each point also varied by pre's planar deltas (otv_gvar_begin: pre->dz holds
  * at least np4 deltas per tuple and coordinate). */
 static OTV_NOINLINE void decode_xy_var(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
 {
-  decode_xy_impl(xs, ys, pts, tags, np, pre);
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 0);
+}
+/* The same for 1, 2 and 3 tuples, unrolled (a font of 2 axes: one per axis and their
+ * corner at most locations) */
+static OTV_NOINLINE void decode_xy_var1(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 1);
+}
+static OTV_NOINLINE void decode_xy_var2(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 2);
+}
+static OTV_NOINLINE void decode_xy_var3(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 3);
 }
 #  define DECODE_XY_PTS(np) (((np) + 3u) & ~3u) /* the points decode_xy writes */
 #else
@@ -666,10 +683,16 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
   }
 #if OTV_SSE2
   if (np) {
-    if (pre.mode == OTV_GVAR_PLANAR)
-      decode_xy_var(xs, ys, pts, tags, np, &pre);
-    else
+    if (pre.mode != OTV_GVAR_PLANAR)
       decode_xy(xs, ys, pts, tags, np);
+    else if (pre.n_act == 1)
+      decode_xy_var1(xs, ys, pts, tags, np, &pre);
+    else if (pre.n_act == 2)
+      decode_xy_var2(xs, ys, pts, tags, np, &pre);
+    else if (pre.n_act == 3)
+      decode_xy_var3(xs, ys, pts, tags, np, &pre);
+    else
+      decode_xy_var(xs, ys, pts, tags, np, &pre);
   }
 #else
   if (np) decode_xy(xs, ys, pts, tags, np);
@@ -679,8 +702,8 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
   else
     memset(pts + np, 0, 4 * sizeof *pts); /* a component's phantoms, dropped by its parent */
   memset(tags + np, 0, 4);
-  if (pre.mode == OTV_GVAR_PLANAR) {
-    /* the phantoms' deltas, in the same order */
+  if (pre.mode == OTV_GVAR_PLANAR && c->want_phantoms) {
+    /* the phantoms' deltas, in the same order (not wanted: they stay zeros, unused) */
     for (unsigned t = 0; t < pre.n_act; t++) {
       const float *dx = pre.dz + 2 * (size_t)t * pre.stride, *dy = dx + pre.stride;
       for (unsigned p = np; p < np + 4; p++) {
