@@ -673,7 +673,8 @@ static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const ui
 
 /* Pass 1 of glyph gid's deltas for n points (otv_gvar_apply, otv_gvar_begin): the tuples
  * that apply into c->act, and what pass 2 needs into *pre (mode OTV_GVAR_NONE: none applies). */
-static otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigned n, otv_gvar_pre *pre)
+static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigned n,
+                                          otv_gvar_pre *pre)
 {
   const otv_gvar *g = c->g;
   pre->mode = OTV_GVAR_NONE;
@@ -764,9 +765,9 @@ applied:
 }
 
 /* Pass 2 (after pass1 found tuples that apply): their deltas added to pts[0, n). */
-static otv_status pass2(otv_gvar_loc *c, uint32_t gid, const otv_gvar_pre *pre, otv_point *pts,
-                        unsigned n, const uint16_t *ends, unsigned end_count, unsigned ends_base,
-                        bool phantoms)
+static OTV_ALWAYS_INLINE otv_status pass2(otv_gvar_loc *c, uint32_t gid, const otv_gvar_pre *pre,
+                                          otv_point *pts, unsigned n, const uint16_t *ends,
+                                          unsigned end_count, unsigned ends_base, bool phantoms)
 {
   const otv_gvar *g = c->g;
   otv_error *err = c->x.err;
