@@ -493,7 +493,7 @@ static OTV_ALWAYS_INLINE void decode_xy_impl(const uint8_t *xs, const uint8_t *y
   float *out = &pts[0].x;
   raw = raw0;
   __m128 vs[OTV_GVAR_PLANAR_MAX];
-  unsigned n_act = nk ? nk : pre ? pre->n_act : 0; /* nk: a constant count (unrolled) */
+  unsigned n_act = pre ? nk : 0; /* a constant: unrolled */
   for (unsigned t = 0; t < n_act; t++) vs[t] = _mm_set1_ps(pre->s[t]);
   for (unsigned i = 0; i < np; i += 4, raw += 16, out += 8) {
     __m128i r = _mm_loadu_si128((const __m128i *)(const void *)raw);
@@ -532,15 +532,8 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
 {
   decode_xy_impl(xs, ys, pts, tags, np, NULL, 0);
 }
-/* As decode_xy, each point also varied by pre's planar deltas (otv_gvar_begin: pre->dz holds
- * at least np4 deltas per tuple and coordinate). */
-static OTV_NOINLINE void decode_xy_var(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
-                                       const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
-{
-  decode_xy_impl(xs, ys, pts, tags, np, pre, 0);
-}
-/* The same for 1, 2 and 3 tuples, unrolled (a font of 2 axes: one per axis and their
- * corner at most locations) */
+/* As decode_xy, each point also varied by pre's planar deltas of 1, 2 or 3 tuples
+ * (otv_gvar_begin: pre->dz holds at least np4 deltas per tuple and coordinate), unrolled */
 static OTV_NOINLINE void decode_xy_var1(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
                                         const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
 {
@@ -689,10 +682,8 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
       decode_xy_var1(xs, ys, pts, tags, np, &pre);
     else if (pre.n_act == 2)
       decode_xy_var2(xs, ys, pts, tags, np, &pre);
-    else if (pre.n_act == 3)
-      decode_xy_var3(xs, ys, pts, tags, np, &pre);
     else
-      decode_xy_var(xs, ys, pts, tags, np, &pre);
+      decode_xy_var3(xs, ys, pts, tags, np, &pre);
   }
 #else
   if (np) decode_xy(xs, ys, pts, tags, np);

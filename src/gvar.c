@@ -962,8 +962,9 @@ otv_status otv_gvar_begin(otv_gvar_loc *c, uint32_t gid, unsigned n, otv_gvar_pr
 #if OTV_SSE2
   const otv_gvar *g = c->g;
   unsigned n_act = pre->n_act;
-  /* planar: every tuple lists every point, at most OTV_GVAR_PLANAR_MAX of them, and the
-   * data not decoded guarded (8 bytes of slack after it inside the table) */
+  /* planar: every tuple lists every point, at most OTV_GVAR_PLANAR_MAX of them (with more,
+   * the dacc path that skips zero runs costs less: many-axis fonts), and the data not decoded
+   * guarded (8 bytes of slack after it inside the table) */
   if (pre->sparse || n_act > OTV_GVAR_PLANAR_MAX ||
       !otv_span_has(g->tab, pre->base + pre->data.len, 8))
     return OTV_E_OK;

@@ -100,13 +100,14 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
 /* The same in two steps around a simple glyph's decode, so that its coordinates can take
  * their deltas as they are decoded. otv_gvar_begin (before the decode; n points with the 4
  * phantoms) finds the tuples that apply; *pre gets mode OTV_GVAR_NONE (none: nothing more to
- * do), OTV_GVAR_PLANAR (SSE2: every tuple that applies lists every point; their deltas are
- * decoded: tuple a's x deltas at pre->dz[2 a stride, + n), its y deltas stride floats further,
- * its scalar pre->s[a]; point p is then varied as ((p + s[0] d0) + s[1] d1) + ..., the float
- * operations of otv_gvar_apply in the same order) or OTV_GVAR_LATER (call otv_gvar_finish
- * with the decoded points: otv_gvar_apply's second half). pre->dz is c's scratch, valid until
- * the next call on c. Errors are recorded in the location. */
-#define OTV_GVAR_PLANAR_MAX 8u
+ * do), OTV_GVAR_PLANAR (SSE2: 1 to OTV_GVAR_PLANAR_MAX tuples apply, each listing every
+ * point; their deltas are decoded: tuple a's x deltas at pre->dz[2 a stride, + n), its y
+ * deltas stride floats further, its scalar pre->s[a]; point p is then varied as
+ * ((p + s[0] d0) + s[1] d1) + ..., the float operations of otv_gvar_apply in the same order)
+ * or OTV_GVAR_LATER (call otv_gvar_finish with the decoded points: otv_gvar_apply's second
+ * half). pre->dz is c's scratch, valid until the next call on c. Errors are recorded in the
+ * location. */
+#define OTV_GVAR_PLANAR_MAX 3u
 enum { OTV_GVAR_NONE, OTV_GVAR_PLANAR, OTV_GVAR_LATER };
 typedef struct otv_gvar_pre {
   int mode;
