@@ -458,8 +458,9 @@ static const uint8_t xy_sizes[256][2] = {S64_(0), S64_(64), S64_(128), S64_(192)
  * followed by 2 readable bytes (a point at an array's end reads 2 bytes there); pts holds
  * np4 points; tags has TAGS_SPARE bytes after np (the last block's lanes past np are computed
  * from them and from the raw words there, and land in pts[np, np4)). */
-static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
-                                   const uint8_t *tags, unsigned np)
+static OTV_ALWAYS_INLINE void decode_xy_impl(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                             const uint8_t *tags, unsigned np,
+                                             const otv_gvar_pre *pre, unsigned nk)
 {
   unsigned np4 = (np + 3u) & ~3u;
   uint8_t *const raw0 = (uint8_t *)(void *)pts + 4 * (size_t)np4;
@@ -491,6 +492,9 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
   __m128i carry = zero; /* the previous point's x, y in lanes 0, 1 and 2, 3 */
   float *out = &pts[0].x;
   raw = raw0;
+  __m128 vs[OTV_GVAR_PLANAR_MAX];
+  unsigned n_act = pre ? nk : 0; /* a constant: unrolled */
+  for (unsigned t = 0; t < n_act; t++) vs[t] = _mm_set1_ps(pre->s[t]);
   for (unsigned i = 0; i < np; i += 4, raw += 16, out += 8) {
     __m128i r = _mm_loadu_si128((const __m128i *)(const void *)raw);
     uint32_t t4;
@@ -510,9 +514,40 @@ static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_poi
     carry = _mm_shuffle_epi32(a, _MM_SHUFFLE(3, 2, 3, 2));
     b = _mm_add_epi32(_mm_add_epi32(b, _mm_slli_si128(b, 8)), carry);
     carry = _mm_shuffle_epi32(b, _MM_SHUFFLE(3, 2, 3, 2));
-    _mm_storeu_ps(out, _mm_cvtepi32_ps(a));
-    _mm_storeu_ps(out + 4, _mm_cvtepi32_ps(b));
+    __m128 fa = _mm_cvtepi32_ps(a), fb = _mm_cvtepi32_ps(b);
+    if (pre) { /* + s x delta per tuple, x and y deltas interleaved as the points */
+      const float *dz = pre->dz + i;
+      for (unsigned u = 0; u < n_act; u++, dz += 2 * (size_t)pre->stride) {
+        __m128 dx = _mm_loadu_ps(dz), dy = _mm_loadu_ps(dz + pre->stride);
+        fa = _mm_add_ps(fa, _mm_mul_ps(_mm_unpacklo_ps(dx, dy), vs[u]));
+        fb = _mm_add_ps(fb, _mm_mul_ps(_mm_unpackhi_ps(dx, dy), vs[u]));
+      }
+    }
+    _mm_storeu_ps(out, fa);
+    _mm_storeu_ps(out + 4, fb);
   }
+}
+static OTV_NOINLINE void decode_xy(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                   const uint8_t *tags, unsigned np)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, NULL, 0);
+}
+/* As decode_xy, each point also varied by pre's planar deltas of 1, 2 or 3 tuples
+ * (otv_gvar_begin: pre->dz holds at least np4 deltas per tuple and coordinate), unrolled */
+static OTV_NOINLINE void decode_xy_var1(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 1);
+}
+static OTV_NOINLINE void decode_xy_var2(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 2);
+}
+static OTV_NOINLINE void decode_xy_var3(const uint8_t *xs, const uint8_t *ys, otv_point *pts,
+                                        const uint8_t *tags, unsigned np, const otv_gvar_pre *pre)
+{
+  decode_xy_impl(xs, ys, pts, tags, np, pre, 3);
 }
 #  define DECODE_XY_PTS(np) (((np) + 3u) & ~3u) /* the points decode_xy writes */
 #else
@@ -600,6 +635,7 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
     ends[i] = (uint16_t)(e + base); /* fits: e <= np - 1 (increasing to the last end) and
                                        base + np <= OTV_MAX_POINTS */
   }
+  const uint8_t *xs = NULL, *ys = NULL;
   if (np) {
     /* flags, with repeats; then the byte sizes of the x and y arrays */
     uint64_t xylen = 0; /* x array bytes | y array bytes << 32 (each < 2^18) */
@@ -608,7 +644,6 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
     unsigned i = decode_flags(&q, qend, tags, np, &xylen);
     size_t xlen = (size_t)(xylen & 0xFFFFFFFFu), ylen = (size_t)(xylen >> 32);
     r.pos = (size_t)(q - d.p);
-    const uint8_t *xs, *ys;
     if (i < np || !(xs = otv_rd_take(&r, xlen)) || !(ys = otv_rd_take(&r, ylen)))
       return OTV_FAIL(c->x.err, TRUNCATED, T_GLYF,
                       glyph_at + (i < np ? (size_t)(q - d.p) : r.bad_at),
@@ -630,15 +665,46 @@ static otv_status load_simple(otv_glyf_loc *c, uint32_t gid, otv_span d, int con
       xs = c->xy_pad + 1;
       ys = xs + xlen;
     }
-    decode_xy(xs, ys, pts, tags, np);
   }
+  /* the deltas: with every point listed by every tuple (SSE2), decoded first and added to
+   * the coordinates as they are decoded; else added to the decoded points */
+  otv_gvar_pre pre;
+  pre.mode = OTV_GVAR_NONE;
+  if (!c->gc_no_gvar) {
+    otv_status s = otv_gvar_begin(&c->gv, gid, np + 4, &pre);
+    if (s) return s;
+  }
+#if OTV_SSE2
+  if (np) {
+    if (pre.mode != OTV_GVAR_PLANAR)
+      decode_xy(xs, ys, pts, tags, np);
+    else if (pre.n_act == 1)
+      decode_xy_var1(xs, ys, pts, tags, np, &pre);
+    else if (pre.n_act == 2)
+      decode_xy_var2(xs, ys, pts, tags, np, &pre);
+    else
+      decode_xy_var3(xs, ys, pts, tags, np, &pre);
+  }
+#else
+  if (np) decode_xy(xs, ys, pts, tags, np);
+#endif
   if (c->want_phantoms)
     default_phantoms(g, gid, x_min, y_max, pts + np);
   else
     memset(pts + np, 0, 4 * sizeof *pts); /* a component's phantoms, dropped by its parent */
   memset(tags + np, 0, 4);
-  if (!c->gc_no_gvar) {
-    otv_status s = otv_gvar_apply(&c->gv, gid, pts, np + 4, ends, nc, base, c->need_phantoms);
+  if (pre.mode == OTV_GVAR_PLANAR && c->want_phantoms) {
+    /* the phantoms' deltas, in the same order (not wanted: they stay zeros, unused) */
+    for (unsigned t = 0; t < pre.n_act; t++) {
+      const float *dx = pre.dz + 2 * (size_t)t * pre.stride, *dy = dx + pre.stride;
+      for (unsigned p = np; p < np + 4; p++) {
+        pts[p].x += pre.s[t] * dx[p];
+        pts[p].y += pre.s[t] * dy[p];
+      }
+    }
+  } else if (pre.mode == OTV_GVAR_LATER) {
+    otv_status s =
+        otv_gvar_finish(&c->gv, gid, &pre, pts, np + 4, ends, nc, base, c->need_phantoms);
     if (s) return s;
   }
   if ((flags & OTV_OUTLINE_ROUND) && !c->x.at->is_default) round_points(pts, np + 4);

@@ -77,6 +77,7 @@ void otv_gvar_loc_free(otv_gvar_loc *c)
   otv_mem_free(al, c->act, c->act_cap * sizeof *c->act);
   otv_mem_free(al, c->refs, c->refs_cap * sizeof(uint16_t));
   otv_mem_free(al, c->dacc, c->dacc_cap * sizeof(float));
+  otv_mem_free(al, c->dz, c->dz_cap * sizeof(float));
   otv_gvar_loc_init(c, c->g, c->x);
 }
 
@@ -322,7 +323,13 @@ static OTV_ALWAYS_INLINE bool decode_deltas(const uint8_t **qp, const uint8_t *e
         q += run;
       } else if (kind == OTV_DELTA_ZEROS) { /* a control byte read at end fails here */
         if (q > end) return false;
-        for (unsigned k = 0; k < run; k += 4) _mm_storeu_ps(o + k, _mm_setzero_ps());
+        __m128 z = _mm_setzero_ps();
+#  if defined(__GNUC__)
+        /* hidden from the compiler, which would otherwise make the loop a memset or a
+         * "rep stos" (tens of cycles to start, for runs of a few floats) */
+        __asm__("" : "+x"(z));
+#  endif
+        for (unsigned k = 0; k < run; k += 4) _mm_storeu_ps(o + k, z);
       } else if (kind == OTV_DELTA_WORDS) {
         if (end - q < 2 * (ptrdiff_t)run) return false;
         for (unsigned k = 0; k < run; k += 4) {
@@ -664,11 +671,13 @@ static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const ui
   return tuple_scalar(c->x.at->q, c->g->axis_count, peak, start, end);
 }
 
-otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigned n,
-                          const uint16_t *ends, unsigned end_count, unsigned ends_base,
-                          bool phantoms)
+/* Pass 1 of glyph gid's deltas for n points (otv_gvar_apply, otv_gvar_begin): the tuples
+ * that apply into c->act, and what pass 2 needs into *pre (mode OTV_GVAR_NONE: none applies). */
+static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigned n,
+                                          otv_gvar_pre *pre)
 {
   const otv_gvar *g = c->g;
+  pre->mode = OTV_GVAR_NONE;
   if (!g->present || c->x.at->is_default || gid >= g->glyph_count) return OTV_E_OK;
   otv_error *err = c->x.err;
   otv_span data;
@@ -745,8 +754,33 @@ applied:
     return OTV_FAIL(err, LIMIT, T_GVAR, base, "glyph %u: work budget of %llu units spent", gid,
                     (unsigned long long)c->x.work->limit);
   if (n_act == 0) return OTV_E_OK;
+  pre->data = data;
+  pre->base = base;
+  pre->shared_count = shared_count;
+  pre->shared_all = shared_all;
+  pre->sparse = sparse;
+  pre->n_act = n_act;
+  pre->mode = OTV_GVAR_LATER;
+  return OTV_E_OK;
+}
 
-    /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
+/* Pass 2 (after pass1 found tuples that apply): their deltas added to pts[0, n). */
+static OTV_ALWAYS_INLINE otv_status pass2(otv_gvar_loc *c, uint32_t gid, const otv_gvar_pre *pre,
+                                          otv_point *pts, unsigned n, const uint16_t *ends,
+                                          unsigned end_count, unsigned ends_base, bool phantoms)
+{
+  const otv_gvar *g = c->g;
+  otv_error *err = c->x.err;
+  otv_status st = OTV_E_OK;
+  otv_span data = pre->data;
+  size_t base = pre->base;
+  long shared_count = pre->shared_count;
+  bool shared_all = pre->shared_all, sparse = pre->sparse;
+  unsigned n_act = pre->n_act;
+  const act_t *act = c->act;
+  const uint8_t *dp = data.p;
+
+  /* Pass 2: the deltas. The fast decoder may read 8 bytes past a tuple's data: fine when they
    * are inside the table (all glyphs but one whose data ends the table). That one is decoded
    * guarded (lim: its runs within 8 bytes of the table's end are read exactly). The gvar
    * table holds at least its 20-byte header, so lim stays inside it. */
@@ -909,6 +943,59 @@ applied:
   }
 #endif
   return OTV_E_OK;
+}
+
+otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigned n,
+                          const uint16_t *ends, unsigned end_count, unsigned ends_base,
+                          bool phantoms)
+{
+  otv_gvar_pre pre;
+  otv_status st = pass1(c, gid, n, &pre);
+  if (st || pre.mode == OTV_GVAR_NONE) return st;
+  return pass2(c, gid, &pre, pts, n, ends, end_count, ends_base, phantoms);
+}
+
+otv_status otv_gvar_begin(otv_gvar_loc *c, uint32_t gid, unsigned n, otv_gvar_pre *pre)
+{
+  otv_status st = pass1(c, gid, n, pre);
+  if (st || pre->mode == OTV_GVAR_NONE) return st;
+#if OTV_SSE2
+  const otv_gvar *g = c->g;
+  unsigned n_act = pre->n_act;
+  /* planar: every tuple lists every point, at most OTV_GVAR_PLANAR_MAX of them (with more,
+   * the dacc path that skips zero runs costs less: many-axis fonts), and the data not decoded
+   * guarded (8 bytes of slack after it inside the table) */
+  if (pre->sparse || n_act > OTV_GVAR_PLANAR_MAX ||
+      !otv_span_has(g->tab, pre->base + pre->data.len, 8))
+    return OTV_E_OK;
+  unsigned stride = (n + DELTA_PAD + 3u) & ~3u;
+  if (RESERVE_MIN(c->x.al, &c->dz, &c->dz_cap, 2 * (size_t)n_act * stride, sizeof(float),
+                  4 * (size_t)(SCRATCH_PTS + DELTA_PAD)))
+    return OTV_FAIL(c->x.err, NOMEM, T_GVAR, 0, "glyph %u: delta scratch", gid);
+  const uint8_t *dp = pre->data.p;
+  for (unsigned a = 0; a < n_act; a++) {
+    const act_t *ta = &c->act[a];
+    const uint8_t *tp = dp + ta->off, *tend = tp + ta->len; /* in range: checked in pass 1 */
+    /* in range: not sparse, so private point numbers are one 0 byte (checked in pass 1) */
+    const uint8_t *q = tp + (ta->tidx & OTV_TUPLE_PRIVATE_POINTS ? 1 : 0);
+    float *dx = c->dz + 2 * (size_t)a * stride;
+    if (!decode_xy_deltas_fast(&q, tend, n, dx, dx + stride, true))
+      return OTV_FAIL(c->x.err, TRUNCATED, T_GVAR, pre->base + (size_t)(q - dp),
+                      "glyph %u: tuple %u deltas for %u points", gid, ta->t, n);
+    pre->s[a] = ta->s;
+  }
+  pre->dz = c->dz;
+  pre->stride = stride;
+  pre->mode = OTV_GVAR_PLANAR;
+#endif
+  return OTV_E_OK;
+}
+
+otv_status otv_gvar_finish(otv_gvar_loc *c, uint32_t gid, const otv_gvar_pre *pre, otv_point *pts,
+                           unsigned n, const uint16_t *ends, unsigned end_count, unsigned ends_base,
+                           bool phantoms)
+{
+  return pass2(c, gid, pre, pts, n, ends, end_count, ends_base, phantoms);
 }
 
 /* ---- glyph cache support (glyf.c "Glyph cache") ---- */

@@ -65,6 +65,8 @@ typedef struct otv_gvar_loc {
   size_t refs_cap;
   float *dacc; /* the points being varied, planar: x then y */
   size_t dacc_cap;
+  float *dz; /* otv_gvar_begin's planar deltas: per tuple, x deltas then y deltas */
+  size_t dz_cap;
   uint16_t *pn_shared, *pn_priv;
   size_t pn_shared_cap, pn_priv_cap;
   otv_point *dl; /* one tuple's x deltas then y deltas (floats), in point-number order */
@@ -95,6 +97,34 @@ otv_status otv_gvar_apply(otv_gvar_loc *c, uint32_t gid, otv_point *pts, unsigne
                           const uint16_t *ends, unsigned end_count, unsigned ends_base,
                           bool phantoms);
 
+/* The same in two steps around a simple glyph's decode, so that its coordinates can take
+ * their deltas as they are decoded. otv_gvar_begin (before the decode; n points with the 4
+ * phantoms) finds the tuples that apply; *pre gets mode OTV_GVAR_NONE (none: nothing more to
+ * do), OTV_GVAR_PLANAR (SSE2: 1 to OTV_GVAR_PLANAR_MAX tuples apply, each listing every
+ * point; their deltas are decoded: tuple a's x deltas at pre->dz[2 a stride, + n), its y
+ * deltas stride floats further, its scalar pre->s[a]; point p is then varied as
+ * ((p + s[0] d0) + s[1] d1) + ..., the float operations of otv_gvar_apply in the same order)
+ * or OTV_GVAR_LATER (call otv_gvar_finish with the decoded points: otv_gvar_apply's second
+ * half). pre->dz is c's scratch, valid until the next call on c. Errors are recorded in the
+ * location. */
+#define OTV_GVAR_PLANAR_MAX 3u
+enum { OTV_GVAR_NONE, OTV_GVAR_PLANAR, OTV_GVAR_LATER };
+typedef struct otv_gvar_pre {
+  int mode;
+  unsigned n_act;               /* the tuples that apply */
+  unsigned stride;              /* PLANAR: floats from a tuple's x deltas to its y deltas */
+  const float *dz;              /* PLANAR: the deltas */
+  float s[OTV_GVAR_PLANAR_MAX]; /* PLANAR: the scalars */
+  /* LATER: pass 1's findings for otv_gvar_finish */
+  otv_span data;
+  size_t base;
+  long shared_count;
+  bool shared_all, sparse;
+} otv_gvar_pre;
+otv_status otv_gvar_begin(otv_gvar_loc *c, uint32_t gid, unsigned n, otv_gvar_pre *pre);
+otv_status otv_gvar_finish(otv_gvar_loc *c, uint32_t gid, const otv_gvar_pre *pre, otv_point *pts,
+                           unsigned n, const uint16_t *ends, unsigned end_count, unsigned ends_base,
+                           bool phantoms);
 /* Glyph cache support (glyf.c "Glyph cache"). otv_gvar_tuple_count: the number of tuples of
  * glyph gid (0: no variation data), -1 when its data is bad (the caller then draws it without
  * the cache, which reports the error). otv_gvar_decode_all: every tuple's descriptor into tup
