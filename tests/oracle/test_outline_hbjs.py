@@ -103,6 +103,29 @@ def hb_paths(font_path, locs, tmp):
     return res
 
 
+def font_matrix(font):
+    """The CFF/CFF2 FontMatrix times unitsPerEm when it is not the identity (otvar applies it,
+    HarfBuzz ignores it: tests/fonts/cff2_flat_fm.otf), else None."""
+    for tag in ("CFF2", "CFF "):
+        if tag in font:
+            m = getattr(font[tag].cff.topDictIndex[0], "FontMatrix", None)
+            upem = font["head"].unitsPerEm
+            if m and any(abs(v * upem - w) > 1e-9 for v, w in zip(m, (1, 0, 0, 1, 0, 0))):
+                return [v * upem for v in m]
+    return None
+
+
+def with_matrix(cmd, m):
+    """A path command [op, x, y, ...] with its points mapped by the FontMatrix m (font units)."""
+    if not m:
+        return cmd
+    out = [cmd[0]]
+    for i in range(1, len(cmd) - 1, 2):
+        x, y = cmd[i], cmd[i + 1]
+        out += [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]]
+    return out
+
+
 TOKEN = re.compile(r"([MLQCZ])|(-?[0-9.]+(?:e-?[0-9]+)?)")
 
 
@@ -223,6 +246,7 @@ def main():
                 continue
             name = os.path.basename(path)
             locs = locations(font, nrand, seed + 7919, max_named)
+            matrix = font_matrix(font)
             hb = hb_paths(path, locs, tmp)
             worst = 0.0
             spec_ties = 0
@@ -236,7 +260,7 @@ def main():
                     ours = otvar_paths(path, loc, model)
                     differing = 0
                     for gid, hp in enumerate(hbg):
-                        ch = contours([[c[0]] + c[1:] for c in hp])
+                        ch = contours([with_matrix([c[0]] + c[1:], matrix) for c in hp])
                         d = max_diff(ch, contours(ours.get(gid, [])))
                         if model == "harfbuzz6":
                             differing += d is None or d > TOL
