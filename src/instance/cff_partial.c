@@ -676,6 +676,38 @@ static bool mixed(csw *w, int op)
   return true;
 }
 
+/* A full instance's stem operands (hstem/vstem/hstemhm/vstemhm, a hint mask's implicit vstem),
+ * every one pushed in this stream: written again so that each edge is the exact running sum
+ * rounded (the written operand is quant(sum) - the written sum), as points are (diffuse()),
+ * instead of a sum of rounded operands, whose errors add up along the list: an edge the
+ * variable font places exactly on an alignment zone's boundary (Source Serif 4's baseline
+ * stems, 0 in exact arithmetic and in FreeType's blend) was written 1/65536 above it, out of
+ * the zone, and hinted a pixel off. True when done: w->v holds the operands, written again by
+ * the caller (from w->at[0]). */
+static bool diffuse_stems(csw *w)
+{
+  if (!rounds(w) || w->analyse || !w->n) return false;
+  for (unsigned i = 0; i < w->n; i++)
+    if (!mine(w, i) || w->bgrp[i]) return false;
+  double e = 0, wr = 0;
+  for (unsigned i = 0; i < w->n; i++) {
+    e += w->v[i];
+    double t = quant(w, e) - wr;
+    wr += t;
+    w->v[i] = t;
+  }
+  return true;
+}
+
+/* The operands of a stem operator diffused (diffuse_stems) written again, when the stream is
+ * written and the operator is not split (split_op writes w->v itself). */
+static void rewrite_stems(csw *w, bool diffused)
+{
+  if (!diffused || !writing(w)) return;
+  w->out->len = w->at[0];
+  for (unsigned i = 0; i < w->n; i++) otv_cs_put_num(w->out, w->v[i]);
+}
+
 /* A full instance's path operator. Two pairs of sums per stream (x, y):
  *   - ce/cw, the exact and written coordinates so far as this stream's own writing knows them
  *     (what a kept subroutine knows when it is written on its own: from its start, without its
@@ -1130,21 +1162,27 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
     case OTV_CS_HSTEM:
     case OTV_CS_VSTEM:
     case OTV_CS_HSTEMHM:
-    case OTV_CS_VSTEMHM:
+    case OTV_CS_VSTEMHM: {
+      bool diffused = diffuse_stems(w);
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
       } else if (writing(w)) {
+        rewrite_stems(w, diffused);
         otv_cff_put_op(w->out, op);
       }
       w->stems += w->n / 2;
       w->n = 0;
       break;
+    }
     case OTV_CS_HINTMASK:
     case OTV_CS_CNTRMASK: { /* an implicit vstem first, then the mask */
+      bool diffused = diffuse_stems(w);
       if (must_split(w)) {
         otv_status st = split_op(w, op, s_off + here);
         if (st) return st;
+      } else {
+        rewrite_stems(w, diffused);
       }
       w->stems += w->n / 2;
       w->n = 0;
