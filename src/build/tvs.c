@@ -323,6 +323,7 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
   }
   int best = INT32_MAX;
   for (unsigned t = 0; t < len && best > 2; t++) {
+    if (t > 0 && bestw == 0) break;       /* no gap spans bestp: no other start */
     unsigned s = (bestp + len - t) % len; /* bestp itself, then the j whose gaps span it */
     if (t > 0 && (t > (unsigned)reach[s] - 1u || reach[s] < 2)) continue;
     if (t > L) break;
@@ -504,17 +505,15 @@ static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, uns
     if (keep[k]) touched++, first = first == UINT32_MAX ? k : first;
   for (unsigned k = a; k <= b; k++) out[k] = touched == 1 ? r[first] : keep[k] ? r[k] : 0;
   if (touched < 2) return;
-  unsigned len = b - a + 1;
-  for (unsigned q = 0, j = first; q < len; q++) {
-    unsigned k = a + (first - a + q) % len;
-    if (keep[k]) {
-      j = k;
-      continue;
-    }
-    unsigned i = k;
+  /* each gap between consecutive kept points j and i (around the contour), walked once */
+  unsigned j = first;
+  do {
+    unsigned i = j == b ? a : j + 1;
     while (!keep[i]) i = i == b ? a : i + 1;
-    out[k] = otv_iup_infer(o, r, j, i, k);
-  }
+    for (unsigned k = j == b ? a : j + 1; k != i; k = k == b ? a : k + 1)
+      out[k] = otv_iup_infer(o, r, j, i, k);
+    j = i;
+  } while (j != first);
 }
 
 /* floor(v), inline where libm's is a call (no SSE4.1 in the baseline): the same value (a
@@ -727,7 +726,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     if (!otv_mset_has(&mask, k)) continue;
     const double *loc = b->norm + (size_t)k * b->ac;
     const double *want = b->vals + (size_t)row2++ * w;
-    for (unsigned q = 0; q < w; q++) s->acc[q] = q < n ? dg->x[q] : dg->y[q - n];
+    memcpy(s->acc, dg->x, n * sizeof *s->acc);
+    memcpy(s->acc + n, dg->y, n * sizeof *s->acc);
     for (unsigned ti = 0; ti < *tc; ti++) {
       const otv_btuple *t = &s->t[ti];
       double sc = 1;
