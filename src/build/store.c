@@ -143,6 +143,14 @@ static size_t merged_cost(const uint8_t *a, const uint8_t *b, unsigned rc, size_
   return 4 + 6 + 2 * cols + items * (lng ? wide : narrow);
 }
 
+/* The bytes merging groups i and j saves (0: not allowed, over 65535 rows). */
+static long pair_gain(const group *g, const size_t *gcost, size_t i, size_t j, unsigned rc)
+{
+  if (g[i].items + g[j].items > 0xFFFF) return 0;
+  return (long)gcost[i] + (long)gcost[j] -
+         (long)merged_cost(g[i].w, g[j].w, rc, g[i].items + g[j].items);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -233,6 +241,8 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
   uint32_t *slots = otv_mem_calloc(al, slots_n, sizeof *slots);
   uint8_t *used = otv_mem_calloc(al, rows + 1, 1);
   size_t *gcost = NULL, gcost_n = 0; /* the groups' costs */
+  long *gain = NULL;                 /* the pairs' gains (few groups) */
+  size_t gain_n = 0;
   if (!canon || !grp || !g || !wbuf || !wtmp || !slots || !used) {
     st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
     goto done;
@@ -283,18 +293,23 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
     goto done;
   }
   for (size_t i = 0; i < gn; i++) gcost[i] = group_cost(g[i].w, rc, g[i].items);
+  /* up to 256 groups, every pair's gain kept (gain[i * gn + j], i < j): a merge changes only
+   * the pairs of the merged group; the same gains, scanned in the same order */
+  if (gn >= 2 && gn <= 256) {
+    gain_n = gn * gn;
+    gain = otv_mem_alloc(al, gain_n * sizeof *gain);
+    for (size_t i = 0; gain && i < gn; i++)
+      for (size_t j = i + 1; j < gn; j++) gain[i * gn + j] = pair_gain(g, gcost, i, j, rc);
+  }
   for (;;) {
     size_t bi = 0, bj = 0;
     long best = 0;
     for (size_t i = 0; i < gn; i++) {
       if (!g[i].live) continue;
-      size_t ci = gcost[i];
       for (size_t j = i + 1; j < gn; j++) {
         if (!g[j].live) continue;
-        if (g[i].items + g[j].items > 0xFFFF) continue;
-        long gain = (long)ci + (long)gcost[j] -
-                    (long)merged_cost(g[i].w, g[j].w, rc, g[i].items + g[j].items);
-        if (gain > best) best = gain, bi = i, bj = j;
+        long gv = gain ? gain[i * gn + j] : pair_gain(g, gcost, i, j, rc);
+        if (gv > best) best = gv, bi = i, bj = j;
       }
     }
     if (best <= 0) break;
@@ -303,6 +318,10 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
     g[bi].items += g[bj].items;
     gcost[bi] = group_cost(g[bi].w, rc, g[bi].items);
     g[bj].live = false;
+    for (size_t k = 0; gain && k < gn; k++)
+      if (g[k].live && k != bi)
+        gain[k < bi ? k * gn + bi : bi * gn + k] =
+            pair_gain(g, gcost, k < bi ? k : bi, k < bi ? bi : k, rc);
     for (size_t r = 0; r < rows; r++)
       if (used[r] && canon[r] == r && grp[r] == bj) grp[r] = (uint32_t)bi;
   }
@@ -431,6 +450,7 @@ done:
   otv_mem_free(al, slots, slots_n * sizeof *slots);
   otv_mem_free(al, used, rows + 1);
   if (gcost) otv_mem_free(al, gcost, gcost_n * sizeof *gcost);
+  if (gain) otv_mem_free(al, gain, gain_n * sizeof *gain);
   return st;
 }
 
