@@ -183,9 +183,10 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
           hiy > (jy > py ? jy : py))
         continue;
       wline lx = wline_of(X[J], jx, X[P], px), ly = wline_of(Y[J], jy, Y[P], py);
-      if (wit > J && (wline_off(&lx, X[wit], RX[wit]) | wline_off(&ly, Y[wit], RY[wit]))) continue;
+      if (wit > J && ((int)wline_off(&lx, X[wit], RX[wit]) | (int)wline_off(&ly, Y[wit], RY[wit])))
+        continue;
       unsigned k = J + 1;
-      while (k < P && !(wline_off(&lx, X[k], RX[k]) | wline_off(&ly, Y[k], RY[k]))) k++;
+      while (k < P && !((int)wline_off(&lx, X[k], RX[k]) | (int)wline_off(&ly, Y[k], RY[k]))) k++;
       if (k < P) {
         wit = k;
         continue;
@@ -850,10 +851,11 @@ otv_status otv_build_gvar(otv_builder *b)
     for (unsigned q = 0; !st && q < shared_n; q++) shared_of[order[q]] = (int)q;
   }
   for (uint32_t g = 0, ti = 0; !st && g < gc; g++) {
-    const uint8_t *p = data.p + off[g];
     size_t len = off[g + 1] - off[g], q = 4, hdr = 0;
+    size_t at = off[g];
     off[g] = (uint32_t)data2.len;
-    if (!len) continue;
+    if (!len) continue; /* (data.p is NULL when no glyph has data) */
+    const uint8_t *p = data.p + at;
     unsigned cnt = otv_peek_u16(p), tc = cnt & 0x0FFFu;
     for (unsigned i = 0; i < tc; i++) { /* the new header's length */
       unsigned idx = otv_peek_u16(p + q + 2);
