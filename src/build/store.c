@@ -127,6 +127,30 @@ static size_t group_cost(const uint8_t *w, unsigned rc, size_t items)
   return 4 + 6 + 2 * cols + items * row;
 }
 
+/* group_cost of the widths max(a, b) (two groups merged), in one pass without writing them:
+ * the same value */
+static size_t merged_cost(const uint8_t *a, const uint8_t *b, unsigned rc, size_t items)
+{
+  size_t cols = 0, narrow = 0, wide = 0;
+  unsigned lng = 0;
+  for (unsigned r = 0; r < rc; r++) {
+    unsigned m = a[r] > b[r] ? a[r] : b[r];
+    lng |= m == 4;
+    cols += m != 0;
+    narrow += m;
+    wide += m ? (m >= 2 ? 4 : 2) : 0;
+  }
+  return 4 + 6 + 2 * cols + items * (lng ? wide : narrow);
+}
+
+/* The bytes merging groups i and j saves (0: not allowed, over 65535 rows). */
+static long pair_gain(const group *g, const size_t *gcost, size_t i, size_t j, unsigned rc)
+{
+  if (g[i].items + g[j].items > 0xFFFF) return 0;
+  return (long)gcost[i] + (long)gcost[j] -
+         (long)merged_cost(g[i].w, g[j].w, rc, g[i].items + g[j].items);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -216,6 +240,9 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
   while (slots_n < 2 * rows + 2) slots_n *= 2;
   uint32_t *slots = otv_mem_calloc(al, slots_n, sizeof *slots);
   uint8_t *used = otv_mem_calloc(al, rows + 1, 1);
+  size_t *gcost = NULL, gcost_n = 0; /* the groups' costs */
+  long *gain = NULL;                 /* the pairs' gains (few groups) */
+  size_t gain_n = 0;
   if (!canon || !grp || !g || !wbuf || !wtmp || !slots || !used) {
     st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
     goto done;
@@ -258,27 +285,43 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
     g[k].items++;
     grp[r] = (uint32_t)k;
   }
-  /* greedy merges while one saves bytes */
+  /* greedy merges while one saves bytes (each group's own cost kept in gcost) */
+  gcost_n = gn + 1;
+  gcost = otv_mem_calloc(al, gcost_n, sizeof *gcost);
+  if (!gcost) {
+    st = OTV_FAIL(b->err, NOMEM, 0, 0, "variation store");
+    goto done;
+  }
+  for (size_t i = 0; i < gn; i++) gcost[i] = group_cost(g[i].w, rc, g[i].items);
+  /* up to 256 groups, every pair's gain kept (gain[i * gn + j], i < j): a merge changes only
+   * the pairs of the merged group; the same gains, scanned in the same order */
+  if (gn >= 2 && gn <= 256) {
+    gain_n = gn * gn;
+    gain = otv_mem_alloc(al, gain_n * sizeof *gain);
+    for (size_t i = 0; gain && i < gn; i++)
+      for (size_t j = i + 1; j < gn; j++) gain[i * gn + j] = pair_gain(g, gcost, i, j, rc);
+  }
   for (;;) {
     size_t bi = 0, bj = 0;
     long best = 0;
     for (size_t i = 0; i < gn; i++) {
       if (!g[i].live) continue;
-      size_t ci = group_cost(g[i].w, rc, g[i].items);
       for (size_t j = i + 1; j < gn; j++) {
         if (!g[j].live) continue;
-        if (g[i].items + g[j].items > 0xFFFF) continue;
-        for (unsigned r = 0; r < rc; r++) wtmp[r] = g[i].w[r] > g[j].w[r] ? g[i].w[r] : g[j].w[r];
-        long gain = (long)ci + (long)group_cost(g[j].w, rc, g[j].items) -
-                    (long)group_cost(wtmp, rc, g[i].items + g[j].items);
-        if (gain > best) best = gain, bi = i, bj = j;
+        long gv = gain ? gain[i * gn + j] : pair_gain(g, gcost, i, j, rc);
+        if (gv > best) best = gv, bi = i, bj = j;
       }
     }
     if (best <= 0) break;
     for (unsigned r = 0; r < rc; r++)
       g[bi].w[r] = g[bi].w[r] > g[bj].w[r] ? g[bi].w[r] : g[bj].w[r];
     g[bi].items += g[bj].items;
+    gcost[bi] = group_cost(g[bi].w, rc, g[bi].items);
     g[bj].live = false;
+    for (size_t k = 0; gain && k < gn; k++)
+      if (g[k].live && k != bi)
+        gain[k < bi ? k * gn + bi : bi * gn + k] =
+            pair_gain(g, gcost, k < bi ? k : bi, k < bi ? bi : k, rc);
     for (size_t r = 0; r < rows; r++)
       if (used[r] && canon[r] == r && grp[r] == bj) grp[r] = (uint32_t)bi;
   }
@@ -406,6 +449,8 @@ done:
   otv_mem_free(al, wtmp, rc + 1);
   otv_mem_free(al, slots, slots_n * sizeof *slots);
   otv_mem_free(al, used, rows + 1);
+  if (gcost) otv_mem_free(al, gcost, gcost_n * sizeof *gcost);
+  if (gain) otv_mem_free(al, gain, gain_n * sizeof *gain);
   return st;
 }
 

@@ -30,6 +30,14 @@ typedef struct iup {
   const double *ox, *oy;
   const int32_t *rx, *ry;
   unsigned a, b;
+  /* When every coordinate and delta is an integer small enough for the line test's products
+   * to be exact (coordinates within 2^20, deltas within 2^30: below 2^53), the glyph's contours
+   * twice over (contour [a, b] of length len at [2a, 2a + 2 len): point a + k at 2a + k and
+   * 2a + k + len, so a gap never wraps): coordinates gx, gy (per glyph) and scratch for the
+   * deltas rx2, ry2 (per tuple) and the forced points fz; else gx is NULL. */
+  const double *gx, *gy;
+  double *rx2, *ry2;
+  uint8_t *fz;
 } iup;
 
 static unsigned nxt(const iup *c, unsigned k) { return k == c->b ? c->a : k + 1; }
@@ -72,12 +80,123 @@ static OTV_ALWAYS_INLINE bool line_off(const iup_line *l, double x, double r)
   return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
 }
 
+/* The line of between_ok on the doubled contour w (iup.w) without a branch per point: the
+ * coordinate clamped to [x1, x2] makes line_off's three cases one test (at x1 the value is
+ * d1, at x2 d2; a flat line gets dx 1 and dd 0, its value d1 everywhere): the same answers on
+ * the integer values w holds, where every product is exact. */
+typedef struct wline {
+  double x1, x2, d1, dx, dd, tol;
+} wline;
+
+static OTV_ALWAYS_INLINE wline wline_of(double a1, double e1, double a2, double e2)
+{
+  wline l;
+  if (a1 > a2) {
+    double t = a1;
+    a1 = a2, a2 = t;
+    t = e1, e1 = e2, e2 = t;
+  }
+  l.x1 = a1, l.x2 = a2;
+  if (a1 == a2) {
+    l.d1 = e1 == e2 ? e1 : 0;
+    l.dx = 1, l.dd = 0;
+  } else {
+    l.d1 = e1;
+    l.dx = a2 - a1, l.dd = e2 - e1;
+  }
+  l.tol = IUP_TOL * l.dx;
+  return l;
+}
+
+static OTV_ALWAYS_INLINE bool wline_off(const wline *l, double x, double r)
+{
+  x = x < l->x1 ? l->x1 : x;
+  x = x > l->x2 ? l->x2 : x;
+  return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
+}
+
 static bool between_ok(const iup *c, unsigned j, unsigned i)
 {
   iup_line lx = line_of(c->ox, c->rx, j, i), ly = line_of(c->oy, c->ry, j, i);
   for (unsigned k = nxt(c, j); k != i; k = nxt(c, k))
     if (line_off(&lx, c->ox[k], c->rx[k]) || line_off(&ly, c->oy[k], c->ry[k])) return false;
   return true;
+}
+
+static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int *cost, int *prev,
+                       const uint8_t *ok, const int *reach);
+
+/* Whether IUP cannot give delta dj at coordinate cj from any references, on one axis, from its
+ * neighbours (c1, d1) and (c2, d2): see iup_contour. */
+static OTV_ALWAYS_INLINE bool forced_ax(double c1, double c2, double d1, double d2, double cj,
+                                        double dj)
+{
+  if (c1 > c2) {
+    double t = c1;
+    c1 = c2, c2 = t;
+    t = d1, d1 = d2, d2 = t;
+  }
+  if (c1 == c2) return fabs(d1 - d2) > IUP_TOL && fabs(dj) > IUP_TOL;
+  if (c1 <= cj && cj <= c2)
+    return !((d1 < d2 ? d1 : d2) - IUP_TOL <= dj && dj <= (d1 > d2 ? d1 : d2) + IUP_TOL);
+  if (d1 == d2) return false;
+  if (cj < c1)
+    return fabs(dj) > IUP_TOL && fabs(dj - d1) > IUP_TOL && ((dj - IUP_TOL < d1) != (d1 < d2));
+  return fabs(dj) > IUP_TOL && fabs(dj - d2) > IUP_TOL && ((d2 < dj + IUP_TOL) != (d1 < d2));
+}
+
+/* iup_contour's rows (ok, reach: reach[] set to 1 by the caller) on the doubled contour
+ * (c->gx): the same forced points and the same gaps as its loops over the contour, without
+ * wrapping indices, with the clamped line test (wline) and the point that failed the row's
+ * last gap tested first (it often fails the next one too). */
+static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int *reach)
+{
+  size_t o2 = 2 * (size_t)c->a;
+  const double *X = c->gx + o2, *Y = c->gy + o2;
+  double *RX = c->rx2 + o2, *RY = c->ry2 + o2;
+  uint8_t *F = c->fz + o2;
+  for (unsigned k = 0; k < len; k++) {
+    RX[k] = RX[k + len] = c->rx[c->a + k];
+    RY[k] = RY[k + len] = c->ry[c->a + k];
+  }
+  for (unsigned k = 1; k <= len; k++) { /* point k % len, its neighbours k - 1 and k + 1 */
+    bool f = forced_ax(X[k - 1], X[k + 1], RX[k - 1], RX[k + 1], X[k], RX[k]) ||
+             forced_ax(Y[k - 1], Y[k + 1], RY[k - 1], RY[k + 1], Y[k], RY[k]);
+    unsigned q = k == len ? 0 : k;
+    F[q] = F[q + len] = f;
+  }
+  for (unsigned p = 0; p < len; p++) {
+    uint8_t *o = ok + (size_t)p * (L + 1);
+    unsigned n = 1, P = p + len, wit = 0;
+    o[1] = 1;
+    double px = RX[P], py = RY[P];
+    double lox = HUGE_VAL, hix = -HUGE_VAL, loy = HUGE_VAL, hiy = -HUGE_VAL;
+    for (unsigned g = 2; g <= L; g++) {
+      unsigned in = P - g + 1, J = P - g; /* the point now between, the reference */
+      if (F[in]) break;
+      double vx = RX[in], vy = RY[in];
+      lox = vx < lox ? vx : lox, hix = vx > hix ? vx : hix;
+      loy = vy < loy ? vy : loy, hiy = vy > hiy ? vy : hiy;
+      if ((lox < px && hix > px) || (loy < py && hiy > py)) break;
+      double jx = RX[J], jy = RY[J];
+      if (lox < (jx < px ? jx : px) || hix > (jx > px ? jx : px) || loy < (jy < py ? jy : py) ||
+          hiy > (jy > py ? jy : py))
+        continue;
+      wline lx = wline_of(X[J], jx, X[P], px), ly = wline_of(Y[J], jy, Y[P], py);
+      if (wit > J && ((int)wline_off(&lx, X[wit], RX[wit]) | (int)wline_off(&ly, Y[wit], RY[wit])))
+        continue;
+      unsigned k = J + 1;
+      while (k < P && !((int)wline_off(&lx, X[k], RX[k]) | (int)wline_off(&ly, Y[k], RY[k]))) k++;
+      if (k < P) {
+        wit = k;
+        continue;
+      }
+      o[++n] = (uint8_t)g;
+      unsigned j = J >= len ? J - len : J;
+      if ((int)g > reach[j]) reach[j] = (int)g;
+    }
+    o[0] = (uint8_t)n;
+  }
 }
 
 /* keep[] for contour [a, b]: none when every delta is 0, one point when all are equal, else
@@ -103,9 +222,14 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     return;
   }
   unsigned L = len - 1 < IUP_LOOKBACK ? len - 1 : IUP_LOOKBACK;
+  for (unsigned p = 0; p < len; p++) reach[p] = 1;
+  if (c->gx) {
+    iup_rows_w(c, len, L, ok, reach);
+    iup_choose(a, len, L, keep, cost, prev, ok, reach);
+    return;
+  }
   /* row p of ok (L + 1 bytes): the gaps g such that the points between p - g and p (around
    * the contour) are inferable from those two; reach[j]: the longest such gap starting at j */
-  for (unsigned p = 0; p < len; p++) reach[p] = 1;
   /* keep[] holds, until the search below sets it, the points no gap can pass over: those IUP
    * cannot give from any references, decided from the point and its two neighbours (fontTools'
    * _iup_contour_bound_forced_set: between its neighbours' coordinates a point's delta must lie
@@ -129,7 +253,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
       if (c1 == c2)
         force = fabs(d1 - d2) > IUP_TOL && fabs(dj) > IUP_TOL;
       else if (c1 <= cj && cj <= c2)
-        force = !(fmin(d1, d2) - IUP_TOL <= dj && dj <= fmax(d1, d2) + IUP_TOL);
+        force = !((d1 < d2 ? d1 : d2) - IUP_TOL <= dj && dj <= (d1 > d2 ? d1 : d2) + IUP_TOL);
       else if (d1 != d2 && cj < c1)
         force = fabs(dj) > IUP_TOL && fabs(dj - d1) > IUP_TOL && ((dj - IUP_TOL < d1) != (d1 < d2));
       else if (d1 != d2)
@@ -169,6 +293,15 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
     }
     o[0] = (uint8_t)n;
   }
+  iup_choose(a, len, L, keep, cost, prev, ok, reach);
+}
+
+/* The choice from the rows (ok, reach) of contour [a, a + len): the starts in the smallest W_p,
+ * a dynamic program from each, the fewest points kept. */
+static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int *cost, int *prev,
+                       const uint8_t *ok, const int *reach)
+{
+  unsigned b = a + len - 1;
   for (unsigned k = a; k <= b; k++) keep[k] = 0;
   /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
   int *wcount = cost; /* reused: len + 1 */
@@ -191,6 +324,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
   }
   int best = INT32_MAX;
   for (unsigned t = 0; t < len && best > 2; t++) {
+    if (t > 0 && bestw == 0) break;       /* no gap spans bestp: no other start */
     unsigned s = (bestp + len - t) % len; /* bestp itself, then the j whose gaps span it */
     if (t > 0 && (t > (unsigned)reach[s] - 1u || reach[s] < 2)) continue;
     if (t > L) break;
@@ -349,8 +483,11 @@ typedef struct gscratch {
   int *cost;     /* IUP scratch 2 x (n + 2) */
   otv_btuple *t;
   size_t d_cap, keep_cap, cost_cap, t_cap;
-  uint8_t *ok; /* IUP: n x (IUP_LOOKBACK + 1) */
-  int *reach;  /* IUP: n + 1 */
+  uint8_t *ok;                   /* IUP: n x (IUP_LOOKBACK + 1) */
+  double *gx2, *gy2, *rx2, *ry2; /* IUP: 2 n each, the contours doubled (iup.gx) */
+  uint8_t *fz;                   /* IUP: 2 n */
+  size_t gx2_cap, gy2_cap, rx2_cap, ry2_cap, fz_cap;
+  int *reach; /* IUP: n + 1 */
   size_t ok_cap, reach_cap;
   otv_buf sizer;   /* one tuple encoded, to measure it */
   int32_t *listed; /* one tuple's listed deltas */
@@ -369,17 +506,24 @@ static void iup_fill(const double *o, const int32_t *r, const uint8_t *keep, uns
     if (keep[k]) touched++, first = first == UINT32_MAX ? k : first;
   for (unsigned k = a; k <= b; k++) out[k] = touched == 1 ? r[first] : keep[k] ? r[k] : 0;
   if (touched < 2) return;
-  unsigned len = b - a + 1;
-  for (unsigned q = 0, j = first; q < len; q++) {
-    unsigned k = a + (first - a + q) % len;
-    if (keep[k]) {
-      j = k;
-      continue;
-    }
-    unsigned i = k;
+  /* each gap between consecutive kept points j and i (around the contour), walked once */
+  unsigned j = first;
+  do {
+    unsigned i = j == b ? a : j + 1;
     while (!keep[i]) i = i == b ? a : i + 1;
-    out[k] = otv_iup_infer(o, r, j, i, k);
-  }
+    for (unsigned k = j == b ? a : j + 1; k != i; k = k == b ? a : k + 1)
+      out[k] = otv_iup_infer(o, r, j, i, k);
+    j = i;
+  } while (j != first);
+}
+
+/* floor(v), inline where libm's is a call (no SSE4.1 in the baseline): the same value (a
+ * signed zero aside, which compares equal) */
+static OTV_ALWAYS_INLINE double ffloor(double v)
+{
+  if (!(fabs(v) < 4503599627370496.0)) return floor(v); /* 2^52 and beyond, NaN */
+  double f = (double)(long long)v;
+  return f > v ? f - 1 : f;
 }
 
 static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
@@ -505,7 +649,11 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * ((size_t)n + 2)) ||
       OTV_BRESERVE(b, s->ok, s->ok_cap, (size_t)n * (IUP_LOOKBACK + 1)) ||
       OTV_BRESERVE(b, s->reach, s->reach_cap, (size_t)n + 1) ||
-      OTV_BRESERVE(b, s->t, s->t_cap, cnt))
+      OTV_BRESERVE(b, s->gx2, s->gx2_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->gy2, s->gy2_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->rx2, s->rx2_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->ry2, s->ry2_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * (size_t)n) || OTV_BRESERVE(b, s->t, s->t_cap, cnt))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   unsigned row = 0;
   for (unsigned k = 0; k < mc; k++) {
@@ -515,22 +663,37 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     row++;
   }
   otv_vmodel_deltas(md, b->vals, w, w, b->deltas);
+  /* the contours doubled for the IUP search, when their coordinates are small integers */
+  bool ints = true;
+  unsigned pts = dg->end_count ? dg->ends[dg->end_count - 1] + 1u : 0;
+  for (unsigned k = 0; k < pts && ints; k++)
+    ints = fabs(dg->x[k]) <= 1048576.0 && fabs(dg->y[k]) <= 1048576.0 &&
+           dg->x[k] == (double)(int32_t)dg->x[k] && dg->y[k] == (double)(int32_t)dg->y[k];
+  for (unsigned e = 0, a = 0; e < dg->end_count && ints; a = dg->ends[e++] + 1u) {
+    unsigned len = dg->ends[e] + 1u - a;
+    for (unsigned k = 0; k < len; k++) {
+      s->gx2[2 * a + k] = s->gx2[2 * a + k + len] = dg->x[a + k];
+      s->gy2[2 * a + k] = s->gy2[2 * a + k + len] = dg->y[a + k];
+    }
+  }
   for (unsigned i = 1; i < cnt; i++) {
     int32_t *d = s->d + (size_t)*tc * w;
-    bool any = false;
+    bool any = false, small = true;
     for (unsigned q = 0; q < w; q++) {
       double v = b->deltas[(size_t)i * w + q];
       if (fabs(v) > 2147483647.0)
         return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
       d[q] = (int32_t)v;
       any |= d[q] != 0;
+      small &= fabs(v) <= 1073741824.0;
     }
     if (!any) continue;
     otv_btuple *t = &s->t[*tc];
     tuple_region(md, i, t);
     uint8_t *keep = s->keep + (size_t)*tc * n;
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
-    iup c = {dg->x, dg->y, d, d + n, 0, 0};
+    iup c = {dg->x,  dg->y,  d,      d + n, 0, 0, ints && small ? s->gx2 : NULL,
+             s->gy2, s->rx2, s->ry2, s->fz};
     unsigned a = 0;
     for (unsigned e = 0; e < dg->end_count; e++) {
       c.a = a, c.b = dg->ends[e];
@@ -564,7 +727,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     if (!otv_mset_has(&mask, k)) continue;
     const double *loc = b->norm + (size_t)k * b->ac;
     const double *want = b->vals + (size_t)row2++ * w;
-    for (unsigned q = 0; q < w; q++) s->acc[q] = q < n ? dg->x[q] : dg->y[q - n];
+    memcpy(s->acc, dg->x, n * sizeof *s->acc);
+    memcpy(s->acc + n, dg->y, n * sizeof *s->acc);
     for (unsigned ti = 0; ti < *tc; ti++) {
       const otv_btuple *t = &s->t[ti];
       double sc = 1;
@@ -587,7 +751,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       for (unsigned q = 0; q < w; q++) s->acc[q] += sc * s->fill[q];
     }
     for (unsigned q = 0; q < w && exact; q++)
-      if (floor(s->acc[q] + 0.5) != want[q]) exact = false;
+      if (ffloor(s->acc[q] + 0.5) != want[q]) exact = false;
   }
   if (!exact)
     for (unsigned ti = 0; ti < *tc; ti++) {
@@ -687,10 +851,11 @@ otv_status otv_build_gvar(otv_builder *b)
     for (unsigned q = 0; !st && q < shared_n; q++) shared_of[order[q]] = (int)q;
   }
   for (uint32_t g = 0, ti = 0; !st && g < gc; g++) {
-    const uint8_t *p = data.p + off[g];
     size_t len = off[g + 1] - off[g], q = 4, hdr = 0;
+    size_t at = off[g];
     off[g] = (uint32_t)data2.len;
-    if (!len) continue;
+    if (!len) continue; /* (data.p is NULL when no glyph has data) */
+    const uint8_t *p = data.p + at;
     unsigned cnt = otv_peek_u16(p), tc = cnt & 0x0FFFu;
     for (unsigned i = 0; i < tc; i++) { /* the new header's length */
       unsigned idx = otv_peek_u16(p + q + 2);
@@ -771,6 +936,11 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
   otv_mem_free(&b->al, s.ok, s.ok_cap);
   otv_mem_free(&b->al, s.reach, s.reach_cap * sizeof *s.reach);
+  otv_mem_free(&b->al, s.gx2, s.gx2_cap * sizeof *s.gx2);
+  otv_mem_free(&b->al, s.gy2, s.gy2_cap * sizeof *s.gy2);
+  otv_mem_free(&b->al, s.rx2, s.rx2_cap * sizeof *s.rx2);
+  otv_mem_free(&b->al, s.ry2, s.ry2_cap * sizeof *s.ry2);
+  otv_mem_free(&b->al, s.fz, s.fz_cap);
   otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
   otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
   otv_buf_free(&s.sizer);
