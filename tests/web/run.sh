@@ -107,7 +107,7 @@ run_page() {
   # time (the driver's waits run fast); timeout: a hung browser fails instead of hanging ctest.
   timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
     --disable-extensions --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
-    --virtual-time-budget=60000 --dump-dom "http://127.0.0.1:$port/test.html?$1" \
+    --virtual-time-budget=600000 --dump-dom "http://127.0.0.1:$port/test.html?$1" \
     >"$tmp/dom.html" 2>"$tmp/chrome.log" || fail "chromium exited $? (log: see below)"
   echo "web: $case_name: chromium $(ms_since "$t0") ms"
 }
