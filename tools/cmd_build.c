@@ -180,28 +180,8 @@ static uint8_t *load_designspace(const char *path, size_t *len)
       fprintf(stderr, "otvar: %s: %s\n", path, strerror(errno));
     return NULL;
   }
-  size_t cap = (size_t)st.st_size + 1, n = 0; /* + 1: the read that finds the end */
-  uint8_t *buf = (size_t)st.st_size < WOFF_MAX_SFNT ? malloc(cap) : (errno = EFBIG, NULL);
-  while (buf) {
-    if (n == cap) { /* the file grew since fstat */
-      uint8_t *nb = cap < WOFF_MAX_SFNT ? realloc(buf, 2 * cap) : (errno = EFBIG, NULL);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = nb, cap *= 2;
-    }
-    ssize_t r = read(fd, buf + n, cap - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    if (r == 0) break;
-    n += (size_t)r;
-  }
+  size_t n = 0;
+  uint8_t *buf = ds_read_fd(fd, (size_t)st.st_size, WOFF_MAX_SFNT, &n);
   int err = errno;
   close(fd);
   if (!buf) {

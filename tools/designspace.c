@@ -812,22 +812,20 @@ int ds_parse(ds_doc *d, const char *xml, size_t len, char *msg, size_t cap)
   return s.failed ? -1 : 0;
 }
 
-/* A master's bytes: open, fstat, one read of the file's size and the read that finds its end
- * (stdio's buffered reads of 64 KiB cost a copy and more calls). NULL if it cannot be read. */
-static uint8_t *read_file(const char *path, size_t *len)
+uint8_t *ds_read_fd(int fd, size_t size, size_t max, size_t *len)
 {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NULL;
-  struct stat st;
-  size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, n = 0;
+  if (size >= max) {
+    errno = EFBIG;
+    return NULL;
+  }
+  size_t cap = size + 1, n = 0; /* + 1: the read that finds the end */
   uint8_t *buf = malloc(cap);
   while (buf) {
-    if (n == cap) {
-      uint8_t *nb = cap < ((size_t)1 << 30) ? realloc(buf, 2 * cap) : NULL;
+    if (n == cap) { /* longer than size said (a pipe, or the file grew since fstat) */
+      uint8_t *nb = cap < max ? realloc(buf, 2 * cap) : (errno = EFBIG, NULL);
       if (!nb) {
         free(buf);
-        buf = NULL;
-        break;
+        return NULL;
       }
       buf = nb, cap *= 2;
     }
@@ -835,14 +833,25 @@ static uint8_t *read_file(const char *path, size_t *len)
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
       free(buf);
-      buf = NULL;
-      break;
+      return NULL;
     }
     if (r == 0) break;
     n += (size_t)r;
   }
-  close(fd);
   if (buf) *len = n;
+  return buf;
+}
+
+/* A master's bytes: open, fstat, one read of the file's size and the read that finds its end
+ * (stdio's buffered reads of 64 KiB cost a copy and more calls). NULL if it cannot be read. */
+static uint8_t *read_file(const char *path, size_t *len)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  size_t size = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 65535;
+  uint8_t *buf = ds_read_fd(fd, size, (size_t)1 << 30, len);
+  close(fd);
   return buf;
 }
 

@@ -9,6 +9,7 @@
 #include "otvar.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One <axis-subset> of a format 5 <variable-font>: the whole axis, a user range (userminimum,
  * userdefault, usermaximum) or one user value (uservalue: a discrete or pinned axis). */
@@ -107,5 +108,10 @@ unsigned ds_vf_count(const ds_doc *d);
  * discrete or subset axes, out of memory); free sub with ds_sub_free either way. */
 int ds_subspace(const ds_doc *d, unsigned k, ds_sub *sub, char *msg, size_t cap);
 void ds_sub_free(ds_sub *sub);
+
+/* The bytes of fd to its end, read into one buffer of size + 1 bytes (size: what fstat says,
+ * so one read fills it and the next finds the end) that doubles while the data is longer, up to
+ * max bytes. NULL with errno set (EFBIG past max, ENOMEM, a read error); free the result. */
+uint8_t *ds_read_fd(int fd, size_t size, size_t max, size_t *len);
 
 #endif
