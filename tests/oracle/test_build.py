@@ -37,8 +37,7 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+from buildtest import DATA, OTVAR, compile_ttx, fail, finish
 FULL = os.environ.get("OTV_BUILD_FULL") == "1"
 
 CASES = [
@@ -66,14 +65,6 @@ FIELDS = [("OS/2", f) for f in ("sTypoAscender", "sTypoDescender", "sTypoLineGap
                                  "ySuperscriptYOffset", "yStrikeoutSize", "yStrikeoutPosition")]
 FIELDS += [("hhea", f) for f in ("caretSlopeRise", "caretSlopeRun", "caretOffset")]
 FIELDS += [("post", f) for f in ("underlinePosition", "underlineThickness")]
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
 
 def glyph_data(font):
     """name -> (coordinates incl. phantom points as a list of (x, y), advance)"""
@@ -153,12 +144,8 @@ def run_case(tmp, name, mdir, nrand):
     masters = {}
     for s in doc.sources:
         stem = os.path.splitext(os.path.basename(s.filename))[0]
-        ttf = os.path.join(out_m, stem + ".ttf")
-        if not os.path.exists(ttf):
-            f = TTFont()
-            f.importXML(os.path.join(src_dir, stem + ".ttx"))
-            f.save(ttf)
-        masters[s.name] = ttf
+        masters[s.name] = compile_ttx(os.path.join(src_dir, stem + ".ttx"),
+                                      os.path.join(out_m, stem + ".ttf"))
     ours = os.path.join(tmp, name + "-otvar.ttf")
     theirs = os.path.join(tmp, name + "-fonttools.ttf")
     r = subprocess.run([OTVAR, "build", ds_path, "-o", ours, "--master-dir", out_m, "-q",
@@ -181,8 +168,6 @@ def run_case(tmp, name, mdir, nrand):
     f = TTFont(ours)
     for tag in f.keys():
         f[tag]  # decompiles every table
-    axes = {a.name: a for a in doc.axes}
-    tags = {a.name: a.tag for a in doc.axes}
     # user locations: the masters', then random ones
     locs = []
     for s in doc.sources:
@@ -828,11 +813,7 @@ default="0"/></axes><sources>
             fail(f"incompatible masters: exit {r.returncode}, {r.stderr.strip()}")
         else:
             print("incompatible masters refused: " + r.stderr.strip())
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -51,8 +51,7 @@ try:
 except ImportError:
     woff2_ok = False
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+from buildtest import DATA, OTVAR, compile_ttx, fail, finish
 FULL = os.environ.get("OTV_BUILD_FULL") == "1"
 
 CASES = [
@@ -68,14 +67,6 @@ CASES = [
     ("TestVVAR", 2, True, 1),
     ("SparseCFF2", 2, False, 1),
 ]
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
 
 def norm(contours):
     """contours as lists of (op, points...): zero-length lines and the closing line back to
@@ -208,12 +199,8 @@ def masters_of(tmp, name):
     masters = {}
     for s in doc.sources:
         stem = os.path.splitext(os.path.basename(s.filename))[0]
-        otf = os.path.join(out_m, stem + ".otf")
-        if not os.path.exists(otf):
-            f = TTFont()
-            f.importXML(os.path.join(DATA, mdir, stem + ".ttx"))
-            f.save(otf)
-        masters[s.name or stem] = otf
+        masters[s.name or stem] = compile_ttx(os.path.join(DATA, mdir, stem + ".ttx"),
+                                              os.path.join(out_m, stem + ".otf"))
     return doc, out_m, masters
 
 
@@ -324,7 +311,6 @@ def run_case(tmp, name, nrand, ft_builds, tol):
         if src:
             m = TTFont(masters[src])
             mgs = m.getGlyphSet()
-            morder = m.getGlyphOrder()
             # the master's glyphs by name (fontTools' order for our font has no names: the
             # default master's order is ours)
             dm = TTFont(masters[doc.findDefault().name or os.path.splitext(
@@ -346,7 +332,6 @@ def run_case(tmp, name, nrand, ft_builds, tol):
                     fail(f"{what} (master {src}): glyph {gname}: otvar outline "
                          f"{'has another structure' if d2 is None else f'{d2:.3f} off'}")
                 checked += 1
-            del morder
         if t:
             for gid, gname in enumerate(order):
                 d = path_diff(ft_path(gs_o, gname), ft_path(gs_t, t.getGlyphOrder()[gid]))
@@ -469,11 +454,7 @@ def main():
         check_sparse_expected(tmp)
         incompatible(tmp)
         long_names(tmp)
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("test_build_cff2: all passed")
-    return 0
+    return finish("test_build_cff2: all passed")
 
 
 if __name__ == "__main__":

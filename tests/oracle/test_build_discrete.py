@@ -19,7 +19,6 @@ Exit 77 (skip) without fontTools or the test data.
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -32,16 +31,7 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
+from buildtest import DATA, OTVAR, compile_masters, fail, finish, run
 
 # (name, master stem, weight design, contrast)
 SOURCES = [("master_0", "TestFamily-Master0", 0, 0), ("master_1", "TestFamily-Master1", 368, 0),
@@ -106,10 +96,6 @@ UPPER = ("to-uppercase", '<condition name="weight" minimum="0" maximum="200"/>',
          '<sub name="uni0061" with="uni0041"/>')
 
 
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
-
-
 def glyph_data(font):
     glyf, hmtx = font["glyf"], font["hmtx"]
     out = {}
@@ -155,11 +141,8 @@ def main():
         return 77
     with tempfile.TemporaryDirectory() as tmp:
         mdir = os.path.join(tmp, "master_ufo")
-        os.makedirs(mdir)
-        for stem in sorted({s[1] for s in SOURCES}):
-            f = TTFont()
-            f.importXML(os.path.join(DATA, "master_ttx_interpolatable_ttf", stem + ".ttx"))
-            f.save(os.path.join(mdir, stem + ".ttf"))
+        compile_masters({s[1] for s in SOURCES},
+                        os.path.join(DATA, "master_ttx_interpolatable_ttf"), mdir)
         axis = '    <axis tag="cntr" name="contrast" values="0 100" default="0"/>'
         ds = os.path.join(tmp, "Discrete.designspace")
         with open(ds, "w") as fp:
@@ -256,11 +239,7 @@ def main():
         r = run([OTVAR, "build", ds, "-o", "-", "--master-dir", mdir])
         if r.returncode != 2 or "folder" not in r.stderr:
             fail(f"-o - with discrete axes: exit {r.returncode}, {r.stderr.strip()!r}")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

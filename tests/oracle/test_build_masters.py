@@ -33,21 +33,12 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or shutil.which("otvar")
+from buildtest import OTVAR, fail, failures, finish
 AXES = [("wght", 100, 400, 900), ("wdth", 50, 100, 150), ("slnt", -10, 0, 10)]
 GRID = [(-1, -0.5, 0, 0.5, 1), (-1, -0.5, 0, 0.5, 1), (-1, 0, 0.5, 1)]
 NAMES = [".notdef", "a", "b", "c", "d", "e", "f"]
 CHARS = "abcdef"
 NUM = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 20:
-        print("FAIL: " + msg)
-
 
 def user(a, n):
     tag, lo, de, hi = AXES[a]
@@ -234,11 +225,7 @@ def main():
                      f"{r.stderr.strip()[:200]}")
             else:
                 print(f"257 sources refused: {r.stderr.strip()[-100:]}")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -33,21 +33,12 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or shutil.which("otvar")
+from buildtest import OTVAR, fail, finish
 NG = 602  # .notdef, the pairs' firsts and seconds, the classes' firsts and seconds
 # Latin Extended-A and -B, IPA Extensions, Latin Extended Additional (one script: Latin)
 CHARS = list(range(0x100, 0x2B0)) + list(range(0x1E00, 0x1F00))
 N1, N2 = 250, 50  # glyph pairs: firsts, seconds
 C1 = 150  # class pairs: classes of one glyph each (first and second)
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 20:
-        print("FAIL: " + msg)
-
 
 def glyph(width):
     pen = TTGlyphPen(None)
@@ -184,11 +175,7 @@ def main():
             a, b = shape(out, f"wght={wght}", text), shape(os.path.join(tmp, m), None, text)
             if a != b:
                 fail(f"wght={wght}: otvar's build does not position as the master {m}")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

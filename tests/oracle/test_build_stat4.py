@@ -27,16 +27,7 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
-
+from buildtest import DATA, OTVAR, compile_masters, fail, finish
 SOURCES = [("m0", "TestFamily-Master0", 0, 0), ("m1", "TestFamily-Master1", 368, 0),
            ("m2", "TestFamily-Master2", 1000, 0), ("m3", "TestFamily-Master3", 1000, 100),
            ("m0b", "TestFamily-Master0", 0, 100), ("m4", "TestFamily-Master4", 368, 100)]
@@ -87,11 +78,8 @@ def main():
         return 77
     with tempfile.TemporaryDirectory() as tmp:
         md = os.path.join(tmp, "master_ufo")
-        os.makedirs(md)
-        for stem in sorted({s[1] for s in SOURCES}):
-            f = TTFont()
-            f.importXML(os.path.join(DATA, "master_ttx_interpolatable_ttf", stem + ".ttx"))
-            f.save(os.path.join(md, stem + ".ttf"))
+        compile_masters({s[1] for s in SOURCES},
+                        os.path.join(DATA, "master_ttx_interpolatable_ttf"), md)
         ds = os.path.join(tmp, "Loc.designspace")
         with open(ds, "w") as fp:
             fp.write(doc(CONTRAST, LABELS))
@@ -140,11 +128,7 @@ def main():
                 theirs_many[name].save(ft)
                 if got != stat_of(ft):
                     fail(f"{name}: STAT {got}, fontTools' build_many {stat_of(ft)}")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

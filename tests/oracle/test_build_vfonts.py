@@ -26,7 +26,6 @@ test data.
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -42,17 +41,8 @@ except ImportError:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_build_discrete import RULES, SOURCES, glyph_data, stat_summary  # noqa: E402
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+from buildtest import DATA, OTVAR, compile_masters, fail, finish, run
 FULL = os.environ.get("OTV_BUILD_FULL") == "1"
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
 
 WEIGHT = ('    <axis tag="wght" name="weight" minimum="100" maximum="900" default="400">\n'
           '      <map input="100" output="0"/><map input="250" output="100"/>'
@@ -137,10 +127,6 @@ def doc(contrast=CONTRAST, vfonts=VFONTS, sources=SOURCES, fmt="5.0"):
         out.append("    </instance>")
     out += ["  </instances>", "</designspace>", ""]
     return "\n".join(out)
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
 
 
 def fvar_summary(f):
@@ -244,11 +230,8 @@ def main():
     rng = random.Random(27)
     with tempfile.TemporaryDirectory() as tmp:
         mdir = os.path.join(tmp, "master_ufo")
-        os.makedirs(mdir)
-        for stem in sorted({s[1] for s in SOURCES}):
-            f = TTFont()
-            f.importXML(os.path.join(DATA, "master_ttx_interpolatable_ttf", stem + ".ttx"))
-            f.save(os.path.join(mdir, stem + ".ttf"))
+        compile_masters({s[1] for s in SOURCES},
+                        os.path.join(DATA, "master_ttx_interpolatable_ttf"), mdir)
         out = build_and_compare(tmp, mdir, doc(), "Fam",
                                 {"Fam-All": "Fam-All.ttf", "Fam-Flat": "FamFlat.ttf",
                                  "Fam-HeavyHigh": "Fam-HeavyHigh.ttf",
@@ -340,11 +323,7 @@ def main():
         if r.returncode or os.listdir(bout) != ["Up.ttf"]:
             fail(f"filename with a path: exit {r.returncode}, {r.stderr.strip()!r}, "
                  f"{os.listdir(bout) if os.path.isdir(bout) else None}")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -31,16 +31,7 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
+from buildtest import DATA, OTVAR, fail, finish
 
 def origins(font, wght_norm):
     """every glyph's vertical origin at normalized weight wght_norm: VORG + VVAR delta"""
@@ -140,11 +131,7 @@ def main():
                         fail(f"{variant} at {n}: HarfBuzz ttb {ho}, fontTools' font {hb}")
             print(f"{variant}: VVAR {len(fo.reader['VVAR'])} / {len(fb.reader['VVAR'])} bytes, "
                   f"file {os.path.getsize(ours)} / {os.path.getsize(theirs)}")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

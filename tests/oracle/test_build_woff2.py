@@ -30,8 +30,7 @@ except ImportError:
     print("SKIP: no fontTools or Brotli")
     sys.exit(77)
 
-OTVAR = os.environ.get("OTVAR") or "otvar"
-DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+from buildtest import DATA, OTVAR, compile_masters, fail, finish
 I = "master_ttx_interpolatable_ttf"
 CASES = [("Build", I), ("BuildAvarSingleAxis", I), ("BuildAvarIdentityMaps", I),
          ("BuildAvarEmptyAxis", I), ("BuildGvarCompositeExplicitDelta", I),
@@ -40,14 +39,6 @@ CASES = [("Build", I), ("BuildAvarSingleAxis", I), ("BuildAvarIdentityMaps", I),
 SAME = {("BuildAvarIdentityMaps", "HVAR"), ("BuildAvarEmptyAxis", "HVAR"),
         ("BuildAvarEmptyAxis", "MVAR")}
 PINNED = 0x7FFFFFFF  # head.modified of the fonts fontTools' encoder compresses
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
 
 def ft_woff2(font):
     font.recalcTimestamp = False
@@ -68,16 +59,11 @@ def main():
               "both | otvar's encoder on both |")
         for name, mdir in CASES:
             md = os.path.join(tmp, mdir)
-            os.makedirs(md, exist_ok=True)
             ds = os.path.join(DATA, name + ".designspace")
-            for s in DesignSpaceDocument.fromfile(ds).sources:
-                stem = os.path.splitext(os.path.basename(s.filename))[0]
-                ttf = os.path.join(md, stem + ".ttf")
-                if not os.path.exists(ttf):
-                    f = TTFont(recalcTimestamp=False)
-                    f.importXML(os.path.join(DATA, mdir, stem + ".ttx"))
-                    f["head"].modified = PINNED  # the sizes must not move with the clock
-                    f.save(ttf)
+            stems = [os.path.splitext(os.path.basename(s.filename))[0]
+                     for s in DesignSpaceDocument.fromfile(ds).sources]
+            # head.modified pinned: the sizes must not move with the clock
+            compile_masters(stems, os.path.join(DATA, mdir), md, modified=PINNED)
             ours, ours_w = os.path.join(tmp, name + ".ttf"), os.path.join(tmp, name + ".woff2")
             for out in (ours, ours_w):
                 r = subprocess.run([OTVAR, "build", ds, "-o", out, "--master-dir", md, "-q",
@@ -108,11 +94,7 @@ def main():
                         fail(f"{name}: {tag} differs from fontTools' ({len(fo.reader[tag])} vs "
                              f"{len(ft.reader[tag])} bytes)")
         print(f"total: {tot[0]} / {tot[1]} ({tot[0] / tot[1]:.3f})")
-    if failures:
-        print(f"{len(failures)} failures")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":
