@@ -135,6 +135,35 @@ def hb_positions(path, loc, text):
     return [(g["g"], g["ax"], g["ay"], g["dx"], g["dy"]) for g in json.loads(r.stdout)]
 
 
+TWO_MASTERS = """<?xml version='1.0' encoding='UTF-8'?>
+<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
+default="0"/></axes>%s<sources>
+<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
+<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
+</sources></designspace>"""
+
+
+def two_masters(path, rules=""):
+    """writes a designspace of Build's Master0 (wght 0) and Master1 (368), rules optional"""
+    with open(path, "w") as out:
+        out.write(TWO_MASTERS % rules)
+    return path
+
+
+def build_both(what, ds, mdir, ours, theirs):
+    """otvar's build of ds (masters in mdir) to ours and fontTools' to theirs; fontTools' font,
+    or None (a failure recorded) when otvar refused"""
+    r = subprocess.run([OTVAR, "build", ds, "-o", ours, "--master-dir", mdir, "-q", "--force"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        fail(f"{what}: otvar build: {r.stderr.strip()}")
+        return None
+    finder = lambda p: os.path.join(mdir, os.path.splitext(os.path.basename(p))[0] + ".ttf")
+    vf, _, _ = varLib.build(ds, master_finder=finder)
+    vf.save(theirs)
+    return vf
+
+
 def run_case(tmp, name, mdir, nrand):
     ds_path = os.path.join(DATA, name + ".designspace")
     src_dir = os.path.join(DATA, mdir)
@@ -148,14 +177,8 @@ def run_case(tmp, name, mdir, nrand):
                                       os.path.join(out_m, stem + ".ttf"))
     ours = os.path.join(tmp, name + "-otvar.ttf")
     theirs = os.path.join(tmp, name + "-fonttools.ttf")
-    r = subprocess.run([OTVAR, "build", ds_path, "-o", ours, "--master-dir", out_m, "-q",
-                        "--force"], capture_output=True, text=True)
-    if r.returncode:
-        fail(f"{name}: otvar build: {r.stderr.strip()}")
+    if build_both(name, ds_path, out_m, ours, theirs) is None:
         return
-    finder = lambda p: os.path.join(out_m, os.path.splitext(os.path.basename(p))[0] + ".ttf")
-    vf, _, _ = varLib.build(ds_path, master_finder=finder)
-    vf.save(theirs)
     so, st = os.path.getsize(ours), os.path.getsize(theirs)
     go = len(TTFont(ours).reader["gvar"]) if "gvar" in TTFont(ours) else 0
     gt = len(TTFont(theirs).reader["gvar"]) if "gvar" in TTFont(theirs) else 0
@@ -358,14 +381,9 @@ feature liga { sub uni0024 uni0024 by uni0024.nostroke; } liga;"""
         addOpenTypeFeaturesFromString(f, fea)
         f.save(os.path.join(gd, stem + ".ttf"))
     ours, theirs = os.path.join(gd, "o.ttf"), os.path.join(gd, "f.ttf")
-    r = subprocess.run([OTVAR, "build", ds, "--master-dir", gd, "-o", ours, "-q"],
-                       capture_output=True, text=True)
-    if r.returncode:
-        fail(f"rules with a GSUB: otvar build: {r.stderr.strip()}")
+    vf = build_both("rules with a GSUB", ds, gd, ours, theirs)
+    if vf is None:
         return
-    finder = lambda p: os.path.join(gd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
-    vf, _, _ = varLib.build(ds, master_finder=finder)
-    vf.save(theirs)
     axes = [(a.tag, a.minimum, a.maximum) for a in doc.axes]
     grid = [[lo + (hi - lo) * i / 5 for i in range(6)] for _, lo, hi in axes]
     bad = 0
@@ -417,14 +435,9 @@ def run_rule_errors(tmp):
     """a rule substituting a glyph the default master lacks: refused, naming the glyph"""
     mdir = os.path.join(tmp, "master_ttx_interpolatable_ttf")
     ds = os.path.join(tmp, "badrule.designspace")
-    with open(ds, "w") as out:
-        out.write("""<?xml version='1.0' encoding='UTF-8'?>
-<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
-default="0"/></axes><rules><rule name="r"><conditionset><condition name="Weight" minimum="100"/>
-</conditionset><sub name="uni0024" with="nosuchglyph"/></rule></rules><sources>
-<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
-<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
-</sources></designspace>""")
+    two_masters(ds, """<rules><rule name="r"><conditionset>
+<condition name="Weight" minimum="100"/></conditionset><sub name="uni0024" with="nosuchglyph"/>
+</rule></rules>""")
     r = subprocess.run([OTVAR, "build", ds, "--master-dir", mdir, "-o",
                         os.path.join(tmp, "badrule.ttf")], capture_output=True, text=True)
     if r.returncode != 1 or "nosuchglyph" not in r.stderr:
@@ -481,14 +494,9 @@ def run_vvar(tmp):
         f["vmtx"] = vm
         f.save(os.path.join(vd, stem + ".ttf"))
     ours, theirs = os.path.join(vd, "o.ttf"), os.path.join(vd, "f.ttf")
-    r = subprocess.run([OTVAR, "build", ds, "--master-dir", vd, "-o", ours, "-q", "--force"],
-                       capture_output=True, text=True)
-    if r.returncode:
-        fail(f"VVAR: otvar build: {r.stderr.strip()}")
+    vf = build_both("VVAR", ds, vd, ours, theirs)
+    if vf is None:
         return
-    finder = lambda p: os.path.join(vd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
-    vf, _, _ = varLib.build(ds, master_finder=finder)
-    vf.save(theirs)
     fo, ft = TTFont(ours), TTFont(theirs)
     if "VVAR" not in fo:
         fail("VVAR: none built")
@@ -590,22 +598,11 @@ def run_pair_sets(tmp):
         addOpenTypeFeaturesFromString(f, fe)
         f.save(os.path.join(pd, n + ".ttf"))
     ds = os.path.join(pd, "pairsets.designspace")
-    with open(ds, "w") as out:
-        out.write("""<?xml version='1.0' encoding='UTF-8'?>
-<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
-default="0"/></axes><sources>
-<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
-<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
-</sources></designspace>""")
+    two_masters(ds)
     ours, theirs = os.path.join(pd, "o.ttf"), os.path.join(pd, "f.ttf")
-    r = subprocess.run([OTVAR, "build", ds, "--master-dir", pd, "-o", ours, "-q"],
-                       capture_output=True, text=True)
-    if r.returncode:
-        fail(f"pair sets: otvar build: {r.stderr.strip()}")
+    vf = build_both("pair sets", ds, pd, ours, theirs)
+    if vf is None:
         return
-    finder = lambda p: os.path.join(pd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
-    vf, _, _ = varLib.build(ds, master_finder=finder)
-    vf.save(theirs)
     if not shutil.which("hb-shape"):
         return
     text = "Aa$ "
@@ -672,22 +669,11 @@ def run_carets(tmp):
         addOpenTypeFeaturesFromString(f, fe)
         f.save(os.path.join(cd, n + ".ttf"))
     ds = os.path.join(cd, "carets.designspace")
-    with open(ds, "w") as out:
-        out.write("""<?xml version='1.0' encoding='UTF-8'?>
-<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
-default="0"/></axes><sources>
-<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
-<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
-</sources></designspace>""")
+    two_masters(ds)
     ours, theirs = os.path.join(cd, "o.ttf"), os.path.join(cd, "f.ttf")
-    r = subprocess.run([OTVAR, "build", ds, "--master-dir", cd, "-o", ours, "-q"],
-                       capture_output=True, text=True)
-    if r.returncode:
-        fail(f"carets: otvar build: {r.stderr.strip()}")
+    vf = build_both("carets", ds, cd, ours, theirs)
+    if vf is None:
         return
-    finder = lambda p: os.path.join(cd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
-    vf, _, _ = varLib.build(ds, master_finder=finder)
-    vf.save(theirs)
 
     def carets(font, w):
         t = font["GDEF"].table
@@ -729,14 +715,9 @@ def run_base(tmp):
         f.importXML(os.path.join(DATA, "master_base_test", n + ".ttx"))
         f.save(os.path.join(bd, n + ".ttf"))
     ours, theirs = os.path.join(bd, "o.ttf"), os.path.join(bd, "f.ttf")
-    r = subprocess.run([OTVAR, "build", ds, "--master-dir", bd, "-o", ours, "-q"],
-                       capture_output=True, text=True)
-    if r.returncode:
-        fail(f"TestBASE: otvar build: {r.stderr.strip()}")
+    vf = build_both("TestBASE", ds, bd, ours, theirs)
+    if vf is None:
         return
-    finder = lambda p: os.path.join(bd, os.path.splitext(os.path.basename(p))[0] + ".ttf")
-    vf, _, _ = varLib.build(ds, master_finder=finder)
-    vf.save(theirs)
     fo, ft = TTFont(ours), TTFont(theirs)
     for w, m in ((0, "TestBASE.0"), (900, "TestBASE.900")):
         if base_coords(fo, {"wght": w}) != base_coords(TTFont(os.path.join(bd, m + ".ttf")),
@@ -800,13 +781,7 @@ def main():
         g.endPtsOfContours[-1] += 1
         f.save(os.path.join(bad, "TestFamily-Master1.ttf"))
         ds = os.path.join(bad, "bad.designspace")
-        with open(ds, "w") as out:
-            out.write("""<?xml version='1.0' encoding='UTF-8'?>
-<designspace format="4.1"><axes><axis tag="wght" name="Weight" minimum="0" maximum="368"
-default="0"/></axes><sources>
-<source filename="TestFamily-Master0.ufo" name="m0"><location><dimension name="Weight" xvalue="0"/></location></source>
-<source filename="TestFamily-Master1.ufo" name="m1"><location><dimension name="Weight" xvalue="368"/></location></source>
-</sources></designspace>""")
+        two_masters(ds)
         r = subprocess.run([OTVAR, "build", ds, "-o", os.path.join(bad, "out.ttf")],
                            capture_output=True, text=True)
         if r.returncode != 1 or "m1" not in r.stderr or "glyph" not in r.stderr:
