@@ -1,7 +1,7 @@
 /*
- * cff_strings.c - the CFF standard strings (for the builder's CFF masters and, later, the CFF instancer) (Adobe TN
- * 5176, Appendix A: SIDs 0..390, which a font uses without storing them), in the specification's
- * order. (The post table's standard Macintosh glyph names are in post_names.c.)
+ * cff_strings.c - the CFF standard strings (for the builder's CFF masters and the CFF instancer)
+ * (Adobe TN 5176, Appendix A: SIDs 0..390, which a font uses without storing them), in the
+ * specification's order. (The post table's standard Macintosh glyph names are in post_names.c.)
  */
 #include "cff_strings.h"
 

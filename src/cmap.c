@@ -8,7 +8,8 @@
 
 #define T_CMAP OTV_T_CMAP
 
-/* Rank of an encoding record for a nominal subtable of format fmt (higher is better; 0: unusable). */
+/* Rank of an encoding record for a nominal subtable of format fmt (higher is better; 0:
+ * unusable). */
 static int rank(unsigned platform, unsigned encoding, unsigned fmt)
 {
   if (fmt == 12 &&

@@ -36,7 +36,8 @@ typedef struct otv_locctx {
 } otv_locctx;
 
 /* Scalar of one region axis (spec: otvarcommonformats "Algorithm for interpolation of
- * instance values"), all four values on one scale (16.16 here). An ill-formed axis (start > peak > end, or crossing zero) counts as 1. */
+ * instance values"), all four values on one scale (16.16 here). An ill-formed axis (start >
+ * peak > end, or crossing zero) counts as 1. */
 static inline float otv_axis_scalar(int coord, int start, int peak, int end)
 {
   if (start > peak || peak > end) return 1.0f;

@@ -66,9 +66,9 @@ static int web_flavour(const char *path)
 typedef struct job job;
 static int write_job_file(job *j, const char *path, const uint8_t *data, size_t len);
 
-/* Write one instance at loc (with axis limits lim when not NULL, else the axes keep kept) into path ("-": standard output) as TrueType/OpenType, WOFF
- * (flavour 1) or WOFF2 (2); through write_job_file for --all-named (j). Returns 0, or an exit
- * code with a message printed. */
+/* Write one instance at loc (with axis limits lim when not NULL, else the axes keep kept) into
+ * path ("-": standard output) as TrueType/OpenType, WOFF (flavour 1) or WOFF2 (2); through
+ * write_job_file for --all-named (j). Returns 0, or an exit code with a message printed. */
 static int write_one(otv_location *loc, unsigned flags, const uint32_t *keep, unsigned nkeep,
                      const otv_axis_limits *lim, unsigned nlim, const char *path, int flavour,
                      const char *input, int force, job *j, size_t *out_len)

@@ -10,8 +10,9 @@
  *
  * The input's table directory is read by core/sfnt.h's otv_sfnt_open (an error is the library's
  * message), its loca by glyf.h's otv_glyf_parse and otv_loca_get, simple glyphs by
- * otv_glyf_load_default, composite glyph records by otv_glyf_read_comp; table checksums are core/sfnt.h's. A glyph the encoder cannot parse (data
- * past its table) is an error naming the table and glyph. Output grows in core/writer.h's
+ * otv_glyf_load_default, composite glyph records by otv_glyf_read_comp; table checksums are
+ * core/sfnt.h's. A glyph the encoder cannot parse (data past its table) is an error naming the
+ * table and glyph. Output grows in core/writer.h's
  * otv_buf.
  */
 #include "woff.h"

@@ -5,8 +5,8 @@
  * name of each function in this copy) and RO_GROUP8 (the 8-cell group) before including it.
  */
 /* clang-format off */
-/* Cells x0..x1-1 (whole 4-cell blocks, the last one possibly cut at the row's width) of a row: running sum, coverage into d; the
- * cells are zeroed. Returns the running sum after them. */
+/* Cells x0..x1-1 (whole 4-cell blocks, the last one possibly cut at the row's width) of a row:
+ * running sum, coverage into d; the cells are zeroed. Returns the running sum after them. */
 RASTER_INLINE float RO(block)(float *a, uint8_t *d, size_t x0, size_t x1, float sum, bool even_odd,
                    bool replace)
 {
