@@ -8,6 +8,8 @@
 
 #include "instance/inst.h"
 
+#include <math.h>
+
 /* The output budget of a static CFF2 instance (CFF or CFF2): its charstrings and subroutines
  * together at most OTV_CFF_INSTANCE_FACTOR x the source CFF2 table + OTV_CFF_INSTANCE_FLOOR
  * bytes (docs/limits.md); beyond it the instance is refused with OTV_E_LIMIT, table CFF2. */
@@ -43,6 +45,39 @@ static inline bool otv_cff_private_int(int op)
   default: return false;
   }
 }
+
+/* Internal (tests/oracle/test_instance_cff1.c; not in otvar.h, no public behaviour): a full
+ * instance's charstring blends evaluated in 16.16 fixed point as FreeType 2.12 evaluates the
+ * variable font's (src/cff/cffload.c, cff_blend_build_vector: each region's scalar the product
+ * of its axes' FT_DivFix ratios, FT_MulFix after FT_MulFix, from 1.0, at the coordinates x 4;
+ * src/psaux/psintrp.c, cf2_doBlend: default + the sum of FT_MulFix(scalar, delta), each product
+ * rounded) instead of exactly: an instance whose every blended operand is FreeType's, so that
+ * its hinted outlines equal FreeType's of the variable font wherever the writer is right. */
+#define OTV_INST_CFF_FT_BLEND 0x40000000u
+
+/* FreeType's fixed-point product and quotient (16.16; ftcalc.c): the exact value rounded half
+ * away from zero (the quotient's half is the divisor's floor(|b| / 2)). */
+static inline int32_t otv_ft_mulfix(int32_t a, int32_t b)
+{
+  int64_t p = (int64_t)a * b;
+  int64_t m = p < 0 ? -p : p;
+  int64_t r = (m + 0x8000) >> 16;
+  return (int32_t)(p < 0 ? -r : r);
+}
+static inline int32_t otv_ft_divfix(int32_t a, int32_t b)
+{
+  int64_t ma = a < 0 ? -(int64_t)a : a, mb = b < 0 ? -(int64_t)b : b;
+  if (!mb) return 0x7FFFFFFF;
+  int64_t q = ((ma << 16) + (mb >> 1)) / mb;
+  return (int32_t)((a < 0) != (b < 0) ? -q : q);
+}
+/* A 16.16 value as FreeType's stack holds it: every charstring operand is one exactly. */
+static inline int32_t otv_ft_fixed(double x) { return (int32_t)floor(x * 65536.0 + 0.5); }
+
+/* Region r's scalar at coords (F2Dot14, axis_count of them) in FreeType's arithmetic
+ * (OTV_INST_CFF_FT_BLEND), as a double (a multiple of 1/65536). */
+double otv_inst_cff_ft_scalar(const otv_ivs *ivs, unsigned r, const otv_f2dot14 *coords,
+                              unsigned axis_count);
 
 /* The CFF table of a full instance into in->cff2 (in->cff1 set): charstrings rewritten with
  * blends resolved at the pin (instance/cff_partial.c's walker), subroutines and hints kept.

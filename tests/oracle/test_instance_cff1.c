@@ -18,8 +18,11 @@
  * points. The worst distance from the exact outline is printed.
  * Hinted outlines (FreeType, ppem 12-48) against the variable font's at the named instances:
  * the default (integer) instances' counted and printed, the exact ones' (--cff-exact) asserted
- * within 1/64 px; Source Serif 4's, whose blended BlueScale FreeType misreads, asserted on a
- * copy with BlueScale / 1000 at every ppem (blue_copy) and counted as written
+ * within 1/64 px, and the exact ones made with FreeType's 16.16 blend arithmetic (ft_face: every
+ * operand FreeType's blend of the variable font's) asserted too; Source Serif 4's, whose
+ * blended BlueScale FreeType misreads, on copies with BlueScale / 1000 at every ppem
+ * (blue_copy): the one with FreeType's arithmetic asserted, the exact one counted (what differs
+ * there is FreeType's arithmetic), and the instance as written counted
  * (OTV_CFF1_HINTDBG=1: each glyph and ppem that differs; OTV_CFF1_BLUEDUMP=file: the last
  * BlueScale / 1000 copy written there).
  * The static CFF2 instance (OTV_INSTANCE_CFF2: the same walker, subroutines and hints kept) is
@@ -31,6 +34,8 @@
  */
 #include "harness.h"
 #include "oracle_outline.h"
+
+#include "instance/cff1.h" /* OTV_INST_CFF_FT_BLEND */
 
 #include <math.h>
 #include <stdlib.h>
@@ -147,8 +152,9 @@ typedef struct hint_stats {
   long worst[PPEM_MAX + 1]; /* 26.6 units */
 } hint_stats;
 static hint_stats hs_int, hs_exact, hs_blue; /* hs_blue: BlueScale / 1000 (blue_copy) */
-static unsigned long blue_values;            /* BlueScale values divided */
-static bool all_ppems;                       /* OTV_CFF1_FULL=1: every ppem 12-48, else every 4th */
+static hint_stats hs_ft; /* the exact instance with FreeType's blend arithmetic (ft_face) */
+static unsigned long blue_values; /* BlueScale values divided */
+static bool all_ppems;            /* OTV_CFF1_FULL=1: every ppem 12-48, else every 4th */
 
 /* The points of a hinted outline into out (o->n_points of room), each contour without a last
  * on-curve point within 1/64 px of its first (in x and y): FreeType keeps such a closing point
@@ -173,30 +179,6 @@ static short canon_points(const FT_Outline *o, FT_Vector *out)
   return n;
 }
 
-/* Glyphs of Source Serif 4 whose BlueScale / 1000 copy still hints differently from the
- * variable font, by FreeType's 16.16 arithmetic: it blends the variable font's charstring
- * operands with its fixed-point region scalars and rounds every delta's product
- * (src/psaux/psintrp.c, cf2_doBlend: FT_MulFix), which puts glyph 120's (uni012E's) top stem
- * edge at named instance 8 (wght 400, opsz 16) at 670.0 where the exact blend is 669.99999
- * (the instance: 669.999985, the exact value to 1/65536), the other side of a pixel rounding
- * at 18 of the ppems 13-48; the same copy with that stem width 1/65536 larger (FreeType's
- * value) hints exactly as the variable font (ppem 13, 14, 16, 26, 32 tried). Glyphs 1144 and
- * 1160 at named instance 22 (wght 700, opsz 32), 28 ppem only: stems FreeType blends up to
- * 0.0007 unit off the exact values (16.16 operands with fractional deltas; not proven by a
- * patched copy). Counted apart, not asserted. */
-static const struct {
-  unsigned named, gid;
-} FT_ARITH[] = {{8, 120}, {22, 1144}, {22, 1160}};
-static int cur_named = -1;     /* the named instance being checked (-1: another location) */
-static hint_stats hs_ft_arith; /* FT_ARITH's glyphs, BlueScale / 1000 */
-
-static bool ft_arith(unsigned g)
-{
-  for (size_t i = 0; i < sizeof FT_ARITH / sizeof *FT_ARITH; i++)
-    if ((int)FT_ARITH[i].named == cur_named && FT_ARITH[i].gid == g) return true;
-  return false;
-}
-
 /* The hinted points of glyph g of face into *buf (grown as needed), canonical (canon_points);
  * -1 when FreeType cannot load it. */
 static int hinted_points(FT_Face face, unsigned g, FT_Vector **buf, size_t *cap)
@@ -212,28 +194,37 @@ static int hinted_points(FT_Face face, unsigned g, FT_Vector **buf, size_t *cap)
   return canon_points(&o, *buf);
 }
 
-/* Hinted outlines of var (the variable font, its coordinates set) against inst's (counted in hs,
- * every 4th ppem unless all_ppems) and, when fixed is not NULL, against fixed's (counted in
- * hs_fixed, every ppem): per glyph the worst point distance in 26.6 units. */
-static void compare_hinted(FT_Face var, FT_Face inst, FT_Face fixed, unsigned glyph_count,
-                           unsigned step, hint_stats *hs, hint_stats *hs_fixed, const char *what)
+/* A face compared with the variable font's hinted outlines: counted in hs, at every ppem when
+ * every (else every 4th unless all_ppems). */
+typedef struct hface {
+  FT_Face face;
+  hint_stats *hs;
+  bool every;
+  const char *tag;
+} hface;
+
+/* Hinted outlines of var (the variable font, its coordinates set) against each face of hf (NULL
+ * faces skipped): per glyph the worst point distance in 26.6 units. */
+static void compare_hinted(FT_Face var, const hface *hf, unsigned nf, unsigned glyph_count,
+                           unsigned step, const char *what)
 {
   FT_Vector *ap = NULL, *bp = NULL;
   size_t acap = 0, bcap = 0;
   for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX; ppem++) {
-    bool do_inst = all_ppems || (ppem - PPEM_MIN) % 4 == 0;
-    if (!do_inst && !fixed) continue;
-    if (FT_Set_Pixel_Sizes(var, 0, ppem) || (do_inst && FT_Set_Pixel_Sizes(inst, 0, ppem)) ||
-        (fixed && FT_Set_Pixel_Sizes(fixed, 0, ppem)))
-      break;
+    bool on[4] = {false}, any = false, ok = !FT_Set_Pixel_Sizes(var, 0, ppem);
+    for (unsigned k = 0; k < nf && k < 4; k++) {
+      on[k] = hf[k].face && (hf[k].every || all_ppems || (ppem - PPEM_MIN) % 4 == 0);
+      if (on[k]) ok = ok && !FT_Set_Pixel_Sizes(hf[k].face, 0, ppem), any = true;
+    }
+    if (!any) continue;
+    if (!ok) break;
     for (unsigned g = 0; g < glyph_count; g += step) {
       int an = hinted_points(var, g, &ap, &acap);
       if (an < 0) continue;
-      for (int k = 0; k < 2; k++) {
-        FT_Face face = k ? fixed : do_inst ? inst : NULL;
-        hint_stats *h = !k ? hs : ft_arith(g) ? &hs_ft_arith : hs_fixed;
-        if (!face) continue;
-        int bn = hinted_points(face, g, &bp, &bcap);
+      for (unsigned k = 0; k < nf && k < 4; k++) {
+        if (!on[k]) continue;
+        hint_stats *h = hf[k].hs;
+        int bn = hinted_points(hf[k].face, g, &bp, &bcap);
         if (bn < 0) continue;
         h->glyphs[ppem]++;
         long worst = 0;
@@ -241,7 +232,7 @@ static void compare_hinted(FT_Face var, FT_Face inst, FT_Face fixed, unsigned gl
           worst = 1 << 20;
           if (getenv("OTV_CFF1_DEBUG"))
             fprintf(stderr, "hinted %s%s ppem %u glyph %u: %d points, the variable font %d\n", what,
-                    k ? " (BlueScale / 1000)" : "", ppem, g, bn, an);
+                    hf[k].tag, ppem, g, bn, an);
         } else {
           for (int i = 0; i < an; i++) {
             long dx = labs(ap[i].x - bp[i].x), dy = labs(ap[i].y - bp[i].y);
@@ -251,8 +242,8 @@ static void compare_hinted(FT_Face var, FT_Face inst, FT_Face fixed, unsigned gl
         }
         if (worst > h->worst[ppem]) h->worst[ppem] = worst;
         if (worst > 1 && getenv("OTV_CFF1_HINTDBG"))
-          fprintf(stderr, "HINT %s%s ppem %u glyph %u worst %ld/64\n", what,
-                  k ? " (BlueScale / 1000)" : "", ppem, g, worst);
+          fprintf(stderr, "HINT %s%s ppem %u glyph %u worst %ld/64\n", what, hf[k].tag, ppem, g,
+                  worst);
         if (worst <= 1)
           h->same[ppem]++; /* within 1/64 px */
         else if (worst <= 64)
@@ -523,6 +514,35 @@ fail:
   return NULL;
 }
 
+/* The exact instance at f's location made with FreeType's 16.16 blend arithmetic
+ * (OTV_INST_CFF_FT_BLEND, src/instance/cff1.h: every charstring operand FreeType's blend of the
+ * variable font's, each delta's product with its 16.16 region scalar rounded), with its
+ * BlueScale / 1000 when blue1000, opened in p's FreeType library; its bytes in *bytes (free
+ * after the face). Its hinted outlines must equal FreeType's of the variable font: what is left
+ * between the exact instance and the variable font is FreeType's arithmetic. */
+static FT_Face ft_face(oo_font *f, const oo_font *p, unsigned flags, bool blue1000, uint8_t **bytes)
+{
+  uint8_t *out = NULL;
+  size_t len = 0, clen = 0;
+  *bytes = NULL;
+  if (otv_instance_create(f->loc, flags | OTV_INST_CFF_FT_BLEND, &out, &len)) {
+    CHECK(!"the instance with FreeType's blend arithmetic");
+    return NULL;
+  }
+  unsigned nb = 0;
+  uint8_t *c = blue1000 ? blue_copy(out, len, &clen, &nb) : malloc(len);
+  if (c && !blue1000) memcpy(c, out, len), clen = len;
+  otv_instance_free(f->loc, out, len);
+  FT_Face face = NULL;
+  if (!c || (blue1000 && !nb) || FT_New_Memory_Face(p->ft_lib, c, (FT_Long)clen, 0, &face)) {
+    CHECK(!"FreeType opens the instance with FreeType's blend arithmetic");
+    free(c);
+    return NULL;
+  }
+  *bytes = c;
+  return face;
+}
+
 /* One location (already set in f.loc): instance, open, compare. */
 static void check_location(oo_font *f, const char *name, const char *tmp, unsigned step,
                            const char *where, bool hinted, unsigned flags, bool matrix,
@@ -652,9 +672,10 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
     otv_f2dot14 co[64];
     unsigned na = otv_location_normalized(f->loc, co, 64);
     oo_font_set_normalized(f, co, na);
-    /* the exact instance with its BlueScale / 1000 (blue_copy), asserted by run_case */
-    FT_Face fixed = NULL;
-    uint8_t *copy = NULL;
+    /* the exact instance with its BlueScale / 1000 (blue_copy), counted; and the exact
+     * instance with FreeType's blend arithmetic (ft_face), asserted by run_case */
+    uint8_t *copy = NULL, *ftcopy = NULL;
+    FT_Face fixed = NULL, ftf = NULL;
     if (exact && blue1000) {
       size_t clen = 0;
       unsigned nb = 0;
@@ -670,10 +691,16 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
       }
       blue_values += nb;
     }
-    compare_hinted(f->ft, p.ft, fixed, f->glyph_count, step, exact ? &hs_exact : &hs_int, &hs_blue,
-                   where);
+    if (exact) ftf = ft_face(f, &p, flags, blue1000, &ftcopy);
+    hface hf[3] = {
+        {p.ft, exact ? &hs_exact : &hs_int, false, ""},
+        {fixed, &hs_blue, true, " (BlueScale / 1000)"},
+        {ftf, &hs_ft, blue1000, " (FreeType's blend)"},
+    };
+    compare_hinted(f->ft, hf, 3, f->glyph_count, step, where);
     if (fixed) FT_Done_Face(fixed);
-    free(copy);
+    if (ftf) FT_Done_Face(ftf);
+    free(copy), free(ftcopy);
   }
   oo_font_close(&p);
 }
@@ -701,7 +728,7 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
   closing_lines = closing_contours = 0;
   memset(&hs_int, 0, sizeof hs_int), memset(&hs_exact, 0, sizeof hs_exact);
   memset(&hs_blue, 0, sizeof hs_blue), blue_values = 0;
-  memset(&hs_ft_arith, 0, sizeof hs_ft_arith);
+  memset(&hs_ft, 0, sizeof hs_ft);
   unsigned named = otv_face_named_instances(f.face, 0, NULL, NULL), locations = 0;
   char where[64];
   for (unsigned i = 0; i < named; i++) {
@@ -710,10 +737,8 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
     snprintf(where, sizeof where, "named instance %u", i);
     check_location(&f, c->font, tmp, step, where, true, 0, c->matrix, false);
     snprintf(where2, sizeof where2, "%s (exact)", where);
-    cur_named = (int)i;
     check_location(&f, c->font, tmp, step, where2, true, OTV_INSTANCE_CFF_EXACT, c->matrix,
                    c->blue1000);
-    cur_named = -1;
     snprintf(where2, sizeof where2, "%s (--cff2)", where);
     check_location(&f, c->font, tmp, step, where2, false, OTV_INSTANCE_CFF2, c->matrix, false);
     locations++;
@@ -742,25 +767,37 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
   if (closing_lines) CHECK(!"the instance's contours close as the variable font's");
   print_hinted("integers", &hs_int);
   print_hinted("exact", &hs_exact);
-  /* asserted: the exact instances (Source Serif 4: with BlueScale / 1000, every ppem) */
-  const hint_stats *hs = c->blue1000 ? &hs_blue : &hs_exact;
+  print_hinted("exact, FreeType's blend arithmetic", &hs_ft);
+  unsigned long blue_differ = 0;
   if (c->blue1000) {
     print_hinted("exact, BlueScale / 1000", &hs_blue);
     printf("  BlueScale / 1000: %lu Private DICT values divided\n", blue_values);
-    print_hinted("exact, BlueScale / 1000, FreeType's blend arithmetic (not asserted)",
-                 &hs_ft_arith);
+    for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX; ppem++)
+      blue_differ += hs_blue.glyphs[ppem] - hs_blue.same[ppem];
+    printf("  exact, BlueScale / 1000: %lu glyph-sizes differ from the variable font, every one "
+           "by FreeType's blend arithmetic (its copy hints as the variable font)\n",
+           blue_differ);
   }
+  /* asserted: the exact instances with FreeType's blend arithmetic (Source Serif 4: with
+   * BlueScale / 1000, every ppem), and the exact ones themselves but for Source Serif 4 */
   for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX; ppem++) {
-    if (c->blue1000 && named && !hs_blue.glyphs[ppem]) {
+    if (c->blue1000 && named && (!hs_blue.glyphs[ppem] || !hs_ft.glyphs[ppem])) {
       fprintf(stderr, "%s: ppem %u: no hinted outline compared\n", c->font, ppem);
       CHECK(!"the BlueScale / 1000 copies are compared at every ppem");
     }
-    if (hs->same[ppem] != hs->glyphs[ppem]) {
+    if (hs_ft.same[ppem] != hs_ft.glyphs[ppem]) {
       fprintf(stderr,
-              "%s: exact instance%s, ppem %u: %lu of %lu hinted outlines within 1/64 px "
+              "%s: exact instance with FreeType's blend arithmetic%s, ppem %u: %lu of %lu hinted "
+              "outlines within 1/64 px (worst %ld/64)\n",
+              c->font, c->blue1000 ? " (BlueScale / 1000)" : "", ppem, hs_ft.same[ppem],
+              hs_ft.glyphs[ppem], hs_ft.worst[ppem]);
+      CHECK(!"exact instances with FreeType's arithmetic hint as the variable font");
+    }
+    if (!c->blue1000 && hs_exact.same[ppem] != hs_exact.glyphs[ppem]) {
+      fprintf(stderr,
+              "%s: exact instance, ppem %u: %lu of %lu hinted outlines within 1/64 px "
               "(worst %ld/64)\n",
-              c->font, c->blue1000 ? " (BlueScale / 1000)" : "", ppem, hs->same[ppem],
-              hs->glyphs[ppem], hs->worst[ppem]);
+              c->font, ppem, hs_exact.same[ppem], hs_exact.glyphs[ppem], hs_exact.worst[ppem]);
       CHECK(!"exact instances hint as the variable font");
     }
   }
