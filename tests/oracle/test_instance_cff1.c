@@ -35,6 +35,10 @@
 #include "harness.h"
 #include "oracle_outline.h"
 
+#include "cff.h"
+#include "cff_write.h"
+#include "core/sfnt.h"
+#include "core/tags.h"
 #include "instance/cff1.h" /* OTV_INST_CFF_FT_BLEND */
 
 #include <math.h>
@@ -152,6 +156,7 @@ typedef struct hint_stats {
   long worst[PPEM_MAX + 1]; /* 26.6 units */
 } hint_stats;
 static hint_stats hs_int, hs_exact, hs_blue; /* hs_blue: BlueScale / 1000 (blue_copy) */
+static bool blue_checked;                    /* blue_selfcheck ran for this font */
 static hint_stats hs_ft; /* the exact instance with FreeType's blend arithmetic (ft_face) */
 static unsigned long blue_values; /* BlueScale values divided */
 static bool all_ppems;            /* OTV_CFF1_FULL=1: every ppem 12-48, else every 4th */
@@ -280,238 +285,152 @@ static void print_hinted(const char *what, const hint_stats *hs)
  * true value, under which FreeType suppresses them below 37.5-47 ppem; the value / 1000 is
  * below the scale at every ppem compared, as the variable font's reading. */
 
-static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
-static uint32_t rd32(const uint8_t *p)
+/* The table offsets of the "size offset Private" records (their operands: 5-byte integers, as
+ * otvar writes offsets) of the DICT [off, off + len) of tab (the Top DICT's, or one Font DICT's)
+ * into *at; with fda not NULL, the FDArray offset into *fda. False when malformed. */
+static bool private_record(otv_span tab, size_t off, size_t len, size_t *at, size_t *fda)
 {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static void wr32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
-}
-
-/* The end of the CFF INDEX at off in t[0, n) and, when i is below its count, element i's span
- * [*s, *e); 0 when it does not fit. */
-static size_t cff_index(const uint8_t *t, size_t n, size_t off, unsigned i, size_t *s, size_t *e)
-{
-  if (off + 2 > n) return 0;
-  unsigned count = rd16(t + off);
-  if (!count) return off + 2;
-  if (off + 3 > n) return 0;
-  unsigned osz = t[off + 2];
-  size_t arr = off + 3, base = arr + ((size_t)count + 1) * osz - 1;
-  if (osz < 1 || osz > 4 || base + 1 > n) return 0;
-  size_t ro[2];
-  for (int k = 0; k < 2; k++) {
-    unsigned idx = k ? count : (i < count ? i : 0);
-    size_t v = 0;
-    for (unsigned b = 0; b < osz; b++) v = v << 8 | t[arr + (size_t)idx * osz + b];
-    ro[k] = v;
+  otv_cff_dict d;
+  otv_error err = {0};
+  if (!otv_cff_dict_init(&d, tab, OTV_T_CFF, off, len, false, NULL)) return false;
+  for (int op; (op = otv_cff_dict_next(&d, &err)) != OTV_DICT_END;) {
+    if (op == OTV_DICT_ERROR) return false;
+    if (op == OTV_DICT_PRIVATE && d.n == 2 && tab.p[d.at] == OTV_CFF_LONGINT &&
+        tab.p[d.at + 5] == OTV_CFF_LONGINT)
+      *at = d.at;
+    if (op == OTV_DICT_FDARRAY && fda && !otv_cff_dict_offset(&d, 0, fda)) return false;
   }
-  size_t end = base + ro[1];
-  if (end > n) return 0;
-  if (i < count) {
-    size_t a = 0, z = 0;
-    for (unsigned b = 0; b < osz; b++) a = a << 8 | t[arr + (size_t)i * osz + b];
-    for (unsigned b = 0; b < osz; b++) z = z << 8 | t[arr + (size_t)(i + 1) * osz + b];
-    if (a < 1 || z < a || base + z > end) return 0;
-    *s = base + a, *e = base + z;
-  }
-  return end;
-}
-
-/* The DICT token at *pos in t[.., end): an operand (-1, its value in *v) or an operator (its
- * code, 12 x as 0x100 | x); -2 when malformed. */
-static int dict_tok(const uint8_t *t, size_t end, size_t *pos, double *v)
-{
-  size_t p = *pos;
-  if (p >= end) return -2;
-  unsigned b = t[p];
-  if (b == 12) {
-    if (p + 2 > end) return -2;
-    *pos = p + 2;
-    return 0x100 | t[p + 1];
-  }
-  if (b <= 21) return *pos = p + 1, (int)b;
-  if (b == 28 && p + 3 <= end) return *v = (int16_t)rd16(t + p + 1), *pos = p + 3, -1;
-  if (b == 29 && p + 5 <= end) return *v = (int32_t)rd32(t + p + 1), *pos = p + 5, -1;
-  if (b >= 32 && b <= 246) return *v = (double)b - 139, *pos = p + 1, -1;
-  if (b >= 247 && b <= 250 && p + 2 <= end)
-    return *v = (double)((b - 247) * 256 + t[p + 1] + 108), *pos = p + 2, -1;
-  if (b >= 251 && b <= 254 && p + 2 <= end)
-    return *v = -(double)((b - 251) * 256 + t[p + 1] + 108), *pos = p + 2, -1;
-  if (b != 30) return -2;
-  char s[64];
-  size_t k = 0;
-  for (p++;; p++) {
-    if (p >= end) return -2;
-    for (int h = 0; h < 2; h++) {
-      unsigned nib = h ? t[p] & 15u : t[p] >> 4;
-      if (nib == 15) {
-        s[k] = 0;
-        *v = strtod(s, NULL), *pos = p + 1;
-        return -1;
-      }
-      const char *m = nib == 10 ? "." : nib == 11 ? "E" : nib == 12 ? "E-" : nib == 14 ? "-" : "";
-      char d[2] = {(char)('0' + nib), 0};
-      if (nib < 10) m = d;
-      if (k + strlen(m) >= sizeof s) return -2;
-      memcpy(s + k, m, strlen(m)), k += strlen(m);
-    }
-  }
-}
-
-/* v as a DICT real (operator 30) at out (16 bytes of room); its length. */
-static size_t put_real(uint8_t *out, double v)
-{
-  char s[32];
-  snprintf(s, sizeof s, "%.9g", v);
-  uint8_t nib[40];
-  size_t n = 0;
-  for (const char *c = s; *c; c++) {
-    if (*c >= '0' && *c <= '9')
-      nib[n++] = (uint8_t)(*c - '0');
-    else if (*c == '.')
-      nib[n++] = 10;
-    else if (*c == '-')
-      nib[n++] = 14;
-    else if (*c == 'e' && c[1] == '-')
-      nib[n++] = 12, c++;
-    else if (*c == 'e')
-      nib[n++] = 11, c += c[1] == '+';
-  }
-  nib[n++] = 15;
-  if (n & 1) nib[n++] = 15;
-  out[0] = 30;
-  for (size_t i = 0; i < n; i += 2) out[1 + i / 2] = (uint8_t)(nib[i] << 4 | nib[i + 1]);
-  return 1 + n / 2;
-}
-
-/* In the DICT t[s, e), the table positions of the operands of "size offset Private" (18) into
- * at[0..1] (true when found, both 5-byte integers as otvar writes offsets), and the operand of
- * FDArray (12 36) into *fda (when not NULL). */
-static bool find_private(const uint8_t *t, size_t s, size_t e, size_t at[2], size_t *fda)
-{
-  size_t pos = s, opnd[48];
-  unsigned n = 0;
-  bool found = false;
-  double v = 0, last = 0;
-  while (pos < e) {
-    size_t here = pos;
-    int op = dict_tok(t, e, &pos, &v);
-    if (op == -2) return false;
-    if (op == -1) {
-      if (n < 48) opnd[n++] = here;
-      last = v;
-      continue;
-    }
-    if (op == 18 && n == 2 && t[opnd[0]] == 29 && t[opnd[1]] == 29)
-      at[0] = opnd[0], at[1] = opnd[1], found = true;
-    if (op == 0x124 && fda && n == 1) *fda = (size_t)last;
-    n = 0;
-  }
-  return found;
+  return true;
 }
 
 /* A copy of the sfnt f (n bytes) whose CFF table's Private DICTs (the Top DICT's, or each Font
  * DICT's) have their BlueScale divided by 1000: each Private DICT rewritten (BlueScale a new
  * real, Subrs pointing after it, the other entries as they are) is appended to the table with a
- * copy of its local Subrs, and its "size offset Private" operands point there. Returns the new
- * sfnt (malloc'ed; *len) or NULL; *changed counts the BlueScale values divided. */
+ * copy of its local Subrs, and its "size offset Private" operands point there; read and written
+ * with otvar's own CFF readers and writers (otv_cff_parse, the DICT cursor, cff_write.h,
+ * otv_sfnt_write). Returns the new sfnt (malloc'ed; *len) or NULL; *changed counts the
+ * BlueScale values divided. */
 static uint8_t *blue_copy(const uint8_t *f, size_t n, size_t *len, unsigned *changed)
 {
   *changed = 0;
-  if (n < 12) return NULL;
-  unsigned nt = rd16(f + 4), ci = nt;
-  if (12 + 16 * (size_t)nt > n) return NULL;
-  for (unsigned i = 0; i < nt; i++)
-    if (!memcmp(f + 12 + 16 * i, "CFF ", 4)) ci = i;
-  if (ci == nt) return NULL;
-  size_t coff = rd32(f + 12 + 16 * ci + 8), cn = rd32(f + 12 + 16 * ci + 12);
-  if (coff > n || cn > n - coff || cn < 4) return NULL;
-  const uint8_t *t = f + coff;
-  size_t ts = 0, te = 0, name_end = cff_index(t, cn, t[2], 1u << 20, &ts, &te);
-  if (!name_end || !cff_index(t, cn, name_end, 0, &ts, &te)) return NULL;
-  size_t refs[256][2], nref = 0, fda = 0;
-  if (find_private(t, ts, te, refs[0], &fda)) nref = 1;
-  unsigned nfd = fda && fda + 2 <= cn ? rd16(t + fda) : 0;
-  for (unsigned i = 0; i < nfd && i < 255; i++) {
-    size_t s = 0, e = 0;
-    if (!cff_index(t, cn, fda, i, &s, &e)) return NULL;
-    if (find_private(t, s, e, refs[nref], NULL)) nref++;
+  otv_alloc al;
+  otv_alloc_init(&al, NULL);
+  otv_error err = {0};
+  otv_sfnt sf;
+  if (otv_sfnt_open(&sf, otv_span_of(f, n), 0, &al, &err)) return NULL;
+  otv_span tab = otv_sfnt_find(&sf, OTV_T_CFF);
+  otv_cff c;
+  memset(&c, 0, sizeof c);
+  otv_buf t, out;
+  otv_buf_init(&t, &al), otv_buf_init(&out, &al);
+  uint8_t *res = NULL;
+  otv_cff_index names, tops, fda;
+  otv_span top;
+  if (!tab.p || tab.len < 4 || otv_cff_parse(tab, false, 1000, 0, &al, &c, &err) ||
+      otv_cff_index_parse(tab, OTV_T_CFF, tab.p[2], false, &names, "Name INDEX", &err) ||
+      otv_cff_index_parse(tab, OTV_T_CFF, names.end, false, &tops, "Top DICT INDEX", &err) ||
+      !otv_cff_index_get(&tops, 0, &top))
+    goto done;
+  /* per Font DICT (the Top DICT when there is no FDArray), its Private record */
+  size_t at[256], fda_off = 0;
+  unsigned nfd = 0;
+  at[0] = 0;
+  if (!private_record(tab, (size_t)(top.p - tab.p), top.len, &at[0], &fda_off)) goto done;
+  if (fda_off) {
+    if (otv_cff_index_parse(tab, OTV_T_CFF, fda_off, false, &fda, "FDArray", &err) ||
+        fda.count > 256 || fda.count != c.fd_count)
+      goto done;
+    for (unsigned i = 0; i < fda.count; i++) {
+      otv_span fd;
+      at[i] = 0;
+      if (!otv_cff_index_get(&fda, i, &fd) ||
+          !private_record(tab, (size_t)(fd.p - tab.p), fd.len, &at[i], NULL))
+        goto done;
+    }
+    nfd = fda.count;
+  } else {
+    nfd = at[0] ? 1 : 0;
   }
-  size_t cap = 2 * cn + 64 * nref + 16; /* (checked below, for each entry and Subrs copied) */
-  uint8_t *c = malloc(cap);
-  if (!c) return NULL;
-  memcpy(c, t, cn);
-  size_t cl = cn;
-  for (size_t r = 0; r < nref; r++) {
-    size_t size = rd32(c + refs[r][0] + 1), off = rd32(c + refs[r][1] + 1);
-    if (off > cn || size > cn - off) goto fail;
-    size_t at = cl, pos = off, run = off, subrs = 0;
-    double v = 0, args[48];
-    unsigned na = 0;
-    while (pos < off + size) {
-      int op = dict_tok(t, off + size, &pos, &v);
-      if (op == -2 || cl + (pos - run) + 32 > cap) goto fail;
-      if (op == -1) {
-        if (na < 48) args[na++] = v;
-        continue;
-      }
-      if (op == 0x109 && na == 1) { /* BlueScale */
-        cl += put_real(c + cl, args[0] / 1000);
-        c[cl++] = 12, c[cl++] = 9;
+  otv_buf_bytes(&t, tab.p, tab.len);
+  for (unsigned i = 0; i < nfd; i++) {
+    const otv_cff_fd *fd = &c.fds[i];
+    if (!at[i] || !fd->priv.p) goto done;
+    /* (the parser's Private DICT is the one the record names) */
+    size_t poff = (size_t)(fd->priv.p - tab.p), here = t.len, subrs = 0;
+    otv_cff_dict d;
+    if (!otv_cff_dict_init(&d, tab, OTV_T_CFF, poff, fd->priv.len, false, NULL)) goto done;
+    for (int op; (op = otv_cff_dict_next(&d, &err)) != OTV_DICT_END;) {
+      if (op == OTV_DICT_ERROR) goto done;
+      if (op == OTV_DICT_BLUESCALE && d.n == 1) {
+        otv_cff_dict_put_num(&t, d.args[0] / 1000);
+        otv_cff_put_op(&t, op);
         ++*changed;
-      } else if (op == 19 && na == 1 && args[0] > 0 && args[0] < (double)cn) { /* Subrs: last */
-        subrs = off + (size_t)args[0];
+      } else if (op == OTV_DICT_SUBRS && d.n == 1 && fd->subrs.count) {
+        subrs = poff + (size_t)d.args[0]; /* written last, with the INDEX after it */
       } else {
-        memcpy(c + cl, t + run, pos - run), cl += pos - run;
+        otv_buf_bytes(&t, tab.p + d.at, d.pos - d.at);
       }
-      run = pos, na = 0;
     }
-    size_t sub_end = 0, s = 0, e = 0;
-    if (subrs && (!(sub_end = cff_index(t, cn, subrs, 1u << 20, &s, &e)) ||
-                  cl + 6 + (sub_end - subrs) > cap))
-      goto fail;
+    if (subrs && subrs >= fd->subrs.end) goto done;
     if (subrs) {
-      c[cl] = 29, wr32(c + cl + 1, (uint32_t)(cl + 6 - at)), c[cl + 5] = 19, cl += 6;
+      otv_cff_dict_put_offset(&t, (uint32_t)(t.len - here + OTV_CFF_DICT_OFFSET_LEN + 1));
+      otv_cff_put_op(&t, OTV_DICT_SUBRS);
+      otv_buf_bytes(&t, tab.p + subrs, fd->subrs.end - subrs);
     }
-    wr32(c + refs[r][0] + 1, (uint32_t)(cl - at));
-    wr32(c + refs[r][1] + 1, (uint32_t)at);
-    memcpy(c + cl, t + subrs, sub_end - subrs), cl += sub_end - subrs;
+    if (t.failed) goto done;
+    otv_put_u32(t.p + at[i] + 1,
+                (uint32_t)(subrs ? t.len - (fd->subrs.end - subrs) - here : t.len - here));
+    otv_put_u32(t.p + at[i] + 6, (uint32_t)here);
   }
-  /* the sfnt again, the CFF table replaced (tables in directory order, 4-byte aligned) */
-  size_t total = 12 + 16 * (size_t)nt;
-  for (unsigned i = 0; i < nt; i++) {
-    size_t l = i == ci ? cl : rd32(f + 12 + 16 * i + 12);
-    total += (l + 3) & ~(size_t)3;
+  /* the sfnt again, the CFF table replaced */
+  otv_sfnt_table tabs[64];
+  if (sf.table_count > 64) goto done;
+  for (unsigned i = 0; i < sf.table_count; i++) {
+    const otv_table_record *r = &sf.tables[i];
+    bool cff = r->tag == OTV_T_CFF;
+    tabs[i] = (otv_sfnt_table){r->tag, cff ? t.p : f + r->offset, cff ? t.len : r->length};
   }
-  uint8_t *o = calloc(total, 1);
-  if (!o) goto fail;
-  memcpy(o, f, 12 + 16 * (size_t)nt);
-  size_t w = 12 + 16 * (size_t)nt;
-  for (unsigned i = 0; i < nt; i++) {
-    uint8_t *d = o + 12 + 16 * i;
-    size_t l = i == ci ? cl : rd32(f + 12 + 16 * i + 12), so = rd32(f + 12 + 16 * i + 8);
-    if (i != ci && (so > n || l > n - so)) {
-      free(o);
-      goto fail;
-    }
-    memcpy(o + w, i == ci ? c : f + so, l);
-    if (i == ci) {
-      uint32_t sum = 0;
-      for (size_t k = 0; k < l; k += 4) sum += rd32(o + w + k); /* (zero padded) */
-      wr32(d + 4, sum);
-    }
-    wr32(d + 8, (uint32_t)w), wr32(d + 12, (uint32_t)l);
-    w += (l + 3) & ~(size_t)3;
+  if (otv_sfnt_write(&out, sf.version, tabs, sf.table_count, &err) || out.failed) goto done;
+  res = malloc(out.len);
+  if (res) memcpy(res, out.p, out.len), *len = out.len;
+done:
+  otv_buf_free(&t), otv_buf_free(&out);
+  otv_cff_free(&al, &c);
+  otv_sfnt_close(&sf, &al);
+  return res;
+}
+
+/* blue_copy's own check on an instance of a font that is not blue1000 (its Private DICTs and
+ * local Subrs moved, e.g. Cantarell's): the copy opens, and FreeType draws every step-th glyph of
+ * it (unhinted, NO_SCALE) as it draws the instance's. */
+static void blue_selfcheck(const oo_font *p, unsigned step)
+{
+  size_t clen = 0;
+  unsigned nb = 0;
+  uint8_t *copy = blue_copy(p->data, p->len, &clen, &nb);
+  FT_Face face = NULL;
+  if (!copy || FT_New_Memory_Face(p->ft_lib, copy, (FT_Long)clen, 0, &face)) {
+    CHECK(!"blue_copy writes a font FreeType opens");
+    free(copy);
+    return;
   }
-  free(c);
-  *len = total;
-  return o;
-fail:
-  free(c);
-  return NULL;
+  unsigned long glyphs = 0, same = 0;
+  for (unsigned g = 0; g < (unsigned)p->ft->num_glyphs; g += step) {
+    if (FT_Load_Glyph(p->ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING) ||
+        FT_Load_Glyph(face, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING))
+      continue;
+    const FT_Outline *a = &p->ft->glyph->outline, *b = &face->glyph->outline;
+    glyphs++;
+    bool eq = a->n_points == b->n_points && a->n_contours == b->n_contours;
+    for (short i = 0; eq && i < a->n_points; i++)
+      eq = a->points[i].x == b->points[i].x && a->points[i].y == b->points[i].y;
+    same += eq;
+  }
+  printf("  blue_copy: %u BlueScale values divided, %lu of %lu glyphs drawn as the instance's\n",
+         nb, same, glyphs);
+  CHECK(glyphs > 0 && same == glyphs);
+  FT_Done_Face(face);
+  free(copy);
 }
 
 /* The exact instance at f's location made with FreeType's 16.16 blend arithmetic
@@ -692,6 +611,8 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
       blue_values += nb;
     }
     if (exact) ftf = ft_face(f, &p, flags, blue1000, &ftcopy);
+    if (exact && !blue1000 && !blue_checked && p.ft->num_glyphs > 1000)
+      blue_selfcheck(&p, step), blue_checked = true;
     hface hf[3] = {
         {p.ft, exact ? &hs_exact : &hs_int, false, ""},
         {fixed, &hs_blue, true, " (BlueScale / 1000)"},
@@ -728,7 +649,7 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
   closing_lines = closing_contours = 0;
   memset(&hs_int, 0, sizeof hs_int), memset(&hs_exact, 0, sizeof hs_exact);
   memset(&hs_blue, 0, sizeof hs_blue), blue_values = 0;
-  memset(&hs_ft, 0, sizeof hs_ft);
+  memset(&hs_ft, 0, sizeof hs_ft), blue_checked = false;
   unsigned named = otv_face_named_instances(f.face, 0, NULL, NULL), locations = 0;
   char where[64];
   for (unsigned i = 0; i < named; i++) {
