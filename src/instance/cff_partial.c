@@ -1157,7 +1157,15 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       if (!w->n || w->at[w->n - 1] == SIZE_MAX || w->v[w->n - 1] < 0 ||
           w->v[w->n - 1] >= c->ivs.data_count)
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: vsindex", w->gid);
+      /* an operand pushed by another call (tests/fonts/cff2_vsindex_subr.otf: a subroutine
+       * pushes it): every call between the two is inlined, so that a full instance, which
+       * drops the vsindex, drops its operand with it */
+      if (w->analyse && w->frame_of[w->n - 1] != w->frame)
+        inline_between(w, w->frame_of[w->n - 1], w->frame);
       w->vsindex = (unsigned)w->v[w->n - 1];
+      if (writing(w) && w->ps && w->ps->full && w->at[w->n - 1] >= NOT_WRITTEN)
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
+                        "glyph %u: vsindex operand from another subroutine", w->gid);
       if (writing(w) && w->ps && w->ps->full)
         w->out->len = w->at[w->n - 1]; /* every blend is resolved: no vsindex */
       else if (writing(w))

@@ -74,6 +74,10 @@ static const ccase CASES[] = {
      * in kept subroutines; a FontMatrix of half units (--cff2 flattens the font) */
     {"cff2_blend_numbers.otf", false, 1, false, false},
     {"cff2_flat_fm.otf", false, 1, false, true},
+    /* a vsindex whose operand a subroutine pushes (tests/fonts/make_cff2_flatten.py): the
+     * subroutine is called inline where the instance drops the vsindex (its writer took the
+     * operand's output offset from a kept subroutine: a heap overflow, before) */
+    {"cff2_vsindex_subr.otf", false, 1, false, false},
 };
 
 #define RANDOM_LOCATIONS 20
