@@ -26,7 +26,7 @@
  */
 #include "instance/store.h"
 #include "instance/inst.h"
-#include "instance/cff1.h"
+#include "instance/cff_ft.h"
 #include "cff_write.h"
 
 #include <limits.h>
@@ -239,7 +239,7 @@ static bool is_number(const csw *w, unsigned i)
          !w->nest[i];
 }
 
-/* v + delta x scalar: exact, or, for a full instance with OTV_INST_CFF_FT_BLEND (cff1.h, a
+/* v + delta x scalar: exact, or, for a full instance with OTV_INST_CFF_FT_BLEND (cff_ft.h, a
  * test's), as FreeType adds each product of a delta and its 16.16 scalar rounded to 16.16. */
 static double fold_add(const csw *w, double v, double delta, double scalar)
 {

@@ -39,7 +39,7 @@
 #include "cff_write.h"
 #include "core/sfnt.h"
 #include "core/tags.h"
-#include "instance/cff1.h" /* OTV_INST_CFF_FT_BLEND */
+#include "instance/cff_ft.h" /* OTV_INST_CFF_FT_BLEND */
 
 #include <math.h>
 #include <stdlib.h>
@@ -438,7 +438,7 @@ static void blue_selfcheck(const oo_font *p, unsigned step)
 }
 
 /* The exact instance at f's location made with FreeType's 16.16 blend arithmetic
- * (OTV_INST_CFF_FT_BLEND, src/instance/cff1.h: every charstring operand FreeType's blend of the
+ * (OTV_INST_CFF_FT_BLEND, src/instance/cff_ft.h: every charstring operand FreeType's blend of the
  * variable font's, each delta's product with its 16.16 region scalar rounded), with its
  * BlueScale / 1000 when blue1000, opened in p's FreeType library; its bytes in *bytes (free
  * after the face). Its hinted outlines must equal FreeType's of the variable font: what is left
