@@ -240,8 +240,11 @@ otv_status otv_inst_cff(otv_inst *in)
       otv_inst_ivs_fini(&in->cx, &ev);
       return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend regions");
     }
+    bool ft = (in->flags & OTV_INST_CFF_FT_BLEND) != 0; /* (cff_ft.h: a test's) */
     for (unsigned r = 0; r < fc->ivs.region_count; r++)
-      factor[r] = ev.k[r] < 0 ? 0 : otv_pin_scale(1.0, ev.s + (size_t)r * ev.stride, ev.k[r]);
+      factor[r] = ft ? otv_inst_cff_ft_scalar(&fc->ivs, r, in->pin.coords, in->pin.axis_count)
+                  : ev.k[r] < 0 ? 0
+                                : otv_pin_scale(1.0, ev.s + (size_t)r * ev.stride, ev.k[r]);
   }
   otv_buf cs, privs, fds, gsub;
   otv_buf_init(&cs, in->al);

@@ -91,10 +91,35 @@ static otv_status region_factors(cff1 *x)
     otv_inst_ivs_fini(&in->cx, &ev);
     return OTV_FAIL(in->err, NOMEM, OTV_T_CFF2, 0, "blend scalars");
   }
+  bool ft = (in->flags & OTV_INST_CFF_FT_BLEND) != 0;
   for (unsigned r = 0; r < ivs->region_count; r++)
-    x->factor[r] = ev.k[r] < 0 ? 0 : otv_pin_scale(1.0, ev.s + (size_t)r * ev.stride, ev.k[r]);
+    x->factor[r] = ft ? otv_inst_cff_ft_scalar(ivs, r, in->pin.coords, in->pin.axis_count)
+                   : ev.k[r] < 0 ? 0
+                                 : otv_pin_scale(1.0, ev.s + (size_t)r * ev.stride, ev.k[r]);
   otv_inst_ivs_fini(&in->cx, &ev);
   return OTV_E_OK;
+}
+
+double otv_inst_cff_ft_scalar(const otv_ivs *ivs, unsigned r, const otv_f2dot14 *coords,
+                              unsigned axis_count)
+{
+  if (r >= ivs->region_count || axis_count > OTV_MAX_AXES) return 0;
+  int16_t st[OTV_MAX_AXES], pk[OTV_MAX_AXES], en[OTV_MAX_AXES];
+  otv_ivs_region(ivs, r, axis_count, st, pk, en);
+  int32_t bv = 0x10000;
+  for (unsigned a = 0; a < axis_count; a++) {
+    int32_t s = st[a] * 4, p = pk[a] * 4, e = en[a] * 4, c = coords[a] * 4, k;
+    if (s > p || p > e || (s < 0 && e > 0 && p != 0) || p == 0)
+      k = 0x10000; /* an invalid range, or an axis the region ignores */
+    else if (c < s || c > e)
+      k = 0;
+    else if (c == p)
+      k = 0x10000;
+    else
+      k = c < p ? otv_ft_divfix(c - s, p - s) : otv_ft_divfix(e - c, e - p);
+    bv = otv_ft_mulfix(bv, k);
+  }
+  return bv / 65536.0;
 }
 
 /* otv_cff_blend_fn: the factor of column col of ItemVariationData vsindex. */

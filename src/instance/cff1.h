@@ -6,6 +6,7 @@
 #ifndef OTV_INSTANCE_CFF1_H
 #define OTV_INSTANCE_CFF1_H
 
+#include "instance/cff_ft.h"
 #include "instance/inst.h"
 
 /* The output budget of a static CFF2 instance (CFF or CFF2): its charstrings and subroutines
@@ -43,6 +44,11 @@ static inline bool otv_cff_private_int(int op)
   default: return false;
   }
 }
+
+/* Region r's scalar at coords (F2Dot14, axis_count of them) in FreeType's arithmetic
+ * (OTV_INST_CFF_FT_BLEND), as a double (a multiple of 1/65536). */
+double otv_inst_cff_ft_scalar(const otv_ivs *ivs, unsigned r, const otv_f2dot14 *coords,
+                              unsigned axis_count);
 
 /* The CFF table of a full instance into in->cff2 (in->cff1 set): charstrings rewritten with
  * blends resolved at the pin (instance/cff_partial.c's walker), subroutines and hints kept.

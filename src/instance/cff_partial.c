@@ -26,6 +26,7 @@
  */
 #include "instance/store.h"
 #include "instance/inst.h"
+#include "instance/cff_ft.h"
 #include "cff_write.h"
 
 #include <limits.h>
@@ -238,6 +239,15 @@ static bool is_number(const csw *w, unsigned i)
          !w->nest[i];
 }
 
+/* v + delta x scalar: exact, or, for a full instance with OTV_INST_CFF_FT_BLEND (cff_ft.h, a
+ * test's), as FreeType adds each product of a delta and its 16.16 scalar rounded to 16.16. */
+static double fold_add(const csw *w, double v, double delta, double scalar)
+{
+  if (!(w->in->flags & OTV_INST_CFF_FT_BLEND) || w->in->pin.partial) return v + delta * scalar;
+  int32_t s = otv_ft_mulfix(otv_ft_fixed(scalar), otv_ft_fixed(delta));
+  return (otv_ft_fixed(v) + (int64_t)s) / 65536.0;
+}
+
 static otv_status blend(csw *w, size_t at)
 {
   otv_inst *in = w->in;
@@ -267,7 +277,7 @@ static otv_status blend(csw *w, size_t at)
       unsigned rc = w->c->ivs.region_count;
       double fac = r < rc ? (w->mode[r] == 2 ? w->factor[rc + r] : w->factor[r]) : 0;
       for (unsigned i = 0; i < cnt; i++)
-        w->v[base + i] += w->v[base + cnt + (size_t)i * k + j] * fac;
+        w->v[base + i] = fold_add(w, w->v[base + i], w->v[base + cnt + (size_t)i * k + j], fac);
     }
     for (unsigned i = 0; i < cnt; i++) {
       w->at[base + i] = SIZE_MAX, w->frame_of[base + i] = w->frame, w->bgrp[base + i] = 0;
@@ -338,7 +348,7 @@ static otv_status blend(csw *w, size_t at)
       unsigned x = base + cnt + i * k + j; /* the delta operand */
       double fold = col_fold(w, j), a = w->v[x];
       const double *b = w->bgrp[x] ? w->pd + (size_t)x * ko : NULL; /* (ko > 0: it kept some) */
-      w->v[e] += a * fold;
+      w->v[e] = fold_add(w, w->v[e], a, fold);
       for (unsigned c = 0; c < ko; c++) {
         double wc = col_w(w, j, c);
         g[row + c] += a * wc;
@@ -1147,7 +1157,15 @@ static otv_status walk(csw *w, otv_span s, size_t s_off, uint32_t fd, unsigned d
       if (!w->n || w->at[w->n - 1] == SIZE_MAX || w->v[w->n - 1] < 0 ||
           w->v[w->n - 1] >= c->ivs.data_count)
         return OTV_FAIL(in->err, BAD_VALUE, OTV_T_CFF2, s_off + here, "glyph %u: vsindex", w->gid);
+      /* an operand pushed by another call (tests/fonts/cff2_vsindex_subr.otf: a subroutine
+       * pushes it): every call between the two is inlined, so that a full instance, which
+       * drops the vsindex, drops its operand with it */
+      if (w->analyse && w->frame_of[w->n - 1] != w->frame)
+        inline_between(w, w->frame_of[w->n - 1], w->frame);
       w->vsindex = (unsigned)w->v[w->n - 1];
+      if (writing(w) && w->ps && w->ps->full && w->at[w->n - 1] >= NOT_WRITTEN)
+        return OTV_FAIL(in->err, UNSUPPORTED, OTV_T_CFF2, s_off + here,
+                        "glyph %u: vsindex operand from another subroutine", w->gid);
       if (writing(w) && w->ps && w->ps->full)
         w->out->len = w->at[w->n - 1]; /* every blend is resolved: no vsindex */
       else if (writing(w))

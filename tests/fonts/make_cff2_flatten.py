@@ -27,6 +27,15 @@ One axis wght 100..900 (default 100), one region wght (0, 1, 1): with a = the no
                global subroutine 2: 100 50 1 0 1 blend blend 0 rlineto (its blend count the
                result of a blend: 100 + 50a)
         hint, tri  as above
+  cff2_vsindex_subr.otf  a vsindex whose operand a kept subroutine pushes; two ItemVariationData:
+                       0 over the region wght (0, 1, 1) (scalar a), 1 over wght (0, 0.5, 1)
+                       (scalar b = 2a up to a = 0.5, then 2 - 2a):
+        vsx    -107 callgsubr vsindex  then "box"'s path without the call, its blends over
+               ItemVariationData 1 (global subroutine 0: "1", the vsindex operand)
+               font units: (20 + 40b, 0) (420 + 90b, 0) (420 + 90b, 600) (20 + 40b, 600)
+        box    as in cff2_flat_fm.otf, global subroutine 1 its subroutine (over
+               ItemVariationData 0: the Private DICT's vsindex)
+        tri    as above
 Glyph names are ours; written by fontTools 4.38 (Debian)."""
 import os
 import sys
@@ -43,12 +52,17 @@ GSUBR = [400, 50, 1, "blend", 0, "rlineto"]
 GSUBR_NUM = [-106, 0, 1, "blend", "callgsubr"]
 GSUBR_CNT = [100, 50, 1, 0, 1, "blend", "blend", 0, "rlineto"]
 CNT = [10, 20, "rmoveto", -105, "callgsubr", 0, 200, "rlineto"]
+GSUBR_VS = [1]
+VSX = [-107, "callgsubr", "vsindex", 20, 40, 1, "blend", 0, "rmoveto", 400, 50, 1, "blend", 0,
+       "rlineto", 0, 600, "rlineto", -400, -50, 1, "blend", 0, "rlineto"]
+BOX_1 = [20, 40, 1, "blend", 0, "rmoveto", -106, "callgsubr", 0, 600, "rlineto", -400, -50, 1,
+         "blend", 0, "rlineto"]
 TRI = [0, 0, "rmoveto", 300, 100, 1, "blend", 0, "rlineto", -150, -50, 1, "blend", 500, "rlineto"]
 HINT = [0, 30, 10, 1, "blend", "hstem", 20, 40, 1, "blend", 0, "rmoveto"] + GSUBR + \
     [0, 600, "rlineto", -400, -50, 1, "blend", 0, "rlineto"]
 
 
-def build(out, glyphs, gsubrs, matrix=None):
+def build(out, glyphs, gsubrs, matrix=None, two_stores=False):
     order = [".notdef"] + list(glyphs)
     progs = dict(glyphs)
     progs[".notdef"] = []
@@ -62,6 +76,14 @@ def build(out, glyphs, gsubrs, matrix=None):
     fb.setupCFF2Regions([{"wght": (0, 1, 1)}])
     cff = fb.font["CFF2"].cff
     top = cff.topDictIndex[0]
+    if two_stores:  # ItemVariationData 0: region (0, 1, 1); 1: region (0, 0.5, 1)
+        from fontTools.cffLib import VarStoreData
+        rl = buildVarRegionList([{"wght": (0, 1, 1)}, {"wght": (0, 0.5, 1)}], ["wght"])
+        vs = VarStoreData(otVarStore=buildVarStore(
+            rl, [buildVarData([0], None, optimize=False), buildVarData([1], None, optimize=False)]))
+        top.VarStore = vs
+        for fd in top.FDArray:
+            fd.Private.vstore = vs
     if matrix:
         top.FontMatrix = matrix
     for p in gsubrs:
@@ -89,6 +111,8 @@ def main():
           [0.0005, 0, 0, 0.0005, 0, 0])
     build(os.path.join(d, "cff2_blend_numbers.otf"), {"box": BOX, "cnt": CNT, "hint": HINT,
                                                       "tri": TRI}, [GSUBR_NUM, GSUBR, GSUBR_CNT])
+    build(os.path.join(d, "cff2_vsindex_subr.otf"), {"vsx": VSX, "box": BOX_1, "tri": TRI},
+          [GSUBR_VS, GSUBR], two_stores=True)
 
 
 if __name__ == "__main__":

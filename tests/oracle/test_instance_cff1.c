@@ -18,8 +18,11 @@
  * points. The worst distance from the exact outline is printed.
  * Hinted outlines (FreeType, ppem 12-48) against the variable font's at the named instances:
  * the default (integer) instances' counted and printed, the exact ones' (--cff-exact) asserted
- * within 1/64 px; Source Serif 4's, whose blended BlueScale FreeType misreads, asserted on a
- * copy with BlueScale / 1000 at every ppem (blue_copy) and counted as written
+ * within 1/64 px, and the exact ones made with FreeType's 16.16 blend arithmetic (ft_face: every
+ * operand FreeType's blend of the variable font's) asserted too; Source Serif 4's, whose
+ * blended BlueScale FreeType misreads, on copies with BlueScale / 1000 at every ppem
+ * (blue_copy): the one with FreeType's arithmetic asserted, the exact one counted (what differs
+ * there is FreeType's arithmetic), and the instance as written counted
  * (OTV_CFF1_HINTDBG=1: each glyph and ppem that differs; OTV_CFF1_BLUEDUMP=file: the last
  * BlueScale / 1000 copy written there).
  * The static CFF2 instance (OTV_INSTANCE_CFF2: the same walker, subroutines and hints kept) is
@@ -31,6 +34,12 @@
  */
 #include "harness.h"
 #include "oracle_outline.h"
+
+#include "cff.h"
+#include "cff_write.h"
+#include "core/sfnt.h"
+#include "core/tags.h"
+#include "instance/cff_ft.h" /* OTV_INST_CFF_FT_BLEND */
 
 #include <math.h>
 #include <stdlib.h>
@@ -65,6 +74,10 @@ static const ccase CASES[] = {
      * in kept subroutines; a FontMatrix of half units (--cff2 flattens the font) */
     {"cff2_blend_numbers.otf", false, 1, false, false},
     {"cff2_flat_fm.otf", false, 1, false, true},
+    /* a vsindex whose operand a subroutine pushes (tests/fonts/make_cff2_flatten.py): the
+     * subroutine is called inline where the instance drops the vsindex (its writer took the
+     * operand's output offset from a kept subroutine: a heap overflow, before) */
+    {"cff2_vsindex_subr.otf", false, 1, false, false},
 };
 
 #define RANDOM_LOCATIONS 20
@@ -147,8 +160,10 @@ typedef struct hint_stats {
   long worst[PPEM_MAX + 1]; /* 26.6 units */
 } hint_stats;
 static hint_stats hs_int, hs_exact, hs_blue; /* hs_blue: BlueScale / 1000 (blue_copy) */
-static unsigned long blue_values;            /* BlueScale values divided */
-static bool all_ppems;                       /* OTV_CFF1_FULL=1: every ppem 12-48, else every 4th */
+static bool blue_checked;                    /* blue_selfcheck ran for this font */
+static hint_stats hs_ft; /* the exact instance with FreeType's blend arithmetic (ft_face) */
+static unsigned long blue_values; /* BlueScale values divided */
+static bool all_ppems;            /* OTV_CFF1_FULL=1: every ppem 12-48, else every 4th */
 
 /* The points of a hinted outline into out (o->n_points of room), each contour without a last
  * on-curve point within 1/64 px of its first (in x and y): FreeType keeps such a closing point
@@ -173,30 +188,6 @@ static short canon_points(const FT_Outline *o, FT_Vector *out)
   return n;
 }
 
-/* Glyphs of Source Serif 4 whose BlueScale / 1000 copy still hints differently from the
- * variable font, by FreeType's 16.16 arithmetic: it blends the variable font's charstring
- * operands with its fixed-point region scalars and rounds every delta's product
- * (src/psaux/psintrp.c, cf2_doBlend: FT_MulFix), which puts glyph 120's (uni012E's) top stem
- * edge at named instance 8 (wght 400, opsz 16) at 670.0 where the exact blend is 669.99999
- * (the instance: 669.999985, the exact value to 1/65536), the other side of a pixel rounding
- * at 18 of the ppems 13-48; the same copy with that stem width 1/65536 larger (FreeType's
- * value) hints exactly as the variable font (ppem 13, 14, 16, 26, 32 tried). Glyphs 1144 and
- * 1160 at named instance 22 (wght 700, opsz 32), 28 ppem only: stems FreeType blends up to
- * 0.0007 unit off the exact values (16.16 operands with fractional deltas; not proven by a
- * patched copy). Counted apart, not asserted. */
-static const struct {
-  unsigned named, gid;
-} FT_ARITH[] = {{8, 120}, {22, 1144}, {22, 1160}};
-static int cur_named = -1;     /* the named instance being checked (-1: another location) */
-static hint_stats hs_ft_arith; /* FT_ARITH's glyphs, BlueScale / 1000 */
-
-static bool ft_arith(unsigned g)
-{
-  for (size_t i = 0; i < sizeof FT_ARITH / sizeof *FT_ARITH; i++)
-    if ((int)FT_ARITH[i].named == cur_named && FT_ARITH[i].gid == g) return true;
-  return false;
-}
-
 /* The hinted points of glyph g of face into *buf (grown as needed), canonical (canon_points);
  * -1 when FreeType cannot load it. */
 static int hinted_points(FT_Face face, unsigned g, FT_Vector **buf, size_t *cap)
@@ -212,28 +203,37 @@ static int hinted_points(FT_Face face, unsigned g, FT_Vector **buf, size_t *cap)
   return canon_points(&o, *buf);
 }
 
-/* Hinted outlines of var (the variable font, its coordinates set) against inst's (counted in hs,
- * every 4th ppem unless all_ppems) and, when fixed is not NULL, against fixed's (counted in
- * hs_fixed, every ppem): per glyph the worst point distance in 26.6 units. */
-static void compare_hinted(FT_Face var, FT_Face inst, FT_Face fixed, unsigned glyph_count,
-                           unsigned step, hint_stats *hs, hint_stats *hs_fixed, const char *what)
+/* A face compared with the variable font's hinted outlines: counted in hs, at every ppem when
+ * every (else every 4th unless all_ppems). */
+typedef struct hface {
+  FT_Face face;
+  hint_stats *hs;
+  bool every;
+  const char *tag;
+} hface;
+
+/* Hinted outlines of var (the variable font, its coordinates set) against each face of hf (NULL
+ * faces skipped): per glyph the worst point distance in 26.6 units. */
+static void compare_hinted(FT_Face var, const hface *hf, unsigned nf, unsigned glyph_count,
+                           unsigned step, const char *what)
 {
   FT_Vector *ap = NULL, *bp = NULL;
   size_t acap = 0, bcap = 0;
   for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX; ppem++) {
-    bool do_inst = all_ppems || (ppem - PPEM_MIN) % 4 == 0;
-    if (!do_inst && !fixed) continue;
-    if (FT_Set_Pixel_Sizes(var, 0, ppem) || (do_inst && FT_Set_Pixel_Sizes(inst, 0, ppem)) ||
-        (fixed && FT_Set_Pixel_Sizes(fixed, 0, ppem)))
-      break;
+    bool on[4] = {false}, any = false, ok = !FT_Set_Pixel_Sizes(var, 0, ppem);
+    for (unsigned k = 0; k < nf && k < 4; k++) {
+      on[k] = hf[k].face && (hf[k].every || all_ppems || (ppem - PPEM_MIN) % 4 == 0);
+      if (on[k]) ok = ok && !FT_Set_Pixel_Sizes(hf[k].face, 0, ppem), any = true;
+    }
+    if (!any) continue;
+    if (!ok) break;
     for (unsigned g = 0; g < glyph_count; g += step) {
       int an = hinted_points(var, g, &ap, &acap);
       if (an < 0) continue;
-      for (int k = 0; k < 2; k++) {
-        FT_Face face = k ? fixed : do_inst ? inst : NULL;
-        hint_stats *h = !k ? hs : ft_arith(g) ? &hs_ft_arith : hs_fixed;
-        if (!face) continue;
-        int bn = hinted_points(face, g, &bp, &bcap);
+      for (unsigned k = 0; k < nf && k < 4; k++) {
+        if (!on[k]) continue;
+        hint_stats *h = hf[k].hs;
+        int bn = hinted_points(hf[k].face, g, &bp, &bcap);
         if (bn < 0) continue;
         h->glyphs[ppem]++;
         long worst = 0;
@@ -241,7 +241,7 @@ static void compare_hinted(FT_Face var, FT_Face inst, FT_Face fixed, unsigned gl
           worst = 1 << 20;
           if (getenv("OTV_CFF1_DEBUG"))
             fprintf(stderr, "hinted %s%s ppem %u glyph %u: %d points, the variable font %d\n", what,
-                    k ? " (BlueScale / 1000)" : "", ppem, g, bn, an);
+                    hf[k].tag, ppem, g, bn, an);
         } else {
           for (int i = 0; i < an; i++) {
             long dx = labs(ap[i].x - bp[i].x), dy = labs(ap[i].y - bp[i].y);
@@ -251,8 +251,8 @@ static void compare_hinted(FT_Face var, FT_Face inst, FT_Face fixed, unsigned gl
         }
         if (worst > h->worst[ppem]) h->worst[ppem] = worst;
         if (worst > 1 && getenv("OTV_CFF1_HINTDBG"))
-          fprintf(stderr, "HINT %s%s ppem %u glyph %u worst %ld/64\n", what,
-                  k ? " (BlueScale / 1000)" : "", ppem, g, worst);
+          fprintf(stderr, "HINT %s%s ppem %u glyph %u worst %ld/64\n", what, hf[k].tag, ppem, g,
+                  worst);
         if (worst <= 1)
           h->same[ppem]++; /* within 1/64 px */
         else if (worst <= 64)
@@ -289,238 +289,181 @@ static void print_hinted(const char *what, const hint_stats *hs)
  * true value, under which FreeType suppresses them below 37.5-47 ppem; the value / 1000 is
  * below the scale at every ppem compared, as the variable font's reading. */
 
-static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
-static uint32_t rd32(const uint8_t *p)
+/* The table offsets of the "size offset Private" records (their operands: 5-byte integers, as
+ * otvar writes offsets) of the DICT [off, off + len) of tab (the Top DICT's, or one Font DICT's)
+ * into *at; with fda not NULL, the FDArray offset into *fda. False when malformed. */
+static bool private_record(otv_span tab, size_t off, size_t len, size_t *at, size_t *fda)
 {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static void wr32(uint8_t *p, uint32_t v)
-{
-  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
-}
-
-/* The end of the CFF INDEX at off in t[0, n) and, when i is below its count, element i's span
- * [*s, *e); 0 when it does not fit. */
-static size_t cff_index(const uint8_t *t, size_t n, size_t off, unsigned i, size_t *s, size_t *e)
-{
-  if (off + 2 > n) return 0;
-  unsigned count = rd16(t + off);
-  if (!count) return off + 2;
-  if (off + 3 > n) return 0;
-  unsigned osz = t[off + 2];
-  size_t arr = off + 3, base = arr + ((size_t)count + 1) * osz - 1;
-  if (osz < 1 || osz > 4 || base + 1 > n) return 0;
-  size_t ro[2];
-  for (int k = 0; k < 2; k++) {
-    unsigned idx = k ? count : (i < count ? i : 0);
-    size_t v = 0;
-    for (unsigned b = 0; b < osz; b++) v = v << 8 | t[arr + (size_t)idx * osz + b];
-    ro[k] = v;
+  otv_cff_dict d;
+  otv_error err = {0};
+  if (!otv_cff_dict_init(&d, tab, OTV_T_CFF, off, len, false, NULL)) return false;
+  for (int op; (op = otv_cff_dict_next(&d, &err)) != OTV_DICT_END;) {
+    if (op == OTV_DICT_ERROR) return false;
+    if (op == OTV_DICT_PRIVATE && d.n == 2 && tab.p[d.at] == OTV_CFF_LONGINT &&
+        tab.p[d.at + 5] == OTV_CFF_LONGINT)
+      *at = d.at;
+    if (op == OTV_DICT_FDARRAY && fda && !otv_cff_dict_offset(&d, 0, fda)) return false;
   }
-  size_t end = base + ro[1];
-  if (end > n) return 0;
-  if (i < count) {
-    size_t a = 0, z = 0;
-    for (unsigned b = 0; b < osz; b++) a = a << 8 | t[arr + (size_t)i * osz + b];
-    for (unsigned b = 0; b < osz; b++) z = z << 8 | t[arr + (size_t)(i + 1) * osz + b];
-    if (a < 1 || z < a || base + z > end) return 0;
-    *s = base + a, *e = base + z;
-  }
-  return end;
-}
-
-/* The DICT token at *pos in t[.., end): an operand (-1, its value in *v) or an operator (its
- * code, 12 x as 0x100 | x); -2 when malformed. */
-static int dict_tok(const uint8_t *t, size_t end, size_t *pos, double *v)
-{
-  size_t p = *pos;
-  if (p >= end) return -2;
-  unsigned b = t[p];
-  if (b == 12) {
-    if (p + 2 > end) return -2;
-    *pos = p + 2;
-    return 0x100 | t[p + 1];
-  }
-  if (b <= 21) return *pos = p + 1, (int)b;
-  if (b == 28 && p + 3 <= end) return *v = (int16_t)rd16(t + p + 1), *pos = p + 3, -1;
-  if (b == 29 && p + 5 <= end) return *v = (int32_t)rd32(t + p + 1), *pos = p + 5, -1;
-  if (b >= 32 && b <= 246) return *v = (double)b - 139, *pos = p + 1, -1;
-  if (b >= 247 && b <= 250 && p + 2 <= end)
-    return *v = (double)((b - 247) * 256 + t[p + 1] + 108), *pos = p + 2, -1;
-  if (b >= 251 && b <= 254 && p + 2 <= end)
-    return *v = -(double)((b - 251) * 256 + t[p + 1] + 108), *pos = p + 2, -1;
-  if (b != 30) return -2;
-  char s[64];
-  size_t k = 0;
-  for (p++;; p++) {
-    if (p >= end) return -2;
-    for (int h = 0; h < 2; h++) {
-      unsigned nib = h ? t[p] & 15u : t[p] >> 4;
-      if (nib == 15) {
-        s[k] = 0;
-        *v = strtod(s, NULL), *pos = p + 1;
-        return -1;
-      }
-      const char *m = nib == 10 ? "." : nib == 11 ? "E" : nib == 12 ? "E-" : nib == 14 ? "-" : "";
-      char d[2] = {(char)('0' + nib), 0};
-      if (nib < 10) m = d;
-      if (k + strlen(m) >= sizeof s) return -2;
-      memcpy(s + k, m, strlen(m)), k += strlen(m);
-    }
-  }
-}
-
-/* v as a DICT real (operator 30) at out (16 bytes of room); its length. */
-static size_t put_real(uint8_t *out, double v)
-{
-  char s[32];
-  snprintf(s, sizeof s, "%.9g", v);
-  uint8_t nib[40];
-  size_t n = 0;
-  for (const char *c = s; *c; c++) {
-    if (*c >= '0' && *c <= '9')
-      nib[n++] = (uint8_t)(*c - '0');
-    else if (*c == '.')
-      nib[n++] = 10;
-    else if (*c == '-')
-      nib[n++] = 14;
-    else if (*c == 'e' && c[1] == '-')
-      nib[n++] = 12, c++;
-    else if (*c == 'e')
-      nib[n++] = 11, c += c[1] == '+';
-  }
-  nib[n++] = 15;
-  if (n & 1) nib[n++] = 15;
-  out[0] = 30;
-  for (size_t i = 0; i < n; i += 2) out[1 + i / 2] = (uint8_t)(nib[i] << 4 | nib[i + 1]);
-  return 1 + n / 2;
-}
-
-/* In the DICT t[s, e), the table positions of the operands of "size offset Private" (18) into
- * at[0..1] (true when found, both 5-byte integers as otvar writes offsets), and the operand of
- * FDArray (12 36) into *fda (when not NULL). */
-static bool find_private(const uint8_t *t, size_t s, size_t e, size_t at[2], size_t *fda)
-{
-  size_t pos = s, opnd[48];
-  unsigned n = 0;
-  bool found = false;
-  double v = 0, last = 0;
-  while (pos < e) {
-    size_t here = pos;
-    int op = dict_tok(t, e, &pos, &v);
-    if (op == -2) return false;
-    if (op == -1) {
-      if (n < 48) opnd[n++] = here;
-      last = v;
-      continue;
-    }
-    if (op == 18 && n == 2 && t[opnd[0]] == 29 && t[opnd[1]] == 29)
-      at[0] = opnd[0], at[1] = opnd[1], found = true;
-    if (op == 0x124 && fda && n == 1) *fda = (size_t)last;
-    n = 0;
-  }
-  return found;
+  return true;
 }
 
 /* A copy of the sfnt f (n bytes) whose CFF table's Private DICTs (the Top DICT's, or each Font
  * DICT's) have their BlueScale divided by 1000: each Private DICT rewritten (BlueScale a new
  * real, Subrs pointing after it, the other entries as they are) is appended to the table with a
- * copy of its local Subrs, and its "size offset Private" operands point there. Returns the new
- * sfnt (malloc'ed; *len) or NULL; *changed counts the BlueScale values divided. */
+ * copy of its local Subrs, and its "size offset Private" operands point there; read and written
+ * with otvar's own CFF readers and writers (otv_cff_parse, the DICT cursor, cff_write.h,
+ * otv_sfnt_write). Returns the new sfnt (malloc'ed; *len) or NULL; *changed counts the
+ * BlueScale values divided. */
 static uint8_t *blue_copy(const uint8_t *f, size_t n, size_t *len, unsigned *changed)
 {
   *changed = 0;
-  if (n < 12) return NULL;
-  unsigned nt = rd16(f + 4), ci = nt;
-  if (12 + 16 * (size_t)nt > n) return NULL;
-  for (unsigned i = 0; i < nt; i++)
-    if (!memcmp(f + 12 + 16 * i, "CFF ", 4)) ci = i;
-  if (ci == nt) return NULL;
-  size_t coff = rd32(f + 12 + 16 * ci + 8), cn = rd32(f + 12 + 16 * ci + 12);
-  if (coff > n || cn > n - coff || cn < 4) return NULL;
-  const uint8_t *t = f + coff;
-  size_t ts = 0, te = 0, name_end = cff_index(t, cn, t[2], 1u << 20, &ts, &te);
-  if (!name_end || !cff_index(t, cn, name_end, 0, &ts, &te)) return NULL;
-  size_t refs[256][2], nref = 0, fda = 0;
-  if (find_private(t, ts, te, refs[0], &fda)) nref = 1;
-  unsigned nfd = fda && fda + 2 <= cn ? rd16(t + fda) : 0;
-  for (unsigned i = 0; i < nfd && i < 255; i++) {
-    size_t s = 0, e = 0;
-    if (!cff_index(t, cn, fda, i, &s, &e)) return NULL;
-    if (find_private(t, s, e, refs[nref], NULL)) nref++;
+  otv_alloc al;
+  otv_alloc_init(&al, NULL);
+  otv_error err = {0};
+  otv_sfnt sf;
+  if (otv_sfnt_open(&sf, otv_span_of(f, n), 0, &al, &err)) return NULL;
+  otv_span tab = otv_sfnt_find(&sf, OTV_T_CFF);
+  otv_cff c;
+  memset(&c, 0, sizeof c);
+  otv_buf t, out;
+  otv_buf_init(&t, &al), otv_buf_init(&out, &al);
+  uint8_t *res = NULL;
+  otv_cff_index names, tops, fda;
+  otv_span top;
+  if (!tab.p || tab.len < 4 || otv_cff_parse(tab, false, 1000, 0, &al, &c, &err) ||
+      otv_cff_index_parse(tab, OTV_T_CFF, tab.p[2], false, &names, "Name INDEX", &err) ||
+      otv_cff_index_parse(tab, OTV_T_CFF, names.end, false, &tops, "Top DICT INDEX", &err) ||
+      !otv_cff_index_get(&tops, 0, &top))
+    goto done;
+  /* per Font DICT (the Top DICT when there is no FDArray), its Private record */
+  size_t at[256], fda_off = 0;
+  unsigned nfd = 0;
+  at[0] = 0;
+  if (!private_record(tab, (size_t)(top.p - tab.p), top.len, &at[0], &fda_off)) goto done;
+  if (fda_off) {
+    if (otv_cff_index_parse(tab, OTV_T_CFF, fda_off, false, &fda, "FDArray", &err) ||
+        fda.count > 256 || fda.count != c.fd_count)
+      goto done;
+    for (unsigned i = 0; i < fda.count; i++) {
+      otv_span fd;
+      at[i] = 0;
+      if (!otv_cff_index_get(&fda, i, &fd) ||
+          !private_record(tab, (size_t)(fd.p - tab.p), fd.len, &at[i], NULL))
+        goto done;
+    }
+    nfd = fda.count;
+  } else {
+    nfd = at[0] ? 1 : 0;
   }
-  size_t cap = 2 * cn + 64 * nref + 16; /* (checked below, for each entry and Subrs copied) */
-  uint8_t *c = malloc(cap);
-  if (!c) return NULL;
-  memcpy(c, t, cn);
-  size_t cl = cn;
-  for (size_t r = 0; r < nref; r++) {
-    size_t size = rd32(c + refs[r][0] + 1), off = rd32(c + refs[r][1] + 1);
-    if (off > cn || size > cn - off) goto fail;
-    size_t at = cl, pos = off, run = off, subrs = 0;
-    double v = 0, args[48];
-    unsigned na = 0;
-    while (pos < off + size) {
-      int op = dict_tok(t, off + size, &pos, &v);
-      if (op == -2 || cl + (pos - run) + 32 > cap) goto fail;
-      if (op == -1) {
-        if (na < 48) args[na++] = v;
-        continue;
-      }
-      if (op == 0x109 && na == 1) { /* BlueScale */
-        cl += put_real(c + cl, args[0] / 1000);
-        c[cl++] = 12, c[cl++] = 9;
+  otv_buf_bytes(&t, tab.p, tab.len);
+  for (unsigned i = 0; i < nfd; i++) {
+    const otv_cff_fd *fd = &c.fds[i];
+    if (!at[i] || !fd->priv.p) goto done;
+    /* (the parser's Private DICT is the one the record names) */
+    size_t poff = (size_t)(fd->priv.p - tab.p), here = t.len, subrs = 0;
+    otv_cff_dict d;
+    if (!otv_cff_dict_init(&d, tab, OTV_T_CFF, poff, fd->priv.len, false, NULL)) goto done;
+    for (int op; (op = otv_cff_dict_next(&d, &err)) != OTV_DICT_END;) {
+      if (op == OTV_DICT_ERROR) goto done;
+      if (op == OTV_DICT_BLUESCALE && d.n == 1) {
+        otv_cff_dict_put_num(&t, d.args[0] / 1000);
+        otv_cff_put_op(&t, op);
         ++*changed;
-      } else if (op == 19 && na == 1 && args[0] > 0 && args[0] < (double)cn) { /* Subrs: last */
-        subrs = off + (size_t)args[0];
+      } else if (op == OTV_DICT_SUBRS && d.n == 1 && fd->subrs.count) {
+        subrs = poff + (size_t)d.args[0]; /* written last, with the INDEX after it */
       } else {
-        memcpy(c + cl, t + run, pos - run), cl += pos - run;
+        otv_buf_bytes(&t, tab.p + d.at, d.pos - d.at);
       }
-      run = pos, na = 0;
     }
-    size_t sub_end = 0, s = 0, e = 0;
-    if (subrs && (!(sub_end = cff_index(t, cn, subrs, 1u << 20, &s, &e)) ||
-                  cl + 6 + (sub_end - subrs) > cap))
-      goto fail;
+    if (subrs && subrs >= fd->subrs.end) goto done;
     if (subrs) {
-      c[cl] = 29, wr32(c + cl + 1, (uint32_t)(cl + 6 - at)), c[cl + 5] = 19, cl += 6;
+      otv_cff_dict_put_offset(&t, (uint32_t)(t.len - here + OTV_CFF_DICT_OFFSET_LEN + 1));
+      otv_cff_put_op(&t, OTV_DICT_SUBRS);
+      otv_buf_bytes(&t, tab.p + subrs, fd->subrs.end - subrs);
     }
-    wr32(c + refs[r][0] + 1, (uint32_t)(cl - at));
-    wr32(c + refs[r][1] + 1, (uint32_t)at);
-    memcpy(c + cl, t + subrs, sub_end - subrs), cl += sub_end - subrs;
+    if (t.failed) goto done;
+    otv_put_u32(t.p + at[i] + 1,
+                (uint32_t)(subrs ? t.len - (fd->subrs.end - subrs) - here : t.len - here));
+    otv_put_u32(t.p + at[i] + 6, (uint32_t)here);
   }
-  /* the sfnt again, the CFF table replaced (tables in directory order, 4-byte aligned) */
-  size_t total = 12 + 16 * (size_t)nt;
-  for (unsigned i = 0; i < nt; i++) {
-    size_t l = i == ci ? cl : rd32(f + 12 + 16 * i + 12);
-    total += (l + 3) & ~(size_t)3;
+  /* the sfnt again, the CFF table replaced */
+  otv_sfnt_table tabs[64];
+  if (sf.table_count > 64) goto done;
+  for (unsigned i = 0; i < sf.table_count; i++) {
+    const otv_table_record *r = &sf.tables[i];
+    bool cff = r->tag == OTV_T_CFF;
+    tabs[i] = (otv_sfnt_table){r->tag, cff ? t.p : f + r->offset, cff ? t.len : r->length};
   }
-  uint8_t *o = calloc(total, 1);
-  if (!o) goto fail;
-  memcpy(o, f, 12 + 16 * (size_t)nt);
-  size_t w = 12 + 16 * (size_t)nt;
-  for (unsigned i = 0; i < nt; i++) {
-    uint8_t *d = o + 12 + 16 * i;
-    size_t l = i == ci ? cl : rd32(f + 12 + 16 * i + 12), so = rd32(f + 12 + 16 * i + 8);
-    if (i != ci && (so > n || l > n - so)) {
-      free(o);
-      goto fail;
-    }
-    memcpy(o + w, i == ci ? c : f + so, l);
-    if (i == ci) {
-      uint32_t sum = 0;
-      for (size_t k = 0; k < l; k += 4) sum += rd32(o + w + k); /* (zero padded) */
-      wr32(d + 4, sum);
-    }
-    wr32(d + 8, (uint32_t)w), wr32(d + 12, (uint32_t)l);
-    w += (l + 3) & ~(size_t)3;
+  if (otv_sfnt_write(&out, sf.version, tabs, sf.table_count, &err) || out.failed) goto done;
+  res = malloc(out.len);
+  if (res) memcpy(res, out.p, out.len), *len = out.len;
+done:
+  otv_buf_free(&t), otv_buf_free(&out);
+  otv_cff_free(&al, &c);
+  otv_sfnt_close(&sf, &al);
+  return res;
+}
+
+/* blue_copy's own check on an instance of a font that is not blue1000 (its Private DICTs and
+ * local Subrs moved, e.g. Cantarell's): the copy opens, and FreeType draws every step-th glyph of
+ * it (unhinted, NO_SCALE) as it draws the instance's. */
+static void blue_selfcheck(const oo_font *p, unsigned step)
+{
+  size_t clen = 0;
+  unsigned nb = 0;
+  uint8_t *copy = blue_copy(p->data, p->len, &clen, &nb);
+  FT_Face face = NULL;
+  if (!copy || FT_New_Memory_Face(p->ft_lib, copy, (FT_Long)clen, 0, &face)) {
+    CHECK(!"blue_copy writes a font FreeType opens");
+    free(copy);
+    return;
   }
-  free(c);
-  *len = total;
-  return o;
-fail:
-  free(c);
-  return NULL;
+  unsigned long glyphs = 0, same = 0;
+  for (unsigned g = 0; g < (unsigned)p->ft->num_glyphs; g += step) {
+    if (FT_Load_Glyph(p->ft, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING) ||
+        FT_Load_Glyph(face, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING))
+      continue;
+    const FT_Outline *a = &p->ft->glyph->outline, *b = &face->glyph->outline;
+    glyphs++;
+    bool eq = a->n_points == b->n_points && a->n_contours == b->n_contours;
+    for (short i = 0; eq && i < a->n_points; i++)
+      eq = a->points[i].x == b->points[i].x && a->points[i].y == b->points[i].y;
+    same += eq;
+  }
+  printf("  blue_copy: %u BlueScale values divided, %lu of %lu glyphs drawn as the instance's\n",
+         nb, same, glyphs);
+  CHECK(glyphs > 0 && same == glyphs);
+  FT_Done_Face(face);
+  free(copy);
+}
+
+/* The exact instance at f's location made with FreeType's 16.16 blend arithmetic
+ * (OTV_INST_CFF_FT_BLEND, src/instance/cff_ft.h: every charstring operand FreeType's blend of the
+ * variable font's, each delta's product with its 16.16 region scalar rounded), with its
+ * BlueScale / 1000 when blue1000, opened in p's FreeType library; its bytes in *bytes (free
+ * after the face). Its hinted outlines must equal FreeType's of the variable font: what is left
+ * between the exact instance and the variable font is FreeType's arithmetic. */
+static FT_Face ft_face(oo_font *f, const oo_font *p, unsigned flags, bool blue1000, uint8_t **bytes)
+{
+  uint8_t *out = NULL;
+  size_t len = 0, clen = 0;
+  *bytes = NULL;
+  if (otv_instance_create(f->loc, flags | OTV_INST_CFF_FT_BLEND, &out, &len)) {
+    CHECK(!"the instance with FreeType's blend arithmetic");
+    return NULL;
+  }
+  unsigned nb = 0;
+  uint8_t *c = blue1000 ? blue_copy(out, len, &clen, &nb) : malloc(len);
+  if (c && !blue1000) memcpy(c, out, len), clen = len;
+  otv_instance_free(f->loc, out, len);
+  FT_Face face = NULL;
+  if (!c || (blue1000 && !nb) || FT_New_Memory_Face(p->ft_lib, c, (FT_Long)clen, 0, &face)) {
+    CHECK(!"FreeType opens the instance with FreeType's blend arithmetic");
+    free(c);
+    return NULL;
+  }
+  *bytes = c;
+  return face;
 }
 
 /* One location (already set in f.loc): instance, open, compare. */
@@ -652,9 +595,10 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
     otv_f2dot14 co[64];
     unsigned na = otv_location_normalized(f->loc, co, 64);
     oo_font_set_normalized(f, co, na);
-    /* the exact instance with its BlueScale / 1000 (blue_copy), asserted by run_case */
-    FT_Face fixed = NULL;
-    uint8_t *copy = NULL;
+    /* the exact instance with its BlueScale / 1000 (blue_copy), counted; and the exact
+     * instance with FreeType's blend arithmetic (ft_face), asserted by run_case */
+    uint8_t *copy = NULL, *ftcopy = NULL;
+    FT_Face fixed = NULL, ftf = NULL;
     if (exact && blue1000) {
       size_t clen = 0;
       unsigned nb = 0;
@@ -670,10 +614,18 @@ static void check_location(oo_font *f, const char *name, const char *tmp, unsign
       }
       blue_values += nb;
     }
-    compare_hinted(f->ft, p.ft, fixed, f->glyph_count, step, exact ? &hs_exact : &hs_int, &hs_blue,
-                   where);
+    if (exact) ftf = ft_face(f, &p, flags, blue1000, &ftcopy);
+    if (exact && !blue1000 && !blue_checked && p.ft->num_glyphs > 1000)
+      blue_selfcheck(&p, step), blue_checked = true;
+    hface hf[3] = {
+        {p.ft, exact ? &hs_exact : &hs_int, false, ""},
+        {fixed, &hs_blue, true, " (BlueScale / 1000)"},
+        {ftf, &hs_ft, blue1000, " (FreeType's blend)"},
+    };
+    compare_hinted(f->ft, hf, 3, f->glyph_count, step, where);
     if (fixed) FT_Done_Face(fixed);
-    free(copy);
+    if (ftf) FT_Done_Face(ftf);
+    free(copy), free(ftcopy);
   }
   oo_font_close(&p);
 }
@@ -701,7 +653,7 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
   closing_lines = closing_contours = 0;
   memset(&hs_int, 0, sizeof hs_int), memset(&hs_exact, 0, sizeof hs_exact);
   memset(&hs_blue, 0, sizeof hs_blue), blue_values = 0;
-  memset(&hs_ft_arith, 0, sizeof hs_ft_arith);
+  memset(&hs_ft, 0, sizeof hs_ft), blue_checked = false;
   unsigned named = otv_face_named_instances(f.face, 0, NULL, NULL), locations = 0;
   char where[64];
   for (unsigned i = 0; i < named; i++) {
@@ -710,10 +662,8 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
     snprintf(where, sizeof where, "named instance %u", i);
     check_location(&f, c->font, tmp, step, where, true, 0, c->matrix, false);
     snprintf(where2, sizeof where2, "%s (exact)", where);
-    cur_named = (int)i;
     check_location(&f, c->font, tmp, step, where2, true, OTV_INSTANCE_CFF_EXACT, c->matrix,
                    c->blue1000);
-    cur_named = -1;
     snprintf(where2, sizeof where2, "%s (--cff2)", where);
     check_location(&f, c->font, tmp, step, where2, false, OTV_INSTANCE_CFF2, c->matrix, false);
     locations++;
@@ -742,25 +692,37 @@ static void run_case(const ccase *c, const char *dir, const char *tmp, bool full
   if (closing_lines) CHECK(!"the instance's contours close as the variable font's");
   print_hinted("integers", &hs_int);
   print_hinted("exact", &hs_exact);
-  /* asserted: the exact instances (Source Serif 4: with BlueScale / 1000, every ppem) */
-  const hint_stats *hs = c->blue1000 ? &hs_blue : &hs_exact;
+  print_hinted("exact, FreeType's blend arithmetic", &hs_ft);
+  unsigned long blue_differ = 0;
   if (c->blue1000) {
     print_hinted("exact, BlueScale / 1000", &hs_blue);
     printf("  BlueScale / 1000: %lu Private DICT values divided\n", blue_values);
-    print_hinted("exact, BlueScale / 1000, FreeType's blend arithmetic (not asserted)",
-                 &hs_ft_arith);
+    for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX; ppem++)
+      blue_differ += hs_blue.glyphs[ppem] - hs_blue.same[ppem];
+    printf("  exact, BlueScale / 1000: %lu glyph-sizes differ from the variable font, every one "
+           "by FreeType's blend arithmetic (its copy hints as the variable font)\n",
+           blue_differ);
   }
+  /* asserted: the exact instances with FreeType's blend arithmetic (Source Serif 4: with
+   * BlueScale / 1000, every ppem), and the exact ones themselves but for Source Serif 4 */
   for (unsigned ppem = PPEM_MIN; ppem <= PPEM_MAX; ppem++) {
-    if (c->blue1000 && named && !hs_blue.glyphs[ppem]) {
+    if (c->blue1000 && named && (!hs_blue.glyphs[ppem] || !hs_ft.glyphs[ppem])) {
       fprintf(stderr, "%s: ppem %u: no hinted outline compared\n", c->font, ppem);
       CHECK(!"the BlueScale / 1000 copies are compared at every ppem");
     }
-    if (hs->same[ppem] != hs->glyphs[ppem]) {
+    if (hs_ft.same[ppem] != hs_ft.glyphs[ppem]) {
       fprintf(stderr,
-              "%s: exact instance%s, ppem %u: %lu of %lu hinted outlines within 1/64 px "
+              "%s: exact instance with FreeType's blend arithmetic%s, ppem %u: %lu of %lu hinted "
+              "outlines within 1/64 px (worst %ld/64)\n",
+              c->font, c->blue1000 ? " (BlueScale / 1000)" : "", ppem, hs_ft.same[ppem],
+              hs_ft.glyphs[ppem], hs_ft.worst[ppem]);
+      CHECK(!"exact instances with FreeType's arithmetic hint as the variable font");
+    }
+    if (!c->blue1000 && hs_exact.same[ppem] != hs_exact.glyphs[ppem]) {
+      fprintf(stderr,
+              "%s: exact instance, ppem %u: %lu of %lu hinted outlines within 1/64 px "
               "(worst %ld/64)\n",
-              c->font, c->blue1000 ? " (BlueScale / 1000)" : "", ppem, hs->same[ppem],
-              hs->glyphs[ppem], hs->worst[ppem]);
+              c->font, ppem, hs_exact.same[ppem], hs_exact.glyphs[ppem], hs_exact.worst[ppem]);
       CHECK(!"exact instances hint as the variable font");
     }
   }

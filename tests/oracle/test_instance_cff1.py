@@ -11,7 +11,9 @@ Debian's afdko-bin installs it in /usr/libexec/afdko), and for every real font:
   - the --cff2 instance (a static CFF2 table) keeps the subroutines and hints too (run_cff2);
   - a font with a FontMatrix (tests/fonts/cff2_flat_fm.otf): the --cff2 instance is flattened
     (no subroutine, no hint, the plain matrix, the points in font units as the hand-computed
-    outline rounded), the CFF one keeps the matrix and its subroutine (run_flat_fm).
+    outline rounded), the CFF one keeps the matrix and its subroutine (run_flat_fm);
+  - a vsindex whose operand a subroutine pushes (tests/fonts/cff2_vsindex_subr.otf): the
+    outlines are the hand-computed ones over the ItemVariationData it selects (run_vsindex).
 Sizes are printed next to tx's own CFF instances of the same location (tx -cff, flattened and
 hint-less; tx -cff +S, subroutinized again) for the report.
 Fonts: the CFF2 test fonts and, when cached, Source Serif 4 / Source Sans 3 / Cantarell.
@@ -39,7 +41,7 @@ OTS = shutil.which("ots-sanitize")
 
 TEST_FONTS = ["AdobeVFPrototype_vsindex.otf", "CFF2Instancer-VF-1.otf", "NotoSansJP-VF.subset.otf",
               "AdobeVFPrototype_chained_blend.otf", "cff2_nested_blend.otf",
-              "cff2_blend_numbers.otf"]
+              "cff2_blend_numbers.otf", "cff2_vsindex_subr.otf"]
 REAL_FONTS = ["SourceSerif4Variable-Roman.otf", "SourceSans3VF-Upright.otf", "Cantarell-VF.otf"]
 
 checks = 0
@@ -301,6 +303,51 @@ def run_flat_fm(path, tmp):
     print("%s: --cff2 flattened, CFF with its FontMatrix, at 5 locations" % name)
 
 
+def run_vsindex(path, tmp):
+    """cff2_vsindex_subr.otf (tests/fonts/make_cff2_flatten.py) at wght = 100 + 800a: glyph vsx
+    selects ItemVariationData 1 (scalar b = 2a to a = 0.5, then 2 - 2a) with a vsindex whose
+    operand global subroutine 0 pushes; box keeps ItemVariationData 0 (scalar a). The CFF, the
+    --cff-exact and the --cff2 instances draw the hand-computed outlines (rounded), keep both
+    global subroutines (numbering kept; the one the vsindex needs is called inline) and pass
+    OTS."""
+    name = os.path.basename(path)
+    r5 = lambda x: int(math.floor(x + 0.5))
+    for a in (0, 0.25, 0.5, 0.7, 1):
+        spec = "wght=%g" % (100 + 800 * a)
+        b = 2 * a if a <= 0.5 else 2 - 2 * a
+        quad = lambda s: [(r5(20 + 40 * s), 0), (r5(420 + 90 * s), 0), (r5(420 + 90 * s), 600),
+                          (r5(20 + 40 * s), 600)]
+        want = {"vsx": quad(b), "box": quad(a)}
+        for flag, table in (([], "CFF "), (["--cff-exact"], "CFF "), (["--cff2"], "CFF2")):
+            out = os.path.join(tmp, "vs.otf")
+            r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q",
+                                "--force"] + flag, capture_output=True, text=True)
+            what = "%s %s %s" % (name, spec, " ".join(flag))
+            check(r.returncode == 0, "%s: otvar instance: %s" % (what, r.stderr.strip()))
+            if r.returncode:
+                continue
+            f = TTFont(out)
+            check(table in f, "%s: a %s table" % (what, table))
+            if table not in f:
+                continue
+            cff = f[table].cff
+            cff.desubroutinize = False
+            check(subr_counts(cff) == (2, 0), "%s: subroutines %s" % (what, subr_counts(cff)))
+            gs = f.getGlyphSet()
+            for g, pts in want.items():
+                pen = RecordingPen()
+                gs[g].draw(pen)
+                got = [tuple(r5(c) for c in v[0]) for op, v in pen.value
+                       if op in ("moveTo", "lineTo")]
+                check(got == pts, "%s glyph %s: %s, want %s" % (what, g, got, pts))
+            if OTS:
+                r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
+                                   text=True)
+                check(r.returncode == 0, "%s: ots-sanitize: %s"
+                      % (what, (r.stdout + r.stderr).strip()[:200]))
+    print("%s: vsindex from a subroutine, CFF, --cff-exact and --cff2 at 5 locations" % name)
+
+
 def main():
     if not OTVAR:
         print("OTVAR not set")
@@ -314,6 +361,7 @@ def main():
         for n in TEST_FONTS:
             run_font(os.path.join(FONTS, n), False, tmp)
         run_flat_fm(os.path.join(FONTS, "cff2_flat_fm.otf"), tmp)
+        run_vsindex(os.path.join(FONTS, "cff2_vsindex_subr.otf"), tmp)
         for n in REAL_FONTS:
             p = os.path.join(CACHE, n)
             if CACHE and os.path.exists(p):
