@@ -762,6 +762,8 @@ OTV_API otv_status otv_raster_render(otv_raster *r, uint8_t *buf, unsigned width
  * move an edge by up to half a unit (more where rounding is carried across a shared
  * subroutine); the table is larger (docs/instance.md). Since: 0.4 */
 #define OTV_INSTANCE_CFF_EXACT 0x0010u
+/* Bits not defined above are reserved: pass them as 0 (bit 30 selects a mode of otvar's own
+ * tests, FreeType's fixed-point blend arithmetic: src/instance/cff_ft.h). */
 
 /**
  * otv_instance_create - a complete static font (an sfnt in memory) of the location's face at

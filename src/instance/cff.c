@@ -34,6 +34,13 @@
 /* The operand that moves *cur to target. Two int16 coordinates can be up to 65535 apart, beyond
  * an operand: the step is then clamped and *cur follows what was written, so the later operands
  * stay exact (only a glyph spanning more than the int16 range is distorted). */
+/* The error record as it was before a refusal that the writer recovered from. */
+static void forget_error(otv_error *err)
+{
+  memset(err, 0, sizeof *err);
+  err->code = OTV_E_OK;
+}
+
 static uint8_t *put_cs_rel(uint8_t *w, long target, long *cur)
 {
   long d = target - *cur;
@@ -273,10 +280,14 @@ otv_status otv_inst_cff(otv_inst *in)
   /* a partial instance keeps the subroutines when each can be rewritten on its own; a full one
    * that cannot be analysed (a charstring the walker refuses) is flattened */
   if (in->pin.partial && (st = otv_part_cff_analyse(in, mode, factor, &ps))) goto done;
+  /* a refusal that a fallback recovers from is forgotten (the first error is kept: a later
+   * failure must not be reported as the refusal) unless the caller's record held one already */
+  bool err_clear = in->err && in->err->code == OTV_E_OK;
   if (full_walk && subrs && (st = otv_part_cff_analyse(in, mode, factor, &ps))) {
     if (st != OTV_E_UNSUPPORTED) goto done;
     otv_part_subrs_free(in, &ps);
     full_walk = walk = false, st = OTV_E_OK;
+    if (err_clear) forget_error(in->err);
   }
   if (!cs_offs || !in->adv_w || !in->lsb || !in->bbox || !in->has_outline ||
       (in->has_vmtx && (!in->adv_h || !in->tsb))) {
@@ -290,6 +301,7 @@ otv_status otv_inst_cff(otv_inst *in)
     if (walk && (st = otv_part_cff_glyph(in, g, mode, factor, &ps, &cs))) {
       if (!full_walk || st != OTV_E_UNSUPPORTED) goto done;
       cs.len = cs_offs[g], flat = true, st = OTV_E_OK; /* self-contained: no subroutine call */
+      if (err_clear) forget_error(in->err);
     }
     /* the outline drawn by the interpreter, for its box (and a flattened glyph's charstring);
      * a full instance written by the walker (CFF, or CFF2) takes its boxes from the table */
