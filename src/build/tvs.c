@@ -14,6 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if OTV_SSE2
+#  include <emmintrin.h>
+#endif
 
 #define EMBEDDED_PEAK 0x8000u
 #define INTERMEDIATE 0x4000u
@@ -33,10 +36,11 @@ typedef struct iup {
   /* When every coordinate and delta is an integer small enough for the line test's products
    * to be exact (coordinates within 2^20, deltas within 2^30: below 2^53), the glyph's contours
    * twice over (contour [a, b] of length len at [2a, 2a + 2 len): point a + k at 2a + k and
-   * 2a + k + len, so a gap never wraps): coordinates gx, gy (per glyph) and scratch for the
-   * deltas rx2, ry2 (per tuple) and the forced points fz; else gx is NULL. */
-  const double *gx, *gy;
-  double *rx2, *ry2;
+   * 2a + k + len, so a gap never wraps), x and y side by side (point q's at 2q and 2q + 1: one
+   * SSE2 operation tests both axes): coordinates g2 (per glyph) and scratch for the deltas r2
+   * (per tuple) and the forced points fz; else g2 is NULL. */
+  const double *g2;
+  double *r2;
   uint8_t *fz;
 } iup;
 
@@ -80,39 +84,118 @@ static OTV_ALWAYS_INLINE bool line_off(const iup_line *l, double x, double r)
   return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
 }
 
-/* The line of between_ok on the doubled contour w (iup.w) without a branch per point: the
- * coordinate clamped to [x1, x2] makes line_off's three cases one test (at x1 the value is
- * d1, at x2 d2; a flat line gets dx 1 and dd 0, its value d1 everywhere): the same answers on
- * the integer values w holds, where every product is exact. */
+/* Two doubles, x and y (v2), and a mask of two lanes (v2m): SSE2 where the compiler targets it,
+ * else the same operations lane by lane. On the integer values the doubled contours hold every
+ * operation is exact, so both give the same answers. */
+#if OTV_SSE2
+typedef __m128d v2;
+typedef __m128d v2m;
+static OTV_ALWAYS_INLINE v2 v2_ld(const double *p) { return _mm_loadu_pd(p); }
+static OTV_ALWAYS_INLINE v2 v2_set(double x, double y) { return _mm_set_pd(y, x); }
+static OTV_ALWAYS_INLINE v2 v2_min(v2 a, v2 b) { return _mm_min_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_max(v2 a, v2 b) { return _mm_max_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_add(v2 a, v2 b) { return _mm_add_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_sub(v2 a, v2 b) { return _mm_sub_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_mul(v2 a, v2 b) { return _mm_mul_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_abs(v2 a) { return _mm_andnot_pd(_mm_set1_pd(-0.0), a); }
+static OTV_ALWAYS_INLINE v2m v2_lt(v2 a, v2 b) { return _mm_cmplt_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_gt(v2 a, v2 b) { return _mm_cmpgt_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_eq(v2 a, v2 b) { return _mm_cmpeq_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_ne(v2 a, v2 b) { return _mm_cmpneq_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2m_and(v2m a, v2m b) { return _mm_and_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2m_or(v2m a, v2m b) { return _mm_or_pd(a, b); }
+static OTV_ALWAYS_INLINE bool v2m_any(v2m m) { return _mm_movemask_pd(m) != 0; }
+/* m ? a : b, lane by lane */
+static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
+{
+  return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b));
+}
+/* m ? 0 : a */
+static OTV_ALWAYS_INLINE v2 v2_zero_if(v2m m, v2 a) { return _mm_andnot_pd(m, a); }
+/* m ? 1 : 0 */
+static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return _mm_and_pd(m, _mm_set1_pd(1.0)); }
+#else
+typedef struct v2 {
+  double v[2];
+} v2;
+typedef struct v2m {
+  bool m[2];
+} v2m;
+static OTV_ALWAYS_INLINE v2 v2_ld(const double *p) { return (v2){{p[0], p[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_set(double x, double y) { return (v2){{x, y}}; }
+static OTV_ALWAYS_INLINE v2 v2_min(v2 a, v2 b)
+{
+  return (v2){{a.v[0] < b.v[0] ? a.v[0] : b.v[0], a.v[1] < b.v[1] ? a.v[1] : b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_max(v2 a, v2 b)
+{
+  return (v2){{a.v[0] > b.v[0] ? a.v[0] : b.v[0], a.v[1] > b.v[1] ? a.v[1] : b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_add(v2 a, v2 b) { return (v2){{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_sub(v2 a, v2 b) { return (v2){{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_mul(v2 a, v2 b) { return (v2){{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_abs(v2 a) { return (v2){{fabs(a.v[0]), fabs(a.v[1])}}; }
+static OTV_ALWAYS_INLINE v2m v2_lt(v2 a, v2 b) { return (v2m){{a.v[0] < b.v[0], a.v[1] < b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2m v2_gt(v2 a, v2 b) { return (v2m){{a.v[0] > b.v[0], a.v[1] > b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2m v2_eq(v2 a, v2 b)
+{
+  return (v2m){{a.v[0] == b.v[0], a.v[1] == b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2_ne(v2 a, v2 b)
+{
+  return (v2m){{a.v[0] != b.v[0], a.v[1] != b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_and(v2m a, v2m b)
+{
+  return (v2m){{a.m[0] && b.m[0], a.m[1] && b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_or(v2m a, v2m b)
+{
+  return (v2m){{a.m[0] || b.m[0], a.m[1] || b.m[1]}};
+}
+static OTV_ALWAYS_INLINE bool v2m_any(v2m m) { return m.m[0] || m.m[1]; }
+static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
+{
+  return (v2){{m.m[0] ? a.v[0] : b.v[0], m.m[1] ? a.v[1] : b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_zero_if(v2m m, v2 a)
+{
+  return (v2){{m.m[0] ? 0 : a.v[0], m.m[1] ? 0 : a.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return (v2){{m.m[0] ? 1 : 0, m.m[1] ? 1 : 0}}; }
+#endif
+
+/* The line of between_ok on both axes of the doubled contour (iup.g2) without a branch per
+ * point: the coordinate clamped to [x1, x2] makes line_off's three cases one test (at x1 the
+ * value is d1, at x2 d2; a flat line gets dx 1 and dd 0, its value d1 everywhere, or 0 when its
+ * ends' deltas differ): the same answers on the integer values g2 and r2 hold, where every
+ * product is exact. */
 typedef struct wline {
-  double x1, x2, d1, dx, dd, tol;
+  v2 x1, x2, d1, dx, dd, tol;
 } wline;
 
-static OTV_ALWAYS_INLINE wline wline_of(double a1, double e1, double a2, double e2)
+/* The line from reference (a1, e1) to (a2, e2), on each axis. */
+static OTV_ALWAYS_INLINE wline wline_of(v2 a1, v2 e1, v2 a2, v2 e2)
 {
   wline l;
-  if (a1 > a2) {
-    double t = a1;
-    a1 = a2, a2 = t;
-    t = e1, e1 = e2, e2 = t;
-  }
-  l.x1 = a1, l.x2 = a2;
-  if (a1 == a2) {
-    l.d1 = e1 == e2 ? e1 : 0;
-    l.dx = 1, l.dd = 0;
-  } else {
-    l.d1 = e1;
-    l.dx = a2 - a1, l.dd = e2 - e1;
-  }
-  l.tol = IUP_TOL * l.dx;
+  v2m sw = v2_gt(a1, a2), flat = v2_eq(a1, a2);
+  v2 f = v2_sel(sw, e2, e1), t = v2_sel(sw, e1, e2); /* the deltas at x1 and x2 */
+  l.x1 = v2_min(a1, a2), l.x2 = v2_max(a1, a2);
+  /* flat (no swap there): e1 when the deltas are equal, else 0 */
+  l.d1 = v2_zero_if(v2m_and(flat, v2_ne(e1, e2)), f);
+  l.dx = v2_add(v2_sub(l.x2, l.x1), v2_one_if(flat));
+  l.dd = v2_zero_if(flat, v2_sub(t, f));
+  l.tol = v2_mul(v2_set(IUP_TOL, IUP_TOL), l.dx);
   return l;
 }
 
-static OTV_ALWAYS_INLINE bool wline_off(const wline *l, double x, double r)
+/* Whether the line's value at xy (point's coordinates) is further than IUP_TOL from the delta
+ * r on either axis. */
+static OTV_ALWAYS_INLINE bool wline_off(const wline *l, const double *xy, const double *r)
 {
-  x = x < l->x1 ? l->x1 : x;
-  x = x > l->x2 ? l->x2 : x;
-  return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
+  v2 x = v2_min(v2_max(v2_ld(xy), l->x1), l->x2);
+  v2 v = v2_add(v2_mul(v2_sub(l->d1, v2_ld(r)), l->dx), v2_mul(v2_sub(x, l->x1), l->dd));
+  return v2m_any(v2_gt(v2_abs(v), l->tol));
 }
 
 static bool between_ok(const iup *c, unsigned j, unsigned i)
@@ -146,22 +229,24 @@ static OTV_ALWAYS_INLINE bool forced_ax(double c1, double c2, double d1, double 
 }
 
 /* iup_contour's rows (ok, reach: reach[] set to 1 by the caller) on the doubled contour
- * (c->gx): the same forced points and the same gaps as its loops over the contour, without
+ * (c->g2): the same forced points and the same gaps as its loops over the contour, without
  * wrapping indices, with the clamped line test (wline) and the point that failed the row's
  * last gap tested first (it often fails the next one too). */
 static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int *reach)
 {
   size_t o2 = 2 * (size_t)c->a;
-  const double *X = c->gx + o2, *Y = c->gy + o2;
-  double *RX = c->rx2 + o2, *RY = c->ry2 + o2;
+  const double *G = c->g2 + 2 * o2; /* point q: G[2q], G[2q + 1] */
+  double *R = c->r2 + 2 * o2;
   uint8_t *F = c->fz + o2;
   for (unsigned k = 0; k < len; k++) {
-    RX[k] = RX[k + len] = c->rx[c->a + k];
-    RY[k] = RY[k + len] = c->ry[c->a + k];
+    R[2 * k] = R[2 * (k + len)] = c->rx[c->a + k];
+    R[2 * k + 1] = R[2 * (k + len) + 1] = c->ry[c->a + k];
   }
   for (unsigned k = 1; k <= len; k++) { /* point k % len, its neighbours k - 1 and k + 1 */
-    bool f = forced_ax(X[k - 1], X[k + 1], RX[k - 1], RX[k + 1], X[k], RX[k]) ||
-             forced_ax(Y[k - 1], Y[k + 1], RY[k - 1], RY[k + 1], Y[k], RY[k]);
+    const double *q0 = G + 2 * (k - 1), *q1 = G + 2 * k, *q2 = G + 2 * (k + 1);
+    const double *e0 = R + 2 * (k - 1), *e1 = R + 2 * k, *e2 = R + 2 * (k + 1);
+    bool f = forced_ax(q0[0], q2[0], e0[0], e2[0], q1[0], e1[0]) ||
+             forced_ax(q0[1], q2[1], e0[1], e2[1], q1[1], e1[1]);
     unsigned q = k == len ? 0 : k;
     F[q] = F[q + len] = f;
   }
@@ -169,24 +254,20 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
     uint8_t *o = ok + (size_t)p * (L + 1);
     unsigned n = 1, P = p + len, wit = 0;
     o[1] = 1;
-    double px = RX[P], py = RY[P];
-    double lox = HUGE_VAL, hix = -HUGE_VAL, loy = HUGE_VAL, hiy = -HUGE_VAL;
+    v2 pv = v2_ld(R + 2 * P), pg = v2_ld(G + 2 * P);
+    v2 lo = v2_set(HUGE_VAL, HUGE_VAL), hi = v2_set(-HUGE_VAL, -HUGE_VAL);
     for (unsigned g = 2; g <= L; g++) {
       unsigned in = P - g + 1, J = P - g; /* the point now between, the reference */
       if (F[in]) break;
-      double vx = RX[in], vy = RY[in];
-      lox = vx < lox ? vx : lox, hix = vx > hix ? vx : hix;
-      loy = vy < loy ? vy : loy, hiy = vy > hiy ? vy : hiy;
-      if ((lox < px && hix > px) || (loy < py && hiy > py)) break;
-      double jx = RX[J], jy = RY[J];
-      if (lox < (jx < px ? jx : px) || hix > (jx > px ? jx : px) || loy < (jy < py ? jy : py) ||
-          hiy > (jy > py ? jy : py))
-        continue;
-      wline lx = wline_of(X[J], jx, X[P], px), ly = wline_of(Y[J], jy, Y[P], py);
-      if (wit > J && ((int)wline_off(&lx, X[wit], RX[wit]) | (int)wline_off(&ly, Y[wit], RY[wit])))
-        continue;
+      v2 v = v2_ld(R + 2 * in);
+      lo = v2_min(v, lo), hi = v2_max(v, hi);
+      if (v2m_any(v2m_and(v2_lt(lo, pv), v2_gt(hi, pv)))) break;
+      v2 jv = v2_ld(R + 2 * J);
+      if (v2m_any(v2m_or(v2_lt(lo, v2_min(jv, pv)), v2_gt(hi, v2_max(jv, pv))))) continue;
+      wline l = wline_of(v2_ld(G + 2 * J), jv, pg, pv);
+      if (wit > J && wline_off(&l, G + 2 * wit, R + 2 * wit)) continue;
       unsigned k = J + 1;
-      while (k < P && !((int)wline_off(&lx, X[k], RX[k]) | (int)wline_off(&ly, Y[k], RY[k]))) k++;
+      while (k < P && !wline_off(&l, G + 2 * k, R + 2 * k)) k++;
       if (k < P) {
         wit = k;
         continue;
@@ -223,7 +304,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
   }
   unsigned L = len - 1 < IUP_LOOKBACK ? len - 1 : IUP_LOOKBACK;
   for (unsigned p = 0; p < len; p++) reach[p] = 1;
-  if (c->gx) {
+  if (c->g2) {
     iup_rows_w(c, len, L, ok, reach);
     iup_choose(a, len, L, keep, cost, prev, ok, reach);
     return;
@@ -483,10 +564,10 @@ typedef struct gscratch {
   int *cost;     /* IUP scratch 2 x (n + 2) */
   otv_btuple *t;
   size_t d_cap, keep_cap, cost_cap, t_cap;
-  uint8_t *ok;                   /* IUP: n x (IUP_LOOKBACK + 1) */
-  double *gx2, *gy2, *rx2, *ry2; /* IUP: 2 n each, the contours doubled (iup.gx) */
-  uint8_t *fz;                   /* IUP: 2 n */
-  size_t gx2_cap, gy2_cap, rx2_cap, ry2_cap, fz_cap;
+  uint8_t *ok;     /* IUP: n x (IUP_LOOKBACK + 1) */
+  double *g2, *r2; /* IUP: 4 n each, the contours doubled, x and y side by side (iup.g2) */
+  uint8_t *fz;     /* IUP: 2 n */
+  size_t g2_cap, r2_cap, fz_cap;
   int *reach; /* IUP: n + 1 */
   size_t ok_cap, reach_cap;
   otv_buf sizer;   /* one tuple encoded, to measure it */
@@ -649,10 +730,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * ((size_t)n + 2)) ||
       OTV_BRESERVE(b, s->ok, s->ok_cap, (size_t)n * (IUP_LOOKBACK + 1)) ||
       OTV_BRESERVE(b, s->reach, s->reach_cap, (size_t)n + 1) ||
-      OTV_BRESERVE(b, s->gx2, s->gx2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->gy2, s->gy2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->rx2, s->rx2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->ry2, s->ry2_cap, 2 * (size_t)n) ||
+      OTV_BRESERVE(b, s->g2, s->g2_cap, 4 * (size_t)n) ||
+      OTV_BRESERVE(b, s->r2, s->r2_cap, 4 * (size_t)n) ||
       OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * (size_t)n) || OTV_BRESERVE(b, s->t, s->t_cap, cnt))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   unsigned row = 0;
@@ -672,8 +751,9 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
   for (unsigned e = 0, a = 0; e < dg->end_count && ints; a = dg->ends[e++] + 1u) {
     unsigned len = dg->ends[e] + 1u - a;
     for (unsigned k = 0; k < len; k++) {
-      s->gx2[2 * a + k] = s->gx2[2 * a + k + len] = dg->x[a + k];
-      s->gy2[2 * a + k] = s->gy2[2 * a + k + len] = dg->y[a + k];
+      double *q = s->g2 + 2 * (2 * (size_t)a + k);
+      q[0] = q[2 * len] = dg->x[a + k];
+      q[1] = q[2 * len + 1] = dg->y[a + k];
     }
   }
   for (unsigned i = 1; i < cnt; i++) {
@@ -692,8 +772,7 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     tuple_region(md, i, t);
     uint8_t *keep = s->keep + (size_t)*tc * n;
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
-    iup c = {dg->x,  dg->y,  d,      d + n, 0, 0, ints && small ? s->gx2 : NULL,
-             s->gy2, s->rx2, s->ry2, s->fz};
+    iup c = {dg->x, dg->y, d, d + n, 0, 0, ints && small ? s->g2 : NULL, s->r2, s->fz};
     unsigned a = 0;
     for (unsigned e = 0; e < dg->end_count; e++) {
       c.a = a, c.b = dg->ends[e];
@@ -936,10 +1015,8 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
   otv_mem_free(&b->al, s.ok, s.ok_cap);
   otv_mem_free(&b->al, s.reach, s.reach_cap * sizeof *s.reach);
-  otv_mem_free(&b->al, s.gx2, s.gx2_cap * sizeof *s.gx2);
-  otv_mem_free(&b->al, s.gy2, s.gy2_cap * sizeof *s.gy2);
-  otv_mem_free(&b->al, s.rx2, s.rx2_cap * sizeof *s.rx2);
-  otv_mem_free(&b->al, s.ry2, s.ry2_cap * sizeof *s.ry2);
+  otv_mem_free(&b->al, s.g2, s.g2_cap * sizeof *s.g2);
+  otv_mem_free(&b->al, s.r2, s.r2_cap * sizeof *s.r2);
   otv_mem_free(&b->al, s.fz, s.fz_cap);
   otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
   otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
