@@ -573,8 +573,10 @@ typedef struct gscratch {
   otv_buf sizer;   /* one tuple encoded, to measure it */
   int32_t *listed; /* one tuple's listed deltas */
   size_t listed_cap;
-  double *acc, *fill; /* the glyph at a master's location; one tuple's deltas after IUP */
+  double *acc, *fill; /* the glyph at a master's location; per tuple its deltas after IUP */
   size_t acc_cap, fill_cap;
+  uint8_t *filled; /* per tuple: fill holds its deltas after IUP */
+  size_t filled_cap;
 } gscratch;
 
 /* The deltas IUP gives every point of contour [a, b] from the kept ones (spec: gvar "Inferred
@@ -799,9 +801,12 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
    * rounded half up) must give the master's points; else this glyph lists every point */
   bool exact = true;
   unsigned row2 = 0;
+  /* each tuple's deltas after IUP, filled at its first use (a tuple counts at several masters) */
   if (OTV_BRESERVE(b, s->acc, s->acc_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->fill, s->fill_cap, 2 * (size_t)n))
+      OTV_BRESERVE(b, s->fill, s->fill_cap, (size_t)*tc * w) ||
+      OTV_BRESERVE(b, s->filled, s->filled_cap, *tc))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  if (*tc) memset(s->filled, 0, *tc);
   for (unsigned k = 0; k < mc && exact; k++) {
     if (!otv_mset_has(&mask, k)) continue;
     const double *loc = b->norm + (size_t)k * b->ac;
@@ -817,17 +822,25 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
         sc *= otv_vmodel_scalar(reg, loc + a, 1);
       }
       if (sc == 0) continue;
-      unsigned a0 = 0;
-      for (unsigned e = 0; e < dg->end_count; e++) {
-        iup_fill(dg->x, t->d, t->keep, a0, dg->ends[e], s->fill);
-        iup_fill(dg->y, t->d + n, t->keep, a0, dg->ends[e], s->fill + n);
-        a0 = dg->ends[e] + 1u;
+      double *fill = s->fill + (size_t)ti * w;
+      if (!s->filled[ti]) {
+        s->filled[ti] = 1;
+        if (t->kept == n) { /* every point listed: nothing inferred */
+          for (unsigned q = 0; q < w; q++) fill[q] = t->d[q];
+        } else {
+          unsigned a0 = 0;
+          for (unsigned e = 0; e < dg->end_count; e++) {
+            iup_fill(dg->x, t->d, t->keep, a0, dg->ends[e], fill);
+            iup_fill(dg->y, t->d + n, t->keep, a0, dg->ends[e], fill + n);
+            a0 = dg->ends[e] + 1u;
+          }
+          for (unsigned q = a0; q < n; q++) {
+            fill[q] = t->keep[q] ? t->d[q] : 0;
+            fill[n + q] = t->keep[q] ? t->d[n + q] : 0;
+          }
+        }
       }
-      for (unsigned q = a0; q < n; q++) {
-        s->fill[q] = t->keep[q] ? t->d[q] : 0;
-        s->fill[n + q] = t->keep[q] ? t->d[n + q] : 0;
-      }
-      for (unsigned q = 0; q < w; q++) s->acc[q] += sc * s->fill[q];
+      for (unsigned q = 0; q < w; q++) s->acc[q] += sc * fill[q];
     }
     for (unsigned q = 0; q < w && exact; q++)
       if (ffloor(s->acc[q] + 0.5) != want[q]) exact = false;
@@ -1023,6 +1036,7 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_buf_free(&s.sizer);
   otv_mem_free(&b->al, s.acc, s.acc_cap * sizeof *s.acc);
   otv_mem_free(&b->al, s.fill, s.fill_cap * sizeof *s.fill);
+  otv_mem_free(&b->al, s.filled, s.filled_cap);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
   otv_buf_free(&e.pts);
