@@ -103,7 +103,16 @@ static OTV_ALWAYS_INLINE v2m v2_gt(v2 a, v2 b) { return _mm_cmpgt_pd(a, b); }
 static OTV_ALWAYS_INLINE v2m v2_eq(v2 a, v2 b) { return _mm_cmpeq_pd(a, b); }
 static OTV_ALWAYS_INLINE v2m v2_ne(v2 a, v2 b) { return _mm_cmpneq_pd(a, b); }
 static OTV_ALWAYS_INLINE v2m v2m_and(v2m a, v2m b) { return _mm_and_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_le(v2 a, v2 b) { return _mm_cmple_pd(a, b); }
 static OTV_ALWAYS_INLINE v2m v2m_or(v2m a, v2m b) { return _mm_or_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2m_xor(v2m a, v2m b) { return _mm_xor_pd(a, b); }
+/* !a && b */
+static OTV_ALWAYS_INLINE v2m v2m_andnot(v2m a, v2m b) { return _mm_andnot_pd(a, b); }
+/* m ? a : b */
+static OTV_ALWAYS_INLINE v2m v2m_sel(v2m m, v2m a, v2m b)
+{
+  return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b));
+}
 static OTV_ALWAYS_INLINE bool v2m_any(v2m m) { return _mm_movemask_pd(m) != 0; }
 /* m ? a : b, lane by lane */
 static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
@@ -149,9 +158,25 @@ static OTV_ALWAYS_INLINE v2m v2m_and(v2m a, v2m b)
 {
   return (v2m){{a.m[0] && b.m[0], a.m[1] && b.m[1]}};
 }
+static OTV_ALWAYS_INLINE v2m v2_le(v2 a, v2 b)
+{
+  return (v2m){{a.v[0] <= b.v[0], a.v[1] <= b.v[1]}};
+}
 static OTV_ALWAYS_INLINE v2m v2m_or(v2m a, v2m b)
 {
   return (v2m){{a.m[0] || b.m[0], a.m[1] || b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_xor(v2m a, v2m b)
+{
+  return (v2m){{a.m[0] != b.m[0], a.m[1] != b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_andnot(v2m a, v2m b)
+{
+  return (v2m){{!a.m[0] && b.m[0], !a.m[1] && b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_sel(v2m m, v2m a, v2m b)
+{
+  return (v2m){{m.m[0] ? a.m[0] : b.m[0], m.m[1] ? a.m[1] : b.m[1]}};
 }
 static OTV_ALWAYS_INLINE bool v2m_any(v2m m) { return m.m[0] || m.m[1]; }
 static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
@@ -171,7 +196,7 @@ static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return (v2){{m.m[0] ? 1 : 0, m.m[
  * ends' deltas differ): the same answers on the integer values g2 and r2 hold, where every
  * product is exact. */
 typedef struct wline {
-  v2 x1, x2, d1, dx, dd, tol;
+  v2 x1, x2, c0, dx, dd, tol; /* c0 = d1 dx - x1 dd: the test is |c0 + x dd - r dx| > tol */
 } wline;
 
 /* The line from reference (a1, e1) to (a2, e2), on each axis. */
@@ -182,19 +207,22 @@ static OTV_ALWAYS_INLINE wline wline_of(v2 a1, v2 e1, v2 a2, v2 e2)
   v2 f = v2_sel(sw, e2, e1), t = v2_sel(sw, e1, e2); /* the deltas at x1 and x2 */
   l.x1 = v2_min(a1, a2), l.x2 = v2_max(a1, a2);
   /* flat (no swap there): e1 when the deltas are equal, else 0 */
-  l.d1 = v2_zero_if(v2m_and(flat, v2_ne(e1, e2)), f);
+  v2 d1 = v2_zero_if(v2m_and(flat, v2_ne(e1, e2)), f);
   l.dx = v2_add(v2_sub(l.x2, l.x1), v2_one_if(flat));
   l.dd = v2_zero_if(flat, v2_sub(t, f));
+  l.c0 = v2_sub(v2_mul(d1, l.dx), v2_mul(l.x1, l.dd));
   l.tol = v2_mul(v2_set(IUP_TOL, IUP_TOL), l.dx);
   return l;
 }
 
 /* Whether the line's value at xy (point's coordinates) is further than IUP_TOL from the delta
- * r on either axis. */
+ * r on either axis: |(d1 - r) dx + (x - x1) dd| > tol written as |c0 + x dd - r dx| > tol, the
+ * same integer (coordinates within 2^20, deltas within 2^30: every term and partial sum stays
+ * within 2^53, so exact in any order). */
 static OTV_ALWAYS_INLINE bool wline_off(const wline *l, const double *xy, const double *r)
 {
   v2 x = v2_min(v2_max(v2_ld(xy), l->x1), l->x2);
-  v2 v = v2_add(v2_mul(v2_sub(l->d1, v2_ld(r)), l->dx), v2_mul(v2_sub(x, l->x1), l->dd));
+  v2 v = v2_sub(v2_add(l->c0, v2_mul(x, l->dd)), v2_mul(v2_ld(r), l->dx));
   return v2m_any(v2_gt(v2_abs(v), l->tol));
 }
 
@@ -209,23 +237,29 @@ static bool between_ok(const iup *c, unsigned j, unsigned i)
 static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int *cost, int *prev,
                        const uint8_t *ok, const int *reach);
 
-/* Whether IUP cannot give delta dj at coordinate cj from any references, on one axis, from its
- * neighbours (c1, d1) and (c2, d2): see iup_contour. */
-static OTV_ALWAYS_INLINE bool forced_ax(double c1, double c2, double d1, double d2, double cj,
-                                        double dj)
+/* Whether IUP cannot give delta dj at coordinate cj from any references, on each axis, from its
+ * neighbours (c1, d1) and (c2, d2) (see iup_contour; with c1 <= c2 after a swap): at c1 == c2,
+ * when |d1 - d2| > tol and |dj| > tol; between c1 and c2, when dj leaves [min - tol, max + tol]
+ * of d1 and d2; outside, when d1 != d2, |dj| > tol, |dj - the nearer delta| > tol and dj lies on
+ * the side that interpolation does not extend to. Every case is computed and the one that
+ * applies selected (no branch): the same answers as iup_contour's loop on the integer values of
+ * the doubled contours. */
+static OTV_ALWAYS_INLINE v2m forced_v(v2 c1, v2 c2, v2 d1, v2 d2, v2 cj, v2 dj)
 {
-  if (c1 > c2) {
-    double t = c1;
-    c1 = c2, c2 = t;
-    t = d1, d1 = d2, d2 = t;
-  }
-  if (c1 == c2) return fabs(d1 - d2) > IUP_TOL && fabs(dj) > IUP_TOL;
-  if (c1 <= cj && cj <= c2)
-    return !((d1 < d2 ? d1 : d2) - IUP_TOL <= dj && dj <= (d1 > d2 ? d1 : d2) + IUP_TOL);
-  if (d1 == d2) return false;
-  if (cj < c1)
-    return fabs(dj) > IUP_TOL && fabs(dj - d1) > IUP_TOL && ((dj - IUP_TOL < d1) != (d1 < d2));
-  return fabs(dj) > IUP_TOL && fabs(dj - d2) > IUP_TOL && ((d2 < dj + IUP_TOL) != (d1 < d2));
+  v2 tol = v2_set(IUP_TOL, IUP_TOL);
+  v2m sw = v2_gt(c1, c2);
+  v2 lo = v2_min(c1, c2), hi = v2_max(c1, c2); /* c1, c2 after the swap */
+  v2 e1 = v2_sel(sw, d2, d1), e2 = v2_sel(sw, d1, d2);
+  v2m bigj = v2_gt(v2_abs(dj), tol), up = v2_lt(e1, e2);
+  v2m f_eq = v2m_and(v2_gt(v2_abs(v2_sub(e1, e2)), tol), bigj);
+  v2m inside = v2m_and(v2_le(lo, cj), v2_le(cj, hi));
+  v2m f_in = v2m_or(v2_lt(dj, v2_sub(v2_min(e1, e2), tol)), v2_gt(dj, v2_add(v2_max(e1, e2), tol)));
+  v2m f_below = v2m_and(v2m_and(bigj, v2_gt(v2_abs(v2_sub(dj, e1)), tol)),
+                        v2m_xor(v2_lt(v2_sub(dj, tol), e1), up));
+  v2m f_above = v2m_and(v2m_and(bigj, v2_gt(v2_abs(v2_sub(dj, e2)), tol)),
+                        v2m_xor(v2_lt(e2, v2_add(dj, tol)), up));
+  v2m f_out = v2m_andnot(v2_eq(e1, e2), v2m_sel(v2_lt(cj, lo), f_below, f_above));
+  return v2m_sel(v2_eq(lo, hi), f_eq, v2m_sel(inside, f_in, f_out));
 }
 
 /* iup_contour's rows (ok, reach: reach[] set to 1 by the caller) on the doubled contour
@@ -243,10 +277,9 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
     R[2 * k + 1] = R[2 * (k + len) + 1] = c->ry[c->a + k];
   }
   for (unsigned k = 1; k <= len; k++) { /* point k % len, its neighbours k - 1 and k + 1 */
-    const double *q0 = G + 2 * (k - 1), *q1 = G + 2 * k, *q2 = G + 2 * (k + 1);
-    const double *e0 = R + 2 * (k - 1), *e1 = R + 2 * k, *e2 = R + 2 * (k + 1);
-    bool f = forced_ax(q0[0], q2[0], e0[0], e2[0], q1[0], e1[0]) ||
-             forced_ax(q0[1], q2[1], e0[1], e2[1], q1[1], e1[1]);
+    bool f =
+        v2m_any(forced_v(v2_ld(G + 2 * (k - 1)), v2_ld(G + 2 * (k + 1)), v2_ld(R + 2 * (k - 1)),
+                         v2_ld(R + 2 * (k + 1)), v2_ld(G + 2 * k), v2_ld(R + 2 * k)));
     unsigned q = k == len ? 0 : k;
     F[q] = F[q + len] = f;
   }
@@ -772,9 +805,9 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
     bool small = large == 0;
     for (unsigned q = 0; q < w; q++) d[q] = (int32_t)dv[q];
-    int32_t any = 0;
-    for (unsigned q = 0; q < w; q++) any |= d[q];
-    if (!any) continue;
+    unsigned nz = 0; /* the nonzero deltas */
+    for (unsigned q = 0; q < w; q++) nz += d[q] != 0;
+    if (!nz) continue;
     otv_btuple *t = &s->t[*tc];
     tuple_region(md, i, t);
     uint8_t *keep = s->keep + (size_t)*tc * n;
@@ -790,10 +823,15 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     unsigned kept = 0;
     for (unsigned k = 0; k < n; k++) kept += keep[k];
     if (!kept) continue;
-    /* listing every point may still be smaller (no point numbers, runs of zeros are cheap) */
-    if (kept < n && tuple_len(s, keep, n, kept, d) >= tuple_len(s, NULL, n, n, d)) {
-      memset(keep, 1, n);
-      kept = n;
+    /* listing every point may still be smaller (no point numbers, runs of zeros are cheap);
+     * it is not when the kept points' bytes are below its least: a run header per 64 values
+     * and a byte per nonzero delta, besides the points' 0 */
+    if (kept < n) {
+      size_t some = tuple_len(s, keep, n, kept, d);
+      if (some >= 1 + 2 * (((size_t)n + 63) / 64) + nz && some >= tuple_len(s, NULL, n, n, d)) {
+        memset(keep, 1, n);
+        kept = n;
+      }
     }
     if (s->sizer.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
     t->keep = keep;
