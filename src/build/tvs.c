@@ -610,6 +610,15 @@ typedef struct gscratch {
   size_t acc_cap, fill_cap;
   uint8_t *filled; /* per tuple: fill holds its deltas after IUP */
   size_t filled_cap;
+  /* The regions of the last sub-model used (rc_mask: its masters; most glyphs use the full
+   * model): region of model position i (F2Dot14, as written) in rc_t[i], its scalar at master
+   * k in rc_sc[i * mc + k]; the model position of each tuple of the glyph in pos. */
+  otv_mset rc_mask;
+  bool rc_valid;
+  otv_btuple *rc_t;
+  double *rc_sc;
+  unsigned *pos;
+  size_t rc_t_cap, rc_sc_cap, pos_cap;
 } gscratch;
 
 /* The deltas IUP gives every point of contour [a, b] from the kept ones (spec: gvar "Inferred
@@ -767,7 +776,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       OTV_BRESERVE(b, s->reach, s->reach_cap, (size_t)n + 1) ||
       OTV_BRESERVE(b, s->g2, s->g2_cap, 4 * (size_t)n) ||
       OTV_BRESERVE(b, s->r2, s->r2_cap, 4 * (size_t)n) ||
-      OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * (size_t)n) || OTV_BRESERVE(b, s->t, s->t_cap, cnt))
+      OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * (size_t)n) || OTV_BRESERVE(b, s->t, s->t_cap, cnt) ||
+      OTV_BRESERVE(b, s->pos, s->pos_cap, cnt))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   unsigned row = 0;
   for (unsigned k = 0; k < mc; k++) {
@@ -791,6 +801,29 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       q[1] = q[2 * len + 1] = dg->y[a + k];
     }
   }
+  if (!s->rc_valid || !otv_mset_eq(&s->rc_mask, &mask)) {
+    if (OTV_BRESERVE(b, s->rc_t, s->rc_t_cap, cnt) ||
+        OTV_BRESERVE(b, s->rc_sc, s->rc_sc_cap, (size_t)cnt * mc))
+      return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+    for (unsigned i = 1; i < cnt; i++) {
+      otv_btuple *t = &s->rc_t[i];
+      memset(t, 0, sizeof *t);
+      tuple_region(md, i, t);
+      for (unsigned k = 0; k < mc; k++) {
+        if (!otv_mset_has(&mask, k)) continue;
+        const double *loc = b->norm + (size_t)k * b->ac;
+        double sc = 1;
+        for (unsigned a = 0; a < b->ac && sc != 0; a++) {
+          double lo = t->start[a] / 16384.0, pk = t->peak[a] / 16384.0, hi = t->end[a] / 16384.0;
+          double reg[3] = {lo, pk, hi};
+          sc *= otv_vmodel_scalar(reg, loc + a, 1);
+        }
+        s->rc_sc[(size_t)i * mc + k] = sc;
+      }
+    }
+    s->rc_mask = mask;
+    s->rc_valid = true;
+  }
   for (unsigned i = 1; i < cnt; i++) {
     int32_t *d = s->d + (size_t)*tc * w;
     const double *dv = b->deltas + (size_t)i * w;
@@ -809,7 +842,8 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     for (unsigned q = 0; q < w; q++) nz += d[q] != 0;
     if (!nz) continue;
     otv_btuple *t = &s->t[*tc];
-    tuple_region(md, i, t);
+    *t = s->rc_t[i];
+    s->pos[*tc] = i;
     uint8_t *keep = s->keep + (size_t)*tc * n;
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
     iup c = {dg->x, dg->y, d, d + n, 0, 0, ints && small ? s->g2 : NULL, s->r2, s->fz};
@@ -852,18 +886,12 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
   if (*tc) memset(s->filled, 0, *tc);
   for (unsigned k = 0; k < mc && exact; k++) {
     if (!otv_mset_has(&mask, k)) continue;
-    const double *loc = b->norm + (size_t)k * b->ac;
     const double *want = b->vals + (size_t)row2++ * w;
     memcpy(s->acc, dg->x, n * sizeof *s->acc);
     memcpy(s->acc + n, dg->y, n * sizeof *s->acc);
     for (unsigned ti = 0; ti < *tc; ti++) {
       const otv_btuple *t = &s->t[ti];
-      double sc = 1;
-      for (unsigned a = 0; a < b->ac && sc != 0; a++) {
-        double lo = t->start[a] / 16384.0, pk = t->peak[a] / 16384.0, hi = t->end[a] / 16384.0;
-        double reg[3] = {lo, pk, hi};
-        sc *= otv_vmodel_scalar(reg, loc + a, 1);
-      }
+      double sc = s->rc_sc[(size_t)s->pos[ti] * mc + k];
       if (sc == 0) continue;
       double *fill = s->fill + (size_t)ti * w;
       if (!s->filled[ti]) {
@@ -1088,6 +1116,9 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.acc, s.acc_cap * sizeof *s.acc);
   otv_mem_free(&b->al, s.fill, s.fill_cap * sizeof *s.fill);
   otv_mem_free(&b->al, s.filled, s.filled_cap);
+  otv_mem_free(&b->al, s.rc_t, s.rc_t_cap * sizeof *s.rc_t);
+  otv_mem_free(&b->al, s.rc_sc, s.rc_sc_cap * sizeof *s.rc_sc);
+  otv_mem_free(&b->al, s.pos, s.pos_cap * sizeof *s.pos);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
   otv_buf_free(&e.pts);
