@@ -462,7 +462,10 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
       best = cost[len];
       for (unsigned k = a; k <= b; k++) keep[k] = 0;
       keep[a + s] = 1;
-      for (int q = prev[len]; q > 0; q = prev[q]) keep[a + (s + (unsigned)q) % len] = 1;
+      for (int q = prev[len]; q > 0; q = prev[q]) { /* point (s + q) % len, no division */
+        unsigned x = s + (unsigned)q;
+        keep[a + (x >= len ? x - len : x)] = 1;
+      }
     }
   }
 }
