@@ -272,9 +272,20 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
   const double *G = c->g2 + 2 * o2; /* point q: G[2q], G[2q + 1] */
   double *R = c->r2 + 2 * o2;
   uint8_t *F = c->fz + o2;
-  for (unsigned k = 0; k < len; k++) {
-    R[2 * k] = R[2 * (k + len)] = c->rx[c->a + k];
-    R[2 * k + 1] = R[2 * (k + len) + 1] = c->ry[c->a + k];
+  unsigned k0 = 0;
+  const int32_t *rx = c->rx + c->a, *ry = c->ry + c->a;
+#if OTV_SSE2
+  for (; k0 + 2 <= len; k0 += 2) { /* two points: (x, y) pairs converted and stored twice */
+    __m128d x = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(rx + k0)));
+    __m128d y = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(ry + k0)));
+    __m128d p0 = _mm_unpacklo_pd(x, y), p1 = _mm_unpackhi_pd(x, y);
+    _mm_storeu_pd(R + 2 * k0, p0), _mm_storeu_pd(R + 2 * k0 + 2, p1);
+    _mm_storeu_pd(R + 2 * (k0 + len), p0), _mm_storeu_pd(R + 2 * (k0 + len) + 2, p1);
+  }
+#endif
+  for (unsigned k = k0; k < len; k++) {
+    R[2 * k] = R[2 * (k + len)] = rx[k];
+    R[2 * k + 1] = R[2 * (k + len) + 1] = ry[k];
   }
   for (unsigned k = 1; k <= len; k++) { /* point k % len, its neighbours k - 1 and k + 1 */
     bool f =
@@ -323,12 +334,14 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
 static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8_t *ok, int *reach)
 {
   unsigned a = c->a, b = c->b, len = b - a + 1;
-  bool zero = true, same = true;
+  /* (bitwise: a loop without exits, vectorized) */
+  int32_t any = 0, diff = 0, rxa = c->rx[a], rya = c->ry[a];
   for (unsigned k = a; k <= b; k++) {
-    keep[k] = 0;
-    if (c->rx[k] || c->ry[k]) zero = false;
-    if (c->rx[k] != c->rx[a] || c->ry[k] != c->ry[a]) same = false;
+    any |= c->rx[k] | c->ry[k];
+    diff |= (c->rx[k] ^ rxa) | (c->ry[k] ^ rya);
   }
+  bool zero = !any, same = !diff;
+  if (zero || same || len <= 2) memset(keep + a, 0, len); /* else iup_choose sets every flag */
   if (zero) return;
   if (same || len <= 2) {
     keep[a] = 1;
@@ -416,7 +429,7 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
                        const uint8_t *ok, const int *reach)
 {
   unsigned b = a + len - 1;
-  for (unsigned k = a; k <= b; k++) keep[k] = 0;
+  /* (keep[a..b] is written whole when the first start's result is taken: it always is) */
   /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
   int *wcount = cost; /* reused: len + 1 */
   for (unsigned p = 0; p <= len; p++) wcount[p] = 0;
