@@ -77,9 +77,6 @@ bool otv_deltas_read_f64(const uint8_t **q, const uint8_t *end, unsigned count, 
 
 /* ---- writing ---- */
 
-static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
-static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
-
 /* Both packers reserve their worst case once and store the bytes unchecked (they were a
  * checked append per byte): deltas at most 5 bytes a value (a run of one long and its
  * header), point numbers at most 2 + 3 per point (the count; a header and a word a point). */
@@ -89,26 +86,21 @@ void otv_tuple_pack_deltas(otv_buf *b, const int32_t *d, unsigned n)
   uint8_t *o = b->p + b->len; /* in range: 5 n bytes reserved, at most 5 written a value */
   unsigned i = 0;
   while (i < n) {
-    unsigned j = i;
-    if (d[i] == 0) {
-      while (j < n && d[j] == 0 && j - i < 64) j++;
-      *o++ = (uint8_t)(OTV_DELTAS_ARE_ZERO | (j - i - 1));
-    } else if (fits8(d[i])) {
-      /* a byte run goes on through single zeros (cheaper than a zero run) */
-      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
+    unsigned kind, j = otv_delta_run_at(d, i, n, &kind);
+    switch (kind) {
+    case OTV_DELTA_ZEROS: *o++ = (uint8_t)(OTV_DELTAS_ARE_ZERO | (j - i - 1)); break;
+    case OTV_DELTA_BYTES:
       *o++ = (uint8_t)(j - i - 1);
       for (unsigned q = i; q < j; q++) *o++ = (uint8_t)(int8_t)d[q];
-    } else if (fits16(d[i])) {
-      /* a word run stops at a zero and at two byte-sized values */
-      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
-             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
-        j++;
+      break;
+    case OTV_DELTA_WORDS:
       *o++ = (uint8_t)(OTV_DELTAS_ARE_WORDS | (j - i - 1));
       for (unsigned q = i; q < j; q++, o += 2) otv_put_u16(o, (uint16_t)(int16_t)d[q]);
-    } else {
-      while (j < n && j - i < 64 && !fits16(d[j])) j++;
+      break;
+    default:
       *o++ = (uint8_t)(OTV_DELTAS_ARE_ZERO | OTV_DELTAS_ARE_WORDS | (j - i - 1));
       for (unsigned q = i; q < j; q++, o += 4) otv_put_u32(o, (uint32_t)d[q]);
+      break;
     }
     i = j;
   }

@@ -667,33 +667,15 @@ static OTV_ALWAYS_INLINE double ffloor(double v)
   return f > v ? f - 1 : f;
 }
 
-static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
-static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
-
 /* The bytes otv_tuple_pack_deltas (src/tuple.c) writes for d[0..n), counted without writing
- * them: the same runs (zeros up to 64; bytes on through single zeros; words stopping at a zero
- * and at two byte-sized values; longs). */
+ * them: the same runs (otv_delta_run_at). */
 static size_t deltas_len(const int32_t *d, unsigned n)
 {
   size_t len = 0;
   unsigned i = 0;
   while (i < n) {
-    unsigned j = i;
-    if (d[i] == 0) {
-      while (j < n && d[j] == 0 && j - i < 64) j++;
-      len += 1;
-    } else if (fits8(d[i])) {
-      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
-      len += 1 + (size_t)(j - i);
-    } else if (fits16(d[i])) {
-      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
-             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
-        j++;
-      len += 1 + 2 * (size_t)(j - i);
-    } else {
-      while (j < n && j - i < 64 && !fits16(d[j])) j++;
-      len += 1 + 4 * (size_t)(j - i);
-    }
+    unsigned kind, j = otv_delta_run_at(d, i, n, &kind);
+    len += kind == OTV_DELTA_ZEROS ? 1 : 1 + ((size_t)(j - i) << otv_delta_kind_shift(kind));
     i = j;
   }
   return len;
