@@ -466,7 +466,7 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
       for (unsigned t2 = 1; t2 <= o[0]; t2++) { /* the gaps that pass, shortest first */
         unsigned g = o[t2];
         if (g > q) break;
-        if (cost[q - g] != INT32_MAX && cost[q - g] + 1 < bq)
+        if (cost[q - g] + 1 < bq) /* (every cost is finite: the gap of 1 always passes) */
           bq = cost[q - g] + 1, prev[q] = (int)(q - g);
       }
       cost[q] = bq;
@@ -827,11 +827,9 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     const double *dv = b->deltas + (size_t)i * w;
     /* the range checked, then converted: three loops without exits, vectorized (the checks
      * count in doubles: a form compilers vectorize) */
-    double big = 0, large = 0;
-    for (unsigned q = 0; q < w; q++) {
-      big += fabs(dv[q]) > 2147483647.0 ? 1.0 : 0.0;
-      large += fabs(dv[q]) > 1073741824.0 ? 1.0 : 0.0;
-    }
+    double large = 0, big = 0; /* (beyond 2^31 only if beyond 2^30) */
+    for (unsigned q = 0; q < w; q++) large += fabs(dv[q]) > 1073741824.0 ? 1.0 : 0.0;
+    for (unsigned q = 0; q < w && large != 0; q++) big += fabs(dv[q]) > 2147483647.0 ? 1.0 : 0.0;
     if (big != 0)
       return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
     bool small = large == 0;
