@@ -126,6 +126,7 @@ typedef struct group {
   uint8_t *w; /* per region: the width its column needs (0: not used) */
   size_t items;
   bool live;
+  uint32_t into; /* not live: the group it was merged into */
 } group;
 
 static size_t group_cost(const uint8_t *w, unsigned rc, size_t items)
@@ -333,9 +334,14 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
       if (g[k].live && k != bi)
         gain[k < bi ? k * gn + bi : bi * gn + k] =
             pair_gain(g, gcost, k < bi ? k : bi, k < bi ? bi : k, rc);
-    for (size_t r = 0; r < rows; r++)
-      if (used[r] && canon[r] == r && grp[r] == bj) grp[r] = (uint32_t)bi;
+    g[bj].into = (uint32_t)bi; /* its rows: relabelled once the merges are done */
   }
+  for (size_t r = 0; r < rows; r++)
+    if (used[r] && canon[r] == r) {
+      uint32_t k = grp[r];
+      while (!g[k].live) k = g[k].into; /* a chain of merges, each into a group then live */
+      grp[r] = k;
+    }
   /* number the live groups (outer indices) */
   size_t outer_n = 0;
   uint32_t *outer = otv_mem_calloc(al, gn + 1, sizeof *outer);
