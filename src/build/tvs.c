@@ -121,6 +121,11 @@ static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
 }
 /* m ? 0 : a */
 static OTV_ALWAYS_INLINE v2 v2_zero_if(v2m m, v2 a) { return _mm_andnot_pd(m, a); }
+/* m ? a : -a */
+static OTV_ALWAYS_INLINE v2 v2_neg_unless(v2m m, v2 a)
+{
+  return _mm_xor_pd(a, _mm_andnot_pd(m, _mm_set1_pd(-0.0)));
+}
 /* m ? 1 : 0 */
 static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return _mm_and_pd(m, _mm_set1_pd(1.0)); }
 #else
@@ -188,6 +193,10 @@ static OTV_ALWAYS_INLINE v2 v2_zero_if(v2m m, v2 a)
   return (v2){{m.m[0] ? 0 : a.v[0], m.m[1] ? 0 : a.v[1]}};
 }
 static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return (v2){{m.m[0] ? 1 : 0, m.m[1] ? 1 : 0}}; }
+static OTV_ALWAYS_INLINE v2 v2_neg_unless(v2m m, v2 a)
+{
+  return (v2){{m.m[0] ? a.v[0] : -a.v[0], m.m[1] ? a.v[1] : -a.v[1]}};
+}
 #endif
 
 /* The line of between_ok on both axes of the doubled contour (iup.g2) without a branch per
@@ -250,15 +259,18 @@ static OTV_ALWAYS_INLINE v2m forced_v(v2 c1, v2 c2, v2 d1, v2 d2, v2 cj, v2 dj)
   v2m sw = v2_gt(c1, c2);
   v2 lo = v2_min(c1, c2), hi = v2_max(c1, c2); /* c1, c2 after the swap */
   v2 e1 = v2_sel(sw, d2, d1), e2 = v2_sel(sw, d1, d2);
-  v2m bigj = v2_gt(v2_abs(dj), tol), up = v2_lt(e1, e2);
-  v2m f_eq = v2m_and(v2_gt(v2_abs(v2_sub(e1, e2)), tol), bigj);
+  v2 dmin = v2_min(e1, e2), dmax = v2_max(e1, e2);
+  v2m bigj = v2_gt(v2_abs(dj), tol);
+  v2m f_eq = v2m_and(v2_gt(v2_sub(dmax, dmin), tol), bigj);
   v2m inside = v2m_and(v2_le(lo, cj), v2_le(cj, hi));
-  v2m f_in = v2m_or(v2_lt(dj, v2_sub(v2_min(e1, e2), tol)), v2_gt(dj, v2_add(v2_max(e1, e2), tol)));
-  v2m f_below = v2m_and(v2m_and(bigj, v2_gt(v2_abs(v2_sub(dj, e1)), tol)),
-                        v2m_xor(v2_lt(v2_sub(dj, tol), e1), up));
-  v2m f_above = v2m_and(v2m_and(bigj, v2_gt(v2_abs(v2_sub(dj, e2)), tol)),
-                        v2m_xor(v2_lt(e2, v2_add(dj, tol)), up));
-  v2m f_out = v2m_andnot(v2_eq(e1, e2), v2m_sel(v2_lt(cj, lo), f_below, f_above));
+  v2m f_in = v2m_or(v2_lt(dj, v2_sub(dmin, tol)), v2_gt(dj, v2_add(dmax, tol)));
+  /* outside: t the nearer neighbour's delta less dj; below, dj - tol < e1 is t > -tol; above,
+   * e2 < dj + tol is -t > -tol (exact on integers) */
+  v2m below = v2_lt(cj, lo);
+  v2 t = v2_sub(v2_sel(below, e1, e2), dj);
+  v2m side = v2_gt(v2_neg_unless(below, t), v2_set(-IUP_TOL, -IUP_TOL));
+  v2m f_out = v2m_andnot(
+      v2_eq(e1, e2), v2m_and(v2m_and(bigj, v2_gt(v2_abs(t), tol)), v2m_xor(side, v2_lt(e1, e2))));
   return v2m_sel(v2_eq(lo, hi), f_eq, v2m_sel(inside, f_in, f_out));
 }
 
