@@ -504,6 +504,8 @@ typedef struct enc {
   otv_buf dat; /* every tuple's packed deltas */
   size_t *dat_at;
   size_t dat_at_cap;
+  int32_t *tmp; /* one tuple's listed deltas, kept from store to store */
+  size_t tmp_cap;
 } enc;
 
 /* Append a store (tupleVariationCount, dataOffset, headers, shared points, data) to out.
@@ -517,7 +519,6 @@ static otv_status write_store(otv_builder *b, enc *e, const otv_btuple *t, unsig
   if (OTV_RESERVE(&b->al, &e->pts_at, &e->pts_at_cap, (size_t)tc + 1, sizeof(size_t)) ||
       OTV_RESERVE(&b->al, &e->dat_at, &e->dat_at_cap, (size_t)tc + 1, sizeof(size_t)))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
-  int32_t *tmp = NULL;
   for (unsigned i = 0; i < tc; i++) {
     e->pts_at[i] = e->pts.len;
     otv_tuple_pack_points(&e->pts, t[i].keep, n, t[i].kept);
@@ -528,15 +529,14 @@ static otv_status write_store(otv_builder *b, enc *e, const otv_btuple *t, unsig
         otv_tuple_pack_deltas(&e->dat, src, n);
         continue;
       }
-      if (!tmp && !(tmp = otv_mem_alloc(&b->al, (size_t)n * sizeof *tmp)))
+      if (OTV_RESERVE(&b->al, &e->tmp, &e->tmp_cap, n, sizeof *e->tmp))
         return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
       unsigned m = 0;
       for (unsigned k = 0; k < n; k++)
-        if (t[i].keep[k]) tmp[m++] = src[k];
-      otv_tuple_pack_deltas(&e->dat, tmp, m);
+        if (t[i].keep[k]) e->tmp[m++] = src[k];
+      otv_tuple_pack_deltas(&e->dat, e->tmp, m);
     }
   }
-  if (tmp) otv_mem_free(&b->al, tmp, (size_t)n * sizeof *tmp);
   e->pts_at[tc] = e->pts.len;
   e->dat_at[tc] = e->dat.len;
   if (e->pts.failed || e->dat.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
@@ -1129,6 +1129,7 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.pos, s.pos_cap * sizeof *s.pos);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.tmp, e.tmp_cap * sizeof *e.tmp);
   otv_buf_free(&e.pts);
   otv_buf_free(&e.dat);
   otv_buf_free(&data);
@@ -1232,6 +1233,7 @@ otv_status otv_build_cvar(otv_builder *b)
   otv_mem_free(&b->al, t, cnt * sizeof *t);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.tmp, e.tmp_cap * sizeof *e.tmp);
   otv_buf_free(&e.pts);
   otv_buf_free(&e.dat);
   return st;
