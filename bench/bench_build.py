@@ -11,6 +11,11 @@ designspace and masters (`OTV_BUILD_BENCH=N otvar build ...` prints its best wal
 fontTools' varLib.build called in this process (after a first call: imports and caches warm). Never a test: nothing is
 asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
 
+$OTV_BENCH_BASE=OTHER_OTVAR also times another otvar (main's, say) in the same alternation (its
+command, then otv_build in process, the two binaries' in-process runs alternating 5 times, the
+best of each), with the CPU ratio base / OTVAR; $OTV_BENCH_ONLY=TEXT keeps the cases (test cases
+and real fonts) whose name contains TEXT.
+
 usage: bench/bench_build.py OTVAR [REPEATS [REAL_REPEATS]]
 Then real fonts (REAL_REPEATS runs each, default 3; 0 skips them): the masters of the round trip
 (tests/oracle/test_roundtrip.py, test_roundtrip_cff2.py: `otvar instance` at the peak of every
@@ -34,6 +39,8 @@ from fontTools.designspaceLib import DesignSpaceDocument
 from fontTools import varLib
 
 DATA = os.environ.get("OTV_VARLIB_DATA", "/work/shared/testdata/fonttools-varlib")
+BASE = os.environ.get("OTV_BENCH_BASE")
+ONLY = os.environ.get("OTV_BENCH_ONLY", "")
 HERE = os.path.dirname(os.path.abspath(__file__))
 CACHE = os.environ.get("OTV_FONT_CACHE", os.path.join(HERE, "..", "build-test", "fonts-cache"))
 # real fonts: (file, masters as the round trip derives them)
@@ -81,6 +88,8 @@ def main():
     print("load average: %.2f %.2f %.2f" % os.getloadavg())
     with tempfile.TemporaryDirectory() as tmp:
         for name, mdir in CASES:
+            if ONLY not in name:
+                continue
             ds = os.path.join(DATA, name + ".designspace")
             md = os.path.join(tmp, mdir)
             os.makedirs(md, exist_ok=True)
@@ -108,24 +117,42 @@ def main():
 def bench_case(otvar, name, ds, ds2, md, finder, tmp, reps, bench_reps=None):
     """one designspace: otvar's command (masters in md) against fontTools' (ds2: a copy whose
     filenames point at the masters), then the builds in process"""
-    (t_ot, c_ot), (t_ft, c_ft) = measure([
-        [otvar, "build", ds, "--master-dir", md, "-o", os.path.join(tmp, "o.ttf"),
-         "--force", "-q"],
-        ["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
-         os.path.join(tmp, "f.ttf")]], reps)
+    def cmd(exe):
+        return [exe, "build", ds, "--master-dir", md, "-o", os.path.join(tmp, "o.ttf"),
+                "--force", "-q"]
+    runs = measure([cmd(otvar), ["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
+                                 os.path.join(tmp, "f.ttf")]] + ([cmd(BASE)] if BASE else []),
+                   reps)
+    (t_ot, c_ot), (t_ft, c_ft) = runs[0], runs[1]
     print(f"{name:24s} wall: otvar {t_ot * 1000:7.2f} ms  fonttools {t_ft * 1000:7.1f} ms"
           f"  {t_ft / t_ot:6.1f}x   cpu (median): otvar {c_ot * 1000:6.2f} ms  fonttools"
           f" {c_ft * 1000:7.1f} ms  {c_ft / max(c_ot, 1e-6):6.1f}x")
+    if BASE:
+        t_b, c_b = runs[2]
+        print(f"{'':24s} base: wall {t_b * 1000:7.2f} ms  cpu (median) {c_b * 1000:6.2f} ms"
+              f"  base / otvar {c_b / max(c_ot, 1e-6):5.2f}")
     # in process, the build alone: otv_build on the parsed designspace and masters
     # (OTV_BUILD_BENCH) against varLib.build on the compiled masters (imports and a
     # first call done before timing)
     env = dict(os.environ, OTV_BUILD_BENCH=str(bench_reps or reps * 100))
-    r = subprocess.run([otvar, "build", ds, "--master-dir", md, "-o",
-                        os.path.join(tmp, "o.ttf"), "--force", "-q"], env=env,
-                       capture_output=True, text=True, check=True)
-    m = re.search(r"best ([0-9.]+) ms of [0-9]+, cpu best ([0-9.]+) ms", r.stderr)
-    i_ot, ic_ot = (float(m.group(1)) / 1000, float(m.group(2)) / 1000) if m else (
-        float("nan"), float("nan"))
+
+    def in_process(exe):
+        r = subprocess.run(cmd(exe), env=env, capture_output=True, text=True, check=True)
+        m = re.search(r"best ([0-9.]+) ms of [0-9]+, cpu best ([0-9.]+) ms", r.stderr)
+        return (float(m.group(1)) / 1000, float(m.group(2)) / 1000) if m else (
+            float("nan"), float("nan"))
+    if BASE:
+        best = {otvar: (float("inf"), float("inf")), BASE: (float("inf"), float("inf"))}
+        for _ in range(5):
+            for exe in (otvar, BASE):
+                w, c = in_process(exe)
+                best[exe] = (min(best[exe][0], w), min(best[exe][1], c))
+        i_ot, ic_ot = best[otvar]
+        print(f"{'':24s} base in process: otv_build {best[BASE][0] * 1000:7.3f} ms, cpu (best)"
+              f" {best[BASE][1] * 1000:7.3f} ms; otvar cpu (best) {ic_ot * 1000:7.3f} ms"
+              f"  base / otvar {best[BASE][1] / ic_ot:5.2f}")
+    else:
+        i_ot, ic_ot = in_process(otvar)
     i_ft = ic_ft = float("inf")
     with contextlib.redirect_stdout(io.StringIO()):  # varLib.cff prints its warnings
         varLib.build(ds, master_finder=finder)
@@ -146,6 +173,8 @@ def bench_real(otvar, tmp, reps):
     import test_roundtrip as rt
     import test_roundtrip_cff2 as rc
     for fname, _ in REAL:
+        if ONLY not in fname:
+            continue
         path = os.path.join(CACHE, fname)
         if not os.path.exists(path):
             print(f"{fname}: not in {CACHE}, left out")

@@ -77,36 +77,34 @@ bool otv_deltas_read_f64(const uint8_t **q, const uint8_t *end, unsigned count, 
 
 /* ---- writing ---- */
 
-static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
-static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
-
+/* Both packers reserve their worst case once and store the bytes unchecked (they were a
+ * checked append per byte): deltas at most 5 bytes a value (a run of one long and its
+ * header), point numbers at most 2 + 3 per point (the count; a header and a word a point). */
 void otv_tuple_pack_deltas(otv_buf *b, const int32_t *d, unsigned n)
 {
+  if (!n || !otv_buf_reserve(b, 5 * (size_t)n)) return;
+  uint8_t *o = b->p + b->len; /* in range: 5 n bytes reserved, at most 5 written a value */
   unsigned i = 0;
   while (i < n) {
-    unsigned j = i;
-    if (d[i] == 0) {
-      while (j < n && d[j] == 0 && j - i < 64) j++;
-      otv_buf_u8(b, (uint8_t)(OTV_DELTAS_ARE_ZERO | (j - i - 1)));
-    } else if (fits8(d[i])) {
-      /* a byte run goes on through single zeros (cheaper than a zero run) */
-      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
-      otv_buf_u8(b, (uint8_t)(j - i - 1));
-      for (unsigned q = i; q < j; q++) otv_buf_u8(b, (uint8_t)(int8_t)d[q]);
-    } else if (fits16(d[i])) {
-      /* a word run stops at a zero and at two byte-sized values */
-      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
-             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
-        j++;
-      otv_buf_u8(b, (uint8_t)(OTV_DELTAS_ARE_WORDS | (j - i - 1)));
-      for (unsigned q = i; q < j; q++) otv_buf_u16(b, (uint16_t)(int16_t)d[q]);
-    } else {
-      while (j < n && j - i < 64 && !fits16(d[j])) j++;
-      otv_buf_u8(b, (uint8_t)(OTV_DELTAS_ARE_ZERO | OTV_DELTAS_ARE_WORDS | (j - i - 1)));
-      for (unsigned q = i; q < j; q++) otv_buf_u32(b, (uint32_t)d[q]);
+    unsigned kind, j = otv_delta_run_at(d, i, n, &kind);
+    switch (kind) {
+    case OTV_DELTA_ZEROS: *o++ = (uint8_t)(OTV_DELTAS_ARE_ZERO | (j - i - 1)); break;
+    case OTV_DELTA_BYTES:
+      *o++ = (uint8_t)(j - i - 1);
+      for (unsigned q = i; q < j; q++) *o++ = (uint8_t)(int8_t)d[q];
+      break;
+    case OTV_DELTA_WORDS:
+      *o++ = (uint8_t)(OTV_DELTAS_ARE_WORDS | (j - i - 1));
+      for (unsigned q = i; q < j; q++, o += 2) otv_put_u16(o, (uint16_t)(int16_t)d[q]);
+      break;
+    default:
+      *o++ = (uint8_t)(OTV_DELTAS_ARE_ZERO | OTV_DELTAS_ARE_WORDS | (j - i - 1));
+      for (unsigned q = i; q < j; q++, o += 4) otv_put_u32(o, (uint32_t)d[q]);
+      break;
     }
     i = j;
   }
+  b->len = (size_t)(o - b->p);
 }
 
 /* Packed point numbers (spec: otvarcommonformats "Packed point numbers") of the m points with
@@ -117,10 +115,14 @@ void otv_tuple_pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned
     otv_buf_u8(b, 0);
     return;
   }
-  if (m <= OTV_POINT_RUN_COUNT_MASK)
-    otv_buf_u8(b, (uint8_t)m);
-  else
-    otv_buf_u16(b, (uint16_t)(OTV_POINTS_ARE_WORDS << 8 | m));
+  if (!otv_buf_reserve(b, 2 + 3 * (size_t)n)) return;
+  uint8_t *o = b->p + b->len; /* in range: 2 + 3 n bytes reserved */
+  if (m <= OTV_POINT_RUN_COUNT_MASK) {
+    *o++ = (uint8_t)m;
+  } else {
+    otv_put_u16(o, (uint16_t)(OTV_POINTS_ARE_WORDS << 8 | m));
+    o += 2;
+  }
   unsigned last = 0, k = 0;
   while (k < n) {
     /* a run of up to 128 listed points, words when some step needs them */
@@ -134,14 +136,17 @@ void otv_tuple_pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned
       prevp = k;
     }
     if (!cnt) break;
-    otv_buf_u8(b, (uint8_t)((words ? OTV_POINTS_ARE_WORDS : 0) | (cnt - 1)));
+    *o++ = (uint8_t)((words ? OTV_POINTS_ARE_WORDS : 0) | (cnt - 1));
     for (unsigned q = 0; q < cnt; q++) {
       unsigned d = pts[q] - last;
-      if (words)
-        otv_buf_u16(b, (uint16_t)d);
-      else
-        otv_buf_u8(b, (uint8_t)d);
+      if (words) {
+        otv_put_u16(o, (uint16_t)d);
+        o += 2;
+      } else {
+        *o++ = (uint8_t)d;
+      }
       last = pts[q];
     }
   }
+  b->len = (size_t)(o - b->p);
 }

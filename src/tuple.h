@@ -382,6 +382,36 @@ bool otv_deltas_read_f64(const uint8_t **q, const uint8_t *end, unsigned count, 
  * byte run goes on through single zeros, a word run stops at a zero and at two byte-sized
  * values (the smallest encoding of each stretch). */
 void otv_tuple_pack_deltas(otv_buf *b, const int32_t *d, unsigned n);
+/* The run otv_tuple_pack_deltas writes from d[i] (i < n): its kind (OTV_DELTA_*), returning
+ * where it ends (exclusive; at most 64 values). Shared with the builder's byte count
+ * (build/tvs.c), so both choose the same runs. */
+static inline unsigned otv_delta_run_at(const int32_t *d, unsigned i, unsigned n, unsigned *kind)
+{
+  unsigned j = i, end = n - i > 64 ? i + 64 : n;
+  /* (uint32_t)v + 128 <= 255: v fits a byte; + 32768 <= 65535: a word */
+  if (d[i] == 0) {
+    while (j < end && d[j] == 0) j++;
+    *kind = OTV_DELTA_ZEROS;
+  } else if ((uint32_t)d[i] + 128u <= 255u) {
+    /* a byte run goes on through single zeros (cheaper than a zero run) */
+    for (; j < end; j++) {
+      if ((uint32_t)d[j] + 128u > 255u) break;
+      if (d[j] == 0 && j + 1 < n && d[j + 1] == 0) break;
+    }
+    *kind = OTV_DELTA_BYTES;
+  } else if ((uint32_t)d[i] + 32768u <= 65535u) {
+    /* a word run stops at a zero and at two byte-sized values */
+    for (; j < end; j++) {
+      if ((uint32_t)d[j] + 32768u > 65535u || d[j] == 0) break;
+      if ((uint32_t)d[j] + 128u <= 255u && j + 1 < n && (uint32_t)d[j + 1] + 128u <= 255u) break;
+    }
+    *kind = OTV_DELTA_WORDS;
+  } else {
+    while (j < end && (uint32_t)d[j] + 32768u > 65535u) j++;
+    *kind = OTV_DELTA_LONGS;
+  }
+  return j;
+}
 /* The point numbers of the m points with keep set, or "all points" (a single 0) when m == n. */
 void otv_tuple_pack_points(otv_buf *b, const uint8_t *keep, unsigned n, unsigned m);
 

@@ -8,7 +8,15 @@
 #include <math.h>
 #include <string.h>
 
-int otv_build_f2(double v) { return (int)floor(v * 16384.0 + 0.5); }
+/* floor inline (libm's is a call where SSE4.1 is not the baseline): below 2^31 in magnitude the
+ * truncation corrected down; beyond (never a normalized coordinate) floor itself */
+int otv_build_f2(double v)
+{
+  double x = v * 16384.0 + 0.5;
+  if (!(fabs(x) < 2147483647.0)) return (int)floor(x);
+  int t = (int)x;
+  return (double)t > x ? t - 1 : t;
+}
 otv_buf *otv_build_table(otv_builder *b, uint32_t tag)
 {
   if (b->tab_count >= sizeof b->tab / sizeof b->tab[0]) return NULL;

@@ -29,6 +29,12 @@ typedef struct ivsb {
   size_t pn, pcap_r, pcap_d;
   size_t *row_at;
   size_t rows, row_at_cap;
+  /* the region index of each model position of the last model used (rm_sup: its supports, a
+   * model's own allocation for the whole build; UINT32_MAX: not looked up yet): the region
+   * list only grows, so a position's index never changes */
+  const double *rm_sup;
+  unsigned rm_count;
+  uint32_t rm_map[OTV_BUILD_MAX_MASTERS];
 } ivsb;
 
 static unsigned region_of(ivsb *s, const otv_vmodel *md, unsigned i)
@@ -66,13 +72,18 @@ static uint32_t add_row_model(ivsb *s, const otv_vmodel *md, const double *vals)
     return UINT32_MAX;
   }
   s->row_at[s->rows] = s->pn;
+  if (s->rm_sup != md->support || s->rm_count != md->count) {
+    s->rm_sup = md->support, s->rm_count = md->count;
+    for (unsigned i = 0; i < md->count; i++) s->rm_map[i] = UINT32_MAX;
+  }
   for (unsigned i = 1; i < md->count; i++) {
     if (dl[i] == 0) continue;
     if (fabs(dl[i]) > 2147483647.0) {
       OTV_FAIL(b->err, LIMIT, 0, 0, "delta out of range");
       return UINT32_MAX;
     }
-    unsigned r = region_of(s, md, i);
+    unsigned r = s->rm_map[i];
+    if (r == UINT32_MAX) r = s->rm_map[i] = region_of(s, md, i);
     if (r == UINT32_MAX || r >= MAX_REGIONS) {
       OTV_FAIL(b->err, NOMEM, 0, 0, "variation store regions");
       return UINT32_MAX;
@@ -115,6 +126,7 @@ typedef struct group {
   uint8_t *w; /* per region: the width its column needs (0: not used) */
   size_t items;
   bool live;
+  uint32_t into; /* not live: the group it was merged into */
 } group;
 
 static size_t group_cost(const uint8_t *w, unsigned rc, size_t items)
@@ -322,9 +334,14 @@ static otv_status ivs_write(ivsb *s, const uint32_t *use, size_t use_n, uint32_t
       if (g[k].live && k != bi)
         gain[k < bi ? k * gn + bi : bi * gn + k] =
             pair_gain(g, gcost, k < bi ? k : bi, k < bi ? bi : k, rc);
-    for (size_t r = 0; r < rows; r++)
-      if (used[r] && canon[r] == r && grp[r] == bj) grp[r] = (uint32_t)bi;
+    g[bj].into = (uint32_t)bi; /* its rows: relabelled once the merges are done */
   }
+  for (size_t r = 0; r < rows; r++)
+    if (used[r] && canon[r] == r) {
+      uint32_t k = grp[r];
+      while (!g[k].live) k = g[k].into; /* a chain of merges, each into a group then live */
+      grp[r] = k;
+    }
   /* number the live groups (outer indices) */
   size_t outer_n = 0;
   uint32_t *outer = otv_mem_calloc(al, gn + 1, sizeof *outer);

@@ -14,6 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if OTV_SSE2
+#  include <emmintrin.h>
+#endif
 
 #define EMBEDDED_PEAK 0x8000u
 #define INTERMEDIATE 0x4000u
@@ -33,10 +36,11 @@ typedef struct iup {
   /* When every coordinate and delta is an integer small enough for the line test's products
    * to be exact (coordinates within 2^20, deltas within 2^30: below 2^53), the glyph's contours
    * twice over (contour [a, b] of length len at [2a, 2a + 2 len): point a + k at 2a + k and
-   * 2a + k + len, so a gap never wraps): coordinates gx, gy (per glyph) and scratch for the
-   * deltas rx2, ry2 (per tuple) and the forced points fz; else gx is NULL. */
-  const double *gx, *gy;
-  double *rx2, *ry2;
+   * 2a + k + len, so a gap never wraps), x and y side by side (point q's at 2q and 2q + 1: one
+   * SSE2 operation tests both axes): coordinates g2 (per glyph) and scratch for the deltas r2
+   * (per tuple) and the forced points fz; else g2 is NULL. */
+  const double *g2;
+  double *r2;
   uint8_t *fz;
 } iup;
 
@@ -80,39 +84,155 @@ static OTV_ALWAYS_INLINE bool line_off(const iup_line *l, double x, double r)
   return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
 }
 
-/* The line of between_ok on the doubled contour w (iup.w) without a branch per point: the
- * coordinate clamped to [x1, x2] makes line_off's three cases one test (at x1 the value is
- * d1, at x2 d2; a flat line gets dx 1 and dd 0, its value d1 everywhere): the same answers on
- * the integer values w holds, where every product is exact. */
+/* Two doubles, x and y (v2), and a mask of two lanes (v2m): SSE2 where the compiler targets it,
+ * else the same operations lane by lane. On the integer values the doubled contours hold every
+ * operation is exact, so both give the same answers. */
+#if OTV_SSE2
+typedef __m128d v2;
+typedef __m128d v2m;
+static OTV_ALWAYS_INLINE v2 v2_ld(const double *p) { return _mm_loadu_pd(p); }
+static OTV_ALWAYS_INLINE v2 v2_set(double x, double y) { return _mm_set_pd(y, x); }
+static OTV_ALWAYS_INLINE v2 v2_min(v2 a, v2 b) { return _mm_min_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_max(v2 a, v2 b) { return _mm_max_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_add(v2 a, v2 b) { return _mm_add_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_sub(v2 a, v2 b) { return _mm_sub_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_mul(v2 a, v2 b) { return _mm_mul_pd(a, b); }
+static OTV_ALWAYS_INLINE v2 v2_abs(v2 a) { return _mm_andnot_pd(_mm_set1_pd(-0.0), a); }
+static OTV_ALWAYS_INLINE v2m v2_lt(v2 a, v2 b) { return _mm_cmplt_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_gt(v2 a, v2 b) { return _mm_cmpgt_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_eq(v2 a, v2 b) { return _mm_cmpeq_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_ne(v2 a, v2 b) { return _mm_cmpneq_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2m_and(v2m a, v2m b) { return _mm_and_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2_le(v2 a, v2 b) { return _mm_cmple_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2m_or(v2m a, v2m b) { return _mm_or_pd(a, b); }
+static OTV_ALWAYS_INLINE v2m v2m_xor(v2m a, v2m b) { return _mm_xor_pd(a, b); }
+/* !a && b */
+static OTV_ALWAYS_INLINE v2m v2m_andnot(v2m a, v2m b) { return _mm_andnot_pd(a, b); }
+/* m ? a : b */
+static OTV_ALWAYS_INLINE v2m v2m_sel(v2m m, v2m a, v2m b)
+{
+  return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b));
+}
+static OTV_ALWAYS_INLINE bool v2m_any(v2m m) { return _mm_movemask_pd(m) != 0; }
+/* m ? a : b, lane by lane */
+static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
+{
+  return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b));
+}
+/* m ? 0 : a */
+static OTV_ALWAYS_INLINE v2 v2_zero_if(v2m m, v2 a) { return _mm_andnot_pd(m, a); }
+/* m ? a : -a */
+static OTV_ALWAYS_INLINE v2 v2_neg_unless(v2m m, v2 a)
+{
+  return _mm_xor_pd(a, _mm_andnot_pd(m, _mm_set1_pd(-0.0)));
+}
+/* m ? 1 : 0 */
+static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return _mm_and_pd(m, _mm_set1_pd(1.0)); }
+#else
+typedef struct v2 {
+  double v[2];
+} v2;
+typedef struct v2m {
+  bool m[2];
+} v2m;
+static OTV_ALWAYS_INLINE v2 v2_ld(const double *p) { return (v2){{p[0], p[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_set(double x, double y) { return (v2){{x, y}}; }
+static OTV_ALWAYS_INLINE v2 v2_min(v2 a, v2 b)
+{
+  return (v2){{a.v[0] < b.v[0] ? a.v[0] : b.v[0], a.v[1] < b.v[1] ? a.v[1] : b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_max(v2 a, v2 b)
+{
+  return (v2){{a.v[0] > b.v[0] ? a.v[0] : b.v[0], a.v[1] > b.v[1] ? a.v[1] : b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_add(v2 a, v2 b) { return (v2){{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_sub(v2 a, v2 b) { return (v2){{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_mul(v2 a, v2 b) { return (v2){{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2 v2_abs(v2 a) { return (v2){{fabs(a.v[0]), fabs(a.v[1])}}; }
+static OTV_ALWAYS_INLINE v2m v2_lt(v2 a, v2 b) { return (v2m){{a.v[0] < b.v[0], a.v[1] < b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2m v2_gt(v2 a, v2 b) { return (v2m){{a.v[0] > b.v[0], a.v[1] > b.v[1]}}; }
+static OTV_ALWAYS_INLINE v2m v2_eq(v2 a, v2 b)
+{
+  return (v2m){{a.v[0] == b.v[0], a.v[1] == b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2_ne(v2 a, v2 b)
+{
+  return (v2m){{a.v[0] != b.v[0], a.v[1] != b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_and(v2m a, v2m b)
+{
+  return (v2m){{a.m[0] && b.m[0], a.m[1] && b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2_le(v2 a, v2 b)
+{
+  return (v2m){{a.v[0] <= b.v[0], a.v[1] <= b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_or(v2m a, v2m b)
+{
+  return (v2m){{a.m[0] || b.m[0], a.m[1] || b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_xor(v2m a, v2m b)
+{
+  return (v2m){{a.m[0] != b.m[0], a.m[1] != b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_andnot(v2m a, v2m b)
+{
+  return (v2m){{!a.m[0] && b.m[0], !a.m[1] && b.m[1]}};
+}
+static OTV_ALWAYS_INLINE v2m v2m_sel(v2m m, v2m a, v2m b)
+{
+  return (v2m){{m.m[0] ? a.m[0] : b.m[0], m.m[1] ? a.m[1] : b.m[1]}};
+}
+static OTV_ALWAYS_INLINE bool v2m_any(v2m m) { return m.m[0] || m.m[1]; }
+static OTV_ALWAYS_INLINE v2 v2_sel(v2m m, v2 a, v2 b)
+{
+  return (v2){{m.m[0] ? a.v[0] : b.v[0], m.m[1] ? a.v[1] : b.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_zero_if(v2m m, v2 a)
+{
+  return (v2){{m.m[0] ? 0 : a.v[0], m.m[1] ? 0 : a.v[1]}};
+}
+static OTV_ALWAYS_INLINE v2 v2_one_if(v2m m) { return (v2){{m.m[0] ? 1 : 0, m.m[1] ? 1 : 0}}; }
+static OTV_ALWAYS_INLINE v2 v2_neg_unless(v2m m, v2 a)
+{
+  return (v2){{m.m[0] ? a.v[0] : -a.v[0], m.m[1] ? a.v[1] : -a.v[1]}};
+}
+#endif
+
+/* The line of between_ok on both axes of the doubled contour (iup.g2) without a branch per
+ * point: the coordinate clamped to [x1, x2] makes line_off's three cases one test (at x1 the
+ * value is d1, at x2 d2; a flat line gets dx 1 and dd 0, its value d1 everywhere, or 0 when its
+ * ends' deltas differ): the same answers on the integer values g2 and r2 hold, where every
+ * product is exact. */
 typedef struct wline {
-  double x1, x2, d1, dx, dd, tol;
+  v2 x1, x2, c0, dx, dd, tol; /* c0 = d1 dx - x1 dd: the test is |c0 + x dd - r dx| > tol */
 } wline;
 
-static OTV_ALWAYS_INLINE wline wline_of(double a1, double e1, double a2, double e2)
+/* The line from reference (a1, e1) to (a2, e2), on each axis. */
+static OTV_ALWAYS_INLINE wline wline_of(v2 a1, v2 e1, v2 a2, v2 e2)
 {
   wline l;
-  if (a1 > a2) {
-    double t = a1;
-    a1 = a2, a2 = t;
-    t = e1, e1 = e2, e2 = t;
-  }
-  l.x1 = a1, l.x2 = a2;
-  if (a1 == a2) {
-    l.d1 = e1 == e2 ? e1 : 0;
-    l.dx = 1, l.dd = 0;
-  } else {
-    l.d1 = e1;
-    l.dx = a2 - a1, l.dd = e2 - e1;
-  }
-  l.tol = IUP_TOL * l.dx;
+  v2m sw = v2_gt(a1, a2), flat = v2_eq(a1, a2);
+  v2 f = v2_sel(sw, e2, e1), t = v2_sel(sw, e1, e2); /* the deltas at x1 and x2 */
+  l.x1 = v2_min(a1, a2), l.x2 = v2_max(a1, a2);
+  /* flat (no swap there): e1 when the deltas are equal, else 0 */
+  v2 d1 = v2_zero_if(v2m_and(flat, v2_ne(e1, e2)), f);
+  l.dx = v2_add(v2_sub(l.x2, l.x1), v2_one_if(flat));
+  l.dd = v2_zero_if(flat, v2_sub(t, f));
+  l.c0 = v2_sub(v2_mul(d1, l.dx), v2_mul(l.x1, l.dd));
+  l.tol = v2_mul(v2_set(IUP_TOL, IUP_TOL), l.dx);
   return l;
 }
 
-static OTV_ALWAYS_INLINE bool wline_off(const wline *l, double x, double r)
+/* Whether the line's value at xy (point's coordinates) is further than IUP_TOL from the delta
+ * r on either axis: |(d1 - r) dx + (x - x1) dd| > tol written as |c0 + x dd - r dx| > tol, the
+ * same integer (coordinates within 2^20, deltas within 2^30: every term and partial sum stays
+ * within 2^53, so exact in any order). */
+static OTV_ALWAYS_INLINE bool wline_off(const wline *l, const double *xy, const double *r)
 {
-  x = x < l->x1 ? l->x1 : x;
-  x = x > l->x2 ? l->x2 : x;
-  return fabs((l->d1 - r) * l->dx + (x - l->x1) * l->dd) > l->tol;
+  v2 x = v2_min(v2_max(v2_ld(xy), l->x1), l->x2);
+  v2 v = v2_sub(v2_add(l->c0, v2_mul(x, l->dd)), v2_mul(v2_ld(r), l->dx));
+  return v2m_any(v2_gt(v2_abs(v), l->tol));
 }
 
 static bool between_ok(const iup *c, unsigned j, unsigned i)
@@ -126,42 +246,63 @@ static bool between_ok(const iup *c, unsigned j, unsigned i)
 static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int *cost, int *prev,
                        const uint8_t *ok, const int *reach);
 
-/* Whether IUP cannot give delta dj at coordinate cj from any references, on one axis, from its
- * neighbours (c1, d1) and (c2, d2): see iup_contour. */
-static OTV_ALWAYS_INLINE bool forced_ax(double c1, double c2, double d1, double d2, double cj,
-                                        double dj)
+/* Whether IUP cannot give delta dj at coordinate cj from any references, on each axis, from its
+ * neighbours (c1, d1) and (c2, d2) (see iup_contour; with c1 <= c2 after a swap): at c1 == c2,
+ * when |d1 - d2| > tol and |dj| > tol; between c1 and c2, when dj leaves [min - tol, max + tol]
+ * of d1 and d2; outside, when d1 != d2, |dj| > tol, |dj - the nearer delta| > tol and dj lies on
+ * the side that interpolation does not extend to. Every case is computed and the one that
+ * applies selected (no branch): the same answers as iup_contour's loop on the integer values of
+ * the doubled contours. */
+static OTV_ALWAYS_INLINE v2m forced_v(v2 c1, v2 c2, v2 d1, v2 d2, v2 cj, v2 dj)
 {
-  if (c1 > c2) {
-    double t = c1;
-    c1 = c2, c2 = t;
-    t = d1, d1 = d2, d2 = t;
-  }
-  if (c1 == c2) return fabs(d1 - d2) > IUP_TOL && fabs(dj) > IUP_TOL;
-  if (c1 <= cj && cj <= c2)
-    return !((d1 < d2 ? d1 : d2) - IUP_TOL <= dj && dj <= (d1 > d2 ? d1 : d2) + IUP_TOL);
-  if (d1 == d2) return false;
-  if (cj < c1)
-    return fabs(dj) > IUP_TOL && fabs(dj - d1) > IUP_TOL && ((dj - IUP_TOL < d1) != (d1 < d2));
-  return fabs(dj) > IUP_TOL && fabs(dj - d2) > IUP_TOL && ((d2 < dj + IUP_TOL) != (d1 < d2));
+  v2 tol = v2_set(IUP_TOL, IUP_TOL);
+  v2m sw = v2_gt(c1, c2);
+  v2 lo = v2_min(c1, c2), hi = v2_max(c1, c2); /* c1, c2 after the swap */
+  v2 e1 = v2_sel(sw, d2, d1), e2 = v2_sel(sw, d1, d2);
+  v2 dmin = v2_min(e1, e2), dmax = v2_max(e1, e2);
+  v2m bigj = v2_gt(v2_abs(dj), tol);
+  v2m f_eq = v2m_and(v2_gt(v2_sub(dmax, dmin), tol), bigj);
+  v2m inside = v2m_and(v2_le(lo, cj), v2_le(cj, hi));
+  v2m f_in = v2m_or(v2_lt(dj, v2_sub(dmin, tol)), v2_gt(dj, v2_add(dmax, tol)));
+  /* outside: t the nearer neighbour's delta less dj; below, dj - tol < e1 is t > -tol; above,
+   * e2 < dj + tol is -t > -tol (exact on integers) */
+  v2m below = v2_lt(cj, lo);
+  v2 t = v2_sub(v2_sel(below, e1, e2), dj);
+  v2m side = v2_gt(v2_neg_unless(below, t), v2_set(-IUP_TOL, -IUP_TOL));
+  v2m f_out = v2m_andnot(
+      v2_eq(e1, e2), v2m_and(v2m_and(bigj, v2_gt(v2_abs(t), tol)), v2m_xor(side, v2_lt(e1, e2))));
+  return v2m_sel(v2_eq(lo, hi), f_eq, v2m_sel(inside, f_in, f_out));
 }
 
 /* iup_contour's rows (ok, reach: reach[] set to 1 by the caller) on the doubled contour
- * (c->gx): the same forced points and the same gaps as its loops over the contour, without
+ * (c->g2): the same forced points and the same gaps as its loops over the contour, without
  * wrapping indices, with the clamped line test (wline) and the point that failed the row's
  * last gap tested first (it often fails the next one too). */
 static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int *reach)
 {
   size_t o2 = 2 * (size_t)c->a;
-  const double *X = c->gx + o2, *Y = c->gy + o2;
-  double *RX = c->rx2 + o2, *RY = c->ry2 + o2;
+  const double *G = c->g2 + 2 * o2; /* point q: G[2q], G[2q + 1] */
+  double *R = c->r2 + 2 * o2;
   uint8_t *F = c->fz + o2;
-  for (unsigned k = 0; k < len; k++) {
-    RX[k] = RX[k + len] = c->rx[c->a + k];
-    RY[k] = RY[k + len] = c->ry[c->a + k];
+  unsigned k0 = 0;
+  const int32_t *rx = c->rx + c->a, *ry = c->ry + c->a;
+#if OTV_SSE2
+  for (; k0 + 2 <= len; k0 += 2) { /* two points: (x, y) pairs converted and stored twice */
+    __m128d x = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(rx + k0)));
+    __m128d y = _mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i *)(const void *)(ry + k0)));
+    __m128d p0 = _mm_unpacklo_pd(x, y), p1 = _mm_unpackhi_pd(x, y);
+    _mm_storeu_pd(R + 2 * k0, p0), _mm_storeu_pd(R + 2 * k0 + 2, p1);
+    _mm_storeu_pd(R + 2 * (k0 + len), p0), _mm_storeu_pd(R + 2 * (k0 + len) + 2, p1);
+  }
+#endif
+  for (unsigned k = k0; k < len; k++) {
+    R[2 * k] = R[2 * (k + len)] = rx[k];
+    R[2 * k + 1] = R[2 * (k + len) + 1] = ry[k];
   }
   for (unsigned k = 1; k <= len; k++) { /* point k % len, its neighbours k - 1 and k + 1 */
-    bool f = forced_ax(X[k - 1], X[k + 1], RX[k - 1], RX[k + 1], X[k], RX[k]) ||
-             forced_ax(Y[k - 1], Y[k + 1], RY[k - 1], RY[k + 1], Y[k], RY[k]);
+    bool f =
+        v2m_any(forced_v(v2_ld(G + 2 * (k - 1)), v2_ld(G + 2 * (k + 1)), v2_ld(R + 2 * (k - 1)),
+                         v2_ld(R + 2 * (k + 1)), v2_ld(G + 2 * k), v2_ld(R + 2 * k)));
     unsigned q = k == len ? 0 : k;
     F[q] = F[q + len] = f;
   }
@@ -169,24 +310,20 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
     uint8_t *o = ok + (size_t)p * (L + 1);
     unsigned n = 1, P = p + len, wit = 0;
     o[1] = 1;
-    double px = RX[P], py = RY[P];
-    double lox = HUGE_VAL, hix = -HUGE_VAL, loy = HUGE_VAL, hiy = -HUGE_VAL;
+    v2 pv = v2_ld(R + 2 * P), pg = v2_ld(G + 2 * P);
+    v2 lo = v2_set(HUGE_VAL, HUGE_VAL), hi = v2_set(-HUGE_VAL, -HUGE_VAL);
     for (unsigned g = 2; g <= L; g++) {
       unsigned in = P - g + 1, J = P - g; /* the point now between, the reference */
       if (F[in]) break;
-      double vx = RX[in], vy = RY[in];
-      lox = vx < lox ? vx : lox, hix = vx > hix ? vx : hix;
-      loy = vy < loy ? vy : loy, hiy = vy > hiy ? vy : hiy;
-      if ((lox < px && hix > px) || (loy < py && hiy > py)) break;
-      double jx = RX[J], jy = RY[J];
-      if (lox < (jx < px ? jx : px) || hix > (jx > px ? jx : px) || loy < (jy < py ? jy : py) ||
-          hiy > (jy > py ? jy : py))
-        continue;
-      wline lx = wline_of(X[J], jx, X[P], px), ly = wline_of(Y[J], jy, Y[P], py);
-      if (wit > J && ((int)wline_off(&lx, X[wit], RX[wit]) | (int)wline_off(&ly, Y[wit], RY[wit])))
-        continue;
+      v2 v = v2_ld(R + 2 * in);
+      lo = v2_min(v, lo), hi = v2_max(v, hi);
+      if (v2m_any(v2m_and(v2_lt(lo, pv), v2_gt(hi, pv)))) break;
+      v2 jv = v2_ld(R + 2 * J);
+      if (v2m_any(v2m_or(v2_lt(lo, v2_min(jv, pv)), v2_gt(hi, v2_max(jv, pv))))) continue;
+      wline l = wline_of(v2_ld(G + 2 * J), jv, pg, pv);
+      if (wit > J && wline_off(&l, G + 2 * wit, R + 2 * wit)) continue;
       unsigned k = J + 1;
-      while (k < P && !((int)wline_off(&lx, X[k], RX[k]) | (int)wline_off(&ly, Y[k], RY[k]))) k++;
+      while (k < P && !wline_off(&l, G + 2 * k, R + 2 * k)) k++;
       if (k < P) {
         wit = k;
         continue;
@@ -209,12 +346,14 @@ static void iup_rows_w(const iup *c, unsigned len, unsigned L, uint8_t *ok, int 
 static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8_t *ok, int *reach)
 {
   unsigned a = c->a, b = c->b, len = b - a + 1;
-  bool zero = true, same = true;
+  /* (bitwise: a loop without exits, vectorized) */
+  int32_t any = 0, diff = 0, rxa = c->rx[a], rya = c->ry[a];
   for (unsigned k = a; k <= b; k++) {
-    keep[k] = 0;
-    if (c->rx[k] || c->ry[k]) zero = false;
-    if (c->rx[k] != c->rx[a] || c->ry[k] != c->ry[a]) same = false;
+    any |= c->rx[k] | c->ry[k];
+    diff |= (c->rx[k] ^ rxa) | (c->ry[k] ^ rya);
   }
+  bool zero = !any, same = !diff;
+  if (zero || same || len <= 2) memset(keep + a, 0, len); /* else iup_choose sets every flag */
   if (zero) return;
   if (same || len <= 2) {
     keep[a] = 1;
@@ -223,7 +362,7 @@ static void iup_contour(const iup *c, uint8_t *keep, int *cost, int *prev, uint8
   }
   unsigned L = len - 1 < IUP_LOOKBACK ? len - 1 : IUP_LOOKBACK;
   for (unsigned p = 0; p < len; p++) reach[p] = 1;
-  if (c->gx) {
+  if (c->g2) {
     iup_rows_w(c, len, L, ok, reach);
     iup_choose(a, len, L, keep, cost, prev, ok, reach);
     return;
@@ -302,7 +441,7 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
                        const uint8_t *ok, const int *reach)
 {
   unsigned b = a + len - 1;
-  for (unsigned k = a; k <= b; k++) keep[k] = 0;
+  /* (keep[a..b] is written whole when the first start's result is taken: it always is) */
   /* |W_p| for every p (difference array over the spans (j, j + reach[j])), the smallest */
   int *wcount = cost; /* reused: len + 1 */
   for (unsigned p = 0; p <= len; p++) wcount[p] = 0;
@@ -339,7 +478,7 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
       for (unsigned t2 = 1; t2 <= o[0]; t2++) { /* the gaps that pass, shortest first */
         unsigned g = o[t2];
         if (g > q) break;
-        if (cost[q - g] != INT32_MAX && cost[q - g] + 1 < bq)
+        if (cost[q - g] + 1 < bq) /* (every cost is finite: the gap of 1 always passes) */
           bq = cost[q - g] + 1, prev[q] = (int)(q - g);
       }
       cost[q] = bq;
@@ -348,7 +487,10 @@ static void iup_choose(unsigned a, unsigned len, unsigned L, uint8_t *keep, int 
       best = cost[len];
       for (unsigned k = a; k <= b; k++) keep[k] = 0;
       keep[a + s] = 1;
-      for (int q = prev[len]; q > 0; q = prev[q]) keep[a + (s + (unsigned)q) % len] = 1;
+      for (int q = prev[len]; q > 0; q = prev[q]) { /* point (s + q) % len, no division */
+        unsigned x = s + (unsigned)q;
+        keep[a + (x >= len ? x - len : x)] = 1;
+      }
     }
   }
 }
@@ -362,6 +504,8 @@ typedef struct enc {
   otv_buf dat; /* every tuple's packed deltas */
   size_t *dat_at;
   size_t dat_at_cap;
+  int32_t *tmp; /* one tuple's listed deltas, kept from store to store */
+  size_t tmp_cap;
 } enc;
 
 /* Append a store (tupleVariationCount, dataOffset, headers, shared points, data) to out.
@@ -375,7 +519,6 @@ static otv_status write_store(otv_builder *b, enc *e, const otv_btuple *t, unsig
   if (OTV_RESERVE(&b->al, &e->pts_at, &e->pts_at_cap, (size_t)tc + 1, sizeof(size_t)) ||
       OTV_RESERVE(&b->al, &e->dat_at, &e->dat_at_cap, (size_t)tc + 1, sizeof(size_t)))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
-  int32_t *tmp = NULL;
   for (unsigned i = 0; i < tc; i++) {
     e->pts_at[i] = e->pts.len;
     otv_tuple_pack_points(&e->pts, t[i].keep, n, t[i].kept);
@@ -386,15 +529,14 @@ static otv_status write_store(otv_builder *b, enc *e, const otv_btuple *t, unsig
         otv_tuple_pack_deltas(&e->dat, src, n);
         continue;
       }
-      if (!tmp && !(tmp = otv_mem_alloc(&b->al, (size_t)n * sizeof *tmp)))
+      if (OTV_RESERVE(&b->al, &e->tmp, &e->tmp_cap, n, sizeof *e->tmp))
         return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
       unsigned m = 0;
       for (unsigned k = 0; k < n; k++)
-        if (t[i].keep[k]) tmp[m++] = src[k];
-      otv_tuple_pack_deltas(&e->dat, tmp, m);
+        if (t[i].keep[k]) e->tmp[m++] = src[k];
+      otv_tuple_pack_deltas(&e->dat, e->tmp, m);
     }
   }
-  if (tmp) otv_mem_free(&b->al, tmp, (size_t)n * sizeof *tmp);
   e->pts_at[tc] = e->pts.len;
   e->dat_at[tc] = e->dat.len;
   if (e->pts.failed || e->dat.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "tuple store");
@@ -483,17 +625,28 @@ typedef struct gscratch {
   int *cost;     /* IUP scratch 2 x (n + 2) */
   otv_btuple *t;
   size_t d_cap, keep_cap, cost_cap, t_cap;
-  uint8_t *ok;                   /* IUP: n x (IUP_LOOKBACK + 1) */
-  double *gx2, *gy2, *rx2, *ry2; /* IUP: 2 n each, the contours doubled (iup.gx) */
-  uint8_t *fz;                   /* IUP: 2 n */
-  size_t gx2_cap, gy2_cap, rx2_cap, ry2_cap, fz_cap;
+  uint8_t *ok;     /* IUP: n x (IUP_LOOKBACK + 1) */
+  double *g2, *r2; /* IUP: 4 n each, the contours doubled, x and y side by side (iup.g2) */
+  uint8_t *fz;     /* IUP: 2 n */
+  size_t g2_cap, r2_cap, fz_cap;
   int *reach; /* IUP: n + 1 */
   size_t ok_cap, reach_cap;
   otv_buf sizer;   /* one tuple encoded, to measure it */
   int32_t *listed; /* one tuple's listed deltas */
   size_t listed_cap;
-  double *acc, *fill; /* the glyph at a master's location; one tuple's deltas after IUP */
+  double *acc, *fill; /* the glyph at a master's location; per tuple its deltas after IUP */
   size_t acc_cap, fill_cap;
+  uint8_t *filled; /* per tuple: fill holds its deltas after IUP */
+  size_t filled_cap;
+  /* The regions of the last sub-model used (rc_mask: its masters; most glyphs use the full
+   * model): region of model position i (F2Dot14, as written) in rc_t[i], its scalar at master
+   * k in rc_sc[i * mc + k]; the model position of each tuple of the glyph in pos. */
+  otv_mset rc_mask;
+  bool rc_valid;
+  otv_btuple *rc_t;
+  double *rc_sc;
+  unsigned *pos;
+  size_t rc_t_cap, rc_sc_cap, pos_cap;
 } gscratch;
 
 /* The deltas IUP gives every point of contour [a, b] from the kept ones (spec: gvar "Inferred
@@ -526,33 +679,15 @@ static OTV_ALWAYS_INLINE double ffloor(double v)
   return f > v ? f - 1 : f;
 }
 
-static bool fits8(int32_t v) { return v >= -128 && v <= 127; }
-static bool fits16(int32_t v) { return v >= -32768 && v <= 32767; }
-
 /* The bytes otv_tuple_pack_deltas (src/tuple.c) writes for d[0..n), counted without writing
- * them: the same runs (zeros up to 64; bytes on through single zeros; words stopping at a zero
- * and at two byte-sized values; longs). */
+ * them: the same runs (otv_delta_run_at). */
 static size_t deltas_len(const int32_t *d, unsigned n)
 {
   size_t len = 0;
   unsigned i = 0;
   while (i < n) {
-    unsigned j = i;
-    if (d[i] == 0) {
-      while (j < n && d[j] == 0 && j - i < 64) j++;
-      len += 1;
-    } else if (fits8(d[i])) {
-      while (j < n && j - i < 64 && fits8(d[j]) && !(d[j] == 0 && j + 1 < n && d[j + 1] == 0)) j++;
-      len += 1 + (size_t)(j - i);
-    } else if (fits16(d[i])) {
-      while (j < n && j - i < 64 && fits16(d[j]) && d[j] != 0 &&
-             !(fits8(d[j]) && j + 1 < n && fits8(d[j + 1])))
-        j++;
-      len += 1 + 2 * (size_t)(j - i);
-    } else {
-      while (j < n && j - i < 64 && !fits16(d[j])) j++;
-      len += 1 + 4 * (size_t)(j - i);
-    }
+    unsigned kind, j = otv_delta_run_at(d, i, n, &kind);
+    len += kind == OTV_DELTA_ZEROS ? 1 : 1 + ((size_t)(j - i) << otv_delta_kind_shift(kind));
     i = j;
   }
   return len;
@@ -649,11 +784,10 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
       OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * ((size_t)n + 2)) ||
       OTV_BRESERVE(b, s->ok, s->ok_cap, (size_t)n * (IUP_LOOKBACK + 1)) ||
       OTV_BRESERVE(b, s->reach, s->reach_cap, (size_t)n + 1) ||
-      OTV_BRESERVE(b, s->gx2, s->gx2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->gy2, s->gy2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->rx2, s->rx2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->ry2, s->ry2_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * (size_t)n) || OTV_BRESERVE(b, s->t, s->t_cap, cnt))
+      OTV_BRESERVE(b, s->g2, s->g2_cap, 4 * (size_t)n) ||
+      OTV_BRESERVE(b, s->r2, s->r2_cap, 4 * (size_t)n) ||
+      OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * (size_t)n) || OTV_BRESERVE(b, s->t, s->t_cap, cnt) ||
+      OTV_BRESERVE(b, s->pos, s->pos_cap, cnt))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
   unsigned row = 0;
   for (unsigned k = 0; k < mc; k++) {
@@ -672,28 +806,55 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
   for (unsigned e = 0, a = 0; e < dg->end_count && ints; a = dg->ends[e++] + 1u) {
     unsigned len = dg->ends[e] + 1u - a;
     for (unsigned k = 0; k < len; k++) {
-      s->gx2[2 * a + k] = s->gx2[2 * a + k + len] = dg->x[a + k];
-      s->gy2[2 * a + k] = s->gy2[2 * a + k + len] = dg->y[a + k];
+      double *q = s->g2 + 2 * (2 * (size_t)a + k);
+      q[0] = q[2 * len] = dg->x[a + k];
+      q[1] = q[2 * len + 1] = dg->y[a + k];
     }
+  }
+  if (!s->rc_valid || !otv_mset_eq(&s->rc_mask, &mask)) {
+    if (OTV_BRESERVE(b, s->rc_t, s->rc_t_cap, cnt) ||
+        OTV_BRESERVE(b, s->rc_sc, s->rc_sc_cap, (size_t)cnt * mc))
+      return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+    for (unsigned i = 1; i < cnt; i++) {
+      otv_btuple *t = &s->rc_t[i];
+      memset(t, 0, sizeof *t);
+      tuple_region(md, i, t);
+      for (unsigned k = 0; k < mc; k++) {
+        if (!otv_mset_has(&mask, k)) continue;
+        const double *loc = b->norm + (size_t)k * b->ac;
+        double sc = 1;
+        for (unsigned a = 0; a < b->ac && sc != 0; a++) {
+          double lo = t->start[a] / 16384.0, pk = t->peak[a] / 16384.0, hi = t->end[a] / 16384.0;
+          double reg[3] = {lo, pk, hi};
+          sc *= otv_vmodel_scalar(reg, loc + a, 1);
+        }
+        s->rc_sc[(size_t)i * mc + k] = sc;
+      }
+    }
+    s->rc_mask = mask;
+    s->rc_valid = true;
   }
   for (unsigned i = 1; i < cnt; i++) {
     int32_t *d = s->d + (size_t)*tc * w;
-    bool any = false, small = true;
-    for (unsigned q = 0; q < w; q++) {
-      double v = b->deltas[(size_t)i * w + q];
-      if (fabs(v) > 2147483647.0)
-        return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
-      d[q] = (int32_t)v;
-      any |= d[q] != 0;
-      small &= fabs(v) <= 1073741824.0;
-    }
-    if (!any) continue;
+    const double *dv = b->deltas + (size_t)i * w;
+    /* the range checked, then converted: three loops without exits, vectorized (the checks
+     * count in doubles: a form compilers vectorize) */
+    double large = 0, big = 0; /* (beyond 2^31 only if beyond 2^30) */
+    for (unsigned q = 0; q < w; q++) large += fabs(dv[q]) > 1073741824.0 ? 1.0 : 0.0;
+    for (unsigned q = 0; q < w && large != 0; q++) big += fabs(dv[q]) > 2147483647.0 ? 1.0 : 0.0;
+    if (big != 0)
+      return OTV_FAIL(b->err, LIMIT, OTV_T_GVAR, 0, "glyph %u: delta out of range", gid);
+    bool small = large == 0;
+    for (unsigned q = 0; q < w; q++) d[q] = (int32_t)dv[q];
+    unsigned nz = 0; /* the nonzero deltas */
+    for (unsigned q = 0; q < w; q++) nz += d[q] != 0;
+    if (!nz) continue;
     otv_btuple *t = &s->t[*tc];
-    tuple_region(md, i, t);
+    *t = s->rc_t[i];
+    s->pos[*tc] = i;
     uint8_t *keep = s->keep + (size_t)*tc * n;
     /* IUP per contour; composites' offsets and the phantom points each stand alone */
-    iup c = {dg->x,  dg->y,  d,      d + n, 0, 0, ints && small ? s->gx2 : NULL,
-             s->gy2, s->rx2, s->ry2, s->fz};
+    iup c = {dg->x, dg->y, d, d + n, 0, 0, ints && small ? s->g2 : NULL, s->r2, s->fz};
     unsigned a = 0;
     for (unsigned e = 0; e < dg->end_count; e++) {
       c.a = a, c.b = dg->ends[e];
@@ -704,10 +865,15 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
     unsigned kept = 0;
     for (unsigned k = 0; k < n; k++) kept += keep[k];
     if (!kept) continue;
-    /* listing every point may still be smaller (no point numbers, runs of zeros are cheap) */
-    if (kept < n && tuple_len(s, keep, n, kept, d) >= tuple_len(s, NULL, n, n, d)) {
-      memset(keep, 1, n);
-      kept = n;
+    /* listing every point may still be smaller (no point numbers, runs of zeros are cheap);
+     * it is not when the kept points' bytes are below its least: a run header per 64 values
+     * and a byte per nonzero delta, besides the points' 0 */
+    if (kept < n) {
+      size_t some = tuple_len(s, keep, n, kept, d);
+      if (some >= 1 + 2 * (((size_t)n + 63) / 64) + nz && some >= tuple_len(s, NULL, n, n, d)) {
+        memset(keep, 1, n);
+        kept = n;
+      }
     }
     if (s->sizer.failed) return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
     t->keep = keep;
@@ -720,37 +886,50 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
    * rounded half up) must give the master's points; else this glyph lists every point */
   bool exact = true;
   unsigned row2 = 0;
+  /* each tuple's deltas after IUP, filled at its first use (a tuple counts at several masters) */
   if (OTV_BRESERVE(b, s->acc, s->acc_cap, 2 * (size_t)n) ||
-      OTV_BRESERVE(b, s->fill, s->fill_cap, 2 * (size_t)n))
+      OTV_BRESERVE(b, s->fill, s->fill_cap, (size_t)*tc * w) ||
+      OTV_BRESERVE(b, s->filled, s->filled_cap, *tc))
     return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  if (*tc) memset(s->filled, 0, *tc);
   for (unsigned k = 0; k < mc && exact; k++) {
     if (!otv_mset_has(&mask, k)) continue;
-    const double *loc = b->norm + (size_t)k * b->ac;
     const double *want = b->vals + (size_t)row2++ * w;
     memcpy(s->acc, dg->x, n * sizeof *s->acc);
     memcpy(s->acc + n, dg->y, n * sizeof *s->acc);
     for (unsigned ti = 0; ti < *tc; ti++) {
       const otv_btuple *t = &s->t[ti];
-      double sc = 1;
-      for (unsigned a = 0; a < b->ac && sc != 0; a++) {
-        double lo = t->start[a] / 16384.0, pk = t->peak[a] / 16384.0, hi = t->end[a] / 16384.0;
-        double reg[3] = {lo, pk, hi};
-        sc *= otv_vmodel_scalar(reg, loc + a, 1);
-      }
+      double sc = s->rc_sc[(size_t)s->pos[ti] * mc + k];
       if (sc == 0) continue;
-      unsigned a0 = 0;
-      for (unsigned e = 0; e < dg->end_count; e++) {
-        iup_fill(dg->x, t->d, t->keep, a0, dg->ends[e], s->fill);
-        iup_fill(dg->y, t->d + n, t->keep, a0, dg->ends[e], s->fill + n);
-        a0 = dg->ends[e] + 1u;
+      double *fill = s->fill + (size_t)ti * w;
+      if (!s->filled[ti]) {
+        s->filled[ti] = 1;
+        if (t->kept == n) { /* every point listed: nothing inferred */
+          for (unsigned q = 0; q < w; q++) fill[q] = t->d[q];
+        } else {
+          unsigned a0 = 0;
+          for (unsigned e = 0; e < dg->end_count; e++) {
+            iup_fill(dg->x, t->d, t->keep, a0, dg->ends[e], fill);
+            iup_fill(dg->y, t->d + n, t->keep, a0, dg->ends[e], fill + n);
+            a0 = dg->ends[e] + 1u;
+          }
+          for (unsigned q = a0; q < n; q++) {
+            fill[q] = t->keep[q] ? t->d[q] : 0;
+            fill[n + q] = t->keep[q] ? t->d[n + q] : 0;
+          }
+        }
       }
-      for (unsigned q = a0; q < n; q++) {
-        s->fill[q] = t->keep[q] ? t->d[q] : 0;
-        s->fill[n + q] = t->keep[q] ? t->d[n + q] : 0;
-      }
-      for (unsigned q = 0; q < w; q++) s->acc[q] += sc * s->fill[q];
+      for (unsigned q = 0; q < w; q++) s->acc[q] += sc * fill[q];
     }
-    for (unsigned q = 0; q < w && exact; q++)
+    /* floor(v + 0.5) == want when 0 <= v + 0.5 - want < 1 (the difference's sign and its
+     * comparison with 1 survive rounding; want, a master's coordinate, is an integer): a loop
+     * without exits, vectorized; any miss is decided again with floor (NaN, infinities) */
+    double miss = 0;
+    for (unsigned q = 0; q < w; q++) {
+      double e = s->acc[q] + 0.5 - want[q];
+      miss += e >= 0 && e < 1 ? 0.0 : 1.0;
+    }
+    for (unsigned q = 0; q < w && exact && miss != 0; q++)
       if (ffloor(s->acc[q] + 0.5) != want[q]) exact = false;
   }
   if (!exact)
@@ -936,18 +1115,21 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_mem_free(&b->al, s.cost, s.cost_cap * sizeof *s.cost);
   otv_mem_free(&b->al, s.ok, s.ok_cap);
   otv_mem_free(&b->al, s.reach, s.reach_cap * sizeof *s.reach);
-  otv_mem_free(&b->al, s.gx2, s.gx2_cap * sizeof *s.gx2);
-  otv_mem_free(&b->al, s.gy2, s.gy2_cap * sizeof *s.gy2);
-  otv_mem_free(&b->al, s.rx2, s.rx2_cap * sizeof *s.rx2);
-  otv_mem_free(&b->al, s.ry2, s.ry2_cap * sizeof *s.ry2);
+  otv_mem_free(&b->al, s.g2, s.g2_cap * sizeof *s.g2);
+  otv_mem_free(&b->al, s.r2, s.r2_cap * sizeof *s.r2);
   otv_mem_free(&b->al, s.fz, s.fz_cap);
   otv_mem_free(&b->al, s.t, s.t_cap * sizeof *s.t);
   otv_mem_free(&b->al, s.listed, s.listed_cap * sizeof *s.listed);
   otv_buf_free(&s.sizer);
   otv_mem_free(&b->al, s.acc, s.acc_cap * sizeof *s.acc);
   otv_mem_free(&b->al, s.fill, s.fill_cap * sizeof *s.fill);
+  otv_mem_free(&b->al, s.filled, s.filled_cap);
+  otv_mem_free(&b->al, s.rc_t, s.rc_t_cap * sizeof *s.rc_t);
+  otv_mem_free(&b->al, s.rc_sc, s.rc_sc_cap * sizeof *s.rc_sc);
+  otv_mem_free(&b->al, s.pos, s.pos_cap * sizeof *s.pos);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.tmp, e.tmp_cap * sizeof *e.tmp);
   otv_buf_free(&e.pts);
   otv_buf_free(&e.dat);
   otv_buf_free(&data);
@@ -1051,6 +1233,7 @@ otv_status otv_build_cvar(otv_builder *b)
   otv_mem_free(&b->al, t, cnt * sizeof *t);
   otv_mem_free(&b->al, e.pts_at, e.pts_at_cap * sizeof(size_t));
   otv_mem_free(&b->al, e.dat_at, e.dat_at_cap * sizeof(size_t));
+  otv_mem_free(&b->al, e.tmp, e.tmp_cap * sizeof *e.tmp);
   otv_buf_free(&e.pts);
   otv_buf_free(&e.dat);
   return st;
