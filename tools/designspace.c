@@ -153,14 +153,14 @@ static int el_id(const char *el)
   default: return E_OTHER;
   }
   for (int i = lo; i <= hi; i++)
-    if (!strcmp(el + 1, el_names[i] + 1)) return i;
+    if (el[1] == el_names[i][1] && !strcmp(el + 1, el_names[i] + 1)) return i;
   return E_OTHER;
 }
 
 static const char *attr(const char **a, const char *name)
 {
-  for (; a && a[0]; a += 2)
-    if (!strcmp(a[0], name)) return a[1];
+  for (; a && a[0]; a += 2) /* the first letters compared inline: most attributes differ there */
+    if (a[0][0] == name[0] && !strcmp(a[0], name)) return a[1];
   return NULL;
 }
 
