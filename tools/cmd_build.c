@@ -235,12 +235,12 @@ int otv_cmd_build(int argc, char **argv)
   return OTV_EXIT_FONT;
 #else
 #  ifdef __GLIBC__
-  /* One process, one build: the heap grows in steps of at least 1 MiB (glibc's default 128 KiB
-   * took 3 to 6 brk calls for the small test cases), is never trimmed (a trim and the growth
-   * after it fault the same pages in again: TestSparseCFF2VF trimmed twice) and buffers up to
-   * 32 MiB come from it, not from an mmap and munmap each (setting the trim threshold turns
-   * off glibc's dynamic mmap threshold, which would otherwise have raised it). Untouched pages
-   * cost nothing; docs/build.md "Start-up, fifth pass". */
+  /* One process, one build: the heap grows in steps of at least 1 MiB (glibc's default is 128
+   * KiB), is never trimmed (a trim and the growth after it fault the same pages in again:
+   * TestSparseCFF2VF's heap grew and shrank 5 times) and buffers up to 32 MiB come from it, not
+   * from an mmap and munmap each (TestCFF2's 1 MiB one; setting the trim threshold turns off
+   * glibc's dynamic mmap threshold, which would otherwise have raised it). Untouched pages cost
+   * nothing; docs/build.md "Start-up, fifth pass". */
   mallopt(M_TOP_PAD, 1 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
