@@ -16,6 +16,9 @@
 
 #  include <errno.h>
 #  include <fcntl.h>
+#  ifdef __GLIBC__
+#    include <malloc.h>
+#  endif
 #  include <sys/stat.h>
 #  include <unistd.h>
 #endif
@@ -231,6 +234,17 @@ int otv_cmd_build(int argc, char **argv)
   fprintf(stderr, "otvar: build: this otvar was built without expat (libexpat1-dev)\n");
   return OTV_EXIT_FONT;
 #else
+#  ifdef __GLIBC__
+  /* One process, one build: the heap grows in steps of at least 1 MiB (glibc's default is 128
+   * KiB), is never trimmed (a trim and the growth after it fault the same pages in again:
+   * TestSparseCFF2VF's heap grew and shrank 5 times) and buffers up to 32 MiB come from it, not
+   * from an mmap and munmap each (TestCFF2's 1 MiB one; setting the trim threshold turns off
+   * glibc's dynamic mmap threshold, which would otherwise have raised it). Untouched pages cost
+   * nothing; docs/build.md "Start-up, fifth pass". */
+  mallopt(M_TOP_PAD, 1 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#  endif
   size_t len = 0;
   uint8_t *xml = load_designspace(path, &len);
   if (!xml) return OTV_EXIT_FONT;
@@ -249,8 +263,13 @@ int otv_cmd_build(int argc, char **argv)
     *slash = 0;
   else
     strcpy(dir, ".");
-  if (ds_parse(&d, (const char *)xml, len, msg, sizeof msg) ||
-      ds_load_masters(&d, dir, master_dir, msg, sizeof msg)) {
+  /* the document's bytes are freed once parsed (ds_doc keeps copies of its strings): their
+   * pages and expat's buffer's are then reused by the masters and the build instead of fresh
+   * ones faulted in (docs/build.md "Start-up, fifth pass") */
+  int bad = ds_parse(&d, (const char *)xml, len, msg, sizeof msg);
+  free(xml);
+  xml = NULL;
+  if (bad || ds_load_masters(&d, dir, master_dir, msg, sizeof msg)) {
     fprintf(stderr, "otvar: %s: %s\n", cli_name(path), msg);
     goto done;
   }

@@ -71,10 +71,96 @@ static void fail(pstate *s, const char *fmt, ...)
   XML_StopParser(s->p, XML_FALSE);
 }
 
+/* The elements the reader acts on: each start and end tag named once (its first letter picks
+ * the candidates, one strcmp each) instead of a strcmp per branch of the handlers below (a
+ * <dimension>, the commonest element, went through about 20; docs/build.md "Start-up, fifth
+ * pass"). */
+enum {
+  E_OTHER,
+  E_AXES,
+  E_AXIS,
+  E_AXIS_SUBSET,
+  E_CONDITION,
+  E_CONDITIONSET,
+  E_DESIGNSPACE,
+  E_DIMENSION,
+  E_INPUT,
+  E_INSTANCE,
+  E_KEY,
+  E_LABEL,
+  E_LABELNAME,
+  E_LABELS,
+  E_LIB,
+  E_LOCATION,
+  E_MAP,
+  E_MAPPING,
+  E_OUTPUT,
+  E_RULE,
+  E_RULES,
+  E_SOURCE,
+  E_STRING,
+  E_SUB,
+  E_VARIABLE_FONT,
+  E_VARIABLE_FONTS,
+};
+
+static const char *const el_names[] = {
+    [E_OTHER] = "",
+    [E_AXES] = "axes",
+    [E_AXIS] = "axis",
+    [E_AXIS_SUBSET] = "axis-subset",
+    [E_CONDITION] = "condition",
+    [E_CONDITIONSET] = "conditionset",
+    [E_DESIGNSPACE] = "designspace",
+    [E_DIMENSION] = "dimension",
+    [E_INPUT] = "input",
+    [E_INSTANCE] = "instance",
+    [E_KEY] = "key",
+    [E_LABEL] = "label",
+    [E_LABELNAME] = "labelname",
+    [E_LABELS] = "labels",
+    [E_LIB] = "lib",
+    [E_LOCATION] = "location",
+    [E_MAP] = "map",
+    [E_MAPPING] = "mapping",
+    [E_OUTPUT] = "output",
+    [E_RULE] = "rule",
+    [E_RULES] = "rules",
+    [E_SOURCE] = "source",
+    [E_STRING] = "string",
+    [E_SUB] = "sub",
+    [E_VARIABLE_FONT] = "variable-font",
+    [E_VARIABLE_FONTS] = "variable-fonts",
+};
+
+_Static_assert(sizeof el_names / sizeof el_names[0] == E_VARIABLE_FONTS + 1, "el_names");
+
+static int el_id(const char *el)
+{
+  int lo, hi; /* the candidates: el_names[lo .. hi], sorted, one first letter */
+  switch (el[0]) {
+  case 'a': lo = E_AXES, hi = E_AXIS_SUBSET; break;
+  case 'c': lo = E_CONDITION, hi = E_CONDITIONSET; break;
+  case 'd': lo = E_DESIGNSPACE, hi = E_DIMENSION; break;
+  case 'i': lo = E_INPUT, hi = E_INSTANCE; break;
+  case 'k': lo = hi = E_KEY; break;
+  case 'l': lo = E_LABEL, hi = E_LOCATION; break;
+  case 'm': lo = E_MAP, hi = E_MAPPING; break;
+  case 'o': lo = hi = E_OUTPUT; break;
+  case 'r': lo = E_RULE, hi = E_RULES; break;
+  case 's': lo = E_SOURCE, hi = E_SUB; break;
+  case 'v': lo = E_VARIABLE_FONT, hi = E_VARIABLE_FONTS; break;
+  default: return E_OTHER;
+  }
+  for (int i = lo; i <= hi; i++)
+    if (el[1] == el_names[i][1] && !strcmp(el + 1, el_names[i] + 1)) return i;
+  return E_OTHER;
+}
+
 static const char *attr(const char **a, const char *name)
 {
-  for (; a && a[0]; a += 2)
-    if (!strcmp(a[0], name)) return a[1];
+  for (; a && a[0]; a += 2) /* the first letters compared inline: most attributes differ there */
+    if (a[0][0] == name[0] && !strcmp(a[0], name)) return a[1];
   return NULL;
 }
 
@@ -87,12 +173,19 @@ static char *keep(pstate *s, const char *v)
   char *c = n ? malloc(n) : NULL;
   if (!c) return NULL;
   memcpy(c, v, n);
-  char **ns = realloc(d->strings, (d->string_count + 1) * sizeof *ns);
-  if (!ns) {
-    free(c);
-    return NULL;
+  /* the list grows by doubling: at counts 0, 8, 16, 32, ... (a realloc per string was a
+   * tenth of the reader's own instructions) */
+  size_t sc = d->string_count;
+  if (sc < 8 ? sc == 0 : !(sc & (sc - 1))) {
+    char **ns = sc > SIZE_MAX / (4 * sizeof *ns)
+                    ? NULL
+                    : realloc(d->strings, (sc ? 2 * sc : 8) * sizeof *ns);
+    if (!ns) {
+      free(c);
+      return NULL;
+    }
+    d->strings = ns;
   }
-  d->strings = ns;
   d->strings[d->string_count++] = c;
   return c;
 }
@@ -152,10 +245,11 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   ds_doc *d = s->d;
   if (s->failed) return;
   s->text_len = 0;
-  if (!strcmp(el, "designspace")) {
+  int e = el_id(el);
+  if (e == E_DESIGNSPACE) {
     const char *f = attr(a, "format");
     d->format_major = f ? atoi(f) : 3;
-  } else if (!strcmp(el, "axis") && !s->in_source && !s->in_instance) {
+  } else if (e == E_AXIS && !s->in_source && !s->in_instance) {
     if (d->ds.mapping_count) {
       fail(s, "an axis after the axis mappings");
       return;
@@ -251,7 +345,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     ax->hidden = h && (!strcmp(h, "1") || !strcmp(h, "true"));
     d->ds.axis_count++;
     s->in_axis = (int)d->ds.axis_count;
-  } else if (!strcmp(el, "map") && s->in_axis) {
+  } else if (e == E_MAP && s->in_axis) {
     unsigned ai = (unsigned)s->in_axis - 1;
     otv_build_axis *ax = &d->axes[ai];
     otv_build_map *nm = realloc(d->maps[ai], (ax->map_count + 1) * sizeof *nm);
@@ -270,10 +364,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     while (p > 0 && nm[p - 1].input > m.input) nm[p] = nm[p - 1], p--;
     nm[p] = m;
     ax->map_count++;
-  } else if (!strcmp(el, "axes")) {
+  } else if (e == E_AXES) {
     const char *ef = attr(a, "elidedfallbackname");
     if (ef && !(d->ds.elided_fallback_name = keep(s, ef))) fail(s, "out of memory");
-  } else if (!strcmp(el, "labels") && s->in_axis) {
+  } else if (e == E_LABELS && s->in_axis) {
     const char *o = attr(a, "ordering");
     double v;
     if (o && !num(s, o, "labels ordering", &v)) {
@@ -283,8 +377,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       }
       d->axis_ordering[s->in_axis - 1] = (int)v;
     }
-  } else if (!strcmp(el, "label") && !s->in_axis && !s->in_source && !s->in_instance &&
-             !s->in_label) {
+  } else if (e == E_LABEL && !s->in_axis && !s->in_source && !s->in_instance && !s->in_label) {
     /* a location label (STAT format 4): name, flags, then its <location> in user values */
     s->in_label = 1;
     if (d->loc_label_count >= 4096) {
@@ -317,7 +410,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
                (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
     s->in_loclabel = (int)++d->loc_label_count;
-  } else if (!strcmp(el, "dimension") && s->in_location && s->in_loclabel) {
+  } else if (e == E_DIMENSION && s->in_location && s->in_loclabel) {
     const char *nm = attr(a, "name"), *uv = attr(a, "uservalue");
     int ai = axis_by_name(d, nm);
     double v;
@@ -331,7 +424,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     if (num(s, uv, "dimension uservalue", &v)) return;
     ((double *)d->loc_labels[s->in_loclabel - 1].location)[ai] = v;
-  } else if (!strcmp(el, "label")) {
+  } else if (e == E_LABEL) {
     s->in_label = 1;
     if (!s->in_axis) return;
     if (d->ds.label_count >= 4096) {
@@ -366,12 +459,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
                (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
     d->ds.label_count++;
-  } else if (!strcmp(el, "labelname") && s->in_axis && !s->in_label) {
+  } else if (e == E_LABELNAME && s->in_axis && !s->in_label) {
     const char *lang = attr(a, "xml:lang");
     s->in_labelname = lang && !strcmp(lang, "en");
-  } else if (!strcmp(el, "variable-fonts") && d->format_major >= 5) {
+  } else if (e == E_VARIABLE_FONTS && d->format_major >= 5) {
     s->in_vfs = 1;
-  } else if (!strcmp(el, "variable-font") && s->in_vfs && !s->in_vf) {
+  } else if (e == E_VARIABLE_FONT && s->in_vfs && !s->in_vf) {
     if (d->vf_count >= 4096) {
       fail(s, "more than 4096 variable fonts");
       return;
@@ -398,7 +491,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     vf->first = d->subset_count;
     s->in_vf = (int)++d->vf_count;
-  } else if (!strcmp(el, "axis-subset") && s->in_vf) {
+  } else if (e == E_AXIS_SUBSET && s->in_vf) {
     ds_vf *vf = &d->vfs[s->in_vf - 1];
     const char *nm = attr(a, "name"), *uv = attr(a, "uservalue"), *mn = attr(a, "userminimum"),
                *df = attr(a, "userdefault"), *mx = attr(a, "usermaximum");
@@ -448,7 +541,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     d->subset_count++;
     vf->count++;
-  } else if (!strcmp(el, "source")) {
+  } else if (e == E_SOURCE) {
     if (d->ds.source_count == d->source_cap) {
       unsigned nc = d->source_cap ? 2 * d->source_cap : 8;
       otv_build_source *ns = realloc(d->sources, nc * sizeof *ns);
@@ -482,7 +575,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     src->location = d->src_locs[k];
     d->ds.source_count++;
     s->in_source = (int)d->ds.source_count;
-  } else if (!strcmp(el, "instance")) {
+  } else if (e == E_INSTANCE) {
     if (d->ds.instance_count == d->instance_cap) {
       unsigned nc = d->instance_cap ? 2 * d->instance_cap : 8;
       otv_build_instance *ni = realloc(d->instances, nc * sizeof *ni);
@@ -509,7 +602,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     in->location = d->inst_locs[k];
     d->ds.instance_count++;
     s->in_instance = (int)d->ds.instance_count;
-  } else if (!strcmp(el, "mapping") && !s->in_axis) {
+  } else if (e == E_MAPPING && !s->in_axis) {
     if (d->ds.mapping_count == d->mapping_cap) {
       unsigned nc = d->mapping_cap ? 2 * d->mapping_cap : 4;
       if (nc > 4096) {
@@ -534,9 +627,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     m->input = io, m->output = io + d->ds.axis_count;
     d->ds.mapping_count++;
     s->in_mapping = (int)d->ds.mapping_count;
-  } else if (s->in_mapping && (!strcmp(el, "input") || !strcmp(el, "output"))) {
-    s->in_map_io = el[0] == 'i' ? 1 : 2;
-  } else if (!strcmp(el, "dimension") && s->in_map_io) {
+  } else if (s->in_mapping && (e == E_INPUT || e == E_OUTPUT)) {
+    s->in_map_io = e == E_INPUT ? 1 : 2;
+  } else if (e == E_DIMENSION && s->in_map_io) {
     const char *nm = attr(a, "name");
     int ai = axis_by_name(d, nm);
     if (ai < 0) {
@@ -556,10 +649,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     const otv_build_mapping *m = &d->mappings[s->in_mapping - 1];
     ((double *)(s->in_map_io == 1 ? m->input : m->output))[ai] = v;
-  } else if (!strcmp(el, "rules")) {
+  } else if (e == E_RULES) {
     const char *pr = attr(a, "processing");
     d->rules_last = pr && !strcmp(pr, "last");
-  } else if (!strcmp(el, "rule")) {
+  } else if (e == E_RULE) {
     if (d->ds.rule_count >= 4096) {
       fail(s, "more than 4096 rules");
       return;
@@ -573,13 +666,13 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     memset(&nr[d->ds.rule_count], 0, sizeof *nr);
     s->in_rule = (int)++d->ds.rule_count;
     s->in_cset = 0;
-  } else if (s->in_rule && (!strcmp(el, "conditionset") || !strcmp(el, "condition"))) {
+  } else if (s->in_rule && (e == E_CONDITIONSET || e == E_CONDITION)) {
     otv_build_rule *r = &d->rules[s->in_rule - 1];
     /* (a set is opened too when the rule has none yet: a <condition> in a <conditionset> left
      * open by an earlier rule, hostile XML, found by fuzz_designspace) */
-    if (!strcmp(el, "conditionset") || !s->in_cset || r->set_count == 0) {
+    if (e == E_CONDITIONSET || !s->in_cset || r->set_count == 0) {
       /* a <condition> straight in <rule> (format 3) opens a set of its own once */
-      if (!strcmp(el, "conditionset") || r->set_count == 0) {
+      if (e == E_CONDITIONSET || r->set_count == 0) {
         if (r->set_count >= 256) {
           fail(s, "more than 256 condition sets in a rule");
           return;
@@ -593,7 +686,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
         r->sets = ns;
         r->set_count++;
       }
-      if (!strcmp(el, "conditionset")) {
+      if (e == E_CONDITIONSET) {
         s->in_cset = 1;
         return;
       }
@@ -622,7 +715,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     nc[cs->condition_count++] = cd;
     cs->conditions = nc;
-  } else if (s->in_rule && !strcmp(el, "sub")) {
+  } else if (s->in_rule && e == E_SUB) {
     otv_build_rule *r = &d->rules[s->in_rule - 1];
     const char *nm = attr(a, "name"), *w = attr(a, "with");
     if (!nm || !w) {
@@ -644,14 +737,14 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     }
     nn[r->sub_count] = kn, nw[r->sub_count] = kw;
     r->sub_count++;
-  } else if (!strcmp(el, "lib") && !s->in_source && !s->in_instance && !s->lib_depth) {
+  } else if (e == E_LIB && !s->in_source && !s->in_instance && !s->lib_depth) {
     s->lib_depth = 1;
     s->lib_vf = s->in_vf; /* a <variable-font>'s lib: its own feature tags */
-  } else if (s->lib_depth && (!strcmp(el, "key") || !strcmp(el, "string"))) {
-    s->in_text = el[0] == 'k' ? 1 : 2;
-  } else if (!strcmp(el, "location")) {
+  } else if (s->lib_depth && (e == E_KEY || e == E_STRING)) {
+    s->in_text = e == E_KEY ? 1 : 2;
+  } else if (e == E_LOCATION) {
     s->in_location = 1;
-  } else if (!strcmp(el, "dimension") && s->in_location && (s->in_source || s->in_instance)) {
+  } else if (e == E_DIMENSION && s->in_location && (s->in_source || s->in_instance)) {
     const char *nm = attr(a, "name");
     int ai = axis_by_name(d, nm);
     if (ai < 0) {
@@ -678,37 +771,38 @@ static void XMLCALL on_end(void *ud, const char *el)
 {
   pstate *s = ud;
   if (s->failed) return;
-  if (!strcmp(el, "axis") && s->in_axis && !s->in_source && !s->in_instance) {
+  int e = el_id(el);
+  if (e == E_AXIS && s->in_axis && !s->in_source && !s->in_instance) {
     unsigned ai = (unsigned)s->in_axis - 1;
     s->d->axes[ai].map = s->d->maps[ai];
     s->in_axis = 0;
-  } else if (!strcmp(el, "labelname") && s->in_labelname) {
+  } else if (e == E_LABELNAME && s->in_labelname) {
     if (s->text_len && s->in_axis) { /* (an <axis> closed inside it: hostile XML) */
       s->text[s->text_len] = 0;
       s->d->axes[s->in_axis - 1].name = keep(s, s->text);
     }
     s->in_labelname = 0;
-  } else if (!strcmp(el, "label")) {
+  } else if (e == E_LABEL) {
     s->in_label = 0;
     s->in_loclabel = 0;
-  } else if (!strcmp(el, "source")) {
+  } else if (e == E_SOURCE) {
     s->in_source = 0;
-  } else if (!strcmp(el, "instance")) {
+  } else if (e == E_INSTANCE) {
     s->in_instance = 0;
-  } else if (!strcmp(el, "location")) {
+  } else if (e == E_LOCATION) {
     s->in_location = 0;
-  } else if (!strcmp(el, "rule")) {
+  } else if (e == E_RULE) {
     s->in_rule = 0;
-  } else if (!strcmp(el, "conditionset")) {
+  } else if (e == E_CONDITIONSET) {
     s->in_cset = 0;
-  } else if (!strcmp(el, "lib") && s->lib_depth) {
+  } else if (e == E_LIB && s->lib_depth) {
     s->lib_depth = 0;
     s->lib_vf = 0;
-  } else if (!strcmp(el, "variable-font") && s->in_vf) {
+  } else if (e == E_VARIABLE_FONT && s->in_vf) {
     s->in_vf = 0;
-  } else if (!strcmp(el, "variable-fonts")) {
+  } else if (e == E_VARIABLE_FONTS) {
     s->in_vfs = 0;
-  } else if (s->in_text && (!strcmp(el, "key") || !strcmp(el, "string"))) {
+  } else if (s->in_text && (e == E_KEY || e == E_STRING)) {
     const char *t = s->text_len && s->text ? (s->text[s->text_len] = 0, s->text) : "";
     if (s->in_text == 1)
       s->lib_key = !strcmp(t, "com.github.fonttools.varLib.featureVarsFeatureTag");
@@ -734,9 +828,9 @@ static void XMLCALL on_end(void *ud, const char *el)
       s->lib_key = 0;
     }
     s->in_text = 0;
-  } else if (!strcmp(el, "mapping") && s->in_mapping) {
+  } else if (e == E_MAPPING && s->in_mapping) {
     s->in_mapping = 0;
-  } else if (!strcmp(el, "input") || !strcmp(el, "output")) {
+  } else if (e == E_INPUT || e == E_OUTPUT) {
     s->in_map_io = 0;
   }
   s->text_len = 0;
