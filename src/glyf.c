@@ -849,8 +849,11 @@ static int cc_get(otv_glyf_loc *c, uint32_t gid, bool want_ph, unsigned flags, o
   memcpy(c->pts + m, q, n * sizeof(otv_point));
   q += n * sizeof(otv_point);
   uint16_t *ends = c->ends + c->n_ends;
-  memcpy(ends, q, nc * sizeof(uint16_t));
-  for (unsigned j = 0; j < nc; j++) ends[j] = (uint16_t)(ends[j] + m);
+  for (unsigned j = 0; j < nc; j++) { /* copied and moved to m in one pass (nc is small) */
+    uint16_t v;
+    memcpy(&v, q + 2 * j, 2);
+    ends[j] = (uint16_t)(v + m);
+  }
   q += nc * sizeof(uint16_t);
   memcpy(c->tags + m, q, n);
   if (e->bits & CC_OVERLAP) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;

@@ -207,12 +207,12 @@ static OTV_ALWAYS_INLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, c
   return cached_scalar_big_miss(c, e, si, peak, start, end);
 }
 
-/* The shared tuple scalars at the location, recomputed only when the coordinates changed. */
-static const float *shared_scalars(otv_gvar_loc *c)
+/* The shared tuple scalars at the location, recomputed only when the coordinates changed
+ * (shared_scalars: the test inlined, the computation apart). */
+static OTV_NOINLINE const float *shared_scalars_fill(otv_gvar_loc *c)
 {
   const otv_gvar *g = c->g;
   const otv_coords *at = c->x.at;
-  if (c->serial == at->serial && c->shared_scalars) return c->shared_scalars;
   size_t need = g->shared_tuple_count ? g->shared_tuple_count : 1;
   if (OTV_RESERVE(c->x.al, &c->shared_scalars, &c->shared_cap, need, sizeof(float))) return NULL;
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
@@ -221,6 +221,11 @@ static const float *shared_scalars(otv_gvar_loc *c)
         peak_scalar(at->q, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
   c->serial = at->serial;
   return c->shared_scalars;
+}
+static inline const float *shared_scalars(otv_gvar_loc *c)
+{
+  if (c->serial == c->x.at->serial && c->shared_scalars) return c->shared_scalars;
+  return shared_scalars_fill(c);
 }
 
 /* Packed point numbers at [*q, end) (tuple.h) into *buf (grown): the count, 0 with *all set
