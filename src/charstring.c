@@ -337,7 +337,7 @@ static otv_status rcurve(cs *s, double dxa, double dya, double dxb, double dyb, 
 
 /* hvcurveto / vhcurveto: curves alternating between horizontal and vertical tangents; the last
  * one takes an optional fifth operand. */
-static otv_status alt_curves(cs *s, unsigned sp, bool h)
+static CS_INLINE otv_status alt_curves(cs *s, unsigned sp, bool h)
 {
   unsigned i = 0;
   const double *a = s->st;

@@ -723,9 +723,10 @@ static bool read_comp(otv_rd *r, comp *o)
   o->arg1 = k.arg1;
   o->arg2 = k.arg2;
   o->has_matrix = k.scale_count != 0;
+  if (!ok) return false;
+  if (!o->has_matrix) return true; /* m is read only with a matrix */
   o->m[1] = o->m[2] = 0.0f;
   o->m[0] = o->m[3] = 1.0f;
-  if (!ok) return false;
   switch (k.scale_count) {
   case 1: o->m[0] = o->m[3] = (float)k.scale[0] / 16384.0f; break;
   case 2:
@@ -848,8 +849,11 @@ static int cc_get(otv_glyf_loc *c, uint32_t gid, bool want_ph, unsigned flags, o
   memcpy(c->pts + m, q, n * sizeof(otv_point));
   q += n * sizeof(otv_point);
   uint16_t *ends = c->ends + c->n_ends;
-  memcpy(ends, q, nc * sizeof(uint16_t));
-  for (unsigned j = 0; j < nc; j++) ends[j] = (uint16_t)(ends[j] + m);
+  for (unsigned j = 0; j < nc; j++) { /* copied and moved to m in one pass (nc is small) */
+    uint16_t v;
+    memcpy(&v, q + 2 * j, 2);
+    ends[j] = (uint16_t)(v + m);
+  }
   q += nc * sizeof(uint16_t);
   memcpy(c->tags + m, q, n);
   if (e->bits & CC_OVERLAP) c->glyph_flags |= OTV_GLYPH_OVERLAP_SIMPLE;
@@ -950,10 +954,10 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
     return OTV_FAIL(c->x.err, NOMEM, T_GLYF, 0, "glyph %u: component scratch", gid);
   c->cstk_top = own + k + 4;
   for (unsigned i = 0; i < k; i++) {
-    cp = c->comps[cbase + i];
-    bool xy = (cp.flags & OTV_ARGS_ARE_XY_VALUES) != 0;
-    c->cstk[own + i].x = xy ? (float)cp.arg1 : 0.0f;
-    c->cstk[own + i].y = xy ? (float)cp.arg2 : 0.0f;
+    const comp *cq = &c->comps[cbase + i];
+    bool xy = (cq->flags & OTV_ARGS_ARE_XY_VALUES) != 0;
+    c->cstk[own + i].x = xy ? (float)cq->arg1 : 0.0f;
+    c->cstk[own + i].y = xy ? (float)cq->arg2 : 0.0f;
   }
   if (c->want_phantoms)
     default_phantoms(g, gid, x_min, y_max, c->cstk + own + k);
@@ -966,59 +970,64 @@ static otv_status load_composite(otv_glyf_loc *c, uint32_t gid, otv_span d, unsi
   /* second pass: load, transform and place each component */
   unsigned first = c->n_pts; /* this composite's first flattened point */
   for (unsigned i = 0; i < k; i++) {
-    cp = c->comps[cbase + i]; /* a copy: nested loads may move the comps array */
+    /* nested loads may move the comps array (never the entries below comps_top): cq is
+     * taken again after them */
+    const comp *cq = &c->comps[cbase + i];
     if (++c->budget > MAX_COMPONENT_LOADS)
       return OTV_FAIL(c->x.err, LIMIT, T_GLYF, glyph_at, "glyph %u: more than %u component loads",
                       gid, MAX_COMPONENT_LOADS);
     for (unsigned a = 0; a <= depth; a++)
-      if (c->gid_stack[a] == cp.gid)
+      if (c->gid_stack[a] == cq->gid)
         return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at,
-                        "glyph %u: component %u refers back to glyph %u", gid, i, cp.gid);
-    c->gid_stack[depth + 1] = cp.gid;
+                        "glyph %u: component %u refers back to glyph %u", gid, i, cq->gid);
+    c->gid_stack[depth + 1] = cq->gid;
     unsigned m = c->n_pts;
     /* the component's phantom points matter only when they become this glyph's */
-    bool want_ph = c->need_phantoms && (cp.flags & OTV_USE_MY_METRICS);
-    if (cp.gid == c->memo_gid && (c->memo_phantoms || !want_ph)) {
+    bool want_ph = c->need_phantoms && (cq->flags & OTV_USE_MY_METRICS);
+    if (cq->gid == c->memo_gid && (c->memo_phantoms || !want_ph)) {
       s = memo_get(c, gid);
-    } else if (!cc_get(c, cp.gid, want_ph, flags, &s)) {
+    } else if (!cc_get(c, cq->gid, want_ph, flags, &s)) {
       c->want_phantoms = want_ph;
       uint32_t had_overlap = c->glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE;
       c->glyph_flags &= ~(uint32_t)OTV_GLYPH_OVERLAP_SIMPLE;
-      s = load(c, cp.gid, depth + 1, flags);
+      s = load(c, cq->gid, depth + 1, flags);
       bool overlap = (c->glyph_flags & OTV_GLYPH_OVERLAP_SIMPLE) != 0;
       c->glyph_flags |= had_overlap;
       if (!s && c->last_simple) {
-        cc_put(c, cp.gid, m, flags, overlap);
-        if (used_again(c->comps + cbase, i, k)) s = memo_put(c, cp.gid, m);
+        cc_put(c, cq->gid, m, flags, overlap);
+        if (used_again(c->comps + cbase, i, k)) s = memo_put(c, cq->gid, m);
       }
     }
     if (s || (s = charge(c, gid, OTV_WORK_GLYPH_LOAD + (c->n_pts - m), glyph_at))) return s;
+    cq = &c->comps[cbase + i];
     unsigned n = c->n_pts - m - 4; /* the component's outline points */
     otv_point *p = c->pts + m;
-    if (cp.flags & OTV_USE_MY_METRICS) memcpy(c->cstk + own + k, p + n, 4 * sizeof *p);
-    if (cp.has_matrix)
+    if (cq->flags & OTV_USE_MY_METRICS) memcpy(c->cstk + own + k, p + n, 4 * sizeof *p);
+    if (cq->has_matrix) {
+      const float m0 = cq->m[0], m1 = cq->m[1], m2 = cq->m[2], m3 = cq->m[3];
       for (unsigned j = 0; j < n; j++) {
         float x = p[j].x, y = p[j].y;
-        p[j].x = cp.m[0] * x + cp.m[2] * y;
-        p[j].y = cp.m[1] * x + cp.m[3] * y;
+        p[j].x = m0 * x + m2 * y;
+        p[j].y = m1 * x + m3 * y;
       }
+    }
     float dx, dy;
-    if (cp.flags & OTV_ARGS_ARE_XY_VALUES) {
+    if (cq->flags & OTV_ARGS_ARE_XY_VALUES) {
       dx = c->cstk[own + i].x;
       dy = c->cstk[own + i].y;
       /* OTV_SCALED_COMPONENT_OFFSET (and not UNSCALED): the offset goes through the matrix too */
-      if (cp.has_matrix &&
-          (cp.flags & (OTV_SCALED_COMPONENT_OFFSET | OTV_UNSCALED_COMPONENT_OFFSET)) ==
+      if (cq->has_matrix &&
+          (cq->flags & (OTV_SCALED_COMPONENT_OFFSET | OTV_UNSCALED_COMPONENT_OFFSET)) ==
               OTV_SCALED_COMPONENT_OFFSET) {
         float x = dx, y = dy;
-        dx = cp.m[0] * x + cp.m[2] * y;
-        dy = cp.m[1] * x + cp.m[3] * y;
+        dx = cq->m[0] * x + cq->m[2] * y;
+        dy = cq->m[1] * x + cq->m[3] * y;
       }
       /* OTV_ROUND_XY_TO_GRID rounds to the pixel grid when hinting; in font units without hinting
        * (as FreeType's NO_SCALE|NO_HINTING and HarfBuzz draw) the offset is kept as is. */
     } else {
       /* point matching: parent point arg1 (flattened so far) meets component point arg2 */
-      unsigned p1 = (unsigned)cp.arg1, p2 = (unsigned)cp.arg2;
+      unsigned p1 = (unsigned)cq->arg1, p2 = (unsigned)cq->arg2;
       if (p1 >= m - first || p2 >= n)
         return OTV_FAIL(c->x.err, BAD_VALUE, T_GLYF, glyph_at,
                         "glyph %u: component %u matches points %u and %u of %u and %u", gid, i, p1,

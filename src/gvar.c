@@ -207,12 +207,12 @@ static OTV_ALWAYS_INLINE float cached_scalar_big(otv_gvar_loc *c, unsigned si, c
   return cached_scalar_big_miss(c, e, si, peak, start, end);
 }
 
-/* The shared tuple scalars at the location, recomputed only when the coordinates changed. */
-static const float *shared_scalars(otv_gvar_loc *c)
+/* The shared tuple scalars at the location, recomputed only when the coordinates changed
+ * (shared_scalars: the test inlined, the computation apart). */
+static OTV_NOINLINE const float *shared_scalars_fill(otv_gvar_loc *c)
 {
   const otv_gvar *g = c->g;
   const otv_coords *at = c->x.at;
-  if (c->serial == at->serial && c->shared_scalars) return c->shared_scalars;
   size_t need = g->shared_tuple_count ? g->shared_tuple_count : 1;
   if (OTV_RESERVE(c->x.al, &c->shared_scalars, &c->shared_cap, need, sizeof(float))) return NULL;
   for (unsigned t = 0; t < g->shared_tuple_count; t++)
@@ -221,6 +221,11 @@ static const float *shared_scalars(otv_gvar_loc *c)
         peak_scalar(at->q, g->axis_count, g->shared_tuples + (size_t)t * g->axis_count * 2);
   c->serial = at->serial;
   return c->shared_scalars;
+}
+static inline const float *shared_scalars(otv_gvar_loc *c)
+{
+  if (c->serial == c->x.at->serial && c->shared_scalars) return c->shared_scalars;
+  return shared_scalars_fill(c);
 }
 
 /* Packed point numbers at [*q, end) (tuple.h) into *buf (grown): the count, 0 with *all set
@@ -671,6 +676,56 @@ static OTV_ALWAYS_INLINE float tuple_at(otv_gvar_loc *c, unsigned tidx, const ui
   return tuple_scalar(c->x.at->q, c->g->axis_count, peak, start, end);
 }
 
+/* Pass 1's tuple headers through tuple.h's fast lane (tv just opened, its shared points
+ * read): the tuples that apply into act; their count n and their tuple indices or-ed, or n -1
+ * on an anomaly or when the lane's end check fails (the caller then goes over them with the
+ * checked cursor, which reports it). Returned by value: two registers. */
+typedef struct lane_found {
+  long n;
+  unsigned any_tidx;
+} lane_found;
+static OTV_ALWAYS_INLINE lane_found lane_scan(otv_gvar_loc *c, const otv_tvs *tv,
+                                              const float *shared, act_t *restrict act)
+{
+  lane_found bad = {-1, 0};
+  otv_tvs_lane l;
+  if (!otv_tvs_lane_begin(tv, &l)) return bad;
+  unsigned n_act = 0, any = 0, count = tv->count;
+  for (unsigned i = 0; i < count; i++) {
+    otv_tuple u;
+    if (!otv_tvs_lane_next(tv, &l, i, &u)) return bad;
+    float s = tuple_at(c, u.tidx, u.peak, u.start, u.end, shared);
+    if (s == 0.0f) continue;
+    any |= u.tidx;
+    act[n_act++] = applying(&u, s);
+  }
+  if (!otv_tvs_lane_end(tv, &l)) return bad;
+  lane_found f = {(long)n_act, any};
+  return f;
+}
+
+/* The same, not inlined, for glyphs of many tuples (many-axis fonts). Inlined in pass 1, GCC
+ * keeps the loop counter, the data offset and the and-ed indices on the stack (3 instructions
+ * more a tuple); apart, with few values live, in registers. The store's fields come by value
+ * (its address taken, pass 1 would keep the whole store in memory for every glyph), and for
+ * a few tuples inlined is cheaper than the call. */
+#define LANE_APART_MIN 24u
+static OTV_NOINLINE lane_found lane_scan_apart(otv_gvar_loc *c, otv_span data, size_t hdr_pos,
+                                               size_t data_pos, unsigned count, bool shared_points,
+                                               const float *shared, act_t *restrict act)
+{
+  const otv_gvar *g = c->g;
+  otv_tvs tv = {.data = data,
+                .axis_count = g->axis_count,
+                .shared_tuples = g->shared_tuples,
+                .shared_tuple_count = g->shared_tuples ? g->shared_tuple_count : 0,
+                .count = count,
+                .shared_points = shared_points,
+                .hdr_pos = hdr_pos,
+                .data_pos = data_pos};
+  return lane_scan(c, &tv, shared, act);
+}
+
 /* Pass 1 of glyph gid's deltas for n points (otv_gvar_apply, otv_gvar_begin): the tuples
  * that apply into c->act, and what pass 2 needs into *pre (mode OTV_GVAR_NONE: none applies). */
 static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigned n,
@@ -719,8 +774,15 @@ static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigne
   bool sparse = false; /* a tuple that applies lists only some points */
   otv_tuple t;
   otv_tvs_lane lane;
-  if (otv_tvs_lane_begin(&tv, &lane)) {
-    unsigned any_tidx = 0; /* the tuple indices of the applying tuples, or-ed */
+  unsigned any_tidx = 0; /* the tuple indices of the applying tuples, or-ed */
+  bool laned = false;
+  if (tuple_count >= LANE_APART_MIN) {
+    lane_found f = lane_scan_apart(c, tv.data, tv.hdr_pos, tv.data_pos, tuple_count,
+                                   tv.shared_points, shared, act);
+    laned = f.n >= 0;
+    n_act = (unsigned)f.n;
+    any_tidx = f.any_tidx;
+  } else if (otv_tvs_lane_begin(&tv, &lane)) {
     for (unsigned i = 0; i < tuple_count; i++) {
       if (!otv_tvs_lane_next(&tv, &lane, i, &t)) goto checked;
       float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
@@ -728,7 +790,9 @@ static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigne
       any_tidx |= t.tidx;
       act[n_act++] = applying(&t, s);
     }
-    if (!otv_tvs_lane_end(&tv, &lane)) goto checked;
+    laned = otv_tvs_lane_end(&tv, &lane);
+  }
+  if (laned) {
     /* only tuples with private point numbers, or shared ones not "all points", are sparse */
     if ((any_tidx & OTV_TUPLE_PRIVATE_POINTS) || !shared_all)
       for (unsigned a = 0; a < n_act; a++)
