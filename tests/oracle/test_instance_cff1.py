@@ -121,6 +121,33 @@ def location_of(src, which):
     return loc
 
 
+def instance_of(path, spec, flags, out, what):
+    """`otvar instance` of path at spec (flags added) into out: its fontTools font, or None (a
+    failure recorded)"""
+    r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q", "--force"]
+                       + flags, capture_output=True, text=True)
+    check(r.returncode == 0, "%s: otvar instance: %s" % (what, r.stderr.strip()))
+    return TTFont(out) if r.returncode == 0 else None
+
+
+def check_points(f, want, what, rnd=lambda c: c):
+    """each glyph of want drawn by fontTools: its moveTo/lineTo points (rnd applied) as listed"""
+    gs = f.getGlyphSet()
+    for g, pts in want.items():
+        pen = RecordingPen()
+        gs[g].draw(pen)
+        got = [tuple(rnd(c) for c in v[0]) for op, v in pen.value if op in ("moveTo", "lineTo")]
+        check(got == pts, "%s glyph %s: %s, want %s" % (what, g, got, pts))
+
+
+def check_ots(out, tmp, what):
+    if OTS:
+        r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
+                           text=True)
+        check(r.returncode == 0, "%s: ots-sanitize: %s"
+              % (what, (r.stdout + r.stderr).strip()[:200]))
+
+
 def run_font(path, real, tmp):
     src = TTFont(path)
     name = os.path.basename(path)
@@ -134,12 +161,9 @@ def run_font(path, real, tmp):
     for n_loc, loc in enumerate(locations(src)):
         spec = ",".join("%s=%g" % kv for kv in loc.items())
         out = os.path.join(tmp, "i.otf")
-        r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q", "--force"],
-                           capture_output=True, text=True)
-        check(r.returncode == 0, "%s %s: otvar instance: %s" % (name, spec, r.stderr.strip()))
-        if r.returncode:
+        f = instance_of(path, spec, [], out, "%s %s" % (name, spec))
+        if f is None:
             continue
-        f = TTFont(out)
         check("CFF " in f and "CFF2" not in f and "fvar" not in f,
               "%s %s: a CFF table and no CFF2/fvar" % (name, spec))
         cff_len = len(f.reader["CFF "])
@@ -160,11 +184,7 @@ def run_font(path, real, tmp):
         check(hints >= s_hints, "%s %s: %d hint operators, source %d" % (name, spec, hints, s_hints))
         if real:
             check(cff_len <= cff2_len, "%s %s: CFF %d bytes > CFF2 %d" % (name, spec, cff_len, cff2_len))
-        if OTS:
-            r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
-                               text=True)
-            check(r.returncode == 0, "%s %s: ots-sanitize: %s" % (name, spec,
-                                                                  (r.stdout + r.stderr).strip()[:200]))
+        check_ots(out, tmp, "%s %s" % (name, spec))
         tx_sizes = ""
         if TX and n_loc >= 2:
             r = subprocess.run([TX, "-dump", "-0", out], capture_output=True, text=True)
@@ -215,12 +235,9 @@ def run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, glyph_coun
     subroutines there (the source's counts: numbering kept) and its hints, loaded and drawn by
     fontTools, passed by OTS, no larger than the source's CFF2 table (real fonts)."""
     out = os.path.join(tmp, "c2.otf")
-    r = subprocess.run([OTVAR, "instance", path, "--var", spec, "--cff2", "-o", out, "-q",
-                        "--force"], capture_output=True, text=True)
-    check(r.returncode == 0, "%s %s --cff2: otvar instance: %s" % (name, spec, r.stderr.strip()))
-    if r.returncode:
+    f = instance_of(path, spec, ["--cff2"], out, "%s %s --cff2" % (name, spec))
+    if f is None:
         return
-    f = TTFont(out)
     check("CFF2" in f and "CFF " not in f and "fvar" not in f,
           "%s %s --cff2: a CFF2 table and no CFF/fvar" % (name, spec))
     c2_len = len(f.reader["CFF2"])
@@ -240,10 +257,7 @@ def run_cff2(path, name, spec, real, tmp, cff2_len, s_subrs, s_hints, glyph_coun
     if real:
         check(c2_len <= cff2_len, "%s %s --cff2: CFF2 %d bytes > source CFF2 %d"
               % (name, spec, c2_len, cff2_len))
-    if OTS:
-        r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True, text=True)
-        check(r.returncode == 0, "%s %s --cff2: ots-sanitize: %s"
-              % (name, spec, (r.stdout + r.stderr).strip()[:200]))
+    check_ots(out, tmp, "%s %s --cff2" % (name, spec))
     print("%s %s --cff2: CFF2 %d -> static CFF2 %d bytes (subroutines %d+%d; %d hint operators)"
           % (name, spec, cff2_len, c2_len, subrs[0], subrs[1], hints))
 
@@ -270,13 +284,10 @@ def run_flat_fm(path, tmp):
         for flag, want, table in ((["--cff2"], {"box": box, "hint": box, "tri": tri}, "CFF2"),
                                   ([], {"box": cbox, "hint": cbox, "tri": ctri}, "CFF ")):
             out = os.path.join(tmp, "fm.otf")
-            r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q",
-                                "--force"] + flag, capture_output=True, text=True)
             what = "%s %s %s" % (name, spec, " ".join(flag))
-            check(r.returncode == 0, "%s: otvar instance: %s" % (what, r.stderr.strip()))
-            if r.returncode:
+            f = instance_of(path, spec, flag, out, what)
+            if f is None:
                 continue
-            f = TTFont(out)
             check(table in f, "%s: a %s table" % (what, table))
             if table not in f:
                 continue
@@ -289,17 +300,8 @@ def run_flat_fm(path, tmp):
             subrs, hints = subr_counts(cff), hint_count(cff, top.CharStrings)
             check(subrs == ((0, 0) if flag else (1, 0)), "%s: subroutines %s" % (what, subrs))
             check(hints == (0 if flag else 1), "%s: %d hint operators" % (what, hints))
-            gs = f.getGlyphSet()
-            for g, pts in want.items():
-                pen = RecordingPen()
-                gs[g].draw(pen)
-                got = [tuple(v[0]) for op, v in pen.value if op in ("moveTo", "lineTo")]
-                check(got == pts, "%s glyph %s: %s, want %s" % (what, g, got, pts))
-            if OTS:
-                r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
-                                   text=True)
-                check(r.returncode == 0, "%s: ots-sanitize: %s"
-                      % (what, (r.stdout + r.stderr).strip()[:200]))
+            check_points(f, want, what)
+            check_ots(out, tmp, what)
     print("%s: --cff2 flattened, CFF with its FontMatrix, at 5 locations" % name)
 
 
@@ -320,31 +322,18 @@ def run_vsindex(path, tmp):
         want = {"vsx": quad(b), "box": quad(a)}
         for flag, table in (([], "CFF "), (["--cff-exact"], "CFF "), (["--cff2"], "CFF2")):
             out = os.path.join(tmp, "vs.otf")
-            r = subprocess.run([OTVAR, "instance", path, "--var", spec, "-o", out, "-q",
-                                "--force"] + flag, capture_output=True, text=True)
             what = "%s %s %s" % (name, spec, " ".join(flag))
-            check(r.returncode == 0, "%s: otvar instance: %s" % (what, r.stderr.strip()))
-            if r.returncode:
+            f = instance_of(path, spec, flag, out, what)
+            if f is None:
                 continue
-            f = TTFont(out)
             check(table in f, "%s: a %s table" % (what, table))
             if table not in f:
                 continue
             cff = f[table].cff
             cff.desubroutinize = False
             check(subr_counts(cff) == (2, 0), "%s: subroutines %s" % (what, subr_counts(cff)))
-            gs = f.getGlyphSet()
-            for g, pts in want.items():
-                pen = RecordingPen()
-                gs[g].draw(pen)
-                got = [tuple(r5(c) for c in v[0]) for op, v in pen.value
-                       if op in ("moveTo", "lineTo")]
-                check(got == pts, "%s glyph %s: %s, want %s" % (what, g, got, pts))
-            if OTS:
-                r = subprocess.run([OTS, out, os.path.join(tmp, "ots.otf")], capture_output=True,
-                                   text=True)
-                check(r.returncode == 0, "%s: ots-sanitize: %s"
-                      % (what, (r.stdout + r.stderr).strip()[:200]))
+            check_points(f, want, what, r5)
+            check_ots(out, tmp, what)
     print("%s: vsindex from a subroutine, CFF, --cff-exact and --cff2 at 5 locations" % name)
 
 
