@@ -245,7 +245,7 @@ static double fold_add(const csw *w, double v, double delta, double scalar)
 {
   if (!(w->in->flags & OTV_INST_CFF_FT_BLEND) || w->in->pin.partial) return v + delta * scalar;
   int32_t s = otv_ft_mulfix(otv_ft_fixed(scalar), otv_ft_fixed(delta));
-  return (otv_ft_fixed(v) + (int64_t)s) / 65536.0;
+  return (double)(otv_ft_fixed(v) + (int64_t)s) / 65536.0; /* exact: below 2^53 */
 }
 
 static otv_status blend(csw *w, size_t at)
