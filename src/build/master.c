@@ -194,6 +194,14 @@ nomem:
   return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph points");
 }
 
+otv_status otv_bglyph_reserve(otv_builder *b, otv_bglyph *g, size_t n, size_t ends)
+{
+  if (grow(b, g, n) || OTV_BRESERVE(b, g->ends, g->ends_cap, ends + 1) ||
+      OTV_BRESERVE(b, g->comp, g->comp_cap, n + 1))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph points");
+  return OTV_E_OK;
+}
+
 otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph *g)
 {
   otv_bmaster *m = &b->m[k];
