@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #ifdef OTV_HAVE_EXPAT
@@ -205,6 +206,42 @@ static bool sfnt_has_cff2(const uint8_t *f, size_t len)
 }
 #endif
 
+#ifdef OTV_HAVE_EXPAT
+/* OTV_BUILD_ALLOCS=1: otv_build's first run through a counting allocator; its calls, bytes
+ * asked for, peak live bytes, and the page faults and CPU of that run printed to stderr
+ * (OTV_BUILD_ALLOCS=2: every call too). A diagnostic of the cold costs (docs/build.md
+ * "Start-up, sixth pass"); the bytes built are the same. */
+typedef struct alloc_count {
+  unsigned long calls, frees;
+  size_t asked, live, peak;
+  bool each;
+} alloc_count;
+
+static void *counting_realloc(void *ud, void *p, size_t old_len, size_t new_len)
+{
+  alloc_count *c = ud;
+  if (c->each) fprintf(stderr, "alloc %p %zu -> %zu\n", p, p ? old_len : 0, new_len);
+  if (p) c->live -= old_len;
+  if (!new_len) {
+    c->frees++;
+    free(p);
+    return NULL;
+  }
+  c->calls++;
+  c->asked += new_len;
+  void *q = realloc(p, new_len);
+  c->live += q ? new_len : p ? old_len : 0;
+  if (c->live > c->peak) c->peak = c->live;
+  return q;
+}
+
+static double cpu_us(const struct rusage *r)
+{
+  return (double)(r->ru_utime.tv_sec + r->ru_stime.tv_sec) * 1e6 +
+         (double)(r->ru_utime.tv_usec + r->ru_stime.tv_usec);
+}
+#endif
+
 int otv_cmd_build(int argc, char **argv)
 {
   const char *out = NULL, *master_dir = NULL;
@@ -281,7 +318,23 @@ int otv_cmd_build(int argc, char **argv)
     goto done;
   }
   otv_error e = {0};
-  if (otv_build(&d.ds, NULL, &font, &font_len, &e)) {
+  const char *ac_env = getenv("OTV_BUILD_ALLOCS");
+  alloc_count ac = {0};
+  ac.each = ac_env && ac_env[0] == '2';
+  otv_options ao = {counting_realloc, &ac, 0};
+  const otv_options *bo = ac_env ? &ao : NULL;
+  struct rusage r0, r1;
+  if (bo) getrusage(RUSAGE_SELF, &r0);
+  otv_status bs = otv_build(&d.ds, bo, &font, &font_len, &e);
+  if (bo) {
+    getrusage(RUSAGE_SELF, &r1);
+    fprintf(stderr,
+            "otv_build: %lu allocations and reallocations (%zu bytes asked), %lu frees, peak "
+            "%zu bytes live; %ld page faults, %.0f us CPU\n",
+            ac.calls, ac.asked, ac.frees, ac.peak, r1.ru_minflt - r0.ru_minflt,
+            cpu_us(&r1) - cpu_us(&r0));
+  }
+  if (bs) {
     cli_error(cli_name(path), &e);
     goto done;
   }

@@ -392,6 +392,8 @@ static char neg_cat(char a) { return a == 'h' ? 'v' : a == 'v' ? 'h' : a; }
 
 /* ---- the build ---- */
 
+#define CFF2_MAX_VD (OTV_BUILD_MAX_MASTERS * 4u) /* VarDatas (sets of masters) at most */
+
 typedef struct cffb {
   otv_builder *b;
   cglyph *mg;  /* per master */
@@ -406,10 +408,15 @@ typedef struct cffb {
   /* regions and VarData (one per set of masters, vsindex in order of first use) */
   int16_t *reg;
   unsigned reg_count, reg_cap;
-  otv_mset vd_mask[OTV_BUILD_MAX_MASTERS * 4];
-  uint16_t *vd_reg[OTV_BUILD_MAX_MASTERS * 4];
-  unsigned vd_rc[OTV_BUILD_MAX_MASTERS * 4];
+  /* on the heap, grown as VarDatas are added (up to CFF2_MAX_VD): as arrays in this struct, 44
+   * KB of fresh stack zeroed in every build (docs/build.md "Start-up, sixth pass") */
+  struct cvd {
+    otv_mset mask;
+    uint16_t *reg;
+    unsigned rc;
+  } * vd;
   unsigned vd_count;
+  size_t vd_cap;
   uint64_t *drop; /* master << 32 | glyph: empty where the default's is not (sparse) */
   size_t drop_count, drop_cap;
   /* the Private DICTs (built before the charstrings: a charstring's vsindex defaults to its
@@ -457,13 +464,15 @@ static unsigned region_index(cffb *x, const otv_vmodel *md, unsigned i)
 static otv_status vsindex_of(cffb *x, const otv_mset *mask, const otv_vmodel *md, unsigned *out)
 {
   for (unsigned i = 0; i < x->vd_count; i++)
-    if (otv_mset_eq(&x->vd_mask[i], mask)) {
+    if (otv_mset_eq(&x->vd[i].mask, mask)) {
       *out = i;
       return OTV_E_OK;
     }
   otv_builder *b = x->b;
-  if (x->vd_count >= sizeof x->vd_mask / sizeof x->vd_mask[0])
+  if (x->vd_count >= CFF2_MAX_VD)
     return OTV_FAIL(b->err, LIMIT, OTV_T_CFF2, 0, "too many sets of sparse masters");
+  if (OTV_BRESERVE(b, x->vd, x->vd_cap, (size_t)x->vd_count + 1))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "VarData");
   unsigned rc = md->count - 1;
   uint16_t *ri = otv_mem_calloc(&b->al, rc + 1, sizeof *ri);
   if (!ri) return OTV_FAIL(b->err, NOMEM, 0, 0, "VarData");
@@ -475,9 +484,9 @@ static otv_status vsindex_of(cffb *x, const otv_mset *mask, const otv_vmodel *md
     }
     ri[i - 1] = (uint16_t)r;
   }
-  x->vd_mask[x->vd_count] = *mask;
-  x->vd_reg[x->vd_count] = ri;
-  x->vd_rc[x->vd_count] = rc;
+  x->vd[x->vd_count].mask = *mask;
+  x->vd[x->vd_count].reg = ri;
+  x->vd[x->vd_count].rc = rc;
   *out = x->vd_count++;
   return OTV_E_OK;
 }
@@ -1105,8 +1114,8 @@ static void put_store(cffb *x, otv_buf *o)
     otv_buf_put_u32(o, offs + 4 * (size_t)v, (uint32_t)(o->len - ivs));
     otv_buf_u16(o, 0); /* itemCount: CFF2 keeps its deltas in the charstrings */
     otv_buf_u16(o, 0);
-    otv_buf_u16(o, (uint16_t)x->vd_rc[v]);
-    for (unsigned r = 0; r < x->vd_rc[v]; r++) otv_buf_u16(o, x->vd_reg[v][r]);
+    otv_buf_u16(o, (uint16_t)x->vd[v].rc);
+    for (unsigned r = 0; r < x->vd[v].rc; r++) otv_buf_u16(o, x->vd[v].reg[r]);
   }
   otv_buf_put_u16(o, start, (uint16_t)(o->len - ivs));
 }
@@ -1619,7 +1628,8 @@ otv_status otv_build_cff2(otv_builder *b)
   otv_mem_free(&b->al, x.sl2, x.sl2_cap * sizeof *x.sl2);
   otv_mem_free(&b->al, x.reg, (size_t)x.reg_cap * sizeof *x.reg);
   for (unsigned v = 0; v < x.vd_count; v++)
-    otv_mem_free(&b->al, x.vd_reg[v], (x.vd_rc[v] + 1) * sizeof *x.vd_reg[v]);
+    otv_mem_free(&b->al, x.vd[v].reg, (x.vd[v].rc + 1) * sizeof *x.vd[v].reg);
+  otv_mem_free(&b->al, x.vd, x.vd_cap * sizeof *x.vd);
   otv_buf_free(&x.cs);
   otv_buf_free(&x.gs);
   if (x.gs_off) otv_mem_free(&b->al, x.gs_off, ((size_t)x.gs_n + 1) * sizeof *x.gs_off);

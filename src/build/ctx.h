@@ -24,8 +24,10 @@ typedef struct otv_bmaster {
   otv_vorg vorg;    /* VORG (present: false without one): VVAR's vertical origin deltas */
   uint32_t *gid_of; /* default glyph id -> this master's glyph id, UINT32_MAX: missing */
   otv_coords at;    /* no axes: the glyf loader reads default outlines */
-  otv_glyf_loc loader;
-  bool loader_ready;
+  /* TrueType masters: the glyf loader (about 3 KB), allocated on its own: the masters' array is
+   * zeroed at start, and a CFF master's entry then stays small (docs/build.md "Start-up, sixth
+   * pass"); NULL: none */
+  otv_glyf_loc *loader;
   struct otv_bcff *cff; /* CFF or CFF2 master (build/cff2.c), NULL: TrueType */
 } otv_bmaster;
 

@@ -62,8 +62,9 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
   m->at.is_default = true;
   otv_locctx x = {&m->at, &b->al, b->err, NULL};
   if (!otto) {
-    otv_glyf_loc_init(&m->loader, &m->glyf, x);
-    m->loader_ready = true;
+    m->loader = otv_mem_alloc(&b->al, sizeof *m->loader);
+    if (!m->loader) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: glyph loader", m->name);
+    otv_glyf_loc_init(m->loader, &m->glyf, x);
   }
   m->gid_of = otv_mem_calloc(&b->al, b->m[b->base].glyph_count + 1, sizeof *m->gid_of);
   if (!m->gid_of) return OTV_FAIL(b->err, NOMEM, 0, 0, "master %s: glyph map", m->name);
@@ -73,7 +74,10 @@ otv_status otv_bmaster_open(otv_builder *b, unsigned k, const otv_build_source *
 void otv_bmaster_close(otv_builder *b, unsigned k)
 {
   otv_bmaster *m = &b->m[k];
-  if (m->loader_ready) otv_glyf_loc_free(&m->loader);
+  if (m->loader) {
+    otv_glyf_loc_free(m->loader);
+    otv_mem_free(&b->al, m->loader, sizeof *m->loader);
+  }
   otv_bcff_close(b, k);
   if (m->gid_of)
     otv_mem_free(&b->al, m->gid_of, (b->m[b->base].glyph_count + 1) * sizeof *m->gid_of);
@@ -194,6 +198,14 @@ nomem:
   return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph points");
 }
 
+otv_status otv_bglyph_reserve(otv_builder *b, otv_bglyph *g, size_t n, size_t ends)
+{
+  if (grow(b, g, n) || OTV_BRESERVE(b, g->ends, g->ends_cap, ends + 1) ||
+      OTV_BRESERVE(b, g->comp, g->comp_cap, n + 1))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph points");
+  return OTV_E_OK;
+}
+
 otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph *g)
 {
   otv_bmaster *m = &b->m[k];
@@ -216,19 +228,21 @@ otv_status otv_bglyph_load(otv_builder *b, unsigned k, uint32_t gid, otv_bglyph 
   }
   unsigned n = 0;
   if (d.len >= 10 && nc > 0) {
-    otv_status s = otv_glyf_load_default(&m->loader, mg);
+    if (OTV_NEVER(!m->loader)) /* TrueType masters only (checked when opened) */
+      return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_GLYF, 0, "master %s: no glyf", m->name);
+    otv_status s = otv_glyf_load_default(m->loader, mg);
     if (s) return s;
-    n = m->loader.n_pts - 4;
+    n = m->loader->n_pts - 4;
     if (grow(b, g, n + 4)) return OTV_E_NOMEM;
     for (unsigned i = 0; i < n; i++) {
-      g->x[i] = m->loader.pts[i].x;
-      g->y[i] = m->loader.pts[i].y;
-      g->on[i] = m->loader.tags[i] & OTV_ON_CURVE_POINT;
+      g->x[i] = m->loader->pts[i].x;
+      g->y[i] = m->loader->pts[i].y;
+      g->on[i] = m->loader->tags[i] & OTV_ON_CURVE_POINT;
     }
-    if (OTV_RESERVE(&b->al, &g->ends, &g->ends_cap, m->loader.n_ends + 1, sizeof *g->ends))
+    if (OTV_RESERVE(&b->al, &g->ends, &g->ends_cap, m->loader->n_ends + 1, sizeof *g->ends))
       return OTV_FAIL(b->err, NOMEM, 0, 0, "contour ends");
-    memcpy(g->ends, m->loader.ends, m->loader.n_ends * sizeof *g->ends);
-    g->end_count = m->loader.n_ends;
+    memcpy(g->ends, m->loader->ends, m->loader->n_ends * sizeof *g->ends);
+    g->end_count = m->loader->n_ends;
     g->empty = false;
   } else if (d.len >= 10 && nc < 0) {
     otv_rd r = otv_rd_init(d, 10);

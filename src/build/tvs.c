@@ -940,6 +940,40 @@ static otv_status glyph_tuples(otv_builder *b, gscratch *s, uint32_t gid, unsign
   return OTV_E_OK;
 }
 
+/* The per-glyph scratch (the masters' glyphs, the model's rows, the IUP search's arrays) sized
+ * once for the font's largest glyph as the default master's maxp 1.0 gives it (points, or
+ * components, and 4 phantom points; at most GVAR_PRESIZE_MAX, a hint only: a larger glyph, or a
+ * maxp that understates, grows them as before), instead of doubling from 16 elements through the
+ * first glyphs: fewer allocations and copies, and fewer fresh heap pages touched by the buffers
+ * each doubling leaves behind (docs/build.md "Start-up, sixth pass"). Capacities only: the same
+ * bytes are built. */
+#define GVAR_PRESIZE_MAX 4096u
+static otv_status gvar_presize(otv_builder *b, gscratch *s)
+{
+  otv_span maxp = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_MAXP);
+  if (maxp.len < 32 || otv_peek_u32(maxp.p) != 0x00010000u) return OTV_E_OK;
+  size_t pts = otv_peek_u16(maxp.p + 6), ends = otv_peek_u16(maxp.p + 8),
+         comps = otv_peek_u16(maxp.p + 28); /* in range: 32 bytes checked */
+  size_t n = (pts > comps ? pts : comps) + 4, mc = b->mc, cnt = mc, w = 2 * n;
+  if (n > GVAR_PRESIZE_MAX || ends > GVAR_PRESIZE_MAX) return OTV_E_OK;
+  for (unsigned k = 0; k < b->mc; k++)
+    if (otv_bglyph_reserve(b, &b->g[k], n + 1, ends)) return OTV_E_NOMEM;
+  if (OTV_BRESERVE(b, b->vals, b->vals_cap, mc * w) ||
+      OTV_BRESERVE(b, b->deltas, b->deltas_cap, cnt * w) ||
+      OTV_BRESERVE(b, s->d, s->d_cap, cnt * w) || OTV_BRESERVE(b, s->keep, s->keep_cap, cnt * n) ||
+      OTV_BRESERVE(b, s->cost, s->cost_cap, 2 * (n + 2)) ||
+      OTV_BRESERVE(b, s->ok, s->ok_cap, n * (IUP_LOOKBACK + 1)) ||
+      OTV_BRESERVE(b, s->reach, s->reach_cap, n + 1) || OTV_BRESERVE(b, s->g2, s->g2_cap, 4 * n) ||
+      OTV_BRESERVE(b, s->r2, s->r2_cap, 4 * n) || OTV_BRESERVE(b, s->fz, s->fz_cap, 2 * n) ||
+      OTV_BRESERVE(b, s->t, s->t_cap, cnt) || OTV_BRESERVE(b, s->pos, s->pos_cap, cnt) ||
+      OTV_BRESERVE(b, s->acc, s->acc_cap, 2 * n) ||
+      OTV_BRESERVE(b, s->fill, s->fill_cap, cnt * w) ||
+      OTV_BRESERVE(b, s->filled, s->filled_cap, cnt) ||
+      OTV_BRESERVE(b, s->listed, s->listed_cap, 2 * n))
+    return OTV_FAIL(b->err, NOMEM, 0, 0, "glyph deltas");
+  return OTV_E_OK;
+}
+
 otv_status otv_build_gvar(otv_builder *b)
 {
   otv_bmaster *dm = &b->m[b->base];
@@ -956,7 +990,7 @@ otv_status otv_build_gvar(otv_builder *b)
   otv_buf data;
   otv_buf_init(&data, &b->al);
   uint32_t *off = otv_mem_calloc(&b->al, (size_t)gc + 1, sizeof *off);
-  otv_status st = off ? OTV_E_OK : OTV_FAIL(b->err, NOMEM, 0, 0, "gvar offsets");
+  otv_status st = off ? gvar_presize(b, &s) : OTV_FAIL(b->err, NOMEM, 0, 0, "gvar offsets");
   /* One pass over the glyphs: each glyph's store written with its peaks embedded (the shared
    * tuples are known only once every glyph's peaks are counted), the peak of each tuple noted
    * (tid); then the headers are written again with the shared tuples' indices (the serialized

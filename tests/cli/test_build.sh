@@ -33,6 +33,15 @@ empty_err "single master"
 expect 0 "opens" -- "$OTVAR" info "$TMP/one.ttf"
 has "opens" "wght"
 
+# OTV_BUILD_ALLOCS=1: otv_build through a counting allocator (a diagnostic): the counts on
+# stderr, the same bytes written; =2 lists every call
+expect 0 "allocation count" -- env OTV_BUILD_ALLOCS=1 "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one-ac.ttf" -q
+err_has "allocation count" '^otv_build: [1-9][0-9]* allocations and reallocations ([0-9]* bytes asked), [0-9]* frees, peak [1-9][0-9]* bytes live; [0-9]* page faults'
+cmp -s "$TMP/one.ttf" "$TMP/one-ac.ttf" && ok || bad "allocation count: other bytes"
+expect 0 "allocation list" -- env OTV_BUILD_ALLOCS=2 "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one-ac2.ttf" -q
+err_has "allocation list" '^alloc [^ ]* 0 -> [1-9]'
+cmp -s "$TMP/one.ttf" "$TMP/one-ac2.ttf" && ok || bad "allocation list: other bytes"
+
 # OUT.woff2 / OUT.woff: the web font, which decompresses to a font that opens
 expect 0 "woff2 output" -- "$OTVAR" build "$TMP/one.designspace" -o "$TMP/one.woff2" -q
 expect 0 "woff2 decompresses" -- "$OTVAR" decompress "$TMP/one.woff2" -o "$TMP/one2.ttf"
