@@ -1500,16 +1500,17 @@ static uint32_t comp_build(cs *s, uint32_t gid)
    * glyphs stayed interpreted. Not for every font: the conversion from int16 takes more
    * instructions a draw than from float (Source Sans 3 CFF2 warm +2 %). */
   size_t nv = (size_t)ncoord * (1u + nreg);
-  unsigned inexact = 0, wide = 0;
-  for (size_t i = 0; i < nv; i++) {
-    double v = p0[i].v;
-    inexact |= (unsigned)((double)(float)v != v);
-    /* not an integer, out of range (NaN included: the comparisons are false), or -0 (which
-     * the float form keeps) */
-    wide |= (unsigned)!(v >= -32768.0 && v <= 32767.0 && v == (double)(int32_t)v);
-    wide |= (unsigned)(v == 0.0 && signbit(v));
+  unsigned inexact = 0, wide = !l->comp_narrow; /* the test only where it is used: it costs */
+  for (size_t i = 0; !wide && i < nv; i++) {
+    /* not an integer, out of range (NaN included: the comparison is false), or -0 (which the
+     * float form keeps); w: v where the conversion to int32 is defined */
+    double v = p0[i].v, w = fabs(v) <= 32767.0 ? v : 0.5;
+    wide |= (unsigned)(w != v) | (unsigned)((double)(int32_t)w != w) |
+            (unsigned)(v == 0.0 && signbit(v));
   }
-  if (!wide && l->comp_narrow) {
+  if (wide)
+    for (size_t i = 0; i < nv; i++) inexact |= (unsigned)((double)(float)p0[i].v != p0[i].v);
+  if (!wide) {
     int16_t *pi = (int16_t *)(void *)p0; /* forward, in place: int16 i ends before double i */
     for (size_t i = 0; i < nv; i++) {
       double v = p0[i].v;
