@@ -2318,8 +2318,7 @@ static void test_subr_offs(void)
  * its compiled glyphs are int16, and draw the same floats as the default face's float ones, bit for bit
  * (each value converts to the same double, the sums are the same). Source Serif 4 CFF2 (from
  * $OTV_FONT_CACHE): at the default 4 MiB bound every glyph compiles (as float, 5.3 MB, most
- * of them did not fit), within float ulps of the bytes (5 of its 1464 glyphs stay interpreted,
- * refused by comp_build). */
+ * of them did not fit: 1192 of 1464 compiled), within float ulps of the bytes. */
 static void test_compiled_narrow(void)
 {
   otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(8)};
@@ -2388,8 +2387,9 @@ static void test_compiled_narrow(void)
     static const otv_f2dot14 at[2] = {9000, -5000};
     CHECK_EQ(otv_location_set_normalized(ls, at, 2), OTV_E_OK);
     CHECK_EQ(otv_location_set_normalized(ln, at, 2), OTV_E_OK);
-    /* the first draw marks, the set-up at the second, T = 11 interpreted, then compiled */
-    for (unsigned rep = 0; rep < 13; rep++)
+    /* the first draw marks, the set-up at the second, T = 11 interpreted, then compiled (at
+     * the 14th draw for a few: the arena was growing at their 13th) */
+    for (unsigned rep = 0; rep < 14; rep++)
       for (uint32_t g = 0; g < info.glyph_count; g++) {
         static seg_rec r;
         r.n = 0, r.over = false;
@@ -2407,7 +2407,7 @@ static void test_compiled_narrow(void)
            "%u differ from the bytes (relative %g)\n",
            compiled, info.glyph_count, ls->cff.cell_used, ls->cff.cell_cap, bad, worst);
     CHECK(ls->cff.comp_narrow);
-    CHECK(compiled >= info.glyph_count - info.glyph_count / 100);
+    CHECK_EQ(compiled, info.glyph_count);
     CHECK(ls->cff.cell_cap * sizeof(otv_cs_cell) <= 4u << 20);
     CHECK_EQ(bad, 0);
   }
