@@ -1384,8 +1384,9 @@ static otv_status run_glyph(cs *s, uint32_t gid, double tx, double ty)
  * scalar x delta, and hint masks move no point; so once the control flow does not depend on the
  * location (subroutine numbers, blend counts, vsindex and flex1's test are the same with every
  * scalar 0 and with each region's scalar alone at 1), every point is P0 + sum_r s_r D_r. A glyph
- * is compiled on its second draw into segment kinds, P0 and the nonzero D_r (run 1 + R times
- * through the interpreter in recording mode, once); a draw is then an axpy per region whose
+ * is compiled on its draw after T interpreted ones (CS_COMP_DRAWS) into segment kinds, P0 and
+ * the nonzero D_r (run 1 + R times through the interpreter in recording mode, once; the values
+ * stored as double, float or int16, comp_build); a draw is then an axpy per region whose
  * scalar is not 0 and the segments, with no per-operand work. Only pen drawing without
  * OTV_OUTLINE_ROUND uses it (rounding is per blend result, not affine; the points API and so
  * the instancer keep the interpreter). Anything else (errors, control values that vary, too many
