@@ -121,10 +121,12 @@ typedef void *(*otv_realloc_fn)(void *ud, void *ptr, size_t old_len, size_t new_
  *  (1 .. 2^24 - 1, in bits 8-31 of flags; 0: the defaults, larger values are clamped to them):
  *  the glyph cache (default 1 MiB), the component cache (256 KiB) and CFF2's decoded
  *  subroutines and compiled glyphs (4 MiB). The caches fill lazily (a glyph is entered on its
- *  second draw; a CFF2 glyph is compiled after 4 interpreted draws) and their arenas grow in
- *  steps, so a location that draws each glyph once holds almost nothing; the bound matters for
- *  long-lived locations. Small per-glyph arrays (1 bit to 16 bytes per glyph) are not counted.
- *  E.g. flags = OTV_OPT_OUTLINE_CACHE_KIB(64). Since: 0.4 */
+ *  second draw; a CFF2 glyph is compiled after T interpreted draws counted from the CFF2
+ *  cache's set-up at the location's first glyph drawn twice, T = max(4, (1 + K) + (1 + K) / 4)
+ *  where K is the most regions of one ItemVariationData: 4 for K <= 2, 11 for K = 8) and their
+ *  arenas grow in steps, so a location that draws each glyph once holds almost nothing; the
+ *  bound matters for long-lived locations. Small per-glyph arrays (1 bit to 16 bytes per
+ *  glyph) are not counted. E.g. flags = OTV_OPT_OUTLINE_CACHE_KIB(64). Since: 0.4 */
 #define OTV_OPT_OUTLINE_CACHE_KIB(kib) ((unsigned)(kib) << 8)
 /** otv_options.flags: whole-font operations on the face run without a work budget (as before
  *  0.4; otv_face_work_budget returns UINT64_MAX). Since: 0.4 */

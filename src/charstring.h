@@ -69,9 +69,13 @@ typedef struct otv_cff_loc {
    * the arena. A compiled glyph is {number of coordinates, number of
    * segments}, {regions with deltas, regions reserved}, the segment kinds (8 per cell), one cell
    * per region (its index), then the coordinates at the default (all scalars 0) and per region
-   * the coordinate deltas at scalar 1: the outline is affine in the region scalars. */
+   * the coordinate deltas at scalar 1: the outline is affine in the region scalars. The values
+   * are doubles, or floats (two a cell) or int16 (four a cell) when they all convert exactly
+   * (comp_build). */
   uint32_t *comp;
   size_t comp_count;
+  bool comp_narrow;         /* compiled glyphs as int16 when they can be (the arena's bound is
+                             * below the font's need: charstring.c sub_cache_setup) */
   unsigned comp_draws;      /* interpreted draws before a glyph is compiled (0: set from the font at
                         * the set-up, charstring.c CS_COMP_DRAWS) */
   double *comp_scratch;     /* one block: recorded coordinates, drawn coordinates, control

@@ -2313,9 +2313,114 @@ static void test_subr_offs(void)
   if (g) otv_face_close(g);
 }
 
+/* Compiled glyphs in int16 (charstring.c comp_build, comp_narrow: when the arena's bound is
+ * below the font's need). NotoSansJP-VF.subset.otf with an 8 KiB bound (its need: 14 KiB):
+ * its compiled glyphs are int16, and draw the same floats as the default face's float ones, bit for bit
+ * (each value converts to the same double, the sums are the same). Source Serif 4 CFF2 (from
+ * $OTV_FONT_CACHE): at the default 4 MiB bound every glyph compiles (as float, 5.3 MB, most
+ * of them did not fit: 1192 of 1464 compiled), within float ulps of the bytes. */
+static void test_compiled_narrow(void)
+{
+  otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(8)};
+  otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
+  otv_face *fd = NULL, *fc = NULL;
+  const char *path = h_font("NotoSansJP-VF.subset.otf");
+  CHECK_EQ(otv_face_open_file(path, 0, NULL, &fd, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_file(path, 0, &capped, &fc, NULL), OTV_E_OK);
+  otv_location *ld = NULL, *lc = NULL;
+  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
+  if (fc) CHECK_EQ(otv_location_create(fc, &lc, NULL), OTV_E_OK);
+  if (ld && lc) {
+    otv_face_info info;
+    otv_face_get_info(fd, &info);
+    unsigned axes = info.axis_count < 16 ? info.axis_count : 16, bad = 0, both = 0, narrow = 0;
+    uint32_t ng = info.glyph_count < 300 ? info.glyph_count : 300;
+    for (unsigned li = 0; li < 12; li++) {
+      otv_f2dot14 c[16] = {0};
+      for (unsigned a = 0; a < axes; a++)
+        c[a] = (otv_f2dot14)(li & 1 ? 9000 - 3000 * (int)a : -6000 + 1000 * (int)li);
+      CHECK_EQ(otv_location_set_normalized(ld, c, axes), OTV_E_OK);
+      CHECK_EQ(otv_location_set_normalized(lc, c, axes), OTV_E_OK);
+      for (uint32_t g = 0; g < ng; g++) {
+        double rel, d = pen_vs_uncached(lc, ld, g, &rel);
+        if (d != 0) bad++;
+        if (li == 11 && ld->cff.comp && lc->cff.comp && ld->cff.comp[g] >= 2 &&
+            ld->cff.comp[g] < UINT32_MAX - 64 && lc->cff.comp[g] >= 2 &&
+            lc->cff.comp[g] < UINT32_MAX - 64) {
+          both++;
+          /* {coordinates, segments}, {regions with deltas, reserved | storage bits} */
+          CHECK_EQ(ld->cff.cells[ld->cff.comp[g] - 1].h.off & 0x40000000u, 0);
+          narrow += (lc->cff.cells[lc->cff.comp[g] - 1].h.off & 0x40000000u) != 0;
+        }
+      }
+    }
+    printf("compiled narrow: %u glyphs compiled in both, %u as int16, %u draws differ\n", both,
+           narrow, bad);
+    CHECK(!ld->cff.comp_narrow && lc->cff.comp_narrow);
+    CHECK(both > 0);
+    CHECK(narrow == both);
+    CHECK_EQ(bad, 0);
+  }
+  otv_location_destroy(ld);
+  otv_location_destroy(lc);
+  otv_face_close(fd);
+  otv_face_close(fc);
+
+  const char *cache = getenv("OTV_FONT_CACHE");
+  char sp[4096];
+  snprintf(sp, sizeof sp, "%s/SourceSerif4Variable-Roman.otf", cache ? cache : "");
+  FILE *fp = cache ? fopen(sp, "rb") : NULL;
+  if (!fp) {
+    printf("SKIP SourceSerif4Variable-Roman.otf: not in $OTV_FONT_CACHE\n");
+    return;
+  }
+  fclose(fp);
+  otv_face *fs = NULL, *fn = NULL;
+  otv_location *ls = NULL, *ln = NULL;
+  CHECK_EQ(otv_face_open_file(sp, 0, NULL, &fs, NULL), OTV_E_OK);
+  CHECK_EQ(otv_face_open_file(sp, 0, &none, &fn, NULL), OTV_E_OK);
+  if (fs) CHECK_EQ(otv_location_create(fs, &ls, NULL), OTV_E_OK);
+  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
+  if (ls && ln) {
+    otv_face_info info;
+    otv_face_get_info(fs, &info);
+    static const otv_f2dot14 at[2] = {9000, -5000};
+    CHECK_EQ(otv_location_set_normalized(ls, at, 2), OTV_E_OK);
+    CHECK_EQ(otv_location_set_normalized(ln, at, 2), OTV_E_OK);
+    /* the first draw marks, the set-up at the second, T = 11 interpreted, then compiled (at
+     * the 14th draw for a few: the arena was growing at their 13th) */
+    for (unsigned rep = 0; rep < 14; rep++)
+      for (uint32_t g = 0; g < info.glyph_count; g++) {
+        static seg_rec r;
+        r.n = 0, r.over = false;
+        CHECK_EQ(otv_glyph_outline(ls, g, 0, &sr_pen, &r), OTV_E_OK);
+      }
+    unsigned compiled = 0, bad = 0;
+    double worst = 0;
+    for (uint32_t g = 0; g < info.glyph_count; g++) {
+      compiled += ls->cff.comp && ls->cff.comp[g] >= 2 && ls->cff.comp[g] < UINT32_MAX - 64;
+      double rel, d = pen_vs_uncached(ls, ln, g, &rel);
+      if (d < 0 || rel > 1e-6) bad++;
+      if (rel > worst) worst = rel;
+    }
+    printf("SourceSerif4Variable-Roman.otf: %u of %u glyphs compiled, arena %zu of %zu cells, "
+           "%u differ from the bytes (relative %g)\n",
+           compiled, info.glyph_count, ls->cff.cell_used, ls->cff.cell_cap, bad, worst);
+    CHECK(ls->cff.comp_narrow);
+    CHECK_EQ(compiled, info.glyph_count);
+    CHECK(ls->cff.cell_cap * sizeof(otv_cs_cell) <= 4u << 20);
+    CHECK_EQ(bad, 0);
+  }
+  otv_location_destroy(ls);
+  otv_location_destroy(ln);
+  otv_face_close(fs);
+  otv_face_close(fn);
+}
+
 int main(void)
 {
   test_cache_options();
+  test_compiled_narrow();
   test_nested_blend_not_compiled();
   if (getenv("OTV_CFF_DUMP")) dump_fixtures(getenv("OTV_CFF_DUMP"));
   test_cff2_fixture();
