@@ -9,6 +9,11 @@
  * points, status and error; a difference aborts. Pen drawing (compiled glyphs from the second
  * draw: P0 + sum s_r D_r) must give the same segments, status and error as the location without
  * the cache, and coordinates within 1e-6 relative (another summation order: float ulps).
+ * The last byte's bit 1 bounds CFF2's decoded-subroutine arena at 16-79 cells (below what most
+ * fonts may need: compiled glyphs are then stored in their narrow int16 form where they can be,
+ * and the arena fills); unless its bit
+ * 2 is set, glyphs are compiled after 2 draws instead of the font's T (which can exceed the
+ * passes below), so every input reaches the compiled form.
  * Before opening, the input's first 64 KiB are also read as a DICT (CFF, and CFF2 with blends
  * resolved by a callback) and as a charstring token stream: the cursor must stay inside its
  * DICT and make progress, and every number read must be written back by cff_write.h into bytes
@@ -228,6 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   fz_alloc a = {0, 0};
   otv_options opt = {fz_realloc, &a, 0};
   if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
+  bool font_t = size >= 2 && (data[size - 1] & 4);
   {
     otv_alloc al;
     otv_alloc_init(&al, NULL);
@@ -241,6 +247,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   otv_face_get_info(f, &info);
   otv_location *loc = NULL;
   if (!otv_location_create(f, &loc, NULL)) {
+    /* internal bounds, set before the first outline (charstring.h) */
+    if (!font_t) loc->cff.comp_draws = 2;
+    if (size >= 2 && (data[size - 1] & 2)) loc->cff.cells_max = 16u + (data[0] & 63u);
     draw_all(loc, info.glyph_count);
     otv_f2dot14 c[8];
     for (unsigned i = 0; i < 8; i++) {
@@ -256,8 +265,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ref->cff.sub_tried = true; /* no decoded-subroutine cache */
         if (!otv_location_set_normalized(ref, c, 8)) {
           compare_cache(loc, ref, info.glyph_count);
-          /* a glyph is compiled after 4 unrounded pen draws (charstring.c CS_COMP_DRAWS;
-           * draw_all rounds the odd ones): 6 passes draw every glyph compiled at least once */
+          /* a glyph is compiled after comp_draws draws (2 here, or the font's T, at least 4:
+           * charstring.c CS_COMP_DRAWS; draw_all rounds the odd ones): 6 passes draw every
+           * glyph compiled at least once when it is 2 or 4 */
           for (int k = 0; k < 6; k++) compare_pen(loc, ref, info.glyph_count);
         }
         otv_location_destroy(ref);
