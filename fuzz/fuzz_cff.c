@@ -11,9 +11,8 @@
  * the cache, and coordinates within 1e-6 relative (another summation order: float ulps).
  * The last byte's bit 1 bounds CFF2's decoded-subroutine arena at 16-79 cells (below what most
  * fonts may need: compiled glyphs are then stored in their narrow int16 form where they can be,
- * and the arena fills); unless its bit
- * 2 is set, glyphs are compiled after 2 draws instead of the font's T (which can exceed the
- * passes below), so every input reaches the compiled form.
+ * and the arena fills); unless its bit 2 is set, glyphs are compiled after 2 draws instead of
+ * the font's T (which can exceed the passes below), so every input reaches the compiled form.
  * Before opening, the input's first 64 KiB are also read as a DICT (CFF, and CFF2 with blends
  * resolved by a callback) and as a charstring token stream: the cursor must stay inside its
  * DICT and make progress, and every number read must be written back by cff_write.h into bytes
