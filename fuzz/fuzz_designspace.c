@@ -1,9 +1,9 @@
 /*
- * fuzz_designspace.c - the CLI's designspace reader (tools/designspace.c, expat) on arbitrary
- * XML: ds_parse, then every variable font of a document with discrete axes or <variable-fonts>
- * split out (ds_subspace, at most 64 of them) and its locations, rules and labels checked
- * against the sub-space's axis count (labels: its STAT axes), its maps still increasing. Masters are not read (no files). Seeds and regressions in
- * fuzz/regressions/designspace/.
+ * fuzz_designspace.c - the CLI's designspace reader (tools/designspace.c, expat) on arbitrary XML:
+ * ds_parse, then every variable font of a document with discrete axes or <variable-fonts> split out
+ * (ds_subspace, at most 64 of them) and its locations, rules and labels checked against the
+ * sub-space's axis count (labels: its STAT axes), its maps still increasing. Masters are not read
+ * (no files). Seeds and regressions in fuzz/regressions/designspace/.
  */
 #include "designspace.h"
 

@@ -1,10 +1,10 @@
 /*
  * fuzz_instance.c - open, pick a location from the input's last bytes (a named instance, the
- * extremes, or normalized values), cut a static instance (or, when the fourth byte from the end
- * has its top bit set, a partial instance keeping the axes its low bits pick; with the fifth
- * byte's top bit set too, those axes get limits: a range and default), and check that
- * what came out opens again (without axes, or with some) and its checksum adjustment is right. The very last byte, when odd,
- * switches on an allocator that fails after a count taken from the byte before it.
+ * extremes, or normalized values), cut a static instance (or, when the fourth byte from the end has
+ * its top bit set, a partial instance keeping the axes its low bits pick; with the fifth byte's top
+ * bit set too, those axes get limits: a range and default), and check that what came out opens
+ * again (without axes, or with some) and its checksum adjustment is right. The very last byte, when
+ * odd, switches on an allocator that fails after a count taken from the byte before it.
  */
 #include "face.h"
 #include "core/sfnt.h"

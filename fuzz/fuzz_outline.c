@@ -1,9 +1,10 @@
 /*
  * fuzz_outline.c - face open, then every glyph's outline (pen and points forms, unrounded and
  * OTV_OUTLINE_ROUND) at the default and at normalized coordinates taken from the input's last
- * bytes. The very last byte, when odd, switches on an allocator that fails after a count taken
- * from the byte before it. A second location without the component cache and the glyph cache
- * must give bit-identical points and pen calls (abort otherwise). Glyphs are capped at 4096 per input to keep runs short.
+ * bytes. The very last byte, when odd, switches on an allocator that fails after a count taken from
+ * the byte before it. A second location without the component cache and the glyph cache must give
+ * bit-identical points and pen calls (abort otherwise). Glyphs are capped at 4096 per input to keep
+ * runs short.
  */
 #include "face.h"
 #include "fuzz_alloc.h"

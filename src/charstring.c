@@ -1775,10 +1775,10 @@ static OTV_NOINLINE uint32_t comp_state(cs *s, uint32_t gid, uint32_t cst)
 }
 
 /* Drawing to a pen, the decoded-subroutine cache is set up at the first glyph drawn a second
- * time (one bit per glyph marks the first draws): a location that draws every glyph once (a new setting, one
- * page) interprets from the bytes, which by CPU time is ~1.5x faster there than decoding
- * every subroutine it calls into a fresh arena (same instructions, but the arena's pages are
- * new at every location); one that draws again gets the cache from then on. */
+ * time (one bit per glyph marks the first draws): a location that draws every glyph once (a new
+ * setting, one page) interprets from the bytes, which by CPU time is ~1.5x faster there than
+ * decoding every subroutine it calls into a fresh arena (same instructions, but the arena's pages
+ * are new at every location); one that draws again gets the cache from then on. */
 static OTV_NOINLINE bool second_draw(otv_cff_loc *l, uint32_t gid)
 {
   size_t n = l->c->charstrings.count;

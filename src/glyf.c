@@ -789,19 +789,19 @@ static otv_status memo_get(otv_glyf_loc *c, uint32_t gid)
 }
 
 /* ---- Component cache ----
- * A simple glyph loaded as a component (depth >= 1) is the same at every use while the
- * coordinates stay the same: its varied points do not depend on the composite (the transform and
- * offset are applied after the load). The cache keeps, per glyph id, the varied points (the 4
- * phantoms included), point flags and contour ends (relative to the glyph) as load() leaves them,
- * plus whether its phantoms are the real ones (a component whose parent drops them gets zeros +
- * deltas), whether OTV_OUTLINE_ROUND was applied, and the OVERLAP_SIMPLE bit. A hit appends a
- * copy, exactly as memo_get does. Composites are not cached, nor glyphs drawn at the top level.
- * Bounds: up to OTV_GLYF_CC_SLOTS direct-mapped slots (the glyph count rounded up to a power of
- * two, at least 64; a later glyph of the same slot replaces the earlier one) and one OTV_GLYF_CC_BYTES arena filled in order; when it is full every entry is
- * dropped (cc_gen++) and it fills again. A glyph bigger than a quarter of the arena is not
- * cached. Setting coordinates bumps c->x.at->serial; the next top-level call sees cc_serial differ
- * and drops every entry. If allocating the slots or the arena fails, the location runs without
- * the cache (the outline is the same, only slower). */
+ * A simple glyph loaded as a component (depth >= 1) is the same at every use while the coordinates
+ * stay the same: its varied points do not depend on the composite (the transform and offset are
+ * applied after the load). The cache keeps, per glyph id, the varied points (the 4 phantoms
+ * included), point flags and contour ends (relative to the glyph) as load() leaves them, plus
+ * whether its phantoms are the real ones (a component whose parent drops them gets zeros + deltas),
+ * whether OTV_OUTLINE_ROUND was applied, and the OVERLAP_SIMPLE bit. A hit appends a copy, exactly
+ * as memo_get does. Composites are not cached, nor glyphs drawn at the top level. Bounds: up to
+ * OTV_GLYF_CC_SLOTS direct-mapped slots (the glyph count rounded up to a power of two, at least 64;
+ * a later glyph of the same slot replaces the earlier one) and one OTV_GLYF_CC_BYTES arena filled
+ * in order; when it is full every entry is dropped (cc_gen++) and it fills again. A glyph bigger
+ * than a quarter of the arena is not cached. Setting coordinates bumps c->x.at->serial; the next
+ * top-level call sees cc_serial differ and drops every entry. If allocating the slots or the arena
+ * fails, the location runs without the cache (the outline is the same, only slower). */
 #define CC_PHANTOMS 1u
 #define CC_ROUND 2u
 #define CC_OVERLAP 4u

@@ -202,11 +202,11 @@ typedef struct otv_glyf_loc {
   unsigned memo_n, memo_nc;
   bool memo_phantoms; /* the memorized glyph has its real phantom points */
   /* component cache (glyf.c, "Component cache"): varied simple glyphs loaded as components,
-   * kept across top-level calls while the coordinates stay the same. Direct-mapped by glyph
-   * id into cc_mask + 1 slots (the power of two at or above the glyph count, 64 to
-   * OTV_GLYF_CC_SLOTS); the data (points, contour ends, flags) lives in one
-   * arena of at most OTV_GLYF_CC_BYTES bytes, from 16 KiB at first use, grown by doubling
-   * when full (at most 5 times); both bounded. Stale when cc_serial != x.at->serial; cc_gen invalidates every slot at once. */
+   * kept across top-level calls while the coordinates stay the same. Direct-mapped by glyph id into
+   * cc_mask + 1 slots (the power of two at or above the glyph count, 64 to OTV_GLYF_CC_SLOTS); the
+   * data (points, contour ends, flags) lives in one arena of at most OTV_GLYF_CC_BYTES bytes, from
+   * 16 KiB at first use, grown by doubling when full (at most 5 times); both bounded. Stale when
+   * cc_serial != x.at->serial; cc_gen invalidates every slot at once. */
   struct otv_glyf_cent *cc_slots;
   uint8_t *cc_mem;
   size_t cc_used;

@@ -1,9 +1,9 @@
 /*
- * layout_walk.h - inside the layout writer (layout.h): the walker's state, the kinds of object,
- * and the functions the layout files share. layout_walk.c holds the walker (bounds checks,
- * objects, decoding each sub-table once), layout_gpos.c (.h) the GPOS sub-tables and the values
- * with devices (GDEF carets, BASE coordinates too), layout_fv.c (.h) FeatureVariations and
- * pruning, and layout.c the rest of GSUB/GPOS, GDEF, BASE and the dispatch by kind. Private to them.
+ * layout_walk.h - inside the layout writer (layout.h): the walker's state, the kinds of object, and
+ * the functions the layout files share. layout_walk.c holds the walker (bounds checks, objects,
+ * decoding each sub-table once), layout_gpos.c (.h) the GPOS sub-tables and the values with devices
+ * (GDEF carets, BASE coordinates too), layout_fv.c (.h) FeatureVariations and pruning, and layout.c
+ * the rest of GSUB/GPOS, GDEF, BASE and the dispatch by kind. Private to them.
  */
 #ifndef OTV_LAYOUT_WALK_H
 #define OTV_LAYOUT_WALK_H

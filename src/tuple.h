@@ -178,8 +178,8 @@ static inline bool otv_points_read(const uint8_t **q, const uint8_t *end, unsign
 /* ---- the tuples ---- */
 
 /* The next tuple into *t: 1, 0 after the last one, -1 when the store is malformed (the error
- * is recorded, tv->status says which). The shared point numbers (tv->shared_points) must have been read first, and
- * tv->data_pos moved past them. */
+ * is recorded, tv->status says which). The shared point numbers (tv->shared_points) must have been
+ * read first, and tv->data_pos moved past them. */
 static OTV_ALWAYS_INLINE int otv_tvs_next(otv_tvs *tv, otv_tuple *t)
 {
   if (tv->next >= tv->count) return 0;

@@ -1,9 +1,9 @@
 /*
- * build/ctx.h - the variable-font builder's shared state (otv_build in otvar.h): the masters
- * opened and matched to the default, the normalized locations and the variation model, and the
- * table builders. Files: build.c (orchestration, fvar, avar, STAT, name), ctx.c (this state's helpers), master.c (opening the
- * masters, glyph matching, glyph points and phantom points), tvs.c (gvar and cvar), store.c
- * (ItemVariationStore, HVAR, MVAR), model.c (the variation model).
+ * build/ctx.h - the variable-font builder's shared state (otv_build in otvar.h): the masters opened
+ * and matched to the default, the normalized locations and the variation model, and the table
+ * builders. Files: build.c (orchestration, fvar, avar, STAT, name), ctx.c (this state's helpers),
+ * master.c (opening the masters, glyph matching, glyph points and phantom points), tvs.c (gvar and
+ * cvar), store.c (ItemVariationStore, HVAR, MVAR), model.c (the variation model).
  */
 #ifndef OTV_BUILD_CTX_H
 #define OTV_BUILD_CTX_H

@@ -1,14 +1,15 @@
 /*
  * build/gsub.c - GSUB FeatureVariations from the designspace's rules (spec: chapter2
- * "FeatureVariations table", "ConditionSet", "Condition table format 1", "FeatureTableSubstitution";
- * GSUB lookup type 1), as fontTools' varLib builds them: each rule's substitutions become one
- * SingleSubst lookup (format 1 when every glyph moves by one delta, else 2); the regions where rules overlap are worked out (every combination of one
- * box per rule, intersected), and each becomes a FeatureVariationRecord whose conditions are the
- * box (normalized design-space bounds in F2Dot14) and whose substitute feature lists the lookups
- * of every rule holding there, the records of more rules first, so the first record that holds
- * at a location is the one of all the rules holding there. The features (rule_features, default
- * 'rvrn') are empty in the FeatureList and in every LangSys. A default master's GSUB gets them
- * added (existing_gsub); one with FeatureVariations already is OTV_E_UNSUPPORTED.
+ * "FeatureVariations table", "ConditionSet", "Condition table format 1",
+ * "FeatureTableSubstitution"; GSUB lookup type 1), as fontTools' varLib builds them: each rule's
+ * substitutions become one SingleSubst lookup (format 1 when every glyph moves by one delta, else
+ * 2); the regions where rules overlap are worked out (every combination of one box per rule,
+ * intersected), and each becomes a FeatureVariationRecord whose conditions are the box (normalized
+ * design-space bounds in F2Dot14) and whose substitute feature lists the lookups of every rule
+ * holding there, the records of more rules first, so the first record that holds at a location is
+ * the one of all the rules holding there. The features (rule_features, default 'rvrn') are empty in
+ * the FeatureList and in every LangSys. A default master's GSUB gets them added (existing_gsub);
+ * one with FeatureVariations already is OTV_E_UNSUPPORTED.
  */
 #include "build/master.h"
 #include "build/tables.h"

@@ -10,16 +10,16 @@
  * blend is resolved at the pin, coordinates are written as integers with the rounding carried
  * forward (diffuse() there: each point is the exact one rounded where the operands and their
  * operator are in one charstring), vsindex dropped, hints (hstem/vstem/hintmask/cntrmask) copied
- * with their values rounded. A subroutine keeps its number (so its INDEX and its bias are the source's):
- * one without blends is copied as it is, one with blends is written once from its entry state
- * and shared, and a call that stands between a blend and its operands is inlined (the analysis
- * pass marks those). Unused subroutines become a bare return. What CFF adds to a CFF2
- * charstring: the width (hmtx advance - nominalWidthX) first, unless the advance is the Font
- * DICT's defaultWidthX; endchar at the end of every glyph; return at the end of every
- * subroutine; and a stack of at most 48 operands (an operator with more is split into several,
- * cff_partial.c's split_op; the analysis inlines the calls that stand in the way). Operand counts
- * CFF does not take and paths before a moveto are refused; Private DICT entries with the wrong
- * operand count are dropped.
+ * with their values rounded. A subroutine keeps its number (so its INDEX and its bias are the
+ * source's): one without blends is copied as it is, one with blends is written once from its entry
+ * state and shared, and a call that stands between a blend and its operands is inlined (the
+ * analysis pass marks those). Unused subroutines become a bare return. What CFF adds to a CFF2
+ * charstring: the width (hmtx advance - nominalWidthX) first, unless the advance is the Font DICT's
+ * defaultWidthX; endchar at the end of every glyph; return at the end of every subroutine; and a
+ * stack of at most 48 operands (an operator with more is split into several, cff_partial.c's
+ * split_op; the analysis inlines the calls that stand in the way). Operand counts CFF does not take
+ * and paths before a moveto are refused; Private DICT entries with the wrong operand count are
+ * dropped.
  *
  * Keying: name-keyed (glyph names from post 2.0, standard strings by SID) when the font has one
  * Font DICT and post 2.0 names every glyph with a valid PostScript name; otherwise CID-keyed

@@ -17,13 +17,14 @@
  * default. Every other region keeps its kept axes, and its deltas are multiplied by the pinned
  * factor (regions whose pinned factor is 0 disappear). Deltas are rounded with floor(x + 0.5).
  *
- * Tuple variation stores (gvar, cvar) are rewritten: the kept tuples, summed per kept region,
- * with shared peaks (gvar) and private point numbers. A sparse tuple is made explicit first, by
- * IUP against the ORIGINAL default outline (the new default is different, so the same sparse
- * points would infer other deltas); then the points IUP can infer again, from the new default,
- * within the rounding's 0.5 of the exact delta are left out. ItemVariationStores (HVAR, VVAR, MVAR, GDEF) keep their layout: the region list
- * is rewritten in place with fewer axes and each delta is replaced by its scaled value, which
- * never needs a wider field, so no DeltaSetIndexMap, VariationIndex or MVAR record changes.
+ * Tuple variation stores (gvar, cvar) are rewritten: the kept tuples, summed per kept region, with
+ * shared peaks (gvar) and private point numbers. A sparse tuple is made explicit first, by IUP
+ * against the ORIGINAL default outline (the new default is different, so the same sparse points
+ * would infer other deltas); then the points IUP can infer again, from the new default, within the
+ * rounding's 0.5 of the exact delta are left out. ItemVariationStores (HVAR, VVAR, MVAR, GDEF) keep
+ * their layout: the region list is rewritten in place with fewer axes and each delta is replaced by
+ * its scaled value, which never needs a wider field, so no DeltaSetIndexMap, VariationIndex or MVAR
+ * record changes.
  */
 #include "instance/store.h"
 #include "instance/inst.h"

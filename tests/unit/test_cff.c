@@ -2314,11 +2314,11 @@ static void test_subr_offs(void)
 }
 
 /* Compiled glyphs in int16 (charstring.c comp_build, comp_narrow: when the arena's bound is
- * below the font's need). NotoSansJP-VF.subset.otf with an 8 KiB bound (its need: 14 KiB):
- * its compiled glyphs are int16, and draw the same floats as the default face's float ones, bit for bit
+ * below the font's need). NotoSansJP-VF.subset.otf with an 8 KiB bound (its need: 14 KiB): its
+ * compiled glyphs are int16, and draw the same floats as the default face's float ones, bit for bit
  * (each value converts to the same double, the sums are the same). Source Serif 4 CFF2 (from
- * $OTV_FONT_CACHE): at the default 4 MiB bound every glyph compiles (as float, 5.3 MB, most
- * of them did not fit: 1192 of 1464 compiled), within float ulps of the bytes. */
+ * $OTV_FONT_CACHE): at the default 4 MiB bound every glyph compiles (as float, 5.3 MB, most of them
+ * did not fit: 1192 of 1464 compiled), within float ulps of the bytes. */
 static void test_compiled_narrow(void)
 {
   otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(8)};

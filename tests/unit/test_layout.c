@@ -1,15 +1,15 @@
 /*
  * test_layout.c - the layout writer (layout.h) on a GPOS built here byte by byte: one PairPos
- * lookup (not an Extension lookup) with two class-pair sub-tables of 50 KB, each with its own
- * copy of the same ClassDef2, the second covering some glyphs the first covers too. The source
- * is valid as it is laid out (the second sub-table starts 54 KB after the Lookup). Written for a
- * static instance, the two sub-tables share one class matrix that is cut again into sub-tables
- * as large as offsets allow (placed so that one Lookup still reaches them). Checked: the kerning of 4000 glyph pairs (evaluated
- * here from the bytes, as a client does: the first sub-table whose Coverage has the first glyph
- * applies) is the same in the source and in every output; the output types; a table written as
- * read and written again gives the same bytes. Then the same with records that hold only a
- * VariationIndex device: a partial instance adds the XAdvance their delta goes to, the
- * sub-tables double, are split to fit, and the lookup must be promoted.
+ * lookup (not an Extension lookup) with two class-pair sub-tables of 50 KB, each with its own copy
+ * of the same ClassDef2, the second covering some glyphs the first covers too. The source is valid
+ * as it is laid out (the second sub-table starts 54 KB after the Lookup). Written for a static
+ * instance, the two sub-tables share one class matrix that is cut again into sub-tables as large as
+ * offsets allow (placed so that one Lookup still reaches them). Checked: the kerning of 4000 glyph
+ * pairs (evaluated here from the bytes, as a client does: the first sub-table whose Coverage has
+ * the first glyph applies) is the same in the source and in every output; the output types; a table
+ * written as read and written again gives the same bytes. Then the same with records that hold only
+ * a VariationIndex device: a partial instance adds the XAdvance their delta goes to, the sub-tables
+ * double, are split to fit, and the lookup must be promoted.
  */
 #include "harness.h"
 #include "layout.h"

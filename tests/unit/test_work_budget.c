@@ -6,8 +6,9 @@
  *   fanout: 65535 glyphs; glyph k (2..16) is a composite of glyph k-1 twice, every later glyph
  *           a composite of glyph 16: 65535 component loads per glyph (the per-call cap is 65536;
  *           4.3e9 loads for the font, 546 s before the budget);
- *   gvar:   65535 glyphs; glyph 1 has 8000 points and 64 gvar tuples (all apply at wght=420), every later glyph is a
- *           composite of it (too big for the component cache): 512,000 deltas per glyph;
+ *   gvar:   65535 glyphs; glyph 1 has 8000 points and 64 gvar tuples (all apply at wght=420),
+ *           every later glyph is a composite of it (too big for the component cache): 512,000
+ *           deltas per glyph;
  *   hvar:   65535 empty glyphs whose advances all map to one HVAR row of 65535 regions.
  * For each, a location with the face's budget armed (OTV_WORK_FONT) walks every glyph's metrics:
  * every call that succeeds leaves the work counter <= the budget (font bytes x 64 + 2^24, a
