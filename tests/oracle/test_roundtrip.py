@@ -479,6 +479,30 @@ def hb_paths(glyphs):
     return out
 
 
+def compare_shaping(path, loc, out, loc_b, text, what, d):
+    """hb-shape of text on path at loc and on out at loc_b: glyphs equal, the largest position
+    difference into d.gpos (10**9 for other glyphs or a failed run), the first one noted"""
+    if not (shutil.which("hb-shape") and text):
+        return
+    sa, sb = hb_shape(path, loc, text), hb_shape(out, loc_b, text)
+    if sa is None or sb is None or len(sa) != len(sb):
+        d.gpos = max(d.gpos, 10**9)
+        d.note(f"{what}: hb-shape failed or the runs differ in length")
+        return
+    for i, (x, y) in enumerate(zip(sa, sb)):
+        m = 10**9 if x[0] != y[0] else max(abs(u - v) for u, v in zip(x[1:], y[1:]))
+        if m > d.gpos:
+            d.gpos = m
+        if m:
+            d.note(f"{what}: HarfBuzz shaping at glyph {i}: {x} vs {y}")
+            break
+
+
+def worst_line(d):
+    return (f"max differences: otvar outline {d.outline:.3f}, advance {d.otvar_advance:.3f}; "
+            f"HarfBuzz outline {d.hb_outline:.3f}, advance {d.advance:g}, shaping {d.gpos}")
+
+
 def roundtrip(tmp, path, nloc):
     name = os.path.basename(path)
     font = TTFont(path)
@@ -611,21 +635,8 @@ def roundtrip(tmp, path, nloc):
         if hb is not None:
             compare_paths(hb_paths(hb[0]), hb_paths(hb[1]), what + " (HarfBuzz)", d,
                           "hb_outline", "advance")
-        if shutil.which("hb-shape") and text:
-            sa, sb = hb_shape(path, loc, text), hb_shape(out, loc_b, text)
-            if sa is None or sb is None or len(sa) != len(sb):
-                d.gpos = max(d.gpos, 10**9)
-                d.note(f"{what}: hb-shape failed or the runs differ in length")
-            else:
-                for i, (x, y) in enumerate(zip(sa, sb)):
-                    m = 10**9 if x[0] != y[0] else max(abs(u - v) for u, v in zip(x[1:], y[1:]))
-                    if m > d.gpos:
-                        d.gpos = m
-                    if m:
-                        d.note(f"{what}: HarfBuzz shaping at glyph {i}: {x} vs {y}")
-                        break
-    worst = (f"max differences: otvar outline {d.outline:.3f}, advance {d.otvar_advance:.3f}; "
-             f"HarfBuzz outline {d.hb_outline:.3f}, advance {d.advance:g}, shaping {d.gpos}")
+        compare_shaping(path, loc, out, loc_b, text, what, d)
+    worst = worst_line(d)
     av2 = f"avar 2 with {len(mappings)} mappings, " if avar2 else ""
     line = (f"{name}: {len(axes)} axes, {len(peaks)} masters, {av2}regions {len(orig)} -> "
             f"{len(got)}, {os.path.getsize(path)} -> {os.path.getsize(out)} bytes; ")

@@ -223,21 +223,8 @@ def roundtrip(tmp, path, nloc):
         if hb is not None:
             rt.compare_paths(rt.hb_paths(hb[0]), rt.hb_paths(hb[1]), what + " (HarfBuzz)", d,
                              "hb_outline", "advance")
-        if shutil.which("hb-shape") and text:
-            sa, sb = rt.hb_shape(path, loc, text), rt.hb_shape(out, loc, text)
-            if sa is None or sb is None or len(sa) != len(sb):
-                d.gpos = max(d.gpos, 10**9)
-                d.note(f"{what}: hb-shape failed or the runs differ in length")
-            else:
-                for i, (x, y) in enumerate(zip(sa, sb)):
-                    m = 10**9 if x[0] != y[0] else max(abs(u - v) for u, v in zip(x[1:], y[1:]))
-                    if m > d.gpos:
-                        d.gpos = m
-                    if m:
-                        d.note(f"{what}: HarfBuzz shaping at glyph {i}: {x} vs {y}")
-                        break
-    worst = (f"max differences: otvar outline {d.outline:.3f}, advance {d.otvar_advance:.3f}; "
-             f"HarfBuzz outline {d.hb_outline:.3f}, advance {d.advance:g}, shaping {d.gpos}")
+        rt.compare_shaping(path, loc, out, loc, text, what, d)
+    worst = rt.worst_line(d)
     so, sn = os.path.getsize(path), os.path.getsize(out)
     c2o, c2n = len(font.reader["CFF2"]), len(new.reader["CFF2"])
     nsub = len(TTFont(out)["CFF2"].cff.GlobalSubrs)
