@@ -2,7 +2,7 @@
 """bench_build.py - `otvar build` against fontTools 4.38's `fonttools varLib` on the same
 designspaces and masters (fontTools' varLib test cases, masters compiled from TTX first).
 
-usage: bench/bench_build.py OTVAR [REPEATS]
+usage: bench/bench_build.py OTVAR [REPEATS [REAL_REPEATS]]
 Both run as commands, as users run them (process start included), REPEATS times each (default
 30, alternating otvar and fontTools); the best wall time and the median CPU time (user + system
 of that child, from wait4's rusage: what the shared machine's load inflates least) of each are
@@ -16,7 +16,6 @@ command, then otv_build in process, the two binaries' in-process runs alternatin
 best of each), with the CPU ratio base / OTVAR; $OTV_BENCH_ONLY=TEXT keeps the cases (test cases
 and real fonts) whose name contains TEXT.
 
-usage: bench/bench_build.py OTVAR [REPEATS [REAL_REPEATS]]
 Then real fonts (REAL_REPEATS runs each, default 3; 0 skips them): the masters of the round trip
 (tests/oracle/test_roundtrip.py, test_roundtrip_cff2.py: `otvar instance` at the peak of every
 region of a cached variable font, $OTV_FONT_CACHE, default build-test/fonts-cache, and the
