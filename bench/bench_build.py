@@ -6,10 +6,10 @@ usage: bench/bench_build.py OTVAR [REPEATS [REAL_REPEATS]]
 Both run as commands, as users run them (process start included), REPEATS times each (default
 30, alternating otvar and fontTools); the best wall time and the median CPU time (user + system
 of that child, from wait4's rusage: what the shared machine's load inflates least) of each are
-printed with the ratios fontTools / otvar, and the load average before the runs. Then the build alone, in process: otv_build on the parsed
-designspace and masters (`OTV_BUILD_BENCH=N otvar build ...` prints its best wall and CPU times) against
-fontTools' varLib.build called in this process (after a first call: imports and caches warm). Never a test: nothing is
-asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
+printed with the ratios fontTools / otvar, and the load average before the runs. Then the build
+alone, in process: otv_build on the parsed designspace and masters (`OTV_BUILD_BENCH=N otvar build
+...` prints its best wall and CPU times) against fontTools' varLib.build called in this process
+(after a first call: imports and caches warm). Never a test: nothing is asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
 
 $OTV_BENCH_BASE=OTHER_OTVAR also times another otvar (main's, say) in the same alternation (its
 command, then otv_build in process, the two binaries' in-process runs alternating 5 times, the
