@@ -1536,129 +1536,104 @@ out:
   return result;
 }
 
-/* The blend sums of a compiled glyph stored as float, in double: q[i] = b[i] + s x d[i]
- * (comp_set_f32) and q[i] += s x d[i] (comp_add_f32, comp_add2_f32), the same operations in
- * the same order as the plain loops. SSE2: four coordinates a step, written out. */
-#if OTV_SSE2
-/* Two floats at p as two doubles. */
-static inline __m128d comp_load2_f32(const float *p)
+/* The blend sums of a compiled glyph whose values are stored as float or as int16 (i16; always a
+ * constant where these are called, so each storage gets its own loops): q[i] = b[i] + s x d[i]
+ * (comp_set), q[i] += s x d[i] (comp_add) and two regions in one pass (comp_add2: one load and
+ * store of q for both), in double, the same operations in the same order as the plain loops.
+ * An int16 value converts to the same double as its float form would (comp_build stores int16
+ * only when every value is an integer of int16 range, -0 excluded). SSE2: four a step. */
+static OTV_ALWAYS_INLINE double comp_val(const void *p, size_t i, bool i16)
 {
-  return _mm_cvtps_pd(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)p));
+  return i16 ? (double)((const int16_t *)p)[i] : (double)((const float *)p)[i];
 }
-#endif
 
-static inline void comp_set_f32(double *restrict q, const float *restrict b,
-                                const float *restrict d, double s, size_t n)
-{
-  size_t i = 0;
 #if OTV_SSE2
-  const __m128d vs = _mm_set1_pd(s);
-  for (; i + 4 <= n; i += 4) {
-    __m128d x0 = _mm_add_pd(comp_load2_f32(b + i), _mm_mul_pd(vs, comp_load2_f32(d + i)));
-    __m128d x1 = _mm_add_pd(comp_load2_f32(b + i + 2), _mm_mul_pd(vs, comp_load2_f32(d + i + 2)));
-    _mm_storeu_pd(q + i, x0);
-    _mm_storeu_pd(q + i + 2, x1);
+/* Values i..i+3 at p as two pairs of doubles. */
+static OTV_ALWAYS_INLINE void comp_load4(const void *p, size_t i, bool i16, __m128d *lo,
+                                         __m128d *hi)
+{
+  if (i16) {
+    __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)((const int16_t *)p + i));
+    __m128i x = _mm_srai_epi32(_mm_unpacklo_epi16(w, w), 16); /* sign-extended to int32 */
+    *lo = _mm_cvtepi32_pd(x);
+    *hi = _mm_cvtepi32_pd(_mm_shuffle_epi32(x, 0xee));
+  } else {
+    const float *f = (const float *)p + i;
+    *lo = _mm_cvtps_pd(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)f));
+    *hi = _mm_cvtps_pd(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(f + 2)));
   }
-#endif
-  for (; i < n; i++) q[i] = (double)b[i] + s * (double)d[i];
-}
-
-static inline void comp_add_f32(double *restrict q, const float *restrict d, double s, size_t n)
-{
-  size_t i = 0;
-#if OTV_SSE2
-  const __m128d vs = _mm_set1_pd(s);
-  for (; i + 4 <= n; i += 4) {
-    __m128d x0 = _mm_add_pd(_mm_loadu_pd(q + i), _mm_mul_pd(vs, comp_load2_f32(d + i)));
-    __m128d x1 = _mm_add_pd(_mm_loadu_pd(q + i + 2), _mm_mul_pd(vs, comp_load2_f32(d + i + 2)));
-    _mm_storeu_pd(q + i, x0);
-    _mm_storeu_pd(q + i + 2, x1);
-  }
-#endif
-  for (; i < n; i++) q[i] += s * (double)d[i];
-}
-
-/* comp_add_f32 of two regions in one pass: q[i] = (q[i] + s x d[i]) + t x e[i], the same sums
- * in the same order, one load and store of q for both. */
-static inline void comp_add2_f32(double *restrict q, const float *restrict d, double s,
-                                 const float *restrict e, double t, size_t n)
-{
-  size_t i = 0;
-#if OTV_SSE2
-  const __m128d vs = _mm_set1_pd(s), vt = _mm_set1_pd(t);
-  for (; i + 4 <= n; i += 4) {
-    __m128d x0 = _mm_add_pd(_mm_loadu_pd(q + i), _mm_mul_pd(vs, comp_load2_f32(d + i)));
-    __m128d x1 = _mm_add_pd(_mm_loadu_pd(q + i + 2), _mm_mul_pd(vs, comp_load2_f32(d + i + 2)));
-    _mm_storeu_pd(q + i, _mm_add_pd(x0, _mm_mul_pd(vt, comp_load2_f32(e + i))));
-    _mm_storeu_pd(q + i + 2, _mm_add_pd(x1, _mm_mul_pd(vt, comp_load2_f32(e + i + 2))));
-  }
-#endif
-  for (; i < n; i++) q[i] = (q[i] + s * (double)d[i]) + t * (double)e[i];
-}
-
-/* The same for a compiled glyph stored as int16: each value converts to the double its float
- * form would (comp_build stores int16 only when every value is an integer of int16 range, -0
- * excluded), and the sums are the same operations in the same order. SSE2: four a step. */
-#if OTV_SSE2
-/* Four int16 at p as two pairs of doubles. */
-static inline void comp_load4_i16(const int16_t *p, __m128d *lo, __m128d *hi)
-{
-  __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)p);
-  __m128i x = _mm_srai_epi32(_mm_unpacklo_epi16(w, w), 16); /* sign-extended to int32 */
-  *lo = _mm_cvtepi32_pd(x);
-  *hi = _mm_cvtepi32_pd(_mm_shuffle_epi32(x, 0xee));
 }
 #endif
 
-static inline void comp_set_i16(double *restrict q, const int16_t *restrict b,
-                                const int16_t *restrict d, double s, size_t n)
+static OTV_ALWAYS_INLINE void comp_set(double *restrict q, const void *b, const void *d, double s,
+                                       size_t n, bool i16)
 {
   size_t i = 0;
 #if OTV_SSE2
   const __m128d vs = _mm_set1_pd(s);
   for (; i + 4 <= n; i += 4) {
     __m128d b0, b1, d0, d1;
-    comp_load4_i16(b + i, &b0, &b1);
-    comp_load4_i16(d + i, &d0, &d1);
+    comp_load4(b, i, i16, &b0, &b1);
+    comp_load4(d, i, i16, &d0, &d1);
     _mm_storeu_pd(q + i, _mm_add_pd(b0, _mm_mul_pd(vs, d0)));
     _mm_storeu_pd(q + i + 2, _mm_add_pd(b1, _mm_mul_pd(vs, d1)));
   }
 #endif
-  for (; i < n; i++) q[i] = (double)b[i] + s * (double)d[i];
+  for (; i < n; i++) q[i] = comp_val(b, i, i16) + s * comp_val(d, i, i16);
 }
 
-static inline void comp_add_i16(double *restrict q, const int16_t *restrict d, double s, size_t n)
+static OTV_ALWAYS_INLINE void comp_add(double *restrict q, const void *d, double s, size_t n,
+                                       bool i16)
 {
   size_t i = 0;
 #if OTV_SSE2
   const __m128d vs = _mm_set1_pd(s);
   for (; i + 4 <= n; i += 4) {
     __m128d d0, d1;
-    comp_load4_i16(d + i, &d0, &d1);
+    comp_load4(d, i, i16, &d0, &d1);
     _mm_storeu_pd(q + i, _mm_add_pd(_mm_loadu_pd(q + i), _mm_mul_pd(vs, d0)));
     _mm_storeu_pd(q + i + 2, _mm_add_pd(_mm_loadu_pd(q + i + 2), _mm_mul_pd(vs, d1)));
   }
 #endif
-  for (; i < n; i++) q[i] += s * (double)d[i];
+  for (; i < n; i++) q[i] += s * comp_val(d, i, i16);
 }
 
-static inline void comp_add2_i16(double *restrict q, const int16_t *restrict d, double s,
-                                 const int16_t *restrict e, double t, size_t n)
+static OTV_ALWAYS_INLINE void comp_add2(double *restrict q, const void *d, double s, const void *e,
+                                        double t, size_t n, bool i16)
 {
   size_t i = 0;
 #if OTV_SSE2
   const __m128d vs = _mm_set1_pd(s), vt = _mm_set1_pd(t);
   for (; i + 4 <= n; i += 4) {
     __m128d d0, d1, e0, e1;
-    comp_load4_i16(d + i, &d0, &d1);
-    comp_load4_i16(e + i, &e0, &e1);
+    comp_load4(d, i, i16, &d0, &d1);
+    comp_load4(e, i, i16, &e0, &e1);
     __m128d x0 = _mm_add_pd(_mm_loadu_pd(q + i), _mm_mul_pd(vs, d0));
     __m128d x1 = _mm_add_pd(_mm_loadu_pd(q + i + 2), _mm_mul_pd(vs, d1));
     _mm_storeu_pd(q + i, _mm_add_pd(x0, _mm_mul_pd(vt, e0)));
     _mm_storeu_pd(q + i + 2, _mm_add_pd(x1, _mm_mul_pd(vt, e1)));
   }
 #endif
-  for (; i < n; i++) q[i] = (q[i] + s * (double)d[i]) + t * (double)e[i];
+  for (; i < n; i++) q[i] = (q[i] + s * comp_val(d, i, i16)) + t * comp_val(e, i, i16);
+}
+
+/* q = P0 + sum s_r D_r over the na regions whose scalar is not 0 (sc, their rows rr), the
+ * values stored as float or int16 (i16), ncoord per row. */
+static OTV_ALWAYS_INLINE void comp_blend(double *restrict q, const void *p0, unsigned ncoord,
+                                         const double *sc, const unsigned *rr, unsigned na,
+                                         bool i16)
+{
+  const char *b = p0;
+  size_t row = (size_t)ncoord * (i16 ? sizeof(int16_t) : sizeof(float));
+  if (na == 0) {
+    for (unsigned i = 0; i < ncoord; i++) q[i] = comp_val(b, i, i16);
+    return;
+  }
+  comp_set(q, b, b + row * rr[0], sc[0], ncoord, i16);
+  unsigned r = 1;
+  for (; r + 2 <= na; r += 2)
+    comp_add2(q, b + row * rr[r], sc[r], b + row * rr[r + 1], sc[r + 1], ncoord, i16);
+  if (r < na) comp_add(q, b + row * rr[r], sc[r], ncoord, i16);
 }
 
 /* Draw a compiled glyph into the pen (s->out, pen mode). */
@@ -1683,29 +1658,9 @@ static otv_status comp_draw(cs *s, const otv_cs_cell *g)
   double *q = l->comp_scratch + CS_COMP_MAX_COORDS; /* ncoord <= CS_COMP_MAX_COORDS */
   /* q = P0 + sum s_r D_r over the regions whose scalar is not 0 (branch-free loops) */
   if (i16) {
-    const int16_t *b = (const int16_t *)(const void *)p0;
-    if (na == 0) {
-      for (unsigned i = 0; i < ncoord; i++) q[i] = b[i];
-    } else {
-      comp_set_i16(q, b, b + (size_t)ncoord * rr[0], sc[0], ncoord);
-      unsigned r = 1;
-      for (; r + 2 <= na; r += 2)
-        comp_add2_i16(q, b + (size_t)ncoord * rr[r], sc[r], b + (size_t)ncoord * rr[r + 1],
-                      sc[r + 1], ncoord);
-      if (r < na) comp_add_i16(q, b + (size_t)ncoord * rr[r], sc[r], ncoord);
-    }
+    comp_blend(q, p0, ncoord, sc, rr, na, true);
   } else if (fl) {
-    const float *b = (const float *)(const void *)p0;
-    if (na == 0) {
-      for (unsigned i = 0; i < ncoord; i++) q[i] = b[i];
-    } else {
-      comp_set_f32(q, b, b + (size_t)ncoord * rr[0], sc[0], ncoord);
-      unsigned r = 1;
-      for (; r + 2 <= na; r += 2)
-        comp_add2_f32(q, b + (size_t)ncoord * rr[r], sc[r], b + (size_t)ncoord * rr[r + 1],
-                      sc[r + 1], ncoord);
-      if (r < na) comp_add_f32(q, b + (size_t)ncoord * rr[r], sc[r], ncoord);
-    }
+    comp_blend(q, p0, ncoord, sc, rr, na, false);
   } else {
     const double *b = &p0->v;
     if (na == 0) {
