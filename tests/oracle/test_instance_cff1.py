@@ -130,6 +130,20 @@ def instance_of(path, spec, flags, out, what):
     return TTFont(out) if r.returncode == 0 else None
 
 
+def cff_instance_of(path, spec, flags, out, what, table):
+    """instance_of, and its table ("CFF " or "CFF2") checked present: (font, its CFFFontSet with
+    the subroutines kept), or (None, None) with a failure recorded"""
+    f = instance_of(path, spec, flags, out, what)
+    if f is None:
+        return None, None
+    check(table in f, "%s: a %s table" % (what, table))
+    if table not in f:
+        return None, None
+    cff = f[table].cff
+    cff.desubroutinize = False
+    return f, cff
+
+
 def check_points(f, want, what, rnd=lambda c: c):
     """each glyph of want drawn by fontTools: its moveTo/lineTo points (rnd applied) as listed"""
     gs = f.getGlyphSet()
@@ -285,14 +299,9 @@ def run_flat_fm(path, tmp):
                                   ([], {"box": cbox, "hint": cbox, "tri": ctri}, "CFF ")):
             out = os.path.join(tmp, "fm.otf")
             what = "%s %s %s" % (name, spec, " ".join(flag))
-            f = instance_of(path, spec, flag, out, what)
+            f, cff = cff_instance_of(path, spec, flag, out, what, table)
             if f is None:
                 continue
-            check(table in f, "%s: a %s table" % (what, table))
-            if table not in f:
-                continue
-            cff = f[table].cff
-            cff.desubroutinize = False
             top = cff.topDictIndex[0]
             matrix = [0.001, 0, 0, 0.001, 0, 0] if flag else [0.0005, 0, 0, 0.0005, 0, 0]
             check(all(abs(x - y) < 1e-9 for x, y in zip(top.FontMatrix, matrix)),
@@ -323,14 +332,9 @@ def run_vsindex(path, tmp):
         for flag, table in (([], "CFF "), (["--cff-exact"], "CFF "), (["--cff2"], "CFF2")):
             out = os.path.join(tmp, "vs.otf")
             what = "%s %s %s" % (name, spec, " ".join(flag))
-            f = instance_of(path, spec, flag, out, what)
+            f, cff = cff_instance_of(path, spec, flag, out, what, table)
             if f is None:
                 continue
-            check(table in f, "%s: a %s table" % (what, table))
-            if table not in f:
-                continue
-            cff = f[table].cff
-            cff.desubroutinize = False
             check(subr_counts(cff) == (2, 0), "%s: subroutines %s" % (what, subr_counts(cff)))
             check_points(f, want, what, r5)
             check_ots(out, tmp, what)
