@@ -773,26 +773,13 @@ static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigne
   unsigned n_act = 0;
   bool sparse = false; /* a tuple that applies lists only some points */
   otv_tuple t;
-  otv_tvs_lane lane;
-  unsigned any_tidx = 0; /* the tuple indices of the applying tuples, or-ed */
-  bool laned = false;
-  if (tuple_count >= LANE_APART_MIN) {
-    lane_found f = lane_scan_apart(c, tv.data, tv.hdr_pos, tv.data_pos, tuple_count,
-                                   tv.shared_points, shared, act);
-    laned = f.n >= 0;
+  lane_found f = tuple_count >= LANE_APART_MIN
+                     ? lane_scan_apart(c, tv.data, tv.hdr_pos, tv.data_pos, tuple_count,
+                                       tv.shared_points, shared, act)
+                     : lane_scan(c, &tv, shared, act);
+  if (f.n >= 0) {
+    unsigned any_tidx = f.any_tidx; /* the tuple indices of the applying tuples, or-ed */
     n_act = (unsigned)f.n;
-    any_tidx = f.any_tidx;
-  } else if (otv_tvs_lane_begin(&tv, &lane)) {
-    for (unsigned i = 0; i < tuple_count; i++) {
-      if (!otv_tvs_lane_next(&tv, &lane, i, &t)) goto checked;
-      float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
-      if (s == 0.0f) continue;
-      any_tidx |= t.tidx;
-      act[n_act++] = applying(&t, s);
-    }
-    laned = otv_tvs_lane_end(&tv, &lane);
-  }
-  if (laned) {
     /* only tuples with private point numbers, or shared ones not "all points", are sparse */
     if ((any_tidx & OTV_TUPLE_PRIVATE_POINTS) || !shared_all)
       for (unsigned a = 0; a < n_act; a++)
@@ -802,7 +789,6 @@ static OTV_ALWAYS_INLINE otv_status pass1(otv_gvar_loc *c, uint32_t gid, unsigne
           sparse = true;
     goto applied;
   }
-checked:
   n_act = 0;
   while ((k = otv_tvs_next(&tv, &t)) > 0) {
     float s = tuple_at(c, t.tidx, t.peak, t.start, t.end, shared);
