@@ -2242,7 +2242,9 @@ static void check_offs(const otv_cff_index *ix, const uint32_t *o)
 {
   for (uint32_t i = 0; i < ix->count; i++) {
     otv_span sp;
-    CHECK(otv_cff_index_get(ix, i, &sp));
+    bool got = otv_cff_index_get(ix, i, &sp);
+    CHECK(got);
+    if (!got) continue;
     CHECK(sp.p == ix->data + o[i]);
     CHECK_EQ(sp.len, (size_t)(o[i + 1] - o[i]));
   }
