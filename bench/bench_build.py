@@ -11,6 +11,12 @@ alone, in process: otv_build on the parsed designspace and masters (`OTV_BUILD_B
 ...` prints its best wall and CPU times) against fontTools' varLib.build called in this process
 (after a first call: imports and caches warm). Never a test: nothing is asserted. Data: $OTV_VARLIB_DATA (default /work/shared/testdata/fonttools-varlib).
 
+The floor: build-*/floor_build (bench/floor_build.c), beside OTVAR when built (OTV_BENCH), runs in
+the same alternation: a command linked as otvar's that reads the same inputs and writes otvar's
+output the same safe way (temp file, fsync, rename) without building anything. fontTools' time
+over its time is the ceiling: the highest ratio any build command started and writing this way
+can reach on this machine, and otvar's ratio is printed as a share of it.
+
 $OTV_BENCH_BASE=OTHER_OTVAR also times another otvar (main's, say) in the same alternation (its
 command, then otv_build in process, the two binaries' in-process runs alternating 5 times, the
 best of each), with the CPU ratio base / OTVAR; $OTV_BENCH_ONLY=TEXT keeps the cases (test cases
@@ -119,13 +125,27 @@ def bench_case(otvar, name, ds, ds2, md, finder, tmp, reps, bench_reps=None):
     def cmd(exe):
         return [exe, "build", ds, "--master-dir", md, "-o", os.path.join(tmp, "o.ttf"),
                 "--force", "-q"]
+    floor = os.path.join(os.path.dirname(otvar), "floor_build")
+    floor_cmd = []
+    if os.path.exists(floor):
+        # the inputs a build reads (the designspace and its masters) and the bytes it writes
+        built = os.path.join(tmp, "floor-bytes.ttf")
+        subprocess.run([otvar, "build", ds, "--master-dir", md, "-o", built, "--force", "-q"],
+                       check=True)
+        masters = sorted({finder(s.filename) for s in DesignSpaceDocument.fromfile(ds).sources})
+        floor_cmd = [[floor, os.path.join(tmp, "n.ttf"), built, ds] + masters]
     runs = measure([cmd(otvar), ["/usr/bin/python3", "-m", "fontTools.varLib", ds2, "-o",
-                                 os.path.join(tmp, "f.ttf")]] + ([cmd(BASE)] if BASE else []),
-                   reps)
+                                 os.path.join(tmp, "f.ttf")]] + ([cmd(BASE)] if BASE else [])
+                   + floor_cmd, reps)
     (t_ot, c_ot), (t_ft, c_ft) = runs[0], runs[1]
     print(f"{name:24s} wall: otvar {t_ot * 1000:7.2f} ms  fonttools {t_ft * 1000:7.1f} ms"
           f"  {t_ft / t_ot:6.1f}x   cpu (median): otvar {c_ot * 1000:6.2f} ms  fonttools"
           f" {c_ft * 1000:7.1f} ms  {c_ft / max(c_ot, 1e-6):6.1f}x")
+    if floor_cmd:
+        c_fl = runs[-1][1]
+        print(f"{'':24s} floor: cpu (median) {c_fl * 1000:6.2f} ms, ceiling fonttools / floor"
+              f" {c_ft / max(c_fl, 1e-6):6.1f}x; otvar's ratio is"
+              f" {100 * c_fl / max(c_ot, 1e-6):3.0f}% of it")
     if BASE:
         t_b, c_b = runs[2]
         print(f"{'':24s} base: wall {t_b * 1000:7.2f} ms  cpu (median) {c_b * 1000:6.2f} ms"

@@ -10,3 +10,15 @@ if(OTV_BENCH AND HB_FOUND AND FT_FOUND)
     target_link_libraries(${n} PRIVATE otvar PkgConfig::HB PkgConfig::FT m)
   endforeach()
 endif()
+# The floor under a build command (bench/floor_build.c, for bench/bench_build.py): linked as the
+# otvar command is (the same sources of its helpers, libraries and link options, -static-pie
+# in Release builds), so that only the building differs.
+if(OTV_BENCH AND TARGET otvar_cli)
+  add_executable(floor_build ${CMAKE_CURRENT_SOURCE_DIR}/bench/floor_build.c ${OTV_TOOL_LIB_SRC})
+  foreach(p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS LINK_LIBRARIES LINK_OPTIONS)
+    get_target_property(v otvar_cli ${p})
+    if(v)
+      set_property(TARGET floor_build PROPERTY ${p} "${v}")
+    endif()
+  endforeach()
+endif()
