@@ -387,6 +387,34 @@ def numbers(path):
     return out
 
 
+def compare_drawn(src, full, out, loc, label, text, adv_tol, point_tol):
+    """The instance out at loc against src at full (loc with the pinned axes): every glyph's
+    advance within adv_tol and its points within point_tol (otvar's drawing of both), and
+    hb-shape's positions of text within 2."""
+    a, b = outlines(src, full), outlines(out, loc)
+    tp.check(a is not None and b is not None and a.keys() == b.keys(),
+             "%s at %s: outline failed or glyphs differ" % (label, loc))
+    if a is None or b is None:
+        return
+    worst = 0.0
+    for g in a:
+        if len(a[g]) != len(b[g]):
+            tp.check(False, "%s at %s: glyph %s has other points" % (label, loc, g))
+            continue
+        dadv = abs(a[g][0] - b[g][0]) if a[g] else 0  # numbers(): the advance first
+        d = max([abs(x - y) for x, y in zip(a[g][1:], b[g][1:])] + [0])
+        worst = max(worst, d, dadv)
+        tp.check(dadv <= adv_tol and d <= point_tol,
+                 "%s at %s: glyph %s off by %g (advance %g)" % (label, loc, g, d, dadv))
+    print("%s at %s: within %g" % (label, loc, worst))
+    if text:
+        sa, sb = tp.shape(src, full, text), tp.shape(out, loc, text)
+        tp.check(sa is not None and sb is not None and
+                 max([abs(x[k] - y[k]) for x, y in zip(sa, sb) for k in ("ax", "dx", "dy")] +
+                     [0]) <= 2,
+                 "%s at %s: hb-shape positions differ" % (label, loc))
+
+
 def run_avar2(src, pins, kept, seed, tmp):
     label = "%s pins %s keep %s" % (os.path.basename(src), pins, ",".join(kept))
     out = os.path.join(tmp, "avar2.ttf")
@@ -407,26 +435,7 @@ def run_avar2(src, pins, kept, seed, tmp):
     for loc in locs:
         full = dict(pins)
         full.update(loc)
-        a, b = outlines(src, full), outlines(out, loc)
-        tp.check(a is not None and b is not None and a.keys() == b.keys(),
-                 "%s at %s: outline failed or glyphs differ" % (label, loc))
-        if a is None or b is None:
-            continue
-        worst = 0.0
-        for g in a:
-            if len(a[g]) != len(b[g]):
-                tp.check(False, "%s at %s: glyph %s has other points" % (label, loc, g))
-                continue
-            d = max([abs(x - y) for x, y in zip(a[g], b[g])] + [0])
-            worst = max(worst, d)
-            tp.check(d <= 1.5, "%s at %s: glyph %s off by %g" % (label, loc, g, d))
-        print("%s at %s: within %g" % (label, loc, worst))
-        if text:
-            sa, sb = tp.shape(src, full, text), tp.shape(out, loc, text)
-            tp.check(sa is not None and sb is not None and
-                     max([abs(x[k] - y[k]) for x, y in zip(sa, sb) for k in ("ax", "dx", "dy")] +
-                         [0]) <= 2,
-                     "%s at %s: hb-shape positions differ" % (label, loc))
+        compare_drawn(src, full, out, loc, label, text, 1.5, 1.5)
 
 
 # CFF2 fonts (fontTools 4.38 cannot instance them): through otvar's drawing and hb-shape, as the
@@ -471,31 +480,10 @@ def run_cff2(src, limits, seed, tmp):
     for loc in locations(ranges, 8 if FULL else 2, rnd):
         full = dict(pins)
         full.update(loc)
-        a, b = outlines(src, full), outlines(out, loc)
-        tp.check(a is not None and b is not None and a.keys() == b.keys(),
-                 "%s at %s: outline failed or glyphs differ" % (label, loc))
-        if a is None or b is None:
-            continue
-        worst = 0.0
-        for g in a:
-            if len(a[g]) != len(b[g]):
-                tp.check(False, "%s at %s: glyph %s has other points" % (label, loc, g))
-                continue
-            # the advance (first) comes from hmtx (rounded at the new default) and HVAR (rounded
-            # deltas): 1; the points are blends kept exact (16.16) but for the F2Dot14 corners
-            # of the new regions: 0.1
-            dadv = abs(a[g][0] - b[g][0]) if a[g] else 0
-            d = max([abs(x - y) for x, y in zip(a[g][1:], b[g][1:])] + [0])
-            worst = max(worst, d)
-            tp.check(dadv <= 1 and d <= 0.1, "%s at %s: glyph %s off by %g (advance %g)" %
-                     (label, loc, g, d, dadv))
-        print("%s at %s: within %g" % (label, loc, worst))
-        if text:
-            sa, sb = tp.shape(src, full, text), tp.shape(out, loc, text)
-            tp.check(sa is not None and sb is not None and
-                     max([abs(x[k] - y[k]) for x, y in zip(sa, sb) for k in ("ax", "dx", "dy")] +
-                         [0]) <= 2,
-                     "%s at %s: hb-shape positions differ" % (label, loc))
+        # the advance comes from hmtx (rounded at the new default) and HVAR (rounded deltas): 1;
+        # the points are blends kept exact (16.16) but for the F2Dot14 corners of the new
+        # regions: 0.1
+        compare_drawn(src, full, out, loc, label, text, 1, 0.1)
 
 
 HOSTILE = [
