@@ -3,8 +3,9 @@
  * batch call per location, rounded) vs HarfBuzz (hb_font_get_glyph_h_advances at scale = upem)
  * vs FreeType (FT_Get_Advances, FT_LOAD_NO_SCALE), each including the cost of moving to the
  * location (otv_location_set_normalized / hb_font_set_var_coords_normalized /
- * FT_Set_Var_Blend_Coordinates). otvar returns unrounded floats (rounding is one floorf more). The same normalized coordinates go to every engine; the
- * results are compared (differences are counted, not asserted; BENCH_VERBOSE=1 prints some).
+ * FT_Set_Var_Blend_Coordinates). otvar returns unrounded floats (rounding is one floorf more).
+ * The same normalized coordinates go to every engine; the results are compared (differences are
+ * counted, not asserted; BENCH_VERBOSE=1 prints some).
  * Observed: HarfBuzz differs only by exact-half ties (roundf of a negative delta); FreeType 2.12
  * also differs on some glyphs at the first location set on a fresh FT_Face (HarfBuzz agrees with
  * otvar there), besides its 16.16 rounding. Ratios are

@@ -182,8 +182,8 @@ typedef struct otv_glyf_loc {
   size_t pts_cap, tags_cap;
   uint16_t *ends;
   size_t ends_cap;
-  uint8_t *
-      xy_pad; /* a glyph's x and y arrays copied with a byte before and 2 after (glyf.c decode_xy) */
+  /* a glyph's x and y arrays copied with a byte before and 2 after (glyf.c decode_xy) */
+  uint8_t *xy_pad;
   size_t xy_pad_cap;
   /* composite own points (component offsets + phantoms), a stack across nesting levels */
   otv_point *cstk;

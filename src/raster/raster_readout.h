@@ -106,9 +106,14 @@ static void RO(sparse_rows)(float *a, size_t a_stride, uint64_t *m, size_t mword
                         size_t d_stride, long rows, size_t x0, size_t w, bool even_odd,
                         bool replace)
 {
-  if (even_odd) RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, true, replace);
-  else if (replace) RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, true);
-  else RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, false);
+  /* constant flags where they can be: each call is its own specialized copy */
+  if (even_odd) {
+    RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, true, replace);
+  } else if (replace) {
+    RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, true);
+  } else {
+    RO(sparse_rows_v)(a, a_stride, m, mwords, d, d_stride, rows, x0, w, false, false);
+  }
 }
 
 /* Dense readout of a narrow row (no mask): every cell in turn, 8-cell blocks through

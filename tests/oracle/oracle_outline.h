@@ -7,10 +7,11 @@
  * Canonical path (oo_path): a list of contours; each contour is its start point and its segments
  * (L, Q, C) where the last segment ends at the start point (an explicit closing line is added
  * when a source left the contour open), FreeType's always-emitted closing line is dropped when it
- * has zero length, and contours without segments are dropped. This removes the only differences between the three drawing conventions
- * (FreeType's FT_Outline_Decompose always closes with a line_to, HarfBuzz's draw session only
- * when needed and drops lone move_tos). HarfBuzz may start a contour at another point than
- * FreeType/otvar: oo_path_diff can compare contours up to rotation.
+ * has zero length, and contours without segments are dropped. This removes the only differences
+ * between the three drawing conventions (FreeType's FT_Outline_Decompose always closes with a
+ * line_to, HarfBuzz's draw session only when needed and drops lone move_tos). HarfBuzz may start
+ * a contour at another point than FreeType/otvar: oo_path_diff can compare contours up to
+ * rotation.
  */
 #ifndef OTV_ORACLE_OUTLINE_H
 #define OTV_ORACLE_OUTLINE_H
