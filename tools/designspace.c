@@ -239,6 +239,36 @@ static double *new_location(pstate *s)
   return l;
 }
 
+/* The axis that nm, an element's name attribute, names; -1 when none, failed with
+ * "<what> '<nm>' names no axis". */
+static int named_axis(pstate *s, const char *nm, const char *what)
+{
+  int ai = axis_by_name(s->d, nm);
+  if (ai < 0) fail(s, "%s '%s' names no axis", what, nm ? nm : "");
+  return ai;
+}
+
+/* A <dimension> of a source's or instance's location or of an axis mapping's input or output
+ * (what: its name in messages): the axis it names, and in *v its design value, xvalue or
+ * uservalue mapped through the axis's map; -1 when it fails. */
+static int design_dimension(pstate *s, const char **a, const char *what, double *v)
+{
+  const char *nm = attr(a, "name");
+  int ai = named_axis(s, nm, what);
+  if (ai < 0) return -1;
+  const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
+  if (xv) {
+    if (num(s, xv, "dimension xvalue", v)) return -1;
+  } else if (uv) {
+    if (num(s, uv, "dimension uservalue", v)) return -1;
+    *v = map_fwd(&s->d->axes[ai], *v);
+  } else {
+    fail(s, "%s '%s' without xvalue", what, nm);
+    return -1;
+  }
+  return ai;
+}
+
 static void XMLCALL on_start(void *ud, const char *el, const char **a)
 {
   pstate *s = ud;
@@ -412,12 +442,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     s->in_loclabel = (int)++d->loc_label_count;
   } else if (e == E_DIMENSION && s->in_location && s->in_loclabel) {
     const char *nm = attr(a, "name"), *uv = attr(a, "uservalue");
-    int ai = axis_by_name(d, nm);
+    int ai = named_axis(s, nm, "location label dimension");
     double v;
-    if (ai < 0) {
-      fail(s, "location label dimension '%s' names no axis", nm ? nm : "");
-      return;
-    }
+    if (ai < 0) return;
     if (!uv) {
       fail(s, "location label dimension '%s' without uservalue", nm);
       return;
@@ -630,23 +657,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (s->in_mapping && (e == E_INPUT || e == E_OUTPUT)) {
     s->in_map_io = e == E_INPUT ? 1 : 2;
   } else if (e == E_DIMENSION && s->in_map_io) {
-    const char *nm = attr(a, "name");
-    int ai = axis_by_name(d, nm);
-    if (ai < 0) {
-      fail(s, "mapping dimension '%s' names no axis", nm ? nm : "");
-      return;
-    }
     double v;
-    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
-    if (xv) {
-      if (num(s, xv, "dimension xvalue", &v)) return;
-    } else if (uv) {
-      if (num(s, uv, "dimension uservalue", &v)) return;
-      v = map_fwd(&d->axes[ai], v);
-    } else {
-      fail(s, "mapping dimension '%s' without xvalue", nm);
-      return;
-    }
+    int ai = design_dimension(s, a, "mapping dimension", &v);
+    if (ai < 0) return;
     const otv_build_mapping *m = &d->mappings[s->in_mapping - 1];
     ((double *)(s->in_map_io == 1 ? m->input : m->output))[ai] = v;
   } else if (e == E_RULES) {
@@ -692,12 +705,8 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       }
     }
     otv_build_conditionset *cs = (otv_build_conditionset *)&r->sets[r->set_count - 1];
-    const char *nm = attr(a, "name");
-    int ai = axis_by_name(d, nm);
-    if (ai < 0) {
-      fail(s, "condition '%s' names no axis", nm ? nm : "");
-      return;
-    }
+    int ai = named_axis(s, attr(a, "name"), "condition");
+    if (ai < 0) return;
     otv_build_condition cd = {(unsigned)ai, NAN, NAN};
     const char *mn = attr(a, "minimum"), *mx = attr(a, "maximum");
     if ((mn && num(s, mn, "condition minimum", &cd.minimum)) ||
@@ -745,23 +754,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_LOCATION) {
     s->in_location = 1;
   } else if (e == E_DIMENSION && s->in_location && (s->in_source || s->in_instance)) {
-    const char *nm = attr(a, "name");
-    int ai = axis_by_name(d, nm);
-    if (ai < 0) {
-      fail(s, "dimension '%s' names no axis", nm ? nm : "");
-      return;
-    }
     double v;
-    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
-    if (xv) {
-      if (num(s, xv, "dimension xvalue", &v)) return;
-    } else if (uv) {
-      if (num(s, uv, "dimension uservalue", &v)) return;
-      v = map_fwd(&d->axes[ai], v);
-    } else {
-      fail(s, "dimension '%s' without xvalue", nm);
-      return;
-    }
+    int ai = design_dimension(s, a, "dimension", &v);
+    if (ai < 0) return;
     double *loc = s->in_source ? d->src_locs[s->in_source - 1] : d->inst_locs[s->in_instance - 1];
     loc[ai] = v;
   }
