@@ -228,6 +228,24 @@ static double map_fwd(const otv_build_axis *a, double v)
   return v;
 }
 
+/* list (count elements of elem bytes) with one more, zeroed, at its end; NULL (list unchanged)
+ * when memory is out or count has reached limit, failed with "more than <limit> <what>" */
+static void *append(pstate *s, void *list, unsigned count, unsigned limit, const char *what,
+                    size_t elem)
+{
+  if (count >= limit) {
+    fail(s, "more than %u %s", limit, what);
+    return NULL;
+  }
+  unsigned char *nl = realloc(list, (count + 1) * elem);
+  if (!nl) {
+    fail(s, "out of memory");
+    return NULL;
+  }
+  memset(nl + count * elem, 0, elem);
+  return nl;
+}
+
 /* a new location of axis_count design values, every axis at its default */
 static double *new_location(pstate *s)
 {
@@ -410,18 +428,11 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_LABEL && !s->in_axis && !s->in_source && !s->in_instance && !s->in_label) {
     /* a location label (STAT format 4): name, flags, then its <location> in user values */
     s->in_label = 1;
-    if (d->loc_label_count >= 4096) {
-      fail(s, "more than 4096 location labels");
-      return;
-    }
-    otv_build_location_label *nl = realloc(d->loc_labels, (d->loc_label_count + 1) * sizeof *nl);
-    if (!nl) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_location_label *nl =
+        append(s, d->loc_labels, d->loc_label_count, 4096, "location labels", sizeof *nl);
+    if (!nl) return;
     d->loc_labels = nl;
     otv_build_location_label *l = &nl[d->loc_label_count];
-    memset(l, 0, sizeof *l);
     const char *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
     if (!nm) {
       fail(s, "location label without a name");
@@ -454,15 +465,8 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_LABEL) {
     s->in_label = 1;
     if (!s->in_axis) return;
-    if (d->ds.label_count >= 4096) {
-      fail(s, "more than 4096 labels");
-      return;
-    }
-    otv_build_label *nl = realloc(d->labels, (d->ds.label_count + 1) * sizeof *nl);
-    if (!nl) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_label *nl = append(s, d->labels, d->ds.label_count, 4096, "labels", sizeof *nl);
+    if (!nl) return;
     d->labels = nl;
     otv_build_label *l = &nl[d->ds.label_count];
     l->axis = (unsigned)s->in_axis - 1;
@@ -492,18 +496,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_VARIABLE_FONTS && d->format_major >= 5) {
     s->in_vfs = 1;
   } else if (e == E_VARIABLE_FONT && s->in_vfs && !s->in_vf) {
-    if (d->vf_count >= 4096) {
-      fail(s, "more than 4096 variable fonts");
-      return;
-    }
-    ds_vf *nv = realloc(d->vfs, (d->vf_count + 1) * sizeof *nv);
-    if (!nv) {
-      fail(s, "out of memory");
-      return;
-    }
+    ds_vf *nv = append(s, d->vfs, d->vf_count, 4096, "variable fonts", sizeof *nv);
+    if (!nv) return;
     d->vfs = nv;
     ds_vf *vf = &nv[d->vf_count];
-    memset(vf, 0, sizeof *vf);
     const char *nm = attr(a, "name"), *fn = attr(a, "filename");
     if (!nm || !*nm) {
       fail(s, "variable-font without a name");
@@ -532,18 +528,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
         fail(s, "variable font '%s': axis '%s' subset twice", vf->name, nm);
         return;
       }
-    if (d->subset_count >= 65536) {
-      fail(s, "more than 65536 axis subsets");
-      return;
-    }
-    ds_axis_subset *ns = realloc(d->subsets, (d->subset_count + 1) * sizeof *ns);
-    if (!ns) {
-      fail(s, "out of memory");
-      return;
-    }
+    ds_axis_subset *ns = append(s, d->subsets, d->subset_count, 65536, "axis subsets", sizeof *ns);
+    if (!ns) return;
     d->subsets = ns;
     ds_axis_subset *sb = &ns[d->subset_count];
-    memset(sb, 0, sizeof *sb);
     sb->axis = (unsigned)ai;
     if (uv) {
       sb->kind = DS_SUBSET_VALUE;
@@ -666,17 +654,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     const char *pr = attr(a, "processing");
     d->rules_last = pr && !strcmp(pr, "last");
   } else if (e == E_RULE) {
-    if (d->ds.rule_count >= 4096) {
-      fail(s, "more than 4096 rules");
-      return;
-    }
-    otv_build_rule *nr = realloc(d->rules, (d->ds.rule_count + 1) * sizeof *nr);
-    if (!nr) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_rule *nr = append(s, d->rules, d->ds.rule_count, 4096, "rules", sizeof *nr);
+    if (!nr) return;
     d->rules = nr;
-    memset(&nr[d->ds.rule_count], 0, sizeof *nr);
     s->in_rule = (int)++d->ds.rule_count;
     s->in_cset = 0;
   } else if (s->in_rule && (e == E_CONDITIONSET || e == E_CONDITION)) {
@@ -686,16 +666,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     if (e == E_CONDITIONSET || !s->in_cset || r->set_count == 0) {
       /* a <condition> straight in <rule> (format 3) opens a set of its own once */
       if (e == E_CONDITIONSET || r->set_count == 0) {
-        if (r->set_count >= 256) {
-          fail(s, "more than 256 condition sets in a rule");
-          return;
-        }
-        otv_build_conditionset *ns = realloc((void *)r->sets, (r->set_count + 1) * sizeof *ns);
-        if (!ns) {
-          fail(s, "out of memory");
-          return;
-        }
-        memset(&ns[r->set_count], 0, sizeof *ns);
+        otv_build_conditionset *ns =
+            append(s, (void *)r->sets, r->set_count, 256, "condition sets in a rule", sizeof *ns);
+        if (!ns) return;
         r->sets = ns;
         r->set_count++;
       }
@@ -712,16 +685,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     if ((mn && num(s, mn, "condition minimum", &cd.minimum)) ||
         (mx && num(s, mx, "condition maximum", &cd.maximum)))
       return;
-    if (cs->condition_count >= 64) {
-      fail(s, "more than 64 conditions in a set");
-      return;
-    }
-    otv_build_condition *nc =
-        realloc((void *)cs->conditions, (cs->condition_count + 1) * sizeof *nc);
-    if (!nc) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_condition *nc = append(s, (void *)cs->conditions, cs->condition_count, 64,
+                                     "conditions in a set", sizeof *nc);
+    if (!nc) return;
     nc[cs->condition_count++] = cd;
     cs->conditions = nc;
   } else if (s->in_rule && e == E_SUB) {
