@@ -246,6 +246,30 @@ static void *append(pstate *s, void *list, unsigned count, unsigned limit, const
   return nl;
 }
 
+/* Room for source or instance count: its list (returned; elem bytes an element) and the lists
+ * alongside it, *locs (locations) and, for sources, *files, doubled (8 at first) when count has
+ * reached *cap; the new element zeroed. NULL (list unchanged) when memory is out, failed. */
+static void *append_located(pstate *s, void *list, size_t elem, unsigned count, unsigned *cap,
+                            double ***locs, char ***files)
+{
+  if (count == *cap) {
+    unsigned nc = *cap ? 2 * *cap : 8;
+    double **nl = realloc(*locs, nc * sizeof *nl);
+    if (nl) *locs = nl;
+    char **nf = nl && files ? realloc(*files, nc * sizeof *nf) : NULL;
+    if (nf) *files = nf;
+    void *grown = nl && (nf || !files) ? realloc(list, nc * elem) : NULL;
+    if (!grown) {
+      fail(s, "out of memory");
+      return NULL;
+    }
+    list = grown;
+    *cap = nc;
+  }
+  memset((unsigned char *)list + count * elem, 0, elem);
+  return list;
+}
+
 /* a new location of axis_count design values, every axis at its default */
 static double *new_location(pstate *s)
 {
@@ -557,23 +581,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     d->subset_count++;
     vf->count++;
   } else if (e == E_SOURCE) {
-    if (d->ds.source_count == d->source_cap) {
-      unsigned nc = d->source_cap ? 2 * d->source_cap : 8;
-      otv_build_source *ns = realloc(d->sources, nc * sizeof *ns);
-      if (ns) d->sources = ns;
-      char **nf = ns ? realloc(d->files, nc * sizeof *nf) : NULL;
-      if (nf) d->files = nf;
-      double **nl = nf ? realloc(d->src_locs, nc * sizeof *nl) : NULL;
-      if (!ns || !nf || !nl) {
-        fail(s, "out of memory");
-        return;
-      }
-      d->src_locs = nl;
-      d->source_cap = nc;
-    }
     unsigned k = d->ds.source_count;
-    otv_build_source *src = &d->sources[k];
-    memset(src, 0, sizeof *src);
+    otv_build_source *ns =
+        append_located(s, d->sources, sizeof *ns, k, &d->source_cap, &d->src_locs, &d->files);
+    if (!ns) return;
+    d->sources = ns;
+    otv_build_source *src = &ns[k];
     const char *f = attr(a, "filename");
     if (!f) {
       fail(s, "source without a filename");
@@ -591,21 +604,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     d->ds.source_count++;
     s->in_source = (int)d->ds.source_count;
   } else if (e == E_INSTANCE) {
-    if (d->ds.instance_count == d->instance_cap) {
-      unsigned nc = d->instance_cap ? 2 * d->instance_cap : 8;
-      otv_build_instance *ni = realloc(d->instances, nc * sizeof *ni);
-      if (ni) d->instances = ni;
-      double **nl = ni ? realloc(d->inst_locs, nc * sizeof *nl) : NULL;
-      if (!ni || !nl) {
-        fail(s, "out of memory");
-        return;
-      }
-      d->inst_locs = nl;
-      d->instance_cap = nc;
-    }
     unsigned k = d->ds.instance_count;
-    otv_build_instance *in = &d->instances[k];
-    memset(in, 0, sizeof *in);
+    otv_build_instance *ni =
+        append_located(s, d->instances, sizeof *ni, k, &d->instance_cap, &d->inst_locs, NULL);
+    if (!ni) return;
+    d->instances = ni;
+    otv_build_instance *in = &ni[k];
     const char *sn = attr(a, "stylename"), *ps = attr(a, "postscriptfontname");
     in->style_name = sn ? keep(s, sn) : NULL;
     in->postscript_name = ps ? keep(s, ps) : NULL;
