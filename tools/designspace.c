@@ -164,6 +164,15 @@ static const char *attr(const char **a, const char *name)
   return NULL;
 }
 
+/* whether a boolean attribute is set: "true" or "1" */
+static bool is_true(const char *v) { return v && (!strcmp(v, "true") || !strcmp(v, "1")); }
+
+/* a <label>'s STAT flags: bit 0 oldersibling, bit 1 elidable */
+static unsigned label_flags(const char **a)
+{
+  return (is_true(attr(a, "oldersibling")) ? 1u : 0u) | (is_true(attr(a, "elidable")) ? 2u : 0u);
+}
+
 static char *keep(pstate *s, const char *v)
 {
   ds_doc *d = s->d;
@@ -413,8 +422,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
                num(s, attr(a, "default"), "axis default", &ax->default_value) ||
                num(s, attr(a, "maximum"), "axis maximum", &ax->max_value))
       return;
-    const char *h = attr(a, "hidden");
-    ax->hidden = h && (!strcmp(h, "1") || !strcmp(h, "true"));
+    ax->hidden = is_true(attr(a, "hidden"));
     d->ds.axis_count++;
     s->in_axis = (int)d->ds.axis_count;
   } else if (e == E_MAP && s->in_axis) {
@@ -457,7 +465,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     if (!nl) return;
     d->loc_labels = nl;
     otv_build_location_label *l = &nl[d->loc_label_count];
-    const char *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+    const char *nm = attr(a, "name");
     if (!nm) {
       fail(s, "location label without a name");
       return;
@@ -472,8 +480,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
      * designspace's full user location of a label */
     for (unsigned q = 0; q < d->ds.axis_count; q++) loc[q] = d->axes[q].default_value;
     l->location = loc;
-    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
-               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    l->flags = label_flags(a);
     s->in_loclabel = (int)++d->loc_label_count;
   } else if (e == E_DIMENSION && s->in_location && s->in_loclabel) {
     const char *nm = attr(a, "name"), *uv = attr(a, "uservalue");
@@ -497,7 +504,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     l->minimum = l->maximum = l->linked = NAN;
     const char *uv = attr(a, "uservalue"), *mn = attr(a, "userminimum"),
                *mx = attr(a, "usermaximum"), *lk = attr(a, "linkeduservalue"),
-               *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+               *nm = attr(a, "name");
     if (num(s, uv, "label uservalue", &l->value) ||
         (mn && num(s, mn, "label userminimum", &l->minimum)) ||
         (mx && num(s, mx, "label usermaximum", &l->maximum)) ||
@@ -511,8 +518,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       fail(s, "out of memory");
       return;
     }
-    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
-               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    l->flags = label_flags(a);
     d->ds.label_count++;
   } else if (e == E_LABELNAME && s->in_axis && !s->in_label) {
     const char *lang = attr(a, "xml:lang");
