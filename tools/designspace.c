@@ -164,6 +164,15 @@ static const char *attr(const char **a, const char *name)
   return NULL;
 }
 
+/* whether a boolean attribute is set: "true" or "1" */
+static bool is_true(const char *v) { return v && (!strcmp(v, "true") || !strcmp(v, "1")); }
+
+/* a <label>'s STAT flags: bit 0 oldersibling, bit 1 elidable */
+static unsigned label_flags(const char **a)
+{
+  return (is_true(attr(a, "oldersibling")) ? 1u : 0u) | (is_true(attr(a, "elidable")) ? 2u : 0u);
+}
+
 static char *keep(pstate *s, const char *v)
 {
   ds_doc *d = s->d;
@@ -228,6 +237,48 @@ static double map_fwd(const otv_build_axis *a, double v)
   return v;
 }
 
+/* list (count elements of elem bytes) with one more, zeroed, at its end; NULL (list unchanged)
+ * when memory is out or count has reached limit, failed with "more than <limit> <what>" */
+static void *append(pstate *s, void *list, unsigned count, unsigned limit, const char *what,
+                    size_t elem)
+{
+  if (count >= limit) {
+    fail(s, "more than %u %s", limit, what);
+    return NULL;
+  }
+  unsigned char *nl = realloc(list, (count + 1) * elem);
+  if (!nl) {
+    fail(s, "out of memory");
+    return NULL;
+  }
+  memset(nl + count * elem, 0, elem);
+  return nl;
+}
+
+/* Room for source or instance count: its list (returned; elem bytes an element) and the lists
+ * alongside it, *locs (locations) and, for sources, *files, doubled (8 at first) when count has
+ * reached *cap; the new element zeroed. NULL (list unchanged) when memory is out, failed. */
+static void *append_located(pstate *s, void *list, size_t elem, unsigned count, unsigned *cap,
+                            double ***locs, char ***files)
+{
+  if (count == *cap) {
+    unsigned nc = *cap ? 2 * *cap : 8;
+    double **nl = realloc(*locs, nc * sizeof *nl);
+    if (nl) *locs = nl;
+    char **nf = nl && files ? realloc(*files, nc * sizeof *nf) : NULL;
+    if (nf) *files = nf;
+    void *grown = nl && (nf || !files) ? realloc(list, nc * elem) : NULL;
+    if (!grown) {
+      fail(s, "out of memory");
+      return NULL;
+    }
+    list = grown;
+    *cap = nc;
+  }
+  memset((unsigned char *)list + count * elem, 0, elem);
+  return list;
+}
+
 /* a new location of axis_count design values, every axis at its default */
 static double *new_location(pstate *s)
 {
@@ -237,6 +288,36 @@ static double *new_location(pstate *s)
   for (unsigned a = 0; a < d->ds.axis_count; a++)
     l[a] = map_fwd(&d->axes[a], d->axes[a].default_value);
   return l;
+}
+
+/* The axis that nm, an element's name attribute, names; -1 when none, failed with
+ * "<what> '<nm>' names no axis". */
+static int named_axis(pstate *s, const char *nm, const char *what)
+{
+  int ai = axis_by_name(s->d, nm);
+  if (ai < 0) fail(s, "%s '%s' names no axis", what, nm ? nm : "");
+  return ai;
+}
+
+/* A <dimension> of a source's or instance's location or of an axis mapping's input or output
+ * (what: its name in messages): the axis it names, and in *v its design value, xvalue or
+ * uservalue mapped through the axis's map; -1 when it fails. */
+static int design_dimension(pstate *s, const char **a, const char *what, double *v)
+{
+  const char *nm = attr(a, "name");
+  int ai = named_axis(s, nm, what);
+  if (ai < 0) return -1;
+  const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
+  if (xv) {
+    if (num(s, xv, "dimension xvalue", v)) return -1;
+  } else if (uv) {
+    if (num(s, uv, "dimension uservalue", v)) return -1;
+    *v = map_fwd(&s->d->axes[ai], *v);
+  } else {
+    fail(s, "%s '%s' without xvalue", what, nm);
+    return -1;
+  }
+  return ai;
 }
 
 static void XMLCALL on_start(void *ud, const char *el, const char **a)
@@ -341,8 +422,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
                num(s, attr(a, "default"), "axis default", &ax->default_value) ||
                num(s, attr(a, "maximum"), "axis maximum", &ax->max_value))
       return;
-    const char *h = attr(a, "hidden");
-    ax->hidden = h && (!strcmp(h, "1") || !strcmp(h, "true"));
+    ax->hidden = is_true(attr(a, "hidden"));
     d->ds.axis_count++;
     s->in_axis = (int)d->ds.axis_count;
   } else if (e == E_MAP && s->in_axis) {
@@ -380,19 +460,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_LABEL && !s->in_axis && !s->in_source && !s->in_instance && !s->in_label) {
     /* a location label (STAT format 4): name, flags, then its <location> in user values */
     s->in_label = 1;
-    if (d->loc_label_count >= 4096) {
-      fail(s, "more than 4096 location labels");
-      return;
-    }
-    otv_build_location_label *nl = realloc(d->loc_labels, (d->loc_label_count + 1) * sizeof *nl);
-    if (!nl) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_location_label *nl =
+        append(s, d->loc_labels, d->loc_label_count, 4096, "location labels", sizeof *nl);
+    if (!nl) return;
     d->loc_labels = nl;
     otv_build_location_label *l = &nl[d->loc_label_count];
-    memset(l, 0, sizeof *l);
-    const char *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+    const char *nm = attr(a, "name");
     if (!nm) {
       fail(s, "location label without a name");
       return;
@@ -407,17 +480,13 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
      * designspace's full user location of a label */
     for (unsigned q = 0; q < d->ds.axis_count; q++) loc[q] = d->axes[q].default_value;
     l->location = loc;
-    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
-               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    l->flags = label_flags(a);
     s->in_loclabel = (int)++d->loc_label_count;
   } else if (e == E_DIMENSION && s->in_location && s->in_loclabel) {
     const char *nm = attr(a, "name"), *uv = attr(a, "uservalue");
-    int ai = axis_by_name(d, nm);
+    int ai = named_axis(s, nm, "location label dimension");
     double v;
-    if (ai < 0) {
-      fail(s, "location label dimension '%s' names no axis", nm ? nm : "");
-      return;
-    }
+    if (ai < 0) return;
     if (!uv) {
       fail(s, "location label dimension '%s' without uservalue", nm);
       return;
@@ -427,22 +496,15 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_LABEL) {
     s->in_label = 1;
     if (!s->in_axis) return;
-    if (d->ds.label_count >= 4096) {
-      fail(s, "more than 4096 labels");
-      return;
-    }
-    otv_build_label *nl = realloc(d->labels, (d->ds.label_count + 1) * sizeof *nl);
-    if (!nl) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_label *nl = append(s, d->labels, d->ds.label_count, 4096, "labels", sizeof *nl);
+    if (!nl) return;
     d->labels = nl;
     otv_build_label *l = &nl[d->ds.label_count];
     l->axis = (unsigned)s->in_axis - 1;
     l->minimum = l->maximum = l->linked = NAN;
     const char *uv = attr(a, "uservalue"), *mn = attr(a, "userminimum"),
                *mx = attr(a, "usermaximum"), *lk = attr(a, "linkeduservalue"),
-               *nm = attr(a, "name"), *el2 = attr(a, "elidable"), *os = attr(a, "oldersibling");
+               *nm = attr(a, "name");
     if (num(s, uv, "label uservalue", &l->value) ||
         (mn && num(s, mn, "label userminimum", &l->minimum)) ||
         (mx && num(s, mx, "label usermaximum", &l->maximum)) ||
@@ -456,8 +518,7 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       fail(s, "out of memory");
       return;
     }
-    l->flags = (os && (!strcmp(os, "true") || !strcmp(os, "1")) ? 1u : 0u) |
-               (el2 && (!strcmp(el2, "true") || !strcmp(el2, "1")) ? 2u : 0u);
+    l->flags = label_flags(a);
     d->ds.label_count++;
   } else if (e == E_LABELNAME && s->in_axis && !s->in_label) {
     const char *lang = attr(a, "xml:lang");
@@ -465,18 +526,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_VARIABLE_FONTS && d->format_major >= 5) {
     s->in_vfs = 1;
   } else if (e == E_VARIABLE_FONT && s->in_vfs && !s->in_vf) {
-    if (d->vf_count >= 4096) {
-      fail(s, "more than 4096 variable fonts");
-      return;
-    }
-    ds_vf *nv = realloc(d->vfs, (d->vf_count + 1) * sizeof *nv);
-    if (!nv) {
-      fail(s, "out of memory");
-      return;
-    }
+    ds_vf *nv = append(s, d->vfs, d->vf_count, 4096, "variable fonts", sizeof *nv);
+    if (!nv) return;
     d->vfs = nv;
     ds_vf *vf = &nv[d->vf_count];
-    memset(vf, 0, sizeof *vf);
     const char *nm = attr(a, "name"), *fn = attr(a, "filename");
     if (!nm || !*nm) {
       fail(s, "variable-font without a name");
@@ -505,18 +558,10 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
         fail(s, "variable font '%s': axis '%s' subset twice", vf->name, nm);
         return;
       }
-    if (d->subset_count >= 65536) {
-      fail(s, "more than 65536 axis subsets");
-      return;
-    }
-    ds_axis_subset *ns = realloc(d->subsets, (d->subset_count + 1) * sizeof *ns);
-    if (!ns) {
-      fail(s, "out of memory");
-      return;
-    }
+    ds_axis_subset *ns = append(s, d->subsets, d->subset_count, 65536, "axis subsets", sizeof *ns);
+    if (!ns) return;
     d->subsets = ns;
     ds_axis_subset *sb = &ns[d->subset_count];
-    memset(sb, 0, sizeof *sb);
     sb->axis = (unsigned)ai;
     if (uv) {
       sb->kind = DS_SUBSET_VALUE;
@@ -542,23 +587,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     d->subset_count++;
     vf->count++;
   } else if (e == E_SOURCE) {
-    if (d->ds.source_count == d->source_cap) {
-      unsigned nc = d->source_cap ? 2 * d->source_cap : 8;
-      otv_build_source *ns = realloc(d->sources, nc * sizeof *ns);
-      if (ns) d->sources = ns;
-      char **nf = ns ? realloc(d->files, nc * sizeof *nf) : NULL;
-      if (nf) d->files = nf;
-      double **nl = nf ? realloc(d->src_locs, nc * sizeof *nl) : NULL;
-      if (!ns || !nf || !nl) {
-        fail(s, "out of memory");
-        return;
-      }
-      d->src_locs = nl;
-      d->source_cap = nc;
-    }
     unsigned k = d->ds.source_count;
-    otv_build_source *src = &d->sources[k];
-    memset(src, 0, sizeof *src);
+    otv_build_source *ns =
+        append_located(s, d->sources, sizeof *ns, k, &d->source_cap, &d->src_locs, &d->files);
+    if (!ns) return;
+    d->sources = ns;
+    otv_build_source *src = &ns[k];
     const char *f = attr(a, "filename");
     if (!f) {
       fail(s, "source without a filename");
@@ -576,21 +610,12 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     d->ds.source_count++;
     s->in_source = (int)d->ds.source_count;
   } else if (e == E_INSTANCE) {
-    if (d->ds.instance_count == d->instance_cap) {
-      unsigned nc = d->instance_cap ? 2 * d->instance_cap : 8;
-      otv_build_instance *ni = realloc(d->instances, nc * sizeof *ni);
-      if (ni) d->instances = ni;
-      double **nl = ni ? realloc(d->inst_locs, nc * sizeof *nl) : NULL;
-      if (!ni || !nl) {
-        fail(s, "out of memory");
-        return;
-      }
-      d->inst_locs = nl;
-      d->instance_cap = nc;
-    }
     unsigned k = d->ds.instance_count;
-    otv_build_instance *in = &d->instances[k];
-    memset(in, 0, sizeof *in);
+    otv_build_instance *ni =
+        append_located(s, d->instances, sizeof *ni, k, &d->instance_cap, &d->inst_locs, NULL);
+    if (!ni) return;
+    d->instances = ni;
+    otv_build_instance *in = &ni[k];
     const char *sn = attr(a, "stylename"), *ps = attr(a, "postscriptfontname");
     in->style_name = sn ? keep(s, sn) : NULL;
     in->postscript_name = ps ? keep(s, ps) : NULL;
@@ -630,40 +655,18 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (s->in_mapping && (e == E_INPUT || e == E_OUTPUT)) {
     s->in_map_io = e == E_INPUT ? 1 : 2;
   } else if (e == E_DIMENSION && s->in_map_io) {
-    const char *nm = attr(a, "name");
-    int ai = axis_by_name(d, nm);
-    if (ai < 0) {
-      fail(s, "mapping dimension '%s' names no axis", nm ? nm : "");
-      return;
-    }
     double v;
-    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
-    if (xv) {
-      if (num(s, xv, "dimension xvalue", &v)) return;
-    } else if (uv) {
-      if (num(s, uv, "dimension uservalue", &v)) return;
-      v = map_fwd(&d->axes[ai], v);
-    } else {
-      fail(s, "mapping dimension '%s' without xvalue", nm);
-      return;
-    }
+    int ai = design_dimension(s, a, "mapping dimension", &v);
+    if (ai < 0) return;
     const otv_build_mapping *m = &d->mappings[s->in_mapping - 1];
     ((double *)(s->in_map_io == 1 ? m->input : m->output))[ai] = v;
   } else if (e == E_RULES) {
     const char *pr = attr(a, "processing");
     d->rules_last = pr && !strcmp(pr, "last");
   } else if (e == E_RULE) {
-    if (d->ds.rule_count >= 4096) {
-      fail(s, "more than 4096 rules");
-      return;
-    }
-    otv_build_rule *nr = realloc(d->rules, (d->ds.rule_count + 1) * sizeof *nr);
-    if (!nr) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_rule *nr = append(s, d->rules, d->ds.rule_count, 4096, "rules", sizeof *nr);
+    if (!nr) return;
     d->rules = nr;
-    memset(&nr[d->ds.rule_count], 0, sizeof *nr);
     s->in_rule = (int)++d->ds.rule_count;
     s->in_cset = 0;
   } else if (s->in_rule && (e == E_CONDITIONSET || e == E_CONDITION)) {
@@ -673,16 +676,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
     if (e == E_CONDITIONSET || !s->in_cset || r->set_count == 0) {
       /* a <condition> straight in <rule> (format 3) opens a set of its own once */
       if (e == E_CONDITIONSET || r->set_count == 0) {
-        if (r->set_count >= 256) {
-          fail(s, "more than 256 condition sets in a rule");
-          return;
-        }
-        otv_build_conditionset *ns = realloc((void *)r->sets, (r->set_count + 1) * sizeof *ns);
-        if (!ns) {
-          fail(s, "out of memory");
-          return;
-        }
-        memset(&ns[r->set_count], 0, sizeof *ns);
+        otv_build_conditionset *ns =
+            append(s, (void *)r->sets, r->set_count, 256, "condition sets in a rule", sizeof *ns);
+        if (!ns) return;
         r->sets = ns;
         r->set_count++;
       }
@@ -692,27 +688,16 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
       }
     }
     otv_build_conditionset *cs = (otv_build_conditionset *)&r->sets[r->set_count - 1];
-    const char *nm = attr(a, "name");
-    int ai = axis_by_name(d, nm);
-    if (ai < 0) {
-      fail(s, "condition '%s' names no axis", nm ? nm : "");
-      return;
-    }
+    int ai = named_axis(s, attr(a, "name"), "condition");
+    if (ai < 0) return;
     otv_build_condition cd = {(unsigned)ai, NAN, NAN};
     const char *mn = attr(a, "minimum"), *mx = attr(a, "maximum");
     if ((mn && num(s, mn, "condition minimum", &cd.minimum)) ||
         (mx && num(s, mx, "condition maximum", &cd.maximum)))
       return;
-    if (cs->condition_count >= 64) {
-      fail(s, "more than 64 conditions in a set");
-      return;
-    }
-    otv_build_condition *nc =
-        realloc((void *)cs->conditions, (cs->condition_count + 1) * sizeof *nc);
-    if (!nc) {
-      fail(s, "out of memory");
-      return;
-    }
+    otv_build_condition *nc = append(s, (void *)cs->conditions, cs->condition_count, 64,
+                                     "conditions in a set", sizeof *nc);
+    if (!nc) return;
     nc[cs->condition_count++] = cd;
     cs->conditions = nc;
   } else if (s->in_rule && e == E_SUB) {
@@ -745,23 +730,9 @@ static void XMLCALL on_start(void *ud, const char *el, const char **a)
   } else if (e == E_LOCATION) {
     s->in_location = 1;
   } else if (e == E_DIMENSION && s->in_location && (s->in_source || s->in_instance)) {
-    const char *nm = attr(a, "name");
-    int ai = axis_by_name(d, nm);
-    if (ai < 0) {
-      fail(s, "dimension '%s' names no axis", nm ? nm : "");
-      return;
-    }
     double v;
-    const char *xv = attr(a, "xvalue"), *uv = attr(a, "uservalue");
-    if (xv) {
-      if (num(s, xv, "dimension xvalue", &v)) return;
-    } else if (uv) {
-      if (num(s, uv, "dimension uservalue", &v)) return;
-      v = map_fwd(&d->axes[ai], v);
-    } else {
-      fail(s, "dimension '%s' without xvalue", nm);
-      return;
-    }
+    int ai = design_dimension(s, a, "dimension", &v);
+    if (ai < 0) return;
     double *loc = s->in_source ? d->src_locs[s->in_source - 1] : d->inst_locs[s->in_instance - 1];
     loc[ai] = v;
   }
