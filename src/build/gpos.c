@@ -54,7 +54,7 @@ typedef struct gctx {
   uint8_t *gbits; /* per value-record group: the device bits its records gain */
   size_t group, gbits_cap;
   otv_graph *g;
-  uint32_t tag;        /* GPOS or BASE (0: GPOS), for messages */
+  uint32_t tag;        /* GPOS or BASE, for messages */
   const char *where;   /* for messages outside the lookups (NULL: lookup and sub-table) */
   size_t work, budget; /* bytes and records visited, and the most allowed (fan-out of shared
                         * sub-tables, huge class matrices: OTV_E_LIMIT) */
@@ -71,9 +71,8 @@ static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned
     c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: %s differs from the default's",
                      c->b->m[k].name, c->where);
   else if (c->tag == OTV_T_BASE || c->where)
-    c->st = otv_fail(c->b->err, code, c->tag == OTV_T_BASE ? OTV_T_BASE : OTV_T_GPOS, off,
-                     "master %s: %s%s%s", c->b->m[k].name, c->where ? c->where : "",
-                     c->where ? ": " : "", what);
+    c->st = otv_fail(c->b->err, code, c->tag, off, "master %s: %s%s%s", c->b->m[k].name,
+                     c->where ? c->where : "", c->where ? ": " : "", what);
   else
     c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
                      c->b->m[k].name, c->lookup, c->sub, what);
@@ -91,7 +90,7 @@ static bool spend(gctx *c, size_t units)
   if (c->st) return false;
   c->work += units + 1;
   if (c->work <= c->budget) return true;
-  c->st = OTV_FAIL(c->b->err, LIMIT, c->tag ? c->tag : OTV_T_GPOS, 0,
+  c->st = OTV_FAIL(c->b->err, LIMIT, c->tag, 0,
                    "master tables fan out past the work budget (%u x their size)",
                    OTV_LAYOUT_WORK_FACTOR);
   return false;
@@ -1605,22 +1604,76 @@ static void compare_lists(gctx *c, const pos *root)
   c->where = NULL;
 }
 
-otv_status otv_build_gpos(otv_builder *b)
+/* ---- the entry points' common steps (GPOS, BASE) ---- */
+
+/* c set up to merge the masters' `tag` tables side by side (c->mask: the masters that have
+ * one), under a work budget of 1 MiB + OTV_LAYOUT_WORK_FACTOR x their sizes. Whether there is
+ * anything to merge: not when the default has no such table or only the default has one. */
+static bool gctx_begin(gctx *c, otv_builder *b, uint32_t tag)
 {
-  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GPOS);
-  if (!d.len) return OTV_E_OK;
-  gctx c;
-  memset(&c, 0, sizeof c);
-  c.b = b;
-  c.hi = UINT32_MAX;
+  memset(c, 0, sizeof *c);
+  c->b = b;
+  c->hi = UINT32_MAX;
+  c->tag = tag;
   for (unsigned k = 0; k < b->mc; k++) {
-    c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GPOS);
-    if (c.t[k].len) otv_mset_add(&c.mask, k);
+    c->t[k] = otv_sfnt_find(&b->m[k].sfnt, tag);
+    if (c->t[k].len) otv_mset_add(&c->mask, k);
   }
   otv_mset only = otv_mset_one(b->base);
-  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
-  c.budget = (size_t)1 << 20;
-  EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
+  if (!otv_mset_has(&c->mask, b->base) || otv_mset_eq(&c->mask, &only)) return false;
+  c->budget = (size_t)1 << 20;
+  EACH(c, k) c->budget += OTV_LAYOUT_WORK_FACTOR * c->t[k].len;
+  return true;
+}
+
+/* After pass 1: the slots that vary become the store's rows (their values moved to the front
+ * of c->vals, in order), c->item[s] the row of slot s for now (UINT32_MAX: does not vary).
+ * Returns the row count. */
+static size_t varying_rows(gctx *c)
+{
+  unsigned mc = c->b->mc, base = c->b->base;
+  size_t rows = 0;
+  for (size_t s = 0; s < c->slot_n; s++) {
+    const int32_t *v = c->vals + s * mc;
+    bool varies = false;
+    EACH(c, k) varies |= v[k] != v[base];
+    c->item[s] = UINT32_MAX;
+    if (!varies) continue;
+    if (rows != s) memmove(c->vals + rows * mc, v, mc * sizeof *v);
+    c->item[s] = (uint32_t)rows++;
+  }
+  return rows;
+}
+
+/* After the store is built: each varying slot's row replaced by its item (items[row]), and
+ * the device bits its value-record group gains set in c->gbits (anchor and coordinate slots
+ * have no group). */
+static void rows_to_items(gctx *c, const uint32_t *items)
+{
+  for (size_t s = 0; s < c->slot_n; s++) {
+    if (c->item[s] == UINT32_MAX) continue;
+    c->item[s] = items[c->item[s]];
+    if (c->sgroup[s] != SIZE_MAX && (c->sgroup[s] >> 2) < c->gbits_cap)
+      c->gbits[c->sgroup[s] >> 2] |= (uint8_t)(1u << (c->sgroup[s] & 3));
+  }
+}
+
+/* What the passes allocated in c (graph, slots, items, group bits), freed. */
+static void gctx_end(gctx *c)
+{
+  const otv_alloc *al = &c->b->al;
+  if (c->g) otv_graph_free(c->g);
+  otv_mem_free(al, c->vals, c->vals_cap * sizeof *c->vals);
+  otv_mem_free(al, c->item, c->item_cap * sizeof *c->item);
+  otv_mem_free(al, c->sgroup, c->sgroup_cap * sizeof *c->sgroup);
+  otv_mem_free(al, c->gbits, c->gbits_cap);
+}
+
+otv_status otv_build_gpos(otv_builder *b)
+{
+  gctx c;
+  if (!gctx_begin(&c, b, OTV_T_GPOS)) return OTV_E_OK;
+  otv_span d = c.t[b->base];
   pos root, ll;
   memset(&root, 0, sizeof root);
   if (!need(&c, &root, 0, 10)) return c.st;
@@ -1646,16 +1699,7 @@ otv_status otv_build_gpos(otv_builder *b)
         OTV_RESERVE(&b->al, &c.gbits, &c.gbits_cap, groups + 1, 1) || !items)
       st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
   }
-  /* the slots that vary become the store's rows (their values moved to the front, in order) */
-  for (size_t s = 0; !st && s < c.slot_n; s++) {
-    const int32_t *v = c.vals + s * b->mc;
-    bool varies = false;
-    EACH(&c, k) varies |= v[k] != v[b->base];
-    c.item[s] = UINT32_MAX;
-    if (!varies) continue;
-    if (rows != s) memmove(c.vals + rows * b->mc, v, b->mc * sizeof *v);
-    c.item[s] = (uint32_t)rows++; /* the row for now; its item below */
-  }
+  if (!st) rows = varying_rows(&c);
   otv_buf store, blob, mid;
   otv_buf_init(&store, &b->al);
   otv_buf_init(&blob, &b->al);
@@ -1664,12 +1708,7 @@ otv_status otv_build_gpos(otv_builder *b)
   if (!st && rows) {
     st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
     memset(c.gbits, 0, c.gbits_cap);
-    for (size_t s = 0; !st && s < c.slot_n; s++) {
-      if (c.item[s] == UINT32_MAX) continue;
-      c.item[s] = items[c.item[s]];
-      if (c.sgroup[s] != SIZE_MAX && (c.sgroup[s] >> 2) < c.gbits_cap)
-        c.gbits[c.sgroup[s] >> 2] |= (uint8_t)(1u << (c.sgroup[s] & 3));
-    }
+    if (!st) rows_to_items(&c, items);
     /* pass 2: the rebuilt sub-tables (a PairPos past 64 KiB split: more of them) */
     c.g = otv_graph_new(&b->al);
     if (!st && (OTV_RESERVE(&b->al, &subs.v, &subs.cap, sub_n + 1, sizeof *subs.v) || !c.g))
@@ -1708,13 +1747,9 @@ otv_status otv_build_gpos(otv_builder *b)
     if (!st) st = gdef(&c, &store, &lcl);
     otv_buf_free(&lcl);
   }
-  if (c.g) otv_graph_free(c.g);
+  gctx_end(&c);
   otv_mem_free(&b->al, subs.v, subs.cap * sizeof *subs.v);
   if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
-  otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
-  otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
-  otv_mem_free(&b->al, c.sgroup, c.sgroup_cap * sizeof *c.sgroup);
-  otv_mem_free(&b->al, c.gbits, c.gbits_cap);
   otv_buf_free(&store);
   otv_buf_free(&blob);
   otv_buf_free(&mid);
@@ -1911,21 +1946,9 @@ static otv_obj base_table(gctx *c, const otv_buf *store)
 
 otv_status otv_build_base(otv_builder *b)
 {
-  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_BASE);
-  if (!d.len) return OTV_E_OK;
   gctx c;
-  memset(&c, 0, sizeof c);
-  c.b = b;
-  c.hi = UINT32_MAX;
-  c.tag = OTV_T_BASE;
-  for (unsigned k = 0; k < b->mc; k++) {
-    c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_BASE);
-    if (c.t[k].len) otv_mset_add(&c.mask, k);
-  }
-  otv_mset only = otv_mset_one(b->base);
-  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
-  c.budget = (size_t)1 << 20;
-  EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
+  if (!gctx_begin(&c, b, OTV_T_BASE)) return OTV_E_OK;
+  otv_span d = c.t[b->base];
   if (d.len >= 4 && otv_peek_u16(d.p + 2) >= 1 && d.len >= 12 && otv_peek_u32(d.p + 8))
     return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_BASE, 8, "the default master has variation data");
   base_table(&c, NULL); /* pass 1 */
@@ -1938,21 +1961,12 @@ otv_status otv_build_base(otv_builder *b)
     if (OTV_RESERVE(&b->al, &c.item, &c.item_cap, c.slot_n, sizeof *c.item) || !items)
       st = OTV_FAIL(b->err, NOMEM, 0, 0, "BASE");
   }
-  for (size_t s = 0; !st && s < c.slot_n; s++) {
-    const int32_t *v = c.vals + s * b->mc;
-    bool varies = false;
-    EACH(&c, k) varies |= v[k] != v[b->base];
-    c.item[s] = UINT32_MAX;
-    if (!varies) continue;
-    if (rows != s) memmove(c.vals + rows * b->mc, v, b->mc * sizeof *v);
-    c.item[s] = (uint32_t)rows++;
-  }
+  if (!st) rows = varying_rows(&c);
   otv_buf store;
   otv_buf_init(&store, &b->al);
   if (!st && rows) {
     st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
-    for (size_t s = 0; !st && s < c.slot_n; s++)
-      if (c.item[s] != UINT32_MAX) c.item[s] = items[c.item[s]];
+    if (!st) rows_to_items(&c, items);
     c.g = st ? NULL : otv_graph_new(&b->al);
     if (!st && !c.g) st = OTV_FAIL(b->err, NOMEM, 0, 0, "BASE");
     if (!st) {
@@ -1971,11 +1985,8 @@ otv_status otv_build_base(otv_builder *b)
       }
     }
   }
-  if (c.g) otv_graph_free(c.g);
+  gctx_end(&c);
   if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
-  otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
-  otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
-  otv_mem_free(&b->al, c.sgroup, c.sgroup_cap * sizeof *c.sgroup);
   otv_buf_free(&store);
   return st;
 }
