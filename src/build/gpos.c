@@ -150,10 +150,10 @@ static bool child(gctx *c, const pos *base, const pos *p, size_t rel, pos *out)
 
 /* ---- slots: values that may vary ---- */
 
-/* The slot at p + rel (int16, checked by need); tag: value-record group << 2 | field, or
- * SIZE_MAX (an anchor coordinate). Pass 1 records every master's value; pass 2 returns its
- * item (UINT32_MAX: the value does not vary). */
-static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
+/* The next slot, whose per-master values are given (v[k], masters of c->mask); tag: its
+ * value-record group << 2 | field, or SIZE_MAX (an anchor or other coordinate). Pass 1 records
+ * the values; pass 2 returns its item (UINT32_MAX: the value does not vary). */
+static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
 {
   size_t s = c->slot++;
   if (c->write) return s < c->slot_n ? c->item[s] : UINT32_MAX;
@@ -163,9 +163,17 @@ static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
     if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
     return UINT32_MAX;
   }
-  EACH(c, k) c->vals[s * mc + k] = otv_peek_i16(c->t[k].p + p->a[k] + rel);
+  EACH(c, k) c->vals[s * mc + k] = v[k];
   c->sgroup[s] = tag;
   return UINT32_MAX;
+}
+
+/* The slot at p + rel (int16, checked by need): slot_vals of every master's value there. */
+static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
+{
+  int32_t v[OTV_BUILD_MAX_MASTERS];
+  if (!c->write) EACH(c, k) v[k] = otv_peek_i16(c->t[k].p + p->a[k] + rel);
+  return slot_vals(c, v, tag);
 }
 
 static otv_obj var_device(gctx *c, uint32_t item)
@@ -765,22 +773,6 @@ static bool part_rows(gctx *c, uint32_t n, uint32_t *lo, uint32_t *hi)
   if (!c->write || (c->lo == 0 && c->hi >= n)) return false;
   *lo = c->lo < n ? c->lo : n, *hi = c->hi < n ? c->hi : n;
   return true;
-}
-
-/* A slot whose per-master values are given (v[k], masters of c->mask) */
-static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
-{
-  size_t s = c->slot++;
-  if (c->write) return s < c->slot_n ? c->item[s] : UINT32_MAX;
-  unsigned mc = c->b->mc;
-  if (OTV_RESERVE(&c->b->al, &c->vals, &c->vals_cap, (s + 1) * mc, sizeof *c->vals) ||
-      OTV_RESERVE(&c->b->al, &c->sgroup, &c->sgroup_cap, s + 1, sizeof *c->sgroup)) {
-    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
-    return UINT32_MAX;
-  }
-  EACH(c, k) c->vals[s * mc + k] = v[k];
-  c->sgroup[s] = tag;
-  return UINT32_MAX;
 }
 
 static void kern2_free(gctx *c, kern2 *m)
