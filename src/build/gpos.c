@@ -30,7 +30,8 @@
 
 #define EXT_TYPE 9u
 #define DEV_VARIATION_INDEX 0x8000u
-#define ANCHOR_FORMAT_DEVICES 3u
+/* Anchor and BaseCoord format 3: with device offsets */
+#define COORD_FORMAT_DEVICES 3u
 #define MAX_NEST 8u /* Extension depth checked */
 
 typedef struct pos {
@@ -231,15 +232,25 @@ static size_t device_len(gctx *c, const pos *p)
   return 6 + 2 * words;
 }
 
+/* The table (coverage, class def, device) at offset16 field rel of p (from base; the field
+ * checked by need), at *q in each master: its length, 0 when NULL or not equal in every master. */
+static size_t same_child(gctx *c, const pos *base, const pos *p, size_t rel,
+                         size_t (*len)(gctx *, const pos *), pos *q)
+{
+  if (!child(c, base, p, rel, q)) return 0;
+  size_t n = len(c, q);
+  return n && same_bytes(c, q, 0, n) ? n : 0;
+}
+
 /* A table (coverage, class def, device) at offset16 field rel of p (from base), checked equal
  * in every master, copied as a child linked at o's byte `field` (pass 2). */
 static void copy_child(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p, size_t rel,
                        size_t (*len)(gctx *, const pos *))
 {
   pos q;
-  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return;
-  size_t n = len(c, &q);
-  if (!n || !same_bytes(c, &q, 0, n)) return;
+  if (!need(c, p, rel, 2)) return;
+  size_t n = same_child(c, base, p, rel, len, &q);
+  if (!n) return;
   otv_obj id = leaf(c, &q, n);
   if (o && c->write) otv_graph_link(c->g, field, 2, id);
 }
@@ -284,11 +295,7 @@ static void value_record(gctx *c, otv_buf *o, unsigned fin, unsigned gained, con
     for (unsigned k = 0; k < 4; k++)
       if (fin >> (4 + k) & 1) {
         pos d;
-        size_t at = rel + 2 * popcount(fin & ((1u << (4 + k)) - 1));
-        if (child(c, base, p, at, &d)) {
-          size_t n = device_len(c, &d);
-          if (n) same_bytes(c, &d, 0, n);
-        }
+        same_child(c, base, p, rel + 2 * popcount(fin & ((1u << (4 + k)) - 1)), device_len, &d);
       }
     return;
   }
@@ -310,49 +317,61 @@ static void value_record(gctx *c, otv_buf *o, unsigned fin, unsigned gained, con
   }
 }
 
-/* An anchor at offset16 field rel of p (from base): formats 1-3; written (pass 2) as format 3
+/* A coordinate table at offset16 field rel of p (from base): an Anchor (2 coordinates, format 2
+ * adding 1 uint16) or a BaseCoord (1 coordinate, format 2 adding 2). Formats 1-3: format,
+ * coordinates, then format 2's fields or format 3's device offsets. Written (pass 2) as format 3
  * with VariationIndex devices when a coordinate varies, else as it was. Returns its object. */
-static otv_obj anchor(gctx *c, const pos *base, const pos *p, size_t rel)
+static otv_obj coord_table(gctx *c, const pos *base, const pos *p, size_t rel, unsigned coords,
+                           unsigned extra, const char *what)
 {
   pos q;
   if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return OTV_OBJ_NONE;
-  if (!need(c, &q, 0, 6)) return OTV_OBJ_NONE;
+  size_t dev = 2 + 2 * (size_t)coords; /* format 2's fields, format 3's devices */
+  if (!need(c, &q, 0, dev)) return OTV_OBJ_NONE;
   unsigned f = su16(c, &q, 0);
-  size_t len = f == 1 ? 6 : f == 2 ? 8 : f == 3 ? 10 : 0;
+  size_t len = f == 1 ? dev : f == 2 ? dev + 2 * (size_t)extra : f == 3 ? 2 * dev - 2 : 0;
   if (!len || !need(c, &q, 0, len)) {
-    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], "anchor format", c->b->base);
+    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], what, c->b->base);
     return OTV_OBJ_NONE;
   }
-  if (f == 2) su16(c, &q, 6);
-  uint32_t ix = slot(c, &q, 2, SIZE_MAX), iy = slot(c, &q, 4, SIZE_MAX);
+  for (unsigned e = 0; f == 2 && e < extra; e++) su16(c, &q, dev + 2 * (size_t)e);
+  uint32_t it[2];
+  bool varies = false;
+  for (unsigned k = 0; k < coords; k++) {
+    it[k] = slot(c, &q, 2 + 2 * (size_t)k, SIZE_MAX);
+    varies |= it[k] != UINT32_MAX;
+  }
   if (!c->write) {
-    for (unsigned k = 0; f == 3 && k < 2; k++) {
+    for (unsigned k = 0; f == 3 && k < coords; k++) {
       pos d;
-      if (child(c, &q, &q, 6 + 2 * (size_t)k, &d)) {
-        size_t n = device_len(c, &d);
-        if (n) same_bytes(c, &d, 0, n);
-      }
+      same_child(c, &q, &q, dev + 2 * (size_t)k, device_len, &d);
     }
     return OTV_OBJ_NONE;
   }
   const uint8_t *src = c->t[c->b->base].p + q.a[c->b->base];
   otv_buf *o = otv_graph_push(c->g);
   if (!o) return OTV_OBJ_NONE;
-  if (ix == UINT32_MAX && iy == UINT32_MAX && f != 3) {
+  if (!varies && f != COORD_FORMAT_DEVICES) {
     otv_buf_bytes(o, src, len);
     return otv_graph_pop(c->g);
   }
-  otv_buf_u16(o, ANCHOR_FORMAT_DEVICES);
-  otv_buf_bytes(o, src + 2, 4);
-  otv_buf_u32(o, 0);
-  for (unsigned k = 0; k < 2; k++) {
-    uint32_t it = k ? iy : ix;
-    if (it != UINT32_MAX)
-      otv_graph_link(c->g, 6 + 2 * (size_t)k, 2, var_device(c, it));
-    else if (f == 3)
-      copy_child(c, o, 6 + 2 * (size_t)k, &q, &q, 6 + 2 * (size_t)k, device_len);
+  otv_buf_u16(o, COORD_FORMAT_DEVICES);
+  otv_buf_bytes(o, src + 2, 2 * (size_t)coords);
+  otv_buf_zeros(o, 2 * (size_t)coords);
+  for (unsigned k = 0; k < coords; k++) {
+    size_t field = dev + 2 * (size_t)k;
+    if (it[k] != UINT32_MAX)
+      otv_graph_link(c->g, field, 2, var_device(c, it[k]));
+    else if (f == COORD_FORMAT_DEVICES)
+      copy_child(c, o, field, &q, &q, field, device_len);
   }
   return otv_graph_pop(c->g);
+}
+
+/* An Anchor (spec: GPOS Anchor tables, formats 1-3) at offset16 field rel of p (from base). */
+static otv_obj anchor(gctx *c, const pos *base, const pos *p, size_t rel)
+{
+  return coord_table(c, base, p, rel, 2, 1, "anchor format");
 }
 
 /* ---- the sub-tables ---- */
@@ -1463,10 +1482,7 @@ static otv_obj lig_carets(gctx *c, const pos *root)
       uint32_t it = slot(c, &v, 2, SIZE_MAX);
       if (!lg) {
         pos dv;
-        if (f == 3 && child(c, &v, &v, 4, &dv)) {
-          size_t dn = device_len(c, &dv);
-          if (dn) same_bytes(c, &dv, 0, dn);
-        }
+        if (f == 3) same_child(c, &v, &v, 4, device_len, &dv);
         continue;
       }
       otv_buf *cv = otv_graph_push(c->g);
@@ -1755,40 +1771,7 @@ otv_status otv_build_gpos(otv_builder *b)
 /* A BaseCoord at offset16 field rel of p (from base), formats 1-3. */
 static otv_obj base_coord(gctx *c, const pos *base, const pos *p, size_t rel)
 {
-  pos q;
-  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return OTV_OBJ_NONE;
-  if (!need(c, &q, 0, 4)) return OTV_OBJ_NONE;
-  unsigned f = su16(c, &q, 0);
-  size_t len = f == 1 ? 4 : f == 2 ? 8 : f == 3 ? 6 : 0;
-  if (!len || !need(c, &q, 0, len)) {
-    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], "BaseCoord format", c->b->base);
-    return OTV_OBJ_NONE;
-  }
-  if (f == 2) su16(c, &q, 4), su16(c, &q, 6);
-  uint32_t it = slot(c, &q, 2, SIZE_MAX);
-  if (!c->write) {
-    pos d;
-    if (f == 3 && child(c, &q, &q, 4, &d)) {
-      size_t n = device_len(c, &d);
-      if (n) same_bytes(c, &d, 0, n);
-    }
-    return OTV_OBJ_NONE;
-  }
-  const uint8_t *src = c->t[c->b->base].p + q.a[c->b->base];
-  otv_buf *o = otv_graph_push(c->g);
-  if (!o) return OTV_OBJ_NONE;
-  if (it == UINT32_MAX && f != 3) {
-    otv_buf_bytes(o, src, len);
-    return otv_graph_pop(c->g);
-  }
-  otv_buf_u16(o, 3);
-  otv_buf_bytes(o, src + 2, 2);
-  otv_buf_u16(o, 0);
-  if (it != UINT32_MAX)
-    otv_graph_link(c->g, 4, 2, var_device(c, it));
-  else
-    copy_child(c, o, 4, &q, &q, 4, device_len);
-  return otv_graph_pop(c->g);
+  return coord_table(c, base, p, rel, 1, 2, "BaseCoord format");
 }
 
 static void link_coord(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p, size_t rel)
