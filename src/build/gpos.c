@@ -841,6 +841,64 @@ static bool pair2_same(gctx *c, const pos *p)
   return true;
 }
 
+/* Whether every master has the default's glyph order (merging by glyph id needs it); else
+ * unsupported, `what` naming the merge, at the master's sub-table p. */
+static bool one_glyph_order(gctx *c, const pos *p, const char *what)
+{
+  const otv_builder *b = c->b;
+  uint32_t gc = b->m[b->base].glyph_count;
+  EACH(c, k)
+  {
+    bool same = b->m[k].glyph_count == gc;
+    for (uint32_t g = 0; same && g < gc; g++) same = b->m[k].gid_of[g] == g;
+    if (!same) return bad(c, OTV_E_UNSUPPORTED, p->a[k], what, k);
+  }
+  return true;
+}
+
+/* Master k's values of a merged pair into v[field][k] (fields 0-3: the first ValueRecord's
+ * placements and advances, 4-7: the second's), from its record rec of ValueFormats f1 and f2
+ * (the low nibbles: no devices); 0 where rec is NULL (no such pair) or lacks the field. */
+static void pair_values(int32_t v[8][OTV_BUILD_MAX_MASTERS], unsigned k, const uint8_t *rec,
+                        unsigned f1, unsigned f2)
+{
+  for (unsigned f = 0; f < 8; f++) {
+    unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
+    size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
+    v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
+  }
+}
+
+/* The two ValueFormats of merged pair records: the union of the masters' (no devices), the
+ * device bits they gain (pass 2) and their value-record groups. */
+typedef struct pair_vf {
+  unsigned fv[2], gained[2];
+  size_t grp[2];
+} pair_vf;
+
+/* A merged pair's two ValueRecords of the values v (see pair_values): each value a slot; pass 2
+ * appends them to o (the default's values, a VariationIndex device linked where one varies). */
+static void pair_records(gctx *c, otv_buf *o, int32_t v[8][OTV_BUILD_MAX_MASTERS],
+                         const pair_vf *vf)
+{
+  for (unsigned half = 0; half < 2; half++) {
+    unsigned fv = vf->fv[half], gained = vf->gained[half];
+    size_t grp = vf->grp[half];
+    uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    for (unsigned f = 0; f < 4; f++)
+      if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
+    if (!o) continue;
+    for (unsigned f = 0; f < 4; f++)
+      if (fv >> f & 1) otv_buf_u16(o, (uint16_t)v[4 * half + f][c->b->base]);
+    for (unsigned f = 0; f < 4; f++) {
+      if (!(gained >> f & 1)) continue;
+      size_t field = o->len;
+      otv_buf_u16(o, 0);
+      if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
+    }
+  }
+}
+
 /* The merged PairPos format 2 (see above) into o (pass 2). */
 static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
 {
@@ -848,18 +906,7 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
   kern2 m;
   memset(&m, 0, sizeof m);
   m.gc = b->m[b->base].glyph_count;
-  EACH(c, k)
-  {
-    if (b->m[k].glyph_count != m.gc) {
-      bad(c, OTV_E_UNSUPPORTED, p->a[k], "class kerning merged across glyph orders", k);
-      return;
-    }
-    for (uint32_t g = 0; g < m.gc; g++)
-      if (b->m[k].gid_of[g] != g) {
-        bad(c, OTV_E_UNSUPPORTED, p->a[k], "class kerning merged across glyph orders", k);
-        return;
-      }
-  }
+  if (!one_glyph_order(c, p, "class kerning merged across glyph orders")) return;
   const otv_alloc *al = &b->al;
   size_t mg = (size_t)b->mc * m.gc;
   m.c1 = otv_mem_calloc(al, mg + 1, sizeof *m.c1);
@@ -955,6 +1002,7 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
     otv_graph_link(c->g, 10, 2, classdef_of(c, m.n2, m.gc));
     if (part) otv_mem_free(&b->al, n1, ((size_t)m.gc + 1) * sizeof *n1);
   }
+  const pair_vf vf = {{fv1, fv2}, {g1, g2}, {grp1, grp2}};
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
   if (!spend(c,
              (size_t)(hi - lo) * m.cnt2 * otv_mset_count(&c->mask) + (size_t)(hi - lo) * m.cnt2)) {
@@ -975,28 +1023,9 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
         uint16_t a = m.c1[(size_t)k * m.gc + m.rep1[i]];
         uint16_t cb = j == 0 || m.rep2[j] == UINT32_MAX ? 0 : m.c2[(size_t)k * m.gc + m.rep2[j]];
         const uint8_t *rec = a == 0xFFFF ? NULL : q + 16 + ((size_t)a * n2 + cb) * rs;
-        for (unsigned f = 0; f < 8; f++) {
-          unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
-          size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
-          v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
-        }
+        pair_values(v, k, rec, f1, f2);
       }
-      for (unsigned half = 0; half < 2; half++) {
-        unsigned fv = half ? fv2 : fv1, gained = half ? g2 : g1;
-        size_t grp = half ? grp2 : grp1;
-        uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
-        if (!o) continue;
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) otv_buf_u16(o, (uint16_t)v[4 * half + f][b->base]);
-        for (unsigned f = 0; f < 4; f++) {
-          if (!(gained >> f & 1)) continue;
-          size_t field = o->len;
-          otv_buf_u16(o, 0);
-          if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
-        }
-      }
+      pair_records(c, o, v, &vf);
     }
   c->slot += (m.cnt1 - hi) * per;
   kern2_free(c, &m);
@@ -1010,15 +1039,7 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
 {
   otv_builder *b = c->b;
   uint32_t gc = b->m[b->base].glyph_count;
-  EACH(c, k)
-  {
-    bool same = b->m[k].glyph_count == gc;
-    for (uint32_t g = 0; same && g < gc; g++) same = b->m[k].gid_of[g] == g;
-    if (!same) {
-      bad(c, OTV_E_UNSUPPORTED, p->a[k], "pair kerning merged across glyph orders", k);
-      return;
-    }
-  }
+  if (!one_glyph_order(c, p, "pair kerning merged across glyph orders")) return;
   const otv_alloc *al = &b->al;
   size_t mg = (size_t)b->mc * gc;
   /* per master and glyph: the pair set's offset in that master's GPOS (0: not covered) */
@@ -1099,6 +1120,7 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
     otv_graph_link(c->g, 2, 2, coverage_of(c, part ? list : first, gc));
   }
   uint32_t si = 0;
+  const pair_vf vf = {{fv1, fv2}, {g1, g2}, {grp1, grp2}};
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
   for (uint32_t a = 0; a < gc && !c->st; a++) {
     if (first[a] == UINT32_MAX) continue;
@@ -1155,29 +1177,10 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
         else /* not sorted (hostile or careless): a linear scan, counted */
           for (unsigned r = 0; r < n && !rec && spend(c, 1); r++)
             if (otv_peek_u16(recs[k] + (size_t)r * rs) == bg) rec = recs[k] + (size_t)r * rs + 2;
-        for (unsigned f = 0; f < 8; f++) {
-          unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
-          size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
-          v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
-        }
+        pair_values(v, k, rec, f1, f2);
       }
       if (q2) otv_buf_u16(q2, (uint16_t)bg);
-      for (unsigned half = 0; half < 2; half++) {
-        unsigned fv = half ? fv2 : fv1, gained = half ? g2 : g1;
-        size_t grp = half ? grp2 : grp1;
-        uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
-        if (!q2) continue;
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) otv_buf_u16(q2, (uint16_t)v[4 * half + f][b->base]);
-        for (unsigned f = 0; f < 4; f++) {
-          if (!(gained >> f & 1)) continue;
-          size_t field = q2->len;
-          otv_buf_u16(q2, 0);
-          if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
-        }
-      }
+      pair_records(c, q2, v, &vf);
     }
     if (q2) otv_graph_link(c->g, arr + 2 * (size_t)(si - lo), 2, otv_graph_pop(c->g));
     si++;
