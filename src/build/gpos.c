@@ -1192,31 +1192,30 @@ done:
   if (list) otv_mem_free(al, list, ((size_t)gc + 1) * sizeof *list);
 }
 
+/* Whether the sub-table at p (its format checked by need) has format fmt in every master. */
+static bool all_format(gctx *c, const pos *p, unsigned fmt)
+{
+  bool all = true;
+  EACH(c, k) all &= otv_peek_u16(c->t[k].p + p->a[k]) == fmt;
+  return all;
+}
+
+/* The PairPos at p merged by `merge` (pair1_merge, pair2_merge): pass 2, its object. */
+static otv_obj pair_merged(gctx *c, const pos *p, void (*merge)(gctx *, otv_buf *, const pos *))
+{
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  merge(c, o, p);
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
 /* The sub-table at p of lookup type `type`: rebuilt (pass 2: its object), or OTV_OBJ_NONE for
  * the types left as they are. */
 static otv_obj subtable(gctx *c, const pos *p, unsigned type)
 {
   if (type < 1 || type > 6 || !need(c, p, 0, 2)) return OTV_OBJ_NONE;
-  if (type == 2) {
-    bool all1 = true;
-    EACH(c, k) all1 &= otv_peek_u16(c->t[k].p + p->a[k]) == 1;
-    if (all1) {
-      otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-      if (c->write && !o) return OTV_OBJ_NONE;
-      pair1_merge(c, o, p);
-      return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
-    }
-  }
-  if (type == 2 && !pair2_same(c, p)) {
-    bool all2 = true;
-    EACH(c, k) all2 &= otv_peek_u16(c->t[k].p + p->a[k]) == 2;
-    if (all2) {
-      otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-      if (c->write && !o) return OTV_OBJ_NONE;
-      pair2_merge(c, o, p);
-      return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
-    }
-  }
+  if (type == 2 && all_format(c, p, 1)) return pair_merged(c, p, pair1_merge);
+  if (type == 2 && !pair2_same(c, p) && all_format(c, p, 2)) return pair_merged(c, p, pair2_merge);
   unsigned fmt = su16(c, p, 0);
   if (c->st) return OTV_OBJ_NONE;
   if ((type == 1 || type == 2) ? (fmt < 1 || fmt > 2) : fmt != 1) {
