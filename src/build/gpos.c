@@ -197,6 +197,24 @@ static otv_obj leaf(gctx *c, const pos *p, size_t n)
   return otv_graph_pop(c->g);
 }
 
+/* A table at m of `head` bytes whose uint16 at count_at (structural) counts the rec-byte
+ * records after them: *n, and (pass 2) *o its new object opened, the head and records written
+ * as zeros but for the count, for the caller to fill. False: not there in every master (c->st
+ * set) or, in pass 2, no memory. */
+static bool open_counted(gctx *c, const pos *m, size_t head, size_t count_at, size_t rec,
+                         unsigned *n, otv_buf **o)
+{
+  *o = NULL;
+  if (!need(c, m, 0, head)) return false;
+  *n = su16(c, m, count_at);
+  if (!need(c, m, head, rec * *n)) return false;
+  if (!c->write) return true;
+  if (!(*o = otv_graph_push(c->g))) return false;
+  otv_buf_zeros(*o, head + rec * *n);
+  otv_buf_put_u16(*o, count_at, (uint16_t)*n);
+  return true;
+}
+
 static size_t coverage_len(gctx *c, const pos *p)
 {
   if (!need(c, p, 0, 4)) return 0;
@@ -496,15 +514,9 @@ static void cursive_pos(gctx *c, otv_buf *o, const pos *p)
 /* MarkArray: markCount, MarkRecords (markClass, markAnchor offset from the MarkArray) */
 static otv_obj mark_array(gctx *c, const pos *m)
 {
-  if (!need(c, m, 0, 2)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, m, 0);
-  if (!need(c, m, 2, 4 * (size_t)n)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_u16(o, (uint16_t)n);
-    otv_buf_zeros(o, 4 * (size_t)n);
-  }
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, m, 2, 0, 4, &n, &o)) return OTV_OBJ_NONE;
   for (unsigned i = 0; i < n && !c->st; i++) {
     unsigned cls = su16(c, m, 2 + 4 * (size_t)i);
     if (o) otv_buf_put_u16(o, 2 + 4 * (size_t)i, (uint16_t)cls);
@@ -516,16 +528,10 @@ static otv_obj mark_array(gctx *c, const pos *m)
 /* BaseArray, Mark2Array, LigatureAttach: count, then count x per anchor offsets (from it) */
 static otv_obj anchor_matrix(gctx *c, const pos *m, unsigned per)
 {
-  if (!need(c, m, 0, 2)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, m, 0);
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, m, 2, 0, 2 * (size_t)per, &n, &o)) return OTV_OBJ_NONE;
   size_t cells = (size_t)n * per;
-  if (!need(c, m, 2, 2 * cells)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_u16(o, (uint16_t)n);
-    otv_buf_zeros(o, 2 * cells);
-  }
   for (size_t i = 0; i < cells && !c->st; i++) {
     pos q;
     if (!child(c, m, m, 2 + 2 * i, &q)) continue; /* NULL anchors stay NULL */
@@ -559,15 +565,9 @@ static void mark_pos(gctx *c, otv_buf *o, const pos *p, unsigned type)
     return;
   }
   /* LigatureArray: ligatureCount, offsets (from it) to LigatureAttach tables */
-  if (!need(c, &m, 0, 2)) return;
-  unsigned n = su16(c, &m, 0);
-  if (!need(c, &m, 2, 2 * (size_t)n)) return;
-  otv_buf *la = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !la) return;
-  if (la) {
-    otv_buf_u16(la, (uint16_t)n);
-    otv_buf_zeros(la, 2 * (size_t)n);
-  }
+  unsigned n;
+  otv_buf *la;
+  if (!open_counted(c, &m, 2, 0, 2, &n, &la)) return;
   for (unsigned i = 0; i < n && !c->st; i++) {
     pos at;
     if (!child(c, &m, &m, 2 + 2 * (size_t)i, &at)) continue;
@@ -1785,15 +1785,9 @@ static void link_coord(gctx *c, otv_buf *o, size_t field, const pos *base, const
 /* MinMax: minCoord, maxCoord, featMinMaxCount, FeatMinMaxRecords (tag, min, max) */
 static otv_obj base_minmax(gctx *c, const pos *m)
 {
-  if (!need(c, m, 0, 6)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, m, 4);
-  if (!need(c, m, 6, 8 * (size_t)n)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_zeros(o, 6 + 8 * (size_t)n);
-    otv_buf_put_u16(o, 4, (uint16_t)n);
-  }
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, m, 6, 4, 8, &n, &o)) return OTV_OBJ_NONE;
   for (unsigned k = 0; k < 2; k++) {
     pos q;
     if (child(c, m, m, 2 * (size_t)k, &q)) link_coord(c, o, 2 * (size_t)k, m, m, 2 * (size_t)k);
@@ -1813,15 +1807,9 @@ static otv_obj base_minmax(gctx *c, const pos *m)
 /* BaseScript: baseValues, defaultMinMax, BaseLangSysRecords (tag, minMax) */
 static otv_obj base_script(gctx *c, const pos *s)
 {
-  if (!need(c, s, 0, 6)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, s, 4);
-  if (!need(c, s, 6, 6 * (size_t)n)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_zeros(o, 6 + 6 * (size_t)n);
-    otv_buf_put_u16(o, 4, (uint16_t)n);
-  }
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, s, 6, 4, 6, &n, &o)) return OTV_OBJ_NONE;
   pos q;
   if (child(c, s, s, 0, &q) && need(c, &q, 0, 4)) {
     /* BaseValues: defaultBaselineIndex, baseCoordCount, offsets */
