@@ -30,7 +30,8 @@
 
 #define EXT_TYPE 9u
 #define DEV_VARIATION_INDEX 0x8000u
-#define ANCHOR_FORMAT_DEVICES 3u
+/* Anchor and BaseCoord format 3: with device offsets */
+#define COORD_FORMAT_DEVICES 3u
 #define MAX_NEST 8u /* Extension depth checked */
 
 typedef struct pos {
@@ -54,7 +55,7 @@ typedef struct gctx {
   uint8_t *gbits; /* per value-record group: the device bits its records gain */
   size_t group, gbits_cap;
   otv_graph *g;
-  uint32_t tag;        /* GPOS or BASE (0: GPOS), for messages */
+  uint32_t tag;        /* GPOS or BASE, for messages */
   const char *where;   /* for messages outside the lookups (NULL: lookup and sub-table) */
   size_t work, budget; /* bytes and records visited, and the most allowed (fan-out of shared
                         * sub-tables, huge class matrices: OTV_E_LIMIT) */
@@ -71,9 +72,8 @@ static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned
     c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: %s differs from the default's",
                      c->b->m[k].name, c->where);
   else if (c->tag == OTV_T_BASE || c->where)
-    c->st = otv_fail(c->b->err, code, c->tag == OTV_T_BASE ? OTV_T_BASE : OTV_T_GPOS, off,
-                     "master %s: %s%s%s", c->b->m[k].name, c->where ? c->where : "",
-                     c->where ? ": " : "", what);
+    c->st = otv_fail(c->b->err, code, c->tag, off, "master %s: %s%s%s", c->b->m[k].name,
+                     c->where ? c->where : "", c->where ? ": " : "", what);
   else
     c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: lookup %u sub-table %u: %s",
                      c->b->m[k].name, c->lookup, c->sub, what);
@@ -91,7 +91,7 @@ static bool spend(gctx *c, size_t units)
   if (c->st) return false;
   c->work += units + 1;
   if (c->work <= c->budget) return true;
-  c->st = OTV_FAIL(c->b->err, LIMIT, c->tag ? c->tag : OTV_T_GPOS, 0,
+  c->st = OTV_FAIL(c->b->err, LIMIT, c->tag, 0,
                    "master tables fan out past the work budget (%u x their size)",
                    OTV_LAYOUT_WORK_FACTOR);
   return false;
@@ -151,10 +151,10 @@ static bool child(gctx *c, const pos *base, const pos *p, size_t rel, pos *out)
 
 /* ---- slots: values that may vary ---- */
 
-/* The slot at p + rel (int16, checked by need); tag: value-record group << 2 | field, or
- * SIZE_MAX (an anchor coordinate). Pass 1 records every master's value; pass 2 returns its
- * item (UINT32_MAX: the value does not vary). */
-static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
+/* The next slot, whose per-master values are given (v[k], masters of c->mask); tag: its
+ * value-record group << 2 | field, or SIZE_MAX (an anchor or other coordinate). Pass 1 records
+ * the values; pass 2 returns its item (UINT32_MAX: the value does not vary). */
+static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
 {
   size_t s = c->slot++;
   if (c->write) return s < c->slot_n ? c->item[s] : UINT32_MAX;
@@ -164,9 +164,17 @@ static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
     if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
     return UINT32_MAX;
   }
-  EACH(c, k) c->vals[s * mc + k] = otv_peek_i16(c->t[k].p + p->a[k] + rel);
+  EACH(c, k) c->vals[s * mc + k] = v[k];
   c->sgroup[s] = tag;
   return UINT32_MAX;
+}
+
+/* The slot at p + rel (int16, checked by need): slot_vals of every master's value there. */
+static uint32_t slot(gctx *c, const pos *p, size_t rel, size_t tag)
+{
+  int32_t v[OTV_BUILD_MAX_MASTERS];
+  if (!c->write) EACH(c, k) v[k] = otv_peek_i16(c->t[k].p + p->a[k] + rel);
+  return slot_vals(c, v, tag);
 }
 
 static otv_obj var_device(gctx *c, uint32_t item)
@@ -187,6 +195,24 @@ static otv_obj leaf(gctx *c, const pos *p, size_t n)
   if (!o) return OTV_OBJ_NONE;
   otv_buf_bytes(o, c->t[c->b->base].p + p->a[c->b->base], n);
   return otv_graph_pop(c->g);
+}
+
+/* A table at m of `head` bytes whose uint16 at count_at (structural) counts the rec-byte
+ * records after them: *n, and (pass 2) *o its new object opened, the head and records written
+ * as zeros but for the count, for the caller to fill. False: not there in every master (c->st
+ * set) or, in pass 2, no memory. */
+static bool open_counted(gctx *c, const pos *m, size_t head, size_t count_at, size_t rec,
+                         unsigned *n, otv_buf **o)
+{
+  *o = NULL;
+  if (!need(c, m, 0, head)) return false;
+  *n = su16(c, m, count_at);
+  if (!need(c, m, head, rec * *n)) return false;
+  if (!c->write) return true;
+  if (!(*o = otv_graph_push(c->g))) return false;
+  otv_buf_zeros(*o, head + rec * *n);
+  otv_buf_put_u16(*o, count_at, (uint16_t)*n);
+  return true;
 }
 
 static size_t coverage_len(gctx *c, const pos *p)
@@ -224,15 +250,25 @@ static size_t device_len(gctx *c, const pos *p)
   return 6 + 2 * words;
 }
 
+/* The table (coverage, class def, device) at offset16 field rel of p (from base; the field
+ * checked by need), at *q in each master: its length, 0 when NULL or not equal in every master. */
+static size_t same_child(gctx *c, const pos *base, const pos *p, size_t rel,
+                         size_t (*len)(gctx *, const pos *), pos *q)
+{
+  if (!child(c, base, p, rel, q)) return 0;
+  size_t n = len(c, q);
+  return n && same_bytes(c, q, 0, n) ? n : 0;
+}
+
 /* A table (coverage, class def, device) at offset16 field rel of p (from base), checked equal
  * in every master, copied as a child linked at o's byte `field` (pass 2). */
 static void copy_child(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p, size_t rel,
                        size_t (*len)(gctx *, const pos *))
 {
   pos q;
-  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return;
-  size_t n = len(c, &q);
-  if (!n || !same_bytes(c, &q, 0, n)) return;
+  if (!need(c, p, rel, 2)) return;
+  size_t n = same_child(c, base, p, rel, len, &q);
+  if (!n) return;
   otv_obj id = leaf(c, &q, n);
   if (o && c->write) otv_graph_link(c->g, field, 2, id);
 }
@@ -277,11 +313,7 @@ static void value_record(gctx *c, otv_buf *o, unsigned fin, unsigned gained, con
     for (unsigned k = 0; k < 4; k++)
       if (fin >> (4 + k) & 1) {
         pos d;
-        size_t at = rel + 2 * popcount(fin & ((1u << (4 + k)) - 1));
-        if (child(c, base, p, at, &d)) {
-          size_t n = device_len(c, &d);
-          if (n) same_bytes(c, &d, 0, n);
-        }
+        same_child(c, base, p, rel + 2 * popcount(fin & ((1u << (4 + k)) - 1)), device_len, &d);
       }
     return;
   }
@@ -303,49 +335,61 @@ static void value_record(gctx *c, otv_buf *o, unsigned fin, unsigned gained, con
   }
 }
 
-/* An anchor at offset16 field rel of p (from base): formats 1-3; written (pass 2) as format 3
+/* A coordinate table at offset16 field rel of p (from base): an Anchor (2 coordinates, format 2
+ * adding 1 uint16) or a BaseCoord (1 coordinate, format 2 adding 2). Formats 1-3: format,
+ * coordinates, then format 2's fields or format 3's device offsets. Written (pass 2) as format 3
  * with VariationIndex devices when a coordinate varies, else as it was. Returns its object. */
-static otv_obj anchor(gctx *c, const pos *base, const pos *p, size_t rel)
+static otv_obj coord_table(gctx *c, const pos *base, const pos *p, size_t rel, unsigned coords,
+                           unsigned extra, const char *what)
 {
   pos q;
   if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return OTV_OBJ_NONE;
-  if (!need(c, &q, 0, 6)) return OTV_OBJ_NONE;
+  size_t dev = 2 + 2 * (size_t)coords; /* format 2's fields, format 3's devices */
+  if (!need(c, &q, 0, dev)) return OTV_OBJ_NONE;
   unsigned f = su16(c, &q, 0);
-  size_t len = f == 1 ? 6 : f == 2 ? 8 : f == 3 ? 10 : 0;
+  size_t len = f == 1 ? dev : f == 2 ? dev + 2 * (size_t)extra : f == 3 ? 2 * dev - 2 : 0;
   if (!len || !need(c, &q, 0, len)) {
-    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], "anchor format", c->b->base);
+    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], what, c->b->base);
     return OTV_OBJ_NONE;
   }
-  if (f == 2) su16(c, &q, 6);
-  uint32_t ix = slot(c, &q, 2, SIZE_MAX), iy = slot(c, &q, 4, SIZE_MAX);
+  for (unsigned e = 0; f == 2 && e < extra; e++) su16(c, &q, dev + 2 * (size_t)e);
+  uint32_t it[2];
+  bool varies = false;
+  for (unsigned k = 0; k < coords; k++) {
+    it[k] = slot(c, &q, 2 + 2 * (size_t)k, SIZE_MAX);
+    varies |= it[k] != UINT32_MAX;
+  }
   if (!c->write) {
-    for (unsigned k = 0; f == 3 && k < 2; k++) {
+    for (unsigned k = 0; f == 3 && k < coords; k++) {
       pos d;
-      if (child(c, &q, &q, 6 + 2 * (size_t)k, &d)) {
-        size_t n = device_len(c, &d);
-        if (n) same_bytes(c, &d, 0, n);
-      }
+      same_child(c, &q, &q, dev + 2 * (size_t)k, device_len, &d);
     }
     return OTV_OBJ_NONE;
   }
   const uint8_t *src = c->t[c->b->base].p + q.a[c->b->base];
   otv_buf *o = otv_graph_push(c->g);
   if (!o) return OTV_OBJ_NONE;
-  if (ix == UINT32_MAX && iy == UINT32_MAX && f != 3) {
+  if (!varies && f != COORD_FORMAT_DEVICES) {
     otv_buf_bytes(o, src, len);
     return otv_graph_pop(c->g);
   }
-  otv_buf_u16(o, ANCHOR_FORMAT_DEVICES);
-  otv_buf_bytes(o, src + 2, 4);
-  otv_buf_u32(o, 0);
-  for (unsigned k = 0; k < 2; k++) {
-    uint32_t it = k ? iy : ix;
-    if (it != UINT32_MAX)
-      otv_graph_link(c->g, 6 + 2 * (size_t)k, 2, var_device(c, it));
-    else if (f == 3)
-      copy_child(c, o, 6 + 2 * (size_t)k, &q, &q, 6 + 2 * (size_t)k, device_len);
+  otv_buf_u16(o, COORD_FORMAT_DEVICES);
+  otv_buf_bytes(o, src + 2, 2 * (size_t)coords);
+  otv_buf_zeros(o, 2 * (size_t)coords);
+  for (unsigned k = 0; k < coords; k++) {
+    size_t field = dev + 2 * (size_t)k;
+    if (it[k] != UINT32_MAX)
+      otv_graph_link(c->g, field, 2, var_device(c, it[k]));
+    else if (f == COORD_FORMAT_DEVICES)
+      copy_child(c, o, field, &q, &q, field, device_len);
   }
   return otv_graph_pop(c->g);
+}
+
+/* An Anchor (spec: GPOS Anchor tables, formats 1-3) at offset16 field rel of p (from base). */
+static otv_obj anchor(gctx *c, const pos *base, const pos *p, size_t rel)
+{
+  return coord_table(c, base, p, rel, 2, 1, "anchor format");
 }
 
 /* ---- the sub-tables ---- */
@@ -470,15 +514,9 @@ static void cursive_pos(gctx *c, otv_buf *o, const pos *p)
 /* MarkArray: markCount, MarkRecords (markClass, markAnchor offset from the MarkArray) */
 static otv_obj mark_array(gctx *c, const pos *m)
 {
-  if (!need(c, m, 0, 2)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, m, 0);
-  if (!need(c, m, 2, 4 * (size_t)n)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_u16(o, (uint16_t)n);
-    otv_buf_zeros(o, 4 * (size_t)n);
-  }
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, m, 2, 0, 4, &n, &o)) return OTV_OBJ_NONE;
   for (unsigned i = 0; i < n && !c->st; i++) {
     unsigned cls = su16(c, m, 2 + 4 * (size_t)i);
     if (o) otv_buf_put_u16(o, 2 + 4 * (size_t)i, (uint16_t)cls);
@@ -490,16 +528,10 @@ static otv_obj mark_array(gctx *c, const pos *m)
 /* BaseArray, Mark2Array, LigatureAttach: count, then count x per anchor offsets (from it) */
 static otv_obj anchor_matrix(gctx *c, const pos *m, unsigned per)
 {
-  if (!need(c, m, 0, 2)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, m, 0);
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, m, 2, 0, 2 * (size_t)per, &n, &o)) return OTV_OBJ_NONE;
   size_t cells = (size_t)n * per;
-  if (!need(c, m, 2, 2 * cells)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_u16(o, (uint16_t)n);
-    otv_buf_zeros(o, 2 * cells);
-  }
   for (size_t i = 0; i < cells && !c->st; i++) {
     pos q;
     if (!child(c, m, m, 2 + 2 * i, &q)) continue; /* NULL anchors stay NULL */
@@ -533,15 +565,9 @@ static void mark_pos(gctx *c, otv_buf *o, const pos *p, unsigned type)
     return;
   }
   /* LigatureArray: ligatureCount, offsets (from it) to LigatureAttach tables */
-  if (!need(c, &m, 0, 2)) return;
-  unsigned n = su16(c, &m, 0);
-  if (!need(c, &m, 2, 2 * (size_t)n)) return;
-  otv_buf *la = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !la) return;
-  if (la) {
-    otv_buf_u16(la, (uint16_t)n);
-    otv_buf_zeros(la, 2 * (size_t)n);
-  }
+  unsigned n;
+  otv_buf *la;
+  if (!open_counted(c, &m, 2, 0, 2, &n, &la)) return;
   for (unsigned i = 0; i < n && !c->st; i++) {
     pos at;
     if (!child(c, &m, &m, 2 + 2 * (size_t)i, &at)) continue;
@@ -768,22 +794,6 @@ static bool part_rows(gctx *c, uint32_t n, uint32_t *lo, uint32_t *hi)
   return true;
 }
 
-/* A slot whose per-master values are given (v[k], masters of c->mask) */
-static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
-{
-  size_t s = c->slot++;
-  if (c->write) return s < c->slot_n ? c->item[s] : UINT32_MAX;
-  unsigned mc = c->b->mc;
-  if (OTV_RESERVE(&c->b->al, &c->vals, &c->vals_cap, (s + 1) * mc, sizeof *c->vals) ||
-      OTV_RESERVE(&c->b->al, &c->sgroup, &c->sgroup_cap, s + 1, sizeof *c->sgroup)) {
-    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
-    return UINT32_MAX;
-  }
-  EACH(c, k) c->vals[s * mc + k] = v[k];
-  c->sgroup[s] = tag;
-  return UINT32_MAX;
-}
-
 static void kern2_free(gctx *c, kern2 *m)
 {
   const otv_alloc *al = &c->b->al;
@@ -831,6 +841,64 @@ static bool pair2_same(gctx *c, const pos *p)
   return true;
 }
 
+/* Whether every master has the default's glyph order (merging by glyph id needs it); else
+ * unsupported, `what` naming the merge, at the master's sub-table p. */
+static bool one_glyph_order(gctx *c, const pos *p, const char *what)
+{
+  const otv_builder *b = c->b;
+  uint32_t gc = b->m[b->base].glyph_count;
+  EACH(c, k)
+  {
+    bool same = b->m[k].glyph_count == gc;
+    for (uint32_t g = 0; same && g < gc; g++) same = b->m[k].gid_of[g] == g;
+    if (!same) return bad(c, OTV_E_UNSUPPORTED, p->a[k], what, k);
+  }
+  return true;
+}
+
+/* Master k's values of a merged pair into v[field][k] (fields 0-3: the first ValueRecord's
+ * placements and advances, 4-7: the second's), from its record rec of ValueFormats f1 and f2
+ * (the low nibbles: no devices); 0 where rec is NULL (no such pair) or lacks the field. */
+static void pair_values(int32_t v[8][OTV_BUILD_MAX_MASTERS], unsigned k, const uint8_t *rec,
+                        unsigned f1, unsigned f2)
+{
+  for (unsigned f = 0; f < 8; f++) {
+    unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
+    size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
+    v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
+  }
+}
+
+/* The two ValueFormats of merged pair records: the union of the masters' (no devices), the
+ * device bits they gain (pass 2) and their value-record groups. */
+typedef struct pair_vf {
+  unsigned fv[2], gained[2];
+  size_t grp[2];
+} pair_vf;
+
+/* A merged pair's two ValueRecords of the values v (see pair_values): each value a slot; pass 2
+ * appends them to o (the default's values, a VariationIndex device linked where one varies). */
+static void pair_records(gctx *c, otv_buf *o, int32_t v[8][OTV_BUILD_MAX_MASTERS],
+                         const pair_vf *vf)
+{
+  for (unsigned half = 0; half < 2; half++) {
+    unsigned fv = vf->fv[half], gained = vf->gained[half];
+    size_t grp = vf->grp[half];
+    uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    for (unsigned f = 0; f < 4; f++)
+      if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
+    if (!o) continue;
+    for (unsigned f = 0; f < 4; f++)
+      if (fv >> f & 1) otv_buf_u16(o, (uint16_t)v[4 * half + f][c->b->base]);
+    for (unsigned f = 0; f < 4; f++) {
+      if (!(gained >> f & 1)) continue;
+      size_t field = o->len;
+      otv_buf_u16(o, 0);
+      if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
+    }
+  }
+}
+
 /* The merged PairPos format 2 (see above) into o (pass 2). */
 static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
 {
@@ -838,18 +906,7 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
   kern2 m;
   memset(&m, 0, sizeof m);
   m.gc = b->m[b->base].glyph_count;
-  EACH(c, k)
-  {
-    if (b->m[k].glyph_count != m.gc) {
-      bad(c, OTV_E_UNSUPPORTED, p->a[k], "class kerning merged across glyph orders", k);
-      return;
-    }
-    for (uint32_t g = 0; g < m.gc; g++)
-      if (b->m[k].gid_of[g] != g) {
-        bad(c, OTV_E_UNSUPPORTED, p->a[k], "class kerning merged across glyph orders", k);
-        return;
-      }
-  }
+  if (!one_glyph_order(c, p, "class kerning merged across glyph orders")) return;
   const otv_alloc *al = &b->al;
   size_t mg = (size_t)b->mc * m.gc;
   m.c1 = otv_mem_calloc(al, mg + 1, sizeof *m.c1);
@@ -945,6 +1002,7 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
     otv_graph_link(c->g, 10, 2, classdef_of(c, m.n2, m.gc));
     if (part) otv_mem_free(&b->al, n1, ((size_t)m.gc + 1) * sizeof *n1);
   }
+  const pair_vf vf = {{fv1, fv2}, {g1, g2}, {grp1, grp2}};
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
   if (!spend(c,
              (size_t)(hi - lo) * m.cnt2 * otv_mset_count(&c->mask) + (size_t)(hi - lo) * m.cnt2)) {
@@ -965,28 +1023,9 @@ static void pair2_merge(gctx *c, otv_buf *o, const pos *p)
         uint16_t a = m.c1[(size_t)k * m.gc + m.rep1[i]];
         uint16_t cb = j == 0 || m.rep2[j] == UINT32_MAX ? 0 : m.c2[(size_t)k * m.gc + m.rep2[j]];
         const uint8_t *rec = a == 0xFFFF ? NULL : q + 16 + ((size_t)a * n2 + cb) * rs;
-        for (unsigned f = 0; f < 8; f++) {
-          unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
-          size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
-          v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
-        }
+        pair_values(v, k, rec, f1, f2);
       }
-      for (unsigned half = 0; half < 2; half++) {
-        unsigned fv = half ? fv2 : fv1, gained = half ? g2 : g1;
-        size_t grp = half ? grp2 : grp1;
-        uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
-        if (!o) continue;
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) otv_buf_u16(o, (uint16_t)v[4 * half + f][b->base]);
-        for (unsigned f = 0; f < 4; f++) {
-          if (!(gained >> f & 1)) continue;
-          size_t field = o->len;
-          otv_buf_u16(o, 0);
-          if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
-        }
-      }
+      pair_records(c, o, v, &vf);
     }
   c->slot += (m.cnt1 - hi) * per;
   kern2_free(c, &m);
@@ -1000,15 +1039,7 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
 {
   otv_builder *b = c->b;
   uint32_t gc = b->m[b->base].glyph_count;
-  EACH(c, k)
-  {
-    bool same = b->m[k].glyph_count == gc;
-    for (uint32_t g = 0; same && g < gc; g++) same = b->m[k].gid_of[g] == g;
-    if (!same) {
-      bad(c, OTV_E_UNSUPPORTED, p->a[k], "pair kerning merged across glyph orders", k);
-      return;
-    }
-  }
+  if (!one_glyph_order(c, p, "pair kerning merged across glyph orders")) return;
   const otv_alloc *al = &b->al;
   size_t mg = (size_t)b->mc * gc;
   /* per master and glyph: the pair set's offset in that master's GPOS (0: not covered) */
@@ -1089,6 +1120,7 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
     otv_graph_link(c->g, 2, 2, coverage_of(c, part ? list : first, gc));
   }
   uint32_t si = 0;
+  const pair_vf vf = {{fv1, fv2}, {g1, g2}, {grp1, grp2}};
   int32_t v[8][OTV_BUILD_MAX_MASTERS];
   for (uint32_t a = 0; a < gc && !c->st; a++) {
     if (first[a] == UINT32_MAX) continue;
@@ -1145,29 +1177,10 @@ static void pair1_merge(gctx *c, otv_buf *o, const pos *p)
         else /* not sorted (hostile or careless): a linear scan, counted */
           for (unsigned r = 0; r < n && !rec && spend(c, 1); r++)
             if (otv_peek_u16(recs[k] + (size_t)r * rs) == bg) rec = recs[k] + (size_t)r * rs + 2;
-        for (unsigned f = 0; f < 8; f++) {
-          unsigned fm = f < 4 ? f1 : f2, bit = f & 3;
-          size_t off = (f < 4 ? 0 : vr_size(f1)) + 2 * popcount(fm & ((1u << bit) - 1));
-          v[f][k] = rec && (fm >> bit & 1) ? otv_peek_i16(rec + off) : 0;
-        }
+        pair_values(v, k, rec, f1, f2);
       }
       if (q2) otv_buf_u16(q2, (uint16_t)bg);
-      for (unsigned half = 0; half < 2; half++) {
-        unsigned fv = half ? fv2 : fv1, gained = half ? g2 : g1;
-        size_t grp = half ? grp2 : grp1;
-        uint32_t item[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) item[f] = slot_vals(c, v[4 * half + f], grp << 2 | f);
-        if (!q2) continue;
-        for (unsigned f = 0; f < 4; f++)
-          if (fv >> f & 1) otv_buf_u16(q2, (uint16_t)v[4 * half + f][b->base]);
-        for (unsigned f = 0; f < 4; f++) {
-          if (!(gained >> f & 1)) continue;
-          size_t field = q2->len;
-          otv_buf_u16(q2, 0);
-          if (item[f] != UINT32_MAX) otv_graph_link(c->g, field, 2, var_device(c, item[f]));
-        }
-      }
+      pair_records(c, q2, v, &vf);
     }
     if (q2) otv_graph_link(c->g, arr + 2 * (size_t)(si - lo), 2, otv_graph_pop(c->g));
     si++;
@@ -1179,31 +1192,30 @@ done:
   if (list) otv_mem_free(al, list, ((size_t)gc + 1) * sizeof *list);
 }
 
+/* Whether the sub-table at p (its format checked by need) has format fmt in every master. */
+static bool all_format(gctx *c, const pos *p, unsigned fmt)
+{
+  bool all = true;
+  EACH(c, k) all &= otv_peek_u16(c->t[k].p + p->a[k]) == fmt;
+  return all;
+}
+
+/* The PairPos at p merged by `merge` (pair1_merge, pair2_merge): pass 2, its object. */
+static otv_obj pair_merged(gctx *c, const pos *p, void (*merge)(gctx *, otv_buf *, const pos *))
+{
+  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
+  if (c->write && !o) return OTV_OBJ_NONE;
+  merge(c, o, p);
+  return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
+}
+
 /* The sub-table at p of lookup type `type`: rebuilt (pass 2: its object), or OTV_OBJ_NONE for
  * the types left as they are. */
 static otv_obj subtable(gctx *c, const pos *p, unsigned type)
 {
   if (type < 1 || type > 6 || !need(c, p, 0, 2)) return OTV_OBJ_NONE;
-  if (type == 2) {
-    bool all1 = true;
-    EACH(c, k) all1 &= otv_peek_u16(c->t[k].p + p->a[k]) == 1;
-    if (all1) {
-      otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-      if (c->write && !o) return OTV_OBJ_NONE;
-      pair1_merge(c, o, p);
-      return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
-    }
-  }
-  if (type == 2 && !pair2_same(c, p)) {
-    bool all2 = true;
-    EACH(c, k) all2 &= otv_peek_u16(c->t[k].p + p->a[k]) == 2;
-    if (all2) {
-      otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-      if (c->write && !o) return OTV_OBJ_NONE;
-      pair2_merge(c, o, p);
-      return o ? otv_graph_pop(c->g) : OTV_OBJ_NONE;
-    }
-  }
+  if (type == 2 && all_format(c, p, 1)) return pair_merged(c, p, pair1_merge);
+  if (type == 2 && !pair2_same(c, p) && all_format(c, p, 2)) return pair_merged(c, p, pair2_merge);
   unsigned fmt = su16(c, p, 0);
   if (c->st) return OTV_OBJ_NONE;
   if ((type == 1 || type == 2) ? (fmt < 1 || fmt > 2) : fmt != 1) {
@@ -1472,10 +1484,7 @@ static otv_obj lig_carets(gctx *c, const pos *root)
       uint32_t it = slot(c, &v, 2, SIZE_MAX);
       if (!lg) {
         pos dv;
-        if (f == 3 && child(c, &v, &v, 4, &dv)) {
-          size_t dn = device_len(c, &dv);
-          if (dn) same_bytes(c, &dv, 0, dn);
-        }
+        if (f == 3) same_child(c, &v, &v, 4, device_len, &dv);
         continue;
       }
       otv_buf *cv = otv_graph_push(c->g);
@@ -1605,22 +1614,76 @@ static void compare_lists(gctx *c, const pos *root)
   c->where = NULL;
 }
 
-otv_status otv_build_gpos(otv_builder *b)
+/* ---- the entry points' common steps (GPOS, BASE) ---- */
+
+/* c set up to merge the masters' `tag` tables side by side (c->mask: the masters that have
+ * one), under a work budget of 1 MiB + OTV_LAYOUT_WORK_FACTOR x their sizes. Whether there is
+ * anything to merge: not when the default has no such table or only the default has one. */
+static bool gctx_begin(gctx *c, otv_builder *b, uint32_t tag)
 {
-  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_GPOS);
-  if (!d.len) return OTV_E_OK;
-  gctx c;
-  memset(&c, 0, sizeof c);
-  c.b = b;
-  c.hi = UINT32_MAX;
+  memset(c, 0, sizeof *c);
+  c->b = b;
+  c->hi = UINT32_MAX;
+  c->tag = tag;
   for (unsigned k = 0; k < b->mc; k++) {
-    c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_GPOS);
-    if (c.t[k].len) otv_mset_add(&c.mask, k);
+    c->t[k] = otv_sfnt_find(&b->m[k].sfnt, tag);
+    if (c->t[k].len) otv_mset_add(&c->mask, k);
   }
   otv_mset only = otv_mset_one(b->base);
-  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
-  c.budget = (size_t)1 << 20;
-  EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
+  if (!otv_mset_has(&c->mask, b->base) || otv_mset_eq(&c->mask, &only)) return false;
+  c->budget = (size_t)1 << 20;
+  EACH(c, k) c->budget += OTV_LAYOUT_WORK_FACTOR * c->t[k].len;
+  return true;
+}
+
+/* After pass 1: the slots that vary become the store's rows (their values moved to the front
+ * of c->vals, in order), c->item[s] the row of slot s for now (UINT32_MAX: does not vary).
+ * Returns the row count. */
+static size_t varying_rows(gctx *c)
+{
+  unsigned mc = c->b->mc, base = c->b->base;
+  size_t rows = 0;
+  for (size_t s = 0; s < c->slot_n; s++) {
+    const int32_t *v = c->vals + s * mc;
+    bool varies = false;
+    EACH(c, k) varies |= v[k] != v[base];
+    c->item[s] = UINT32_MAX;
+    if (!varies) continue;
+    if (rows != s) memmove(c->vals + rows * mc, v, mc * sizeof *v);
+    c->item[s] = (uint32_t)rows++;
+  }
+  return rows;
+}
+
+/* After the store is built: each varying slot's row replaced by its item (items[row]), and
+ * the device bits its value-record group gains set in c->gbits (anchor and coordinate slots
+ * have no group). */
+static void rows_to_items(gctx *c, const uint32_t *items)
+{
+  for (size_t s = 0; s < c->slot_n; s++) {
+    if (c->item[s] == UINT32_MAX) continue;
+    c->item[s] = items[c->item[s]];
+    if (c->sgroup[s] != SIZE_MAX && (c->sgroup[s] >> 2) < c->gbits_cap)
+      c->gbits[c->sgroup[s] >> 2] |= (uint8_t)(1u << (c->sgroup[s] & 3));
+  }
+}
+
+/* What the passes allocated in c (graph, slots, items, group bits), freed. */
+static void gctx_end(gctx *c)
+{
+  const otv_alloc *al = &c->b->al;
+  if (c->g) otv_graph_free(c->g);
+  otv_mem_free(al, c->vals, c->vals_cap * sizeof *c->vals);
+  otv_mem_free(al, c->item, c->item_cap * sizeof *c->item);
+  otv_mem_free(al, c->sgroup, c->sgroup_cap * sizeof *c->sgroup);
+  otv_mem_free(al, c->gbits, c->gbits_cap);
+}
+
+otv_status otv_build_gpos(otv_builder *b)
+{
+  gctx c;
+  if (!gctx_begin(&c, b, OTV_T_GPOS)) return OTV_E_OK;
+  otv_span d = c.t[b->base];
   pos root, ll;
   memset(&root, 0, sizeof root);
   if (!need(&c, &root, 0, 10)) return c.st;
@@ -1646,16 +1709,7 @@ otv_status otv_build_gpos(otv_builder *b)
         OTV_RESERVE(&b->al, &c.gbits, &c.gbits_cap, groups + 1, 1) || !items)
       st = OTV_FAIL(b->err, NOMEM, 0, 0, "GPOS");
   }
-  /* the slots that vary become the store's rows (their values moved to the front, in order) */
-  for (size_t s = 0; !st && s < c.slot_n; s++) {
-    const int32_t *v = c.vals + s * b->mc;
-    bool varies = false;
-    EACH(&c, k) varies |= v[k] != v[b->base];
-    c.item[s] = UINT32_MAX;
-    if (!varies) continue;
-    if (rows != s) memmove(c.vals + rows * b->mc, v, b->mc * sizeof *v);
-    c.item[s] = (uint32_t)rows++; /* the row for now; its item below */
-  }
+  if (!st) rows = varying_rows(&c);
   otv_buf store, blob, mid;
   otv_buf_init(&store, &b->al);
   otv_buf_init(&blob, &b->al);
@@ -1664,12 +1718,7 @@ otv_status otv_build_gpos(otv_builder *b)
   if (!st && rows) {
     st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
     memset(c.gbits, 0, c.gbits_cap);
-    for (size_t s = 0; !st && s < c.slot_n; s++) {
-      if (c.item[s] == UINT32_MAX) continue;
-      c.item[s] = items[c.item[s]];
-      if (c.sgroup[s] != SIZE_MAX && (c.sgroup[s] >> 2) < c.gbits_cap)
-        c.gbits[c.sgroup[s] >> 2] |= (uint8_t)(1u << (c.sgroup[s] & 3));
-    }
+    if (!st) rows_to_items(&c, items);
     /* pass 2: the rebuilt sub-tables (a PairPos past 64 KiB split: more of them) */
     c.g = otv_graph_new(&b->al);
     if (!st && (OTV_RESERVE(&b->al, &subs.v, &subs.cap, sub_n + 1, sizeof *subs.v) || !c.g))
@@ -1708,13 +1757,9 @@ otv_status otv_build_gpos(otv_builder *b)
     if (!st) st = gdef(&c, &store, &lcl);
     otv_buf_free(&lcl);
   }
-  if (c.g) otv_graph_free(c.g);
+  gctx_end(&c);
   otv_mem_free(&b->al, subs.v, subs.cap * sizeof *subs.v);
   if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
-  otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
-  otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
-  otv_mem_free(&b->al, c.sgroup, c.sgroup_cap * sizeof *c.sgroup);
-  otv_mem_free(&b->al, c.gbits, c.gbits_cap);
   otv_buf_free(&store);
   otv_buf_free(&blob);
   otv_buf_free(&mid);
@@ -1728,40 +1773,7 @@ otv_status otv_build_gpos(otv_builder *b)
 /* A BaseCoord at offset16 field rel of p (from base), formats 1-3. */
 static otv_obj base_coord(gctx *c, const pos *base, const pos *p, size_t rel)
 {
-  pos q;
-  if (!need(c, p, rel, 2) || !child(c, base, p, rel, &q)) return OTV_OBJ_NONE;
-  if (!need(c, &q, 0, 4)) return OTV_OBJ_NONE;
-  unsigned f = su16(c, &q, 0);
-  size_t len = f == 1 ? 4 : f == 2 ? 8 : f == 3 ? 6 : 0;
-  if (!len || !need(c, &q, 0, len)) {
-    bad(c, OTV_E_BAD_VALUE, q.a[c->b->base], "BaseCoord format", c->b->base);
-    return OTV_OBJ_NONE;
-  }
-  if (f == 2) su16(c, &q, 4), su16(c, &q, 6);
-  uint32_t it = slot(c, &q, 2, SIZE_MAX);
-  if (!c->write) {
-    pos d;
-    if (f == 3 && child(c, &q, &q, 4, &d)) {
-      size_t n = device_len(c, &d);
-      if (n) same_bytes(c, &d, 0, n);
-    }
-    return OTV_OBJ_NONE;
-  }
-  const uint8_t *src = c->t[c->b->base].p + q.a[c->b->base];
-  otv_buf *o = otv_graph_push(c->g);
-  if (!o) return OTV_OBJ_NONE;
-  if (it == UINT32_MAX && f != 3) {
-    otv_buf_bytes(o, src, len);
-    return otv_graph_pop(c->g);
-  }
-  otv_buf_u16(o, 3);
-  otv_buf_bytes(o, src + 2, 2);
-  otv_buf_u16(o, 0);
-  if (it != UINT32_MAX)
-    otv_graph_link(c->g, 4, 2, var_device(c, it));
-  else
-    copy_child(c, o, 4, &q, &q, 4, device_len);
-  return otv_graph_pop(c->g);
+  return coord_table(c, base, p, rel, 1, 2, "BaseCoord format");
 }
 
 static void link_coord(gctx *c, otv_buf *o, size_t field, const pos *base, const pos *p, size_t rel)
@@ -1773,15 +1785,9 @@ static void link_coord(gctx *c, otv_buf *o, size_t field, const pos *base, const
 /* MinMax: minCoord, maxCoord, featMinMaxCount, FeatMinMaxRecords (tag, min, max) */
 static otv_obj base_minmax(gctx *c, const pos *m)
 {
-  if (!need(c, m, 0, 6)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, m, 4);
-  if (!need(c, m, 6, 8 * (size_t)n)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_zeros(o, 6 + 8 * (size_t)n);
-    otv_buf_put_u16(o, 4, (uint16_t)n);
-  }
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, m, 6, 4, 8, &n, &o)) return OTV_OBJ_NONE;
   for (unsigned k = 0; k < 2; k++) {
     pos q;
     if (child(c, m, m, 2 * (size_t)k, &q)) link_coord(c, o, 2 * (size_t)k, m, m, 2 * (size_t)k);
@@ -1801,15 +1807,9 @@ static otv_obj base_minmax(gctx *c, const pos *m)
 /* BaseScript: baseValues, defaultMinMax, BaseLangSysRecords (tag, minMax) */
 static otv_obj base_script(gctx *c, const pos *s)
 {
-  if (!need(c, s, 0, 6)) return OTV_OBJ_NONE;
-  unsigned n = su16(c, s, 4);
-  if (!need(c, s, 6, 6 * (size_t)n)) return OTV_OBJ_NONE;
-  otv_buf *o = c->write ? otv_graph_push(c->g) : NULL;
-  if (c->write && !o) return OTV_OBJ_NONE;
-  if (o) {
-    otv_buf_zeros(o, 6 + 6 * (size_t)n);
-    otv_buf_put_u16(o, 4, (uint16_t)n);
-  }
+  unsigned n;
+  otv_buf *o;
+  if (!open_counted(c, s, 6, 4, 6, &n, &o)) return OTV_OBJ_NONE;
   pos q;
   if (child(c, s, s, 0, &q) && need(c, &q, 0, 4)) {
     /* BaseValues: defaultBaselineIndex, baseCoordCount, offsets */
@@ -1911,21 +1911,9 @@ static otv_obj base_table(gctx *c, const otv_buf *store)
 
 otv_status otv_build_base(otv_builder *b)
 {
-  otv_span d = otv_sfnt_find(&b->m[b->base].sfnt, OTV_T_BASE);
-  if (!d.len) return OTV_E_OK;
   gctx c;
-  memset(&c, 0, sizeof c);
-  c.b = b;
-  c.hi = UINT32_MAX;
-  c.tag = OTV_T_BASE;
-  for (unsigned k = 0; k < b->mc; k++) {
-    c.t[k] = otv_sfnt_find(&b->m[k].sfnt, OTV_T_BASE);
-    if (c.t[k].len) otv_mset_add(&c.mask, k);
-  }
-  otv_mset only = otv_mset_one(b->base);
-  if (otv_mset_eq(&c.mask, &only)) return OTV_E_OK;
-  c.budget = (size_t)1 << 20;
-  EACH(&c, k) c.budget += OTV_LAYOUT_WORK_FACTOR * c.t[k].len;
+  if (!gctx_begin(&c, b, OTV_T_BASE)) return OTV_E_OK;
+  otv_span d = c.t[b->base];
   if (d.len >= 4 && otv_peek_u16(d.p + 2) >= 1 && d.len >= 12 && otv_peek_u32(d.p + 8))
     return OTV_FAIL(b->err, UNSUPPORTED, OTV_T_BASE, 8, "the default master has variation data");
   base_table(&c, NULL); /* pass 1 */
@@ -1938,21 +1926,12 @@ otv_status otv_build_base(otv_builder *b)
     if (OTV_RESERVE(&b->al, &c.item, &c.item_cap, c.slot_n, sizeof *c.item) || !items)
       st = OTV_FAIL(b->err, NOMEM, 0, 0, "BASE");
   }
-  for (size_t s = 0; !st && s < c.slot_n; s++) {
-    const int32_t *v = c.vals + s * b->mc;
-    bool varies = false;
-    EACH(&c, k) varies |= v[k] != v[b->base];
-    c.item[s] = UINT32_MAX;
-    if (!varies) continue;
-    if (rows != s) memmove(c.vals + rows * b->mc, v, b->mc * sizeof *v);
-    c.item[s] = (uint32_t)rows++;
-  }
+  if (!st) rows = varying_rows(&c);
   otv_buf store;
   otv_buf_init(&store, &b->al);
   if (!st && rows) {
     st = otv_build_store(b, &c.mask, c.vals, b->mc, rows, items, &store);
-    for (size_t s = 0; !st && s < c.slot_n; s++)
-      if (c.item[s] != UINT32_MAX) c.item[s] = items[c.item[s]];
+    if (!st) rows_to_items(&c, items);
     c.g = st ? NULL : otv_graph_new(&b->al);
     if (!st && !c.g) st = OTV_FAIL(b->err, NOMEM, 0, 0, "BASE");
     if (!st) {
@@ -1971,11 +1950,8 @@ otv_status otv_build_base(otv_builder *b)
       }
     }
   }
-  if (c.g) otv_graph_free(c.g);
+  gctx_end(&c);
   if (items) otv_mem_free(&b->al, items, c.slot_n * sizeof *items);
-  otv_mem_free(&b->al, c.vals, c.vals_cap * sizeof *c.vals);
-  otv_mem_free(&b->al, c.item, c.item_cap * sizeof *c.item);
-  otv_mem_free(&b->al, c.sgroup, c.sgroup_cap * sizeof *c.sgroup);
   otv_buf_free(&store);
   return st;
 }
