@@ -69,7 +69,7 @@ static bool bad(gctx *c, otv_status code, size_t off, const char *what, unsigned
 {
   if (c->st) return false;
   if (c->where && code == OTV_E_UNSUPPORTED)
-    c->st = otv_fail(c->b->err, code, OTV_T_GPOS, off, "master %s: %s differs from the default's",
+    c->st = otv_fail(c->b->err, code, c->tag, off, "master %s: %s differs from the default's",
                      c->b->m[k].name, c->where);
   else if (c->tag == OTV_T_BASE || c->where)
     c->st = otv_fail(c->b->err, code, c->tag, off, "master %s: %s%s%s", c->b->m[k].name,
@@ -161,7 +161,9 @@ static uint32_t slot_vals(gctx *c, const int32_t *v, size_t tag)
   unsigned mc = c->b->mc;
   if (OTV_RESERVE(&c->b->al, &c->vals, &c->vals_cap, (s + 1) * mc, sizeof *c->vals) ||
       OTV_RESERVE(&c->b->al, &c->sgroup, &c->sgroup_cap, s + 1, sizeof *c->sgroup)) {
-    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "GPOS");
+    char name[5];
+    otv_tag_to_string(c->tag, name); /* GPOS or BASE: the slots serve both mergers */
+    if (!c->st) c->st = OTV_FAIL(c->b->err, NOMEM, 0, 0, "%s", name);
     return UINT32_MAX;
   }
   EACH(c, k) c->vals[s * mc + k] = v[k];
