@@ -142,24 +142,49 @@ typedef struct h_alloc {
   long long live_bytes;
 } h_alloc;
 
-static inline void *h_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+/* The counting allocators' realloc (new_len 0: free), following the live blocks and bytes. */
+static inline void *h_track(long *live_blocks, long long *live_bytes, void *ptr, size_t old_len,
+                            size_t new_len)
 {
-  h_alloc *a = ud;
   if (new_len == 0) {
     if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
+      (*live_blocks)--;
+      *live_bytes -= (long long)old_len;
     }
     free(ptr);
     return NULL;
   }
-  a->calls++;
-  if (a->fail_at && a->calls == a->fail_at) return NULL;
   void *p = realloc(ptr, new_len);
   if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
+    if (!ptr) (*live_blocks)++;
+    *live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
   }
+  return p;
+}
+
+static inline void *h_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+{
+  h_alloc *a = ud;
+  if (new_len) {
+    a->calls++;
+    if (a->fail_at && a->calls == a->fail_at) return NULL;
+  }
+  return h_track(&a->live_blocks, &a->live_bytes, ptr, old_len, new_len);
+}
+
+/* A counting allocator that never fails and keeps the peak of the live bytes (the resource
+ * limit tests: memory bounded by the input). */
+typedef struct h_peak {
+  long calls, live_blocks;
+  long long live_bytes, peak;
+} h_peak;
+
+static inline void *h_peak_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+{
+  h_peak *a = ud;
+  if (new_len) a->calls++;
+  void *p = h_track(&a->live_blocks, &a->live_bytes, ptr, old_len, new_len);
+  if (a->live_bytes > a->peak) a->peak = a->live_bytes;
   return p;
 }
 
