@@ -1,7 +1,8 @@
 /*
  * harness.h - the unit-test harness: CHECK / CHECK_EQ print file:line and both values and count
  * failures; main() returns non-zero when any check failed. Include once per test executable.
- * Also: fixture helpers (read a test font, a counting/failing allocator).
+ * Also: fixture helpers (read a test font, write a fixture), the counting allocators (one that
+ * fails the Nth call, one that keeps the peak) and one run of the allocation-failure loop.
  */
 #ifndef OTV_HARNESS_H
 #define OTV_HARNESS_H
