@@ -1,7 +1,8 @@
 /*
  * harness.h - the unit-test harness: CHECK / CHECK_EQ print file:line and both values and count
  * failures; main() returns non-zero when any check failed. Include once per test executable.
- * Also: fixture helpers (read a test font, a counting/failing allocator).
+ * Also: fixture helpers (read a test font, write a fixture), the counting allocators (one that
+ * fails the Nth call, one that keeps the peak) and one run of the allocation-failure loop.
  */
 #ifndef OTV_HARNESS_H
 #define OTV_HARNESS_H
@@ -142,24 +143,83 @@ typedef struct h_alloc {
   long long live_bytes;
 } h_alloc;
 
-static inline void *h_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+/* The counting allocators' realloc (new_len 0: free), following the live blocks and bytes. */
+static inline void *h_track(long *live_blocks, long long *live_bytes, void *ptr, size_t old_len,
+                            size_t new_len)
 {
-  h_alloc *a = ud;
   if (new_len == 0) {
     if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
+      (*live_blocks)--;
+      *live_bytes -= (long long)old_len;
     }
     free(ptr);
     return NULL;
   }
-  a->calls++;
-  if (a->fail_at && a->calls == a->fail_at) return NULL;
   void *p = realloc(ptr, new_len);
   if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
+    if (!ptr) (*live_blocks)++;
+    *live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
   }
+  return p;
+}
+
+static inline void *h_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+{
+  h_alloc *a = ud;
+  if (new_len) {
+    a->calls++;
+    if (a->fail_at && a->calls == a->fail_at) return NULL;
+  }
+  return h_track(&a->live_blocks, &a->live_bytes, ptr, old_len, new_len);
+}
+
+/* One run of the allocation-failure loop: the font opened, and a location created on it, with an
+ * allocator that fails its fail_at-th call, then use(loc, ctx) when both went through (use
+ * checks the statuses of its own calls: OTV_E_OK or OTV_E_NOMEM). A failed open or location
+ * create must be OTV_E_NOMEM, and the run leaves no live block. Returns what use returned (true:
+ * the run went through, the loop can stop), false when use did not run. */
+static inline bool h_nomem_run(const uint8_t *font, size_t len, long fail_at,
+                               bool (*use)(otv_location *loc, void *ctx), void *ctx)
+{
+  h_alloc a = {0, fail_at, 0, 0};
+  otv_options opt = {h_realloc, &a, 0};
+  otv_face *f = NULL;
+  otv_location *loc = NULL;
+  bool done = false;
+  otv_status s = otv_face_open_memory(font, len, 0, &opt, &f, NULL);
+  if (!s) s = otv_location_create(f, &loc, NULL);
+  if (s)
+    CHECK_EQ(s, OTV_E_NOMEM);
+  else
+    done = use(loc, ctx);
+  otv_location_destroy(loc);
+  otv_face_close(f);
+  CHECK_EQ(a.live_blocks, 0);
+  return done;
+}
+
+/* Writes len bytes to path (the fixtures dumped for the fuzz corpora); false when it could not. */
+static inline bool h_write_file(const char *path, const void *data, size_t len)
+{
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, len, f) == len;
+  return fclose(f) == 0 && ok;
+}
+
+/* A counting allocator that never fails and keeps the peak of the live bytes (the resource
+ * limit tests: memory bounded by the input). */
+typedef struct h_peak {
+  long calls, live_blocks;
+  long long live_bytes, peak;
+} h_peak;
+
+static inline void *h_peak_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
+{
+  h_peak *a = ud;
+  if (new_len) a->calls++;
+  void *p = h_track(&a->live_blocks, &a->live_bytes, ptr, old_len, new_len);
+  if (a->live_bytes > a->peak) a->peak = a->live_bytes;
   return p;
 }
 

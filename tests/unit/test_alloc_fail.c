@@ -35,23 +35,12 @@ static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
   if (g_trace > 0 && new_len && a->calls + 1 == g_trace && __sanitizer_print_stack_trace &&
       (!g_trace_font || (g_font && strstr(g_font, g_trace_font) && a->fail_at == g_trace)))
     __sanitizer_print_stack_trace();
-  if (new_len == 0) {
-    if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
-    }
-    free(ptr);
-    return NULL;
+  if (new_len) {
+    a->calls++;
+    if (!a->off && a->fail_at && (a->sticky ? a->calls >= a->fail_at : a->calls == a->fail_at))
+      return NULL;
   }
-  a->calls++;
-  if (!a->off && a->fail_at && (a->sticky ? a->calls >= a->fail_at : a->calls == a->fail_at))
-    return NULL;
-  void *p = realloc(ptr, new_len);
-  if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
-  }
-  return p;
+  return h_track(&a->live_blocks, &a->live_bytes, ptr, old_len, new_len);
 }
 
 static int g_bad_status; /* a status other than OK/NOMEM was seen */

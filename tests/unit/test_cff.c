@@ -241,6 +241,53 @@ static void build_cff2_font(const uint8_t *cff2, size_t cff2_len, unsigned glyph
   font_len = make_sfnt(font_buf, sizeof font_buf, t, 4);
 }
 
+/* A CFF (v1) font around the table: CFF, head and maxp. */
+static void build_cff1_font(const uint8_t *cff, size_t cff_len, unsigned glyphs)
+{
+  common_tables(glyphs);
+  table t[3] = {{"CFF ", cff, cff_len},
+                {"head", head_tab, sizeof head_tab},
+                {"maxp", maxp_tab, sizeof maxp_tab}};
+  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+}
+
+/* Opens the font in font_buf and a location on it (both checked); prints the open error after
+ * label when label is not NULL. NULL (and *loc NULL) when the face did not open. */
+static otv_face *open_fixture(otv_location **loc, const char *label)
+{
+  otv_face *f = NULL;
+  otv_error err = {0};
+  *loc = NULL;
+  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+  if (!f) {
+    if (label) {
+      char b[200];
+      otv_error_format(&err, b, sizeof b);
+      fprintf(stderr, "%s: %s\n", label, b);
+    }
+    return NULL;
+  }
+  CHECK_EQ(otv_location_create(f, loc, NULL), OTV_E_OK);
+  return f;
+}
+
+/* Opens the font file with opt (NULL: the defaults) and a location on it (both checked). NULL
+ * (and *loc NULL) when the face did not open. */
+static otv_face *open_font(const char *path, const otv_options *opt, otv_location **loc)
+{
+  otv_face *f = NULL;
+  *loc = NULL;
+  CHECK_EQ(otv_face_open_file(path, 0, opt, &f, NULL), OTV_E_OK);
+  if (f) CHECK_EQ(otv_location_create(f, loc, NULL), OTV_E_OK);
+  return f;
+}
+
+static void close_font(otv_face *f, otv_location *loc)
+{
+  otv_location_destroy(loc);
+  otv_face_close(f);
+}
+
 /* ---- collecting outlines ---- */
 typedef struct pts {
   otv_point p[256];
@@ -293,6 +340,13 @@ static void check_points(const pts *o, const ept *want, unsigned n, const unsign
 #define CHECK_POINTS(o, want, ends)                                                                \
   check_points((o), (want), sizeof(want) / sizeof((want)[0]), (ends),                              \
                sizeof(ends) / sizeof((ends)[0]), __LINE__)
+/* Glyph gid draws without error and its points are want, its contour ends ends. */
+#define CHECK_GLYPH(loc, gid, want, ends)                                                          \
+  do {                                                                                             \
+    pts g_o;                                                                                       \
+    CHECK_EQ(get_points((loc), (gid), &g_o), OTV_E_OK);                                            \
+    CHECK_POINTS(&g_o, want, ends);                                                                \
+  } while (0)
 
 /* Pen recording into a string, for the pen-form checks. */
 typedef struct rec {
@@ -314,6 +368,13 @@ static void r_cubic(void *c, float a, float b, float cc, float d, float e, float
 }
 static void r_close(void *c) { r_app(c, "Z ", 0, 0); }
 static const otv_pen r_pen = {r_move, r_line, NULL, r_cubic, r_close};
+/* Glyph gid drawn with flags through r_pen succeeds and records want. */
+#define CHECK_PEN(loc, gid, flags, want)                                                           \
+  do {                                                                                             \
+    rec p_r = {{0}, 0};                                                                            \
+    CHECK_EQ(otv_glyph_outline((loc), (gid), (flags), &r_pen, &p_r), OTV_E_OK);                    \
+    CHECK_STR(p_r.s, want);                                                                        \
+  } while (0)
 
 /* ---- charstring byte helpers: small ints are 1 byte (v + 139), -107..107 ---- */
 #define N(v) (uint8_t)((v) + 139)
@@ -538,60 +599,36 @@ static void expect_error(otv_location *loc, uint32_t gid, otv_status code, uint3
 static void test_cff2_fixture(void)
 {
   build_default_cff2();
-  otv_face *f = NULL;
-  otv_error err = {0};
-  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
-  if (!f) {
-    char b[200];
-    otv_error_format(&err, b, sizeof b);
-    fprintf(stderr, "open: %s\n", b);
-    return;
-  }
+  otv_location *loc;
+  otv_face *f = open_fixture(&loc, "open");
+  if (!f) return;
   otv_face_info info;
   otv_face_get_info(f, &info);
   CHECK_EQ(info.flavour, OTV_FLAVOUR_CFF2);
-  otv_location *loc = NULL;
-  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
-  pts o;
-  CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
-  CHECK_POINTS(&o, e_lines, c_lines);
-  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-  CHECK_POINTS(&o, e_curves, c_curves);
-  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-  CHECK_POINTS(&o, e_flex, c_flex);
-  CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
-  CHECK_POINTS(&o, e_hints, c_hints);
-  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
-  CHECK_POINTS(&o, e_subrs, c_subrs);
+  CHECK_GLYPH(loc, 0, e_lines, c_lines);
+  CHECK_GLYPH(loc, 1, e_curves, c_curves);
+  CHECK_GLYPH(loc, 2, e_flex, c_flex);
+  CHECK_GLYPH(loc, 3, e_hints, c_hints);
+  CHECK_GLYPH(loc, 4, e_subrs, c_subrs);
   /* again: the subroutines decoded by the first draw now replay from the location's cache
    * (operands pushed before a call still reach the callee) */
-  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
-  CHECK_POINTS(&o, e_subrs, c_subrs);
+  CHECK_GLYPH(loc, 4, e_subrs, c_subrs);
 
   /* pen form of glyph 0 (explicit closing line) and glyph 3 (no closing line: last == first) */
-  rec r = {{0}, 0};
-  CHECK_EQ(otv_glyph_outline(loc, 0, 0, &r_pen, &r), OTV_E_OK);
-  CHECK_STR(r.s, "M10,20 L40,60 L45,60 L45,66 L52,66 L52,67 L54,67 L10,20 Z ");
-  r.n = 0;
-  CHECK_EQ(otv_glyph_outline(loc, 3, 0, &r_pen, &r), OTV_E_OK);
-  CHECK_STR(r.s, "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
-  r.n = 0;
-  CHECK_EQ(otv_glyph_outline(loc, 3, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
+  CHECK_PEN(loc, 0, 0, "M10,20 L40,60 L45,60 L45,66 L52,66 L52,67 L54,67 L10,20 Z ");
+  CHECK_PEN(loc, 3, 0, "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
   /* ROUND rounds blend results only: unblended 16.16 operands stay as they are */
-  CHECK_STR(r.s, "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
-  r.n = 0;
-  CHECK_EQ(otv_glyph_outline(loc, 18, 0, &r_pen, &r), OTV_E_OK);
-  CHECK_STR(r.s, "M0,0 L3,4 L0,0 Z ");
+  CHECK_PEN(loc, 3, OTV_OUTLINE_ROUND,
+            "M300,0.5 L310,0.5 L300,0.5 Z M400,0.5 L400,20.5 L400,0.5 Z ");
+  CHECK_PEN(loc, 18, 0, "M0,0 L3,4 L0,0 Z ");
 
   /* blend at the default: deltas dropped */
   {
     static const ept want5[] = {{100, 200, 'o'}, {150, 200, 'o'}};
     static const ept want6[] = {{50, 0, 'o'}, {50, 10, 'o'}};
     static const unsigned ends[] = {1};
-    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want5, ends);
-    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want6, ends);
+    CHECK_GLYPH(loc, 5, want5, ends);
+    CHECK_GLYPH(loc, 6, want6, ends);
   }
   /* a = 0.75, b = 0.25: s0 = 0.75, s1 = 0.25, s2 = 2 - 1.5 = 0.5
    * glyph 5: x = 100 + 7.5 + 5 = 112.5, y = 200 + 30 - 2 = 228; dx = 50 + 4.5 + 1 = 55.5
@@ -602,18 +639,13 @@ static void test_cff2_fixture(void)
     static const ept want5[] = {{112.5f, 228, 'o'}, {168, 228, 'o'}};
     static const ept want6[] = {{55.5f, 0, 'o'}, {55.5f, 12.75f, 'o'}};
     static const unsigned ends[] = {1};
-    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want5, ends);
-    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want6, ends);
+    CHECK_GLYPH(loc, 5, want5, ends);
+    CHECK_GLYPH(loc, 6, want6, ends);
     /* OTV_OUTLINE_ROUND rounds each blend result: x = round(112.5) = 113, dx = round(55.5) = 56
      * -> 169 (rounding the absolute 168 would give 168) */
-    r.n = 0;
-    CHECK_EQ(otv_glyph_outline(loc, 5, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M113,228 L169,228 L113,228 Z ");
+    CHECK_PEN(loc, 5, OTV_OUTLINE_ROUND, "M113,228 L169,228 L113,228 Z ");
     /* non-blend glyphs do not move */
-    CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-    CHECK_POINTS(&o, e_flex, c_flex);
+    CHECK_GLYPH(loc, 2, e_flex, c_flex);
   }
   /* a = 0.25, b = 1: s0 = 0.25, s1 = 1, s2 = 0.5
    * glyph 5: x = 100 + 2.5 + 20 = 122.5, y = 200 + 10 - 8 = 202; dx = 50 + 1.5 + 4 = 55.5
@@ -624,10 +656,8 @@ static void test_cff2_fixture(void)
     static const ept want5[] = {{122.5f, 202, 'o'}, {178, 202, 'o'}};
     static const ept want6[] = {{52, 0, 'o'}, {52, 14, 'o'}};
     static const unsigned ends[] = {1};
-    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want5, ends);
-    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want6, ends);
+    CHECK_GLYPH(loc, 5, want5, ends);
+    CHECK_GLYPH(loc, 6, want6, ends);
   }
   /* a = -0.5, b = -1: every region is 0 (peaks are positive) -> the defaults */
   {
@@ -635,8 +665,7 @@ static void test_cff2_fixture(void)
     CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
     static const ept want5[] = {{100, 200, 'o'}, {150, 200, 'o'}};
     static const unsigned ends[] = {1};
-    CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
-    CHECK_POINTS(&o, want5, ends);
+    CHECK_GLYPH(loc, 5, want5, ends);
   }
 
   /* too-small buffers: SMALL_BUFFER with the needed sizes */
@@ -669,8 +698,7 @@ static void test_cff2_fixture(void)
   expect_error(loc, 16, OTV_E_LIMIT, T, cff2_len, __LINE__);
   expect_error(loc, 17, OTV_E_TRUNCATED, T, cff2_len, __LINE__);
 
-  otv_location_destroy(loc);
-  otv_face_close(f);
+  close_font(f, loc);
 }
 
 /* Private DICT vsindex 1: glyph 5's blend then uses k = 3 regions (R2, R0, R1), so its
@@ -686,24 +714,18 @@ static void test_private_vsindex(void)
   cff2_fix fx = {gl, 3, gsubrs, ngsubrs, lsubrs, 2, 1, false};
   cff2_len = make_cff2(&fx, cff2_tab);
   build_cff2_font(cff2_tab, cff2_len, 3);
-  otv_face *f = NULL;
-  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
+  otv_location *loc;
+  otv_face *f = open_fixture(&loc, NULL);
   if (!f) return;
-  otv_location *loc = NULL;
-  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
   otv_f2dot14 c[2] = {12288, 4096};
   CHECK_EQ(otv_location_set_normalized(loc, c, 2), OTV_E_OK);
-  pts o;
   expect_error(loc, 0, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
   static const ept want6[] = {{55.5f, 0, 'o'}, {55.5f, 12.75f, 'o'}};
   static const ept want2[] = {{55.5f, 0, 'o'}, {55.5f, 10, 'o'}};
   static const unsigned ends[] = {1};
-  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-  CHECK_POINTS(&o, want6, ends);
-  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-  CHECK_POINTS(&o, want2, ends);
-  otv_location_destroy(loc);
-  otv_face_close(f);
+  CHECK_GLYPH(loc, 1, want6, ends);
+  CHECK_GLYPH(loc, 2, want2, ends);
+  close_font(f, loc);
 }
 
 /* Open, then draw every glyph at a location: must not crash; errors must name CFF2. */
@@ -730,6 +752,26 @@ static void open_and_draw(const uint8_t *font, size_t len, const otv_options *op
   otv_face_close(f);
 }
 
+/* Truncation sweep: the font that build makes around every prefix of the table fails to open
+ * or to draw, with an error naming tag. Failures are reported as "<label>truncated to N". */
+static void truncation_sweep(void (*build)(const uint8_t *tab, size_t len, unsigned glyph_count),
+                             const uint8_t *tab, size_t len, unsigned glyph_count, uint32_t tag,
+                             const char *label)
+{
+  long bad = 0;
+  for (size_t n = 0; n < len; n++) {
+    build(tab, n, glyph_count);
+    otv_error e = {0};
+    otv_status s;
+    open_and_draw(font_buf, font_len, NULL, &s, &e);
+    if (s == OTV_E_OK || e.table != tag) {
+      if (bad++ < 5)
+        fprintf(stderr, "%struncated to %zu: status %d table %08x\n", label, n, s, e.table);
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
 static void test_sweeps(void)
 {
   with_fanout = false;
@@ -740,17 +782,7 @@ static void test_sweeps(void)
   static uint8_t tab[16384];
   memcpy(tab, cff2_tab, cff2_len);
   size_t full = cff2_len;
-  long fails = 0;
-  for (size_t n = 0; n < full; n++) {
-    build_cff2_font(tab, n, (unsigned)nglyphs);
-    otv_error e = {0};
-    otv_status s;
-    open_and_draw(font_buf, font_len, NULL, &s, &e);
-    if (s == OTV_E_OK || e.table != T) {
-      if (fails++ < 5) fprintf(stderr, "truncated to %zu: status %d table %08x\n", n, s, e.table);
-    }
-  }
-  CHECK_EQ(fails, 0);
+  truncation_sweep(build_cff2_font, tab, full, (unsigned)nglyphs, T, "");
   /* bad-offset sweep over every offset field */
   size_t fields[6] = {fld_charstrings, fld_fdarray,  fld_vstore,
                       fld_priv_size,   fld_priv_off, fld_subrs};
@@ -792,37 +824,30 @@ static void test_sweeps(void)
   }
 }
 
+/* Glyph 5 at a = 0.75, b = 0.25 (its points checked when it draws), for the allocation-failure
+ * loop: OK or OTV_E_NOMEM; true when it drew. */
+static bool blend_glyph(otv_location *loc, void *ctx)
+{
+  (void)ctx;
+  otv_f2dot14 c[2] = {12288, 4096};
+  otv_status s = otv_location_set_normalized(loc, c, 2);
+  pts o;
+  if (s == OTV_E_OK) s = get_points(loc, 5, &o);
+  if (s == OTV_E_OK) {
+    static const ept want5[] = {{112.5f, 228, 'o'}, {168, 228, 'o'}};
+    static const unsigned ends[] = {1};
+    CHECK_POINTS(&o, want5, ends);
+  }
+  CHECK(s == OTV_E_OK || s == OTV_E_NOMEM);
+  return s == OTV_E_OK;
+}
+
 static void test_alloc_failures(void)
 {
   build_default_cff2();
-  for (long n = 1; n < 200; n++) {
-    h_alloc a = {0, n, 0, 0};
-    otv_options opt = {h_realloc, &a, 0};
-    otv_face *f = NULL;
-    otv_status s = otv_face_open_memory(font_buf, font_len, 0, &opt, &f, NULL);
-    bool done = false;
-    if (s == OTV_E_OK) {
-      otv_location *loc = NULL;
-      s = otv_location_create(f, &loc, NULL);
-      if (s == OTV_E_OK) {
-        otv_f2dot14 c[2] = {12288, 4096};
-        s = otv_location_set_normalized(loc, c, 2);
-        pts o;
-        if (s == OTV_E_OK) s = get_points(loc, 5, &o);
-        if (s == OTV_E_OK) {
-          static const ept want5[] = {{112.5f, 228, 'o'}, {168, 228, 'o'}};
-          static const unsigned ends[] = {1};
-          CHECK_POINTS(&o, want5, ends);
-          done = true;
-        }
-        otv_location_destroy(loc);
-      }
-      otv_face_close(f);
-    }
-    CHECK(s == OTV_E_OK || s == OTV_E_NOMEM);
-    CHECK_EQ(a.live_blocks, 0);
-    if (done) break;
-  }
+  bool done = false;
+  for (long n = 1; n < 200 && !done; n++)
+    done = h_nomem_run(font_buf, font_len, n, blend_glyph, NULL);
 }
 
 /* ---- CFF (v1) fixture: name-keyed, charset format 0, widths, endchar, return, seac ---- */
@@ -991,50 +1016,21 @@ static void test_cff1_cid(void)
   static uint8_t cff[4096];
   size_t cff_len = make_cff1_cid(cff);
   unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
-  common_tables(ng);
-  table t[3] = {{"CFF ", cff, cff_len},
-                {"head", head_tab, sizeof head_tab},
-                {"maxp", maxp_tab, sizeof maxp_tab}};
-  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
-  otv_face *f = NULL;
-  otv_error err = {0};
-  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
-  if (!f) {
-    char b[200];
-    otv_error_format(&err, b, sizeof b);
-    fprintf(stderr, "open CID CFF: %s\n", b);
-    return;
-  }
-  otv_location *loc = NULL;
-  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
-  pts o;
+  build_cff1_font(cff, cff_len, ng);
+  otv_location *loc;
+  otv_face *f = open_fixture(&loc, "open CID CFF");
+  if (!f) return;
   static const ept wA[] = {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}};
   static const unsigned eA[] = {2};
-  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wA, eA);
+  CHECK_GLYPH(loc, 1, wA, eA);
   /* glyph 4 is in FD 1: its local subr 0 draws 0 50 */
   static const ept wD[] = {{0, 0, 'o'}, {0, 50, 'o'}, {100, 50, 'o'}};
   static const unsigned eD[] = {2};
-  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wD, eD);
+  CHECK_GLYPH(loc, 4, wD, eD);
   /* seac needs Standard Encoding names: not in a CID-keyed font */
   expect_error(loc, 3, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', ' '), cff_len, __LINE__);
-  otv_location_destroy(loc);
-  otv_face_close(f);
-  /* truncation sweep */
-  long bad = 0;
-  for (size_t n = 0; n < cff_len; n++) {
-    t[0].n = n;
-    font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
-    otv_error e = {0};
-    otv_status s;
-    open_and_draw(font_buf, font_len, NULL, &s, &e);
-    if (s == OTV_E_OK || e.table != OTV_TAG('C', 'F', 'F', ' ')) {
-      if (bad++ < 5)
-        fprintf(stderr, "CID CFF truncated to %zu: status %d table %08x\n", n, s, e.table);
-    }
-  }
-  CHECK_EQ(bad, 0);
+  close_font(f, loc);
+  truncation_sweep(build_cff1_font, cff, cff_len, ng, OTV_TAG('C', 'F', 'F', ' '), "CID CFF ");
 }
 
 static void test_cff1_fixture(void)
@@ -1042,66 +1038,35 @@ static void test_cff1_fixture(void)
   static uint8_t cff[4096];
   size_t cff_len = make_cff1(cff);
   unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
-  common_tables(ng);
-  table t[3] = {{"CFF ", cff, cff_len},
-                {"head", head_tab, sizeof head_tab},
-                {"maxp", maxp_tab, sizeof maxp_tab}};
-  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
-  otv_face *f = NULL;
-  otv_error err = {0};
-  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
-  if (!f) {
-    char b[200];
-    otv_error_format(&err, b, sizeof b);
-    fprintf(stderr, "open CFF: %s\n", b);
-    return;
-  }
-  otv_location *loc = NULL;
-  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
+  build_cff1_font(cff, cff_len, ng);
+  otv_location *loc;
+  otv_face *f = open_fixture(&loc, "open CFF");
+  if (!f) return;
   pts o;
   CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
   CHECK_EQ(o.io.point_count, 0);
   CHECK_EQ(o.io.contour_count, 0);
   static const ept wA[] = {{10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}};
   static const unsigned eA[] = {2};
-  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wA, eA);
+  CHECK_GLYPH(loc, 1, wA, eA);
   static const ept wB[] = {{5, 5, 'o'}, {15, 5, 'o'}};
   static const unsigned eB[] = {1};
-  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wB, eB);
+  CHECK_GLYPH(loc, 2, wB, eB);
   static const ept wC[] = {
       {10, 20, 'o'}, {110, 20, 'o'}, {110, 120, 'o'}, {255, 305, 'o'}, {265, 305, 'o'}};
   static const unsigned eC[] = {2, 4};
-  CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wC, eC);
+  CHECK_GLYPH(loc, 3, wC, eC);
   static const ept wD[] = {{0, 0, 'o'}, {0, 100, 'o'}, {100, 100, 'o'}};
   static const unsigned eD[] = {2};
-  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wD, eD);
+  CHECK_GLYPH(loc, 4, wD, eD);
   static const ept wE[] = {{7, 0, 'o'}, {7, 3, 'o'}};
-  CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
-  CHECK_POINTS(&o, wE, eB);
+  CHECK_GLYPH(loc, 5, wE, eB);
   expect_error(loc, 6, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', ' '), cff_len, __LINE__);
-  rec r = {{0}, 0};
-  CHECK_EQ(otv_glyph_outline(loc, 3, 0, &r_pen, &r), OTV_E_OK);
-  CHECK_STR(r.s, "M10,20 L110,20 L110,120 L10,20 Z M255,305 L265,305 L255,305 Z ");
-  otv_location_destroy(loc);
-  otv_face_close(f);
+  CHECK_PEN(loc, 3, 0, "M10,20 L110,20 L110,120 L10,20 Z M255,305 L265,305 L255,305 Z ");
+  close_font(f, loc);
 
   /* truncation sweep of the CFF table */
-  long bad = 0;
-  for (size_t n = 0; n < cff_len; n++) {
-    t[0].n = n;
-    font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
-    otv_error e = {0};
-    otv_status s;
-    open_and_draw(font_buf, font_len, NULL, &s, &e);
-    if (s == OTV_E_OK || e.table != OTV_TAG('C', 'F', 'F', ' ')) {
-      if (bad++ < 5) fprintf(stderr, "CFF truncated to %zu: status %d table %08x\n", n, s, e.table);
-    }
-  }
-  CHECK_EQ(bad, 0);
+  truncation_sweep(build_cff1_font, cff, cff_len, ng, OTV_TAG('C', 'F', 'F', ' '), "CFF ");
 }
 
 /* ---- Type 2 arithmetic, storage and conditional operators (CFF v1; TN 5177 4.4-4.6) ---- */
@@ -1208,43 +1173,32 @@ static void test_cff1_arith(void)
   static uint8_t cff[8192];
   unsigned ng = sizeof ar_glyphs / sizeof ar_glyphs[0];
   size_t cff_len = make_cff1_with(cff, ar_glyphs, ng, c1_subrs, 1);
-  common_tables(ng);
-  table t[3] = {{"CFF ", cff, cff_len},
-                {"head", head_tab, sizeof head_tab},
-                {"maxp", maxp_tab, sizeof maxp_tab}};
-  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
-  otv_face *f = NULL;
-  otv_error err = {0};
-  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+  build_cff1_font(cff, cff_len, ng);
+  otv_location *loc;
+  otv_face *f = open_fixture(&loc, NULL);
   if (!f) return;
-  otv_location *loc = NULL;
-  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
-  pts o;
   static const ept w1[] = {{30, 0, 'o'},     {72, 0, 'o'},     {72, 42, 'o'},
                            {75.5f, 42, 'o'}, {70.5f, 51, 'o'}, {74.5f, 51, 'o'}};
   static const unsigned e1[] = {5};
-  CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-  CHECK_POINTS(&o, w1, e1);
+  CHECK_GLYPH(loc, 1, w1, e1);
   static const ept w2[] = {{0, 0, 'o'}, {0, 1, 'o'}, {1, 1, 'o'}, {2, 1, 'o'}, {3, 1, 'o'}};
   static const unsigned e2[] = {4};
-  CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-  CHECK_POINTS(&o, w2, e2);
+  CHECK_GLYPH(loc, 2, w2, e2);
   static const ept w3[] = {{5, 5, 'o'},   {7, 6, 'o'},   {16, 9, 'o'},  {26, 29, 'o'},
                            {56, 49, 'o'}, {59, 50, 'o'}, {61, 50, 'o'}, {63, 53, 'o'},
                            {64, 53, 'o'}, {71, 61, 'o'}, {79, 61, 'o'}, {82, 65, 'o'},
                            {83, 67, 'o'}};
   static const unsigned e3[] = {12};
-  CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
-  CHECK_POINTS(&o, w3, e3);
+  CHECK_GLYPH(loc, 3, w3, e3);
   static const ept w4[] = {{42, 0, 'o'}, {42, 1, 'o'}, {52, 21, 'o'}, {62, 21, 'o'}};
   static const unsigned e4[] = {3};
-  CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
-  CHECK_POINTS(&o, w4, e4);
+  CHECK_GLYPH(loc, 4, w4, e4);
   /* random: in (0, 1], from the documented per-glyph sequence, the same on every draw */
   uint32_t x = 5u * 2654435761u ^ 0x9e3779b9u;
   double r1 = doc_random(&x), r2 = doc_random(&x);
   CHECK(r1 > 0 && r1 <= 1 && r2 > 0 && r2 <= 1 && r1 != r2);
   for (int k = 0; k < 2; k++) {
+    pts o;
     CHECK_EQ(get_points(loc, 5, &o), OTV_E_OK);
     CHECK_EQ(o.io.point_count, 2);
     CHECK_NEAR(o.p[0].x, r1, 1e-6);
@@ -1258,8 +1212,7 @@ static void test_cff1_arith(void)
   for (unsigned g = AR_FIRST_ERROR; g < ng; g++)
     expect_error(loc, g, want[g - AR_FIRST_ERROR], OTV_TAG('C', 'F', 'F', ' '), cff_len,
                  __LINE__ * 1000 + (int)g);
-  otv_location_destroy(loc);
-  otv_face_close(f);
+  close_font(f, loc);
 }
 
 /* CFF2 removed the arithmetic operators (CFF2 CharString spec, Appendix C): each one is an
@@ -1276,17 +1229,13 @@ static void test_cff2_no_arith(void)
     static uint8_t tab[4096];
     size_t len = make_cff2(&fx, tab);
     build_cff2_font(tab, len, 2);
-    otv_face *f = NULL;
-    otv_error err = {0};
-    CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+    otv_location *loc;
+    otv_face *f = open_fixture(&loc, NULL);
     if (!f) return;
-    otv_location *loc = NULL;
-    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
     pts o;
     CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
     expect_error(loc, 1, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), len, __LINE__);
-    otv_location_destroy(loc);
-    otv_face_close(f);
+    close_font(f, loc);
   }
 }
 
@@ -1319,20 +1268,13 @@ static void test_fontmatrix_fonts(void)
        {{20, 40, 'o'}, {50, 40, 'c'}, {90, 50, 'c'}, {140, 100, 'o'}}},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    otv_face *f = NULL;
-    otv_error e = {0};
-    CHECK_EQ(otv_face_open_file(h_font(cases[i].font), 0, NULL, &f, &e), OTV_E_OK);
+    otv_location *loc;
+    otv_face *f = open_font(h_font(cases[i].font), NULL, &loc);
     if (!f) continue;
-    otv_location *loc = NULL;
-    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
-    pts o;
     static const unsigned e_sq[] = {3}, e_cv[] = {3};
-    CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-    CHECK_POINTS(&o, cases[i].sq, e_sq);
-    CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-    CHECK_POINTS(&o, cases[i].cv, e_cv);
-    otv_location_destroy(loc);
-    otv_face_close(f);
+    CHECK_GLYPH(loc, 1, cases[i].sq, e_sq);
+    CHECK_GLYPH(loc, 2, cases[i].cv, e_cv);
+    close_font(f, loc);
   }
 }
 
@@ -1361,6 +1303,7 @@ static void test_fontmatrix_cid(void)
   } cfg[] = {{one, milli, sk, w1_id, w4_sk},
              {NULL, NULL, sk, w1_id, w4_sk},
              {two_milli, NULL, half, w1_x2, w4_id}};
+  unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
   for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
     cid_top_matrix = cfg[i].top;
     cid_fd_matrix[0] = cfg[i].fd0;
@@ -1368,25 +1311,16 @@ static void test_fontmatrix_cid(void)
     static uint8_t cff[4096];
     size_t cff_len = make_cff1_cid(cff);
     cid_top_matrix = cid_fd_matrix[0] = cid_fd_matrix[1] = NULL;
-    unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
-    common_tables(ng);
-    table t[3] = {{"CFF ", cff, cff_len},
-                  {"head", head_tab, sizeof head_tab},
-                  {"maxp", maxp_tab, sizeof maxp_tab}};
-    font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
-    otv_face *f = NULL;
-    otv_error err = {0};
-    CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, &err), OTV_E_OK);
+    build_cff1_font(cff, cff_len, ng);
+    otv_location *loc;
+    otv_face *f = open_fixture(&loc, NULL);
     if (!f) continue;
-    otv_location *loc = NULL;
-    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
     pts o;
     CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
     check_points(&o, cfg[i].w1, 3, e3, 1, __LINE__ * 100 + (int)i);
     CHECK_EQ(get_points(loc, 4, &o), OTV_E_OK);
     check_points(&o, cfg[i].w4, 3, e3, 1, __LINE__ * 100 + (int)i);
-    otv_location_destroy(loc);
-    otv_face_close(f);
+    close_font(f, loc);
   }
   /* a FontMatrix with 5 operands is an error naming the table */
   matrix_n = 5;
@@ -1395,10 +1329,7 @@ static void test_fontmatrix_cid(void)
   size_t len5 = make_cff1_cid(cff5);
   matrix_n = 6;
   cid_top_matrix = NULL;
-  table t5[3] = {{"CFF ", cff5, len5},
-                 {"head", head_tab, sizeof head_tab},
-                 {"maxp", maxp_tab, sizeof maxp_tab}};
-  font_len = make_sfnt(font_buf, sizeof font_buf, t5, 3);
+  build_cff1_font(cff5, len5, ng);
   otv_face *f5 = NULL;
   otv_error e5 = {0};
   CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f5, &e5), OTV_E_BAD_VALUE);
@@ -1413,12 +1344,9 @@ static void test_real_fonts(void)
   static const char *const fonts[] = {"AdobeVFPrototype_vsindex.otf", "NotoSansJP-VF.subset.otf",
                                       "cantarell_vf_trimmed.ttf", "CFF2Instancer-VF-1.otf"};
   for (size_t i = 0; i < sizeof fonts / sizeof fonts[0]; i++) {
-    otv_face *f = NULL;
-    otv_error e = {0};
-    CHECK_EQ(otv_face_open_file(h_font(fonts[i]), 0, NULL, &f, &e), OTV_E_OK);
+    otv_location *loc;
+    otv_face *f = open_font(h_font(fonts[i]), NULL, &loc);
     if (!f) continue;
-    otv_location *loc = NULL;
-    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
     otv_face_info info;
     otv_face_get_info(f, &info);
     CHECK_EQ(info.flavour, OTV_FLAVOUR_CFF2);
@@ -1440,12 +1368,19 @@ static void test_real_fonts(void)
         if (io.contour_count) CHECK_EQ(ends[io.contour_count - 1], io.point_count - 1);
       }
     }
-    otv_location_destroy(loc);
-    otv_face_close(f);
+    close_font(f, loc);
   }
 }
 
 /* ---- the decoded-subroutine cache ---- */
+
+/* The two locations' last errors are the same: code, table, offset and message. */
+static bool same_error(otv_location *loc, otv_location *ref)
+{
+  const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
+  return x->code == y->code && x->table == y->table && x->offset == y->offset &&
+         strcmp(x->msg, y->msg) == 0;
+}
 
 /* Bitwise comparison of one glyph drawn from the cache (loc) and from the bytes (ref: a location
  * whose cache is switched off): points, flags, contour ends, status and error offset. */
@@ -1460,11 +1395,7 @@ static bool same_as_uncached(otv_location *loc, otv_location *ref, uint32_t gid,
   otv_status sa = otv_glyph_points_get(loc, gid, flags, &a);
   otv_status sb = otv_glyph_points_get(ref, gid, flags, &b);
   if (sa != sb) return false;
-  if (sa) {
-    const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
-    return x->code == y->code && x->table == y->table && x->offset == y->offset &&
-           strcmp(x->msg, y->msg) == 0;
-  }
+  if (sa) return same_error(loc, ref);
   return a.point_count == b.point_count && a.contour_count == b.contour_count &&
          memcmp(pa, pb, a.point_count * sizeof *pa) == 0 && memcmp(fa, fb, a.point_count) == 0 &&
          memcmp(ea, eb, a.contour_count * sizeof *ea) == 0;
@@ -1508,13 +1439,7 @@ static double pen_vs_uncached(otv_location *loc, otv_location *ref, uint32_t gid
   otv_status sb = otv_glyph_outline(ref, gid, 0, &sr_pen, &b);
   *rel = 0;
   if (sa != sb) return -1;
-  if (sa) {
-    const otv_error *x = otv_location_last_error(loc), *y = otv_location_last_error(ref);
-    return x->code == y->code && x->table == y->table && x->offset == y->offset &&
-                   strcmp(x->msg, y->msg) == 0
-               ? 0
-               : -1;
-  }
+  if (sa) return same_error(loc, ref) ? 0 : -1;
   if (a.n != b.n || a.over || b.over) return -1;
   double md = 0;
   for (size_t i = 0; i < a.n; i++) {
@@ -1589,11 +1514,9 @@ static void test_subr_blend(void)
   cff2_fix fx = {gl, 13, gs, 1, ls, 6, -1, false};
   cff2_len = make_cff2(&fx, cff2_tab);
   build_cff2_font(cff2_tab, cff2_len, 13);
-  otv_face *f = NULL;
-  CHECK_EQ(otv_face_open_memory(font_buf, font_len, 0, NULL, &f, NULL), OTV_E_OK);
+  otv_location *loc, *ref = NULL;
+  otv_face *f = open_fixture(&loc, NULL);
   if (!f) return;
-  otv_location *loc = NULL, *ref = NULL;
-  CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
   CHECK_EQ(otv_location_create(f, &ref, NULL), OTV_E_OK);
   if (!loc || !ref) return;
   ref->cff.sub_tried = true; /* no decoded-subroutine cache: subroutines run from their bytes */
@@ -1608,58 +1531,34 @@ static void test_subr_blend(void)
   static const ept w6[] = {{0, 0, 'o'}, {105.5f, 0, 'o'}, {105.5f, 105.5f, 'o'}};
   static const ept w7[] = {{10, 20, 'o'}, {15, 25, 'o'}};
   static const ept w8[] = {{7, 10, 'o'}, {12, 15, 'o'}};
-  pts o;
   for (int pass = 0; pass < 2; pass++) { /* pass 1: every subroutine replays from the cache */
-    CHECK_EQ(get_points(loc, 0, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w0, ends);
-    CHECK_EQ(get_points(loc, 1, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w1, ends);
-    CHECK_EQ(get_points(loc, 2, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w2, ends);
-    CHECK_EQ(get_points(loc, 3, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w3, ends);
+    CHECK_GLYPH(loc, 0, w0, ends);
+    CHECK_GLYPH(loc, 1, w1, ends);
+    CHECK_GLYPH(loc, 2, w2, ends);
+    CHECK_GLYPH(loc, 3, w3, ends);
     expect_error(loc, 4, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
     expect_error(loc, 5, OTV_E_BAD_VALUE, OTV_TAG('C', 'F', 'F', '2'), cff2_len, __LINE__);
-    CHECK_EQ(get_points(loc, 6, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w6, ends2);
-    CHECK_EQ(get_points(loc, 7, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w7, ends);
-    CHECK_EQ(get_points(loc, 8, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w8, ends);
-    CHECK_EQ(get_points(loc, 9, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w7, ends);
+    CHECK_GLYPH(loc, 6, w6, ends2);
+    CHECK_GLYPH(loc, 7, w7, ends);
+    CHECK_GLYPH(loc, 8, w8, ends);
+    CHECK_GLYPH(loc, 9, w7, ends);
     /* OTV_OUTLINE_ROUND rounds the blend result read from the cache: 105.5 -> 106 */
-    rec r = {{0}, 0};
-    CHECK_EQ(otv_glyph_outline(loc, 0, OTV_OUTLINE_ROUND, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 L106,0 L0,0 Z ");
+    CHECK_PEN(loc, 0, OTV_OUTLINE_ROUND, "M0,0 L106,0 L0,0 Z ");
     for (uint32_t g = 0; g < 13; g++) {
       CHECK(same_as_uncached(loc, ref, g, 0));
       CHECK(same_as_uncached(loc, ref, g, OTV_OUTLINE_ROUND));
     }
-    CHECK_EQ(get_points(loc, 10, &o), OTV_E_OK);
-    CHECK_POINTS(&o, w2, ends);
+    CHECK_GLYPH(loc, 10, w2, ends);
   }
   /* compiled glyphs (pen drawing from the fifth draw): the same outlines, errors from the
    * interpreter; g10 (blended subroutine number) and the failing g4, g5 are not compiled */
   for (int pass = 0; pass < 3; pass++) {
-    rec r = {{0}, 0};
-    CHECK_EQ(otv_glyph_outline(loc, 0, 0, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 L105.5,0 L0,0 Z ");
-    r.n = 0;
-    CHECK_EQ(otv_glyph_outline(loc, 2, 0, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 L32.25,45.5 L0,0 Z ");
-    r.n = 0;
-    CHECK_EQ(otv_glyph_outline(loc, 10, 0, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 L32.25,45.5 L0,0 Z ");
-    r.n = 0;
-    CHECK_EQ(otv_glyph_outline(loc, 6, 0, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 L105.5,0 L105.5,105.5 L0,0 Z ");
-    r.n = 0;
-    CHECK_EQ(otv_glyph_outline(loc, 11, 0, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 C13,0 13,20 13,20 C13,20 13,0 18,0 L0,0 Z ");
-    r.n = 0;
-    CHECK_EQ(otv_glyph_outline(loc, 12, 0, &r_pen, &r), OTV_E_OK);
-    CHECK_STR(r.s, "M0,0 C10,0 10,20 10,20 C10,20 10,0 15,0 L0,0 Z ");
+    CHECK_PEN(loc, 0, 0, "M0,0 L105.5,0 L0,0 Z ");
+    CHECK_PEN(loc, 2, 0, "M0,0 L32.25,45.5 L0,0 Z ");
+    CHECK_PEN(loc, 10, 0, "M0,0 L32.25,45.5 L0,0 Z ");
+    CHECK_PEN(loc, 6, 0, "M0,0 L105.5,0 L105.5,105.5 L0,0 Z ");
+    CHECK_PEN(loc, 11, 0, "M0,0 C13,0 13,20 13,20 C13,20 13,0 18,0 L0,0 Z ");
+    CHECK_PEN(loc, 12, 0, "M0,0 C10,0 10,20 10,20 C10,20 10,0 15,0 L0,0 Z ");
     for (uint32_t g = 0; g < 13; g++) {
       double rel;
       CHECK(pen_vs_uncached(loc, ref, g, &rel) == 0); /* these sums are exact */
@@ -1686,8 +1585,22 @@ static void test_subr_blend(void)
     CHECK(pen_vs_uncached(loc, ref, g, &rel) == 0);
   }
   otv_location_destroy(ref);
-  otv_location_destroy(loc);
-  otv_face_close(f);
+  close_font(f, loc);
+}
+
+/* The path of name in $OTV_FONT_CACHE (real fonts, fetched by tests/fetch-fonts.sh) into path;
+ * false, after printing SKIP, when it is not there. */
+static bool cached_font(const char *name, char *path, size_t cap)
+{
+  const char *cache = getenv("OTV_FONT_CACHE");
+  snprintf(path, cap, "%s/%s", cache ? cache : "", name);
+  FILE *fp = cache ? fopen(path, "rb") : NULL;
+  if (!fp) {
+    printf("SKIP %s: not in $OTV_FONT_CACHE\n", name);
+    return false;
+  }
+  fclose(fp);
+  return true;
 }
 
 /* Every glyph of the CFF2 test fonts and of the real CFF2 fonts in $OTV_FONT_CACHE (Source Sans
@@ -1703,26 +1616,16 @@ static void test_cache_real_fonts(void)
                                            "CFF2Instancer-VF-1.otf"};
   static const char *const cached[] = {"SourceSans3VF-Upright.otf", "Cantarell-VF.otf",
                                        "SourceSerif4Variable-Roman.otf"};
-  const char *cache = getenv("OTV_FONT_CACHE");
   for (size_t i = 0; i < 7; i++) {
-    if (i < 4) {
+    if (i < 4)
       snprintf(path, sizeof path, "%s", h_font(test_fonts[i]));
-    } else {
-      snprintf(path, sizeof path, "%s/%s", cache ? cache : "", cached[i - 4]);
-      FILE *fp = cache ? fopen(path, "rb") : NULL;
-      if (!fp) {
-        printf("SKIP %s: not in $OTV_FONT_CACHE\n", cached[i - 4]);
-        continue;
-      }
-      fclose(fp);
-    }
-    otv_face *f = NULL;
-    CHECK_EQ(otv_face_open_file(path, 0, NULL, &f, NULL), OTV_E_OK);
+    else if (!cached_font(cached[i - 4], path, sizeof path))
+      continue;
+    otv_location *loc, *ref = NULL;
+    otv_face *f = open_font(path, NULL, &loc);
     if (!f) continue;
     otv_face_info info;
     otv_face_get_info(f, &info);
-    otv_location *loc = NULL, *ref = NULL;
-    CHECK_EQ(otv_location_create(f, &loc, NULL), OTV_E_OK);
     CHECK_EQ(otv_location_create(f, &ref, NULL), OTV_E_OK);
     if (!loc || !ref) continue;
     ref->cff.sub_tried = true;
@@ -1768,8 +1671,7 @@ static void test_cache_real_fonts(void)
     CHECK_EQ(pen_bad, 0);
     CHECK(compiled > 0); /* the compiled path was taken */
     otv_location_destroy(ref);
-    otv_location_destroy(loc);
-    otv_face_close(f);
+    close_font(f, loc);
   }
 }
 
@@ -1778,31 +1680,20 @@ static void dump(const char *dir, const char *name)
 {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *fp = fopen(path, "wb");
-  if (!fp) return;
-  fwrite(font_buf, 1, font_len, fp);
-  fclose(fp);
+  h_write_file(path, font_buf, font_len);
 }
 
 static void dump_fixtures(const char *dir)
 {
   static uint8_t cff[4096];
   unsigned ng = sizeof c1_glyphs / sizeof c1_glyphs[0];
-  common_tables(ng);
-  table t[3] = {
-      {"CFF ", cff, 0}, {"head", head_tab, sizeof head_tab}, {"maxp", maxp_tab, sizeof maxp_tab}};
-  t[0].n = make_cff1(cff);
-  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  build_cff1_font(cff, make_cff1(cff), ng);
   dump(dir, "fixture-cff1.otf");
-  t[0].n = make_cff1_cid(cff);
-  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  build_cff1_font(cff, make_cff1_cid(cff), ng);
   dump(dir, "fixture-cff1-cid.otf");
   unsigned nar = sizeof ar_glyphs / sizeof ar_glyphs[0];
-  common_tables(nar);
-  t[0].n = make_cff1_with(cff, ar_glyphs, nar, c1_subrs, 1);
-  font_len = make_sfnt(font_buf, sizeof font_buf, t, 3);
+  build_cff1_font(cff, make_cff1_with(cff, ar_glyphs, nar, c1_subrs, 1), nar);
   dump(dir, "fixture-cff1-arith.otf");
-  common_tables(ng);
   with_fanout = false;
   build_default_cff2();
   with_fanout = true;
@@ -2144,15 +2035,10 @@ static void test_cache_options(void)
 {
   otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
   otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(16)};
-  otv_face *fd = NULL, *fn = NULL, *fc = NULL;
   const char *path = h_font("AdobeVFPrototype_vsindex.otf");
-  CHECK_EQ(otv_face_open_file(path, 0, NULL, &fd, NULL), OTV_E_OK);
-  CHECK_EQ(otv_face_open_file(path, 0, &none, &fn, NULL), OTV_E_OK);
-  CHECK_EQ(otv_face_open_file(path, 0, &capped, &fc, NULL), OTV_E_OK);
-  otv_location *ld = NULL, *ln = NULL, *lc = NULL;
-  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
-  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
-  if (fc) CHECK_EQ(otv_location_create(fc, &lc, NULL), OTV_E_OK);
+  otv_location *ld, *ln, *lc;
+  otv_face *fd = open_font(path, NULL, &ld), *fn = open_font(path, &none, &ln),
+           *fc = open_font(path, &capped, &lc);
   if (!ld || !ln || !lc) goto out;
   otv_face_info info;
   otv_face_get_info(fd, &info);
@@ -2188,12 +2074,9 @@ static void test_cache_options(void)
   CHECK(lc->cff.cells != NULL && lc->cff.cell_cap <= 16384 / sizeof(otv_cs_cell));
   CHECK(ld->cff.cells != NULL && ld->cff.comp_scratch != NULL);
 out:
-  otv_location_destroy(ld);
-  otv_location_destroy(ln);
-  otv_location_destroy(lc);
-  otv_face_close(fd);
-  otv_face_close(fn);
-  otv_face_close(fc);
+  close_font(fd, ld);
+  close_font(fn, ln);
+  close_font(fc, lc);
 }
 
 /* A blend whose delta operands are other blends' results (cff2_nested_blend.otf, made by
@@ -2204,12 +2087,8 @@ static void test_nested_blend_not_compiled(void)
 {
   otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
   const char *path = h_font("cff2_nested_blend.otf");
-  otv_face *fd = NULL, *fn = NULL;
-  otv_location *ld = NULL, *ln = NULL;
-  CHECK_EQ(otv_face_open_file(path, 0, NULL, &fd, NULL), OTV_E_OK);
-  CHECK_EQ(otv_face_open_file(path, 0, &none, &fn, NULL), OTV_E_OK);
-  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
-  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
+  otv_location *ld, *ln;
+  otv_face *fd = open_font(path, NULL, &ld), *fn = open_font(path, &none, &ln);
   if (!ld || !ln) goto out;
   static const otv_f2dot14 at[3][2] = {{16384, 16384}, {8192, 12288}, {13000, 4096}};
   unsigned bad = 0, draws = 0;
@@ -2229,10 +2108,8 @@ static void test_nested_blend_not_compiled(void)
   CHECK(draws == 3 * 24 * 4);
   CHECK_EQ(bad, 0);
 out:
-  otv_location_destroy(ld);
-  otv_location_destroy(ln);
-  otv_face_close(fd);
-  otv_face_close(fn);
+  close_font(fd, ld);
+  close_font(fn, ln);
 }
 
 /* ---- the subroutine offsets decoded at open (otv_cff.offs_block) ---- */
@@ -2325,13 +2202,9 @@ static void test_compiled_narrow(void)
 {
   otv_options capped = {NULL, NULL, OTV_OPT_OUTLINE_CACHE_KIB(8)};
   otv_options none = {NULL, NULL, OTV_OPT_NO_OUTLINE_CACHES};
-  otv_face *fd = NULL, *fc = NULL;
   const char *path = h_font("NotoSansJP-VF.subset.otf");
-  CHECK_EQ(otv_face_open_file(path, 0, NULL, &fd, NULL), OTV_E_OK);
-  CHECK_EQ(otv_face_open_file(path, 0, &capped, &fc, NULL), OTV_E_OK);
-  otv_location *ld = NULL, *lc = NULL;
-  if (fd) CHECK_EQ(otv_location_create(fd, &ld, NULL), OTV_E_OK);
-  if (fc) CHECK_EQ(otv_location_create(fc, &lc, NULL), OTV_E_OK);
+  otv_location *ld, *lc;
+  otv_face *fd = open_font(path, NULL, &ld), *fc = open_font(path, &capped, &lc);
   if (ld && lc) {
     otv_face_info info;
     otv_face_get_info(fd, &info);
@@ -2363,26 +2236,13 @@ static void test_compiled_narrow(void)
     CHECK(narrow == both);
     CHECK_EQ(bad, 0);
   }
-  otv_location_destroy(ld);
-  otv_location_destroy(lc);
-  otv_face_close(fd);
-  otv_face_close(fc);
+  close_font(fd, ld);
+  close_font(fc, lc);
 
-  const char *cache = getenv("OTV_FONT_CACHE");
   char sp[4096];
-  snprintf(sp, sizeof sp, "%s/SourceSerif4Variable-Roman.otf", cache ? cache : "");
-  FILE *fp = cache ? fopen(sp, "rb") : NULL;
-  if (!fp) {
-    printf("SKIP SourceSerif4Variable-Roman.otf: not in $OTV_FONT_CACHE\n");
-    return;
-  }
-  fclose(fp);
-  otv_face *fs = NULL, *fn = NULL;
-  otv_location *ls = NULL, *ln = NULL;
-  CHECK_EQ(otv_face_open_file(sp, 0, NULL, &fs, NULL), OTV_E_OK);
-  CHECK_EQ(otv_face_open_file(sp, 0, &none, &fn, NULL), OTV_E_OK);
-  if (fs) CHECK_EQ(otv_location_create(fs, &ls, NULL), OTV_E_OK);
-  if (fn) CHECK_EQ(otv_location_create(fn, &ln, NULL), OTV_E_OK);
+  if (!cached_font("SourceSerif4Variable-Roman.otf", sp, sizeof sp)) return;
+  otv_location *ls, *ln;
+  otv_face *fs = open_font(sp, NULL, &ls), *fn = open_font(sp, &none, &ln);
   if (ls && ln) {
     otv_face_info info;
     otv_face_get_info(fs, &info);
@@ -2413,10 +2273,8 @@ static void test_compiled_narrow(void)
     CHECK(ls->cff.cell_cap * sizeof(otv_cs_cell) <= 4u << 20);
     CHECK_EQ(bad, 0);
   }
-  otv_location_destroy(ls);
-  otv_location_destroy(ln);
-  otv_face_close(fs);
-  otv_face_close(fn);
+  close_font(fs, ls);
+  close_font(fn, ln);
 }
 
 int main(void)

@@ -21,35 +21,6 @@
 #define FAN 20
 #define LINES_PER_GLYPH 8421u /* 1 + 20 + 400 + 8000 */
 
-static void cs_num(bb *b, int v)
-{
-  if (v >= -107 && v <= 107)
-    put8(b, (unsigned)(v + 139));
-  else {
-    put8(b, 28);
-    put16(b, (uint16_t)v);
-  }
-}
-static void index2(bb *b, bb *items, unsigned n)
-{
-  size_t total = 1;
-  for (unsigned i = 0; i < n; i++) total += items[i].n;
-  unsigned osz = total < 0x100 ? 1 : total < 0x10000 ? 2 : total < 0x1000000 ? 3 : 4;
-  put32(b, n);
-  put8(b, osz);
-  size_t o = 1;
-  for (unsigned i = 0; i <= n; i++) {
-    for (int k = (int)osz - 1; k >= 0; k--) put8(b, (unsigned)(o >> (8 * k)));
-    if (i < n) o += items[i].n;
-  }
-  for (unsigned i = 0; i < n; i++) putb(b, items[i].p, items[i].n);
-}
-static void dict_int(bb *b, int32_t v)
-{
-  put8(b, 29);
-  put32(b, (uint32_t)v);
-}
-
 enum { CS_RMOVETO = 21, CS_RLINETO = 5, CS_CALLGSUBR = 29, CS_BLEND = 16 };
 
 /* One line: "1 0 rlineto", or with blended: "1 blend 0 rlineto" on the caller's "1 1" (the
@@ -95,46 +66,21 @@ static uint8_t *make_font(int blended, size_t *len, size_t *cff2_len)
   index2(&c, cs, NG);
   for (int i = 0; i < DEPTH; i++) free(gs[i].p);
   for (unsigned i = 0; i < NG; i++) free(cs[i].p);
-  /* header | Top DICT (CharStrings, FDArray, vstore) | gsubrs | charstrings | FDArray |
-   * VariationStore | (empty Private DICT at the end) */
-  size_t top_len = 6 + 7 + 6, off = 5 + top_len;
-  size_t off_cs = off + g.n, off_fda = off_cs + c.n, fda_len = 4 + 1 + 2 + 11;
-  size_t off_vs = off_fda + fda_len, vs_len = 2 + 30;
-  bb fd = {0};
-  dict_int(&fd, 0);
-  dict_int(&fd, (int32_t)(off_vs + vs_len));
-  put8(&fd, 18);
-  bb fda = {0};
-  index2(&fda, &fd, 1);
-  if (fda.n != fda_len) exit(3);
-  bb cff = {0};
-  put8(&cff, 2);
-  put8(&cff, 0);
-  put8(&cff, 5);
-  put16(&cff, (unsigned)top_len);
-  dict_int(&cff, (int32_t)off_cs);
-  put8(&cff, 17);
-  dict_int(&cff, (int32_t)off_fda);
-  put8(&cff, 12);
-  put8(&cff, 36);
-  dict_int(&cff, (int32_t)off_vs);
-  put8(&cff, 24);
-  putb(&cff, g.p, g.n);
-  putb(&cff, c.p, c.n);
-  putb(&cff, fda.p, fda.n);
   /* VariationStore: length, then an ItemVariationStore with one region (wght 0..1, peak 1) and
    * one ItemVariationData of no items using it */
-  put16(&cff, 30);
-  put16(&cff, 1);  /* format */
-  put32(&cff, 12); /* regionListOffset */
-  put16(&cff, 1);  /* itemVariationDataCount */
-  put32(&cff, 22); /* its offset */
-  put16(&cff, 1);  /* axisCount */
-  put16(&cff, 1);  /* regionCount */
-  put16(&cff, 0), put16(&cff, 16384), put16(&cff, 16384);
-  put16(&cff, 0), put16(&cff, 0), put16(&cff, 1), put16(&cff, 0); /* IVD: 0 items, region 0 */
-  if (cff.n != off_vs + vs_len) exit(4);
-  free(g.p), free(c.p), free(fd.p), free(fda.p);
+  bb vs = {0};
+  put16(&vs, 30);
+  put16(&vs, 1);  /* format */
+  put32(&vs, 12); /* regionListOffset */
+  put16(&vs, 1);  /* itemVariationDataCount */
+  put32(&vs, 22); /* its offset */
+  put16(&vs, 1);  /* axisCount */
+  put16(&vs, 1);  /* regionCount */
+  put16(&vs, 0), put16(&vs, 16384), put16(&vs, 16384);
+  put16(&vs, 0), put16(&vs, 0), put16(&vs, 1), put16(&vs, 0); /* IVD: 0 items, region 0 */
+  if (vs.n != 2 + 30) exit(4);
+  bb cff = cff2_tbl(&g, &c, &vs);
+  free(g.p), free(c.p), free(vs.p);
   *cff2_len = cff.n;
   tbl t[7] = {{"CFF2", cff}, {"HVAR", {0}}, {"fvar", {0}}, {"head", {0}},
               {"hhea", {0}}, {"hmtx", {0}}, {"maxp", {0}}};
@@ -148,49 +94,24 @@ static uint8_t *make_font(int blended, size_t *len, size_t *cff2_len)
   fvar_tbl(&t[2].d);
   head_tbl(&t[3].d);
   hhea_tbl(&t[4].d, 1);
-  put16(&t[5].d, 600);
-  put16(&t[5].d, 0);
-  for (unsigned i = 1; i < NG; i++) put16(&t[5].d, 0);
-  put32(&t[6].d, 0x00005000);
-  put16(&t[6].d, NG);
+  hmtx_tbl(&t[5].d, 600, NG);
+  maxp_cff_tbl(&t[6].d, NG);
   return sfnt(t, 7, 0x4F54544F, len);
-}
-
-/* ---- counting allocator ---- */
-typedef struct cnt {
-  long long live, peak;
-  long blocks;
-} cnt;
-static void *c_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
-{
-  cnt *a = ud;
-  if (!new_len) {
-    if (ptr) a->live -= (long long)old_len, a->blocks--;
-    free(ptr);
-    return NULL;
-  }
-  void *p = realloc(ptr, new_len);
-  if (p) {
-    if (!ptr) a->blocks++;
-    a->live += (long long)new_len - (long long)(ptr ? old_len : 0);
-    if (a->live > a->peak) a->peak = a->live;
-  }
-  return p;
 }
 
 /* The instance of the font (wght 700) with flags: its status, table, peak memory, length. */
 static otv_status instance(const uint8_t *font, size_t len, unsigned flags, uint32_t *err_table,
-                           long long *peak, uint8_t **out, size_t *out_len, cnt *a)
+                           long long *peak, uint8_t **out, size_t *out_len, h_peak *a)
 {
-  otv_options opt = {c_realloc, a, 0};
+  otv_options opt = {h_peak_realloc, a, 0};
   otv_face *face = NULL;
   otv_location *loc = NULL;
   CHECK_EQ(otv_face_open_memory(font, len, 0, &opt, &face, NULL), OTV_E_OK);
   CHECK_EQ(otv_location_create(face, &loc, NULL), OTV_E_OK);
   otv_axis_value v = {OTV_TAG('w', 'g', 'h', 't'), 700};
   otv_location_set_user(loc, &v, 1);
-  long long before = a->live;
-  a->peak = a->live;
+  long long before = a->live_bytes;
+  a->peak = a->live_bytes;
   *out = NULL, *out_len = 0;
   otv_status st = otv_instance_create(loc, flags, out, out_len);
   *peak = a->peak - before;
@@ -207,10 +128,9 @@ static otv_status instance(const uint8_t *font, size_t len, unsigned flags, uint
   return st;
 }
 
-static unsigned points_of(otv_face *f, uint32_t gid)
+/* Points output for the glyphs of these fonts (8422 points), in static buffers. */
+static otv_glyph_points big_points(void)
 {
-  otv_location *loc = NULL;
-  if (otv_location_create(f, &loc, NULL)) return 0;
   static otv_point pts[70000];
   static uint8_t fl[70000];
   static uint16_t ends[64];
@@ -218,6 +138,14 @@ static unsigned points_of(otv_face *f, uint32_t gid)
   memset(&io, 0, sizeof io);
   io.points = pts, io.point_flags = fl, io.contour_ends = ends;
   io.point_cap = 70000, io.contour_cap = 64;
+  return io;
+}
+
+static unsigned points_of(otv_face *f, uint32_t gid)
+{
+  otv_location *loc = NULL;
+  if (otv_location_create(f, &loc, NULL)) return 0;
+  otv_glyph_points io = big_points();
   otv_status st = otv_glyph_points_get(loc, gid, 0, &io);
   otv_location_destroy(loc);
   return st ? 0 : io.point_count;
@@ -234,7 +162,7 @@ int main(void)
   /* A: no blends */
   uint8_t *font = make_font(0, &len, &cff2_len);
   long long budget = 8 * (long long)cff2_len + (1 << 20);
-  cnt a = {0};
+  h_peak a = {0};
   printf("A: %zu-byte CFF2 table (%u glyphs of %u lines each), budget %lld bytes\n", cff2_len, NG,
          LINES_PER_GLYPH, budget);
   CHECK_EQ(instance(font, len, 0, &tab, &peak, &out, &out_len, &a), OTV_E_OK);
@@ -253,7 +181,7 @@ int main(void)
     otv_face_close(v);
     free(out);
   }
-  CHECK_EQ(a.blocks, 0);
+  CHECK_EQ(a.live_blocks, 0);
   /* A as CFF2: the subroutines kept too (flattened it would be ~13 MB, over the budget) */
   otv_status st = instance(font, len, OTV_INSTANCE_CFF2, &tab, &peak, &out, &out_len, &a);
   CHECK_EQ(st, OTV_E_OK);
@@ -270,7 +198,7 @@ int main(void)
     otv_face_close(f);
     otv_face_close(v);
   }
-  CHECK_EQ(a.blocks, 0);
+  CHECK_EQ(a.live_blocks, 0);
   free(out);
   /* A drawn glyph after glyph with a work budget armed (core/budget.h): each glyph is charged
    * its bytes and the subroutine bytes it enters (8421 lines' worth), so a walk stops with
@@ -283,13 +211,7 @@ int main(void)
     CHECK_EQ(otv_face_open_memory(font, len, 0, NULL, &v, NULL), OTV_E_OK);
     if (v) CHECK_EQ(otv_location_create(v, &loc, NULL), OTV_E_OK);
     if (loc) {
-      static otv_point pts[70000];
-      static uint8_t fl[70000];
-      static uint16_t ends[64];
-      otv_glyph_points io;
-      memset(&io, 0, sizeof io);
-      io.points = pts, io.point_flags = fl, io.contour_ends = ends;
-      io.point_cap = 70000, io.contour_cap = 64;
+      otv_glyph_points io = big_points();
       otv_location_set_work_budget(loc, OTV_WORK_UNLIMITED);
       CHECK_EQ(otv_glyph_points_get(loc, 1, 0, &io), OTV_E_OK);
       uint64_t per_glyph = otv_location_work_used(loc);
@@ -328,7 +250,7 @@ int main(void)
   CHECK_EQ(tab, T_CFF2);
   printf("  CFF instance: status %d, peak %lld bytes\n", (int)st, peak);
   CHECK(peak < 3 * budget);
-  CHECK_EQ(a.blocks, 0);
+  CHECK_EQ(a.live_blocks, 0);
   free(out);
   /* ... and as CFF2 */
   st = instance(font, len, OTV_INSTANCE_CFF2, &tab, &peak, &out, &out_len, &a);
@@ -336,7 +258,7 @@ int main(void)
   CHECK_EQ(tab, T_CFF2);
   printf("  CFF2 instance: status %d, peak %lld bytes\n", (int)st, peak);
   CHECK(peak < 3 * budget);
-  CHECK_EQ(a.blocks, 0);
+  CHECK_EQ(a.live_blocks, 0);
   free(out);
   free(font);
   return h_done("test_cff1_limits");

@@ -658,22 +658,11 @@ typedef struct falloc {
 static void *fa_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
   falloc *a = ud;
-  if (new_len == 0) {
-    if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
-    }
-    free(ptr);
-    return NULL;
+  if (new_len) {
+    a->calls++;
+    if (a->fail_at && (a->sticky ? a->calls >= a->fail_at : a->calls == a->fail_at)) return NULL;
   }
-  a->calls++;
-  if (a->fail_at && (a->sticky ? a->calls >= a->fail_at : a->calls == a->fail_at)) return NULL;
-  void *p = realloc(ptr, new_len);
-  if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
-  }
-  return p;
+  return h_track(&a->live_blocks, &a->live_bytes, ptr, old_len, new_len);
 }
 
 /* Everything: dedup, nesting, an overflow fixed by a copy, write. out receives the table. */

@@ -31,36 +31,16 @@
 #define MAX_GLYPHS_RUN 300u                         /* glyphs drawn per location */
 #define MEM_BUDGET(len) ((long long)64 << 20) + 64 * (long long)(len)
 
-/* ---- allocator: counts, tracks live blocks/bytes and the peak ---- */
-typedef struct t_alloc {
-  long calls, live_blocks;
-  long long live_bytes, peak_bytes;
-} t_alloc;
-
+/* ---- allocator: h_peak_realloc (counts, live blocks/bytes, the peak), traced on request ---- */
 static int g_trace_alloc; /* OTV_HOSTILE_TRACE: print every allocator call */
 static void *t_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
 {
-  t_alloc *a = ud;
   if (g_trace_alloc && !new_len)
     fprintf(stderr, "  realloc(%#lx, %zu -> 0)\n", (unsigned long)(uintptr_t)ptr, old_len);
-  if (new_len == 0) {
-    if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
-    }
-    free(ptr);
-    return NULL;
-  }
-  a->calls++;
   uintptr_t was = (uintptr_t)ptr;
-  void *p = realloc(ptr, new_len);
-  if (g_trace_alloc)
+  void *p = h_peak_realloc(ud, ptr, old_len, new_len);
+  if (g_trace_alloc && new_len)
     fprintf(stderr, "  realloc(%#lx, %zu -> %zu) = %p\n", (unsigned long)was, old_len, new_len, p);
-  if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
-    if (a->live_bytes > a->peak_bytes) a->peak_bytes = a->live_bytes;
-  }
   return p;
 }
 
@@ -430,7 +410,7 @@ static void raster_pass(run *r, otv_location *loc, uint32_t glyph_count, unsigne
 #ifdef OTV_INSTANCE_UPDATE_NAMES
 /* An instance made by `what` (status s, out/out_len): it must open again, with no axes (static)
  * or some (partial), and draw its first 64 glyphs (a partial one at its axes' maxima). */
-static void check_instance(run *r, otv_location *loc, t_alloc *al, const char *what, otv_status s,
+static void check_instance(run *r, otv_location *loc, h_peak *al, const char *what, otv_status s,
                            uint8_t *out, size_t out_len, bool partial)
 {
   note(r, s, otv_location_last_error(loc), what);
@@ -467,7 +447,7 @@ static void check_instance(run *r, otv_location *loc, t_alloc *al, const char *w
 }
 
 /* A static instance at the current location, and a partial one keeping the first axis. */
-static void instance_pass(run *r, otv_location *loc, const otv_face *src, t_alloc *al)
+static void instance_pass(run *r, otv_location *loc, const otv_face *src, h_peak *al)
 {
   uint8_t *out = NULL;
   size_t out_len = 0;
@@ -484,7 +464,7 @@ static void instance_pass(run *r, otv_location *loc, const otv_face *src, t_allo
 #endif
 
 /* Everything on one opened face. */
-static void face_pass(run *r, otv_face *f, t_alloc *al)
+static void face_pass(run *r, otv_face *f, h_peak *al)
 {
   (void)al;
   otv_face_info info;
@@ -676,7 +656,7 @@ static void face_pass(run *r, otv_face *f, t_alloc *al)
 
 /* Open and exercise one file; returns the digest. *opened: whether open succeeded. */
 static void run_bytes(run *r, const uint8_t *data, size_t len, int *opened, otv_error *open_err,
-                      t_alloc *al)
+                      h_peak *al)
 {
   otv_options opt = {t_realloc, al, 0};
   otv_face *f = NULL;
@@ -739,7 +719,7 @@ static const ref_digest *reference(const char *dir, const char *name)
   memset(&rr, 0, sizeof rr);
   rr.name = name;
   snprintf(rr.cls, sizeof rr.cls, "ref");
-  t_alloc al = {0};
+  h_peak al = {0};
   otv_error oe;
   ref_digest *d = &g_refs[g_nrefs++];
   snprintf(d->name, sizeof d->name, "%s", name);
@@ -787,7 +767,7 @@ static void run_case(const char *dir, const char *name, const char *cls, const c
     free(buf);
     return;
   }
-  t_alloc al = {0};
+  h_peak al = {0};
   int opened;
   otv_error oe;
   run_bytes(&r, buf, len, &opened, &oe, &al);
@@ -797,9 +777,9 @@ static void run_case(const char *dir, const char *name, const char *cls, const c
     snprintf(what, sizeof what, "%ld blocks, %lld bytes", al.live_blocks, al.live_bytes);
     fail_case(&r, "leak: %s live after close", what, NULL);
   }
-  if (al.peak_bytes > MEM_BUDGET(len)) {
+  if (al.peak > MEM_BUDGET(len)) {
     char what[96];
-    snprintf(what, sizeof what, "%lld bytes for a %zu-byte file", al.peak_bytes, len);
+    snprintf(what, sizeof what, "%lld bytes for a %zu-byte file", al.peak, len);
     fail_case(&r, "memory: peak %s", what, NULL);
   }
   if (ci == 1) { /* reject */
@@ -881,7 +861,7 @@ static void api_cases(void)
 {
   size_t len;
   uint8_t *data = h_read_file(h_font("Roboto-Variable.ABC.ttf"), &len);
-  t_alloc al = {0};
+  h_peak al = {0};
   otv_options opt = {t_realloc, &al, 0};
   otv_face *f = NULL;
   otv_error e = {0};

@@ -566,6 +566,24 @@ static void test_synthesized_vertical(void)
 /* The TrueType side-bearing font with its glyf cut at every length (loca unchanged, so glyph
  * records run past the end): every metrics call either works or fails naming glyf or loca;
  * and the allocation-failure loop over the synthesized path (MVAR scalar cache). */
+/* The synthesized vertical metrics of the side-bearing font at wght 800, for the
+ * allocation-failure loop: each call OK or OTV_E_NOMEM; true when all were OK. */
+static bool synthesized_metrics(otv_location *loc, void *ctx)
+{
+  (void)ctx;
+  set_wght(loc, 800);
+  otv_glyph_metrics gm;
+  uint32_t g[2] = {0, 1};
+  float adv[2];
+  otv_status s1 = otv_glyph_v_metrics(loc, 1, OTV_METRICS_SYNTHESIZE, &gm);
+  otv_status s2 = otv_glyph_advances(loc, g, 2, OTV_METRICS_VERTICAL | OTV_METRICS_SYNTHESIZE, adv);
+  otv_status s3 = otv_glyph_h_metrics(loc, 2, 0, &gm);
+  CHECK(s1 == OTV_E_OK || s1 == OTV_E_NOMEM);
+  CHECK(s2 == OTV_E_OK || s2 == OTV_E_NOMEM);
+  CHECK(s3 == OTV_E_OK || s3 == OTV_E_NOMEM);
+  return !s1 && !s2 && !s3;
+}
+
 static void test_sb_hostile(void)
 {
   fx_buf saved = t_glyf;
@@ -622,38 +640,9 @@ static void test_sb_hostile(void)
 
   bool done = false;
   for (long n = 1; n < 200 && !done; n++) {
-    h_alloc a = {0, n, 0, 0};
-    otv_options opt = {h_realloc, &a, 0};
-    otv_face *f = NULL;
     otv_face *probe = open_sb_font(false, true, true); /* builds `font` */
     otv_face_close(probe);
-    size_t len = sizeof font;
-    otv_status s = otv_face_open_memory(font, len, 0, &opt, &f, NULL);
-    if (s == OTV_E_OK) {
-      otv_location *loc = NULL;
-      s = otv_location_create(f, &loc, NULL);
-      if (s == OTV_E_OK) {
-        set_wght(loc, 800);
-        otv_glyph_metrics gm;
-        uint32_t g[2] = {0, 1};
-        float adv[2];
-        otv_status s1 = otv_glyph_v_metrics(loc, 1, OTV_METRICS_SYNTHESIZE, &gm);
-        otv_status s2 =
-            otv_glyph_advances(loc, g, 2, OTV_METRICS_VERTICAL | OTV_METRICS_SYNTHESIZE, adv);
-        otv_status s3 = otv_glyph_h_metrics(loc, 2, 0, &gm);
-        CHECK(s1 == OTV_E_OK || s1 == OTV_E_NOMEM);
-        CHECK(s2 == OTV_E_OK || s2 == OTV_E_NOMEM);
-        CHECK(s3 == OTV_E_OK || s3 == OTV_E_NOMEM);
-        done = !s1 && !s2 && !s3;
-        otv_location_destroy(loc);
-      } else {
-        CHECK_EQ(s, OTV_E_NOMEM);
-      }
-    } else {
-      CHECK_EQ(s, OTV_E_NOMEM);
-    }
-    otv_face_close(f);
-    CHECK_EQ(a.live_blocks, 0);
+    done = h_nomem_run(font, sizeof font, n, synthesized_metrics, NULL);
   }
   CHECK(done);
 }
@@ -751,40 +740,29 @@ static void test_bad_offsets(void)
   CHECK_EQ(e.table, OTV_T_HMTX);
 }
 
+/* The advances and glyph 1's vertical metrics at wght 800, for the allocation-failure loop:
+ * each call OK or OTV_E_NOMEM; true when both were OK. */
+static bool variable_metrics(otv_location *loc, void *ctx)
+{
+  (void)ctx;
+  set_wght(loc, 800);
+  uint32_t g[4] = {0, 1, 2, 3};
+  float adv[4];
+  otv_glyph_metrics m;
+  otv_status s1 = otv_glyph_advances(loc, g, 4, 0, adv);
+  otv_status s2 = otv_glyph_v_metrics(loc, 1, 0, &m);
+  CHECK(s1 == OTV_E_OK || s1 == OTV_E_NOMEM);
+  CHECK(s2 == OTV_E_OK || s2 == OTV_E_NOMEM);
+  return s1 == OTV_E_OK && s2 == OTV_E_OK;
+}
+
 static void test_alloc_failures(void)
 {
   cfg c = {1, 4, 16, true, true, false};
   build_hvar(&t_hvar, &c);
   size_t len = assemble(font, sizeof font, true, NULL);
   bool done = false;
-  for (long n = 1; n < 200 && !done; n++) {
-    h_alloc a = {0, n, 0, 0};
-    otv_options opt = {h_realloc, &a, 0};
-    otv_face *f = NULL;
-    otv_status s = otv_face_open_memory(font, len, 0, &opt, &f, NULL);
-    if (s == OTV_E_OK) {
-      otv_location *loc = NULL;
-      s = otv_location_create(f, &loc, NULL);
-      if (s == OTV_E_OK) {
-        set_wght(loc, 800);
-        uint32_t g[4] = {0, 1, 2, 3};
-        float adv[4];
-        otv_glyph_metrics m;
-        otv_status s1 = otv_glyph_advances(loc, g, 4, 0, adv);
-        otv_status s2 = otv_glyph_v_metrics(loc, 1, 0, &m);
-        CHECK(s1 == OTV_E_OK || s1 == OTV_E_NOMEM);
-        CHECK(s2 == OTV_E_OK || s2 == OTV_E_NOMEM);
-        done = s1 == OTV_E_OK && s2 == OTV_E_OK;
-        otv_location_destroy(loc);
-      } else {
-        CHECK_EQ(s, OTV_E_NOMEM);
-      }
-    } else {
-      CHECK_EQ(s, OTV_E_NOMEM);
-    }
-    otv_face_close(f);
-    CHECK_EQ(a.live_blocks, 0);
-  }
+  for (long n = 1; n < 200 && !done; n++) done = h_nomem_run(font, len, n, variable_metrics, NULL);
   CHECK(done);
 }
 
@@ -796,11 +774,7 @@ static void dump_fixture(void)
   cfg c = {1, 2, 9, true, true, false};
   build_hvar(&t_hvar, &c);
   size_t len = assemble(font, sizeof font, true, NULL);
-  FILE *f = fopen(path, "wb");
-  if (f) {
-    fwrite(font, 1, len, f);
-    fclose(f);
-  }
+  h_write_file(path, font, len);
 }
 
 int main(void)

@@ -34,20 +34,7 @@ static uint8_t *make_ttf(size_t *len)
   /* glyf: 0 empty, 1 big simple glyph, 2.. composites of the previous glyph twice */
   put32(loca, 0);
   put32(loca, 0);
-  put16(glyf, 1);
-  put16(glyf, 0);
-  put16(glyf, 0);
-  put16(glyf, 1000);
-  put16(glyf, 1000);
-  put16(glyf, BIG_POINTS - 1);
-  put16(glyf, 0); /* no instructions */
-  /* flags: on-curve, x and y short positive; repeated 255 times per pair of bytes */
-  for (unsigned left = BIG_POINTS; left;) {
-    unsigned k = left > 256 ? 256 : left;
-    put8(glyf, 0x01 | 0x02 | 0x04 | 0x10 | 0x20 | (k > 1 ? 0x08 : 0));
-    if (k > 1) put8(glyf, k - 1);
-    left -= k;
-  }
+  simple_glyph_start(glyf, BIG_POINTS, 1000, 1000);
   for (unsigned i = 0; i < BIG_POINTS; i++) put8(glyf, (i % 7) + 1); /* x deltas */
   for (unsigned i = 0; i < BIG_POINTS; i++) put8(glyf, (i % 5) + 1); /* y deltas */
   pad4(glyf);
@@ -69,38 +56,11 @@ static uint8_t *make_ttf(size_t *len)
     put32(loca, (uint32_t)glyf->n);
   }
   /* gvar: glyph 1 has BIG_TUPLES tuples, peaks spread over (0, 1], all points, byte deltas */
-  put16(gvar, 1);
-  put16(gvar, 0);
-  put16(gvar, 1);
-  put16(gvar, 0);
-  put32(gvar, 0);
-  put16(gvar, NGLYPHS);
-  put16(gvar, 1);
-  size_t data_off_at = gvar->n;
-  put32(gvar, 0);
-  size_t offs_at = gvar->n;
-  for (unsigned g = 0; g <= NGLYPHS; g++) put32(gvar, 0);
-  size_t data0 = gvar->n;
-  set32(gvar, data_off_at, (uint32_t)data0);
-  bb one = {0}; /* one tuple's serialized data: points = all, x runs, y runs */
-  put8(&one, 0);
-  for (int axis = 0; axis < 2; axis++)
-    for (unsigned left = BIG_POINTS + 4; left;) {
-      unsigned k = left > 64 ? 64 : left;
-      put8(&one, k - 1); /* byte deltas */
-      for (unsigned i = 0; i < k; i++) put8(&one, (uint8_t)(i % 3));
-      left -= k;
-    }
+  size_t offs_at, data0 = gvar_begin(gvar, NGLYPHS, &offs_at);
+  static const uint8_t deltas[] = {0, 1, 2};
+  bb one = gvar_tuple_all_points(BIG_POINTS, deltas, 3);
   size_t gstart = gvar->n;
-  put16(gvar, BIG_TUPLES);
-  put16(gvar, 4 + BIG_TUPLES * 6);
-  for (unsigned tpl = 0; tpl < BIG_TUPLES; tpl++) {
-    put16(gvar, (unsigned)one.n);
-    put16(gvar, 0x8000 | 0x2000);
-    put16(gvar, 16384u * (tpl % 16 + 1) / 16); /* peak */
-  }
-  for (unsigned tpl = 0; tpl < BIG_TUPLES; tpl++) putb(gvar, one.p, one.n);
-  if (gvar->n % 2) put8(gvar, 0);
+  gvar_tuples(gvar, &one, BIG_TUPLES);
   free(one.p);
   size_t gend = gvar->n;
   for (unsigned g = 0; g <= NGLYPHS; g++)
@@ -109,45 +69,10 @@ static uint8_t *make_ttf(size_t *len)
   set32(gvar, offs_at + 8, (uint32_t)(gend - data0));
   head_tbl(&t[3].d);
   hhea_tbl(&t[4].d, 1);
-  put16(&t[5].d, 1000);
-  put16(&t[5].d, 0);
-  for (unsigned g = 1; g < NGLYPHS; g++) put16(&t[5].d, 0);
-  put32(&t[7].d, 0x00010000);
-  put16(&t[7].d, NGLYPHS);
-  for (int i = 0; i < 13; i++) put16(&t[7].d, i == 12 ? 16 : 0);
-  put16(&t[8].d, 0);
-  put16(&t[8].d, 0);
-  put16(&t[8].d, 6);
+  hmtx_tbl(&t[5].d, 1000, NGLYPHS);
+  maxp_tbl(&t[7].d, NGLYPHS);
+  name_tbl(&t[8].d);
   return sfnt(t, 9, 0x00010000, len);
-}
-
-static void cs_num(bb *b, int v)
-{
-  if (v >= -107 && v <= 107)
-    put8(b, (unsigned)(v + 139));
-  else {
-    put8(b, 28);
-    put16(b, (uint16_t)v);
-  }
-}
-static void index2(bb *b, bb *items, unsigned n)
-{
-  size_t total = 1;
-  for (unsigned i = 0; i < n; i++) total += items[i].n;
-  unsigned osz = total < 0x100 ? 1 : total < 0x10000 ? 2 : total < 0x1000000 ? 3 : 4;
-  put32(b, n);
-  put8(b, osz);
-  size_t o = 1;
-  for (unsigned i = 0; i <= n; i++) {
-    for (int k = (int)osz - 1; k >= 0; k--) put8(b, (unsigned)(o >> (8 * k)));
-    if (i < n) o += items[i].n;
-  }
-  for (unsigned i = 0; i < n; i++) putb(b, items[i].p, items[i].n);
-}
-static void dict_int(bb *b, int32_t v)
-{
-  put8(b, 29);
-  put32(b, (uint32_t)v);
 }
 
 static uint8_t *make_cff2(size_t *len)
@@ -182,74 +107,25 @@ static uint8_t *make_cff2(size_t *len)
   for (int i = 0; i < DEPTH; i++) free(gs[i].p);
   for (unsigned i = 0; i < NGLYPHS; i++) free(cs[i].p);
   free(cs);
-  /* header | top DICT (CharStrings, FDArray) | gsubrs | charstrings | FDArray | (empty Private) */
-  size_t top_len = 6 + 7, off = 5 + top_len;
-  size_t off_cs = off + g.n, off_fda = off_cs + c.n;
-  /* one Font DICT: an empty Private DICT at the end of the table (size 0) */
-  bb fd = {0};
-  dict_int(&fd, 0);
-  dict_int(&fd, (int32_t)(off_fda + 4 + 1 + 2 + 11));
-  put8(&fd, 18);
-  bb fda = {0};
-  index2(&fda, &fd, 1);
-  if (fda.n != 18) exit(3);
-  bb cff = {0};
-  put8(&cff, 2);
-  put8(&cff, 0);
-  put8(&cff, 5);
-  put16(&cff, (unsigned)top_len);
-  dict_int(&cff, (int32_t)off_cs);
-  put8(&cff, 17);
-  dict_int(&cff, (int32_t)off_fda);
-  put8(&cff, 12);
-  put8(&cff, 36);
-  putb(&cff, g.p, g.n);
-  putb(&cff, c.p, c.n);
-  putb(&cff, fda.p, fda.n);
+  bb cff = cff2_tbl(&g, &c, NULL);
   free(g.p);
   free(c.p);
-  free(fd.p);
-  free(fda.p);
   tbl t[6] = {{"CFF2", cff}, {"fvar", {0}}, {"head", {0}},
               {"hhea", {0}}, {"hmtx", {0}}, {"maxp", {0}}};
   fvar_tbl(&t[1].d);
   head_tbl(&t[2].d);
   hhea_tbl(&t[3].d, 1);
-  put16(&t[4].d, 600);
-  put16(&t[4].d, 0);
-  for (unsigned i = 1; i < NGLYPHS; i++) put16(&t[4].d, 0);
-  put32(&t[5].d, 0x00005000);
-  put16(&t[5].d, NGLYPHS);
+  hmtx_tbl(&t[4].d, 600, NGLYPHS);
+  maxp_cff_tbl(&t[5].d, NGLYPHS);
   return sfnt(t, 6, 0x4F54544F, len);
 }
 
 /* ---- counting allocator and pen ---- */
 typedef struct lim {
-  long calls, live_blocks;
-  long long live_bytes, peak;
+  h_peak mem; /* the allocator's counts (its ud: &mem) */
   long pen_calls;
   jmp_buf jb;
 } lim;
-static void *l_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
-{
-  lim *a = ud;
-  if (!new_len) {
-    if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
-    }
-    free(ptr);
-    return NULL;
-  }
-  a->calls++;
-  void *p = realloc(ptr, new_len);
-  if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
-    if (a->live_bytes > a->peak) a->peak = a->live_bytes;
-  }
-  return p;
-}
 static void tick(lim *l)
 {
   if (++l->pen_calls > PEN_BOUND) longjmp(l->jb, 1);
@@ -302,12 +178,12 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
   CHECK(len > 9u * 1000 * 1000);
   lim l;
   memset(&l, 0, sizeof l);
-  otv_options opt = {l_realloc, &l, 0};
+  otv_options opt = {h_peak_realloc, &l.mem, 0};
   otv_face *f = NULL;
   otv_error e = {0};
   otv_status s = otv_face_open_memory(data, len, 0, &opt, &f, &e);
-  long open_calls = l.calls;
-  long long open_peak = l.peak;
+  long open_calls = l.mem.calls;
+  long long open_peak = l.mem.peak;
   printf("  open: %s, %ld allocations, peak %lld bytes\n", otv_status_str(s), open_calls,
          open_peak);
   /* zero-copy open: memory independent of the table sizes (a few KB per table at most) */
@@ -315,7 +191,7 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
   CHECK(open_calls < 1000);
   if (s) { /* rejected: fine, as long as it says where */
     CHECK(e.msg[0] != 0);
-    CHECK_EQ(l.live_blocks, 0);
+    CHECK_EQ(l.mem.live_blocks, 0);
     return;
   }
   otv_location *loc = NULL;
@@ -329,14 +205,15 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
   for (unsigned i = 0; i < ng; i++) {
     otv_status gs;
     long calls;
-    long a0 = l.calls;
+    long a0 = l.mem.calls;
     int ok = bounded_outline(&l, loc, gids[i], &gs, &calls);
     char msg[160] = "";
     if (gs) otv_error_format(otv_location_last_error(loc), msg, sizeof msg);
     printf("  glyph %u: %s, %ld pen calls, %ld allocations, peak %lld bytes %s\n", gids[i],
-           ok ? otv_status_str(gs) : "UNBOUNDED (pen bound hit)", calls, l.calls - a0, l.peak, msg);
+           ok ? otv_status_str(gs) : "UNBOUNDED (pen bound hit)", calls, l.mem.calls - a0,
+           l.mem.peak, msg);
     CHECK(ok);
-    CHECK(l.peak < MEM_BOUND + (long long)len);
+    CHECK(l.mem.peak < MEM_BOUND + (long long)len);
     if (!flavour_cff2 && gids[i] == 1) {
       /* the big glyph is legal: it draws all its points (move + 15999 lines + close) */
       CHECK_EQ(gs, OTV_E_OK);
@@ -354,18 +231,18 @@ static void run(const char *what, uint8_t *data, size_t len, const uint32_t *gid
     }
   }
   /* a second round: no allocation once the scratch has grown */
-  long a1 = l.calls;
+  long a1 = l.mem.calls;
   for (unsigned i = 0; i < ng; i++) {
     otv_status gs;
     long calls;
     bounded_outline(&l, loc, gids[i], &gs, &calls);
   }
-  printf("  second round: %ld allocations\n", l.calls - a1);
-  CHECK(l.calls - a1 <= 4);
+  printf("  second round: %ld allocations\n", l.mem.calls - a1);
+  CHECK(l.mem.calls - a1 <= 4);
   otv_location_destroy(loc);
   otv_face_close(f);
-  CHECK_EQ(l.live_blocks, 0);
-  CHECK_EQ(l.live_bytes, 0);
+  CHECK_EQ(l.mem.live_blocks, 0);
+  CHECK_EQ(l.mem.live_bytes, 0);
 }
 
 #ifdef OTV_RASTER_EVEN_ODD
@@ -378,7 +255,7 @@ static void raster_bomb(void)
 {
   lim l;
   memset(&l, 0, sizeof l);
-  otv_options opt = {l_realloc, &l, 0};
+  otv_options opt = {h_peak_realloc, &l.mem, 0};
   otv_raster *r = NULL;
   CHECK_EQ(otv_raster_create(&opt, &r), OTV_E_OK);
   if (!r) return;
@@ -394,11 +271,11 @@ static void raster_bomb(void)
   static uint8_t img[256 * 256];
   otv_status s = otv_raster_render(r, img, 256, 256, 256, 0);
   printf("raster: %d curves spanning 64000 px: %s, %ld allocations, peak %lld bytes\n",
-         OTV_MAX_POINTS / 2, otv_status_str(s), l.calls, l.peak);
+         OTV_MAX_POINTS / 2, otv_status_str(s), l.mem.calls, l.mem.peak);
   CHECK(s == OTV_E_OK || s == OTV_E_LIMIT || s == OTV_E_NOMEM);
-  CHECK(l.peak <= RASTER_MEM_BOUND);
+  CHECK(l.mem.peak <= RASTER_MEM_BOUND);
   otv_raster_destroy(r);
-  CHECK_EQ(l.live_blocks, 0);
+  CHECK_EQ(l.mem.live_blocks, 0);
 }
 #endif
 

@@ -316,35 +316,25 @@ static void test_sweeps(void)
     }
 }
 
+/* xhgt at wght 900 (540), for the allocation-failure loop: OK or OTV_E_NOMEM; true when OK. */
+static bool xheight_at_900(otv_location *loc, void *ctx)
+{
+  (void)ctx;
+  otv_axis_value av = {TG("wght"), 900};
+  otv_status s = otv_location_set_user(loc, &av, 1);
+  float v = 0;
+  if (!s) s = otv_font_metric(loc, TG("xhgt"), 0, &v);
+  if (!s) CHECK_EQ(v, 540);
+  CHECK(s == OTV_E_OK || s == OTV_E_NOMEM);
+  return !s;
+}
+
 static void test_alloc_failures(void)
 {
   build_mvar(10, true);
   size_t len = assemble(true, NULL);
   bool done = false;
-  for (long n = 1; n < 100 && !done; n++) {
-    h_alloc a = {0, n, 0, 0};
-    otv_options opt = {h_realloc, &a, 0};
-    otv_face *f = NULL;
-    otv_status s = otv_face_open_memory(font, len, 0, &opt, &f, NULL);
-    if (!s) {
-      otv_location *loc = NULL;
-      s = otv_location_create(f, &loc, NULL);
-      if (!s) {
-        otv_axis_value av = {TG("wght"), 900};
-        s = otv_location_set_user(loc, &av, 1);
-        float v = 0;
-        if (!s) s = otv_font_metric(loc, TG("xhgt"), 0, &v);
-        if (!s) {
-          CHECK_EQ(v, 540);
-          done = true;
-        }
-        otv_location_destroy(loc);
-      }
-    }
-    CHECK(s == OTV_E_OK || s == OTV_E_NOMEM);
-    otv_face_close(f);
-    CHECK_EQ(a.live_blocks, 0);
-  }
+  for (long n = 1; n < 100 && !done; n++) done = h_nomem_run(font, len, n, xheight_at_900, NULL);
   CHECK(done);
 }
 
@@ -355,11 +345,7 @@ static void dump_fixture(void)
   if (!path) return;
   build_mvar(10, true);
   size_t len = assemble(true, NULL);
-  FILE *f = fopen(path, "wb");
-  if (f) {
-    fwrite(font, 1, len, f);
-    fclose(f);
-  }
+  h_write_file(path, font, len);
 }
 
 int main(void)

@@ -29,24 +29,6 @@
 
 #include "fontbuf.h"
 
-static void hmtx_tbl(bb *b)
-{
-  put16(b, 500);
-  put16(b, 0);
-  for (unsigned g = 1; g < NG; g++) put16(b, 0);
-}
-static void maxp_tbl(bb *b)
-{
-  put32(b, 0x00010000);
-  put16(b, NG);
-  for (int i = 0; i < 13; i++) put16(b, i == 12 ? 16 : 0); /* maxComponentDepth 16 */
-}
-static void name_tbl(bb *b)
-{
-  put16(b, 0);
-  put16(b, 0);
-  put16(b, 6);
-}
 /* A composite glyph record of components gid (count times), offsets 0. */
 static void composite(bb *glyf, uint32_t gid, unsigned count)
 {
@@ -77,8 +59,8 @@ static uint8_t *make_fanout(size_t *len)
   }
   head_tbl(&t[2].d);
   hhea_tbl(&t[3].d, 1);
-  hmtx_tbl(&t[4].d);
-  maxp_tbl(&t[6].d);
+  hmtx_tbl(&t[4].d, 500, NG);
+  maxp_tbl(&t[6].d, NG);
   name_tbl(&t[7].d);
   return sfnt(t, 8, 0x00010000, len);
 }
@@ -96,16 +78,7 @@ static uint8_t *make_gvar(size_t *len)
   put32(loca, 0);
   put32(loca, 0);
   /* glyph 1: one contour of GV_POINTS on-curve points, x and y +1 each */
-  put16(glyf, 1);
-  for (int i = 0; i < 4; i++) put16(glyf, i < 2 ? 0 : GV_POINTS);
-  put16(glyf, GV_POINTS - 1);
-  put16(glyf, 0); /* no instructions */
-  for (unsigned left = GV_POINTS; left;) {
-    unsigned k = left > 256 ? 256 : left;
-    put8(glyf, 0x01 | 0x02 | 0x04 | 0x10 | 0x20 | (k > 1 ? 0x08 : 0));
-    if (k > 1) put8(glyf, k - 1);
-    left -= k;
-  }
+  simple_glyph_start(glyf, GV_POINTS, GV_POINTS, GV_POINTS);
   for (unsigned i = 0; i < 2 * GV_POINTS; i++) put8(glyf, 1);
   pad4(glyf);
   put32(loca, (uint32_t)glyf->n);
@@ -115,45 +88,18 @@ static uint8_t *make_gvar(size_t *len)
   }
   /* gvar: glyph 1 has GV_TUPLES tuples at peaks spread over (0, 1], every point, x and y
    * deltas in runs of 64 bytes of 1 */
-  put16(gvar, 1);
-  put16(gvar, 0);
-  put16(gvar, 1);
-  put16(gvar, 0);
-  put32(gvar, 0);
-  put16(gvar, NG);
-  put16(gvar, 1); /* long offsets */
-  size_t data_off_at = gvar->n;
-  put32(gvar, 0);
-  size_t offs_at = gvar->n;
-  for (unsigned g = 0; g <= NG; g++) put32(gvar, 0);
-  size_t data0 = gvar->n;
-  set32(gvar, data_off_at, (uint32_t)data0);
-  bb one = {0};
-  put8(&one, 0); /* private point numbers: all */
-  for (int axis = 0; axis < 2; axis++)
-    for (unsigned left = GV_POINTS + 4; left;) {
-      unsigned k = left > 64 ? 64 : left;
-      put8(&one, k - 1);
-      for (unsigned i = 0; i < k; i++) put8(&one, 1);
-      left -= k;
-    }
-  put16(gvar, GV_TUPLES);
-  put16(gvar, 4 + GV_TUPLES * 6);
-  for (unsigned tpl = 0; tpl < GV_TUPLES; tpl++) {
-    put16(gvar, (unsigned)one.n);
-    put16(gvar, 0x8000 | 0x2000); /* EMBEDDED_PEAK_TUPLE | PRIVATE_POINT_NUMBERS */
-    put16(gvar, 16384u * (tpl % 16 + 1) / 16);
-  }
-  for (unsigned tpl = 0; tpl < GV_TUPLES; tpl++) putb(gvar, one.p, one.n);
-  if (gvar->n % 2) put8(gvar, 0);
+  size_t offs_at, data0 = gvar_begin(gvar, NG, &offs_at);
+  static const uint8_t ones[] = {1};
+  bb one = gvar_tuple_all_points(GV_POINTS, ones, 1);
+  gvar_tuples(gvar, &one, GV_TUPLES);
   free(one.p);
   size_t gend = gvar->n;
   set32(gvar, offs_at + 4, 0);
   for (unsigned g = 2; g <= NG; g++) set32(gvar, offs_at + 4 * (size_t)g, (uint32_t)(gend - data0));
   head_tbl(&t[3].d);
   hhea_tbl(&t[4].d, 1);
-  hmtx_tbl(&t[5].d);
-  maxp_tbl(&t[7].d);
+  hmtx_tbl(&t[5].d, 500, NG);
+  maxp_tbl(&t[7].d, NG);
   name_tbl(&t[8].d);
   return sfnt(t, 9, 0x00010000, len);
 }
@@ -204,45 +150,21 @@ static uint8_t *make_hvar(size_t *len)
   put32(&t[2].d, 0); /* glyf: 4 bytes, every glyph empty */
   head_tbl(&t[3].d);
   hhea_tbl(&t[4].d, 1);
-  hmtx_tbl(&t[5].d);
+  hmtx_tbl(&t[5].d, 500, NG);
   for (unsigned g = 0; g <= NG; g++) put32(&t[6].d, 0);
-  maxp_tbl(&t[7].d);
+  maxp_tbl(&t[7].d, NG);
   name_tbl(&t[8].d);
   return sfnt(t, 9, 0x00010000, len);
 }
 
 /* ---- the walk ---- */
 
-typedef struct peak_alloc {
-  long live_blocks;
-  long long live_bytes, peak;
-} peak_alloc;
-static void *p_realloc(void *ud, void *ptr, size_t old_len, size_t new_len)
-{
-  peak_alloc *a = ud;
-  if (!new_len) {
-    if (ptr) {
-      a->live_blocks--;
-      a->live_bytes -= (long long)old_len;
-    }
-    free(ptr);
-    return NULL;
-  }
-  void *p = realloc(ptr, new_len);
-  if (p) {
-    if (!ptr) a->live_blocks++;
-    a->live_bytes += (long long)new_len - (long long)(ptr ? old_len : 0);
-    if (a->live_bytes > a->peak) a->peak = a->live_bytes;
-  }
-  return p;
-}
-
 /* Walk every glyph's metrics at wght=wght with the face's budget armed: every successful
  * call within the budget, the walk ending or failing OTV_E_LIMIT in table `tag`. */
 static void walk(const char *what, const uint8_t *data, size_t len, double wght, uint32_t tag)
 {
-  peak_alloc pa = {0, 0, 0};
-  otv_options opt = {p_realloc, &pa, 0};
+  h_peak pa = {0, 0, 0, 0};
+  otv_options opt = {h_peak_realloc, &pa, 0};
   otv_face *f = NULL;
   otv_error e = {0};
   CHECK_EQ(otv_face_open_memory(data, len, 0, &opt, &f, &e), OTV_E_OK);
