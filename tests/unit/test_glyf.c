@@ -85,7 +85,8 @@ static void build(void)
   fx_bytes(b, fl, 7);
   fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 200), fx_u8(b, 100), fx_i16(b, -50); /* x */
   fx_u8(b, 100), fx_u8(b, 100), fx_u8(b, 100);                                /* y */
-  /* repeat flag, with a count past the last point (ignored): 4 points (0,0) (10,0) (10,10) (0,10) */
+  /* repeat flag, with a count past the last point (ignored):
+   * 4 points (0,0) (10,0) (10,10) (0,10) */
   b = &B[G_REPEAT];
   fx_i16(b, 1), fx_i16(b, 0), fx_i16(b, 0), fx_i16(b, 10), fx_i16(b, 10);
   fx_u16(b, 3), fx_u16(b, 0);
