@@ -20,12 +20,10 @@ static void names(const otv_face *f, uint16_t id)
   otv_face_name(f, id, NULL, 0, &len, NULL);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  fz_alloc a = {0, 0};
-  otv_options opt = {fz_realloc, &a, 0};
-  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
+  fz_alloc a;
+  otv_options opt = fz_options(&a, data, size, 1);
   unsigned faces = otv_font_face_count(data, size);
   unsigned index = faces > 1 && size > 3 ? data[size - 3] % (faces < 4 ? faces : 4) : 0;
   otv_face *f = NULL;
