@@ -8,17 +8,9 @@
  */
 #include "face.h"
 #include "fuzz_alloc.h"
+#include "fuzz_pen.h"
 
 #include <stdlib.h>
-
-static void fz_move(void *c, float x, float y) { *(float *)c += x + y; }
-static void fz_quad(void *c, float a, float b, float x, float y) { *(float *)c += a + b + x + y; }
-static void fz_cubic(void *c, float a, float b, float d, float e, float x, float y)
-{
-  *(float *)c += a + b + d + e + x + y;
-}
-static void fz_close(void *c) { *(float *)c += 1; }
-static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
 
 /* A pen hashing its calls and the bits of every coordinate (the glyph cache check). */
 static void fh_add(void *c, unsigned op, const float *v, unsigned n)
