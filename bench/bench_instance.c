@@ -22,39 +22,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "otvar.h"
 
 /* The machine is shared: single-threaded timings use this thread's CPU time (waiting for a
  * core is not counted for anyone); the thread-scaling figures use wall time. */
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-static double wall(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)n);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  *len = (size_t)n;
-  return b;
-}
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
+static double wall(void) { return bench_seconds(CLOCK_MONOTONIC); }
 
 /* ---- hb-subset through dlopen ---- */
 typedef struct hbs {
@@ -248,7 +222,7 @@ static double all_named(const otv_face *face, unsigned count, unsigned threads)
 static void bench_font(const char *path, hbs *h, bool have_hb)
 {
   size_t len;
-  uint8_t *data = read_file(path, &len);
+  uint8_t *data = bench_read_file(path, &len);
   if (!data) {
     printf("SKIP %s: cannot read\n", path);
     return;
