@@ -1,9 +1,9 @@
 /*
  * fuzz_alloc.h - the failing allocator of the fuzz targets: an otv_options realloc_fn that
  * fails every allocation from the fail_at-th on (0: never), so inputs reach the out-of-memory
- * paths too, and the targets' one way of switching it on from the input (fz_options, fz_open).
- * Included by each fuzz_*.c (one translation unit each), which is why the libFuzzer entry point
- * is declared here.
+ * paths too, and the usual way of switching it on from the input (fz_options, fz_open).
+ * Included by the fuzz_*.c that use it (one translation unit each), for which it also declares
+ * the libFuzzer entry point.
  */
 #ifndef OTV_FUZZ_ALLOC_H
 #define OTV_FUZZ_ALLOC_H
