@@ -22,39 +22,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "otvar.h"
 
 /* The machine is shared: single-threaded timings use this thread's CPU time (waiting for a
  * core is not counted for anyone); the thread-scaling figures use wall time. */
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-static double wall(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)n);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  *len = (size_t)n;
-  return b;
-}
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
+static double wall(void) { return bench_seconds(CLOCK_MONOTONIC); }
 
 /* ---- hb-subset through dlopen ---- */
 typedef struct hbs {
@@ -109,17 +83,34 @@ static size_t hb_instance(hbs *h, hb_face_t *face, const otv_axis *axes, unsigne
   return len;
 }
 
+/* Runs cmd (popen) and reads what it prints: seconds, then a byte count into *bytes unless
+ * bytes is NULL. -1 when it did not run or printed something else. */
+static double popen_seconds(const char *cmd, size_t *bytes)
+{
+  FILE *p = popen(cmd, "r");
+  if (!p) return -1;
+  double t = -1;
+  if (fscanf(p, "%lf", &t) != 1 || (bytes && fscanf(p, "%zu", bytes) != 1)) t = -1;
+  pclose(p);
+  return t;
+}
+
+/* The start of both fontTools scripts below: Debian's Python, quiet, with the font of argv[1]
+ * loaded whole (lazy=False: loading is not timed). */
+#define FONTTOOLS_SCRIPT_START                                                                     \
+  "/usr/bin/python3 -c '\n"                                                                        \
+  "import io, sys, time, logging\n"                                                                \
+  "logging.disable(logging.CRITICAL)\n"                                                            \
+  "from fontTools.ttLib import TTFont\n"                                                           \
+  "from fontTools.varLib import instancer\n"                                                       \
+  "f = TTFont(sys.argv[1], lazy=False)\n"
+
 /* fontTools: seconds per instance over the first `count` named instances, timed in Python. */
 static double fonttools_time(const char *path, unsigned count)
 {
   char cmd[2048];
   snprintf(cmd, sizeof cmd,
-           "/usr/bin/python3 -c '\n"
-           "import io, sys, time, logging\n"
-           "logging.disable(logging.CRITICAL)\n"
-           "from fontTools.ttLib import TTFont\n"
-           "from fontTools.varLib import instancer\n"
-           "f = TTFont(sys.argv[1], lazy=False)\n"
+           FONTTOOLS_SCRIPT_START /* then: */
            "n = min(int(sys.argv[2]), len(f[\"fvar\"].instances))\n"
            "t = 0\n"
            "for i in range(n):\n"
@@ -131,12 +122,7 @@ static double fonttools_time(const char *path, unsigned count)
            "print(t / max(n, 1))\n"
            "' '%s' %u 2>/dev/null",
            path, count);
-  FILE *p = popen(cmd, "r");
-  if (!p) return -1;
-  double t = -1;
-  if (fscanf(p, "%lf", &t) != 1) t = -1;
-  pclose(p);
-  return t;
+  return popen_seconds(cmd, NULL);
 }
 
 /* fontTools' partial instance: named instance 0's coordinates with axis `keep` left out (kept
@@ -146,12 +132,7 @@ static double fonttools_partial(const char *path, const char *keep, size_t *byte
   char cmd[2048];
   snprintf(
       cmd, sizeof cmd,
-      "/usr/bin/python3 -c '\n"
-      "import io, sys, time, logging\n"
-      "logging.disable(logging.CRITICAL)\n"
-      "from fontTools.ttLib import TTFont\n"
-      "from fontTools.varLib import instancer\n"
-      "f = TTFont(sys.argv[1], lazy=False)\n"
+      FONTTOOLS_SCRIPT_START
       "loc = {k: v for k, v in f[\"fvar\"].instances[0].coordinates.items() if k != sys.argv[2]}\n"
       "t0 = time.process_time()\n"
       "inst = instancer.instantiateVariableFont(f, loc)\n"
@@ -160,12 +141,7 @@ static double fonttools_partial(const char *path, const char *keep, size_t *byte
       "print(time.process_time() - t0, len(b.getvalue()))\n"
       "' '%s' '%s' 2>/dev/null",
       path, keep);
-  FILE *p = popen(cmd, "r");
-  if (!p) return -1;
-  double t = -1;
-  if (fscanf(p, "%lf %zu", &t, bytes) != 2) t = -1;
-  pclose(p);
-  return t;
+  return popen_seconds(cmd, bytes);
 }
 
 /* Partial instance: named instance 0 with the first axis kept variable, best of 3, vs
@@ -205,6 +181,29 @@ static void bench_partial(const otv_face *face, const char *path, const char *ba
            (double)fb / (double)bytes);
   else
     printf("  fontTools n/a\n");
+}
+
+/* Every named instance made with `flags` (otv_instance_create), once per round: seconds per
+ * instance of the best of `rounds` rounds; *bytes, the outputs' sizes summed over one round. */
+static double time_named(otv_location *loc, unsigned ni, unsigned flags, int rounds, size_t *bytes)
+{
+  double best = 1e30;
+  for (int round = 0; round < rounds; round++) {
+    double t0 = now();
+    *bytes = 0;
+    for (unsigned i = 0; i < ni; i++) {
+      uint8_t *out;
+      size_t olen;
+      otv_location_set_named(loc, i);
+      if (otv_instance_create(loc, flags, &out, &olen) == OTV_E_OK) {
+        *bytes += olen;
+        otv_instance_free(loc, out, olen);
+      }
+    }
+    double t = now() - t0;
+    if (t < best) best = t;
+  }
+  return best / ni;
 }
 
 typedef struct thr {
@@ -248,7 +247,7 @@ static double all_named(const otv_face *face, unsigned count, unsigned threads)
 static void bench_font(const char *path, hbs *h, bool have_hb)
 {
   size_t len;
-  uint8_t *data = read_file(path, &len);
+  uint8_t *data = bench_read_file(path, &len);
   if (!data) {
     printf("SKIP %s: cannot read\n", path);
     return;
@@ -278,48 +277,17 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
   /* otvar: every named instance, 3 rounds, best round */
   otv_location *loc = NULL;
   otv_location_create(face, &loc, NULL);
-  double best = 1e30;
   size_t bytes = 0;
   /* OTV_BENCH_QUICK: one round and no thread runs (for callgrind: valgrind --tool=callgrind
    * --trace-children=yes, then the inclusive counts of otv_instance_create and
    * hb_subset_or_fail) */
   bool quick = getenv("OTV_BENCH_QUICK") != NULL;
-  for (int round = 0; round < (quick ? 1 : 3); round++) {
-    double t0 = now();
-    bytes = 0;
-    for (unsigned i = 0; i < ni; i++) {
-      uint8_t *out;
-      size_t olen;
-      otv_location_set_named(loc, i);
-      if (otv_instance_create(loc, 0, &out, &olen) == OTV_E_OK) {
-        bytes += olen;
-        otv_instance_free(loc, out, olen);
-      }
-    }
-    double t = now() - t0;
-    if (t < best) best = t;
-  }
-  double ot = best / ni;
+  double ot = time_named(loc, ni, 0, quick ? 1 : 3, &bytes);
   /* CFF2 fonts: the default output is CFF with subroutines and hints kept; the CFF2 output
    * (OTV_INSTANCE_CFF2) keeps them too (0.4; it flattened every glyph before): both timed,
    * with their sizes */
-  double ot_cff2 = -1;
   size_t bytes_cff2 = 0;
-  for (int round = 0; cff2 && round < (quick ? 1 : 3); round++) {
-    double t0 = now();
-    bytes_cff2 = 0;
-    for (unsigned i = 0; i < ni; i++) {
-      uint8_t *out;
-      size_t olen;
-      otv_location_set_named(loc, i);
-      if (otv_instance_create(loc, OTV_INSTANCE_CFF2, &out, &olen) == OTV_E_OK) {
-        bytes_cff2 += olen;
-        otv_instance_free(loc, out, olen);
-      }
-    }
-    double t = (now() - t0) / ni;
-    if (ot_cff2 < 0 || t < ot_cff2) ot_cff2 = t;
-  }
+  double ot_cff2 = cff2 ? time_named(loc, ni, OTV_INSTANCE_CFF2, quick ? 1 : 3, &bytes_cff2) : -1;
   otv_location_destroy(loc);
 
   /* hb-subset: every named instance once (its per-instance time is stable at this size) */
@@ -376,11 +344,7 @@ static void bench_font(const char *path, hbs *h, bool have_hb)
     snprintf(cmd, sizeof cmd,
              "node '%s/hbjs_instance_time.mjs' '%s/harfbuzzjs' '%s' '%s' 5 2>/dev/null",
              slash ? dir : ".", cache, path, spec);
-    FILE *pp = popen(cmd, "r");
-    if (pp) {
-      if (fscanf(pp, "%lf", &hbjs) != 1) hbjs = -1;
-      pclose(pp);
-    }
+    hbjs = popen_seconds(cmd, NULL);
   }
   /* fontTools: the first 2 named instances */
   double ftt = getenv("BENCH_NO_FONTTOOLS") || cff2 ? -1 : fonttools_time(path, 2);

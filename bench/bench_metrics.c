@@ -28,42 +28,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "otvar.h"
 
 #define LOCATIONS 200
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* shared machine: this thread's CPU time */
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  *len = (size_t)n;
-  return b;
-}
+/* shared machine: this thread's CPU time */
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void)
-{
-  rng ^= rng >> 12;
-  rng ^= rng << 25;
-  rng ^= rng >> 27;
-  return (uint32_t)((rng * 2685821657736338717ull) >> 32);
-}
+static uint32_t rnd(void) { return (uint32_t)(bench_xorshift(&rng) >> 32); }
 
 static FT_Library ftlib;
 
@@ -71,7 +45,7 @@ static FT_Library ftlib;
 static void bench_font(const char *path, bool hide)
 {
   size_t len;
-  uint8_t *bytes = read_file(path, &len);
+  uint8_t *bytes = bench_read_file(path, &len);
   if (!bytes) {
     printf("SKIP %s: cannot read\n", path);
     return;

@@ -18,25 +18,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "otvar.h"
 
 #define MAX_FONTS 256
 #define MAX_AXES 64 /* otvar's limit (src/core/limits.h) */
 #define MODELS OTV_NORM_MODEL_COUNT
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* shared machine: this thread's CPU time */
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* shared machine: this thread's CPU time */
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static double unit(void)
-{
-  rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-  return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
+static double unit(void) { return (double)(bench_xorshift(&rng) >> 11) / 9007199254740992.0; }
 
 typedef struct tally {
   long locs, named;

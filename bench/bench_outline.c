@@ -29,6 +29,7 @@
  * which a loaded machine does not disturb).
  * Works for glyf, CFF and CFF2 fonts. Not a test: nothing asserts on time.
  */
+#include "bench_util.h"
 #include "face.h" /* the component cache switch (loc->glyf.cc_off) */
 #include "otvar.h"
 
@@ -51,12 +52,7 @@ typedef struct sink {
 /* OTV_BENCH_CPUTIME=1: the process's CPU time instead of the wall clock (a pass that loses the
  * core to another process on a busy machine then counts only what it ran) */
 static clockid_t clock_id = CLOCK_MONOTONIC;
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(clock_id, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now(void) { return bench_seconds(clock_id); }
 
 /* ---- otvar ---- */
 /* The counting allocator: allocations (and reallocations), live bytes and their peak. */
@@ -142,27 +138,8 @@ static int f_cubic(const FT_Vector *a, const FT_Vector *b, const FT_Vector *to, 
   return 0;
 }
 
-static unsigned long long rng = 0x0b5e55edULL;
-static int rand_coord(void)
-{
-  rng ^= rng >> 12;
-  rng ^= rng << 25;
-  rng ^= rng >> 27;
-  return (int)((rng * 2685821657736338717ULL) % 32769u) - 16384;
-}
-
-static unsigned char *read_file(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
-  *len = fread(b, 1, n > 0 ? (size_t)n : 0, f);
-  fclose(f);
-  return b;
-}
+static uint64_t rng = 0x0b5e55edULL;
+static int rand_coord(void) { return (int)(bench_xorshift(&rng) % 32769u) - 16384; }
 
 static const char *base_name(const char *p)
 {
@@ -323,7 +300,7 @@ static bool env_on(const char *name)
 static int bench_font(const char *path, int nloc, int reps)
 {
   size_t len;
-  unsigned char *data = read_file(path, &len);
+  unsigned char *data = bench_read_file(path, &len);
   if (!data) {
     fprintf(stderr, "bench_outline: cannot read %s\n", path);
     return 1;

@@ -26,6 +26,7 @@
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
 
+#include "bench_util.h"
 #include "raster/raster.h" /* otv_raster_use_sse2 (OTV_RASTER_NO_AVX2) */
 #include "otvar.h"
 
@@ -119,12 +120,7 @@ static const FT_Outline_Funcs rec_funcs = {r_move, r_line, r_conic, r_cubic, 0, 
 /* CPU time of the process (the machine these runs share is loaded: time spent descheduled is
  * not counted); OTV_BENCH_WALL=1: wall clock */
 static clockid_t clk = CLOCK_PROCESS_CPUTIME_ID;
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(clk, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double now(void) { return bench_seconds(clk); }
 
 typedef struct counting {
   long calls;

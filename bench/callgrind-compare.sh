@@ -110,6 +110,7 @@ RUN_TIMEOUT=3600 # seconds per callgrind run
 die() { echo "callgrind-compare: $*" >&2; exit 2; }
 note() { echo "callgrind-compare: $*" >&2; }
 usage() { sed -n '/^# usage:/,/^#   --list/p' "$0" | sed 's/^# \{0,1\}//'; }
+. "$ROOT/bench/compare-common.sh" # base_worktree, out_dir
 
 CUR_BLD="" CUR_SRC=""
 BASE=$BASE_REV BASE_BUILD="" CUR_DIR="" FONT_LIST="" JOBS=2 ONLY="" TOL=1 KEEP="" BASELINE=""
@@ -276,14 +277,8 @@ else
   BASE_SHORT=$(git rev-parse --short=12 "$BASE_SHA")
   CACHE="$CACHE_ROOT/$BASE_SHORT"
   BASE_SRC="$CACHE/src" BASE_BLD="$CACHE/build"
-  if [ ! -e "$BASE_SRC/.git" ]; then
-    note "git worktree of $BASE ($BASE_SHORT) in $BASE_SRC"
-    git worktree prune # a cache directory deleted by hand leaves a stale registration
-    rm -rf "$BASE_SRC"
-    mkdir -p "$CACHE"
-    git worktree add --detach "$BASE_SRC" "$BASE_SHA" >"$BUILD_LOG" 2>&1 ||
-      { cat "$BUILD_LOG" >&2; die "git worktree add $BASE_SRC failed"; }
-  fi
+  [ -e "$BASE_SRC/.git" ] || note "git worktree of $BASE ($BASE_SHORT) in $BASE_SRC"
+  base_worktree "$BASE_SRC" "$BASE_SHA" "$BUILD_LOG"
   note "building the benchmarks of $BASE ($BASE_SHORT) in $BASE_BLD"
   build_benches "$BASE_SRC" "$BASE_BLD"
   check_build "$BASE_BLD" base
@@ -316,18 +311,7 @@ mkdir -p "$NOHBS"
 echo 'int otv_callgrind_no_hb_subset;' >"$NOHBS/empty.c"
 cc -shared -fPIC -o "$NOHBS/libharfbuzz-subset.so.0" "$NOHBS/empty.c" || die "cannot build $NOHBS"
 
-if [ -n "$KEEP" ]; then
-  mkdir -p "$KEEP"
-  OUT=$(cd "$KEEP" && pwd)
-  if [ -n "$(ls -A "$OUT")" ] && [ ! -f "$OUT/.callgrind-compare" ]; then
-    die "--keep: $OUT is not empty and not a previous run's output"
-  fi
-  rm -rf "$OUT/base" "$OUT/cur" "$OUT/results-base" "$OUT/results-cur" "$OUT/cross"
-  touch "$OUT/.callgrind-compare"
-else
-  WORK=$(mktemp -d "${TMPDIR:-/tmp}/callgrind-compare.XXXXXX")
-  OUT=$WORK
-fi
+out_dir callgrind-compare --keep "$KEEP" base cur results-base results-cur cross
 mkdir -p "$OUT/results-base" "$OUT/results-cur"
 printf '%s\n' "$JOBLIST" >"$OUT/jobs.tsv"
 

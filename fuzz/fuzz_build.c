@@ -34,7 +34,6 @@ static void null_cubic(void *ctx, float a, float b, float c, float d, float x, f
 }
 static void null_close(void *ctx) { (void)ctx; }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   const uint8_t *a = data, *b = data;

@@ -226,12 +226,8 @@ static void raw_charstring(const uint8_t *data, size_t size, const otv_alloc *al
   otv_buf_free(&b);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  fz_alloc a = {0, 0};
-  otv_options opt = {fz_realloc, &a, 0};
-  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
   bool font_t = size >= 2 && (data[size - 1] & 4);
   {
     otv_alloc al;
@@ -240,40 +236,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     raw_dicts(data, raw, &al);
     raw_charstring(data, raw, &al);
   }
-  otv_face *f = NULL;
-  if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
+  fz_alloc a;
   otv_face_info info;
-  otv_face_get_info(f, &info);
-  otv_location *loc = NULL;
-  if (!otv_location_create(f, &loc, NULL)) {
-    /* internal bounds, set before the first outline (charstring.h) */
-    if (!font_t) loc->cff.comp_draws = 2;
-    if (size >= 2 && (data[size - 1] & 2)) loc->cff.cells_max = 16u + (data[0] & 63u);
-    draw_all(loc, info.glyph_count);
-    otv_f2dot14 c[8];
-    for (unsigned i = 0; i < 8; i++) {
-      int v = size > 20 + 2 * i
-                  ? (int)(int16_t)(data[size - 3 - 2 * i] << 8 | data[size - 4 - 2 * i])
-                  : 0;
-      c[i] = (otv_f2dot14)(v % 16385);
-    }
-    if (!otv_location_set_normalized(loc, c, 8)) {
-      draw_all(loc, info.glyph_count);
-      otv_location *ref = NULL;
-      if (!otv_location_create(f, &ref, NULL)) {
-        ref->cff.sub_tried = true; /* no decoded-subroutine cache */
-        if (!otv_location_set_normalized(ref, c, 8)) {
-          compare_cache(loc, ref, info.glyph_count);
-          /* a glyph is compiled after comp_draws draws (2 here, or the font's T, at least 4:
-           * charstring.c CS_COMP_DRAWS; draw_all rounds the odd ones): 6 passes draw every
-           * glyph compiled at least once when it is 2 or 4 */
-          for (int k = 0; k < 6; k++) compare_pen(loc, ref, info.glyph_count);
-        }
-        otv_location_destroy(ref);
-      }
-    }
-    otv_location_destroy(loc);
+  otv_location *loc;
+  otv_face *f = fz_open(data, size, 1, &a, &info, &loc);
+  if (!f) return 0;
+  /* internal bounds, set before the first outline (charstring.h) */
+  if (!font_t) loc->cff.comp_draws = 2;
+  if (size >= 2 && (data[size - 1] & 2)) loc->cff.cells_max = 16u + (data[0] & 63u);
+  draw_all(loc, info.glyph_count);
+  otv_f2dot14 c[8];
+  for (unsigned i = 0; i < 8; i++) {
+    int v = size > 20 + 2 * i ? (int)(int16_t)(data[size - 3 - 2 * i] << 8 | data[size - 4 - 2 * i])
+                              : 0;
+    c[i] = (otv_f2dot14)(v % 16385);
   }
+  if (!otv_location_set_normalized(loc, c, 8)) {
+    draw_all(loc, info.glyph_count);
+    otv_location *ref = NULL;
+    if (!otv_location_create(f, &ref, NULL)) {
+      ref->cff.sub_tried = true; /* no decoded-subroutine cache */
+      if (!otv_location_set_normalized(ref, c, 8)) {
+        compare_cache(loc, ref, info.glyph_count);
+        /* a glyph is compiled after comp_draws draws (2 here, or the font's T, at least 4:
+         * charstring.c CS_COMP_DRAWS; draw_all rounds the odd ones): 6 passes draw every
+         * glyph compiled at least once when it is 2 or 4 */
+        for (int k = 0; k < 6; k++) compare_pen(loc, ref, info.glyph_count);
+      }
+      otv_location_destroy(ref);
+    }
+  }
+  otv_location_destroy(loc);
   otv_face_close(f);
   return 0;
 }

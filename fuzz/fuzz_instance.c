@@ -13,22 +13,14 @@
 
 #include <stdlib.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  fz_alloc a = {0, 0};
-  otv_options opt = {fz_realloc, &a, 0};
-  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2] * 4u;
-  otv_face *f = NULL;
-  if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
-  otv_location *loc = NULL;
-  if (otv_location_create(f, &loc, NULL)) {
-    otv_face_close(f);
-    return 0;
-  }
-  unsigned sel = size >= 3 ? data[size - 3] : 0;
+  fz_alloc a;
   otv_face_info info;
-  otv_face_get_info(f, &info);
+  otv_location *loc;
+  otv_face *f = fz_open(data, size, 4, &a, &info, &loc);
+  if (!f) return 0;
+  unsigned sel = size >= 3 ? data[size - 3] : 0;
   if (sel % 4 == 1 && info.instance_count) {
     otv_location_set_named(loc, sel / 4 % info.instance_count);
   } else if (sel % 4 == 2) {

@@ -69,7 +69,6 @@ static void one_table(const otv_alloc *al, uint32_t tag, otv_span t)
   }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static const uint32_t tags[4] = {OTV_T_GSUB, OTV_T_GPOS, OTV_T_GDEF, OTV_T_BASE};

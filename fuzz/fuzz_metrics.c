@@ -56,26 +56,20 @@ static void run(otv_location *loc, uint32_t glyph_count)
   otv_font_metric(loc, OTV_TAG('z', 'z', 'z', 'z'), 0, &x);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  fz_alloc a = {0, 0};
-  otv_options opt = {fz_realloc, &a, 0};
-  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
-  otv_face *f = NULL;
-  if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
+  fz_alloc a;
   otv_face_info info;
-  otv_face_get_info(f, &info);
-  otv_location *loc = NULL;
-  if (!otv_location_create(f, &loc, NULL)) {
-    run(loc, info.glyph_count);
-    otv_f2dot14 c[8];
-    for (unsigned i = 0; i < 8; i++)
-      c[i] = (otv_f2dot14)(size > 16 + i ? (int8_t)data[size - 3 - i] * 128 : 0);
-    otv_location_set_normalized(loc, c, 8);
-    run(loc, info.glyph_count);
-    otv_location_destroy(loc);
-  }
+  otv_location *loc;
+  otv_face *f = fz_open(data, size, 1, &a, &info, &loc);
+  if (!f) return 0;
+  run(loc, info.glyph_count);
+  otv_f2dot14 c[8];
+  for (unsigned i = 0; i < 8; i++)
+    c[i] = (otv_f2dot14)(size > 16 + i ? (int8_t)data[size - 3 - i] * 128 : 0);
+  otv_location_set_normalized(loc, c, 8);
+  run(loc, info.glyph_count);
+  otv_location_destroy(loc);
   otv_face_close(f);
   return 0;
 }

@@ -8,17 +8,9 @@
  */
 #include "face.h"
 #include "fuzz_alloc.h"
+#include "fuzz_pen.h"
 
 #include <stdlib.h>
-
-static void fz_move(void *c, float x, float y) { *(float *)c += x + y; }
-static void fz_quad(void *c, float a, float b, float x, float y) { *(float *)c += a + b + x + y; }
-static void fz_cubic(void *c, float a, float b, float d, float e, float x, float y)
-{
-  *(float *)c += a + b + d + e + x + y;
-}
-static void fz_close(void *c) { *(float *)c += 1; }
-static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
 
 /* A pen hashing its calls and the bits of every coordinate (the glyph cache check). */
 static void fh_add(void *c, unsigned op, const float *v, unsigned n)
@@ -54,28 +46,26 @@ static void fh_cubic(void *c, float a, float b, float d, float e, float x, float
 static void fh_close(void *c) { fh_add(c, 5, NULL, 0); }
 static const otv_pen fh_pen = {fh_move, fh_line, fh_quad, fh_cubic, fh_close};
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  fz_alloc a = {0, 0};
-  otv_options opt = {fz_realloc, &a, 0};
-  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
-  otv_face *f = NULL;
-  if (otv_face_open_memory(data, size, 0, &opt, &f, NULL)) return 0;
-  otv_location *loc = NULL, *ref = NULL;
-  if (otv_location_create(f, &loc, NULL)) {
-    otv_face_close(f);
-    return 0;
-  }
+  fz_alloc a;
+  otv_face_info info;
+  otv_location *loc, *ref = NULL;
+  otv_face *f = fz_open(data, size, 1, &a, &info, &loc);
+  if (!f) return 0;
   /* ref: the same location without the component cache; outlines must be bit-identical */
   if (!otv_location_create(f, &ref, NULL)) ref->glyf.cc_off = ref->glyf.gc_off = true;
-  otv_face_info info;
-  otv_face_get_info(f, &info);
   uint32_t n = info.glyph_count < 4096 ? info.glyph_count : 4096;
   static otv_point pts[1024];
   static uint8_t fl[1024];
   static uint16_t ends[256];
   float sink = 0;
+  /* Three passes, three locations (none repeats another's path): 0 the default location, 1 the
+   * coordinates of the input's tail, 2 every axis at an extreme with the first draw rounded
+   * (OTV_OUTLINE_ROUND, which bypasses the glyph cache). In each, a glyph is drawn three times on
+   * purpose: fz_pen on loc (in pass 0 its first draw, which only marks it for the glyph cache),
+   * fh_pen on loc (from pass 0's second draw on: the cache entry filled, then read) and fh_pen on
+   * ref (no caches), whose hashes must agree. */
   for (int pass = 0; pass < 3; pass++) {
     if (pass == 1) {
       otv_f2dot14 c[16];

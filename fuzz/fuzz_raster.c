@@ -117,12 +117,10 @@ static void fuzz_font(otv_raster *r, otv_face *f, const uint8_t *data, size_t si
   otv_location_destroy(loc);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  fz_alloc a = {0, 0};
-  otv_options opt = {fz_realloc, &a, 0};
-  if (size >= 2 && (data[size - 1] & 1)) a.fail_at = 1u + data[size - 2];
+  fz_alloc a;
+  otv_options opt = fz_options(&a, data, size, 1);
   otv_raster *r = NULL;
   if (otv_raster_create(&opt, &r)) return 0;
   otv_face *f = NULL;

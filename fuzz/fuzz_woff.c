@@ -16,20 +16,12 @@
 #include "core/reader.h"
 #include "core/sfnt.h"
 #include "core/writer.h"
+#include "fuzz_pen.h"
 #include "woff.h"
 
 #include <brotli/encode.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void fz_move(void *c, float x, float y) { *(float *)c += x + y; }
-static void fz_quad(void *c, float a, float b, float x, float y) { *(float *)c += a + b + x + y; }
-static void fz_cubic(void *c, float a, float b, float d, float e, float x, float y)
-{
-  *(float *)c += a + b + d + e + x + y;
-}
-static void fz_close(void *c) { *(float *)c += 1; }
-static const otv_pen fz_pen = {fz_move, fz_move, fz_quad, fz_cubic, fz_close};
 
 /* WOFF2 header fields the raw form rewrites */
 #define RESERVED_OFF 14u              /* UInt16 reserved: 'RA' in the raw form */

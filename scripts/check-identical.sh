@@ -44,6 +44,7 @@ CMD_TIMEOUT=300 # seconds per command: a hang is reported (exit 124), not waited
 
 die() { echo "check-identical: $*" >&2; exit 2; }
 usage() { sed -n '/^# usage:/,/^#   --show/p' "$0" | sed 's/^# \{0,1\}//'; }
+. "$ROOT/bench/compare-common.sh" # base_worktree, out_dir
 
 BASE=$BASE_REV CUR_DIR="" FONTS="" KEEP="" JOBS=2 ONLY="" LIST=0 SHOW=20
 while [ $# -gt 0 ]; do
@@ -107,13 +108,7 @@ CACHE="$ROOT/.identical/$BASE_SHORT"
 BASE_BIN="$CACHE/build/otvar"
 if [ ! -x "$BASE_BIN" ]; then
   echo "check-identical: building $BASE ($BASE_SHORT) in $CACHE"
-  if [ ! -e "$CACHE/src/.git" ]; then
-    git worktree prune # a cache directory deleted by hand leaves a stale registration
-    rm -rf "$CACHE/src"
-    mkdir -p "$CACHE"
-    git worktree add --detach "$CACHE/src" "$BASE_SHA" >"$BUILD_LOG" 2>&1 ||
-      { cat "$BUILD_LOG" >&2; die "git worktree add $CACHE/src failed"; }
-  fi
+  base_worktree "$CACHE/src" "$BASE_SHA" "$BUILD_LOG"
   build_cli "$CACHE/src" "$CACHE/build"
 fi
 
@@ -124,19 +119,7 @@ if [ -z "$FONTS" ]; then
   [ -d "$FONTS" ] || [ ! -d build/fonts-cache ] || FONTS=build/fonts-cache
 fi
 
-if [ -n "$KEEP" ]; then
-  mkdir -p "$KEEP"
-  OUT=$(cd "$KEEP" && pwd)
-  # only a directory this script made (or an empty one) is emptied
-  if [ -n "$(ls -A "$OUT")" ] && [ ! -f "$OUT/.check-identical" ]; then
-    die "--keep-outputs: $OUT is not empty and not a previous run's output"
-  fi
-  rm -rf "$OUT/base" "$OUT/cur" "$OUT/verdict" "$OUT/cases" "$OUT/differing-kinds"
-  touch "$OUT/.check-identical"
-else
-  WORK=$(mktemp -d "${TMPDIR:-/tmp}/check-identical.XXXXXX")
-  OUT=$WORK
-fi
+out_dir check-identical --keep-outputs "$KEEP" base cur verdict cases differing-kinds
 mkdir -p "$OUT/cases" "$OUT/verdict"
 
 "$PY" "$ROOT/scripts/identical_cases.py" --otvar "$BASE_BIN" --root "$ROOT" --fonts "$FONTS" \
