@@ -245,7 +245,8 @@ fi
 build_benches() { # source dir, build dir
   local src=$1 bld=$2
   {
-    [ -f "$bld/CMakeCache.txt" ] || cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    [ -f "$bld/CMakeCache.txt" ] || cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DOTV_BENCH=ON # the bench targets exist only with it
     ninja -C "$bld" $BENCHES
   } >"$BUILD_LOG" 2>&1 || { tail -n 40 "$BUILD_LOG" >&2; die "building the benchmarks of $src into $bld failed"; }
   for b in $BENCHES; do [ -x "$bld/$b" ] || die "$bld/$b missing after the build"; done
