@@ -87,6 +87,10 @@ typedef struct cli_args {
 bool cli_parse(const cli_cmd *cmd, const cli_opt *opts, int argc, char **argv, cli_args *args,
                int *rc);
 void cli_args_free(cli_args *args);
+/* cli_parse for a command with one positional argument (pos_min = pos_max = 1) and no list
+ * option, whose values all point into argv: the args are freed here. Returns that argument, or
+ * NULL when the caller returns *rc (as cli_parse). */
+const char *cli_parse_one(const cli_cmd *cmd, const cli_opt *opts, int argc, char **argv, int *rc);
 /* The help: usage, about, one line per option from the table, notes. */
 void cli_print_help(const cli_cmd *cmd, const cli_opt *opts, FILE *f);
 
