@@ -196,6 +196,10 @@ int cli_location_create(const char *cmd, const char *font, otv_face *face, const
 int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
                      size_t *n);
 
+/* v in the shortest fixed-point form that reads back as the same double (no exponent up to
+ * 1e15, %.17g beyond), into buf: 400 bytes hold every such form. "-0" stays. */
+void cli_exact_num(double v, char *buf, size_t cap);
+
 /* Decode UTF-8 into code points (malloc'd). Returns -1 on invalid UTF-8. */
 int cli_utf8_decode(const char *s, uint32_t **out, size_t *n);
 

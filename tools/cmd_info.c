@@ -42,14 +42,7 @@ static void put_num(double v)
     fputs("null", stdout);
     return;
   }
-  if (v > 1e15 || v < -1e15) {
-    snprintf(buf, sizeof buf, "%.17g", v);
-  } else {
-    for (int prec = 0; prec <= 40; prec++) {
-      snprintf(buf, sizeof buf, "%.*f", prec, v);
-      if (strtod(buf, NULL) == v) break;
-    }
-  }
+  cli_exact_num(v, buf, sizeof buf);
   if (!strcmp(buf, "-0")) strcpy(buf, "0");
   fputs(buf, stdout);
 }

@@ -551,6 +551,18 @@ bad:
   return -1;
 }
 
+void cli_exact_num(double v, char *buf, size_t cap)
+{
+  if (v > 1e15 || v < -1e15) {
+    snprintf(buf, cap, "%.17g", v);
+    return;
+  }
+  for (int prec = 0; prec <= 40; prec++) {
+    snprintf(buf, cap, "%.*f", prec, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+}
+
 int cli_utf8_decode(const char *s, uint32_t **out, size_t *n)
 {
   size_t len = strlen(s), k = 0;
