@@ -190,6 +190,19 @@ OTV_MAYBE_UNUSED static void put_header_end(otv_buf *b)
   otv_buf_zeros(b, 5 * 4); /* metaOffset, metaLength, metaOrigLength, privOffset, privLength */
 }
 
+/* Hand the finished file over: its length field set, *out (allocated by libc, c->al: the caller
+ * free()s it) and *out_len. Returns 0, or -1 when a buffer of it ran out of memory (failed). */
+OTV_MAYBE_UNUSED static int hand_over(woff_ctx *c, otv_buf *file, bool failed, uint8_t **out,
+                                      size_t *out_len)
+{
+  if (failed || file->failed) return efail(c, "out of memory");
+  otv_buf_put_u32(file, WOFF_LENGTH_OFF, (uint32_t)file->len);
+  *out = file->p;
+  *out_len = file->len;
+  file->p = NULL;
+  return 0;
+}
+
 int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
                  size_t err_len)
 {
@@ -232,15 +245,7 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     otv_buf_pad4(&data); /* the last too: OTS checks the file length */
   }
   otv_buf_bytes(&hdr, data.p, data.len);
-  if (hdr.failed || data.failed) {
-    rc = efail(&c, "out of memory");
-    goto done;
-  }
-  otv_buf_put_u32(&hdr, WOFF_LENGTH_OFF, (uint32_t)hdr.len);
-  *out = hdr.p; /* allocated by libc (c.al): the caller free()s it */
-  *out_len = hdr.len;
-  hdr.p = NULL;
-  rc = 0;
+  rc = hand_over(&c, &hdr, data.failed, out, out_len);
 done:
   free_font(&c, f);
   free(z);
@@ -594,15 +599,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   otv_buf_bytes(&file, dir.p, dir.len);
   otv_buf_bytes(&file, comp, comp_len);
   otv_buf_pad4(&file);
-  if (file.failed) {
-    rc = efail(&c, "out of memory");
-    goto done;
-  }
-  otv_buf_put_u32(&file, WOFF_LENGTH_OFF, (uint32_t)file.len);
-  *out = file.p; /* allocated by libc (c.al): the caller free()s it */
-  *out_len = file.len;
-  file.p = NULL;
-  rc = 0;
+  rc = hand_over(&c, &file, false, out, out_len);
 done:
   free_font(&c, f);
   otv_buf_free(&xf);
