@@ -173,6 +173,24 @@ const uint32_t woff2_known_tags[WOFF2_TAG_FOLLOWS] = {
     OTV_TAG('G', 'l', 'o', 'c'), OTV_TAG('F', 'e', 'a', 't'), OTV_TAG('S', 'i', 'l', 'l'),
 };
 
+/* The header checks WOFF 1.0 and 2.0 share ("WOFF Header"): the file holds the header_len-byte
+ * header (header_read: its fields were read), its length field is the file's, reserved is 0 and
+ * there are tables. name: "WOFF" or "WOFF2", for the messages. Returns 0 or -1 (fail). */
+OTV_MAYBE_UNUSED static int check_header(woff_ctx *c, const char *name, size_t file_len,
+                                         bool header_read, unsigned header_len, uint32_t length,
+                                         unsigned reserved, unsigned num_tables)
+{
+  if (!header_read || file_len < header_len)
+    return fail(c, "%s header: the file's %zu bytes are fewer than the %u-byte header", name,
+                file_len, header_len);
+  if (length != file_len)
+    return fail(c, "%s header (offset 8): length %u, but the file has %zu bytes", name, length,
+                file_len);
+  if (reserved != 0) return fail(c, "%s header (offset 14): reserved is %u, not 0", name, reserved);
+  if (num_tables == 0) return fail(c, "%s header (offset 12): no tables", name);
+  return 0;
+}
+
 /* ---- WOFF 1.0 ---- */
 
 static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len)
@@ -185,13 +203,9 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   uint32_t flavor = otv_rd_u32(&r), length = otv_rd_u32(&r);
   unsigned num_tables = otv_rd_u16(&r), reserved = otv_rd_u16(&r);
   uint32_t total_sfnt = otv_rd_u32(&r);
-  if (!otv_rd_ok(&r) || in.len < WOFF1_HEADER_LEN)
-    return fail(c, "WOFF header: the file's %zu bytes are fewer than the %u-byte header", in.len,
-                WOFF1_HEADER_LEN);
-  if (length != in.len)
-    return fail(c, "WOFF header (offset 8): length %u, but the file has %zu bytes", length, in.len);
-  if (reserved != 0) return fail(c, "WOFF header (offset 14): reserved is %u, not 0", reserved);
-  if (num_tables == 0) return fail(c, "WOFF header (offset 12): no tables");
+  if (check_header(c, "WOFF", in.len, otv_rd_ok(&r), WOFF1_HEADER_LEN, length, reserved,
+                   num_tables))
+    return -1;
   if (flavor == OTV_SFNT_TTCF)
     return fail(c, "WOFF header (offset 4): WOFF 1.0 cannot hold a collection");
   if (total_sfnt > c->cap)
@@ -904,14 +918,9 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   unsigned num_tables = otv_rd_u16(&r), reserved = otv_rd_u16(&r);
   uint32_t total_sfnt = otv_rd_u32(&r); /* a hint: checked against the cap, not trusted */
   uint32_t compressed = otv_rd_u32(&r);
-  if (!otv_rd_ok(&r) || in.len < WOFF2_HEADER_LEN)
-    return fail(c, "WOFF2 header: the file's %zu bytes are fewer than the %u-byte header", in.len,
-                WOFF2_HEADER_LEN);
-  if (length != in.len)
-    return fail(c, "WOFF2 header (offset 8): length %u, but the file has %zu bytes", length,
-                in.len);
-  if (reserved != 0) return fail(c, "WOFF2 header (offset 14): reserved is %u, not 0", reserved);
-  if (num_tables == 0) return fail(c, "WOFF2 header (offset 12): no tables");
+  if (check_header(c, "WOFF2", in.len, otv_rd_ok(&r), WOFF2_HEADER_LEN, length, reserved,
+                   num_tables))
+    return -1;
   if (total_sfnt > c->cap)
     return over_cap(c, "WOFF2 header (offset 16): totalSfntSize %u", total_sfnt);
   table *t = calloc(num_tables, sizeof *t);
