@@ -87,6 +87,10 @@ typedef struct cli_args {
 bool cli_parse(const cli_cmd *cmd, const cli_opt *opts, int argc, char **argv, cli_args *args,
                int *rc);
 void cli_args_free(cli_args *args);
+/* cli_parse for a command with one positional argument (pos_min = pos_max = 1) and no list
+ * option, whose values all point into argv: the args are freed here. Returns that argument, or
+ * NULL when the caller returns *rc (as cli_parse). */
+const char *cli_parse_one(const cli_cmd *cmd, const cli_opt *opts, int argc, char **argv, int *rc);
 /* The help: usage, about, one line per option from the table, notes. */
 void cli_print_help(const cli_cmd *cmd, const cli_opt *opts, FILE *f);
 
@@ -144,6 +148,22 @@ int cli_check_var(const char *cmd, const otv_face *face, const otv_axis_value *v
  * Returns -1 with a message on stderr when not found. */
 int cli_find_named(const char *cmd, const otv_face *face, const char *arg);
 
+/* --var, --named and --glyphs as the commands that draw glyphs at a location offer them (info,
+ * shape and instance word --var their own way). arg: how --help shows --var's value. */
+#define CLI_OPT_VAR(ptr, arg)                                                                      \
+  {                                                                                                \
+    "var", 0, CLI_OPT_LIST, (ptr), arg,                                                            \
+        "user-space axis values (unlisted axes: default; a tag\n"                                  \
+        "given twice: the later value wins)"                                                       \
+  }
+#define CLI_OPT_NAMED(ptr)                                                                         \
+  {                                                                                                \
+    "named", 0, CLI_OPT_VALUE, (ptr), "N|NAME", "a named instance, by index or subfamily name"     \
+  }
+#define CLI_OPT_GLYPHS(ptr)                                                                        \
+  {                                                                                                \
+    "glyphs", 0, CLI_OPT_LIST, (ptr), "LIST", "glyph ids and ranges, in order (default: all)"      \
+  }
 /* The --normalize option of every command that takes a user location. */
 #define CLI_OPT_NORMALIZE(ptr)                                                                     \
   {                                                                                                \
@@ -153,6 +173,11 @@ int cli_find_named(const char *cmd, const otv_face *face, const char *arg);
   }
 /* Parse a --normalize value (NULL: the spec model). Returns 0, or -1 with a usage message. */
 int cli_parse_model(const char *cmd, const char *v, otv_norm_model *out);
+/* The face and location options of a command, checked in this order: --index (when given),
+ * --normalize (into *m), then --var with --named, which cannot be combined (var and named NULL:
+ * the command leaves that check to cli_set_location). Returns 0, or -1 after a usage error. */
+int cli_parse_face_opts(const char *cmd, const char *index_arg, const char *model, const char *var,
+                        const char *named, unsigned *index, otv_norm_model *m);
 /* Set loc's model from a --normalize value (NULL: spec), then apply --var (user coordinates,
  * checked against the axes) or --named (number or name) to loc; neither leaves the default.
  * Prints one error line; returns OTV_EXIT_OK, OTV_EXIT_USAGE (bad list, unknown axis, out of
@@ -160,10 +185,20 @@ int cli_parse_model(const char *cmd, const char *v, otv_norm_model *out);
 int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
                      const char *var, const char *named, const char *model);
 
+/* Create a location of face and set it by cli_set_location. Returns OTV_EXIT_OK, or the exit
+ * code with the error printed (`otvar: FONT: ...` when it cannot be created); the caller
+ * destroys *loc either way. */
+int cli_location_create(const char *cmd, const char *font, otv_face *face, const char *var,
+                        const char *named, const char *model, otv_location **loc);
+
 /* Parse "GID,GID-GID,all,..." into a freshly malloc'd array (*out, *n), in order, repeats kept.
  * "all" means every glyph. Returns 0, or -1 with a message on stderr. */
 int cli_parse_glyphs(const char *cmd, const char *spec, uint32_t glyph_count, uint32_t **out,
                      size_t *n);
+
+/* v in the shortest fixed-point form that reads back as the same double (no exponent up to
+ * 1e15, %.17g beyond), into buf: 400 bytes hold every such form. "-0" stays. */
+void cli_exact_num(double v, char *buf, size_t cap);
 
 /* Decode UTF-8 into code points (malloc'd). Returns -1 on invalid UTF-8. */
 int cli_utf8_decode(const char *s, uint32_t **out, size_t *n);

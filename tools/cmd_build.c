@@ -255,12 +255,9 @@ int otv_cmd_build(int argc, char **argv)
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
       CLI_OPT_END,
   };
-  cli_args args;
   int rc;
-  bool go = cli_parse(&build_cmd, opts, argc, argv, &args, &rc);
-  const char *path = go ? args.pos[0] : NULL;
-  cli_args_free(&args);
-  if (!go) return rc;
+  const char *path = cli_parse_one(&build_cmd, opts, argc, argv, &rc);
+  if (!path) return rc;
   if (!out) {
     cli_usage_see("build", "-o OUT is required");
     return OTV_EXIT_USAGE;

@@ -38,12 +38,9 @@ int otv_cmd_compress(int argc, char **argv)
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
       CLI_OPT_END,
   };
-  cli_args args;
   int rc;
-  bool go = cli_parse(&compress_cmd, opts, argc, argv, &args, &rc);
-  const char *path = go ? args.pos[0] : NULL;
-  cli_args_free(&args); /* path and out point into argv */
-  if (!go) return rc;
+  const char *path = cli_parse_one(&compress_cmd, opts, argc, argv, &rc);
+  if (!path) return rc;
   if (!out && cli_is_std(path)) out = "-"; /* as gzip: standard input to standard output */
   if ((rc = cli_check_std("compress", path, out, true))) return rc;
   char *def = out ? NULL : cli_with_ext(path, woff1 ? ".woff" : ".woff2");

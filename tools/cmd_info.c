@@ -42,14 +42,7 @@ static void put_num(double v)
     fputs("null", stdout);
     return;
   }
-  if (v > 1e15 || v < -1e15) {
-    snprintf(buf, sizeof buf, "%.17g", v);
-  } else {
-    for (int prec = 0; prec <= 40; prec++) {
-      snprintf(buf, sizeof buf, "%.*f", prec, v);
-      if (strtod(buf, NULL) == v) break;
-    }
-  }
+  cli_exact_num(v, buf, sizeof buf);
   if (!strcmp(buf, "-0")) strcpy(buf, "0");
   fputs(buf, stdout);
 }
@@ -635,13 +628,8 @@ int otv_cmd_info(int argc, char **argv)
   if (!cli_parse(&info_cmd, opts, argc, argv, &args, &rc)) goto out;
   const char *path = args.pos[0];
   rc = OTV_EXIT_USAGE;
-  if (index && cli_parse_index("info", index, &face_index)) goto out;
   otv_norm_model m;
-  if (cli_parse_model("info", model, &m)) goto out;
-  if (var && named) {
-    cli_usage_error("info", "--var and --named cannot be combined");
-    goto out;
-  }
+  if (cli_parse_face_opts("info", index, model, var, named, &face_index, &m)) goto out;
   if ((rc = cli_check_std("info", path, NULL, false))) goto out;
   rc = info_run(path, face_index, json, metrics, var, named, m);
 out:

@@ -682,7 +682,7 @@ int otv_cmd_instance(int argc, char **argv)
        "user-space axis values (unlisted axes: default; a tag\n"
        "given twice: the later value wins); or axis limits\n"
        "(TAG=MIN:MAX, TAG=MIN:DEFAULT:MAX, TAG=drop)"},
-      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_NAMED(&named),
       CLI_OPT_NORMALIZE(&model),
       {"keep", 0, CLI_OPT_LIST, &keep_arg, "TAG,...",
        "a partial instance: these axes stay variable (full\n"
@@ -731,9 +731,8 @@ int otv_cmd_instance(int argc, char **argv)
     }
     threads = (unsigned)v;
   }
-  if (index_arg && cli_parse_index("instance", index_arg, &index)) goto done;
   otv_norm_model m;
-  if (cli_parse_model("instance", model, &m)) goto done;
+  if (cli_parse_face_opts("instance", index_arg, model, NULL, NULL, &index, &m)) goto done;
   if (all ? (!dir || out || var || named) : (!out || dir)) {
     if (all)
       cli_usage_error("instance", "--all-named needs -d DIR (and no -o, --var, --named)");

@@ -61,13 +61,7 @@ static int metrics(const char *path, unsigned index, const char *var, const char
     rc = OTV_EXIT_USAGE;
     goto done;
   }
-  otv_error e = {0};
-  if (otv_location_create(face, &loc, &e)) {
-    cli_error(path, &e);
-    rc = OTV_EXIT_FONT;
-    goto done;
-  }
-  if ((rc = cli_set_location("metrics", path, face, loc, var, named, model)) != OTV_EXIT_OK)
+  if ((rc = cli_location_create("metrics", path, face, var, named, model, &loc)) != OTV_EXIT_OK)
     goto done;
   arm_budget(loc, face, fi.glyph_count, n);
   /* vertical: fonts without vhea/vmtx get synthesized metrics (otv_glyph_v_metrics) */
@@ -112,12 +106,10 @@ int otv_cmd_metrics(int argc, char **argv)
   int vertical = 0, round = 0;
   const cli_opt opts[] = {
       {"index", 0, CLI_OPT_VALUE, &index_arg, "N", "face N of a TrueType Collection (default 0)"},
-      {"var", 0, CLI_OPT_LIST, &var, "TAG=V,...",
-       "user-space axis values (unlisted axes: default; a tag\n"
-       "given twice: the later value wins)"},
-      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_VAR(&var, "TAG=V,..."),
+      CLI_OPT_NAMED(&named),
       CLI_OPT_NORMALIZE(&model),
-      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
+      CLI_OPT_GLYPHS(&glyphs),
       {"vertical", 0, CLI_OPT_FLAG, &vertical, NULL, "vertical metrics"},
       {"round", 0, CLI_OPT_FLAG, &round, NULL, "values rounded as floor(x + 0.5)"},
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
@@ -129,13 +121,8 @@ int otv_cmd_metrics(int argc, char **argv)
   if (!cli_parse(&metrics_cmd, opts, argc, argv, &args, &rc)) goto out;
   const char *path = args.pos[0];
   rc = OTV_EXIT_USAGE;
-  if (index_arg && cli_parse_index("metrics", index_arg, &index)) goto out;
   otv_norm_model m;
-  if (cli_parse_model("metrics", model, &m)) goto out;
-  if (var && named) {
-    cli_usage_error("metrics", "--var and --named cannot be combined");
-    goto out;
-  }
+  if (cli_parse_face_opts("metrics", index_arg, model, var, named, &index, &m)) goto out;
   if ((rc = cli_check_std("metrics", path, NULL, false))) goto out;
   rc = metrics(path, index, var, named, model, glyphs ? glyphs : "all", vertical, round);
 out:

@@ -19,14 +19,7 @@ const char otv_cmd_normalize_summary[] = "user axis values -> normalized coordin
 static void print_num(double v)
 {
   char buf[400];
-  if (v > 1e15 || v < -1e15) {
-    snprintf(buf, sizeof buf, "%.17g", v);
-  } else {
-    for (int prec = 0; prec <= 40; prec++) {
-      snprintf(buf, sizeof buf, "%.*f", prec, v);
-      if (strtod(buf, NULL) == v) break;
-    }
-  }
+  cli_exact_num(v, buf, sizeof buf);
   fputs(buf, stdout);
 }
 

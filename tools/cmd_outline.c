@@ -173,13 +173,7 @@ static int outline(const outline_req *r)
   FILE *f = stdout;
   otv_face_info info;
   otv_face_get_info(face, &info);
-  otv_error err = {0};
-  if (otv_location_create(face, &loc, &err)) {
-    cli_error(r->path, &err);
-    rc = OTV_EXIT_FONT;
-    goto done;
-  }
-  rc = cli_set_location("outline", r->path, face, loc, r->var, r->named, r->model);
+  rc = cli_location_create("outline", r->path, face, r->var, r->named, r->model, &loc);
   if (rc != OTV_EXIT_OK) goto done;
   if (r->text) {
     uint32_t *cps = NULL;
@@ -274,12 +268,10 @@ int otv_cmd_outline(int argc, char **argv)
   const char *outpath = NULL, *index_arg = NULL, *model = NULL;
   int force = 0, round = 0;
   const cli_opt opts[] = {
-      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
-       "user-space axis values (unlisted axes: default; a tag\n"
-       "given twice: the later value wins)"},
-      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_VAR(&var, "TAG=VALUE,..."),
+      CLI_OPT_NAMED(&named),
       CLI_OPT_NORMALIZE(&model),
-      {"glyphs", 0, CLI_OPT_LIST, &glyphs, "LIST", "glyph ids and ranges, in order (default: all)"},
+      CLI_OPT_GLYPHS(&glyphs),
       {"text", 0, CLI_OPT_VALUE, &text, "STR", "the glyphs of these characters, through cmap"},
       {"format", 0, CLI_OPT_VALUE, &format, "FMT", "svgpath (default) or svg"},
       {"round", 0, CLI_OPT_FLAG, &round, NULL,
@@ -297,9 +289,8 @@ int otv_cmd_outline(int argc, char **argv)
   if (!cli_parse(&outline_cmd, opts, argc, argv, &args, &rc)) goto out;
   const char *path = args.pos[0];
   rc = OTV_EXIT_USAGE;
-  if (index_arg && cli_parse_index("outline", index_arg, &index)) goto out;
   otv_norm_model m;
-  if (cli_parse_model("outline", model, &m)) goto out;
+  if (cli_parse_face_opts("outline", index_arg, model, NULL, NULL, &index, &m)) goto out;
   int svg = 0;
   if (format && !strcmp(format, "svg"))
     svg = 1;

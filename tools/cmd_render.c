@@ -83,13 +83,7 @@ static int render(const render_req *r)
   if (!face) goto done;
   rc = shp_font_create("render", face, &r->shape, &shaper);
   if (rc != OTV_EXIT_OK) goto done;
-  rc = OTV_EXIT_FONT;
-  otv_error e = {0};
-  if (otv_location_create(face, &loc, &e)) {
-    cli_error(r->font, &e);
-    goto done;
-  }
-  rc = cli_set_location("render", r->font, face, loc, r->var, r->named, r->model);
+  rc = cli_location_create("render", r->font, face, r->var, r->named, r->model, &loc);
   if (rc != OTV_EXIT_OK) goto done;
   rc = OTV_EXIT_FONT;
   if (cli_utf8_decode(r->text, &cps, &ncp)) {
@@ -222,10 +216,8 @@ int otv_cmd_render(int argc, char **argv)
   shp_opts so = {0};
   const cli_opt opts[] = {
       {"text", 0, CLI_OPT_VALUE, &text, "STR", "the text to draw"},
-      {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...",
-       "user-space axis values (unlisted axes: default; a tag\n"
-       "given twice: the later value wins)"},
-      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_VAR(&var, "TAG=VALUE,..."),
+      CLI_OPT_NAMED(&named),
       CLI_OPT_NORMALIZE(&model),
       {"size", 0, CLI_OPT_VALUE, &size_arg, "PX", "pixels per em, 1..2000 (default 64)"},
       {NULL, 'o', CLI_OPT_VALUE, &out, "FILE",
@@ -262,9 +254,8 @@ int otv_cmd_render(int argc, char **argv)
   rc = OTV_EXIT_USAGE;
   if (size_arg && cli_parse_number("render", "--size", size_arg, &size)) goto out;
   if (slant_arg && cli_parse_number("render", "--slant", slant_arg, &slant)) goto out;
-  if (index_arg && cli_parse_index("render", index_arg, &index)) goto out;
   otv_norm_model m;
-  if (cli_parse_model("render", model, &m)) goto out;
+  if (cli_parse_face_opts("render", index_arg, model, NULL, NULL, &index, &m)) goto out;
   if (!text) {
     cli_usage_see("render", "missing --text STR");
     goto out;

@@ -45,7 +45,7 @@ int otv_cmd_shape(int argc, char **argv)
   const cli_opt opts[] = {
       {"text", 0, CLI_OPT_VALUE, &text, "STR", "the text (UTF-8; a line per newline)"},
       {"var", 0, CLI_OPT_LIST, &var, "TAG=VALUE,...", "user-space axis values"},
-      {"named", 0, CLI_OPT_VALUE, &named, "N|NAME", "a named instance, by index or subfamily name"},
+      CLI_OPT_NAMED(&named),
       CLI_OPT_NORMALIZE(&model),
       {"features", 0, CLI_OPT_LIST, &so.features, "LIST",
        "OpenType features as hb-shape takes them: kern,-liga,\n"
@@ -102,12 +102,7 @@ int otv_cmd_shape(int argc, char **argv)
   otv_location *loc = NULL;
   shp_font *sh = NULL;
   if (!face) goto done;
-  otv_error e = {0};
-  if (otv_location_create(face, &loc, &e)) {
-    cli_error(font, &e);
-    goto done;
-  }
-  rc = cli_set_location("shape", font, face, loc, var, named, model);
+  rc = cli_location_create("shape", font, face, var, named, model, &loc);
   if (rc != OTV_EXIT_OK) goto done;
   if (!shp_available()) {
     fprintf(stderr,

@@ -453,12 +453,9 @@ int otv_cmd_specimen(int argc, char **argv)
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
       CLI_OPT_END,
   };
-  cli_args args;
   int rc;
-  bool go = cli_parse(&specimen_cmd, opts, argc, argv, &args, &rc);
-  const char *font = go ? args.pos[0] : NULL;
-  cli_args_free(&args); /* font and every value point into argv */
-  if (!go) return rc;
+  const char *font = cli_parse_one(&specimen_cmd, opts, argc, argv, &rc);
+  if (!font) return rc;
   double size = 40, steps_d = 7;
   unsigned index = 0;
   if ((size_arg && cli_parse_number("specimen", "--size", size_arg, &size)) ||

@@ -26,13 +26,10 @@ int otv_cmd_tables(int argc, char **argv)
       {"help", 'h', CLI_OPT_HELP, NULL, NULL, "this help"},
       CLI_OPT_END,
   };
-  cli_args args;
   int rc;
-  bool go = cli_parse(&tables_cmd, opts, argc, argv, &args, &rc);
-  const char *path = go ? args.pos[0] : NULL;
+  const char *path = cli_parse_one(&tables_cmd, opts, argc, argv, &rc);
+  if (!path) return rc;
   unsigned index = 0;
-  cli_args_free(&args); /* path points into argv */
-  if (!go) return rc;
   if (index_arg && cli_parse_index("tables", index_arg, &index)) return OTV_EXIT_USAGE;
   if ((rc = cli_check_std("tables", path, NULL, false))) return rc;
   otv_face *face = cli_open_face(path, index);

@@ -431,13 +431,25 @@ int cli_parse_model(const char *cmd, const char *v, otv_norm_model *out)
   return -1;
 }
 
+/* --var and --named together: the usage error, and true. */
+static bool var_and_named(const char *cmd, const char *var, const char *named)
+{
+  if (var && named) cli_usage_error(cmd, "--var and --named cannot be combined");
+  return var && named;
+}
+
+int cli_parse_face_opts(const char *cmd, const char *index_arg, const char *model, const char *var,
+                        const char *named, unsigned *index, otv_norm_model *m)
+{
+  if (index_arg && cli_parse_index(cmd, index_arg, index)) return -1;
+  if (cli_parse_model(cmd, model, m) || var_and_named(cmd, var, named)) return -1;
+  return 0;
+}
+
 int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_location *loc,
                      const char *var, const char *named, const char *model)
 {
-  if (var && named) {
-    cli_usage_error(cmd, "--var and --named cannot be combined");
-    return OTV_EXIT_USAGE;
-  }
+  if (var_and_named(cmd, var, named)) return OTV_EXIT_USAGE;
   otv_norm_model m;
   if (cli_parse_model(cmd, model, &m)) return OTV_EXIT_USAGE;
   otv_status s = otv_location_set_model(loc, m);
@@ -456,6 +468,17 @@ int cli_set_location(const char *cmd, const char *font, otv_face *face, otv_loca
     return OTV_EXIT_FONT;
   }
   return OTV_EXIT_OK;
+}
+
+int cli_location_create(const char *cmd, const char *font, otv_face *face, const char *var,
+                        const char *named, const char *model, otv_location **loc)
+{
+  otv_error e = {0};
+  if (otv_location_create(face, loc, &e)) {
+    cli_error(font, &e);
+    return OTV_EXIT_FONT;
+  }
+  return cli_set_location(cmd, font, face, *loc, var, named, model);
 }
 
 /* Append glyph ids a..b to the growing list g. Returns false when out of memory (g freed). */
@@ -526,6 +549,18 @@ bad:
   cli_usage_error(cmd, "bad glyph list '%s' (expected all or GID,GID-GID,...)", spec);
   free(g);
   return -1;
+}
+
+void cli_exact_num(double v, char *buf, size_t cap)
+{
+  if (v > 1e15 || v < -1e15) {
+    snprintf(buf, cap, "%.17g", v);
+    return;
+  }
+  for (int prec = 0; prec <= 40; prec++) {
+    snprintf(buf, cap, "%.*f", prec, v);
+    if (strtod(buf, NULL) == v) break;
+  }
 }
 
 int cli_utf8_decode(const char *s, uint32_t **out, size_t *n)

@@ -277,6 +277,15 @@ void cli_args_free(cli_args *args)
   memset(args, 0, sizeof *args);
 }
 
+const char *cli_parse_one(const cli_cmd *c, const cli_opt *opts, int argc, char **argv, int *rc)
+{
+  cli_args args;
+  bool go = cli_parse(c, opts, argc, argv, &args, rc);
+  const char *arg = go ? args.pos[0] : NULL;
+  cli_args_free(&args); /* arg and every value point into argv */
+  return arg;
+}
+
 int cli_parse_number(const char *cmd, const char *opt, const char *v, double *out)
 {
   char *end;

@@ -60,8 +60,7 @@ typedef struct table {
   int loca_partner; /* glyf: the loca rebuilt with it */
 } table;
 
-static int fail(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
-static int fail(woff_ctx *c, const char *fmt, ...)
+int woff_fail(woff_ctx *c, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -81,9 +80,9 @@ static int over_cap(woff_ctx *c, const char *fmt, ...)
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
   if (c->cap < WOFF_MAX_SFNT)
-    return fail(c, "%s is more than %u x the %zu-byte input + %zu MiB (the decoding cap)", what,
-                WOFF_MAX_RATIO, c->in_len, WOFF_CAP_FLOOR >> 20);
-  return fail(c, "%s is more than %zu MiB (the decoding cap)", what, WOFF_MAX_SFNT >> 20);
+    return woff_fail(c, "%s is more than %u x the %zu-byte input + %zu MiB (the decoding cap)",
+                     what, WOFF_MAX_RATIO, c->in_len, WOFF_CAP_FLOOR >> 20);
+  return woff_fail(c, "%s is more than %zu MiB (the decoding cap)", what, WOFF_MAX_SFNT >> 20);
 }
 
 /* Charge n bytes of a rebuilt table against the cap, before allocating them. */
@@ -114,7 +113,7 @@ OTV_MAYBE_UNUSED static int write_sfnt(woff_ctx *c, const char *what, const tabl
                                        uint8_t **out, size_t *out_len)
 {
   otv_sfnt_table *st = malloc((nt ? nt : 1) * sizeof *st);
-  if (!st) return fail(c, "out of memory");
+  if (!st) return woff_fail(c, "out of memory");
   for (unsigned i = 0; i < nt; i++) st[i] = (otv_sfnt_table){t[i].tag, t[i].data, t[i].len};
   uint64_t size = otv_sfnt_file_len(st, nt, fonts, nf, collection); /* 64-bit: cannot wrap */
   if (size > c->cap) {
@@ -129,8 +128,9 @@ OTV_MAYBE_UNUSED static int write_sfnt(woff_ctx *c, const char *what, const tabl
   if (rc) {
     otv_buf_free(&b);
     if (rc == OTV_E_NOMEM)
-      return fail(c, "out of memory for a decoded font of %llu bytes", (unsigned long long)size);
-    return fail(c, "%s: %s", what, e.msg);
+      return woff_fail(c, "out of memory for a decoded font of %llu bytes",
+                       (unsigned long long)size);
+    return woff_fail(c, "%s: %s", what, e.msg);
   }
   *out = b.p; /* allocated by libc (c->al): the caller free()s it */
   *out_len = b.len;
@@ -173,38 +173,55 @@ const uint32_t woff2_known_tags[WOFF2_TAG_FOLLOWS] = {
     OTV_TAG('G', 'l', 'o', 'c'), OTV_TAG('F', 'e', 'a', 't'), OTV_TAG('S', 'i', 'l', 'l'),
 };
 
+/* The header checks WOFF 1.0 and 2.0 share ("WOFF Header"): the file holds the header_len-byte
+ * header (header_read: its fields were read), its length field is the file's, reserved is 0 and
+ * there are tables. name: "WOFF" or "WOFF2", for the messages. Returns 0 or -1 (woff_fail). */
+OTV_MAYBE_UNUSED static int check_header(woff_ctx *c, const char *name, size_t file_len,
+                                         bool header_read, unsigned header_len, uint32_t length,
+                                         unsigned reserved, unsigned num_tables)
+{
+  if (!header_read || file_len < header_len)
+    return woff_fail(c, "%s header: the file's %zu bytes are fewer than the %u-byte header", name,
+                     file_len, header_len);
+  if (length != file_len)
+    return woff_fail(c, "%s header (offset 8): length %u, but the file has %zu bytes", name, length,
+                     file_len);
+  if (reserved != 0)
+    return woff_fail(c, "%s header (offset 14): reserved is %u, not 0", name, reserved);
+  if (num_tables == 0) return woff_fail(c, "%s header (offset 12): no tables", name);
+  return 0;
+}
+
 /* ---- WOFF 1.0 ---- */
 
 static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len)
 {
 #ifndef OTV_HAVE_ZLIB
   (void)in, (void)out, (void)out_len;
-  return fail(c, "WOFF: this build of otvar has no zlib (decompress the font with a WOFF tool)");
+  return woff_fail(c,
+                   "WOFF: this build of otvar has no zlib (decompress the font with a WOFF tool)");
 #else
   otv_rd r = otv_rd_init(in, 4);
   uint32_t flavor = otv_rd_u32(&r), length = otv_rd_u32(&r);
   unsigned num_tables = otv_rd_u16(&r), reserved = otv_rd_u16(&r);
   uint32_t total_sfnt = otv_rd_u32(&r);
-  if (!otv_rd_ok(&r) || in.len < WOFF1_HEADER_LEN)
-    return fail(c, "WOFF header: the file's %zu bytes are fewer than the %u-byte header", in.len,
-                WOFF1_HEADER_LEN);
-  if (length != in.len)
-    return fail(c, "WOFF header (offset 8): length %u, but the file has %zu bytes", length, in.len);
-  if (reserved != 0) return fail(c, "WOFF header (offset 14): reserved is %u, not 0", reserved);
-  if (num_tables == 0) return fail(c, "WOFF header (offset 12): no tables");
+  if (check_header(c, "WOFF", in.len, otv_rd_ok(&r), WOFF1_HEADER_LEN, length, reserved,
+                   num_tables))
+    return -1;
   if (flavor == OTV_SFNT_TTCF)
-    return fail(c, "WOFF header (offset 4): WOFF 1.0 cannot hold a collection");
+    return woff_fail(c, "WOFF header (offset 4): WOFF 1.0 cannot hold a collection");
   if (total_sfnt > c->cap)
     return over_cap(c, "WOFF header (offset 16): totalSfntSize %u", total_sfnt);
   otv_span dir;
   if (!otv_span_array(in, WOFF1_HEADER_LEN, num_tables, WOFF1_ENTRY_LEN, &dir))
-    return fail(c, "WOFF table directory: %u entries of %u bytes run past the file's %zu bytes",
-                num_tables, WOFF1_ENTRY_LEN, in.len);
+    return woff_fail(c,
+                     "WOFF table directory: %u entries of %u bytes run past the file's %zu bytes",
+                     num_tables, WOFF1_ENTRY_LEN, in.len);
   table *t = calloc(num_tables, sizeof *t);
   uint16_t *idx = calloc(num_tables, sizeof *idx);
   int rc = -1;
   if (!t || !idx) {
-    rc = fail(c, "out of memory");
+    rc = woff_fail(c, "out of memory");
     goto done;
   }
   /* the decoded font: header, directory, then each table padded to 4 bytes */
@@ -219,17 +236,19 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     t[i].tag = tag;
     idx[i] = (uint16_t)i;
     if (!otv_span_has(in, off, comp)) {
-      rc = fail(c,
-                "WOFF table '%s' (directory entry at offset %zu): %u bytes at offset %u run past "
-                "the file's %zu bytes",
-                s, at, comp, off, in.len);
+      rc = woff_fail(
+          c,
+          "WOFF table '%s' (directory entry at offset %zu): %u bytes at offset %u run past "
+          "the file's %zu bytes",
+          s, at, comp, off, in.len);
       goto done;
     }
     if (comp > orig) {
-      rc = fail(c,
-                "WOFF table '%s' (directory entry at offset %zu): compressed length %u exceeds "
-                "the original length %u",
-                s, at, comp, orig);
+      rc =
+          woff_fail(c,
+                    "WOFF table '%s' (directory entry at offset %zu): compressed length %u exceeds "
+                    "the original length %u",
+                    s, at, comp, orig);
       goto done;
     }
     size_t before = total;
@@ -247,14 +266,14 @@ static int decode_woff1(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     }
     t[i].owned = malloc(orig);
     if (!t[i].owned) {
-      rc = fail(c, "out of memory for WOFF table '%s' (%u bytes)", s, orig);
+      rc = woff_fail(c, "out of memory for WOFF table '%s' (%u bytes)", s, orig);
       goto done;
     }
     uLongf got = orig;
     if (uncompress(t[i].owned, &got, in.p + off, comp) != Z_OK || got != orig) {
-      rc =
-          fail(c, "WOFF table '%s' (data at offset %u): zlib data does not inflate to its %u bytes",
-               s, off, orig);
+      rc = woff_fail(
+          c, "WOFF table '%s' (data at offset %u): zlib data does not inflate to its %u bytes", s,
+          off, orig);
       goto done;
     }
     t[i].data = t[i].owned;
@@ -347,7 +366,7 @@ static int glyf_room(woff_ctx *c, otv_buf *o, size_t n)
   if (!woff_add_len(&sum, o->len, false, c->cap) || !woff_add_len(&sum, n, false, c->cap))
     return over_cap(c, "WOFF2 'glyf': %zu rebuilt bytes after %zu of other rebuilt tables",
                     o->len + n, c->made);
-  if (!otv_buf_reserve(o, n)) return fail(c, "out of memory for the rebuilt 'glyf'");
+  if (!otv_buf_reserve(o, n)) return woff_fail(c, "out of memory for the rebuilt 'glyf'");
   return 0;
 }
 
@@ -390,8 +409,8 @@ typedef struct glyf_in {
 
 static int stream_end(woff_ctx *c, const glyf_in *in, int k, unsigned g)
 {
-  return fail(c, "WOFF2 'glyf' glyph %u: the %s stream ends (at byte %zu of %zu)", g,
-              stream_name[k], in->s[k].pos, in->s[k].s.len);
+  return woff_fail(c, "WOFF2 'glyf' glyph %u: the %s stream ends (at byte %zu of %zu)", g,
+                   stream_name[k], in->s[k].pos, in->s[k].s.len);
 }
 
 /* Write a simple glyph's points as glyf stores them: flags (with repeats), then x and y deltas,
@@ -451,18 +470,18 @@ static void put_points(otv_buf *o, const scratch *s, unsigned n, bool overlap)
 static int simple_glyph(woff_ctx *c, glyf_in *in, scratch *s, unsigned g, unsigned n_contours,
                         otv_buf *o, int16_t *xmin)
 {
-  if (!scratch_fit(s, n_contours, 0)) return fail(c, "out of memory");
+  if (!scratch_fit(s, n_contours, 0)) return woff_fail(c, "out of memory");
   unsigned total = 0;
   for (unsigned k = 0; k < n_contours; k++) {
     unsigned np;
     if (!rd_255u16(&in->s[WOFF2_N_POINTS], &np)) return stream_end(c, in, WOFF2_N_POINTS, g);
     total += np;
     if (total == 0 || total > MAX_GLYPH_POINTS)
-      return fail(c, "WOFF2 'glyf' glyph %u: contour %u ends at point %d (must be 0..%d)", g, k,
-                  (int)total - 1, MAX_GLYPH_POINTS - 1);
+      return woff_fail(c, "WOFF2 'glyf' glyph %u: contour %u ends at point %d (must be 0..%d)", g,
+                       k, (int)total - 1, MAX_GLYPH_POINTS - 1);
     s->end_pts[k] = (uint16_t)(total - 1);
   }
-  if (!scratch_fit(s, n_contours, total)) return fail(c, "out of memory");
+  if (!scratch_fit(s, n_contours, total)) return woff_fail(c, "out of memory");
   int x = 0, y = 0;
   for (unsigned i = 0; i < total; i++) {
     unsigned f = otv_rd_u8(&in->s[WOFF2_FLAG]);
@@ -473,8 +492,8 @@ static int simple_glyph(woff_ctx *c, glyf_in *in, scratch *s, unsigned g, unsign
     x += dx;
     y += dy;
     if (x < -32768 || x > 32767 || y < -32768 || y > 32767)
-      return fail(c, "WOFF2 'glyf' glyph %u: point %u at (%d, %d) is outside the int16 range", g, i,
-                  x, y);
+      return woff_fail(c, "WOFF2 'glyf' glyph %u: point %u at (%d, %d) is outside the int16 range",
+                       g, i, x, y);
     s->x[i] = x;
     s->y[i] = y;
     s->flag[i] = (f & WOFF2_FLAG_OFF_CURVE) ? 0 : (uint8_t)OTV_ON_CURVE_POINT;
@@ -517,7 +536,7 @@ static int simple_glyph(woff_ctx *c, glyf_in *in, scratch *s, unsigned g, unsign
 static int composite_glyph(woff_ctx *c, glyf_in *in, unsigned g, otv_buf *o, int16_t *xmin)
 {
   if (!woff2_bit(in->bbox_bits, g))
-    return fail(c, "WOFF2 'glyf' glyph %u: a composite glyph without a bounding box", g);
+    return woff_fail(c, "WOFF2 'glyf' glyph %u: a composite glyph without a bounding box", g);
   uint8_t bb[8];
   const uint8_t *b = otv_rd_take(&in->s[WOFF2_BBOX], 8);
   if (!b) return stream_end(c, in, WOFF2_BBOX, g);
@@ -562,43 +581,43 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
   uint32_t size[WOFF2_STREAMS];
   for (int k = 0; k < WOFF2_STREAMS; k++) size[k] = otv_rd_u32(&h);
   if (!otv_rd_ok(&h))
-    return fail(c,
-                "WOFF2 'glyf': the transformed table's %zu bytes are fewer than its %u-byte "
-                "header",
-                t.len, WOFF2_GLYF_HEADER_LEN);
+    return woff_fail(c,
+                     "WOFF2 'glyf': the transformed table's %zu bytes are fewer than its %u-byte "
+                     "header",
+                     t.len, WOFF2_GLYF_HEADER_LEN);
   if (index_format > 1)
-    return fail(c, "WOFF2 'glyf' (offset 6): indexFormat %u (must be 0 or 1)", index_format);
+    return woff_fail(c, "WOFF2 'glyf' (offset 6): indexFormat %u (must be 0 or 1)", index_format);
   glyf_in in = {0};
   size_t off = WOFF2_GLYF_HEADER_LEN;
   for (int k = 0; k < WOFF2_STREAMS; k++) {
     otv_span s;
     if (!otv_span_sub(t, off, size[k], &s))
-      return fail(c,
-                  "WOFF2 'glyf': the %s stream (%u bytes at offset %zu) runs past the table's "
-                  "%zu bytes",
-                  stream_name[k], size[k], off, t.len);
+      return woff_fail(c,
+                       "WOFF2 'glyf': the %s stream (%u bytes at offset %zu) runs past the table's "
+                       "%zu bytes",
+                       stream_name[k], size[k], off, t.len);
     in.s[k] = otv_rd_init(s, 0);
     off += size[k];
   }
   size_t bits_len = (((size_t)n + 31) >> 5) << 2; /* spec: 4 * floor((numGlyphs + 31) / 32) */
   if (size[WOFF2_BBOX] < bits_len)
-    return fail(c, "WOFF2 'glyf': the bbox stream's %u bytes cannot hold its %zu-byte bitmap",
-                size[WOFF2_BBOX], bits_len);
+    return woff_fail(c, "WOFF2 'glyf': the bbox stream's %u bytes cannot hold its %zu-byte bitmap",
+                     size[WOFF2_BBOX], bits_len);
   in.bbox_bits = in.s[WOFF2_BBOX].s.p;
   in.s[WOFF2_BBOX].pos = bits_len;
   if (option_flags & WOFF2_OVERLAP_SIMPLE_BITMAP) {
     otv_span ov;
     if (!otv_span_sub(t, off, ((size_t)n + 7) >> 3, &ov))
-      return fail(c,
-                  "WOFF2 'glyf': the overlap bitmap (%zu bytes at offset %zu) runs past the "
-                  "table's %zu bytes",
-                  ((size_t)n + 7) >> 3, off, t.len);
+      return woff_fail(c,
+                       "WOFF2 'glyf': the overlap bitmap (%zu bytes at offset %zu) runs past the "
+                       "table's %zu bytes",
+                       ((size_t)n + 7) >> 3, off, t.len);
     in.overlap_bits = ov.p;
   }
   size_t loca_len = ((size_t)n + 1) * (index_format ? 4 : 2);
   if (loca->orig_len != loca_len)
-    return fail(c, "WOFF2 'loca': origLength %u, but %u glyphs in format %u take %zu bytes",
-                loca->orig_len, n, index_format, loca_len);
+    return woff_fail(c, "WOFF2 'loca': origLength %u, but %u glyphs in format %u take %zu bytes",
+                     loca->orig_len, n, index_format, loca_len);
   uint32_t *offs = malloc(((size_t)n + 1) * sizeof *offs);
   glyf->xmin = calloc(n ? n : 1, sizeof *glyf->xmin);
   otv_buf o;
@@ -606,7 +625,7 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
   scratch s = {0};
   int rc = -1;
   if (!offs || !glyf->xmin) {
-    rc = fail(c, "out of memory");
+    rc = woff_fail(c, "out of memory");
     goto done;
   }
   size_t align = index_format ? 4 : 2; /* short offsets count 2-byte words */
@@ -619,7 +638,7 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
     }
     if (nc == 0) {
       if (woff2_bit(in.bbox_bits, g)) {
-        rc = fail(c, "WOFF2 'glyf' glyph %u: an empty glyph with a bounding box", g);
+        rc = woff_fail(c, "WOFF2 'glyf' glyph %u: an empty glyph with a bounding box", g);
         goto done;
       }
       continue;
@@ -629,20 +648,20 @@ static int glyf_rebuild(woff_ctx *c, table *glyf, table *loca, const uint8_t *sr
     else if (nc == (int16_t)WOFF2_COMPOSITE_N_CONTOURS)
       rc = composite_glyph(c, &in, g, &o, &glyf->xmin[g]);
     else
-      rc = fail(c, "WOFF2 'glyf' glyph %u: numberOfContours %d", g, nc);
+      rc = woff_fail(c, "WOFF2 'glyf' glyph %u: numberOfContours %d", g, nc);
     if (rc) goto done;
     while (o.len % align) o.p[o.len++] = 0; /* in range: every glyph reserved 3 bytes more */
   }
   offs[n] = (uint32_t)o.len;
   if (!index_format && o.len > SHORT_LOCA_MAX_GLYF) {
-    rc =
-        fail(c, "WOFF2 'glyf': the rebuilt table's %zu bytes do not fit short loca offsets", o.len);
+    rc = woff_fail(c, "WOFF2 'glyf': the rebuilt table's %zu bytes do not fit short loca offsets",
+                   o.len);
     goto done;
   }
   if (charge(c, "glyf", o.len) || charge(c, "loca", loca_len)) goto done;
   loca->owned = malloc(loca_len);
   if (!loca->owned) {
-    rc = fail(c, "out of memory");
+    rc = woff_fail(c, "out of memory");
     goto done;
   }
   for (unsigned g = 0; g <= n; g++) {
@@ -677,33 +696,35 @@ static int hmtx_rebuild(woff_ctx *c, table *hmtx, const table *hhea, const table
                         const uint8_t *src)
 {
   if (!glyf || glyf->transformed || !glyf->xmin)
-    return fail(c, "WOFF2 'hmtx': transformed, but the font's 'glyf' is not (the transform takes "
-                   "side bearings from glyf)");
+    return woff_fail(c,
+                     "WOFF2 'hmtx': transformed, but the font's 'glyf' is not (the transform takes "
+                     "side bearings from glyf)");
   if (!hhea || hhea->transformed || hhea->len < HHEA_LEN)
-    return fail(c, "WOFF2 'hmtx': transformed, but the font has no complete 'hhea'");
+    return woff_fail(c, "WOFF2 'hmtx': transformed, but the font has no complete 'hhea'");
   /* in range: hhea's length checked just above */
   unsigned nh = otv_peek_u16(hhea->data + HHEA_NUMBER_OF_HMETRICS_OFF);
   unsigned n = glyf->glyph_count;
   if (nh == 0 || nh > n)
-    return fail(c, "WOFF2 'hmtx': hhea.numberOfHMetrics %u with %u glyphs", nh, n);
+    return woff_fail(c, "WOFF2 'hmtx': hhea.numberOfHMetrics %u with %u glyphs", nh, n);
   otv_rd r = otv_rd_init(otv_span_of(src, hmtx->src_len), 0);
   unsigned flags = otv_rd_u8(&r);
   /* spec: reserved bits 0; with neither array left out, the transform must not be used */
   if ((flags & HMTX_RESERVED_FLAGS) || !(flags & (HMTX_NO_LSB | HMTX_NO_LEFT_SIDE_BEARING)))
-    return fail(c, "WOFF2 'hmtx' (offset 0): transform flags 0x%02x", flags);
+    return woff_fail(c, "WOFF2 'hmtx' (offset 0): transform flags 0x%02x", flags);
   const uint8_t *adv = otv_rd_take(&r, 2 * (size_t)nh);
   const uint8_t *lsb = (flags & HMTX_NO_LSB) ? NULL : otv_rd_take(&r, 2 * (size_t)nh);
   const uint8_t *lsb2 =
       (flags & HMTX_NO_LEFT_SIDE_BEARING) ? NULL : otv_rd_take(&r, 2 * (size_t)(n - nh));
   if (!otv_rd_ok(&r))
-    return fail(c, "WOFF2 'hmtx': the transformed table's %zu bytes end at %zu, inside its arrays",
-                r.s.len, r.bad_at);
+    return woff_fail(
+        c, "WOFF2 'hmtx': the transformed table's %zu bytes end at %zu, inside its arrays", r.s.len,
+        r.bad_at);
   size_t len = 4 * (size_t)nh + 2 * (size_t)(n - nh);
   /* 3 stored bytes can stand for 128 KiB of hmtx: charged, so that many hmtx tables sharing one
    * glyf cannot make work and memory grow as (tables x glyphs) */
   if (charge(c, "hmtx", len)) return -1;
   hmtx->owned = malloc(len ? len : 1);
-  if (!hmtx->owned) return fail(c, "out of memory");
+  if (!hmtx->owned) return woff_fail(c, "out of memory");
   uint8_t *p = hmtx->owned;
   for (unsigned g = 0; g < n; g++) {
     unsigned side;
@@ -738,14 +759,15 @@ static int untransform(woff_ctx *c, table *t, unsigned nt, const otv_sfnt_face *
     int gi = find_tag(t, &fonts[f], OTV_T_GLYF), li = find_tag(t, &fonts[f], OTV_T_LOCA);
     bool gx = gi >= 0 && t[gi].xform_in, lx = li >= 0 && t[li].xform_in;
     if (gx != lx)
-      return fail(c, "WOFF2 font %u: 'glyf' and 'loca' must both be transformed or neither", f);
+      return woff_fail(c, "WOFF2 font %u: 'glyf' and 'loca' must both be transformed or neither",
+                       f);
     if (!gx) continue;
     if (t[gi].loca_partner == li) continue; /* a collection's fonts sharing the pair */
     if (t[gi].loca_partner >= 0 || !t[li].transformed)
-      return fail(c,
-                  "WOFF2 font %u: its transformed 'glyf' and 'loca' are paired differently in "
-                  "another font",
-                  f);
+      return woff_fail(c,
+                       "WOFF2 font %u: its transformed 'glyf' and 'loca' are paired differently in "
+                       "another font",
+                       f);
     if (glyf_rebuild(c, &t[gi], &t[li], stream + t[gi].src_off)) return -1;
     t[gi].loca_partner = li;
   }
@@ -762,10 +784,11 @@ static int untransform(woff_ctx *c, table *t, unsigned nt, const otv_sfnt_face *
     if (t[i].transformed) {
       char s[5];
       otv_tag_to_string(t[i].tag, s);
-      return fail(c,
-                  "WOFF2 table '%s' (directory entry %u): transformed, but no font of the file "
-                  "lets it be rebuilt",
-                  s, i);
+      return woff_fail(
+          c,
+          "WOFF2 table '%s' (directory entry %u): transformed, but no font of the file "
+          "lets it be rebuilt",
+          s, i);
     }
   return 0;
 }
@@ -788,7 +811,8 @@ static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, siz
     char s[5];
     otv_tag_to_string(tag, s);
     if (!otv_rd_ok(&r) || !rd_base128(&r, &orig)) {
-      fail(c, "WOFF2 table directory entry %u (offset %zu): truncated or a bad UIntBase128", i, at);
+      woff_fail(c, "WOFF2 table directory entry %u (offset %zu): truncated or a bad UIntBase128", i,
+                at);
       return 0;
     }
     bool glyf_loca = tag == OTV_T_GLYF || tag == OTV_T_LOCA;
@@ -797,20 +821,22 @@ static size_t read_directory(woff_ctx *c, otv_span in, table *t, unsigned n, siz
                                    : version == WOFF2_XFORM_NULL || hmtx_xform;
     bool xf = glyf_loca ? version == WOFF2_XFORM_GLYF : version == WOFF2_XFORM_HMTX;
     if (!known_version) {
-      fail(c, "WOFF2 table '%s' (directory entry %u, offset %zu): unknown transform version %u", s,
-           i, at, version);
+      woff_fail(c,
+                "WOFF2 table '%s' (directory entry %u, offset %zu): unknown transform version %u",
+                s, i, at, version);
       return 0;
     }
     if (xf && !rd_base128(&r, &xlen)) {
-      fail(c,
-           "WOFF2 table '%s' (directory entry %u, offset %zu): truncated or a bad "
-           "transformLength",
-           s, i, at);
+      woff_fail(c,
+                "WOFF2 table '%s' (directory entry %u, offset %zu): truncated or a bad "
+                "transformLength",
+                s, i, at);
       return 0;
     }
     if (xf && tag == OTV_T_LOCA && xlen != 0) {
-      fail(c, "WOFF2 table 'loca' (directory entry %u, offset %zu): transformLength %u (must be 0)",
-           i, at, xlen);
+      woff_fail(
+          c, "WOFF2 table 'loca' (directory entry %u, offset %zu): transformLength %u (must be 0)",
+          i, at, xlen);
       return 0;
     }
     size_t stored = xf ? xlen : orig;
@@ -851,13 +877,13 @@ static size_t read_collection(woff_ctx *c, otv_span in, size_t at, unsigned nt, 
   unsigned n;
   if (!rd_255u16(&r, &n) || (version != OTV_TTC_VERSION_1_0 && version != OTV_TTC_VERSION_2_0) ||
       n == 0) {
-    fail(c, "WOFF2 collection directory (offset %zu): truncated, version 0x%08x or %u fonts", at,
-         version, otv_rd_ok(&r) ? n : 0);
+    woff_fail(c, "WOFF2 collection directory (offset %zu): truncated, version 0x%08x or %u fonts",
+              at, version, otv_rd_ok(&r) ? n : 0);
     return 0;
   }
   otv_sfnt_face *f = calloc(n, sizeof *f);
   if (!f) {
-    fail(c, "out of memory");
+    woff_fail(c, "out of memory");
     return 0;
   }
   *out = f;
@@ -868,13 +894,13 @@ static size_t read_collection(woff_ctx *c, otv_span in, size_t at, unsigned nt, 
     bool ok = rd_255u16(&r, &count);
     f[i].version = otv_rd_u32(&r); /* flavor */
     if (!ok || !otv_rd_ok(&r) || count == 0 || count > nt) {
-      fail(c, "WOFF2 collection font %u (offset %zu): truncated or %u tables of %u", i, fat,
-           ok ? count : 0, nt);
+      woff_fail(c, "WOFF2 collection font %u (offset %zu): truncated or %u tables of %u", i, fat,
+                ok ? count : 0, nt);
       return 0;
     }
     f[i].table_idx = calloc(count, sizeof *f[i].table_idx);
     if (!f[i].table_idx) {
-      fail(c, "out of memory");
+      woff_fail(c, "out of memory");
       return 0;
     }
     f[i].table_count = count;
@@ -888,7 +914,7 @@ static size_t read_collection(woff_ctx *c, otv_span in, size_t at, unsigned nt, 
     for (unsigned k = 0; k < count; k++) {
       unsigned v;
       if (!rd_255u16(&r, &v) || v >= nt) {
-        fail(c, "WOFF2 collection font %u (offset %zu): table index %u of %u", i, fat, v, nt);
+        woff_fail(c, "WOFF2 collection font %u (offset %zu): table index %u of %u", i, fat, v, nt);
         return 0;
       }
       f[i].table_idx[k] = (uint16_t)v;
@@ -904,14 +930,9 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   unsigned num_tables = otv_rd_u16(&r), reserved = otv_rd_u16(&r);
   uint32_t total_sfnt = otv_rd_u32(&r); /* a hint: checked against the cap, not trusted */
   uint32_t compressed = otv_rd_u32(&r);
-  if (!otv_rd_ok(&r) || in.len < WOFF2_HEADER_LEN)
-    return fail(c, "WOFF2 header: the file's %zu bytes are fewer than the %u-byte header", in.len,
-                WOFF2_HEADER_LEN);
-  if (length != in.len)
-    return fail(c, "WOFF2 header (offset 8): length %u, but the file has %zu bytes", length,
-                in.len);
-  if (reserved != 0) return fail(c, "WOFF2 header (offset 14): reserved is %u, not 0", reserved);
-  if (num_tables == 0) return fail(c, "WOFF2 header (offset 12): no tables");
+  if (check_header(c, "WOFF2", in.len, otv_rd_ok(&r), WOFF2_HEADER_LEN, length, reserved,
+                   num_tables))
+    return -1;
   if (total_sfnt > c->cap)
     return over_cap(c, "WOFF2 header (offset 16): totalSfntSize %u", total_sfnt);
   table *t = calloc(num_tables, sizeof *t);
@@ -920,7 +941,7 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
   uint8_t *stream = NULL;
   int rc = -1;
   if (!t) {
-    rc = fail(c, "out of memory");
+    rc = woff_fail(c, "out of memory");
     goto done;
   }
   bool collection = flavor == OTV_SFNT_TTCF;
@@ -939,7 +960,7 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     uint16_t *idx = calloc(num_tables, sizeof *idx);
     if (!fonts || !idx) {
       free(idx);
-      rc = fail(c, "out of memory");
+      rc = woff_fail(c, "out of memory");
       goto done;
     }
     nf = 1;
@@ -947,23 +968,23 @@ static int decode_woff2(woff_ctx *c, otv_span in, uint8_t **out, size_t *out_len
     for (unsigned i = 0; i < num_tables; i++) idx[i] = (uint16_t)i;
   }
   if (!otv_span_has(in, at, compressed)) {
-    rc = fail(c, "WOFF2 compressed data: %u bytes at offset %zu run past the file's %zu bytes",
-              compressed, at, in.len);
+    rc = woff_fail(c, "WOFF2 compressed data: %u bytes at offset %zu run past the file's %zu bytes",
+                   compressed, at, in.len);
     goto done;
   }
   stream = malloc(stream_len ? stream_len : 1);
   if (!stream) {
-    rc = fail(c, "out of memory for %zu bytes of WOFF2 table data", stream_len);
+    rc = woff_fail(c, "out of memory for %zu bytes of WOFF2 table data", stream_len);
     goto done;
   }
   size_t got = stream_len;
   if (BrotliDecoderDecompress(compressed, in.p + at, &got, stream) !=
           BROTLI_DECODER_RESULT_SUCCESS ||
       got != stream_len) {
-    rc = fail(c,
-              "WOFF2 compressed data (offset %zu, %u bytes): not a Brotli stream of the %zu "
-              "bytes the table directory announces",
-              at, compressed, stream_len);
+    rc = woff_fail(c,
+                   "WOFF2 compressed data (offset %zu, %u bytes): not a Brotli stream of the %zu "
+                   "bytes the table directory announces",
+                   at, compressed, stream_len);
     goto done;
   }
   for (unsigned i = 0; i < num_tables; i++)
@@ -991,7 +1012,7 @@ int woff_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, c
   woff_ctx_init(&c, err, err_len);
   *out = NULL;
   *out_len = 0;
-  if (!woff_is_woff(in, len)) return fail(&c, "not a WOFF or WOFF2 file");
+  if (!woff_is_woff(in, len)) return woff_fail(&c, "not a WOFF or WOFF2 file");
   otv_span s = otv_span_of(in, len);
   c.in_len = len;
   c.cap = woff_decode_cap(len);
@@ -999,7 +1020,7 @@ int woff_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, c
 #ifdef OTV_HAVE_BROTLI
   return decode_woff2(&c, s, out, out_len);
 #else
-  return fail(&c, "WOFF2: this build of otvar has no Brotli (decompress the font with "
-                  "woff2_decompress)");
+  return woff_fail(&c, "WOFF2: this build of otvar has no Brotli (decompress the font with "
+                       "woff2_decompress)");
 #endif
 }

@@ -22,7 +22,6 @@
 #include "core/writer.h"
 #include "glyf.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +44,6 @@
 #define LOCA_LONG 1u                         /* indexToLocFormat 1: Offset32 */
 #define MAXP_MIN_LEN 6u
 #define MAXP_NUM_GLYPHS_OFF 4u /* uint16 numGlyphs */
-
-static int efail(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
-static int efail(woff_ctx *c, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  if (c->err_len) vsnprintf(c->err, c->err_len, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* 255UInt16: one byte below 253, then the two one-byte escapes, then a word. */
 OTV_MAYBE_UNUSED static void wb_255u16(otv_buf *b, unsigned v)
@@ -108,16 +97,16 @@ static void free_font(woff_ctx *c, in_font *f)
 OTV_MAYBE_UNUSED static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, size_t len)
 {
   if (len > WOFF_MAX_SFNT) {
-    efail(c, "a font of %zu bytes (at most %zu MiB)", len, WOFF_MAX_SFNT >> 20);
+    woff_fail(c, "a font of %zu bytes (at most %zu MiB)", len, WOFF_MAX_SFNT >> 20);
     return NULL;
   }
   if (len >= 4 && otv_peek_u32(sfnt) == OTV_SFNT_TTCF) {
-    efail(c, "a font collection: compress its fonts one by one");
+    woff_fail(c, "a font collection: compress its fonts one by one");
     return NULL;
   }
   in_font *f = malloc(sizeof *f);
   if (!f) {
-    efail(c, "out of memory");
+    woff_fail(c, "out of memory");
     return NULL;
   }
   otv_error e = {0};
@@ -125,7 +114,7 @@ OTV_MAYBE_UNUSED static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, siz
   if (otv_sfnt_open(&f->sfnt, otv_span_of(sfnt, len), 0, &c->al, &e)) {
     otv_error_format(&e, c->err, c->err_len); /* as the CLI prints the library's errors */
   } else if ((n = f->sfnt.table_count) == 0 || n > MAX_TABLES) {
-    efail(c, "table directory: %u tables", n);
+    woff_fail(c, "table directory: %u tables", n);
   } else {
     f->flavor = f->sfnt.version;
     f->count = 0;
@@ -143,10 +132,11 @@ OTV_MAYBE_UNUSED static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, siz
       if (!woff_add_len(&sum, d.len, true, WOFF_MAX_SFNT)) {
         char s[5];
         otv_tag_to_string(tag, s);
-        efail(c,
-              "table directory: table '%s' (%zu bytes) after %zu bytes of tables: more than %zu "
-              "MiB (overlapping tables?)",
-              s, d.len, before, WOFF_MAX_SFNT >> 20);
+        woff_fail(
+            c,
+            "table directory: table '%s' (%zu bytes) after %zu bytes of tables: more than %zu "
+            "MiB (overlapping tables?)",
+            s, d.len, before, WOFF_MAX_SFNT >> 20);
         fits = false;
       }
     }
@@ -156,7 +146,7 @@ OTV_MAYBE_UNUSED static in_font *load_font(woff_ctx *c, const uint8_t *sfnt, siz
       return NULL;
     }
     /* a WOFF file without tables is no font: decoders refuse it */
-    efail(c, "table directory: no table but DSIG");
+    woff_fail(c, "table directory: no table but DSIG");
   }
   free_font(c, f);
   return NULL;
@@ -190,6 +180,19 @@ OTV_MAYBE_UNUSED static void put_header_end(otv_buf *b)
   otv_buf_zeros(b, 5 * 4); /* metaOffset, metaLength, metaOrigLength, privOffset, privLength */
 }
 
+/* Hand the finished file over: its length field set, *out (allocated by libc, c->al: the caller
+ * free()s it) and *out_len. Returns 0, or -1 when a buffer of it ran out of memory (failed). */
+OTV_MAYBE_UNUSED static int hand_over(woff_ctx *c, otv_buf *file, bool failed, uint8_t **out,
+                                      size_t *out_len)
+{
+  if (failed || file->failed) return woff_fail(c, "out of memory");
+  otv_buf_put_u32(file, WOFF_LENGTH_OFF, (uint32_t)file->len);
+  *out = file->p;
+  *out_len = file->len;
+  file->p = NULL;
+  return 0;
+}
+
 int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len, char *err,
                  size_t err_len)
 {
@@ -198,7 +201,7 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   *out = NULL;
 #ifndef OTV_HAVE_ZLIB
   (void)sfnt, (void)len, (void)out_len;
-  return efail(&c, "this build of otvar has no zlib");
+  return woff_fail(&c, "this build of otvar has no zlib");
 #else
   in_font *f = load_font(&c, sfnt, len);
   if (!f) return -1;
@@ -218,7 +221,7 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     free(z);
     z = malloc(zlen);
     if (!z || compress2(z, &zlen, t->data, (uLong)t->len, Z_BEST_COMPRESSION) != Z_OK) {
-      rc = efail(&c, "zlib could not compress a table of %zu bytes", t->len);
+      rc = woff_fail(&c, "zlib could not compress a table of %zu bytes", t->len);
       goto done;
     }
     bool packed = zlen < t->len;
@@ -232,15 +235,7 @@ int woff1_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     otv_buf_pad4(&data); /* the last too: OTS checks the file length */
   }
   otv_buf_bytes(&hdr, data.p, data.len);
-  if (hdr.failed || data.failed) {
-    rc = efail(&c, "out of memory");
-    goto done;
-  }
-  otv_buf_put_u32(&hdr, WOFF_LENGTH_OFF, (uint32_t)hdr.len);
-  *out = hdr.p; /* allocated by libc (c.al): the caller free()s it */
-  *out_len = hdr.len;
-  hdr.p = NULL;
-  rc = 0;
+  rc = hand_over(&c, &hdr, data.failed, out, out_len);
 done:
   free_font(&c, f);
   free(z);
@@ -301,7 +296,7 @@ static void put_triplet(glyf_out *o, bool on, int dx, int dy)
 
 static int glyph_fail(woff_ctx *c, unsigned g, const char *what)
 {
-  return efail(c, "'glyf' glyph %u: %s", g, what);
+  return woff_fail(c, "'glyf' glyph %u: %s", g, what);
 }
 
 /* One simple glyph (d: its glyf record, numberOfContours nc > 0), decoded by glyf.c's
@@ -310,7 +305,7 @@ static int glyph_fail(woff_ctx *c, unsigned g, const char *what)
 static int put_simple(woff_ctx *c, glyf_out *o, otv_glyf_loc *ld, otv_span d, unsigned g,
                       unsigned nc)
 {
-  if (otv_glyf_load_default(ld, g)) return efail(c, "'glyf' %s", ld->x.err->msg);
+  if (otv_glyf_load_default(ld, g)) return woff_fail(c, "'glyf' %s", ld->x.err->msg);
   otv_span ins;
   if (!otv_glyf_simple_instructions(d, nc, &ins)) /* checked by otv_glyf_load_default */
     return glyph_fail(c, g, "header or instructions past its data");
@@ -326,8 +321,8 @@ static int put_simple(woff_ctx *c, glyf_out *o, otv_glyf_loc *ld, otv_span d, un
     float fx = ld->pts[i].x, fy = ld->pts[i].y;
     /* as the decoder: triplets rebuild int16 coordinates */
     if (fx < -32768 || fx > 32767 || fy < -32768 || fy > 32767)
-      return efail(c, "'glyf' glyph %u: point %u at (%.0f, %.0f) is outside the int16 range", g, i,
-                   fx, fy);
+      return woff_fail(c, "'glyf' glyph %u: point %u at (%.0f, %.0f) is outside the int16 range", g,
+                       i, fx, fy);
     int x = (int)fx, y = (int)fy;
     put_triplet(o, ld->tags[i] & OTV_ON_CURVE_POINT, x - px, y - py);
     px = x, py = y;
@@ -382,7 +377,7 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
   otv_span glyf = find(f, OTV_T_GLYF), loca = find(f, OTV_T_LOCA);
   otv_span head = find(f, OTV_T_HEAD), maxp = find(f, OTV_T_MAXP);
   if (!loca.p || !head.p || !maxp.p || head.len < HEAD_LEN || maxp.len < MAXP_MIN_LEN)
-    return efail(c, "'glyf' without a complete loca, head and maxp");
+    return woff_fail(c, "'glyf' without a complete loca, head and maxp");
   /* in range: head's and maxp's lengths checked just above */
   unsigned n = otv_peek_u16(maxp.p + MAXP_NUM_GLYPHS_OFF);
   /* any indexToLocFormat but 0 is read as long offsets */
@@ -390,7 +385,7 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
   *glyph_count = n;
   otv_glyf gl;
   if (otv_glyf_parse(glyf, loca, loc_format, n, &gl, NULL))
-    return efail(c, "'loca' of %zu bytes for %u glyphs", loca.len, n);
+    return woff_fail(c, "'loca' of %zu bytes for %u glyphs", loca.len, n);
   glyf_out o = {0};
   for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_init(&o.s[k], &c->al);
   /* simple glyphs are decoded by glyf.c, at the default location (no gvar, no phantoms) */
@@ -406,7 +401,7 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
   o.overlap_bits = calloc(obits ? obits : 1, 1);
   int rc = -1;
   if (!o.bbox_bits || !o.overlap_bits) {
-    rc = efail(c, "out of memory");
+    rc = woff_fail(c, "out of memory");
     goto done;
   }
   for (unsigned g = 0; g < n; g++) {
@@ -452,8 +447,8 @@ static int transform_glyf(woff_ctx *c, const in_font *f, otv_buf *xf, unsigned *
   if (o.any_overlap) otv_buf_bytes(xf, o.overlap_bits, obits);
   rc = 0;
   for (int k = 0; k < WOFF2_STREAMS; k++)
-    if (o.s[k].failed) rc = efail(c, "out of memory");
-  if (xf->failed) rc = efail(c, "out of memory");
+    if (o.s[k].failed) rc = woff_fail(c, "out of memory");
+  if (xf->failed) rc = woff_fail(c, "out of memory");
 done:
   for (int k = 0; k < WOFF2_STREAMS; k++) otv_buf_free(&o.s[k]);
   free(o.bbox_bits);
@@ -503,7 +498,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   /* the tables as a decoder rebuilds them, for totalSfntSize */
   decoded = malloc((k ? k : 1) * sizeof *decoded);
   if (!decoded) {
-    rc = efail(&c, "out of memory");
+    rc = woff_fail(&c, "out of memory");
     goto done;
   }
   for (unsigned i = 0; i < k; i++) {
@@ -531,7 +526,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
        * indexToLocFormat 1, as the transformed glyf says */
       head_copy = malloc(t->len);
       if (!head_copy) {
-        rc = efail(&c, "out of memory");
+        rc = woff_fail(&c, "out of memory");
         goto done;
       }
       memcpy(head_copy, t->data, t->len);
@@ -547,7 +542,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   otv_sfnt_face face = {f->flavor, NULL, k};
   uint64_t sfnt_size = otv_sfnt_file_len(decoded, k, &face, 1, false);
   if (stream.failed || dir.failed) {
-    rc = efail(&c, "out of memory");
+    rc = woff_fail(&c, "out of memory");
     goto done;
   }
   /* quality 11 in font mode, as Google's encoder: the same size to within a few hundred bytes
@@ -584,7 +579,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
     free(alt);
   }
   if (!comp || !comp_len) {
-    rc = efail(&c, "Brotli could not compress %zu bytes of table data", stream.len);
+    rc = woff_fail(&c, "Brotli could not compress %zu bytes of table data", stream.len);
     goto done;
   }
   /* the compressed block ends on a 4-byte boundary (WOFF2 section 3: decoders check the length) */
@@ -594,15 +589,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   otv_buf_bytes(&file, dir.p, dir.len);
   otv_buf_bytes(&file, comp, comp_len);
   otv_buf_pad4(&file);
-  if (file.failed) {
-    rc = efail(&c, "out of memory");
-    goto done;
-  }
-  otv_buf_put_u32(&file, WOFF_LENGTH_OFF, (uint32_t)file.len);
-  *out = file.p; /* allocated by libc (c.al): the caller free()s it */
-  *out_len = file.len;
-  file.p = NULL;
-  rc = 0;
+  rc = hand_over(&c, &file, false, out, out_len);
 done:
   free_font(&c, f);
   otv_buf_free(&xf);
@@ -624,7 +611,7 @@ int woff2_encode(const uint8_t *sfnt, size_t len, uint8_t **out, size_t *out_len
   woff_ctx_init(&c, err, err_len);
   (void)sfnt, (void)len, (void)out_len;
   *out = NULL;
-  return efail(&c, "this build of otvar has no Brotli encoder");
+  return woff_fail(&c, "this build of otvar has no Brotli encoder");
 }
 
 #endif /* OTV_HAVE_BROTLI_ENC */

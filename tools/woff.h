@@ -9,6 +9,7 @@
 #define OTV_WOFF_H
 
 #include "core/alloc.h"
+#include "core/compiler.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,6 +79,10 @@ typedef struct woff_ctx {
   size_t cap;    /* woff_decode_cap(in_len): the decoder's limit on any buffer */
   size_t made;   /* bytes of rebuilt tables (glyf, loca, hmtx) so far: <= cap */
 } woff_ctx;
+
+/* Every error of a decode or encode call: the message (printf format) into c->err. Returns -1.
+ * In util_woff.c. */
+int woff_fail(woff_ctx *c, const char *fmt, ...) OTV_PRINTF(2, 3);
 
 static inline void woff_ctx_init(woff_ctx *c, char *err, size_t err_len)
 {
