@@ -8,14 +8,11 @@
 # SKIP (77) without hb-shape. Env: OTVAR, OTV_FONTS, OTV_FONT_CACHE, OTV_SHAPE_FULL=1 (every
 # named instance and more random locations).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+cli_setup
 CACHE=${OTV_FONT_CACHE:-build-test/fonts-cache}
 PY=/usr/bin/python3
-HERE=$(cd "$(dirname "$0")" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-. "$HERE/lib.sh"
 command -v hb-shape >/dev/null || { echo "SKIP: hb-shape (libharfbuzz-bin) missing"; exit 77; }
 if ! "$OTVAR" shape "$FONTS/Roboto-Variable.ABC.ttf" --text A >/dev/null 2>&1; then
   echo "SKIP: this otvar was built without HarfBuzz"; exit 77
