@@ -2361,32 +2361,33 @@ def layout_cases():
 
     # ---- fan-out: one large structure behind thousands of offsets (each family at n and 4n,
     #      so tests/cli/test_hostile_layout.sh can check that work grows linearly) ----
-    def fans(sizes, name, t, det, desc, build):
-        """a blame case per size n: lay_fan_<name % n>, desc with {n} (and {n4} = 4n), table t
-        = build(n)"""
+    # (sizes n, name (% n), table, blame, description ({n}, {n4} = 4n), the table made for n)
+    fans = [
+        ((5000, 20000), "lookups%d_shared_pairpos60k", "GPOS", GP,
+         "{n} lookups -> one Lookup of {n} sub-tables -> one Extension -> one 60 KB PairPos (15000 devices)",
+         fan_shared_lookup),
+        ((1250, 5000), "lookups%d_distinct_pairpos60k", "GPOS", GP,
+         "{n} Lookup tables, each with its own Extension, all -> one 60 KB PairPos", fan_distinct_lookups),
+        ((1250, 5000), "cov_overlap%d", "GSUB", GS,
+         "{n} SingleSubst sub-tables, Coverages 4 bytes apart each claiming 30000 glyphs", fan_cov_overlap),
+        ((750, 3000), "classdef_overlap%d", "GPOS", GP,
+         "{n} PairPos format 2 sub-tables, ClassDefs 6 bytes apart each claiming 30000 glyphs", fan_classdef_overlap),
+        ((500, 2000), "device_overlap%d", "GPOS", GP,
+         "SinglePos with {n} value records of 4 devices, {n4} Device tables 6 bytes apart each claiming 64 KB",
+         fan_device_overlap),
+        ((2000, 8000), "features%d", "GPOS", GP,
+         "{n} features -> one Feature of {n} lookup indices -> one Lookup", fan_features),
+        ((1250, 5000), "ext_chain%d_linked", "GPOS", GP,
+         "{n} chained Extensions (Extension -> Extension), every link also a sub-table of the lookup",
+         lambda n: ext_chain("GPOS", n, True)),
+        ((7500, 30000), "fv_records%d", "GSUB", GS,
+         "{n} FeatureVariationRecords sharing one ConditionSet and one FeatureTableSubstitution", fan_fv_records),
+        ((2500, 10000), "gdef_carets%d", "GDEF", GD,
+         "{n} ligature glyphs -> one LigGlyph of {n} carets -> one format 3 CaretValue", fan_gdef_carets),
+    ]
+    for sizes, name, t, det, desc, build in fans:
         for n in sizes:
             case("lay_fan_" + name % n, "blame", det, desc.format(n=n, n4=4 * n), lay_font(**{t: build(n)}))
-    fans((5000, 20000), "lookups%d_shared_pairpos60k", "GPOS", GP,
-         "{n} lookups -> one Lookup of {n} sub-tables -> one Extension -> one 60 KB PairPos (15000 devices)",
-         fan_shared_lookup)
-    fans((1250, 5000), "lookups%d_distinct_pairpos60k", "GPOS", GP,
-         "{n} Lookup tables, each with its own Extension, all -> one 60 KB PairPos", fan_distinct_lookups)
-    fans((1250, 5000), "cov_overlap%d", "GSUB", GS,
-         "{n} SingleSubst sub-tables, Coverages 4 bytes apart each claiming 30000 glyphs", fan_cov_overlap)
-    fans((750, 3000), "classdef_overlap%d", "GPOS", GP,
-         "{n} PairPos format 2 sub-tables, ClassDefs 6 bytes apart each claiming 30000 glyphs", fan_classdef_overlap)
-    fans((500, 2000), "device_overlap%d", "GPOS", GP,
-         "SinglePos with {n} value records of 4 devices, {n4} Device tables 6 bytes apart each claiming 64 KB",
-         fan_device_overlap)
-    fans((2000, 8000), "features%d", "GPOS", GP,
-         "{n} features -> one Feature of {n} lookup indices -> one Lookup", fan_features)
-    fans((1250, 5000), "ext_chain%d_linked", "GPOS", GP,
-         "{n} chained Extensions (Extension -> Extension), every link also a sub-table of the lookup",
-         lambda n: ext_chain("GPOS", n, True))
-    fans((7500, 30000), "fv_records%d", "GSUB", GS,
-         "{n} FeatureVariationRecords sharing one ConditionSet and one FeatureTableSubstitution", fan_fv_records)
-    fans((2500, 10000), "gdef_carets%d", "GDEF", GD,
-         "{n} ligature glyphs -> one LigGlyph of {n} carets -> one format 3 CaretValue", fan_gdef_carets)
     case("lay_fan_nested_lookups_8pow40", "blame", GS, "40 Context lookups, each applying the next 8 times",
          lay_font(GSUB=fan_nested_lookups()))
     case("lay_fan_base_coords30000", "blame", BA, "BaseValues with 30000 offsets to one format 3 BaseCoord",
