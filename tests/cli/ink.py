@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""ink.py - black-and-white ink masks of PNG pictures (no PIL needed), for the shaping and HTML
-specimen tests (sourced by no one; ctest runs only test_*.sh).
+"""ink.py - black-and-white ink masks of PNG pictures (no PIL needed), for the render, shaping and
+HTML specimen tests (sourced by no one; ctest runs only test_*.sh).
 
   ink.py iou A.png B.png [THRESHOLD]
       the intersection over union of the two pictures' ink (darkness >= THRESHOLD, default 128,
@@ -11,14 +11,18 @@ specimen tests (sourced by no one; ctest runs only test_*.sh).
       the ink's bounding box (of the region X0..X1, Y0..Y1 when given) and its pixel count.
   ink.py crop A.png X0 Y0 X1 Y1 OUT.pgm
       a region as a binary PGM of its ink mask (for looking at a failure).
+  ink.py info A.png
+      "W H COLORTYPE INK" of a gray or RGBA picture, INK its mean darkness 0..1 (gray: 1 - v/255;
+      RGBA: the mean alpha).
 """
 import struct
 import sys
 import zlib
 
 
-def read_png(path):
-    """(width, height, rows of darkness 0..255) of an 8-bit PNG, composited over white."""
+def decode_png(path):
+    """(width, height, colour type, bytes per pixel, palette, unfiltered rows of bytes) of an
+    8-bit non-interlaced PNG."""
     d = open(path, 'rb').read()
     if d[:8] != b'\x89PNG\r\n\x1a\n':
         raise SystemExit('%s: not a PNG' % path)
@@ -40,7 +44,7 @@ def read_png(path):
     raw = zlib.decompress(idat)
     stride = w * bpp
     prev = bytearray(stride)
-    out = []
+    rows = []
     i = 0
     for _ in range(h):
         f = raw[i]
@@ -65,6 +69,15 @@ def read_png(path):
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         prev = line
+        rows.append(line)
+    return w, h, ct, bpp, plte, rows
+
+
+def read_png(path):
+    """(width, height, rows of darkness 0..255) of an 8-bit PNG, composited over white."""
+    w, h, ct, bpp, plte, lines = decode_png(path)
+    out = []
+    for line in lines:
         row = []
         for x in range(w):
             px = line[x * bpp:(x + 1) * bpp]
@@ -83,6 +96,18 @@ def read_png(path):
             row.append((255 - v) * a // 255)
         out.append(row)
     return w, h, out
+
+
+def info(path):
+    """(width, height, colour type, mean ink) of a gray or RGBA picture (see the usage)."""
+    w, h, ct, bpp, _, rows = decode_png(path)
+    if ct == 0:
+        ink = sum(255 - v for r in rows for v in r) / (255.0 * w * h)
+    elif ct == 6:
+        ink = sum(r[x + 3] for r in rows for x in range(0, w * bpp, 4)) / (255.0 * w * h)
+    else:
+        raise SystemExit('%s: colour type %d is neither gray nor RGBA' % (path, ct))
+    return w, h, ct, ink
 
 
 def mask(path, thr, region=None):
@@ -135,6 +160,9 @@ def main():
             f.write('P1\n%d %d\n' % (x1 - x0, y1 - y0))
             for y in range(y0, y1):
                 f.write(' '.join('1' if (x, y) in m else '0' for x in range(x0, x1)) + '\n')
+    elif len(sys.argv) == 3 and sys.argv[1] == 'info':
+        w, h, ct, ink = info(sys.argv[2])
+        print(w, h, ct, '%.5f' % ink)
     else:
         sys.exit(__doc__)
 

@@ -6,12 +6,9 @@
 # written is named on stderr, the others are still written, exit 1, and "wrote N" is true.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-PY=/usr/bin/python3
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/lib.sh"
+cli_setup
+PY=/usr/bin/python3
 
 F=$TMP/Clash.ttf
 # Old numbering (`NAME-<index>`, not checked again) put instance 3 ("Bold" -> "Bold-3") on

@@ -5,14 +5,10 @@
 # compared with the source fonts in tests/oracle/test_woff.py.)
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-ROOT=${OTV_ROOT:-.}
-KARLA=$ROOT/fonts/Karla-VF.ttf
-TMP=$(mktemp -d)
-trap 'chmod -R u+w "$TMP"; rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/lib.sh"
-no_file() { if [ ! -e "$2" ]; then ok; else bad "$1: $2 exists"; fi; }
+cli_setup
+trap 'chmod -R u+w "$TMP"; rm -rf "$TMP"' EXIT
+KARLA=$ROOT/fonts/Karla-VF.ttf
 
 expect 0 "decompress --help" -- "$OTVAR" decompress --help
 has "decompress --help" "usage: otvar decompress"

@@ -7,12 +7,9 @@
 # exit 1 for every command.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-ROOT=${OTV_ROOT:-.}
-TMP=$(mktemp -d)
-trap 'umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/lib.sh"
+cli_setup
+trap 'umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
 R=$FONTS/Roboto-Variable.ABC.ttf
 "$OTVAR" compress "$R" --woff -o "$TMP/r.woff" -q || bad "compress for the fixtures"
 

@@ -29,15 +29,12 @@
 # Env: OTVAR (the CLI), OTV_ROOT (repository root); OTV_HOSTILE_FILTER=substr runs matching cases;
 # OTV_HOSTILE_VERBOSE=1 prints one line per case (exit codes, peak RSS, CPU).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-ROOT=${OTV_ROOT:-.}
+. "$(dirname "$0")/lib.sh"
+cli_setup
 PY=/usr/bin/python3
 HANG=${OTV_HANG_SECONDS:-120}
 FILTER=${OTV_HOSTILE_FILTER:-}
 VERBOSE=${OTV_HOSTILE_VERBOSE:-}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
 
 TIMER=/usr/bin/time
 [ -x "$TIMER" ] || TIMER=

@@ -3,13 +3,9 @@
 # (0 ok, 1 bad font, 2 bad usage), one-line errors on stderr, output shapes.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-ROOT=${OTV_ROOT:-.}
-KARLA=$ROOT/fonts/Karla-VF.ttf
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/lib.sh"
+cli_setup
+KARLA=$ROOT/fonts/Karla-VF.ttf
 
 # ---- help ----
 for cmd in info normalize; do

@@ -8,14 +8,10 @@
 # fontTools computes (see those sections).
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/lib.sh"
+cli_setup
 
-expect 0 "help" -- "$OTVAR" metrics --help
-grep -q '^usage: otvar metrics' "$TMP/out" && ok || bad "help text"
+help_ok metrics
 expect 2 "no font" -- "$OTVAR" metrics
 one_line_err "no font"
 expect 2 "bad option" -- "$OTVAR" metrics "$FONTS/Muli-ABC.ttf" --bogus

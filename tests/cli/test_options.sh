@@ -7,17 +7,13 @@
 # exactly what the parser accepts.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-ROOT=${OTV_ROOT:-.}
+. "$(dirname "$0")/lib.sh"
+cli_setup
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 OTVAR=$(abs "$OTVAR") FONTS=$(abs "$FONTS") ROOT=$(abs "$ROOT")
 KARLA=$ROOT/fonts/Karla-VF.ttf
 R=$FONTS/Roboto-Variable.ABC.ttf       # wght, wdth
 S=$FONTS/STATInstancerTest.ttf         # wght, wdth, ital
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
 O=$TMP/o
 mkdir "$O"
 cd "$O" || exit 1 # whatever a command writes by mistake (-o -, -d -, default names) stays here

@@ -5,59 +5,17 @@
 # non-zero exit and no file (partial or temporary).
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-ROOT=${OTV_ROOT:-.}
+. "$(dirname "$0")/lib.sh"
+cli_setup
 KARLA=$ROOT/fonts/Karla-VF.ttf
 PY=/usr/bin/python3
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-no_file() { if [ ! -e "$2" ]; then ok; else bad "$1: $2 exists"; fi; }
 no_temp() {
   if ls "$TMP"/out-dir/*.tmp-* >/dev/null 2>&1; then bad "$1: temp file left"; else ok; fi
 }
 
 # png_info FILE: prints "W H COLORTYPE INK" where INK is the mean darkness (0..1) of the picture
-# (gray: 1 - v/255; RGBA: alpha-weighted distance from the background of the first pixel).
-png_info() {
-  "$PY" - "$1" <<'EOF'
-import struct, sys, zlib
-d = open(sys.argv[1], 'rb').read()
-assert d[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
-pos, idat, ihdr = 8, b'', None
-while pos < len(d):
-    n, t = struct.unpack('>I4s', d[pos:pos + 8])
-    body = d[pos + 8:pos + 8 + n]
-    if t == b'IHDR': ihdr = struct.unpack('>IIBBBBB', body)
-    if t == b'IDAT': idat += body
-    pos += 12 + n
-w, h, depth, ct = ihdr[0], ihdr[1], ihdr[2], ihdr[3]
-bpp = {0: 1, 6: 4}[ct]
-raw = zlib.decompress(idat)
-stride = w * bpp
-prev = bytearray(stride)
-rows = []
-i = 0
-for y in range(h):
-    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
-if ct == 0:
-    ink = sum(255 - v for r in rows for v in r) / (255.0 * w * h)
-else:
-    ink = sum(r[x + 3] for r in rows for x in range(0, stride, 4)) / (255.0 * w * h)
-print(w, h, ct, '%.5f' % ink)
-EOF
-}
+# (gray: 1 - v/255; RGBA: the mean alpha), as ink.py info reads it
+png_info() { "$PY" "$(dirname "$0")/ink.py" info "$1"; }
 
 mkdir -p "$TMP/out-dir"
 O=$TMP/out-dir

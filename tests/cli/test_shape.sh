@@ -8,14 +8,11 @@
 # SKIP (77) without hb-shape. Env: OTVAR, OTV_FONTS, OTV_FONT_CACHE, OTV_SHAPE_FULL=1 (every
 # named instance and more random locations).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+cli_setup
 CACHE=${OTV_FONT_CACHE:-build-test/fonts-cache}
 PY=/usr/bin/python3
-HERE=$(cd "$(dirname "$0")" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-. "$HERE/lib.sh"
 command -v hb-shape >/dev/null || { echo "SKIP: hb-shape (libharfbuzz-bin) missing"; exit 77; }
 if ! "$OTVAR" shape "$FONTS/Roboto-Variable.ABC.ttf" --text A >/dev/null 2>&1; then
   echo "SKIP: this otvar was built without HarfBuzz"; exit 77
@@ -34,6 +31,19 @@ texts = {
     'bengali': ['আমার সোনার বাংলা', 'ক্ষ জ্ঞ ন্ত্র স্ত্র শ্রী র্ক', 'বাংলা ভাষা ১২৩'],
 }
 rnd = random.Random(23)
+
+
+def shape_both(path, text, ospec, hspec, flags=()):
+    """otvar shape and hb-shape of text (with flags) at a location: otvar's --var, hb-shape's
+    --variations ('': the default)"""
+    a = [otvar, 'shape', path, '--text', text] + list(flags)
+    b = ['hb-shape', path, '--text=' + text] + list(flags)
+    if ospec:
+        a += ['--var', ospec, '--normalize', 'harfbuzz6']
+        b += ['--variations=' + hspec]
+    return subprocess.run(a, capture_output=True, text=True), subprocess.run(b, capture_output=True, text=True)
+
+
 files = sorted(glob.glob(os.path.join(fonts, '*.[ot]tf')) + glob.glob(os.path.join(cache, '*.[ot]tf')))
 runs = diffs = changed = 0
 fv_seen = {}
@@ -84,13 +94,7 @@ for path in files:
     for text in cases[: (len(cases) if full else 3)]:
         outs = set()
         for ospec, hspec in locs:
-            a = [otvar, 'shape', path, '--text', text]
-            b = ['hb-shape', path, '--text=' + text]
-            if ospec:
-                a += ['--var', ospec, '--normalize', 'harfbuzz6']
-                b += ['--variations=' + hspec]
-            ra = subprocess.run(a, capture_output=True, text=True)
-            rb = subprocess.run(b, capture_output=True, text=True)
+            ra, rb = shape_both(path, text, ospec, hspec)
             runs += 1
             if ra.returncode != 0 or ra.stdout != rb.stdout:
                 diffs += 1
@@ -101,13 +105,7 @@ for path in files:
     # the flags, on the first text at the last location
     for flags in (['--no-glyph-names'], ['--no-positions'], ['--font-size=12'], ['--no-clusters', '--no-advances']):
         ospec = locs[-1][0]
-        a = [otvar, 'shape', path, '--text', cases[0]] + flags
-        b = ['hb-shape', path, '--text=' + cases[0]] + flags
-        if ospec:
-            a += ['--var', ospec, '--normalize', 'harfbuzz6']
-            b += ['--variations=' + ospec]
-        ra = subprocess.run(a, capture_output=True, text=True)
-        rb = subprocess.run(b, capture_output=True, text=True)
+        ra, rb = shape_both(path, cases[0], ospec, ospec, flags)
         runs += 1
         if ra.stdout != rb.stdout or ra.returncode:
             diffs += 1

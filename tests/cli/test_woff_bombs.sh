@@ -5,14 +5,10 @@
 # sums that would pass 2^32 are errors, in the decoder and the encoder.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_ROOT (repository root).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-ROOT=${OTV_ROOT:-.}
+. "$(dirname "$0")/lib.sh"
+cli_setup
 PY=/usr/bin/python3
 MAKE="$(dirname "$0")/make_woff_bombs.py"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
 
 if ! "$PY" -c 'import brotli' 2>/dev/null; then
   echo "test_woff_bombs: SKIP (no Python brotli module)"

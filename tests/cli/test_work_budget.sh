@@ -9,12 +9,9 @@
 # budget error. A CPU-time ulimit turns a run that would take minutes into a failure.
 # Env: OTVAR (the CLI), OTV_FONTS (tests/fonts), OTV_FONT_CACHE (real fonts, optional).
 set -u
-OTVAR=${OTVAR:-build/otvar}
-FONTS=${OTV_FONTS:-tests/fonts}
-CACHE=${OTV_FONT_CACHE:-}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/lib.sh"
+cli_setup
+CACHE=${OTV_FONT_CACHE:-}
 
 GEN="$(dirname "$OTVAR")/test_work_budget"
 if [ ! -x "$GEN" ]; then

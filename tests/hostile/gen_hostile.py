@@ -667,7 +667,6 @@ def rebase(d, delta):
 def glyf_cases():
     G = base_glyphs()
     gv = base_gvar()
-    empty = [b""] * 4
 
     def font(glyphs, gvar=None):
         # glyph 3 is usually replaced: its original deltas (2 components) would not match
@@ -1203,6 +1202,27 @@ def covref(a, glyphs, base, name, fmt=1):
     a.o16(glyphs if isinstance(glyphs, str) else a.sub(e_cov, glyphs, fmt, name=name), base)
 
 
+def format_cov(a, me, fmt, glyphs, cov_fmt=1):
+    """The fields most GSUB/GPOS sub-tables open with: the format, then the Coverage offset
+    (glyphs as in covref, labelled me.cov)."""
+    a.h(fmt)
+    covref(a, glyphs, me, me + ".cov", cov_fmt)
+
+
+def offset_array(a, me, fn, items, names, spread=False, count=True, width=2):
+    """A count (count=False: the caller writes it elsewhere), then an offset from me per item
+    (width 2 or 4 bytes): None is NULL, a str the label of a sub-table placed elsewhere, else
+    fn(item) (spread: fn(*item)) is queued, labelled names % i."""
+    if count:
+        a.h(len(items))
+    for i, item in enumerate(items):
+        if item is None or isinstance(item, str):
+            target = item
+        else:
+            target = a.sub(fn, *(item if spread else (item,)), name=names % i)
+        (a.o16 if width == 2 else a.o32)(target, me)
+
+
 def e_classdef(a, me, m, fmt=2):
     """m: {glyph: class}."""
     gs = sorted(m)
@@ -1303,9 +1323,7 @@ def e_lookup(a, me, ltype, flag, subs, mark_set=None):
 
 
 def e_lookuplist(a, me, lookups):
-    a.h(len(lookups))
-    for i, lk in enumerate(lookups):
-        a.o16(a.sub(e_lookup, *lk, name="L%d" % i), me)
+    offset_array(a, me, e_lookup, lookups, "L%d", spread=True)
 
 
 def e_cond(a, me, c):
@@ -1315,9 +1333,7 @@ def e_cond(a, me, c):
 
 
 def e_condset(a, me, conds):
-    a.h(len(conds))
-    for k, c in enumerate(conds):
-        a.o32(a.sub(e_cond, c, name="%s.c%d" % (me, k)), me)
+    offset_array(a, me, e_cond, conds, me + ".c%d", width=4)
 
 
 def e_fts(a, me, substs):
@@ -1398,15 +1414,13 @@ def anchor_off(a, spec, base, name=None):
 
 
 def e_single1(a, me, glyphs, vf, v):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 1, glyphs)
     a.h(vf)
     vrec(a, vf, me, v)
 
 
 def e_single2(a, me, glyphs, vf, recs):
-    a.h(2)
-    covref(a, glyphs, me, me + ".cov", 2)
+    format_cov(a, me, 2, glyphs, 2)
     a.h(vf, len(recs))
     for v in recs:
         vrec(a, vf, me, v)
@@ -1422,17 +1436,14 @@ def e_pairset(a, me, vf1, vf2, recs):
 
 
 def e_pair1(a, me, glyphs, vf1, vf2, sets):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
-    a.h(vf1, vf2, len(sets))
-    for i, s in enumerate(sets):
-        a.o16(a.sub(e_pairset, vf1, vf2, s, name="%s.ps%d" % (me, i)), me)
+    format_cov(a, me, 1, glyphs)
+    a.h(vf1, vf2)
+    offset_array(a, me, e_pairset, [(vf1, vf2, s) for s in sets], me + ".ps%d", spread=True)
 
 
 def e_pair2(a, me, glyphs, vf1, vf2, cd1, cd2, c1n, c2n, recs):
     """recs(c1, c2) -> (v1, v2)."""
-    a.h(2)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 2, glyphs)
     a.h(vf1, vf2)
     a.o16(cd1 if isinstance(cd1, str) else a.sub(e_classdef, cd1, 2, name=me + ".cd1"), me)
     a.o16(cd2 if isinstance(cd2, str) else a.sub(e_classdef, cd2, 1, name=me + ".cd2"), me)
@@ -1445,8 +1456,7 @@ def e_pair2(a, me, glyphs, vf1, vf2, cd1, cd2, c1n, c2n, recs):
 
 
 def e_cursive(a, me, glyphs, pairs):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 1, glyphs)
     a.h(len(pairs))
     for i, (en, ex) in enumerate(pairs):
         anchor_off(a, en, me, "%s.en%d" % (me, i))
@@ -1467,29 +1477,29 @@ def e_anchormatrix(a, me, rows):
             anchor_off(a, an, me, "%s.a%d_%d" % (me, i, k))
 
 
-def e_markbase(a, me, mglyphs, bglyphs, classes, marks, bases):
-    """MarkBasePos and MarkMarkPos (same layout)."""
+def mark_attach(a, me, k, array_fn, mglyphs, glyphs, classes, marks, array):
+    """MarkBasePos, MarkMarkPos and MarkLigPos format 1: Coverages of the marks and of what they
+    attach to (labelled me.mcov, me.<k>cov), the class count, the MarkArray and the array_fn
+    array (me.<k>a)."""
     a.h(1)
     covref(a, mglyphs, me, me + ".mcov")
-    covref(a, bglyphs, me, me + ".bcov")
+    covref(a, glyphs, me, me + "." + k + "cov")
     a.h(classes)
     a.o16(a.sub(e_markarray, marks, name=me + ".ma"), me)
-    a.o16(a.sub(e_anchormatrix, bases, name=me + ".ba"), me)
+    a.o16(a.sub(array_fn, array, name=me + "." + k + "a"), me)
+
+
+def e_markbase(a, me, mglyphs, bglyphs, classes, marks, bases):
+    """MarkBasePos and MarkMarkPos (same layout)."""
+    mark_attach(a, me, "b", e_anchormatrix, mglyphs, bglyphs, classes, marks, bases)
 
 
 def e_ligarray(a, me, ligs):
-    a.h(len(ligs))
-    for i, comps in enumerate(ligs):
-        a.o16(a.sub(e_anchormatrix, comps, name="%s.att%d" % (me, i)), me)
+    offset_array(a, me, e_anchormatrix, ligs, me + ".att%d")
 
 
 def e_marklig(a, me, mglyphs, lglyphs, classes, marks, ligs):
-    a.h(1)
-    covref(a, mglyphs, me, me + ".mcov")
-    covref(a, lglyphs, me, me + ".lcov")
-    a.h(classes)
-    a.o16(a.sub(e_markarray, marks, name=me + ".ma"), me)
-    a.o16(a.sub(e_ligarray, ligs, name=me + ".la"), me)
+    mark_attach(a, me, "l", e_ligarray, mglyphs, lglyphs, classes, marks, ligs)
 
 
 def e_ext(a, me, ltype, target):
@@ -1511,32 +1521,23 @@ def e_rule(a, me, inp, recs):
 
 
 def e_ruleset(a, me, rules):
-    a.h(len(rules))
-    for i, (inp, recs) in enumerate(rules):
-        a.o16(a.sub(e_rule, inp, recs, name="%s.r%d" % (me, i)), me)
+    offset_array(a, me, e_rule, rules, me + ".r%d", spread=True)
 
 
 def e_ctx1(a, me, glyphs, sets):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
-    a.h(len(sets))
-    for i, s in enumerate(sets):
-        a.o16(a.sub(e_ruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+    format_cov(a, me, 1, glyphs)
+    offset_array(a, me, e_ruleset, sets, me + ".rs%d")
 
 
 def e_ctx2(a, me, glyphs, cd, sets):
-    a.h(2)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 2, glyphs)
     a.o16(a.sub(e_classdef, cd, name=me + ".cd"), me)
-    a.h(len(sets))
-    for i, s in enumerate(sets):
-        a.o16(a.sub(e_ruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+    offset_array(a, me, e_ruleset, sets, me + ".rs%d")
 
 
 def e_ctx3(a, me, covs, recs):
     a.h(3, len(covs), len(recs))
-    for i, c in enumerate(covs):
-        a.o16(a.sub(e_cov, c, name="%s.cov%d" % (me, i)), me)
+    offset_array(a, me, e_cov, covs, me + ".cov%d", count=False)
     seq_records(a, recs)
 
 
@@ -1549,35 +1550,25 @@ def e_chainrule(a, me, back, inp, look, recs):
 
 
 def e_chainruleset(a, me, rules):
-    a.h(len(rules))
-    for i, r in enumerate(rules):
-        a.o16(a.sub(e_chainrule, *r, name="%s.r%d" % (me, i)), me)
+    offset_array(a, me, e_chainrule, rules, me + ".r%d", spread=True)
 
 
 def e_chain1(a, me, glyphs, sets):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
-    a.h(len(sets))
-    for i, s in enumerate(sets):
-        a.o16(a.sub(e_chainruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+    format_cov(a, me, 1, glyphs)
+    offset_array(a, me, e_chainruleset, sets, me + ".rs%d")
 
 
 def e_chain2(a, me, glyphs, bcd, icd, lcd, sets):
-    a.h(2)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 2, glyphs)
     for k, cd in (("bcd", bcd), ("icd", icd), ("lcd", lcd)):
         a.o16(a.sub(e_classdef, cd, name=me + "." + k), me)
-    a.h(len(sets))
-    for i, s in enumerate(sets):
-        a.o16(a.sub(e_chainruleset, s, name="%s.rs%d" % (me, i)) if s is not None else None, me)
+    offset_array(a, me, e_chainruleset, sets, me + ".rs%d")
 
 
 def e_chain3(a, me, back, inp, look, recs):
     a.h(3)
     for k, covs in (("b", back), ("i", inp), ("l", look)):
-        a.h(len(covs))
-        for i, c in enumerate(covs):
-            a.o16(a.sub(e_cov, c, name="%s.%s%d" % (me, k, i)), me)
+        offset_array(a, me, e_cov, covs, me + "." + k + "%d")
     a.h(len(recs))
     seq_records(a, recs)
 
@@ -1585,14 +1576,12 @@ def e_chain3(a, me, back, inp, look, recs):
 # ---- GSUB sub-tables ----
 
 def e_ss1(a, me, glyphs, delta):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 1, glyphs)
     a.h(delta)
 
 
 def e_ss2(a, me, glyphs, subst):
-    a.h(2)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 2, glyphs)
     a.h(len(subst), *subst)
 
 
@@ -1602,11 +1591,8 @@ def e_glyphseq(a, me, glyphs):
 
 def e_multiple(a, me, glyphs, seqs):
     """MultipleSubst and AlternateSubst (same layout)."""
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
-    a.h(len(seqs))
-    for i, s in enumerate(seqs):
-        a.o16(a.sub(e_glyphseq, s, name="%s.seq%d" % (me, i)), me)
+    format_cov(a, me, 1, glyphs)
+    offset_array(a, me, e_glyphseq, seqs, me + ".seq%d")
 
 
 def e_lig(a, me, lig, comps):
@@ -1614,26 +1600,18 @@ def e_lig(a, me, lig, comps):
 
 
 def e_ligset(a, me, ligs):
-    a.h(len(ligs))
-    for i, (lig, comps) in enumerate(ligs):
-        a.o16(a.sub(e_lig, lig, comps, name="%s.l%d" % (me, i)), me)
+    offset_array(a, me, e_lig, ligs, me + ".l%d", spread=True)
 
 
 def e_ligature(a, me, glyphs, sets):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
-    a.h(len(sets))
-    for i, s in enumerate(sets):
-        a.o16(a.sub(e_ligset, s, name="%s.ls%d" % (me, i)), me)
+    format_cov(a, me, 1, glyphs)
+    offset_array(a, me, e_ligset, sets, me + ".ls%d")
 
 
 def e_reverse(a, me, glyphs, back, look, subst):
-    a.h(1)
-    covref(a, glyphs, me, me + ".cov")
+    format_cov(a, me, 1, glyphs)
     for k, covs in (("b", back), ("l", look)):
-        a.h(len(covs))
-        for i, c in enumerate(covs):
-            a.o16(a.sub(e_cov, c, name="%s.%s%d" % (me, k, i)), me)
+        offset_array(a, me, e_cov, covs, me + "." + k + "%d")
     a.h(len(subst), *subst)
 
 
@@ -1648,29 +1626,22 @@ def e_caret(a, me, spec):
 
 
 def e_ligglyph(a, me, carets):
-    a.h(len(carets))
-    for i, c in enumerate(carets):
-        a.o16(c if isinstance(c, str) else a.sub(e_caret, c, name="%s.c%d" % (me, i)), me)
+    offset_array(a, me, e_caret, carets, me + ".c%d")
 
 
 def e_ligcaretlist(a, me, glyphs, ligs):
     covref(a, glyphs, me, me + ".cov")
-    a.h(len(ligs))
-    for i, carets in enumerate(ligs):
-        a.o16(a.sub(e_ligglyph, carets, name="%s.lg%d" % (me, i)), me)
+    offset_array(a, me, e_ligglyph, ligs, me + ".lg%d")
 
 
 def e_attachlist(a, me, glyphs, points):
     covref(a, glyphs, me, me + ".cov")
-    a.h(len(points))
-    for i, p in enumerate(points):
-        a.o16(a.sub(e_glyphseq, p, name="%s.ap%d" % (me, i)), me)
+    offset_array(a, me, e_glyphseq, points, me + ".ap%d")
 
 
 def e_markglyphsets(a, me, sets):
-    a.h(1, len(sets))
-    for i, s in enumerate(sets):
-        a.o32(a.sub(e_cov, s, name="%s.cov%d" % (me, i)), me)
+    a.h(1)
+    offset_array(a, me, e_cov, sets, me + ".cov%d", width=4)
 
 
 # the GDEF store: 2 axes (wght, wdth of the base font), 2 regions, 6 items of 16-bit deltas
@@ -2216,21 +2187,14 @@ def layout_cases():
     GP, GS, GD, BA = blame_for("GPOS"), blame_for("GSUB"), blame_for("GDEF"), "BASE"
     FF, FFFF = u16(0xFFFF), u32(0xFFFFFFFF)
 
-    def gpos(name, desc, *patches, cls="blame", det=GP, **kw):
-        case("lay_gpos_" + name, cls, "" if cls == "valid" else det, desc,
-             lay_font(GPOS=lay_apply(gpos_rich(**kw), patches)))
-
-    def gsub(name, desc, *patches, cls="blame", det=GS, **kw):
-        case("lay_gsub_" + name, cls, "" if cls == "valid" else det, desc,
-             lay_font(GSUB=lay_apply(gsub_rich(**kw), patches)))
-
-    def gdef(name, desc, *patches, cls="blame", det=GD, **kw):
-        case("lay_gdef_" + name, cls, "" if cls == "valid" else det, desc,
-             lay_font(GDEF=lay_apply(gdef_rich(**kw), patches)))
-
-    def base(name, desc, *patches, cls="blame", det=BA, **kw):
-        case("lay_base_" + name, cls, "" if cls == "valid" else det, desc,
-             lay_font(BASE=lay_apply(base_rich(**kw), patches)))
+    def patched(t, rich, blame):
+        """a case maker for table t: its rich table (built with **kw), patched, in lay_font"""
+        def make(name, desc, *patches, cls="blame", det=blame, **kw):
+            case("lay_%s_%s" % (t.lower(), name), cls, "" if cls == "valid" else det, desc,
+                 lay_font(**{t: lay_apply(rich(**kw), patches)}))
+        return make
+    gpos, gsub = patched("GPOS", gpos_rich, GP), patched("GSUB", gsub_rich, GS)
+    gdef, base = patched("GDEF", gdef_rich, GD), patched("BASE", base_rich, BA)
 
     # ---- well-formed ----
     case("lay_ok", "valid", "", "GSUB/GPOS 1.1 with every lookup type and FeatureVariations, GDEF 1.3 "
@@ -2397,41 +2361,33 @@ def layout_cases():
 
     # ---- fan-out: one large structure behind thousands of offsets (each family at n and 4n,
     #      so tests/cli/test_hostile_layout.sh can check that work grows linearly) ----
-    for n in (5000, 20000):
-        case("lay_fan_lookups%d_shared_pairpos60k" % n, "blame", GP,
-             "%d lookups -> one Lookup of %d sub-tables -> one Extension -> one 60 KB PairPos (15000 devices)" % (n, n),
-             lay_font(GPOS=fan_shared_lookup(n)))
-    for n in (1250, 5000):
-        case("lay_fan_lookups%d_distinct_pairpos60k" % n, "blame", GP,
-             "%d Lookup tables, each with its own Extension, all -> one 60 KB PairPos" % n,
-             lay_font(GPOS=fan_distinct_lookups(n)))
-    for m in (1250, 5000):
-        case("lay_fan_cov_overlap%d" % m, "blame", GS,
-             "%d SingleSubst sub-tables, Coverages 4 bytes apart each claiming 30000 glyphs" % m,
-             lay_font(GSUB=fan_cov_overlap(m)))
-    for m in (750, 3000):
-        case("lay_fan_classdef_overlap%d" % m, "blame", GP,
-             "%d PairPos format 2 sub-tables, ClassDefs 6 bytes apart each claiming 30000 glyphs" % m,
-             lay_font(GPOS=fan_classdef_overlap(m)))
-    for k in (500, 2000):
-        case("lay_fan_device_overlap%d" % k, "blame", GP,
-             "SinglePos with %d value records of 4 devices, %d Device tables 6 bytes apart each claiming 64 KB" % (k, 4 * k),
-             lay_font(GPOS=fan_device_overlap(k)))
-    for n in (2000, 8000):
-        case("lay_fan_features%d" % n, "blame", GP,
-             "%d features -> one Feature of %d lookup indices -> one Lookup" % (n, n), lay_font(GPOS=fan_features(n)))
-    for n in (1250, 5000):
-        case("lay_fan_ext_chain%d_linked" % n, "blame", GP,
-             "%d chained Extensions (Extension -> Extension), every link also a sub-table of the lookup" % n,
-             lay_font(GPOS=ext_chain("GPOS", n, True)))
-    for n in (7500, 30000):
-        case("lay_fan_fv_records%d" % n, "blame", GS,
-             "%d FeatureVariationRecords sharing one ConditionSet and one FeatureTableSubstitution" % n,
-             lay_font(GSUB=fan_fv_records(n)))
-    for n in (2500, 10000):
-        case("lay_fan_gdef_carets%d" % n, "blame", GD,
-             "%d ligature glyphs -> one LigGlyph of %d carets -> one format 3 CaretValue" % (n, n),
-             lay_font(GDEF=fan_gdef_carets(n)))
+    # (sizes n, name (% n), table, blame, description ({n}, {n4} = 4n), the table made for n)
+    fans = [
+        ((5000, 20000), "lookups%d_shared_pairpos60k", "GPOS", GP,
+         "{n} lookups -> one Lookup of {n} sub-tables -> one Extension -> one 60 KB PairPos (15000 devices)",
+         fan_shared_lookup),
+        ((1250, 5000), "lookups%d_distinct_pairpos60k", "GPOS", GP,
+         "{n} Lookup tables, each with its own Extension, all -> one 60 KB PairPos", fan_distinct_lookups),
+        ((1250, 5000), "cov_overlap%d", "GSUB", GS,
+         "{n} SingleSubst sub-tables, Coverages 4 bytes apart each claiming 30000 glyphs", fan_cov_overlap),
+        ((750, 3000), "classdef_overlap%d", "GPOS", GP,
+         "{n} PairPos format 2 sub-tables, ClassDefs 6 bytes apart each claiming 30000 glyphs", fan_classdef_overlap),
+        ((500, 2000), "device_overlap%d", "GPOS", GP,
+         "SinglePos with {n} value records of 4 devices, {n4} Device tables 6 bytes apart each claiming 64 KB",
+         fan_device_overlap),
+        ((2000, 8000), "features%d", "GPOS", GP,
+         "{n} features -> one Feature of {n} lookup indices -> one Lookup", fan_features),
+        ((1250, 5000), "ext_chain%d_linked", "GPOS", GP,
+         "{n} chained Extensions (Extension -> Extension), every link also a sub-table of the lookup",
+         lambda n: ext_chain("GPOS", n, True)),
+        ((7500, 30000), "fv_records%d", "GSUB", GS,
+         "{n} FeatureVariationRecords sharing one ConditionSet and one FeatureTableSubstitution", fan_fv_records),
+        ((2500, 10000), "gdef_carets%d", "GDEF", GD,
+         "{n} ligature glyphs -> one LigGlyph of {n} carets -> one format 3 CaretValue", fan_gdef_carets),
+    ]
+    for sizes, name, t, det, desc, build in fans:
+        for n in sizes:
+            case("lay_fan_" + name % n, "blame", det, desc.format(n=n, n4=4 * n), lay_font(**{t: build(n)}))
     case("lay_fan_nested_lookups_8pow40", "blame", GS, "40 Context lookups, each applying the next 8 times",
          lay_font(GSUB=fan_nested_lookups()))
     case("lay_fan_base_coords30000", "blame", BA, "BaseValues with 30000 offsets to one format 3 BaseCoord",

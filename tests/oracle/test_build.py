@@ -37,7 +37,8 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-from buildtest import DATA, OTVAR, compile_ttx, fail, finish
+from buildtest import (DATA, OTVAR, compile_ttx, decompile_all, fail, finish, master_locations,
+                       ots_check)
 FULL = os.environ.get("OTV_BUILD_FULL") == "1"
 
 CASES = [
@@ -164,6 +165,26 @@ def build_both(what, ds, mdir, ours, theirs):
     return vf
 
 
+def build_featured(tmp, what, folder, fea):
+    """Build's Master0 and Master1 with feaLib features added (fea: {master stem: feature
+    text}) in tmp/folder, and both builds of them (ours, theirs); (ours, theirs) or None when
+    otvar refused (a failure recorded)"""
+    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
+    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
+    out = os.path.join(tmp, folder)
+    os.makedirs(out)
+    for n, fe in fea.items():
+        f = TTFont(os.path.join(src, n + ".ttf"))
+        addOpenTypeFeaturesFromString(f, fe)
+        f.save(os.path.join(out, n + ".ttf"))
+    ds = os.path.join(out, folder + ".designspace")
+    two_masters(ds)
+    ours, theirs = os.path.join(out, "o.ttf"), os.path.join(out, "f.ttf")
+    if build_both(what, ds, out, ours, theirs) is None:
+        return None
+    return ours, theirs
+
+
 def run_case(tmp, name, mdir, nrand):
     ds_path = os.path.join(DATA, name + ".designspace")
     src_dir = os.path.join(DATA, mdir)
@@ -184,21 +205,10 @@ def run_case(tmp, name, mdir, nrand):
     gt = len(TTFont(theirs).reader["gvar"]) if "gvar" in TTFont(theirs) else 0
     print(f"{name}: size otvar {so} fontTools {st} ({so / st:.3f}); gvar {go} vs {gt}"
           + (f" ({go / gt:.3f})" if gt else ""))
-    if shutil.which("ots-sanitize"):
-        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
-        if r.returncode:
-            fail(f"{name}: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
-    f = TTFont(ours)
-    for tag in f.keys():
-        f[tag]  # decompiles every table
+    ots_check(name, ours)
+    decompile_all(ours)
     # user locations: the masters', then random ones
-    locs = []
-    for s in doc.sources:
-        user = {}
-        for a in doc.axes:
-            d = s.location.get(a.name, a.map_forward(a.default))
-            user[a.tag] = a.map_backward(d)
-        locs.append((s.name, user))
+    locs = [(s.name, user) for s, user in master_locations(doc)]
     rng = random.Random(27)
     for i in range(nrand * (4 if FULL else 1)):
         locs.append((None, {a.tag: rng.uniform(a.minimum, a.maximum) for a in doc.axes}))
@@ -398,10 +408,7 @@ feature liga { sub uni0024 uni0024 by uni0024.nostroke; } liga;"""
                 bad += 1
                 if bad <= 3:
                     fail(f"rules with a GSUB at {var} {feat}: {go.strip()} vs {gt.strip()}")
-    if shutil.which("ots-sanitize"):
-        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
-        if r.returncode or "WARNING" in r.stdout + r.stderr:
-            fail(f"rules with a GSUB: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    ots_check("rules with a GSUB", ours, quiet=True)
     print(f"rules with a GSUB: GSUB {len(TTFont(ours).reader['GSUB'])} bytes, fontTools' "
           f"{len(TTFont(theirs).reader['GSUB'])}")
 
@@ -573,10 +580,7 @@ def run_stat_labels(tmp):
     a, b = stat_desc(TTFont(ours)), stat_desc(TTFont(theirs))
     if a != b:
         fail(f"labels: STAT {a} vs fontTools' {b}")
-    if shutil.which("ots-sanitize"):
-        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
-        if r.returncode:
-            fail(f"labels: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    ots_check("labels", ours)
     print(f"STAT from labels: {len(a[1])} axis values equal fontTools'; "
           f"{len(TTFont(ours).reader['STAT'])} vs {len(TTFont(theirs).reader['STAT'])} bytes")
 
@@ -585,24 +589,14 @@ def run_pair_sets(tmp):
     """PairPos format 1 whose pair sets differ between masters (feaLib kerning added to Build's
     first two masters, different pairs in each): HarfBuzz positions of every pair equal those of
     fontTools' build at 5 weights."""
-    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
-    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
-    pd = os.path.join(tmp, "pairsets")
-    os.makedirs(pd)
     fea = {"TestFamily-Master0": "feature kern { pos uni0041 uni0061 -20; "
                                  "pos uni0061 uni0041 -10; } kern;",
            "TestFamily-Master1": "feature kern { pos uni0041 uni0061 -40; "
                                  "pos uni0041 uni0024 15; pos uni0024 uni0024 5; } kern;"}
-    for n, fe in fea.items():
-        f = TTFont(os.path.join(src, n + ".ttf"))
-        addOpenTypeFeaturesFromString(f, fe)
-        f.save(os.path.join(pd, n + ".ttf"))
-    ds = os.path.join(pd, "pairsets.designspace")
-    two_masters(ds)
-    ours, theirs = os.path.join(pd, "o.ttf"), os.path.join(pd, "f.ttf")
-    vf = build_both("pair sets", ds, pd, ours, theirs)
-    if vf is None:
+    built = build_featured(tmp, "pair sets", "pairsets", fea)
+    if built is None:
         return
+    ours, theirs = built
     if not shutil.which("hb-shape"):
         return
     text = "Aa$ "
@@ -652,28 +646,18 @@ def run_carets(tmp):
     """GDEF ligature carets (feaLib LigatureCaretByPos, one moving, one not) on two of Build's
     masters with kerning: every caret, VariationIndex deltas applied, equals fontTools' build
     at 3 weights (the masters' and between)."""
-    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
     from fontTools.varLib.varStore import VarStoreInstancer
     from fontTools.varLib.models import normalizeLocation
-    src = os.path.join(tmp, "master_ttx_interpolatable_ttf")
-    cd = os.path.join(tmp, "carets")
-    os.makedirs(cd)
     fea = {"TestFamily-Master0": "table GDEF { LigatureCaretByPos uni0024 300 500; "
                                  "LigatureCaretByPos uni0041 200; } GDEF; "
                                  "feature kern { pos uni0041 uni0061 -20; } kern;",
            "TestFamily-Master1": "table GDEF { LigatureCaretByPos uni0024 340 520; "
                                  "LigatureCaretByPos uni0041 200; } GDEF; "
                                  "feature kern { pos uni0041 uni0061 -40; } kern;"}
-    for n, fe in fea.items():
-        f = TTFont(os.path.join(src, n + ".ttf"))
-        addOpenTypeFeaturesFromString(f, fe)
-        f.save(os.path.join(cd, n + ".ttf"))
-    ds = os.path.join(cd, "carets.designspace")
-    two_masters(ds)
-    ours, theirs = os.path.join(cd, "o.ttf"), os.path.join(cd, "f.ttf")
-    vf = build_both("carets", ds, cd, ours, theirs)
-    if vf is None:
+    built = build_featured(tmp, "carets", "carets", fea)
+    if built is None:
         return
+    ours, theirs = built
 
     def carets(font, w):
         t = font["GDEF"].table
@@ -726,10 +710,7 @@ def run_base(tmp):
     for w in (0, 123, 450, 777, 900):
         if base_coords(fo, {"wght": w}) != base_coords(ft, {"wght": w}):
             fail(f"TestBASE at wght={w}: BASE differs from fontTools'")
-    if shutil.which("ots-sanitize"):
-        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
-        if r.returncode:
-            fail(f"TestBASE: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    ots_check("TestBASE", ours)
     print(f"TestBASE: size otvar {os.path.getsize(ours)} fontTools {os.path.getsize(theirs)}; "
           f"BASE {len(fo.reader['BASE'])} vs {len(ft.reader['BASE'])}")
 

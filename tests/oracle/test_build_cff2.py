@@ -51,7 +51,8 @@ try:
 except ImportError:
     woff2_ok = False
 
-from buildtest import DATA, OTVAR, compile_ttx, fail, finish
+from buildtest import (DATA, OTVAR, compile_ttx, decompile_all, fail, finish, master_locations,
+                       no_data, ots_check)
 FULL = os.environ.get("OTV_BUILD_FULL") == "1"
 
 CASES = [
@@ -222,13 +223,8 @@ def run_case(tmp, name, nrand, ft_builds, tol):
         finder = lambda p: os.path.join(out_m, os.path.splitext(os.path.basename(p))[0] + ".otf")
         vf, _, _ = varLib.build(ds_path, master_finder=finder)
         vf.save(theirs)
-    if shutil.which("ots-sanitize"):
-        r = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
-        if r.returncode:
-            fail(f"{name}: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
-    f = TTFont(ours)
-    for tag in f.keys():
-        f[tag]  # decompiles every table
+    ots_check(name, ours)
+    f = decompile_all(ours)
     if "CFF2" not in f or "CFF " in f or "glyf" in f:
         fail(f"{name}: tables {sorted(f.keys())}")
         return
@@ -277,13 +273,8 @@ def run_case(tmp, name, nrand, ft_builds, tol):
                 fail(f"{name}: otvar's WOFF2 {a} bytes, fontTools' {bsz}")
     order = f.getGlyphOrder()
     # user locations: the masters', then random ones
-    locs = []
-    for s in doc.sources:
-        user = {}
-        for a in doc.axes:
-            d = s.location.get(a.name, a.map_forward(a.default))
-            user[a.tag] = a.map_backward(d)
-        locs.append((s.name or os.path.splitext(os.path.basename(s.filename))[0], user))
+    locs = [(s.name or os.path.splitext(os.path.basename(s.filename))[0], user)
+            for s, user in master_locations(doc)]
     rng = random.Random(27)
     for i in range(nrand * (4 if FULL else 1)):
         locs.append((None, {a.tag: rng.uniform(a.minimum, a.maximum) for a in doc.axes}))
@@ -442,8 +433,7 @@ def long_names(tmp):
 
 
 def main():
-    if not os.path.isdir(DATA):
-        print("SKIP: no fontTools varLib test data")
+    if no_data():
         return 77
     if not shutil.which("hb-shape"):
         print("SKIP: no hb-shape")

@@ -65,6 +65,15 @@ def kern(i, j, loc):
     return round(-15 - 3 * i + 2 * j - 20 * a + 9 * b * c + 6 * a * b * b)
 
 
+def draw(pen, i, loc):
+    """glyph i's one contour at loc"""
+    pts = points(i, loc)
+    pen.moveTo(pts[0])
+    for p in pts[1:]:
+        pen.lineTo(p)
+    pen.closePath()
+
+
 def master(path, loc, cff, drop_e):
     fb = FontBuilder(1000, isTTF=not cff)
     fb.setupGlyphOrder(NAMES)
@@ -74,11 +83,7 @@ def master(path, loc, cff, drop_e):
         cs = {}
         for i, n in enumerate(NAMES):
             pen = T2CharStringPen(adv[n], None)
-            pts = points(i, loc)
-            pen.moveTo(pts[0])
-            for p in pts[1:]:
-                pen.lineTo(p)
-            pen.closePath()
+            draw(pen, i, loc)
             cs[n] = pen.getCharString()
         fb.setupCFF("Masters", {"FullName": "Masters"}, cs, {})
     else:
@@ -86,11 +91,7 @@ def master(path, loc, cff, drop_e):
         for i, n in enumerate(NAMES):
             pen = TTGlyphPen(None)
             if not (drop_e and n == "e"):
-                pts = points(i, loc)
-                pen.moveTo(pts[0])
-                for p in pts[1:]:
-                    pen.lineTo(p)
-                pen.closePath()
+                draw(pen, i, loc)
             gl[n] = pen.glyph()
         fb.setupGlyf(gl)
     fb.setupHorizontalMetrics({n: (adv[n], 0) for n in NAMES})

@@ -13,13 +13,11 @@ fontTools' build_many's: every axis (the discrete one too), the labels and locat
 discrete values (their full location). Exit 77 (skip) without fontTools or the test data.
 """
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 try:
-    from fontTools.ttLib import TTFont
     from fontTools import varLib
     from fontTools.varLib.stat import buildVFStatTable
     from fontTools.designspaceLib import DesignSpaceDocument
@@ -27,7 +25,8 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-from buildtest import DATA, OTVAR, compile_masters, fail, finish
+from buildtest import DATA, OTVAR, compile_masters, fail, finish, no_data, ots_check
+from test_build_discrete import stat_summary
 SOURCES = [("m0", "TestFamily-Master0", 0, 0), ("m1", "TestFamily-Master1", 368, 0),
            ("m2", "TestFamily-Master2", 1000, 0), ("m3", "TestFamily-Master3", 1000, 100),
            ("m0b", "TestFamily-Master0", 0, 100), ("m4", "TestFamily-Master4", 368, 100)]
@@ -58,23 +57,13 @@ LABELS = ('    <label name="Shiny" elidable="true"><location><dimension name="we
 
 
 def stat_of(path):
-    f = TTFont(path)
-    st, nm = f["STAT"].table, f["name"]
-    vals = []
-    for av in (st.AxisValueArray.AxisValue if st.AxisValueArray else []):
-        v = (av.Format, av.Flags, nm.getDebugName(av.ValueNameID))
-        if av.Format == 4:
-            v += tuple((r.AxisIndex, r.Value) for r in av.AxisValueRecord)
-        else:
-            v += (av.AxisIndex, av.Value)
-        vals.append(v)
-    axes = [(a.AxisTag, a.AxisOrdering) for a in st.DesignAxisRecord.Axis]
-    return st.Version, axes, vals, nm.getDebugName(st.ElidedFallbackNameID)
+    """test_build_discrete's STAT summary, the axes as (tag, ordering)"""
+    version, axes, vals, elided = stat_summary(path)
+    return version, [a[:2] for a in axes], vals, elided
 
 
 def main():
-    if not os.path.isdir(DATA):
-        print("SKIP: no fontTools varLib test data")
+    if no_data():
         return 77
     with tempfile.TemporaryDirectory() as tmp:
         md = os.path.join(tmp, "master_ufo")
@@ -99,10 +88,7 @@ def main():
         print(f"otvar:     {a}\nfontTools: {b}")
         if a != b:
             fail("STAT differs from fontTools' buildVFStatTable")
-        if shutil.which("ots-sanitize"):
-            o = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True, text=True)
-            if o.returncode:
-                fail(f"ots-sanitize: {(o.stdout + o.stderr).strip()[:200]}")
+        ots_check("", ours, 200)
         # a discrete contrast: each font keeps the labels at its contrast
         ds2 = os.path.join(tmp, "LocD.designspace")
         with open(ds2, "w") as fp:

@@ -39,9 +39,10 @@ except ImportError:
     sys.exit(77)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_build_discrete import RULES, SOURCES, glyph_data, stat_summary  # noqa: E402
+from test_build_discrete import RULES, SOURCES, glyph_data, source_lines, stat_summary  # noqa: E402
 
-from buildtest import DATA, OTVAR, compile_masters, fail, finish, run
+from buildtest import (DATA, OTVAR, compile_masters, fail, finish, no_data, ots_check, run,
+                       same_glyphs)
 FULL = os.environ.get("OTV_BUILD_FULL") == "1"
 
 WEIGHT = ('    <axis tag="wght" name="weight" minimum="100" maximum="900" default="400">\n'
@@ -111,11 +112,7 @@ def doc(contrast=CONTRAST, vfonts=VFONTS, sources=SOURCES, fmt="5.0"):
            "  <labels>", '    <label name="Shiny"><location><dimension name="weight" '
            'uservalue="600"/><dimension name="contrast" uservalue="100"/></location></label>',
            "  </labels>", RULES, "  <sources>"]
-    for name, stem, w, c in sources:
-        out.append(f'    <source filename="master_ufo/{stem}.ufo" name="{name}">')
-        out.append(f'      <location><dimension name="weight" xvalue="{w}"/>'
-                   f'<dimension name="contrast" xvalue="{c}"/></location>')
-        out.append("    </source>")
+    out += source_lines(sources)
     out.append("  </sources>")
     out.append(vfonts)
     out.append("  <instances>")
@@ -163,10 +160,7 @@ def compare(name, ours, ft, rng, instance_names=True):
     so, st = stat_summary(ours), stat_summary(ft)
     if so != st:
         fail(f"{name}: STAT\n  {so}\n  fontTools' build_many\n  {st}")
-    if shutil.which("ots-sanitize"):
-        o = run(["ots-sanitize", ours, os.devnull])
-        if o.returncode:
-            fail(f"{name}: ots-sanitize: {(o.stdout + o.stderr).strip()[:200]}")
+    ots_check(name, ours, 200)
     axes = fo["fvar"].axes
     locs = [{x.axisTag: v for x, v in zip(axes, c)}
             for c in ([(x.minValue, x.defaultValue, x.maxValue)[i % 3] for x in axes]
@@ -176,12 +170,7 @@ def compare(name, ours, ft, rng, instance_names=True):
     for loc in locs:
         ga = glyph_data(instancer.instantiateVariableFont(TTFont(ours), loc))
         gb = glyph_data(instancer.instantiateVariableFont(TTFont(ft), loc))
-        for g, (pa, aa) in ga.items():
-            pb, ab = gb[g]
-            if abs(aa - ab) > 1 or len(pa) != len(pb) or any(
-                    abs(p[0] - q[0]) > 1 or abs(p[1] - q[1]) > 1 for p, q in zip(pa, pb)):
-                fail(f"{name} at {loc}: glyph {g} differs from fontTools'")
-                break
+        same_glyphs(ga, gb, f"{name} at {loc}")
     if shutil.which("hb-shape"):
         grid = [{}]
         for x in axes:
@@ -224,8 +213,7 @@ def build_and_compare(tmp, mdir, text, stem, want_files, rng, instance_names=Tru
 
 
 def main():
-    if not os.path.isdir(DATA):
-        print("SKIP: no fontTools varLib test data")
+    if no_data():
         return 77
     rng = random.Random(27)
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,7 +31,7 @@ except ImportError:
     print("SKIP: no fontTools")
     sys.exit(77)
 
-from buildtest import DATA, OTVAR, fail, finish
+from buildtest import DATA, OTVAR, fail, finish, no_data, ots_check
 
 def origins(font, wght_norm):
     """every glyph's vertical origin at normalized weight wght_norm: VORG + VVAR delta"""
@@ -61,8 +61,7 @@ def hb_ttb(path, wght, text):
 
 
 def main():
-    if not os.path.isdir(DATA):
-        print("SKIP: no fontTools varLib test data")
+    if no_data():
         return 77
     rng = random.Random(2714)
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,11 +97,7 @@ def main():
             has_map = fo["VVAR"].table.VOrgMap is not None
             if has_map != (variant == "differ"):
                 fail(f"{variant}: vOrgMapping {'present' if has_map else 'absent'}")
-            if shutil.which("ots-sanitize"):
-                o = subprocess.run(["ots-sanitize", ours, os.devnull], capture_output=True,
-                                   text=True)
-                if o.returncode:
-                    fail(f"{variant}: ots-sanitize: {(o.stdout + o.stderr).strip()[:200]}")
+            ots_check(variant, ours, 200)
             # at the masters: their own VORG values
             for i, m in enumerate(masters):
                 want = {g: m["VORG"].VOriginRecords.get(g, m["VORG"].defaultVertOriginY)

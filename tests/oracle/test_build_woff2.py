@@ -30,7 +30,7 @@ except ImportError:
     print("SKIP: no fontTools or Brotli")
     sys.exit(77)
 
-from buildtest import DATA, OTVAR, compile_masters, fail, finish
+from buildtest import DATA, OTVAR, compile_masters, fail, finish, no_data
 I = "master_ttx_interpolatable_ttf"
 CASES = [("Build", I), ("BuildAvarSingleAxis", I), ("BuildAvarIdentityMaps", I),
          ("BuildAvarEmptyAxis", I), ("BuildGvarCompositeExplicitDelta", I),
@@ -50,8 +50,7 @@ def ft_woff2(font):
 
 
 def main():
-    if not os.path.isdir(DATA):
-        print("SKIP: no fontTools varLib test data")
+    if no_data():
         return 77
     tot = [0, 0]
     with tempfile.TemporaryDirectory() as tmp:

@@ -570,6 +570,18 @@ def check_ots(res, lab, ours, ref, always):
         res.notes.append("%s: ots-sanitize rejects both instances (%s)" % (lab, msg))
 
 
+def check_against(res, lab, ours, ref, hb, who, always_ots):
+    """ours and the reference instance (made by who) have as many glyphs, then their sizes and
+    OTS checks; False when the glyph counts differ (nothing else to compare)"""
+    if num_glyphs(ref) != num_glyphs(ours):
+        res.fail("%s: glyph counts differ (otvar %d, %s %d)" % (lab, num_glyphs(ours), who, num_glyphs(ref)),
+                 "glyph count")
+        return False
+    check_sizes(res, lab, ours, ref, hb, who)
+    check_ots(res, lab, ours, ref, always_ots)
+    return True
+
+
 def run_chunk(chunk):
     return chunk[5], run_font(chunk[:5])
 
@@ -602,12 +614,8 @@ def run_font(job):
                 if hb is None:
                     res.fail("%s: hb-subset failed" % lab, "hb-subset fails")
                     continue
-                if num_glyphs(hb) != num_glyphs(ours):
-                    res.fail("%s: glyph counts differ (otvar %d, hb-subset %d)" % (lab, num_glyphs(ours), num_glyphs(hb)),
-                             "glyph count")
+                if not check_against(res, lab, ours, hb, hb, "hb-subset", extra.get("always_ots")):
                     continue
-                check_sizes(res, lab, ours, hb, hb, "hb-subset")
-                check_ots(res, lab, ours, hb, extra.get("always_ots"))
                 ref = os.path.join(tmp, "r%d.otf" % k)
                 graft(ours, hb, ref)
                 compare_shaping(res, lab, ours, ref, strings, tmp)
@@ -617,12 +625,8 @@ def run_font(job):
                 if err:
                     res.notes.append("%s: fontTools fails (%s): not compared" % (lab, err))
                     continue
-                if num_glyphs(ref) != num_glyphs(ours):
-                    res.fail("%s: glyph counts differ (otvar %d, fontTools %d)" % (lab, num_glyphs(ours), num_glyphs(ref)),
-                             "glyph count")
+                if not check_against(res, lab, ours, ref, hb, "fontTools", extra.get("always_ots")):
                     continue
-                check_sizes(res, lab, ours, ref, hb, "fontTools")
-                check_ots(res, lab, ours, ref, extra.get("always_ots"))
                 compare_shaping(res, lab, ours, ref, strings, tmp, graft_src=(ref, ours))
             for f in (ours, ref):
                 if os.path.exists(f):

@@ -20,7 +20,6 @@ differently; OTV_ORACLE_LOCATIONS=N adds N per font), HarfBuzz draws every glyph
     changes; printed, not a failure).
 """
 import json
-import math
 import os
 import random
 import re
@@ -32,12 +31,8 @@ import tempfile
 
 from fontTools.ttLib import TTFont
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OTVAR = os.environ.get("OTVAR")
-FONTS = os.environ.get("OTV_FONTS", os.path.join(HERE, "..", "fonts"))
-CACHE = os.environ.get("OTV_FONT_CACHE", "")
-HBJS = os.path.join(CACHE, "harfbuzzjs") if CACHE else ""
-SCRIPT = os.path.join(HERE, "hbjs_instance.mjs")
+# the environment (the CLI, the fonts, harfbuzzjs and its driver) as test_instance_hbjs reads it
+from test_instance_hbjs import CACHE, FONTS, HBJS, OTVAR, SCRIPT  # noqa: E402
 STRESS = int(os.environ.get("OTV_ORACLE_LOCATIONS", "0") or 0)
 TOL = 0.001 + 0.0005
 

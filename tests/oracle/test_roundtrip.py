@@ -503,6 +503,58 @@ def worst_line(d):
             f"HarfBuzz outline {d.hb_outline:.3f}, advance {d.advance:g}, shaping {d.gpos}")
 
 
+def master_peaks(regs, axes):
+    """the masters' locations: every region's peak and the default, fewest non-zero axes first"""
+    return sorted({tuple(p for _, p, _ in reg) for reg in regs} | {tuple(0 for _ in axes)},
+                  key=lambda p: (sum(1 for v in p if v), p))
+
+
+def sanitize(name, path, out, notes):
+    """ots-sanitize (when installed) accepts the rebuilt font out, or refuses the original at
+    path too (then a note: the copied tables)"""
+    if shutil.which("ots-sanitize"):
+        r = run(["ots-sanitize", out, os.devnull])
+        if r.returncode:
+            r0 = run(["ots-sanitize", path, os.devnull])
+            if r0.returncode:  # the original is refused too: the copied tables
+                notes.append("ots-sanitize refuses the original too: "
+                             + (r0.stdout + r0.stderr).strip().replace("\n", " ")[:120])
+            else:
+                fail(f"{name}: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+
+
+def random_locations(fvar, nloc):
+    """nloc seeded random user locations"""
+    rng = random.Random(27)
+    return [{a.axisTag: rng.uniform(a.minValue, a.maxValue) for a in fvar.axes}
+            for _ in range(nloc)]
+
+
+def pairs_text(font):
+    """every pair of up to 20 of the font's characters, spread over its cmap"""
+    cmap = font.getBestCmap() or {}
+    chars = "".join(chr(c) for c in sorted(cmap) if c > 32 and not 0xD800 <= c < 0xE000)
+    step = max(1, len(chars) // 20)
+    some = chars[::step][:20]
+    return "".join(a + b for a in some for b in some)
+
+
+def compare_at(path, loc, out, loc_b, work, text, what, d):
+    """the original at loc against the rebuilt font at loc_b: otvar's and HarfBuzz's outlines
+    and advances, HarfBuzz's shaping of text; differences into d"""
+    a, b = otvar_outlines(path, loc), otvar_outlines(out, loc_b)
+    if a is None or b is None:
+        fail(f"{what}: otvar outline failed")
+        return
+    compare_paths(a, b, what + " (otvar)", d, "outline", "otvar_advance")
+    hb = hb_outlines([(path, loc, os.path.join(work, "a.json")),
+                      (out, loc_b, os.path.join(work, "b.json"))])
+    if hb is not None:
+        compare_paths(hb_paths(hb[0]), hb_paths(hb[1]), what + " (HarfBuzz)", d,
+                      "hb_outline", "advance")
+    compare_shaping(path, loc, out, loc_b, text, what, d)
+
+
 def roundtrip(tmp, path, nloc):
     name = os.path.basename(path)
     font = TTFont(path)
@@ -532,8 +584,7 @@ def roundtrip(tmp, path, nloc):
     else:
         maps = avar_maps(font, axes)
     orig = regions(font, axes)
-    peaks = sorted({tuple(p for _, p, _ in reg) for reg in orig} | {tuple(0 for _ in axes)},
-                   key=lambda p: (sum(1 for v in p if v), p))
+    peaks = master_peaks(orig, axes)
     if len(peaks) > BUILDER_MAX_MASTERS:
         summary.append(f"{name}: {len(axes)} axes, {len(peaks)} masters: NOT built, a known "
                        f"limit: the builder takes at most {BUILDER_MAX_MASTERS} masters")
@@ -585,27 +636,13 @@ def roundtrip(tmp, path, nloc):
         else:
             fail(f"{name}: otvar build: {r.stderr.strip()}")
         return
-    if shutil.which("ots-sanitize"):
-        r = run(["ots-sanitize", out, os.devnull])
-        if r.returncode:
-            r0 = run(["ots-sanitize", path, os.devnull])
-            if r0.returncode:  # the original is refused too: the copied tables
-                notes.append("ots-sanitize refuses the original too: "
-                             + (r0.stdout + r0.stderr).strip().replace("\n", " ")[:120])
-            else:
-                fail(f"{name}: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    sanitize(name, path, out, notes)
     new = TTFont(out)
     got = regions(new, axes)
     exact = got == orig
     d = Diff()
-    rng = random.Random(27)
-    locs = [{a.axisTag: rng.uniform(a.minValue, a.maxValue) for a in fvar.axes}
-            for _ in range(nloc)]
-    cmap = font.getBestCmap() or {}
-    chars = "".join(chr(c) for c in sorted(cmap) if c > 32 and not 0xD800 <= c < 0xE000)
-    step = max(1, len(chars) // 20)
-    some = chars[::step][:20]
-    text = "".join(a + b for a in some for b in some)
+    locs = random_locations(fvar, nloc)
+    text = pairs_text(font)
     for k, loc in enumerate(locs):
         what = f"{name} at {', '.join(f'{t}={v:.6g}' for t, v in loc.items())}"
         if avar2:  # the rebuilt avar 2 against the original's: the normalized coordinates
@@ -625,17 +662,7 @@ def roundtrip(tmp, path, nloc):
                 d.unreached += 1
                 continue
             d.moved += 1
-        a, b = otvar_outlines(path, loc), otvar_outlines(out, loc_b)
-        if a is None or b is None:
-            fail(f"{what}: otvar outline failed")
-            continue
-        compare_paths(a, b, what + " (otvar)", d, "outline", "otvar_advance")
-        hb = hb_outlines([(path, loc, os.path.join(work, "a.json")),
-                          (out, loc_b, os.path.join(work, "b.json"))])
-        if hb is not None:
-            compare_paths(hb_paths(hb[0]), hb_paths(hb[1]), what + " (HarfBuzz)", d,
-                          "hb_outline", "advance")
-        compare_shaping(path, loc, out, loc_b, text, what, d)
+        compare_at(path, loc, out, loc_b, work, text, what, d)
     worst = worst_line(d)
     av2 = f"avar 2 with {len(mappings)} mappings, " if avar2 else ""
     line = (f"{name}: {len(axes)} axes, {len(peaks)} masters, {av2}regions {len(orig)} -> "

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """test_roundtrip_cff2.py - `otvar instance` + `otvar build` round trip on variable CFF2 fonts.
 
-The CFF2 half of test_roundtrip.py (whose helpers it imports, read-only): for every variable CFF2
+The CFF2 half of test_roundtrip.py (whose helpers and result lists it uses): for every variable CFF2
 test font (tests/fonts) and the cached real ones (Cantarell-VF.otf, SourceSans3VF-Upright.otf,
 SourceSerif4Variable-Roman.otf):
   1. the masters: the peak of every region of the font that carries a delta (the CFF2
@@ -28,8 +28,6 @@ Default run: the test fonts and Cantarell at 2 locations; OTV_ROUNDTRIP_FULL=1: 
 8 locations. Exit 77 (skip) without fontTools or the CLI.
 """
 import os
-import random
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -51,14 +49,8 @@ SUBRS = {"cantarell_vf_trimmed.ttf", "Cantarell-VF.otf", "SourceSerif4Variable-R
 # fonts the builder cannot rebuild yet: (what its error says, why)
 KNOWN = {}  # none since merged PairPos sub-tables past 64 KiB are split (build/gpos.c)
 
-failures = []
-summary = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 40:
-        print("FAIL: " + msg)
+# this run's failures and report lines: test_roundtrip's (its helpers record there too)
+failures, summary, fail = rt.failures, rt.summary, rt.fail
 
 
 def cff2_regions(font, axes):
@@ -130,8 +122,7 @@ def roundtrip(tmp, path, nloc):
     axes = [a.axisTag for a in fvar.axes]
     maps = rt.avar_maps(font, axes)
     orig = all_regions(font, axes)
-    peaks = sorted({tuple(p for _, p, _ in reg) for reg in orig} | {tuple(0 for _ in axes)},
-                   key=lambda p: (sum(1 for v in p if v), p))
+    peaks = rt.master_peaks(orig, axes)
     work = os.path.join(tmp, os.path.splitext(name)[0])
     os.makedirs(work, exist_ok=True)
     masters = []
@@ -172,15 +163,7 @@ def roundtrip(tmp, path, nloc):
             return
         no_gpos = True
         notes.append(f"GPOS left out (a known limit: {why[1]}), shaping not compared")
-    if shutil.which("ots-sanitize"):
-        r = rt.run(["ots-sanitize", out, os.devnull])
-        if r.returncode:
-            r0 = rt.run(["ots-sanitize", path, os.devnull])
-            if r0.returncode:  # the original is refused too: the copied tables
-                notes.append("ots-sanitize refuses the original too: "
-                             + (r0.stdout + r0.stderr).strip().replace("\n", " ")[:120])
-            else:
-                fail(f"{name}: ots-sanitize: {(r.stdout + r.stderr).strip()[:300]}")
+    rt.sanitize(name, path, out, notes)
     # WOFF2: `-o X.woff2` keeps the smaller of the fonts with and without subroutines (Brotli
     # may compress flat charstrings smaller): never larger than the sfnt's own compression
     woff, woff_note = os.path.join(work, "rt.woff2"), ""
@@ -203,27 +186,11 @@ def roundtrip(tmp, path, nloc):
     got = all_regions(new, axes)
     exact = got == orig
     d = rt.Diff()
-    rng = random.Random(27)
-    locs = [{a.axisTag: rng.uniform(a.minValue, a.maxValue) for a in fvar.axes}
-            for _ in range(nloc)]
-    cmap = font.getBestCmap() or {}
-    chars = "".join(chr(c) for c in sorted(cmap) if c > 32 and not 0xD800 <= c < 0xE000)
-    step = max(1, len(chars) // 20)
-    some = chars[::step][:20]
-    text = "" if no_gpos else "".join(a + b for a in some for b in some)
+    locs = rt.random_locations(fvar, nloc)
+    text = "" if no_gpos else rt.pairs_text(font)
     for loc in locs:
         what = f"{name} at {', '.join(f'{t}={v:.6g}' for t, v in loc.items())}"
-        a, b = rt.otvar_outlines(path, loc), rt.otvar_outlines(out, loc)
-        if a is None or b is None:
-            fail(f"{what}: otvar outline failed")
-            continue
-        rt.compare_paths(a, b, what + " (otvar)", d, "outline", "otvar_advance")
-        hb = rt.hb_outlines([(path, loc, os.path.join(work, "a.json")),
-                             (out, loc, os.path.join(work, "b.json"))])
-        if hb is not None:
-            rt.compare_paths(rt.hb_paths(hb[0]), rt.hb_paths(hb[1]), what + " (HarfBuzz)", d,
-                             "hb_outline", "advance")
-        rt.compare_shaping(path, loc, out, loc, text, what, d)
+        rt.compare_at(path, loc, out, loc, work, text, what, d)
     worst = rt.worst_line(d)
     so, sn = os.path.getsize(path), os.path.getsize(out)
     c2o, c2n = len(font.reader["CFF2"]), len(new.reader["CFF2"])

@@ -42,14 +42,19 @@ def fonttools_advance(ft, var_tag, glyph, coords):
     return ft["hmtx" if horizontal else "vmtx"][glyph][0] + deltas[var_index]
 
 
+def assert_advances_match(loc, ft, var_tag, metrics):
+    """every glyph's advance (metrics(gid)) at loc against fontTools' evaluation of var_tag"""
+    for gid, glyph in enumerate(ft.getGlyphOrder()):
+        expected = fonttools_advance(ft, var_tag, glyph, loc.coords)
+        assert abs(metrics(gid).advance - expected) <= FLOAT_TOLERANCE, glyph
+
+
 @pytest.mark.parametrize("name,index", CASES)
 def test_advances_match_fonttools_hvar(name, index):
     font, loc, ft = at_named(name, index)
     with font, loc:
         order = ft.getGlyphOrder()
-        for gid, glyph in enumerate(order):
-            expected = fonttools_advance(ft, "HVAR", glyph, loc.coords)
-            assert abs(loc.h_metrics(gid).advance - expected) <= FLOAT_TOLERANCE, glyph
+        assert_advances_match(loc, ft, "HVAR", loc.h_metrics)
         assert loc.advances(list(range(len(order)))) == [loc.h_metrics(g).advance
                                                           for g in range(len(order))]
 
@@ -71,10 +76,7 @@ def test_lsb_matches_fonttools_instance(name, index):
 def test_vertical_advances_match_fonttools_vvar(name, index):
     font, loc, ft = at_named(name, index)
     with font, loc:
-        order = ft.getGlyphOrder()
-        for gid, glyph in enumerate(order):
-            expected = fonttools_advance(ft, "VVAR", glyph, loc.coords)
-            assert abs(loc.v_metrics(gid).advance - expected) <= FLOAT_TOLERANCE, glyph
+        assert_advances_match(loc, ft, "VVAR", loc.v_metrics)
         assert loc.advances([1, 2], vertical=True, rounded=True) == [
             loc.v_metrics(g, rounded=True).advance for g in (1, 2)]
 
