@@ -13,37 +13,8 @@
  * one: the highest ratio any build command started and writing this way can reach.
  * Never a test.
  */
+#include "bench_util.h"
 #include "cli.h"
-
-#include <stdlib.h>
-
-/* The whole file in a malloc'd buffer (as the command reads its inputs); NULL on failure. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  unsigned char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    unsigned char *grown = realloc(buf, cap * 2);
-    if (!grown) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = grown;
-    cap *= 2;
-  }
-  if (buf && ferror(f)) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
-}
 
 int main(int argc, char **argv)
 {
@@ -51,19 +22,17 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: floor_build OUT BYTES INPUT...\n");
     return OTV_EXIT_USAGE;
   }
-  size_t read_total = 0;
-  for (int i = 3; i < argc; i++) {
+  for (int i = 3; i < argc; i++) { /* read whole, as the command reads its inputs */
     size_t n;
-    unsigned char *in = slurp(argv[i], &n);
+    uint8_t *in = bench_read_file(argv[i], &n);
     if (!in) {
       perror(argv[i]);
       return OTV_EXIT_FONT;
     }
-    read_total += n;
     free(in);
   }
   size_t len;
-  unsigned char *bytes = slurp(argv[2], &len);
+  uint8_t *bytes = bench_read_file(argv[2], &len);
   if (!bytes) {
     perror(argv[2]);
     return OTV_EXIT_FONT;
@@ -74,7 +43,7 @@ int main(int argc, char **argv)
     free(bytes);
     return rc;
   }
-  int ok = fwrite(bytes, 1, len, o.f) == len && read_total > 0;
+  int ok = fwrite(bytes, 1, len, o.f) == len;
   free(bytes);
   return cli_out_close(&o, ok) == 0 ? OTV_EXIT_OK : OTV_EXIT_FONT;
 }
